@@ -1,0 +1,210 @@
+//! The error catalogue of PRODUCT.md section 9.
+//!
+//! Every domain error enum maps each of its variants onto exactly one of these codes
+//! (`OrderError::code`, `UserError::code`, `WalletError::code`); the api puts the code
+//! into the `{code, msg, data}` envelope and the client translates `service_error_{code}`.
+
+use serde::{Deserialize, Serialize};
+
+/// A code of PRODUCT.md section 9. `code()` is the number on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ErrorCode {
+    /// 5: too many requests, try again later.
+    TooManyRequests,
+    /// 7: session expired, please log in again.
+    SessionExpired,
+    /// 401: not logged in.
+    NotLoggedIn,
+    /// 500: unknown error.
+    Unknown,
+    /// 10000: invalid invite code.
+    InvalidInviteCode,
+    /// 10001: phone number already registered.
+    PhoneAlreadyRegistered,
+    /// 10002: wrong phone number or password.
+    WrongPhoneOrPassword,
+    /// 10003: account not found.
+    AccountNotFound,
+    /// 10004: request error (bad input; the message names the field).
+    RequestError,
+    /// 10005: cannot get authentication info.
+    CannotGetAuthenticationInfo,
+    /// 10006: user update failed.
+    UserUpdateFailed,
+    /// 10008: could not get user info.
+    CouldNotGetUserInfo,
+    /// 10009: unable to get ID info.
+    UnableToGetIdInfo,
+    /// 10011: verification code invalid or expired.
+    VerificationCodeInvalid,
+    /// 10012: connection to bank account failed.
+    BankConnectionFailed,
+    /// 10013: get the verification code again.
+    GetVerificationCodeAgain,
+    /// 10014: invalid ID number.
+    InvalidIdNumber,
+    /// 10025: email already exists.
+    EmailAlreadyExists,
+    /// 10026: identity already registered.
+    IdentityAlreadyRegistered,
+    /// 10028: invalid bank account number.
+    InvalidBankAccountNumber,
+    /// 10035: ID photo could not be verified, re-upload.
+    IdPhotoNotVerified,
+    /// 20000: upload failed.
+    UploadFailed,
+    /// 20001: token invalid.
+    TokenInvalid,
+    /// 20003: account locked.
+    AccountLocked,
+    /// 40000: not qualified: complete your information first.
+    NotQualified,
+    /// 40001: enter an amount between {min}–{max} for repayment.
+    RepaymentAmountOutOfRange,
+    /// 40003: server error.
+    ServerError,
+    /// 40004: offer expired.
+    OfferExpired,
+    /// 40005: an order is already in progress.
+    OrderInProgress,
+    /// 40006: insufficient balance.
+    InsufficientBalance,
+    /// 40007: record not found.
+    RecordNotFound,
+    /// 40008: wrong withdraw PIN ({n} attempts left).
+    WrongWithdrawPin,
+    /// 110012: bank account cannot be changed while a loan is active.
+    BankAccountChangeNotAllowed,
+}
+
+impl ErrorCode {
+    /// Every code, in the order of PRODUCT.md section 9.
+    pub const ALL: [ErrorCode; 33] = [
+        Self::TooManyRequests,
+        Self::SessionExpired,
+        Self::NotLoggedIn,
+        Self::Unknown,
+        Self::InvalidInviteCode,
+        Self::PhoneAlreadyRegistered,
+        Self::WrongPhoneOrPassword,
+        Self::AccountNotFound,
+        Self::RequestError,
+        Self::CannotGetAuthenticationInfo,
+        Self::UserUpdateFailed,
+        Self::CouldNotGetUserInfo,
+        Self::UnableToGetIdInfo,
+        Self::VerificationCodeInvalid,
+        Self::BankConnectionFailed,
+        Self::GetVerificationCodeAgain,
+        Self::InvalidIdNumber,
+        Self::EmailAlreadyExists,
+        Self::IdentityAlreadyRegistered,
+        Self::InvalidBankAccountNumber,
+        Self::IdPhotoNotVerified,
+        Self::UploadFailed,
+        Self::TokenInvalid,
+        Self::AccountLocked,
+        Self::NotQualified,
+        Self::RepaymentAmountOutOfRange,
+        Self::ServerError,
+        Self::OfferExpired,
+        Self::OrderInProgress,
+        Self::InsufficientBalance,
+        Self::RecordNotFound,
+        Self::WrongWithdrawPin,
+        Self::BankAccountChangeNotAllowed,
+    ];
+
+    /// The number sent as `code` in the envelope.
+    pub fn code(self) -> u32 {
+        match self {
+            Self::TooManyRequests => 5,
+            Self::SessionExpired => 7,
+            Self::NotLoggedIn => 401,
+            Self::Unknown => 500,
+            Self::InvalidInviteCode => 10000,
+            Self::PhoneAlreadyRegistered => 10001,
+            Self::WrongPhoneOrPassword => 10002,
+            Self::AccountNotFound => 10003,
+            Self::RequestError => 10004,
+            Self::CannotGetAuthenticationInfo => 10005,
+            Self::UserUpdateFailed => 10006,
+            Self::CouldNotGetUserInfo => 10008,
+            Self::UnableToGetIdInfo => 10009,
+            Self::VerificationCodeInvalid => 10011,
+            Self::BankConnectionFailed => 10012,
+            Self::GetVerificationCodeAgain => 10013,
+            Self::InvalidIdNumber => 10014,
+            Self::EmailAlreadyExists => 10025,
+            Self::IdentityAlreadyRegistered => 10026,
+            Self::InvalidBankAccountNumber => 10028,
+            Self::IdPhotoNotVerified => 10035,
+            Self::UploadFailed => 20000,
+            Self::TokenInvalid => 20001,
+            Self::AccountLocked => 20003,
+            Self::NotQualified => 40000,
+            Self::RepaymentAmountOutOfRange => 40001,
+            Self::ServerError => 40003,
+            Self::OfferExpired => 40004,
+            Self::OrderInProgress => 40005,
+            Self::InsufficientBalance => 40006,
+            Self::RecordNotFound => 40007,
+            Self::WrongWithdrawPin => 40008,
+            Self::BankAccountChangeNotAllowed => 110012,
+        }
+    }
+
+    /// The catalogue's default message (the client prefers its own translation).
+    pub fn default_message(self) -> &'static str {
+        match self {
+            Self::TooManyRequests => "too many requests, try again later",
+            Self::SessionExpired => "session expired, please log in again",
+            Self::NotLoggedIn => "not logged in",
+            Self::Unknown => "unknown error",
+            Self::InvalidInviteCode => "invalid invite code",
+            Self::PhoneAlreadyRegistered => "phone number already registered",
+            Self::WrongPhoneOrPassword => "wrong phone number or password",
+            Self::AccountNotFound => "account not found",
+            Self::RequestError => "request error",
+            Self::CannotGetAuthenticationInfo => "cannot get authentication info",
+            Self::UserUpdateFailed => "user update failed",
+            Self::CouldNotGetUserInfo => "could not get user info",
+            Self::UnableToGetIdInfo => "unable to get ID info",
+            Self::VerificationCodeInvalid => "verification code invalid or expired",
+            Self::BankConnectionFailed => "connection to bank account failed",
+            Self::GetVerificationCodeAgain => "get the verification code again",
+            Self::InvalidIdNumber => "invalid ID number",
+            Self::EmailAlreadyExists => "email already exists",
+            Self::IdentityAlreadyRegistered => "identity already registered",
+            Self::InvalidBankAccountNumber => "invalid bank account number",
+            Self::IdPhotoNotVerified => "ID photo could not be verified, re-upload",
+            Self::UploadFailed => "upload failed",
+            Self::TokenInvalid => "token invalid",
+            Self::AccountLocked => "account locked",
+            Self::NotQualified => "not qualified: complete your information first",
+            Self::RepaymentAmountOutOfRange => "enter an amount between {min}–{max} for repayment",
+            Self::ServerError => "server error",
+            Self::OfferExpired => "offer expired",
+            Self::OrderInProgress => "an order is already in progress",
+            Self::InsufficientBalance => "insufficient balance",
+            Self::RecordNotFound => "record not found",
+            Self::WrongWithdrawPin => "wrong withdraw PIN ({n} attempts left)",
+            Self::BankAccountChangeNotAllowed => {
+                "bank account cannot be changed while a loan is active"
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn every_code_of_the_catalogue_is_distinct() {
+        let numbers: HashSet<u32> = ErrorCode::ALL.iter().map(|c| c.code()).collect();
+        assert_eq!(numbers.len(), ErrorCode::ALL.len());
+        assert!(numbers.contains(&110012) && numbers.contains(&40008) && numbers.contains(&5));
+    }
+}

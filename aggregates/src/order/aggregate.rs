@@ -1,0 +1,740 @@
+//! The Order aggregate: state, `handle` (the rules) and `apply` (assignment only).
+
+use super::commands::{OrderCommand, RepaymentSource};
+use super::errors::OrderError;
+use super::events::{OrderEvent, ReviewStage};
+use super::loan::Loan;
+use super::status::OrderStatus;
+use crate::pricing::{
+    disclose, fee_headroom, overdue_fee_for_day, processing_fee, Disclosure, LoanTerms,
+};
+use crate::services::OrderServices;
+use crate::types::{BankAccount, ImageRef, InvalidInput};
+use chrono::{DateTime, Days, Utc};
+use cqrs_es::event_sink::EventSink;
+use cqrs_es::Aggregate;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use uuid::Uuid;
+
+/// A payout requested and not yet resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PayoutAttempt {
+    /// Payout id.
+    pub payout_id: Uuid,
+    /// Principal drawn.
+    pub amount: Decimal,
+    /// Sent to the account: amount − processing fee.
+    pub net_amount: Decimal,
+    /// The borrower's account.
+    pub account: BankAccount,
+}
+
+/// Why and where an order was refused (P8).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refusal {
+    /// Which review.
+    pub stage: ReviewStage,
+    /// Shown to the borrower.
+    pub reason: String,
+    /// Who refused.
+    pub auditor_id: Uuid,
+}
+
+/// An order as folded from its events.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Order {
+    /// None until applied.
+    pub id: Option<Uuid>,
+    /// Borrower.
+    pub user_id: Uuid,
+    /// Product id.
+    pub app_id: i64,
+    /// Product name at apply.
+    pub product_name: String,
+    /// Status (4.3).
+    pub status: OrderStatus,
+    /// Amount applied for.
+    pub applied_amount: Decimal,
+    /// Terms at apply.
+    pub terms: Option<LoanTerms>,
+    /// Disclosure shown at apply.
+    pub disclosure: Option<Disclosure>,
+    /// Contract text version.
+    pub terms_version: String,
+    /// Signature on the application.
+    pub signature: Option<ImageRef>,
+    /// Applicant's real name.
+    pub applicant_name: String,
+    /// When applied.
+    pub applied_at: Option<DateTime<Utc>>,
+    /// Auditor of the first review.
+    pub first_auditor: Option<Uuid>,
+    /// Auditor of the final review.
+    pub final_auditor: Option<Uuid>,
+    /// Reason of a pending resubmission request.
+    pub resubmission_reason: Option<String>,
+    /// Refusal, when refused.
+    pub refusal: Option<Refusal>,
+    /// Approved amount.
+    pub approved_amount: Decimal,
+    /// Withdrawable balance (status 9).
+    pub balance: Decimal,
+    /// Offer validity end.
+    pub offer_expires_at: Option<DateTime<Utc>>,
+    /// The payout in flight.
+    pub payout: Option<PayoutAttempt>,
+    /// Payouts already resolved (succeeded or failed).
+    pub resolved_payouts: BTreeSet<Uuid>,
+    /// The last payout failure reason.
+    pub last_withdraw_error: Option<String>,
+    /// The loan, once disbursed.
+    pub loan: Option<Loan>,
+    /// Payment references already applied.
+    pub payment_refs: BTreeSet<String>,
+}
+
+impl Order {
+    fn exists(&self) -> Result<(), OrderError> {
+        self.id.map(|_| ()).ok_or(OrderError::NotFound)
+    }
+
+    fn wrong_status(&self, action: &'static str) -> OrderError {
+        OrderError::WrongStatus {
+            status: self.status.code(),
+            action,
+        }
+    }
+
+    fn terms(&self) -> Result<&LoanTerms, OrderError> {
+        self.terms.as_ref().ok_or(OrderError::NotFound)
+    }
+
+    fn loan(&self) -> Result<&Loan, OrderError> {
+        self.loan.as_ref().ok_or(OrderError::NothingOwed)
+    }
+
+    fn ensure_no_payout_in_flight(&self) -> Result<(), OrderError> {
+        match self.payout {
+            Some(_) => Err(OrderError::PayoutInFlight),
+            None => Ok(()),
+        }
+    }
+
+    fn required_reason(reason: &str) -> Result<(), OrderError> {
+        if reason.trim().is_empty() {
+            return Err(InvalidInput::new("reason", "is required").into());
+        }
+        Ok(())
+    }
+
+    /// Total still owed under the schedule; zero before the payout.
+    pub fn outstanding(&self) -> Decimal {
+        self.loan
+            .as_ref()
+            .filter(|_| self.status == OrderStatus::Disbursed)
+            .map(Loan::contractual_outstanding)
+            .unwrap_or_default()
+    }
+
+    async fn apply_for_loan(
+        &mut self,
+        command: OrderCommand,
+        services: &OrderServices,
+        sink: &EventSink<Self>,
+        now: DateTime<Utc>,
+    ) -> Result<(), OrderError> {
+        let OrderCommand::ApplyForLoan {
+            order_id,
+            user_id,
+            app_id,
+            amount,
+            period_days,
+            signature,
+            applicant_name,
+            terms_version,
+        } = command
+        else {
+            unreachable!("called with ApplyForLoan only")
+        };
+        if self.id.is_some() {
+            return Err(OrderError::AlreadyApplied);
+        }
+        // P7: nothing is created before the borrower has signed.
+        let signature =
+            signature.ok_or_else(|| InvalidInput::new("signature", "please sign first"))?;
+        if applicant_name.trim().is_empty() {
+            return Err(InvalidInput::new("realName", "is required").into());
+        }
+        let product = services
+            .catalogue
+            .product(app_id)
+            .ok_or(OrderError::ProductNotFound)?;
+        if !product.enabled {
+            return Err(OrderError::ProductDisabled);
+        }
+        let terms = product.terms_for(period_days)?;
+        product.check_amount(amount)?;
+        // P5: checked again at apply, whatever the configuration says.
+        services
+            .compliance
+            .check_loan(amount, &terms)
+            .map_err(OrderError::Compliance)?;
+        let disclosure = disclose(amount, &terms, &services.catalogue.lender());
+        let event = OrderEvent::LoanApplied {
+            order_id,
+            user_id,
+            app_id,
+            product_name: product.name,
+            amount,
+            terms,
+            disclosure,
+            terms_version,
+            signature,
+            applicant_name,
+            applied_at: now,
+        };
+        sink.write(event, self).await;
+        Ok(())
+    }
+
+    async fn request_payout(
+        &mut self,
+        payout_id: Uuid,
+        amount: Decimal,
+        account: BankAccount,
+        sink: &EventSink<Self>,
+        now: DateTime<Utc>,
+    ) -> Result<(), OrderError> {
+        if self.status != OrderStatus::Approved {
+            return Err(self.wrong_status("withdraw from"));
+        }
+        self.ensure_no_payout_in_flight()?;
+        if self.offer_expires_at.is_some_and(|end| now >= end) {
+            return Err(OrderError::OfferExpired);
+        }
+        if amount <= Decimal::ZERO || amount.round_dp(2) != amount {
+            return Err(InvalidInput::new("withdrawAmount", "enter an amount").into());
+        }
+        if amount > self.balance {
+            return Err(OrderError::InsufficientBalance);
+        }
+        // P3: only ever to an account in the borrower's own name.
+        if account.holder_name != self.applicant_name {
+            return Err(OrderError::AccountNotInBorrowersName);
+        }
+        let fee = processing_fee(amount, self.terms()?.processing_fee_pct);
+        let event = OrderEvent::PayoutRequested {
+            payout_id,
+            amount,
+            net_amount: amount - fee,
+            account,
+            at: now,
+        };
+        sink.write(event, self).await;
+        Ok(())
+    }
+
+    async fn receive_repayment(
+        &mut self,
+        payment_ref: String,
+        amount: Decimal,
+        source: RepaymentSource,
+        sink: &EventSink<Self>,
+        now: DateTime<Utc>,
+    ) -> Result<(), OrderError> {
+        if self.payment_refs.contains(&payment_ref) {
+            return Ok(()); // each payment reference is applied at most once
+        }
+        if payment_ref.trim().is_empty() {
+            return Err(InvalidInput::new("reference", "is required").into());
+        }
+        // P1: nothing can be paid before the payout or after closing.
+        if self.status != OrderStatus::Disbursed {
+            return Err(OrderError::NothingOwed);
+        }
+        let loan = self.loan()?;
+        let terms = &loan.terms;
+        let owed = loan.payoff(now.date_naive()).amount;
+        if owed.is_zero() {
+            return Err(OrderError::NothingOwed);
+        }
+        let in_range = amount >= terms.repay_min && amount <= terms.repay_max;
+        // The final payment may be the exact amount owed even when below the minimum.
+        let final_small = amount == owed && owed < terms.repay_min;
+        let well_formed = amount > Decimal::ZERO && amount.round_dp(2) == amount;
+        if !well_formed || amount > owed || !(in_range || final_small) {
+            return Err(OrderError::RepaymentAmount {
+                min: terms.repay_min.min(owed),
+                max: terms.repay_max.min(owed),
+            });
+        }
+        let allocations = loan.allocate(amount);
+        let event = OrderEvent::RepaymentReceived {
+            payment_ref,
+            amount,
+            allocations,
+            source,
+            at: now,
+        };
+        sink.write(event, self).await;
+        if amount == owed {
+            // P12: what the payoff does not charge is waived, never owed.
+            let loan = self.loan()?;
+            let quote = loan.payoff(now.date_naive());
+            let remaining = loan.contractual_outstanding();
+            let fees_waived: Decimal = loan.schedule.iter().map(|i| i.unpaid_fee()).sum();
+            let event = OrderEvent::LoanRepaid {
+                interest_waived: remaining - fees_waived,
+                fees_waived,
+                cooling_off: quote.cooling_off,
+                at: now,
+            };
+            sink.write(event, self).await;
+        }
+        Ok(())
+    }
+
+    async fn accrue_overdue(
+        &mut self,
+        sink: &EventSink<Self>,
+        now: DateTime<Utc>,
+    ) -> Result<(), OrderError> {
+        if self.status != OrderStatus::Disbursed {
+            return Ok(()); // nothing to accrue; the scheduler may run late
+        }
+        let today = now.date_naive();
+        let schedule = self.loan()?.schedule.clone();
+        for installment in schedule {
+            if installment.due_date >= today || installment.unpaid().is_zero() {
+                continue;
+            }
+            if !installment.overdue {
+                let event = OrderEvent::InstallmentOverdue {
+                    period: installment.period,
+                    due_date: installment.due_date,
+                };
+                sink.write(event, self).await;
+            }
+            let loan = self.loan()?;
+            let rate = loan.terms.overdue_daily_rate;
+            let from = installment
+                .fees_through
+                .unwrap_or(installment.due_date)
+                .checked_add_days(Days::new(1))
+                .unwrap_or(today);
+            if rate == 0 || from > today {
+                continue;
+            }
+            let days = Decimal::from((today - from).num_days() + 1);
+            let unpaid_amount = installment.unpaid() - installment.unpaid_fee();
+            let fee = overdue_fee_for_day(unpaid_amount, rate) * days;
+            let headroom = fee_headroom(
+                loan.principal(),
+                loan.disclosure.interest,
+                loan.fees_charged(),
+                loan.terms.max_total_cost_pct,
+            );
+            let amount = fee.min(headroom);
+            if amount > Decimal::ZERO {
+                let event = OrderEvent::OverdueFeeCharged {
+                    period: installment.period,
+                    from,
+                    through: today,
+                    amount,
+                };
+                sink.write(event, self).await;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Aggregate for Order {
+    const TYPE: &'static str = "Order";
+    type Command = OrderCommand;
+    type Event = OrderEvent;
+    type Error = OrderError;
+    type Services = OrderServices;
+
+    async fn handle(
+        &mut self,
+        command: Self::Command,
+        services: &Self::Services,
+        sink: &EventSink<Self>,
+    ) -> Result<(), Self::Error> {
+        let now = services.clock.now();
+        if !matches!(command, OrderCommand::ApplyForLoan { .. }) {
+            self.exists()?;
+        }
+        match command {
+            command @ OrderCommand::ApplyForLoan { .. } => {
+                self.apply_for_loan(command, services, sink, now).await?;
+            }
+            OrderCommand::StartReview { auditor_id } => {
+                if self.status != OrderStatus::Submitted {
+                    return Err(self.wrong_status("start review of"));
+                }
+                let event = OrderEvent::ReviewStarted { auditor_id, at: now };
+                sink.write(event, self).await;
+            }
+            OrderCommand::RequestResubmission { auditor_id, reason } => {
+                Self::required_reason(&reason)?;
+                let allowed = matches!(
+                    self.status,
+                    OrderStatus::Submitted
+                        | OrderStatus::InFirstReview
+                        | OrderStatus::AwaitingFinalReview
+                );
+                if !allowed {
+                    return Err(self.wrong_status("request resubmission of"));
+                }
+                let event = OrderEvent::ResubmissionRequested {
+                    auditor_id,
+                    reason,
+                    at: now,
+                };
+                sink.write(event, self).await;
+            }
+            OrderCommand::Resubmit => {
+                if self.status != OrderStatus::ResubmissionRequested {
+                    return Err(self.wrong_status("resubmit"));
+                }
+                sink.write(OrderEvent::Resubmitted { at: now }, self).await;
+            }
+            OrderCommand::PassFirstAudit {
+                auditor_id,
+                note,
+                identity_verified,
+            } => {
+                if self.status != OrderStatus::InFirstReview {
+                    return Err(self.wrong_status("pass the first review of"));
+                }
+                if !identity_verified {
+                    return Err(OrderError::IdentityNotVerified);
+                }
+                let event = OrderEvent::FirstAuditPassed {
+                    auditor_id,
+                    note,
+                    at: now,
+                };
+                sink.write(event, self).await;
+            }
+            OrderCommand::PassFinalAudit { auditor_id, note } => {
+                if self.status != OrderStatus::AwaitingFinalReview {
+                    return Err(self.wrong_status("pass the final review of"));
+                }
+                // Four-eyes: the final review is never done by the first reviewer.
+                if self.first_auditor == Some(auditor_id) {
+                    return Err(OrderError::SameAuditor);
+                }
+                let valid_days = u64::from(self.terms()?.offer_valid_days);
+                let event = OrderEvent::FinalAuditPassed {
+                    auditor_id,
+                    note,
+                    approved_amount: self.applied_amount,
+                    offer_expires_at: now + Days::new(valid_days),
+                    at: now,
+                };
+                sink.write(event, self).await;
+            }
+            OrderCommand::Refuse { auditor_id, reason } => {
+                Self::required_reason(&reason)?; // P8
+                let stage = match self.status {
+                    OrderStatus::Submitted
+                    | OrderStatus::InFirstReview
+                    | OrderStatus::ResubmissionRequested => ReviewStage::First,
+                    OrderStatus::AwaitingFinalReview => ReviewStage::Final,
+                    _ => return Err(self.wrong_status("refuse")),
+                };
+                let event = OrderEvent::LoanRefused {
+                    stage,
+                    auditor_id,
+                    reason,
+                    at: now,
+                };
+                sink.write(event, self).await;
+            }
+            OrderCommand::Cancel => {
+                if !(self.status.is_under_review() || self.status == OrderStatus::Approved) {
+                    return Err(self.wrong_status("cancel"));
+                }
+                self.ensure_no_payout_in_flight()?;
+                // P6: no fee of any kind; the undrawn balance is simply released.
+                let event = OrderEvent::LoanCancelled {
+                    released_amount: self.balance,
+                    at: now,
+                };
+                sink.write(event, self).await;
+            }
+            OrderCommand::ExpireOffer => {
+                if self.status != OrderStatus::Approved {
+                    return Err(self.wrong_status("expire"));
+                }
+                self.ensure_no_payout_in_flight()?;
+                if self.offer_expires_at.is_some_and(|end| now < end) {
+                    return Err(OrderError::OfferStillValid);
+                }
+                let event = OrderEvent::OfferExpired {
+                    released_amount: self.balance,
+                    at: now,
+                };
+                sink.write(event, self).await;
+            }
+            OrderCommand::RequestPayout {
+                payout_id,
+                amount,
+                account,
+            } => {
+                self.request_payout(payout_id, amount, account, sink, now)
+                    .await?;
+            }
+            OrderCommand::RecordPayoutSucceeded { payout_id } => {
+                let Some(attempt) = self.payout.clone().filter(|p| p.payout_id == payout_id)
+                else {
+                    return self.already_resolved(payout_id);
+                };
+                let terms = self.terms()?;
+                let lender = self
+                    .disclosure
+                    .as_ref()
+                    .map(|d| d.lender.clone())
+                    .ok_or(OrderError::NotFound)?;
+                // P10: principal is the amount paid out; the term starts today.
+                let disclosure = disclose(attempt.amount, terms, &lender);
+                let schedule = Loan::schedule_for(&disclosure, now);
+                let event = OrderEvent::PayoutSucceeded {
+                    payout_id,
+                    released_amount: self.balance,
+                    disclosure,
+                    schedule,
+                    paid_at: now,
+                };
+                sink.write(event, self).await;
+            }
+            OrderCommand::RecordPayoutFailed { payout_id, reason } => {
+                let Some(attempt) = self.payout.clone().filter(|p| p.payout_id == payout_id)
+                else {
+                    return self.already_resolved(payout_id);
+                };
+                let reason = if reason.trim().is_empty() {
+                    "connection to bank account failed".to_string()
+                } else {
+                    reason
+                };
+                // P3: the money returns to the balance; no lock, no fee.
+                let event = OrderEvent::PayoutFailed {
+                    payout_id,
+                    amount: attempt.amount,
+                    reason,
+                    at: now,
+                };
+                sink.write(event, self).await;
+            }
+            OrderCommand::ReceiveRepayment {
+                payment_ref,
+                amount,
+                source,
+            } => {
+                self.receive_repayment(payment_ref, amount, source, sink, now)
+                    .await?;
+            }
+            OrderCommand::AccrueOverdue => self.accrue_overdue(sink, now).await?,
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, event: Self::Event) {
+        match event {
+            OrderEvent::LoanApplied {
+                order_id,
+                user_id,
+                app_id,
+                product_name,
+                amount,
+                terms,
+                disclosure,
+                terms_version,
+                signature,
+                applicant_name,
+                applied_at,
+            } => {
+                self.id = Some(order_id);
+                self.user_id = user_id;
+                self.app_id = app_id;
+                self.product_name = product_name;
+                self.status = OrderStatus::Submitted;
+                self.applied_amount = amount;
+                self.terms = Some(terms);
+                self.disclosure = Some(disclosure);
+                self.terms_version = terms_version;
+                self.signature = Some(signature);
+                self.applicant_name = applicant_name;
+                self.applied_at = Some(applied_at);
+            }
+            OrderEvent::ReviewStarted { .. } => self.status = OrderStatus::InFirstReview,
+            OrderEvent::ResubmissionRequested { reason, .. } => {
+                self.status = OrderStatus::ResubmissionRequested;
+                self.resubmission_reason = Some(reason);
+            }
+            OrderEvent::Resubmitted { .. } => {
+                self.status = OrderStatus::Submitted;
+                self.resubmission_reason = None;
+            }
+            OrderEvent::FirstAuditPassed { auditor_id, .. } => {
+                self.status = OrderStatus::AwaitingFinalReview;
+                self.first_auditor = Some(auditor_id);
+            }
+            OrderEvent::FinalAuditPassed {
+                auditor_id,
+                approved_amount,
+                offer_expires_at,
+                ..
+            } => {
+                self.status = OrderStatus::Approved;
+                self.final_auditor = Some(auditor_id);
+                self.approved_amount = approved_amount;
+                self.balance = approved_amount;
+                self.offer_expires_at = Some(offer_expires_at);
+            }
+            OrderEvent::LoanRefused {
+                stage,
+                auditor_id,
+                reason,
+                ..
+            } => {
+                self.status = match stage {
+                    ReviewStage::First => OrderStatus::RefusedAtFirstReview,
+                    ReviewStage::Final => OrderStatus::RefusedAtFinalReview,
+                };
+                self.refusal = Some(Refusal {
+                    stage,
+                    reason,
+                    auditor_id,
+                });
+            }
+            OrderEvent::LoanCancelled { .. } => {
+                self.status = OrderStatus::Cancelled;
+                self.balance = Decimal::ZERO;
+            }
+            OrderEvent::OfferExpired { .. } => {
+                self.status = OrderStatus::Expired;
+                self.balance = Decimal::ZERO;
+            }
+            OrderEvent::PayoutRequested {
+                payout_id,
+                amount,
+                net_amount,
+                account,
+                ..
+            } => {
+                self.balance -= amount;
+                self.last_withdraw_error = None;
+                self.payout = Some(PayoutAttempt {
+                    payout_id,
+                    amount,
+                    net_amount,
+                    account,
+                });
+            }
+            OrderEvent::PayoutSucceeded {
+                payout_id,
+                disclosure,
+                schedule,
+                paid_at,
+                ..
+            } => {
+                self.status = OrderStatus::Disbursed;
+                self.balance = Decimal::ZERO;
+                self.payout = None;
+                self.resolved_payouts.insert(payout_id);
+                self.loan = Some(Loan {
+                    terms: self.terms.clone().unwrap_or_default(),
+                    disclosure,
+                    paid_at,
+                    schedule,
+                    repaid: Decimal::ZERO,
+                    interest_waived: Decimal::ZERO,
+                    fees_waived: Decimal::ZERO,
+                });
+            }
+            OrderEvent::PayoutFailed {
+                payout_id,
+                amount,
+                reason,
+                ..
+            } => {
+                self.balance += amount;
+                self.payout = None;
+                self.resolved_payouts.insert(payout_id);
+                self.last_withdraw_error = Some(reason);
+            }
+            OrderEvent::RepaymentReceived {
+                payment_ref,
+                amount,
+                allocations,
+                ..
+            } => {
+                self.payment_refs.insert(payment_ref);
+                if let Some(loan) = &mut self.loan {
+                    loan.repaid += amount;
+                    for allocation in allocations {
+                        if let Some(i) = loan
+                            .schedule
+                            .iter_mut()
+                            .find(|i| i.period == allocation.period)
+                        {
+                            i.paid += allocation.amount;
+                        }
+                    }
+                }
+            }
+            OrderEvent::InstallmentOverdue { period, .. } => {
+                if let Some(i) = self.installment_mut(period) {
+                    i.overdue = true;
+                }
+            }
+            OrderEvent::OverdueFeeCharged {
+                period,
+                through,
+                amount,
+                ..
+            } => {
+                if let Some(i) = self.installment_mut(period) {
+                    i.fee += amount;
+                    i.fees_through = Some(through);
+                }
+            }
+            OrderEvent::LoanRepaid {
+                interest_waived,
+                fees_waived,
+                ..
+            } => {
+                self.status = OrderStatus::Repaid;
+                if let Some(loan) = &mut self.loan {
+                    loan.interest_waived = interest_waived;
+                    loan.fees_waived = fees_waived;
+                }
+            }
+        }
+    }
+}
+
+impl Order {
+    fn installment_mut(&mut self, period: u32) -> Option<&mut super::loan::Installment> {
+        self.loan
+            .as_mut()
+            .and_then(|loan| loan.schedule.iter_mut().find(|i| i.period == period))
+    }
+
+    /// A payout result for a payout that is not in flight: a repeat of a result
+    /// already recorded changes nothing; an unknown payout is an error.
+    fn already_resolved(&self, payout_id: Uuid) -> Result<(), OrderError> {
+        if self.resolved_payouts.contains(&payout_id) {
+            Ok(())
+        } else {
+            Err(OrderError::UnknownPayout)
+        }
+    }
+}

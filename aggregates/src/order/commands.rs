@@ -1,0 +1,116 @@
+//! Commands of the Order aggregate.
+
+use crate::types::{BankAccount, ImageRef};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+/// Where a repayment came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum RepaymentSource {
+    /// A borrower's recharge through the payment page.
+    Recharge,
+    /// Recorded by an auditor (e.g. a bank transfer received), with its reference.
+    Manual {
+        /// The auditor.
+        auditor_id: Uuid,
+    },
+}
+
+/// Something a borrower, an auditor or the platform asks of an order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum OrderCommand {
+    /// `/loan/apply`, after `UserCommand::OpenApplication` succeeded.
+    ApplyForLoan {
+        /// New order id (UUID v7).
+        order_id: Uuid,
+        /// Borrower.
+        user_id: Uuid,
+        /// Product id.
+        app_id: i64,
+        /// Amount chosen by the borrower (P7).
+        amount: Decimal,
+        /// Period chosen by the borrower (P7).
+        period_days: u32,
+        /// The signature on file; required (P7).
+        signature: Option<ImageRef>,
+        /// Real name of the applicant.
+        applicant_name: String,
+        /// Version of the contract text shown.
+        terms_version: String,
+    },
+    /// Auditor: take into first review (0 → 1).
+    StartReview {
+        /// Auditor.
+        auditor_id: Uuid,
+    },
+    /// Auditor: ask the borrower to fix their data (0, 1, 3 → 2).
+    RequestResubmission {
+        /// Auditor.
+        auditor_id: Uuid,
+        /// Required, shown to the borrower.
+        reason: String,
+    },
+    /// Borrower: resubmit after fixing data (2 → 0).
+    Resubmit,
+    /// Auditor: pass first review (1 → 3).
+    PassFirstAudit {
+        /// Auditor.
+        auditor_id: Uuid,
+        /// Review note.
+        note: String,
+        /// The applicant's identity status is 2 (from the User aggregate).
+        identity_verified: bool,
+    },
+    /// Auditor: pass final review (3 → 9); another auditor than the first.
+    PassFinalAudit {
+        /// Auditor.
+        auditor_id: Uuid,
+        /// Review note.
+        note: String,
+    },
+    /// Auditor: refuse with a reason (0, 1, 2 → 5; 3 → 12).
+    Refuse {
+        /// Auditor.
+        auditor_id: Uuid,
+        /// Required, shown to the borrower (P8).
+        reason: String,
+    },
+    /// Borrower: cancel before the payout, free (→ 11, P6).
+    Cancel,
+    /// Scheduler: expire an offer not withdrawn in time (9 → 13).
+    ExpireOffer,
+    /// `/user/withdraw`, after `UserCommand::VerifyWithdrawPin` succeeded.
+    RequestPayout {
+        /// New payout id.
+        payout_id: Uuid,
+        /// Amount to draw (≤ balance).
+        amount: Decimal,
+        /// The account captured with the PIN check.
+        account: BankAccount,
+    },
+    /// Payout worker: the provider confirmed the payout.
+    RecordPayoutSucceeded {
+        /// Payout id.
+        payout_id: Uuid,
+    },
+    /// Payout worker: the provider refused the payout.
+    RecordPayoutFailed {
+        /// Payout id.
+        payout_id: Uuid,
+        /// The provider's reason.
+        reason: String,
+    },
+    /// A repayment (recharge webhook or auditor entry); each reference applies once.
+    ReceiveRepayment {
+        /// External payment reference.
+        payment_ref: String,
+        /// Amount.
+        amount: Decimal,
+        /// Origin.
+        source: RepaymentSource,
+    },
+    /// Scheduler: mark overdue installments and charge overdue fees up to today.
+    AccrueOverdue,
+}

@@ -1,0 +1,100 @@
+//! Errors of the Order aggregate; each maps onto one code of PRODUCT.md section 9.
+
+use crate::codes::ErrorCode;
+use crate::pricing::{ComplianceBreach, TermsError};
+use crate::types::InvalidInput;
+use rust_decimal::Decimal;
+
+/// A command the Order aggregate refuses. Nothing is recorded when one is returned.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OrderError {
+    /// 10004: input breaks a rule of section 5 (names the field).
+    #[error("{0}")]
+    InvalidInput(#[from] InvalidInput),
+    /// 10004: amount or period not offered by the product.
+    #[error("{0}")]
+    Terms(#[from] TermsError),
+    /// 10004: the product is disabled.
+    #[error("appId: this product is not available")]
+    ProductDisabled,
+    /// 40007: no such product.
+    #[error("record not found: product")]
+    ProductNotFound,
+    /// 40003: the product breaks the deployment's compliance profile (a configuration
+    /// fault, never the borrower's; P5).
+    #[error("server error: product outside the compliance profile ({0})")]
+    Compliance(ComplianceBreach),
+    /// 40005: this order id is already taken.
+    #[error("an order is already in progress")]
+    AlreadyApplied,
+    /// 40007: no such order.
+    #[error("record not found")]
+    NotFound,
+    /// 10004: the action does not apply in the order's current status.
+    #[error("request error: cannot {action} an order in status {status}")]
+    WrongStatus {
+        /// Current status code.
+        status: u8,
+        /// What was attempted.
+        action: &'static str,
+    },
+    /// 40000: the first review passes only once the identity is verified.
+    #[error("not qualified: the applicant's identity is not verified")]
+    IdentityNotVerified,
+    /// 10004: the final review must be done by another auditor (four-eyes).
+    #[error("request error: the final review must be done by another auditor than the first")]
+    SameAuditor,
+    /// 40004: the offer's validity has passed.
+    #[error("offer expired")]
+    OfferExpired,
+    /// 40006: more than the balance.
+    #[error("insufficient balance")]
+    InsufficientBalance,
+    /// 40006: a payout is already in flight; its result comes first.
+    #[error("insufficient balance: a payout is already in progress")]
+    PayoutInFlight,
+    /// 10028: the payout account is not in the borrower's name (P3).
+    #[error("invalid bank account number: the account must be in your own name")]
+    AccountNotInBorrowersName,
+    /// 40007: no such payout on this order.
+    #[error("record not found: payout")]
+    UnknownPayout,
+    /// 40007: nothing is owed, so nothing can be repaid (P1).
+    #[error("record not found: nothing is owed")]
+    NothingOwed,
+    /// 40001: the amount must be within the range, or exactly what is owed.
+    #[error("enter an amount between {min}–{max} for repayment")]
+    RepaymentAmount {
+        /// Smallest accepted.
+        min: Decimal,
+        /// Largest accepted (never above what is owed, P1).
+        max: Decimal,
+    },
+    /// 10004: the offer has not expired yet.
+    #[error("request error: the offer is still valid")]
+    OfferStillValid,
+}
+
+impl OrderError {
+    /// The section-9 code of this error.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Self::InvalidInput(_)
+            | Self::Terms(_)
+            | Self::ProductDisabled
+            | Self::WrongStatus { .. }
+            | Self::SameAuditor
+            | Self::OfferStillValid => ErrorCode::RequestError,
+            Self::ProductNotFound | Self::NotFound | Self::UnknownPayout | Self::NothingOwed => {
+                ErrorCode::RecordNotFound
+            }
+            Self::Compliance(_) => ErrorCode::ServerError,
+            Self::AlreadyApplied => ErrorCode::OrderInProgress,
+            Self::IdentityNotVerified => ErrorCode::NotQualified,
+            Self::OfferExpired => ErrorCode::OfferExpired,
+            Self::InsufficientBalance | Self::PayoutInFlight => ErrorCode::InsufficientBalance,
+            Self::AccountNotInBorrowersName => ErrorCode::InvalidBankAccountNumber,
+            Self::RepaymentAmount { .. } => ErrorCode::RepaymentAmountOutOfRange,
+        }
+    }
+}

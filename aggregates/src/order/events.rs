@@ -1,0 +1,237 @@
+//! Events of the Order aggregate (DESIGN.md "Aggregates and events").
+
+use super::commands::RepaymentSource;
+use super::loan::Installment;
+use crate::pricing::{Disclosure, LoanTerms};
+use crate::types::{BankAccount, ImageRef};
+use chrono::{DateTime, NaiveDate, Utc};
+use cqrs_es::DomainEvent;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+/// Which review refused an order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReviewStage {
+    /// First review (status 5).
+    First,
+    /// Final review (status 12).
+    Final,
+}
+
+/// Part of a repayment credited to one installment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Allocation {
+    /// Installment number.
+    pub period: u32,
+    /// Amount credited to it.
+    pub amount: Decimal,
+}
+
+/// Something that happened to an order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OrderEvent {
+    /// The borrower signed and applied (status 0). Holds the terms and the full
+    /// disclosure shown, so the contract can always be reproduced (P5, P9).
+    LoanApplied {
+        /// Order id.
+        order_id: Uuid,
+        /// Borrower.
+        user_id: Uuid,
+        /// Product id.
+        app_id: i64,
+        /// Product name at apply.
+        product_name: String,
+        /// Amount applied for.
+        amount: Decimal,
+        /// The product's terms at apply.
+        terms: LoanTerms,
+        /// The disclosure shown before signing.
+        disclosure: Disclosure,
+        /// Version of the contract text.
+        terms_version: String,
+        /// The borrower's signature.
+        signature: ImageRef,
+        /// The borrower's real name (the payout account must be in it, P3).
+        applicant_name: String,
+        /// When.
+        applied_at: DateTime<Utc>,
+    },
+    /// An auditor took the order into first review (0 → 1).
+    ReviewStarted {
+        /// Auditor.
+        auditor_id: Uuid,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// An auditor asked the borrower to fix their data (→ 2).
+    ResubmissionRequested {
+        /// Auditor.
+        auditor_id: Uuid,
+        /// Shown to the borrower.
+        reason: String,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// The borrower resubmitted (2 → 0).
+    Resubmitted {
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// First review passed (1 → 3).
+    FirstAuditPassed {
+        /// Auditor.
+        auditor_id: Uuid,
+        /// Review note.
+        note: String,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// Final review passed by a second auditor (3 → 9).
+    FinalAuditPassed {
+        /// Auditor (never the first one).
+        auditor_id: Uuid,
+        /// Review note.
+        note: String,
+        /// The withdrawable balance.
+        approved_amount: Decimal,
+        /// After this the offer expires (status 13).
+        offer_expires_at: DateTime<Utc>,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// Refused, with the reason shown to the borrower (→ 5 or 12, P8).
+    LoanRefused {
+        /// Which review.
+        stage: ReviewStage,
+        /// Auditor.
+        auditor_id: Uuid,
+        /// Shown to the borrower.
+        reason: String,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// Cancelled by the borrower before the payout, free of charge (→ 11, P6).
+    LoanCancelled {
+        /// The undrawn balance released (0 before approval).
+        released_amount: Decimal,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// The offer was not withdrawn in time (9 → 13).
+    OfferExpired {
+        /// The undrawn balance released.
+        released_amount: Decimal,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// The borrower asked for a payout with the correct PIN (balance reserved).
+    PayoutRequested {
+        /// Payout id, the provider's idempotency key.
+        payout_id: Uuid,
+        /// Principal drawn.
+        amount: Decimal,
+        /// What is sent: amount − processing fee.
+        net_amount: Decimal,
+        /// The borrower's own account at the moment of the request (P3).
+        account: BankAccount,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// The money reached the borrower (9 → 4). Principal, interest and the schedule
+    /// are fixed from the amount paid out and the payout day (P10).
+    PayoutSucceeded {
+        /// Payout id.
+        payout_id: Uuid,
+        /// The undrawn remainder, released (single drawdown).
+        released_amount: Decimal,
+        /// Disclosure recomputed for the amount paid out.
+        disclosure: Disclosure,
+        /// The installments with their due dates.
+        schedule: Vec<Installment>,
+        /// When.
+        paid_at: DateTime<Utc>,
+    },
+    /// The payout failed; the amount returns to the balance, status stays 9 (P3).
+    PayoutFailed {
+        /// Payout id.
+        payout_id: Uuid,
+        /// Amount returned to the balance.
+        amount: Decimal,
+        /// The real reason, shown to the borrower.
+        reason: String,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// A repayment, allocated oldest installment first.
+    RepaymentReceived {
+        /// The payment's external reference, applied at most once.
+        payment_ref: String,
+        /// Amount received.
+        amount: Decimal,
+        /// How it was allocated.
+        allocations: Vec<Allocation>,
+        /// Borrower recharge or manual entry by an auditor.
+        source: RepaymentSource,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// An installment passed its due day unpaid.
+    InstallmentOverdue {
+        /// Installment number.
+        period: u32,
+        /// Its due day.
+        due_date: NaiveDate,
+    },
+    /// Overdue fees on one installment for the days `from..=through`, capped (4.4).
+    OverdueFeeCharged {
+        /// Installment number.
+        period: u32,
+        /// First day charged.
+        from: NaiveDate,
+        /// Last day charged.
+        through: NaiveDate,
+        /// Total for these days after the cap.
+        amount: Decimal,
+    },
+    /// Everything owed was paid (→ 10). What the payoff did not charge is waived (P12).
+    LoanRepaid {
+        /// Interest not charged (prepayment or cooling-off).
+        interest_waived: Decimal,
+        /// Overdue fees not charged (cooling-off).
+        fees_waived: Decimal,
+        /// True when closed within the cooling-off window.
+        cooling_off: bool,
+        /// When.
+        at: DateTime<Utc>,
+    },
+}
+
+impl DomainEvent for OrderEvent {
+    fn event_type(&self) -> String {
+        let name = match self {
+            Self::LoanApplied { .. } => "LoanApplied",
+            Self::ReviewStarted { .. } => "ReviewStarted",
+            Self::ResubmissionRequested { .. } => "ResubmissionRequested",
+            Self::Resubmitted { .. } => "Resubmitted",
+            Self::FirstAuditPassed { .. } => "FirstAuditPassed",
+            Self::FinalAuditPassed { .. } => "FinalAuditPassed",
+            Self::LoanRefused { .. } => "LoanRefused",
+            Self::LoanCancelled { .. } => "LoanCancelled",
+            Self::OfferExpired { .. } => "OfferExpired",
+            Self::PayoutRequested { .. } => "PayoutRequested",
+            Self::PayoutSucceeded { .. } => "PayoutSucceeded",
+            Self::PayoutFailed { .. } => "PayoutFailed",
+            Self::RepaymentReceived { .. } => "RepaymentReceived",
+            Self::InstallmentOverdue { .. } => "InstallmentOverdue",
+            Self::OverdueFeeCharged { .. } => "OverdueFeeCharged",
+            Self::LoanRepaid { .. } => "LoanRepaid",
+        };
+        name.to_string()
+    }
+
+    fn event_version(&self) -> String {
+        "1.0".to_string()
+    }
+}

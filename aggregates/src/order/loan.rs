@@ -1,0 +1,168 @@
+//! A disbursed loan: its schedule, what has been paid, and what is owed today.
+
+use super::events::Allocation;
+use crate::pricing::{self, Disclosure, LoanTerms, Payoff};
+use chrono::{DateTime, NaiveDate, Utc};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+/// Per-period status on the wire (`periodViews[].status`): 0 unpaid, 1 repaid, 2 overdue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum InstallmentStatus {
+    /// 0: not yet fully paid, not past due.
+    Unpaid,
+    /// 1: fully covered.
+    Repaid,
+    /// 2: past its due day and not fully paid.
+    Overdue,
+}
+
+impl InstallmentStatus {
+    /// The number on the wire.
+    pub fn code(self) -> u8 {
+        match self {
+            Self::Unpaid => 0,
+            Self::Repaid => 1,
+            Self::Overdue => 2,
+        }
+    }
+}
+
+/// One daily installment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Installment {
+    /// 1-based number.
+    pub period: u32,
+    /// Due on this day (UTC): `period` days after the payout day.
+    pub due_date: NaiveDate,
+    /// Principal and interest share.
+    pub amount: Decimal,
+    /// Overdue fees charged on it.
+    pub fee: Decimal,
+    /// Paid so far (fees first, then the amount).
+    pub paid: Decimal,
+    /// Marked overdue by the scheduler.
+    pub overdue: bool,
+    /// Last day for which an overdue fee was charged.
+    pub fees_through: Option<NaiveDate>,
+}
+
+impl Installment {
+    /// Amount plus fees.
+    pub fn due(&self) -> Decimal {
+        self.amount + self.fee
+    }
+
+    /// What is still unpaid.
+    pub fn unpaid(&self) -> Decimal {
+        (self.due() - self.paid).max(Decimal::ZERO)
+    }
+
+    /// The fee part still unpaid (payments cover fees first).
+    pub fn unpaid_fee(&self) -> Decimal {
+        (self.fee - self.paid).max(Decimal::ZERO)
+    }
+
+    /// Status on the wire.
+    pub fn status(&self) -> InstallmentStatus {
+        if self.unpaid().is_zero() {
+            InstallmentStatus::Repaid
+        } else if self.overdue {
+            InstallmentStatus::Overdue
+        } else {
+            InstallmentStatus::Unpaid
+        }
+    }
+}
+
+/// The loan after the payout.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Loan {
+    /// Terms of the order.
+    pub terms: LoanTerms,
+    /// Disclosure for the amount paid out (principal = payout amount, P10).
+    pub disclosure: Disclosure,
+    /// When the money was paid out.
+    pub paid_at: DateTime<Utc>,
+    /// The installments.
+    pub schedule: Vec<Installment>,
+    /// Everything received.
+    pub repaid: Decimal,
+    /// Interest waived at closing.
+    pub interest_waived: Decimal,
+    /// Fees waived at closing.
+    pub fees_waived: Decimal,
+}
+
+impl Loan {
+    /// Builds the schedule: installment k is due k days after the payout day.
+    pub fn schedule_for(disclosure: &Disclosure, paid_at: DateTime<Utc>) -> Vec<Installment> {
+        let start = paid_at.date_naive();
+        disclosure
+            .schedule
+            .iter()
+            .map(|line| Installment {
+                period: line.period,
+                due_date: start + chrono::Days::new(u64::from(line.period)),
+                amount: line.amount,
+                fee: Decimal::ZERO,
+                paid: Decimal::ZERO,
+                overdue: false,
+                fees_through: None,
+            })
+            .collect()
+    }
+
+    /// Principal paid out.
+    pub fn principal(&self) -> Decimal {
+        self.disclosure.principal
+    }
+
+    /// Overdue fees charged so far.
+    pub fn fees_charged(&self) -> Decimal {
+        self.schedule.iter().map(|i| i.fee).sum()
+    }
+
+    /// What the schedule still asks for (installments plus fees, minus payments).
+    pub fn contractual_outstanding(&self) -> Decimal {
+        self.schedule.iter().map(Installment::unpaid).sum()
+    }
+
+    /// Whole days from the payout day to `today`.
+    pub fn days_since_payout(&self, today: NaiveDate) -> i64 {
+        (today - self.paid_at.date_naive()).num_days()
+    }
+
+    /// What closes the loan on `today` (P12), never more than the schedule asks for.
+    pub fn payoff(&self, today: NaiveDate) -> Payoff {
+        let mut quote = pricing::payoff(
+            self.principal(),
+            &self.terms,
+            self.days_since_payout(today),
+            self.fees_charged(),
+            self.repaid,
+        );
+        quote.amount = quote.amount.min(self.contractual_outstanding());
+        quote
+    }
+
+    /// Splits `amount` over the installments, oldest unpaid first (4.4).
+    pub fn allocate(&self, amount: Decimal) -> Vec<Allocation> {
+        let mut left = amount;
+        let mut allocations = Vec::new();
+        for installment in &self.schedule {
+            if left.is_zero() {
+                break;
+            }
+            let part = installment.unpaid().min(left);
+            if part > Decimal::ZERO {
+                allocations.push(Allocation {
+                    period: installment.period,
+                    amount: part,
+                });
+                left -= part;
+            }
+        }
+        allocations
+    }
+}

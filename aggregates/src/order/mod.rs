@@ -1,0 +1,34 @@
+//! The Order aggregate (id = order id): one loan from application to closing.
+//!
+//! Status numbers are those of PRODUCT.md 4.3. Guarantees:
+//! - nothing is created until the borrower has signed (P7), and the disclosure the
+//!   borrower saw is stored with the order (P5); products are checked against the
+//!   compliance profile at apply;
+//! - first and final review are done by two different auditors, and the first passes
+//!   only once the identity is verified (four-eyes, 4.3); a refusal carries its reason (P8);
+//! - one drawdown up to the approved balance, to the borrower's own account (P2, P3);
+//!   a failed payout returns the amount and keeps status 9, never a lock or a fee (P3);
+//! - principal = amount paid out; interest and the schedule start on the payout day (P10);
+//! - repayments go to the oldest unpaid installment first and can never exceed what
+//!   is owed today; nothing is owed before the payout (P1); the payoff charges only
+//!   the days elapsed, and within the cooling-off window only the principal (P12);
+//! - the only charges are interest, the processing fee and capped overdue fees, all
+//!   computed from the terms; no command creates any other charge (P11);
+//! - cancelling before the payout is free (P6).
+
+mod aggregate;
+mod commands;
+mod errors;
+mod events;
+mod loan;
+mod status;
+
+#[cfg(test)]
+mod tests;
+
+pub use aggregate::{Order, PayoutAttempt, Refusal};
+pub use commands::{OrderCommand, RepaymentSource};
+pub use errors::OrderError;
+pub use events::{Allocation, OrderEvent, ReviewStage};
+pub use loan::{Installment, InstallmentStatus, Loan};
+pub use status::OrderStatus;

@@ -1,0 +1,96 @@
+//! The cost disclosure statement a borrower sees before signing (P5). The same value
+//! is returned by `/loan/quote`, stored in `LoanApplied`, printed on the contract, and
+//! recomputed for the amount actually paid out in `PayoutSucceeded` (P10).
+
+use super::{
+    apr_pct, daily_rate_pct, effective_rate_pct, installments, interest, processing_fee, Lender,
+    LoanTerms, DAYS_PER_MONTH,
+};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+/// One line of the schedule as disclosed: the installment falls due `period` days
+/// after the payout day.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScheduledPayment {
+    /// 1-based installment number; due `period` days after the payout.
+    pub period: u32,
+    /// Amount due.
+    pub amount: Decimal,
+}
+
+/// Everything P5 requires, for one principal and one set of terms.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Disclosure {
+    /// Amount borrowed (and, after payout, the amount paid out).
+    pub principal: Decimal,
+    /// Processing fee deducted from the payout.
+    pub processing_fee: Decimal,
+    /// What reaches the borrower's bank account: principal − fee.
+    pub net_amount: Decimal,
+    /// Interest over the whole term.
+    pub interest: Decimal,
+    /// Principal + interest.
+    pub total_repayable: Decimal,
+    /// The regular (first) installment.
+    pub per_period_payment: Decimal,
+    /// Term in days.
+    pub period_days: u32,
+    /// Daily rate in percent.
+    pub daily_rate_pct: Decimal,
+    /// Nominal APR in percent (daily % × 365).
+    pub apr_pct: Decimal,
+    /// Effective monthly rate in percent, fees included.
+    pub effective_monthly_rate_pct: Decimal,
+    /// Overdue fee per overdue installment per day, in percent (0 when none).
+    pub overdue_daily_rate_pct: Decimal,
+    /// Interest and fees together never exceed this percentage of principal.
+    pub max_total_cost_pct: Decimal,
+    /// Days after payout in which returning the principal closes the loan free.
+    pub cooling_off_days: u32,
+    /// The installments.
+    pub schedule: Vec<ScheduledPayment>,
+    /// Who lends (P14).
+    pub lender: Lender,
+    /// "We never ask you to pay to receive a loan." (P14)
+    pub notice: String,
+}
+
+/// Computes the disclosure for `principal` under `terms` (P5, 4.4).
+pub fn disclose(principal: Decimal, terms: &LoanTerms, lender: &Lender) -> Disclosure {
+    let fee = processing_fee(principal, terms.processing_fee_pct);
+    let net_amount = principal - fee;
+    let interest = interest(principal, terms.daily_rate, terms.period_days);
+    let total = principal + interest;
+    let schedule: Vec<ScheduledPayment> = installments(total, terms.period_days)
+        .into_iter()
+        .zip(1..)
+        .map(|(amount, period)| ScheduledPayment { period, amount })
+        .collect();
+    Disclosure {
+        principal,
+        processing_fee: fee,
+        net_amount,
+        interest,
+        total_repayable: total,
+        per_period_payment: schedule.first().map(|p| p.amount).unwrap_or_default(),
+        period_days: terms.period_days,
+        daily_rate_pct: daily_rate_pct(terms.daily_rate),
+        apr_pct: apr_pct(terms.daily_rate),
+        effective_monthly_rate_pct: effective_rate_pct(
+            interest,
+            fee,
+            net_amount,
+            terms.period_days,
+            DAYS_PER_MONTH,
+        ),
+        overdue_daily_rate_pct: daily_rate_pct(terms.overdue_daily_rate),
+        max_total_cost_pct: terms.max_total_cost_pct,
+        cooling_off_days: terms.cooling_off_days,
+        schedule,
+        lender: lender.clone(),
+        notice: Lender::NOTICE.to_string(),
+    }
+}

@@ -1,0 +1,156 @@
+//! Products (the catalogue's offers) and the loan terms an order snapshots at apply.
+
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+use serde::{Deserialize, Serialize};
+
+/// The lender shown in the footer, the about page and the contract (P14).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lender {
+    /// Registered legal name.
+    pub legal_name: String,
+    /// Company registration number.
+    pub registration_no: String,
+    /// Lending licence number(s) (e.g. SEC certificate of authority).
+    pub licence_no: String,
+}
+
+impl Lender {
+    /// The sentence shown with the lender's identity (P14).
+    pub const NOTICE: &'static str = "We never ask you to pay to receive a loan.";
+}
+
+/// One period a product offers and its daily rate (`/loan/getPeriodConfig`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RateConfig {
+    /// Term in days.
+    pub period_days: u32,
+    /// Thousandths of a percent per day (200 = 0.2 %/day).
+    pub daily_rate: u32,
+}
+
+/// A loan product of the catalogue (PRODUCT.md sections 10 and 11).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Product {
+    /// Product (app) id.
+    pub id: i64,
+    /// Display name.
+    pub name: String,
+    /// Disabled products are shown greyed and cannot be applied for.
+    pub enabled: bool,
+    /// Smallest amount (inclusive).
+    pub amount_min: Decimal,
+    /// Largest amount (inclusive).
+    pub amount_max: Decimal,
+    /// Amounts are multiples of this step.
+    pub amount_step: Decimal,
+    /// The periods offered, each with its daily rate.
+    pub rate_configs: Vec<RateConfig>,
+    /// Processing fee in percent of principal, deducted from the payout (default 0).
+    pub processing_fee_pct: Decimal,
+    /// Overdue fee per overdue installment per day, unit of `daily_rate` (default 0).
+    pub overdue_daily_rate: u32,
+    /// Interest plus fees never exceed this percentage of principal (default 100).
+    pub max_total_cost_pct: Decimal,
+    /// Days after the payout in which returning the principal closes the loan free (P12).
+    pub cooling_off_days: u32,
+    /// Days an approved offer stays withdrawable (4.3, status 13 after).
+    pub offer_valid_days: u32,
+    /// Smallest repayment, except the final one (section 5).
+    pub repay_min: Decimal,
+    /// Largest single repayment (section 5).
+    pub repay_max: Decimal,
+}
+
+/// Why an amount or a period is not one the product offers (answered with 10004).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TermsError {
+    /// The amount is outside the range or not a multiple of the step.
+    #[error("amt: enter a multiple of {step} between {min} and {max}")]
+    Amount {
+        /// Smallest amount.
+        min: Decimal,
+        /// Largest amount.
+        max: Decimal,
+        /// Step.
+        step: Decimal,
+    },
+    /// The period is not one of the product's periods.
+    #[error("periodDays: choose one of the offered periods")]
+    Period,
+}
+
+impl Product {
+    /// The terms of this product for `period_days`. Errors: `TermsError::Period`.
+    pub fn terms_for(&self, period_days: u32) -> Result<LoanTerms, TermsError> {
+        let config = self
+            .rate_configs
+            .iter()
+            .find(|c| c.period_days == period_days)
+            .ok_or(TermsError::Period)?;
+        Ok(LoanTerms {
+            daily_rate: config.daily_rate,
+            period_days,
+            processing_fee_pct: self.processing_fee_pct,
+            overdue_daily_rate: self.overdue_daily_rate,
+            max_total_cost_pct: self.max_total_cost_pct,
+            cooling_off_days: self.cooling_off_days,
+            offer_valid_days: self.offer_valid_days,
+            repay_min: self.repay_min,
+            repay_max: self.repay_max,
+        })
+    }
+
+    /// Checks that `amount` is in range and a multiple of the step (section 5).
+    pub fn check_amount(&self, amount: Decimal) -> Result<(), TermsError> {
+        let on_step = self.amount_step > Decimal::ZERO && (amount % self.amount_step).is_zero();
+        if amount < self.amount_min || amount > self.amount_max || !on_step {
+            return Err(TermsError::Amount {
+                min: self.amount_min,
+                max: self.amount_max,
+                step: self.amount_step,
+            });
+        }
+        Ok(())
+    }
+
+    /// Every amount the product allows, ascending.
+    pub fn amounts(&self) -> impl Iterator<Item = Decimal> + '_ {
+        let step = self.amount_step.max(dec!(1));
+        let first = (self.amount_min / step).ceil() * step;
+        std::iter::successors(Some(first), move |a| Some(a + step))
+            .take_while(move |a| *a <= self.amount_max)
+    }
+
+    /// The pre-filled offer after the questionnaire: the largest amount and the
+    /// longest period (P7). `None` when the product offers no period.
+    pub fn default_offer(&self) -> Option<(Decimal, u32)> {
+        let longest = self.rate_configs.iter().map(|c| c.period_days).max()?;
+        let largest = self.amounts().last()?;
+        Some((largest, longest))
+    }
+}
+
+/// The terms an order is bound by, copied from the product at apply so later
+/// configuration changes never alter a signed loan.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoanTerms {
+    /// Thousandths of a percent per day.
+    pub daily_rate: u32,
+    /// Term in days; one installment per day.
+    pub period_days: u32,
+    /// Processing fee in percent of principal.
+    pub processing_fee_pct: Decimal,
+    /// Overdue fee rate per overdue installment per day (unit of `daily_rate`).
+    pub overdue_daily_rate: u32,
+    /// Cap on interest plus fees, percent of principal.
+    pub max_total_cost_pct: Decimal,
+    /// Cooling-off window in days (P12).
+    pub cooling_off_days: u32,
+    /// Days an approved offer stays withdrawable.
+    pub offer_valid_days: u32,
+    /// Smallest repayment except the final one.
+    pub repay_min: Decimal,
+    /// Largest single repayment.
+    pub repay_max: Decimal,
+}

@@ -1,0 +1,275 @@
+//! Worked examples (table tests) and properties of the pricing functions.
+
+use super::*;
+use crate::services::doubles::{demo_lender, demo_product};
+use proptest::prelude::*;
+use rust_decimal_macros::dec;
+
+fn terms(daily_rate: u32, period_days: u32) -> LoanTerms {
+    let mut product = demo_product();
+    product.rate_configs = vec![RateConfig {
+        period_days,
+        daily_rate,
+    }];
+    product.terms_for(period_days).unwrap()
+}
+
+#[test]
+fn worked_examples_of_interest_total_and_installments() {
+    // (principal, daily_rate, days, interest, total, regular installment, last installment)
+    let table = [
+        (dec!(80000), 200, 6, dec!(960.0), dec!(80960.0), dec!(13493.3), dec!(13493.5)),
+        (dec!(80000), 100, 24, dec!(1920.0), dec!(81920.0), dec!(3413.3), dec!(3414.1)),
+        (dec!(3000000), 200, 24, dec!(144000.0), dec!(3144000.0), dec!(131000.0), dec!(131000.0)),
+        (dec!(100000), 150, 7, dec!(1050.0), dec!(101050.0), dec!(14435.7), dec!(14435.8)),
+        (dec!(12345), 333, 7, dec!(287.8), dec!(12632.8), dec!(1804.7), dec!(1804.6)),
+    ];
+    for (principal, rate, days, want_interest, want_total, regular, last) in table {
+        assert_eq!(interest(principal, rate, days), want_interest, "{principal} {rate} {days}");
+        let parts = installments(want_total, days);
+        assert_eq!(parts.len(), days as usize);
+        assert!(parts[..parts.len() - 1].iter().all(|p| *p == regular), "{parts:?}");
+        assert_eq!(*parts.last().unwrap(), last);
+        assert_eq!(parts.iter().sum::<Decimal>(), want_total);
+    }
+}
+
+#[test]
+fn rounding_is_half_away_from_zero_to_one_decimal() {
+    assert_eq!(round1(dec!(0.05)), dec!(0.1));
+    assert_eq!(round1(dec!(0.15)), dec!(0.2));
+    assert_eq!(round1(dec!(0.25)), dec!(0.3), "not banker's rounding");
+    assert_eq!(round1(dec!(-0.25)), dec!(-0.3));
+    assert_eq!(round1(dec!(0.249)), dec!(0.2));
+    assert_eq!(round2(dec!(1.005)), dec!(1.01));
+}
+
+#[test]
+fn rates_are_displayed_from_thousandths_of_a_percent() {
+    assert_eq!(daily_rate_pct(400), dec!(0.4));
+    assert_eq!(daily_rate_pct(200), dec!(0.2));
+    assert_eq!(apr_pct(200), dec!(73));
+    assert_eq!(apr_pct(100), dec!(36.5));
+}
+
+#[test]
+fn disclosure_states_every_cost_p5() {
+    let mut t = terms(200, 6);
+    t.processing_fee_pct = dec!(1);
+    let d = disclose(dec!(80000), &t, &demo_lender());
+    assert_eq!(d.principal, dec!(80000));
+    assert_eq!(d.processing_fee, dec!(800.00));
+    assert_eq!(d.net_amount, dec!(79200.00));
+    assert_eq!(d.interest, dec!(960.0));
+    assert_eq!(d.total_repayable, dec!(80960.0));
+    assert_eq!(d.per_period_payment, dec!(13493.3));
+    assert_eq!(d.daily_rate_pct, dec!(0.2));
+    assert_eq!(d.apr_pct, dec!(73));
+    // (960 + 800) / 79,200 × 30 / 6 = 11.11 % a month.
+    assert_eq!(d.effective_monthly_rate_pct, dec!(11.11));
+    assert_eq!(d.schedule.len(), 6);
+    assert_eq!(d.schedule.iter().map(|s| s.amount).sum::<Decimal>(), d.total_repayable);
+    assert_eq!(d.lender, demo_lender());
+    assert_eq!(d.notice, "We never ask you to pay to receive a loan.");
+}
+
+#[test]
+fn payoff_charges_interest_only_for_days_elapsed_p12() {
+    let t = terms(200, 24); // 160/day on 80,000
+    let principal = dec!(80000);
+    // Day 10, nothing repaid: outside the 7-day cooling-off, 10 days of interest.
+    let p = payoff(principal, &t, 10, Decimal::ZERO, Decimal::ZERO);
+    assert_eq!(p.amount, dec!(81600.0));
+    assert_eq!(p.interest_waived, dec!(3840.0) - dec!(1600.0));
+    assert!(!p.cooling_off);
+    // Day 0 after the cooling-off window would charge at least one day.
+    let mut no_cooling = t.clone();
+    no_cooling.cooling_off_days = 0;
+    let p = payoff(principal, &no_cooling, 0, Decimal::ZERO, Decimal::ZERO);
+    assert_eq!(p.amount, dec!(80160.0), "at least one day");
+    // Past the term, interest stops at the term.
+    let p = payoff(principal, &t, 40, dec!(12.5), dec!(1000));
+    assert_eq!(p.amount, dec!(80000) + dec!(3840.0) + dec!(12.5) - dec!(1000));
+    assert_eq!(p.interest_waived, Decimal::ZERO);
+}
+
+#[test]
+fn cooling_off_returns_only_the_principal_p12() {
+    let t = terms(200, 6);
+    let p = payoff(dec!(80000), &t, 7, dec!(30), dec!(13493.3));
+    assert!(p.cooling_off);
+    assert_eq!(p.amount, dec!(80000) - dec!(13493.3));
+    assert_eq!(p.interest_waived, dec!(960.0));
+    assert_eq!(p.fees_waived, dec!(30));
+    let p = payoff(dec!(80000), &t, 8, Decimal::ZERO, Decimal::ZERO);
+    assert!(!p.cooling_off, "day 8 is outside a 7-day window");
+}
+
+#[test]
+fn overdue_fee_is_capped_by_total_cost() {
+    assert_eq!(overdue_fee_for_day(dec!(13493.3), 100), dec!(13.49));
+    assert_eq!(overdue_fee_for_day(dec!(13493.3), 0), Decimal::ZERO);
+    // cap 100 % of 1,000 = 1,000; interest 900 and fees 95 so far leave 5.
+    assert_eq!(fee_headroom(dec!(1000), dec!(900), dec!(95), dec!(100)), dec!(5));
+    assert_eq!(fee_headroom(dec!(1000), dec!(900), dec!(150), dec!(100)), Decimal::ZERO);
+}
+
+#[test]
+fn the_shipped_demo_product_fits_the_ph_profile_and_breaks_th() {
+    let product = demo_product();
+    assert_eq!(ComplianceProfile::Ph.check_product(&product), Ok(()));
+    assert!(ComplianceProfile::Th.check_product(&product).is_err());
+}
+
+#[test]
+fn the_seeds_daily_rates_break_both_shipped_profiles() {
+    // The seed used 0.4 %–2.4 %/day (section 11).
+    for rate in [400, 2400] {
+        let t = terms(rate, 6);
+        assert!(ComplianceProfile::Ph.check_loan(dec!(80000), &t).is_err());
+        assert!(ComplianceProfile::Th.check_loan(dec!(20000), &t).is_err());
+    }
+}
+
+#[test]
+fn each_ph_cap_is_enforced() {
+    let ok = terms(200, 6);
+    assert_eq!(ComplianceProfile::Ph.check_loan(dec!(80000), &ok), Ok(()));
+    let too_high = terms(201, 6);
+    assert!(matches!(
+        ComplianceProfile::Ph.check_loan(dec!(80000), &too_high),
+        Err(ComplianceBreach::DailyRate { .. })
+    ));
+    let mut fee = terms(200, 6);
+    fee.processing_fee_pct = dec!(2); // (960 + 1600) / 78,400 × 5 = 16.3 %/month
+    assert!(matches!(
+        ComplianceProfile::Ph.check_loan(dec!(80000), &fee),
+        Err(ComplianceBreach::EffectiveRate { .. })
+    ));
+    let mut penalty = terms(200, 6);
+    penalty.overdue_daily_rate = 167; // 5.01 %/month
+    assert!(matches!(
+        ComplianceProfile::Ph.check_loan(dec!(80000), &penalty),
+        Err(ComplianceBreach::OverdueRate { .. })
+    ));
+    penalty.overdue_daily_rate = 166;
+    assert_eq!(ComplianceProfile::Ph.check_loan(dec!(80000), &penalty), Ok(()));
+    let mut lax = terms(200, 6);
+    lax.max_total_cost_pct = dec!(150);
+    assert!(matches!(
+        ComplianceProfile::Ph.check_loan(dec!(80000), &lax),
+        Err(ComplianceBreach::TotalCost { .. })
+    ));
+}
+
+#[test]
+fn each_th_cap_is_enforced() {
+    // 0.06 %/day ≈ 21.9 % a year: fits. 0.07 %/day = 25.55 %: does not.
+    assert_eq!(ComplianceProfile::Th.check_loan(dec!(20000), &terms(60, 30)), Ok(()));
+    assert!(ComplianceProfile::Th.check_loan(dec!(20000), &terms(70, 30)).is_err());
+    assert!(matches!(
+        ComplianceProfile::Th.check_loan(dec!(20010), &terms(60, 30)),
+        Err(ComplianceBreach::Amount { .. })
+    ));
+    assert!(matches!(
+        ComplianceProfile::Th.check_loan(dec!(20000), &terms(60, 181)),
+        Err(ComplianceBreach::Period { .. })
+    ));
+    let mut default_rate = terms(60, 30);
+    default_rate.overdue_daily_rate = 69; // 25.185 %/yr > 21.9 + 3
+    assert!(matches!(
+        ComplianceProfile::Th.check_loan(dec!(20000), &default_rate),
+        Err(ComplianceBreach::OverdueRate { .. })
+    ));
+}
+
+#[test]
+fn default_offer_is_the_largest_amount_and_longest_period_p7() {
+    let product = demo_product();
+    assert_eq!(product.default_offer(), Some((dec!(3000000), 24)));
+}
+
+fn arb_product() -> impl Strategy<Value = Product> {
+    (
+        1u32..=400,
+        prop::collection::btree_set(1u32..=60, 1..4),
+        0u32..=300,
+        0u32..=300,
+        1u32..=30,
+    )
+        .prop_map(|(daily_rate, periods, fee_bp, overdue, steps)| {
+            let mut product = demo_product();
+            product.amount_min = dec!(1000);
+            product.amount_step = dec!(1000);
+            product.amount_max = dec!(1000) * Decimal::from(steps);
+            product.processing_fee_pct = Decimal::from(fee_bp) / dec!(100);
+            product.overdue_daily_rate = overdue;
+            product.rate_configs = periods
+                .into_iter()
+                .map(|period_days| RateConfig {
+                    period_days,
+                    daily_rate,
+                })
+                .collect();
+            product
+        })
+}
+
+proptest! {
+    #[test]
+    fn installments_always_sum_to_the_total(cents in 0i64..1_000_000_000, count in 1u32..400) {
+        let total = round1(Decimal::new(cents, 2));
+        let parts = installments(total, count);
+        prop_assert_eq!(parts.len(), count as usize);
+        prop_assert_eq!(parts.iter().sum::<Decimal>(), total);
+        // Every installment but the last is the rounded share.
+        for part in &parts[..parts.len() - 1] {
+            prop_assert_eq!(*part, round1(total / Decimal::from(count)));
+        }
+    }
+
+    #[test]
+    fn rounding_is_half_away_from_zero(units in -1_000_000i64..1_000_000, hundredths in 0i64..100) {
+        let value = Decimal::new(units * 100 + units.signum() * hundredths, 2);
+        let rounded = round1(value);
+        prop_assert_eq!(rounded.scale().min(1), rounded.scale());
+        prop_assert!((rounded - value).abs() <= dec!(0.05));
+        if (value * dec!(100)) % dec!(10) == dec!(5) || (value * dec!(100)) % dec!(10) == dec!(-5) {
+            prop_assert!(rounded.abs() > value.abs(), "{} → {}", value, rounded);
+        }
+    }
+
+    #[test]
+    fn nothing_a_product_allows_exceeds_its_profiles_caps(product in arb_product(), pick in 0usize..1000) {
+        for profile in [ComplianceProfile::Ph, ComplianceProfile::Th] {
+            if profile.check_product(&product).is_err() {
+                continue;
+            }
+            let caps = profile.caps();
+            let amounts: Vec<Decimal> = product.amounts().collect();
+            let amount = amounts[pick % amounts.len()];
+            let config = &product.rate_configs[pick % product.rate_configs.len()];
+            let terms = product.terms_for(config.period_days).unwrap();
+            let d = disclose(amount, &terms, &demo_lender());
+            if let Some(max) = caps.max_daily_rate { prop_assert!(terms.daily_rate <= max); }
+            if let Some(cap) = &caps.max_effective_rate {
+                let pct = effective_rate_pct(d.interest, d.processing_fee, d.net_amount, terms.period_days, cap.basis_days);
+                prop_assert!(pct <= cap.max_pct);
+            }
+            prop_assert!((d.interest + d.processing_fee) * dec!(100) <= caps.max_total_cost_pct * amount);
+            if let Some(max) = caps.max_amount { prop_assert!(amount <= max); }
+            if let Some(max) = caps.max_period_days { prop_assert!(terms.period_days <= max); }
+        }
+    }
+
+    #[test]
+    fn payoff_never_exceeds_the_contractual_balance(days in 0i64..60, repaid_share in 0u32..100) {
+        let t = terms(200, 24);
+        let principal = dec!(80000);
+        let total = principal + interest(principal, 200, 24);
+        let repaid = round1(total * Decimal::from(repaid_share) / dec!(100));
+        let p = payoff(principal, &t, days, Decimal::ZERO, repaid);
+        prop_assert!(p.amount <= (total - repaid).max(Decimal::ZERO));
+        prop_assert!(p.amount >= Decimal::ZERO);
+    }
+}

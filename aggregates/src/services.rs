@@ -1,0 +1,207 @@
+//! The services the aggregates need, as traits so `handle` stays free of I/O and the
+//! tests can supply doubles (`doubles`). Implementations with real effects (argon2,
+//! the configured catalogue, the system clock) live in the api.
+
+use crate::pricing::{CompliancePolicy, Lender, Product};
+use chrono::{DateTime, Utc};
+use std::sync::Arc;
+
+/// The current time (UTC). Commands never carry their own time, so a test can fix it.
+pub trait Clock: Send + Sync {
+    /// Now, in UTC.
+    fn now(&self) -> DateTime<Utc>;
+}
+
+/// One-way hashing of passwords and withdraw PINs (argon2id in production, P2).
+pub trait SecretHasher: Send + Sync {
+    /// A PHC-format hash of `secret`.
+    fn hash(&self, secret: &str) -> String;
+    /// True when `secret` matches `hash`.
+    fn verify(&self, secret: &str, hash: &str) -> bool;
+}
+
+/// The configured products and the lender's identity (P5, P14).
+pub trait ProductCatalogue: Send + Sync {
+    /// The product with this id, enabled or not.
+    fn product(&self, app_id: i64) -> Option<Product>;
+    /// The lender named on every disclosure and contract.
+    fn lender(&self) -> Lender;
+}
+
+/// Deployment reference data the User aggregate validates against.
+pub trait ReferenceData: Send + Sync {
+    /// True when `bank_name` is in the configured bank list.
+    fn is_known_bank(&self, bank_name: &str) -> bool;
+    /// True when registration may proceed with this invite (agent) code: a known code,
+    /// or none when codes are optional. Attribution only (P13).
+    fn accepts_invite_code(&self, code: Option<&str>) -> bool;
+}
+
+/// What the User aggregate needs.
+#[derive(Clone)]
+pub struct UserServices {
+    /// Time.
+    pub clock: Arc<dyn Clock>,
+    /// Password and PIN hashing.
+    pub hasher: Arc<dyn SecretHasher>,
+    /// Banks and invite codes.
+    pub reference: Arc<dyn ReferenceData>,
+}
+
+/// What the Order aggregate needs.
+#[derive(Clone)]
+pub struct OrderServices {
+    /// Time.
+    pub clock: Arc<dyn Clock>,
+    /// Products and lender.
+    pub catalogue: Arc<dyn ProductCatalogue>,
+    /// The deployment's compliance profile (section 11).
+    pub compliance: Arc<dyn CompliancePolicy>,
+}
+
+/// Test doubles and the demo data the tests share. Deterministic: the hasher is
+/// reversible on purpose and must never be used outside tests.
+pub mod doubles {
+    use super::*;
+    use crate::pricing::{ComplianceProfile, RateConfig};
+    use chrono::TimeZone;
+    use rust_decimal_macros::dec;
+    use std::sync::Mutex;
+
+    /// A clock that stays where it is set.
+    pub struct FixedClock(Mutex<DateTime<Utc>>);
+
+    impl FixedClock {
+        /// A clock at `now`.
+        pub fn at(now: DateTime<Utc>) -> Self {
+            Self(Mutex::new(now))
+        }
+        /// Moves the clock.
+        pub fn set(&self, now: DateTime<Utc>) {
+            *self.0.lock().expect("clock lock") = now;
+        }
+    }
+
+    impl Clock for FixedClock {
+        fn now(&self) -> DateTime<Utc> {
+            *self.0.lock().expect("clock lock")
+        }
+    }
+
+    /// The instant the tests start from: 2026-11-22 09:00 UTC.
+    pub fn test_now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap()
+    }
+
+    /// `hash(s) = "hashed:" + s`. Lets tests state the expected event exactly.
+    pub struct PlainHasher;
+
+    impl SecretHasher for PlainHasher {
+        fn hash(&self, secret: &str) -> String {
+            format!("hashed:{secret}")
+        }
+        fn verify(&self, secret: &str, hash: &str) -> bool {
+            hash == self.hash(secret)
+        }
+    }
+
+    /// A catalogue of fixed products.
+    pub struct StaticCatalogue {
+        /// The products.
+        pub products: Vec<Product>,
+        /// The lender.
+        pub lender: Lender,
+    }
+
+    impl ProductCatalogue for StaticCatalogue {
+        fn product(&self, app_id: i64) -> Option<Product> {
+            self.products.iter().find(|p| p.id == app_id).cloned()
+        }
+        fn lender(&self) -> Lender {
+            self.lender.clone()
+        }
+    }
+
+    /// Banks "BDO" and "BPI"; invite codes "WELCOME" and "AGENT7"; codes required.
+    pub struct StaticReference;
+
+    impl ReferenceData for StaticReference {
+        fn is_known_bank(&self, bank_name: &str) -> bool {
+            ["BDO", "BPI"].contains(&bank_name)
+        }
+        fn accepts_invite_code(&self, code: Option<&str>) -> bool {
+            matches!(code, Some("WELCOME" | "AGENT7"))
+        }
+    }
+
+    /// The demo lender.
+    pub fn demo_lender() -> Lender {
+        Lender {
+            legal_name: "Honest Lending Corporation".to_string(),
+            registration_no: "CS201912345".to_string(),
+            licence_no: "SEC CA No. 3120".to_string(),
+        }
+    }
+
+    /// The shipped demo product under PH: 80,000–3,000,000 step 10,000, 6–24 days at
+    /// 0.1–0.2 %/day, no processing fee, no overdue fee (section 11).
+    pub fn demo_product() -> Product {
+        Product {
+            id: 1,
+            name: "Cash Loan".to_string(),
+            enabled: true,
+            amount_min: dec!(80000),
+            amount_max: dec!(3000000),
+            amount_step: dec!(10000),
+            rate_configs: vec![
+                RateConfig { period_days: 6, daily_rate: 200 },
+                RateConfig { period_days: 12, daily_rate: 150 },
+                RateConfig { period_days: 18, daily_rate: 120 },
+                RateConfig { period_days: 24, daily_rate: 100 },
+            ],
+            processing_fee_pct: dec!(0),
+            overdue_daily_rate: 0,
+            max_total_cost_pct: dec!(100),
+            cooling_off_days: 7,
+            offer_valid_days: 7,
+            repay_min: dec!(100),
+            repay_max: dec!(20000),
+        }
+    }
+
+    /// A disabled product (id 2), otherwise like the demo one.
+    pub fn disabled_product() -> Product {
+        Product {
+            id: 2,
+            name: "Business Loan".to_string(),
+            enabled: false,
+            ..demo_product()
+        }
+    }
+
+    /// User services with a fixed clock.
+    pub fn user_services(clock: Arc<FixedClock>) -> UserServices {
+        UserServices {
+            clock,
+            hasher: Arc::new(PlainHasher),
+            reference: Arc::new(StaticReference),
+        }
+    }
+
+    /// Order services with a fixed clock, the demo products and the PH profile.
+    pub fn order_services(clock: Arc<FixedClock>) -> OrderServices {
+        order_services_with(clock, vec![demo_product(), disabled_product()])
+    }
+
+    /// Order services with the given products.
+    pub fn order_services_with(clock: Arc<FixedClock>, products: Vec<Product>) -> OrderServices {
+        OrderServices {
+            clock,
+            catalogue: Arc::new(StaticCatalogue {
+                products,
+                lender: demo_lender(),
+            }),
+            compliance: Arc::new(ComplianceProfile::Ph),
+        }
+    }
+}

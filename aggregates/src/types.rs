@@ -1,0 +1,186 @@
+//! Value types shared by the aggregates. Each `parse` enforces a rule of PRODUCT.md
+//! section 5, so an invalid value cannot exist once parsed.
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+/// Input failed a section-5 rule; `field` uses the wire name, `reason` is for the user.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {reason}")]
+pub struct InvalidInput {
+    /// The wire name of the field (PRODUCT.md sections 8 and 10).
+    pub field: &'static str,
+    /// What is wrong, in words a borrower understands.
+    pub reason: String,
+}
+
+impl InvalidInput {
+    /// Builds the error for `field`.
+    pub fn new(field: &'static str, reason: impl Into<String>) -> Self {
+        Self {
+            field,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// A phone number: exactly 11 digits starting with 0 (PRODUCT.md section 5).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Mobile(String);
+
+impl Mobile {
+    /// Parses a phone number. Errors: `mobile` when it is not 11 digits starting with 0.
+    pub fn parse(text: &str) -> Result<Self, InvalidInput> {
+        let ok = text.len() == 11 && text.starts_with('0') && all_digits(text);
+        if ok {
+            Ok(Self(text.to_string()))
+        } else {
+            Err(InvalidInput::new("mobile", "must be 11 digits starting with 0"))
+        }
+    }
+
+    /// The digits.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Minimum password length (PRODUCT.md section 5).
+pub const MIN_PASSWORD_LEN: usize = 8;
+
+/// Checks a new password. Errors: `password` when shorter than 8 characters.
+pub fn check_password(password: &str) -> Result<(), InvalidInput> {
+    if password.chars().count() < MIN_PASSWORD_LEN {
+        return Err(InvalidInput::new(
+            "password",
+            "must be at least 8 characters",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a withdraw PIN: exactly 6 digits (PRODUCT.md section 8 `/user/withdrawPin`).
+pub fn check_pin(pin: &str) -> Result<(), InvalidInput> {
+    if pin.len() == 6 && all_digits(pin) {
+        Ok(())
+    } else {
+        Err(InvalidInput::new("pin", "must be 6 digits"))
+    }
+}
+
+/// True when the text is non-empty and only ASCII digits.
+pub fn all_digits(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Checks an email address syntactically: one `@`, a non-empty local part, a dotted
+/// domain without spaces. Errors: `email` ("Please input correct email").
+pub fn check_email(email: &str) -> Result<(), InvalidInput> {
+    let bad = || InvalidInput::new("email", "Please input correct email");
+    let (local, domain) = email.split_once('@').ok_or_else(bad)?;
+    let domain_ok = domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !domain.contains("..");
+    let clean = !email.chars().any(|c| c.is_whitespace()) && !domain.contains('@');
+    if local.is_empty() || !domain_ok || !clean || email.len() > 254 {
+        return Err(bad());
+    }
+    Ok(())
+}
+
+/// The earliest birthday accepted (PRODUCT.md section 11).
+pub fn earliest_birthday() -> NaiveDate {
+    NaiveDate::from_ymd_opt(1900, 1, 1).expect("valid constant date")
+}
+
+/// Full years between `birthday` and `today` (the age on `today`).
+pub fn age_on(birthday: NaiveDate, today: NaiveDate) -> u32 {
+    today.years_since(birthday).unwrap_or(0)
+}
+
+/// An uploaded image: the object-store key and the SHA-256 of its bytes (hex).
+/// Events hold these, never the bytes (DESIGN.md "Stores").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImageRef {
+    /// Object-store key, e.g. `id/<user>/front-<uuid>.jpg`.
+    pub key: String,
+    /// Lower-case hex SHA-256 of the stored (re-encoded) bytes.
+    pub sha256: String,
+}
+
+/// A bank account as bound by the borrower. The holder is always the borrower's
+/// verified real name (P3); there is no way to set another holder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BankAccount {
+    /// Bank name from the configured list.
+    pub bank_name: String,
+    /// Account number, 8–20 digits.
+    pub account_no: String,
+    /// The borrower's real name at the time of binding.
+    pub holder_name: String,
+}
+
+impl BankAccount {
+    /// The account number with all but the last four digits hidden, for logs and
+    /// read models (`cardNo (masked)`, PRODUCT.md section 10).
+    pub fn masked_account_no(&self) -> String {
+        mask(&self.account_no, 4)
+    }
+}
+
+/// Replaces all but the last `visible` characters with `*`.
+pub fn mask(text: &str, visible: usize) -> String {
+    let count = text.chars().count();
+    text.chars()
+        .enumerate()
+        .map(|(i, c)| if i + visible < count { '*' } else { c })
+        .collect()
+}
+
+/// Checks a bank account number: 8–20 digits (PRODUCT.md section 5). Errors: 10028.
+pub fn check_account_no(account_no: &str) -> bool {
+    (8..=20).contains(&account_no.len()) && all_digits(account_no)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mobile_must_be_eleven_digits_starting_with_zero() {
+        assert!(Mobile::parse("09171234567").is_ok());
+        for bad in ["9171234567", "19171234567", "0917123456a", "091712345678", ""] {
+            assert!(Mobile::parse(bad).is_err(), "{bad} accepted");
+        }
+    }
+
+    #[test]
+    fn password_pin_email_and_account_rules() {
+        assert!(check_password("12345678").is_ok());
+        assert!(check_password("1234567").is_err());
+        assert!(check_pin("123456").is_ok());
+        assert!(check_pin("12345").is_err() && check_pin("12345a").is_err());
+        assert!(check_email("ana@example.ph").is_ok());
+        for bad in ["ana", "ana@", "@x.ph", "ana@x", "a na@x.ph", "ana@x..ph", "a@b@c.ph"] {
+            assert!(check_email(bad).is_err(), "{bad} accepted");
+        }
+        assert!(check_account_no("12345678") && check_account_no(&"1".repeat(20)));
+        assert!(!check_account_no("1234567") && !check_account_no(&"1".repeat(21)));
+        assert!(!check_account_no("1234567a"));
+    }
+
+    #[test]
+    fn masking_keeps_only_the_last_digits() {
+        assert_eq!(mask("1234567890", 4), "******7890");
+        assert_eq!(mask("12", 4), "12");
+    }
+
+    #[test]
+    fn age_counts_full_years() {
+        let birthday = NaiveDate::from_ymd_opt(2000, 6, 15).unwrap();
+        assert_eq!(age_on(birthday, NaiveDate::from_ymd_opt(2022, 6, 14).unwrap()), 21);
+        assert_eq!(age_on(birthday, NaiveDate::from_ymd_opt(2022, 6, 15).unwrap()), 22);
+    }
+}

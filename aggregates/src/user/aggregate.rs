@@ -1,0 +1,651 @@
+//! The User aggregate: state, `handle` (the rules) and `apply` (assignment only).
+
+use super::commands::{LoanActivity, ProfileUpdate, UserCommand, MAX_AGE, MIN_AGE};
+use super::errors::UserError;
+use super::events::{EmergencyContact, LockKind, Questionnaire, UserEvent};
+use crate::actor::Actor;
+use crate::services::UserServices;
+use crate::types::{
+    age_on, all_digits, check_account_no, check_email, check_password, check_pin,
+    earliest_birthday, BankAccount, ImageRef, InvalidInput, Mobile,
+};
+use cqrs_es::event_sink::EventSink;
+use cqrs_es::Aggregate;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+/// Wrong passwords or PINs in a row that place a security lock (section 11).
+pub const MAX_FAILED_ATTEMPTS: u32 = 5;
+
+/// Identity sub-status (4.1): 0 none, 1 submitted, 2 verified, 3 rejected.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum IdentityStatus {
+    /// 0: nothing uploaded.
+    #[default]
+    None,
+    /// 1: photos submitted, awaiting review.
+    Submitted,
+    /// 2: verified by an auditor.
+    Verified,
+    /// 3: rejected; the borrower re-uploads.
+    Rejected,
+}
+
+impl IdentityStatus {
+    /// The number on the wire.
+    pub fn code(self) -> u8 {
+        match self {
+            Self::None => 0,
+            Self::Submitted => 1,
+            Self::Verified => 2,
+            Self::Rejected => 3,
+        }
+    }
+}
+
+/// The profile as currently known.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Profile {
+    /// All fields, each `None` until set.
+    pub fields: ProfileUpdate,
+}
+
+impl Profile {
+    /// True when every field the full-profile step requires is set (section 5).
+    pub fn is_complete(&self) -> bool {
+        let f = &self.fields;
+        f.real_name.is_some()
+            && f.identity.is_some()
+            && f.sex.is_some()
+            && f.birthday.is_some()
+            && f.marriage.is_some()
+            && f.email.is_some()
+            && f.address.is_some()
+            && f.province_city.is_some()
+            && f.education.is_some()
+    }
+}
+
+/// `userQualificationView` (section 10): identity code, and 0/1 for the other two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Qualification {
+    /// Identity sub-status code (0–3).
+    pub identity: u8,
+    /// 1 when the full profile is complete.
+    pub basic_information: u8,
+    /// 1 when a bank account is bound.
+    pub bank_card: u8,
+}
+
+impl Qualification {
+    /// Qualified when identity is 1 or 2 and both other steps are done (4.1).
+    pub fn is_qualified(self) -> bool {
+        matches!(self.identity, 1 | 2) && self.basic_information == 1 && self.bank_card == 1
+    }
+}
+
+/// A user account as folded from its events.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct User {
+    /// None until registered.
+    pub id: Option<Uuid>,
+    /// Phone number.
+    pub mobile: String,
+    /// argon2id hash.
+    pub password_hash: String,
+    /// Agent code (attribution only).
+    pub invite_code: Option<String>,
+    /// Installation channel.
+    pub channel: Option<String>,
+    /// Wrong passwords in a row.
+    pub failed_logins: u32,
+    /// Wrong PINs in a row.
+    pub failed_pins: u32,
+    /// Identity sub-status.
+    pub identity: IdentityStatus,
+    /// The last rejection reason.
+    pub identity_rejection: Option<String>,
+    /// ID photos (front, back, hand-held).
+    pub id_images: Option<[ImageRef; 3]>,
+    /// Profile.
+    pub profile: Profile,
+    /// Questionnaire answers.
+    pub questionnaire: Option<Questionnaire>,
+    /// Emergency contacts.
+    pub contacts: Vec<EmergencyContact>,
+    /// Bound bank account.
+    pub bank_account: Option<BankAccount>,
+    /// Signature image.
+    pub signature: Option<ImageRef>,
+    /// argon2id hash of the withdraw PIN.
+    pub pin_hash: Option<String>,
+    /// Security lock reason, when locked.
+    pub security_lock: Option<String>,
+    /// Compliance hold reason, when held.
+    pub compliance_hold: Option<String>,
+    /// The one open order, if any.
+    pub open_order: Option<Uuid>,
+}
+
+impl User {
+    /// The lock shown to the borrower: a compliance hold first, else a security lock.
+    pub fn lock(&self) -> Option<(LockKind, &str)> {
+        if let Some(reason) = &self.compliance_hold {
+            return Some((LockKind::Compliance, reason));
+        }
+        self.security_lock
+            .as_deref()
+            .map(|reason| (LockKind::Security, reason))
+    }
+
+    /// The qualification view (4.1).
+    pub fn qualification(&self) -> Qualification {
+        Qualification {
+            identity: self.identity.code(),
+            basic_information: u8::from(self.profile.is_complete()),
+            bank_card: u8::from(self.bank_account.is_some()),
+        }
+    }
+
+    fn registered(&self) -> Result<Uuid, UserError> {
+        self.id.ok_or(UserError::NotRegistered)
+    }
+
+    fn ensure_unlocked(&self) -> Result<(), UserError> {
+        match self.lock() {
+            Some((kind, reason)) => Err(UserError::AccountLocked {
+                kind,
+                reason: reason.to_string(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    fn ensure_borrower(&self, actor: Actor) -> Result<(), UserError> {
+        match actor {
+            Actor::User(id) if Some(id) == self.id => Ok(()),
+            _ => Err(UserError::OnlyTheBorrower),
+        }
+    }
+
+    fn check_profile_update(
+        &self,
+        update: &ProfileUpdate,
+        today: chrono::NaiveDate,
+    ) -> Result<(), UserError> {
+        let verified = self.identity == IdentityStatus::Verified;
+        let current = &self.profile.fields;
+        if verified && update.real_name.is_some() && update.real_name != current.real_name {
+            return Err(UserError::VerifiedFieldReadOnly { field: "realName" });
+        }
+        if verified && update.identity.is_some() && update.identity != current.identity {
+            return Err(UserError::VerifiedFieldReadOnly { field: "identity" });
+        }
+        if let Some(name) = &update.real_name {
+            if name.trim().is_empty() {
+                return Err(InvalidInput::new("realName", "is required").into());
+            }
+        }
+        if let Some(id_number) = &update.identity {
+            if !all_digits(id_number) {
+                return Err(UserError::InvalidIdNumber);
+            }
+        }
+        if let Some(sex) = update.sex {
+            if !matches!(sex, 1 | 2) {
+                return Err(InvalidInput::new("sex", "must be 1 (male) or 2 (female)").into());
+            }
+        }
+        if let Some(birthday) = update.birthday {
+            if birthday < earliest_birthday() || birthday > today {
+                return Err(InvalidInput::new(
+                    "birthday",
+                    "must be between 1900-01-01 and today",
+                )
+                .into());
+            }
+        }
+        if let Some(email) = &update.email {
+            check_email(email)?;
+        }
+        let required_text = [
+            ("marriage", &update.marriage),
+            ("education", &update.education),
+            ("address", &update.address),
+        ];
+        for (field, value) in required_text {
+            if value.as_deref().is_some_and(|v| v.trim().is_empty()) {
+                return Err(InvalidInput::new(field, "is required").into());
+            }
+        }
+        if let Some(place) = &update.province_city {
+            let mut parts = place.split(',');
+            let ok = parts.next().is_some_and(|p| !p.trim().is_empty())
+                && parts.next().is_some_and(|c| !c.trim().is_empty());
+            if !ok {
+                return Err(InvalidInput::new("provinceCity", "must be \"province,city\"").into());
+            }
+        }
+        Ok(())
+    }
+
+    /// A wrong secret: record the failure, and lock on the fifth in a row (P2, P4).
+    async fn record_failure(
+        &mut self,
+        failures: u32,
+        failed: UserEvent,
+        reason: &str,
+        sink: &EventSink<Self>,
+    ) {
+        sink.write(failed, self).await;
+        if failures >= MAX_FAILED_ATTEMPTS {
+            let locked = UserEvent::AccountLocked {
+                kind: LockKind::Security,
+                reason: reason.to_string(),
+                by: Actor::System,
+            };
+            sink.write(locked, self).await;
+        }
+    }
+}
+
+impl Aggregate for User {
+    const TYPE: &'static str = "User";
+    type Command = UserCommand;
+    type Event = UserEvent;
+    type Error = UserError;
+    type Services = UserServices;
+
+    async fn handle(
+        &mut self,
+        command: Self::Command,
+        services: &Self::Services,
+        sink: &EventSink<Self>,
+    ) -> Result<(), Self::Error> {
+        let now = services.clock.now();
+        match command {
+            UserCommand::Register {
+                user_id,
+                mobile,
+                password,
+                invite_code,
+                channel,
+            } => {
+                if self.id.is_some() {
+                    return Err(UserError::AlreadyRegistered);
+                }
+                let mobile = Mobile::parse(&mobile)?;
+                check_password(&password)?;
+                let invite_code = invite_code.filter(|c| !c.trim().is_empty());
+                if !services.reference.accepts_invite_code(invite_code.as_deref()) {
+                    return Err(UserError::InvalidInviteCode);
+                }
+                let event = UserEvent::UserRegistered {
+                    user_id,
+                    mobile: mobile.as_str().to_string(),
+                    password_hash: services.hasher.hash(&password),
+                    invite_code,
+                    channel,
+                    registered_at: now,
+                };
+                sink.write(event, self).await;
+            }
+            UserCommand::Login { password } => {
+                self.registered()?;
+                self.ensure_unlocked()?;
+                if services.hasher.verify(&password, &self.password_hash) {
+                    sink.write(UserEvent::LoginSucceeded { at: now }, self).await;
+                } else {
+                    let failures = self.failed_logins + 1;
+                    let failed = UserEvent::LoginFailed {
+                        failed_attempts: failures,
+                        at: now,
+                    };
+                    self.record_failure(failures, failed, "too many wrong passwords", sink)
+                        .await;
+                }
+            }
+            UserCommand::SubmitIdentity {
+                front,
+                back,
+                hand_hold,
+            } => {
+                self.registered()?;
+                if self.identity == IdentityStatus::Verified {
+                    return Err(UserError::VerifiedFieldReadOnly { field: "identity" });
+                }
+                let event = UserEvent::IdentitySubmitted {
+                    front,
+                    back,
+                    hand_hold,
+                };
+                sink.write(event, self).await;
+            }
+            UserCommand::VerifyIdentity { auditor_id } => {
+                self.registered()?;
+                if self.identity != IdentityStatus::Submitted {
+                    return Err(UserError::IdentityNotAwaitingReview);
+                }
+                sink.write(UserEvent::IdentityVerified { auditor_id }, self).await;
+            }
+            UserCommand::RejectIdentity { auditor_id, reason } => {
+                self.registered()?;
+                if reason.trim().is_empty() {
+                    return Err(InvalidInput::new("reason", "is required").into());
+                }
+                if self.identity != IdentityStatus::Submitted {
+                    return Err(UserError::IdentityNotAwaitingReview);
+                }
+                sink.write(UserEvent::IdentityRejected { auditor_id, reason }, self)
+                    .await;
+            }
+            UserCommand::UpdateProfile(changes) => {
+                self.registered()?;
+                self.check_profile_update(&changes, now.date_naive())?;
+                sink.write(UserEvent::ProfileUpdated { changes }, self).await;
+            }
+            UserCommand::AnswerQuestionnaire(answers) => {
+                self.registered()?;
+                let texts = [
+                    ("job", &answers.job),
+                    ("monthlyIncome", &answers.monthly_income),
+                    ("expenses", &answers.expenses),
+                    ("loanPurpose", &answers.loan_purpose),
+                ];
+                for (field, value) in texts {
+                    if value.trim().is_empty() {
+                        return Err(InvalidInput::new(field, "is required").into());
+                    }
+                }
+                sink.write(UserEvent::QuestionnaireAnswered { answers }, self)
+                    .await;
+            }
+            UserCommand::UpdateEmergencyContacts { contacts } => {
+                self.registered()?;
+                let mut seen = std::collections::HashSet::new();
+                for contact in &contacts {
+                    if contact.name.trim().is_empty() {
+                        return Err(InvalidInput::new("contacts", "each needs a name").into());
+                    }
+                    Mobile::parse(&contact.mobile)
+                        .map_err(|_| InvalidInput::new("contacts", "invalid mobile"))?;
+                    if !seen.insert(contact.mobile.clone()) {
+                        return Err(InvalidInput::new("contacts", "duplicate mobile").into());
+                    }
+                }
+                sink.write(UserEvent::EmergencyContactsUpdated { contacts }, self)
+                    .await;
+            }
+            UserCommand::BindBankCard {
+                actor,
+                bank_name,
+                card_no,
+                sms_code_verified,
+                loan_activity,
+            } => {
+                self.registered()?;
+                self.ensure_borrower(actor)?;
+                self.ensure_unlocked()?;
+                if !services.reference.is_known_bank(&bank_name) {
+                    return Err(InvalidInput::new("bankName", "choose a bank from the list").into());
+                }
+                if !check_account_no(&card_no) {
+                    return Err(UserError::InvalidBankAccount);
+                }
+                let holder_name = self
+                    .profile
+                    .fields
+                    .real_name
+                    .clone()
+                    .ok_or(UserError::NotQualified("enter your real name first"))?;
+                let replaced = self.bank_account.is_some();
+                if replaced {
+                    if loan_activity != LoanActivity::Idle {
+                        return Err(UserError::BankAccountChangeNotAllowed);
+                    }
+                    if !sms_code_verified {
+                        return Err(UserError::SmsCodeRequired);
+                    }
+                }
+                let account = BankAccount {
+                    bank_name,
+                    account_no: card_no,
+                    holder_name,
+                };
+                sink.write(UserEvent::BankCardBound { account, replaced }, self)
+                    .await;
+            }
+            UserCommand::UploadSignature { image } => {
+                self.registered()?;
+                sink.write(UserEvent::SignatureUploaded { image }, self).await;
+            }
+            UserCommand::SetWithdrawPin {
+                actor,
+                pin,
+                sms_code_verified,
+            } => {
+                self.registered()?;
+                self.ensure_borrower(actor)?;
+                check_pin(&pin)?;
+                let changed = self.pin_hash.is_some();
+                if changed && !sms_code_verified {
+                    return Err(UserError::SmsCodeRequired);
+                }
+                let event = UserEvent::WithdrawPinSet {
+                    pin_hash: services.hasher.hash(&pin),
+                    changed,
+                };
+                sink.write(event, self).await;
+            }
+            UserCommand::VerifyWithdrawPin {
+                order_id,
+                amount,
+                pin,
+            } => {
+                self.registered()?;
+                self.ensure_unlocked()?;
+                let pin_hash = self
+                    .pin_hash
+                    .clone()
+                    .ok_or_else(|| InvalidInput::new("password", "set your withdraw PIN first"))?;
+                let account = self
+                    .bank_account
+                    .clone()
+                    .ok_or(UserError::NotQualified("bind a bank account first"))?;
+                // P3: the account must be in the borrower's current real name.
+                if Some(&account.holder_name) != self.profile.fields.real_name.as_ref() {
+                    return Err(UserError::NotQualified(
+                        "the bank account must be in your own name; bind it again",
+                    ));
+                }
+                if services.hasher.verify(&pin, &pin_hash) {
+                    let event = UserEvent::WithdrawPinVerified {
+                        order_id,
+                        amount,
+                        account,
+                    };
+                    sink.write(event, self).await;
+                } else {
+                    let failures = self.failed_pins + 1;
+                    let failed = UserEvent::WithdrawPinFailed {
+                        failed_attempts: failures,
+                    };
+                    self.record_failure(failures, failed, "too many wrong withdraw PINs", sink)
+                        .await;
+                }
+            }
+            UserCommand::PlaceComplianceHold { auditor_id, reason } => {
+                self.registered()?;
+                if reason.trim().is_empty() {
+                    return Err(InvalidInput::new("reason", "is required").into());
+                }
+                let event = UserEvent::AccountLocked {
+                    kind: LockKind::Compliance,
+                    reason,
+                    by: Actor::Auditor(auditor_id),
+                };
+                sink.write(event, self).await;
+            }
+            UserCommand::ReleaseComplianceHold { auditor_id, reason } => {
+                self.registered()?;
+                if reason.trim().is_empty() {
+                    return Err(InvalidInput::new("reason", "is required").into());
+                }
+                if self.compliance_hold.is_none() {
+                    return Err(UserError::RecordNotFound);
+                }
+                let event = UserEvent::AccountUnlocked {
+                    kind: LockKind::Compliance,
+                    by: Actor::Auditor(auditor_id),
+                    reason: Some(reason),
+                };
+                sink.write(event, self).await;
+            }
+            UserCommand::UnlockWithSmsCode { sms_code_verified } => {
+                let user_id = self.registered()?;
+                if !sms_code_verified {
+                    return Err(UserError::SmsCodeRequired);
+                }
+                // An SMS code never lifts a compliance hold (P4).
+                if let Some(reason) = &self.compliance_hold {
+                    return Err(UserError::AccountLocked {
+                        kind: LockKind::Compliance,
+                        reason: reason.clone(),
+                    });
+                }
+                if self.security_lock.is_some() {
+                    let event = UserEvent::AccountUnlocked {
+                        kind: LockKind::Security,
+                        by: Actor::User(user_id),
+                        reason: None,
+                    };
+                    sink.write(event, self).await;
+                }
+            }
+            UserCommand::OpenApplication { order_id } => {
+                self.registered()?;
+                self.ensure_unlocked()?;
+                if self.open_order.is_some_and(|open| open != order_id) {
+                    return Err(UserError::OrderInProgress);
+                }
+                if self.open_order == Some(order_id) {
+                    return Ok(()); // a retried apply: already open
+                }
+                if !self.qualification().is_qualified() {
+                    return Err(UserError::NotQualified("complete your information first"));
+                }
+                let birthday = self
+                    .profile
+                    .fields
+                    .birthday
+                    .ok_or(UserError::NotQualified("enter your birthday first"))?;
+                let age = age_on(birthday, now.date_naive());
+                if !(MIN_AGE..=MAX_AGE).contains(&age) {
+                    return Err(UserError::NotQualified("applicants must be aged 22 to 50"));
+                }
+                if self.signature.is_none() {
+                    return Err(InvalidInput::new("signature", "please sign first").into());
+                }
+                sink.write(UserEvent::ApplicationOpened { order_id, at: now }, self)
+                    .await;
+            }
+            UserCommand::CloseApplication { order_id } => {
+                self.registered()?;
+                // Idempotent: closing an order that is not the open one changes nothing.
+                if self.open_order == Some(order_id) {
+                    sink.write(UserEvent::ApplicationClosed { order_id }, self)
+                        .await;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, event: Self::Event) {
+        match event {
+            UserEvent::UserRegistered {
+                user_id,
+                mobile,
+                password_hash,
+                invite_code,
+                channel,
+                ..
+            } => {
+                self.id = Some(user_id);
+                self.mobile = mobile;
+                self.password_hash = password_hash;
+                self.invite_code = invite_code;
+                self.channel = channel;
+            }
+            UserEvent::LoginSucceeded { .. } => self.failed_logins = 0,
+            UserEvent::LoginFailed {
+                failed_attempts, ..
+            } => self.failed_logins = failed_attempts,
+            UserEvent::IdentitySubmitted {
+                front,
+                back,
+                hand_hold,
+            } => {
+                self.identity = IdentityStatus::Submitted;
+                self.id_images = Some([front, back, hand_hold]);
+            }
+            UserEvent::IdentityVerified { .. } => {
+                self.identity = IdentityStatus::Verified;
+                self.identity_rejection = None;
+            }
+            UserEvent::IdentityRejected { reason, .. } => {
+                self.identity = IdentityStatus::Rejected;
+                self.identity_rejection = Some(reason);
+            }
+            UserEvent::ProfileUpdated { changes } => {
+                let f = &mut self.profile.fields;
+                let ProfileUpdate {
+                    real_name,
+                    identity,
+                    sex,
+                    birthday,
+                    marriage,
+                    email,
+                    facebook,
+                    education,
+                    province_city,
+                    address,
+                } = changes;
+                f.real_name = real_name.or(f.real_name.take());
+                f.identity = identity.or(f.identity.take());
+                f.sex = sex.or(f.sex);
+                f.birthday = birthday.or(f.birthday);
+                f.marriage = marriage.or(f.marriage.take());
+                f.email = email.or(f.email.take());
+                f.facebook = facebook.or(f.facebook.take());
+                f.education = education.or(f.education.take());
+                f.province_city = province_city.or(f.province_city.take());
+                f.address = address.or(f.address.take());
+            }
+            UserEvent::QuestionnaireAnswered { answers } => self.questionnaire = Some(answers),
+            UserEvent::EmergencyContactsUpdated { contacts } => self.contacts = contacts,
+            UserEvent::BankCardBound { account, .. } => self.bank_account = Some(account),
+            UserEvent::SignatureUploaded { image } => self.signature = Some(image),
+            UserEvent::WithdrawPinSet { pin_hash, .. } => {
+                self.pin_hash = Some(pin_hash);
+                self.failed_pins = 0;
+            }
+            UserEvent::WithdrawPinFailed { failed_attempts } => self.failed_pins = failed_attempts,
+            UserEvent::WithdrawPinVerified { .. } => self.failed_pins = 0,
+            UserEvent::AccountLocked { kind, reason, .. } => match kind {
+                LockKind::Security => self.security_lock = Some(reason),
+                LockKind::Compliance => self.compliance_hold = Some(reason),
+            },
+            UserEvent::AccountUnlocked { kind, .. } => match kind {
+                LockKind::Security => {
+                    self.security_lock = None;
+                    self.failed_logins = 0;
+                    self.failed_pins = 0;
+                }
+                LockKind::Compliance => self.compliance_hold = None,
+            },
+            UserEvent::ApplicationOpened { order_id, .. } => self.open_order = Some(order_id),
+            UserEvent::ApplicationClosed { .. } => self.open_order = None,
+        }
+    }
+}

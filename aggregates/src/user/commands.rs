@@ -1,0 +1,175 @@
+//! Commands of the User aggregate. Imperative names; the api builds them from calls
+//! of PRODUCT.md section 8 after authenticating the caller.
+
+use super::events::{EmergencyContact, Questionnaire};
+use crate::actor::Actor;
+use crate::types::ImageRef;
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+/// The profile fields of `/user/update`; `None` leaves a field unchanged.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileUpdate {
+    /// Real name (read-only after identity verification).
+    pub real_name: Option<String>,
+    /// ID number, digits (read-only after identity verification).
+    pub identity: Option<String>,
+    /// 1 male, 2 female.
+    pub sex: Option<u8>,
+    /// Between 1900-01-01 and today.
+    pub birthday: Option<NaiveDate>,
+    /// Marital status from the configured list.
+    pub marriage: Option<String>,
+    /// Email address.
+    pub email: Option<String>,
+    /// Facebook profile (optional everywhere).
+    pub facebook: Option<String>,
+    /// Education from the configured list.
+    pub education: Option<String>,
+    /// "province,city".
+    pub province_city: Option<String>,
+    /// Street address.
+    pub address: Option<String>,
+}
+
+/// The borrower's loan activity as the api sees it, for the bank-account rule (5):
+/// a bound account cannot change while a payout is in flight or a loan is repaying.
+/// The payout itself always goes to the account captured when the PIN was verified,
+/// so a change racing with a payout cannot redirect money.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LoanActivity {
+    /// No order, or one in review, approved (status 9) or terminal.
+    Idle,
+    /// A payout has been requested and has no result yet.
+    PayoutInFlight,
+    /// Status 4: disbursed and repaying.
+    Repaying,
+}
+
+/// Something a borrower, an auditor or the platform asks of a user account.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum UserCommand {
+    /// `/user/register`. Errors: 10001 exists, 10000 invite code, 10004 mobile/password.
+    Register {
+        /// New id (UUID v7).
+        user_id: Uuid,
+        /// Phone number.
+        mobile: String,
+        /// Plain password; hashed in `handle`, never stored.
+        password: String,
+        /// Agent code (attribution only, P13).
+        invite_code: Option<String>,
+        /// Installation channel.
+        channel: Option<String>,
+    },
+    /// `/user/login`. A wrong password is recorded as `LoginFailed` (not an error, so
+    /// it is committed); the fifth in a row also locks the account (P4).
+    Login {
+        /// Plain password.
+        password: String,
+    },
+    /// `/user/identity/apply`: the three ID photos (status → 1).
+    SubmitIdentity {
+        /// Front.
+        front: ImageRef,
+        /// Back.
+        back: ImageRef,
+        /// Hand-held with face.
+        hand_hold: ImageRef,
+    },
+    /// Auditor: identity verified (1 → 2).
+    VerifyIdentity {
+        /// The auditor.
+        auditor_id: Uuid,
+    },
+    /// Auditor: identity rejected with a reason (1 → 3).
+    RejectIdentity {
+        /// The auditor.
+        auditor_id: Uuid,
+        /// Shown to the borrower.
+        reason: String,
+    },
+    /// `/user/update` (profile part).
+    UpdateProfile(ProfileUpdate),
+    /// `/user/update` (questionnaire part).
+    AnswerQuestionnaire(Questionnaire),
+    /// `/user/updateEmergency`.
+    UpdateEmergencyContacts {
+        /// No duplicate mobiles.
+        contacts: Vec<EmergencyContact>,
+    },
+    /// `/user/bank/binding`. Holder = the borrower's real name (P3).
+    BindBankCard {
+        /// Who asks; must be the borrower (P3).
+        actor: Actor,
+        /// From the configured list.
+        bank_name: String,
+        /// 8–20 digits.
+        card_no: String,
+        /// True when the api checked a valid `/sms/bank` code.
+        sms_code_verified: bool,
+        /// From the api's view of the borrower's orders.
+        loan_activity: LoanActivity,
+    },
+    /// `/user/signatureImg/upload`.
+    UploadSignature {
+        /// The stored image.
+        image: ImageRef,
+    },
+    /// `/user/withdrawPin`. Only the borrower; changing a PIN needs an SMS code (P2).
+    SetWithdrawPin {
+        /// Who asks; must be the borrower.
+        actor: Actor,
+        /// Six digits; hashed in `handle`.
+        pin: String,
+        /// True when the api checked a valid `/sms/pin` code.
+        sms_code_verified: bool,
+    },
+    /// `/user/withdraw`, first step: check the PIN and capture the bound account.
+    /// A wrong PIN is recorded as `WithdrawPinFailed`; the fifth locks (P2).
+    VerifyWithdrawPin {
+        /// The order to withdraw from.
+        order_id: Uuid,
+        /// Amount requested.
+        amount: Decimal,
+        /// Plain PIN.
+        pin: String,
+    },
+    /// Auditor: place a compliance hold with a reason (P4).
+    PlaceComplianceHold {
+        /// The auditor.
+        auditor_id: Uuid,
+        /// Shown on the lock screen.
+        reason: String,
+    },
+    /// Auditor: lift a compliance hold, with a reason (P4).
+    ReleaseComplianceHold {
+        /// The auditor.
+        auditor_id: Uuid,
+        /// Why it is lifted.
+        reason: String,
+    },
+    /// `/user/unlock`: lift a security lock with an SMS code sent to the phone (P4).
+    UnlockWithSmsCode {
+        /// True when the api checked a valid `/sms/unlock` code.
+        sms_code_verified: bool,
+    },
+    /// `/loan/apply`, first step: the applicant conditions and the one-open-order rule.
+    OpenApplication {
+        /// The new order's id.
+        order_id: Uuid,
+    },
+    /// The order reached a terminal status (process manager).
+    CloseApplication {
+        /// The order.
+        order_id: Uuid,
+    },
+}
+
+/// Applicant age limits (PRODUCT.md section 1), checked from the birthday at apply.
+pub const MIN_AGE: u32 = 22;
+/// Upper applicant age limit (inclusive).
+pub const MAX_AGE: u32 = 50;

@@ -1,0 +1,210 @@
+//! Events of the User aggregate. `event_type` is the variant name, a permanent wire
+//! name; `event_version` is "1.0" for all (a change ships an upcaster, DESIGN.md).
+
+use crate::actor::Actor;
+use crate::types::{BankAccount, ImageRef};
+use chrono::{DateTime, Utc};
+use cqrs_es::DomainEvent;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+/// The two kinds of lock (P4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LockKind {
+    /// Too many wrong passwords or PINs; lifted by the borrower with an SMS code.
+    Security,
+    /// Set and lifted by an auditor, with the reason shown on the lock screen.
+    Compliance,
+}
+
+/// The six questionnaire answers (PRODUCT.md section 2 step 5). All required.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Questionnaire {
+    /// Job.
+    pub job: String,
+    /// Monthly income, as answered.
+    pub monthly_income: String,
+    /// Monthly expenses, as answered.
+    pub expenses: String,
+    /// Loan purpose.
+    pub loan_purpose: String,
+    /// Borrowed before.
+    pub loan_before: bool,
+    /// Has a guarantor.
+    pub guarantee: bool,
+}
+
+/// An emergency contact (`/user/updateEmergency`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EmergencyContact {
+    /// Name.
+    pub name: String,
+    /// Relation to the borrower.
+    pub relation: String,
+    /// Phone number.
+    pub mobile: String,
+}
+
+/// Something that happened to a user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UserEvent {
+    /// The account was created. The password is stored only as a hash.
+    UserRegistered {
+        /// User id (UUID v7).
+        user_id: Uuid,
+        /// Phone number.
+        mobile: String,
+        /// argon2id hash of the password.
+        password_hash: String,
+        /// The agent code, for attribution only (P13).
+        invite_code: Option<String>,
+        /// Installation channel.
+        channel: Option<String>,
+        /// When.
+        registered_at: DateTime<Utc>,
+    },
+    /// A correct password; resets the failure count.
+    LoginSucceeded {
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// A wrong password; `failed_attempts` in a row so far.
+    LoginFailed {
+        /// Consecutive failures including this one.
+        failed_attempts: u32,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// ID photos uploaded (identity status 1).
+    IdentitySubmitted {
+        /// Front of the ID.
+        front: ImageRef,
+        /// Back of the ID.
+        back: ImageRef,
+        /// Hand-held with face.
+        hand_hold: ImageRef,
+    },
+    /// An auditor verified the identity (status 2).
+    IdentityVerified {
+        /// The auditor.
+        auditor_id: Uuid,
+    },
+    /// An auditor rejected the identity (status 3): the borrower re-uploads.
+    IdentityRejected {
+        /// The auditor.
+        auditor_id: Uuid,
+        /// Shown to the borrower.
+        reason: String,
+    },
+    /// Profile fields changed; only the fields present were set.
+    ProfileUpdated {
+        /// The new values.
+        changes: super::ProfileUpdate,
+    },
+    /// The questionnaire was answered.
+    QuestionnaireAnswered {
+        /// The answers.
+        answers: Questionnaire,
+    },
+    /// The emergency contacts were replaced.
+    EmergencyContactsUpdated {
+        /// The new list.
+        contacts: Vec<EmergencyContact>,
+    },
+    /// A bank account was bound, in the borrower's own name (P3).
+    BankCardBound {
+        /// The account.
+        account: BankAccount,
+        /// True when it replaced an earlier account (an SMS code was given).
+        replaced: bool,
+    },
+    /// A signature image is on file.
+    SignatureUploaded {
+        /// The image.
+        image: ImageRef,
+    },
+    /// The borrower chose a withdraw PIN; stored only as a hash (P2).
+    WithdrawPinSet {
+        /// argon2id hash.
+        pin_hash: String,
+        /// True when it replaced an earlier PIN (an SMS code was given).
+        changed: bool,
+    },
+    /// A wrong withdraw PIN; `failed_attempts` in a row so far.
+    WithdrawPinFailed {
+        /// Consecutive failures including this one.
+        failed_attempts: u32,
+    },
+    /// The correct PIN authorised a withdrawal to the bound account.
+    WithdrawPinVerified {
+        /// The order withdrawn from.
+        order_id: Uuid,
+        /// Amount requested.
+        amount: Decimal,
+        /// The bound account at this moment; the payout goes there (P3).
+        account: BankAccount,
+    },
+    /// A lock was placed (P4).
+    AccountLocked {
+        /// Security or compliance.
+        kind: LockKind,
+        /// Shown on the lock screen.
+        reason: String,
+        /// Who placed it.
+        by: Actor,
+    },
+    /// A lock was lifted (P4). No payment is ever involved.
+    AccountUnlocked {
+        /// Which lock.
+        kind: LockKind,
+        /// Who lifted it: the borrower (SMS code) or an auditor (compliance).
+        by: Actor,
+        /// The auditor's reason for lifting a hold.
+        reason: Option<String>,
+    },
+    /// The user opened an application (order); no other may be open (40005).
+    ApplicationOpened {
+        /// The order.
+        order_id: Uuid,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// The order reached a terminal status; the user may apply again.
+    ApplicationClosed {
+        /// The order.
+        order_id: Uuid,
+    },
+}
+
+impl DomainEvent for UserEvent {
+    fn event_type(&self) -> String {
+        let name = match self {
+            Self::UserRegistered { .. } => "UserRegistered",
+            Self::LoginSucceeded { .. } => "LoginSucceeded",
+            Self::LoginFailed { .. } => "LoginFailed",
+            Self::IdentitySubmitted { .. } => "IdentitySubmitted",
+            Self::IdentityVerified { .. } => "IdentityVerified",
+            Self::IdentityRejected { .. } => "IdentityRejected",
+            Self::ProfileUpdated { .. } => "ProfileUpdated",
+            Self::QuestionnaireAnswered { .. } => "QuestionnaireAnswered",
+            Self::EmergencyContactsUpdated { .. } => "EmergencyContactsUpdated",
+            Self::BankCardBound { .. } => "BankCardBound",
+            Self::SignatureUploaded { .. } => "SignatureUploaded",
+            Self::WithdrawPinSet { .. } => "WithdrawPinSet",
+            Self::WithdrawPinFailed { .. } => "WithdrawPinFailed",
+            Self::WithdrawPinVerified { .. } => "WithdrawPinVerified",
+            Self::AccountLocked { .. } => "AccountLocked",
+            Self::AccountUnlocked { .. } => "AccountUnlocked",
+            Self::ApplicationOpened { .. } => "ApplicationOpened",
+            Self::ApplicationClosed { .. } => "ApplicationClosed",
+        };
+        name.to_string()
+    }
+
+    fn event_version(&self) -> String {
+        "1.0".to_string()
+    }
+}

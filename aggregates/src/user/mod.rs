@@ -1,0 +1,25 @@
+//! The User aggregate (id = user id): registration and login, identity, profile,
+//! questionnaire, bank account, signature, withdraw PIN, locks, and the user's single
+//! open loan application.
+//!
+//! Guarantees (PRODUCT.md section 0):
+//! - the password and the withdraw PIN exist only as hashes (P2);
+//! - only the borrower sets the PIN or binds the bank account, whose holder is always
+//!   the borrower's own real name; replacing it needs an SMS code (P2, P3);
+//! - five wrong passwords or five wrong PINs place a security lock, which only the
+//!   borrower lifts with an SMS code; a compliance hold is set and lifted only by an
+//!   auditor, with a reason; no unlock involves a payment (P4);
+//! - at most one non-terminal order at a time (4.3, code 40005).
+
+mod aggregate;
+mod commands;
+mod errors;
+mod events;
+
+#[cfg(test)]
+mod tests;
+
+pub use aggregate::{IdentityStatus, Profile, Qualification, User, MAX_FAILED_ATTEMPTS};
+pub use commands::{LoanActivity, ProfileUpdate, UserCommand};
+pub use errors::UserError;
+pub use events::{EmergencyContact, LockKind, Questionnaire, UserEvent};

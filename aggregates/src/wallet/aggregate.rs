@@ -1,0 +1,218 @@
+//! The Wallet aggregate: state, `handle` and `apply`.
+
+use super::commands::WalletCommand;
+use super::errors::WalletError;
+use super::events::WalletEvent;
+use cqrs_es::event_sink::EventSink;
+use cqrs_es::Aggregate;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use uuid::Uuid;
+
+/// A withdrawal and whether it came back.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct WithdrawalRecord {
+    order_id: Uuid,
+    amount: Decimal,
+    reversed: bool,
+}
+
+/// A borrower's wallet as folded from its events.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Wallet {
+    /// Undrawn approved proceeds per order.
+    pub proceeds: BTreeMap<Uuid, Decimal>,
+    /// Orders whose proceeds were ever credited (an approval credits once).
+    credited_orders: BTreeSet<Uuid>,
+    withdrawals: BTreeMap<Uuid, WithdrawalRecord>,
+    /// Unapplied cash per payment reference.
+    recharges: BTreeMap<String, Decimal>,
+    /// Payment references already applied to an order.
+    applied_payments: BTreeSet<String>,
+}
+
+impl Wallet {
+    /// Cash received and not applied to a loan.
+    pub fn cash(&self) -> Decimal {
+        self.recharges.values().copied().sum()
+    }
+
+    /// The account balance shown to the borrower: undrawn proceeds plus cash.
+    pub fn balance(&self) -> Decimal {
+        self.proceeds.values().copied().sum::<Decimal>() + self.cash()
+    }
+
+    fn check_amount(amount: Decimal) -> Result<(), WalletError> {
+        if amount <= Decimal::ZERO || amount.round_dp(2) != amount {
+            return Err(WalletError::InvalidAmount);
+        }
+        Ok(())
+    }
+}
+
+impl Aggregate for Wallet {
+    const TYPE: &'static str = "Wallet";
+    type Command = WalletCommand;
+    type Event = WalletEvent;
+    type Error = WalletError;
+    type Services = ();
+
+    async fn handle(
+        &mut self,
+        command: Self::Command,
+        _services: &Self::Services,
+        sink: &EventSink<Self>,
+    ) -> Result<(), Self::Error> {
+        match command {
+            WalletCommand::CreditLoanProceeds { order_id, amount } => {
+                if self.credited_orders.contains(&order_id) {
+                    return Ok(());
+                }
+                Self::check_amount(amount)?;
+                let event = WalletEvent::LoanProceedsCredited { order_id, amount };
+                sink.write(event, self).await;
+            }
+            WalletCommand::Withdraw {
+                order_id,
+                payout_id,
+                amount,
+            } => {
+                if self.withdrawals.contains_key(&payout_id) {
+                    return Ok(());
+                }
+                Self::check_amount(amount)?;
+                let available = self.proceeds.get(&order_id).copied().unwrap_or_default();
+                if amount > available {
+                    return Err(WalletError::InsufficientBalance);
+                }
+                let event = WalletEvent::Withdrawn {
+                    order_id,
+                    payout_id,
+                    amount,
+                };
+                sink.write(event, self).await;
+            }
+            WalletCommand::ReverseWithdrawal { payout_id, reason } => {
+                let record = self
+                    .withdrawals
+                    .get(&payout_id)
+                    .ok_or(WalletError::RecordNotFound)?;
+                if record.reversed {
+                    return Ok(());
+                }
+                let event = WalletEvent::WithdrawalReversed {
+                    order_id: record.order_id,
+                    payout_id,
+                    amount: record.amount,
+                    reason,
+                };
+                sink.write(event, self).await;
+            }
+            WalletCommand::ReleaseProceeds { order_id } => {
+                let undrawn = self.proceeds.get(&order_id).copied().unwrap_or_default();
+                if undrawn > Decimal::ZERO {
+                    let event = WalletEvent::ProceedsReleased {
+                        order_id,
+                        amount: undrawn,
+                    };
+                    sink.write(event, self).await;
+                }
+            }
+            WalletCommand::RecordRecharge {
+                payment_ref,
+                amount,
+            } => {
+                if self.recharges.contains_key(&payment_ref)
+                    || self.applied_payments.contains(&payment_ref)
+                {
+                    return Ok(());
+                }
+                Self::check_amount(amount)?;
+                let event = WalletEvent::Recharged {
+                    payment_ref,
+                    amount,
+                };
+                sink.write(event, self).await;
+            }
+            WalletCommand::ApplyRepayment {
+                payment_ref,
+                order_id,
+                amount,
+            } => {
+                if self.applied_payments.contains(&payment_ref) {
+                    return Ok(());
+                }
+                Self::check_amount(amount)?;
+                let cash = self
+                    .recharges
+                    .get(&payment_ref)
+                    .copied()
+                    .ok_or(WalletError::RecordNotFound)?;
+                if amount > cash {
+                    return Err(WalletError::InsufficientBalance);
+                }
+                let event = WalletEvent::RepaymentApplied {
+                    payment_ref,
+                    order_id,
+                    amount,
+                };
+                sink.write(event, self).await;
+            }
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, event: Self::Event) {
+        match event {
+            WalletEvent::LoanProceedsCredited { order_id, amount } => {
+                self.credited_orders.insert(order_id);
+                *self.proceeds.entry(order_id).or_default() += amount;
+            }
+            WalletEvent::ProceedsReleased { order_id, amount } => {
+                *self.proceeds.entry(order_id).or_default() -= amount;
+            }
+            WalletEvent::Withdrawn {
+                order_id,
+                payout_id,
+                amount,
+            } => {
+                *self.proceeds.entry(order_id).or_default() -= amount;
+                let record = WithdrawalRecord {
+                    order_id,
+                    amount,
+                    reversed: false,
+                };
+                self.withdrawals.insert(payout_id, record);
+            }
+            WalletEvent::WithdrawalReversed {
+                order_id,
+                payout_id,
+                amount,
+                ..
+            } => {
+                *self.proceeds.entry(order_id).or_default() += amount;
+                if let Some(record) = self.withdrawals.get_mut(&payout_id) {
+                    record.reversed = true;
+                }
+            }
+            WalletEvent::Recharged {
+                payment_ref,
+                amount,
+            } => {
+                self.recharges.insert(payment_ref, amount);
+            }
+            WalletEvent::RepaymentApplied {
+                payment_ref,
+                amount,
+                ..
+            } => {
+                if let Some(cash) = self.recharges.get_mut(&payment_ref) {
+                    *cash -= amount;
+                }
+                self.recharges.retain(|_, cash| !cash.is_zero());
+                self.applied_payments.insert(payment_ref);
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! Commands of the Wallet aggregate, sent by the process managers of DESIGN.md.
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+/// A step of a cross-aggregate money flow.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum WalletCommand {
+    /// After `FinalAuditPassed`.
+    CreditLoanProceeds {
+        /// Order.
+        order_id: Uuid,
+        /// Approved amount.
+        amount: Decimal,
+    },
+    /// After `PayoutRequested`.
+    Withdraw {
+        /// Order.
+        order_id: Uuid,
+        /// Payout id.
+        payout_id: Uuid,
+        /// Amount.
+        amount: Decimal,
+    },
+    /// After `PayoutFailed`.
+    ReverseWithdrawal {
+        /// Payout id.
+        payout_id: Uuid,
+        /// The provider's reason.
+        reason: String,
+    },
+    /// After `PayoutSucceeded`, `LoanCancelled` or `OfferExpired`: release what is undrawn.
+    ReleaseProceeds {
+        /// Order.
+        order_id: Uuid,
+    },
+    /// A verified payment webhook.
+    RecordRecharge {
+        /// External reference.
+        payment_ref: String,
+        /// Amount received.
+        amount: Decimal,
+    },
+    /// After `RepaymentReceived` on the order.
+    ApplyRepayment {
+        /// The payment.
+        payment_ref: String,
+        /// Order.
+        order_id: Uuid,
+        /// Amount the order accepted.
+        amount: Decimal,
+    },
+}
