@@ -154,10 +154,22 @@ pub mod doubles {
             amount_max: dec!(3000000),
             amount_step: dec!(10000),
             rate_configs: vec![
-                RateConfig { period_days: 6, daily_rate: 200 },
-                RateConfig { period_days: 12, daily_rate: 150 },
-                RateConfig { period_days: 18, daily_rate: 120 },
-                RateConfig { period_days: 24, daily_rate: 100 },
+                RateConfig {
+                    period_days: 6,
+                    daily_rate: 200,
+                },
+                RateConfig {
+                    period_days: 12,
+                    daily_rate: 150,
+                },
+                RateConfig {
+                    period_days: 18,
+                    daily_rate: 120,
+                },
+                RateConfig {
+                    period_days: 24,
+                    daily_rate: 100,
+                },
             ],
             processing_fee_pct: dec!(0),
             overdue_daily_rate: 0,

@@ -36,7 +36,10 @@ impl Mobile {
         if ok {
             Ok(Self(text.to_string()))
         } else {
-            Err(InvalidInput::new("mobile", "must be 11 digits starting with 0"))
+            Err(InvalidInput::new(
+                "mobile",
+                "must be 11 digits starting with 0",
+            ))
         }
     }
 
@@ -151,7 +154,13 @@ mod tests {
     #[test]
     fn mobile_must_be_eleven_digits_starting_with_zero() {
         assert!(Mobile::parse("09171234567").is_ok());
-        for bad in ["9171234567", "19171234567", "0917123456a", "091712345678", ""] {
+        for bad in [
+            "9171234567",
+            "19171234567",
+            "0917123456a",
+            "091712345678",
+            "",
+        ] {
             assert!(Mobile::parse(bad).is_err(), "{bad} accepted");
         }
     }
@@ -163,7 +172,15 @@ mod tests {
         assert!(check_pin("123456").is_ok());
         assert!(check_pin("12345").is_err() && check_pin("12345a").is_err());
         assert!(check_email("ana@example.ph").is_ok());
-        for bad in ["ana", "ana@", "@x.ph", "ana@x", "a na@x.ph", "ana@x..ph", "a@b@c.ph"] {
+        for bad in [
+            "ana",
+            "ana@",
+            "@x.ph",
+            "ana@x",
+            "a na@x.ph",
+            "ana@x..ph",
+            "a@b@c.ph",
+        ] {
             assert!(check_email(bad).is_err(), "{bad} accepted");
         }
         assert!(check_account_no("12345678") && check_account_no(&"1".repeat(20)));
@@ -180,7 +197,13 @@ mod tests {
     #[test]
     fn age_counts_full_years() {
         let birthday = NaiveDate::from_ymd_opt(2000, 6, 15).unwrap();
-        assert_eq!(age_on(birthday, NaiveDate::from_ymd_opt(2022, 6, 14).unwrap()), 21);
-        assert_eq!(age_on(birthday, NaiveDate::from_ymd_opt(2022, 6, 15).unwrap()), 22);
+        assert_eq!(
+            age_on(birthday, NaiveDate::from_ymd_opt(2022, 6, 14).unwrap()),
+            21
+        );
+        assert_eq!(
+            age_on(birthday, NaiveDate::from_ymd_opt(2022, 6, 15).unwrap()),
+            22
+        );
     }
 }

@@ -376,7 +376,10 @@ impl Aggregate for Order {
                 if self.status != OrderStatus::Submitted {
                     return Err(self.wrong_status("start review of"));
                 }
-                let event = OrderEvent::ReviewStarted { auditor_id, at: now };
+                let event = OrderEvent::ReviewStarted {
+                    auditor_id,
+                    at: now,
+                };
                 sink.write(event, self).await;
             }
             OrderCommand::RequestResubmission { auditor_id, reason } => {
@@ -491,8 +494,7 @@ impl Aggregate for Order {
                     .await?;
             }
             OrderCommand::RecordPayoutSucceeded { payout_id } => {
-                let Some(attempt) = self.payout.clone().filter(|p| p.payout_id == payout_id)
-                else {
+                let Some(attempt) = self.payout.clone().filter(|p| p.payout_id == payout_id) else {
                     return self.already_resolved(payout_id);
                 };
                 let terms = self.terms()?;
@@ -514,8 +516,7 @@ impl Aggregate for Order {
                 sink.write(event, self).await;
             }
             OrderCommand::RecordPayoutFailed { payout_id, reason } => {
-                let Some(attempt) = self.payout.clone().filter(|p| p.payout_id == payout_id)
-                else {
+                let Some(attempt) = self.payout.clone().filter(|p| p.payout_id == payout_id) else {
                     return self.already_resolved(payout_id);
                 };
                 let reason = if reason.trim().is_empty() {

@@ -30,6 +30,8 @@ pub struct Allocation {
 }
 
 /// Something that happened to an order.
+// Events are serialized as soon as they are produced, so variant size is irrelevant.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum OrderEvent {
     /// The borrower signed and applied (status 0). Holds the terms and the full

@@ -198,7 +198,10 @@ pub fn check_loan_against(
     }
     if let Some(max) = caps.max_amount {
         if principal > max {
-            return Err(ComplianceBreach::Amount { amount: principal, max });
+            return Err(ComplianceBreach::Amount {
+                amount: principal,
+                max,
+            });
         }
     }
     if let Some(max) = caps.max_period_days {
@@ -213,10 +216,12 @@ pub fn check_loan_against(
     let overdue_ok = caps
         .max_overdue_monthly_pct
         .is_none_or(|max| overdue_pct_per_day * Decimal::from(DAYS_PER_MONTH) <= max)
-        && caps.max_overdue_annual_above_contract_pct.is_none_or(|above| {
-            overdue_pct_per_day * Decimal::from(DAYS_PER_YEAR)
-                <= daily_rate_pct(terms.daily_rate) * Decimal::from(DAYS_PER_YEAR) + above
-        });
+        && caps
+            .max_overdue_annual_above_contract_pct
+            .is_none_or(|above| {
+                overdue_pct_per_day * Decimal::from(DAYS_PER_YEAR)
+                    <= daily_rate_pct(terms.daily_rate) * Decimal::from(DAYS_PER_YEAR) + above
+            });
     if !overdue_ok {
         return Err(ComplianceBreach::OverdueRate {
             overdue_daily_rate: terms.overdue_daily_rate,

@@ -12,7 +12,9 @@ mod terms;
 #[cfg(test)]
 mod tests;
 
-pub use compliance::{ComplianceBreach, ComplianceCaps, CompliancePolicy, ComplianceProfile, EffectiveRateCap};
+pub use compliance::{
+    ComplianceBreach, ComplianceCaps, CompliancePolicy, ComplianceProfile, EffectiveRateCap,
+};
 pub use disclosure::{disclose, Disclosure, ScheduledPayment};
 pub use terms::{Lender, LoanTerms, Product, RateConfig, TermsError};
 
@@ -137,7 +139,10 @@ pub fn payoff(
     repaid: Decimal,
 ) -> Payoff {
     let full_interest = interest(principal, terms.daily_rate, terms.period_days);
-    let cooling_off = days_since_payout <= i64::from(terms.cooling_off_days);
+    // "Within N days of the payout" includes day N (the reading that favours the
+    // borrower); a window of 0 days means no cooling-off.
+    let cooling_off =
+        terms.cooling_off_days > 0 && days_since_payout <= i64::from(terms.cooling_off_days);
     if cooling_off {
         return Payoff {
             amount: (principal - repaid).max(Decimal::ZERO),

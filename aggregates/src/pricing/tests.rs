@@ -18,17 +18,64 @@ fn terms(daily_rate: u32, period_days: u32) -> LoanTerms {
 fn worked_examples_of_interest_total_and_installments() {
     // (principal, daily_rate, days, interest, total, regular installment, last installment)
     let table = [
-        (dec!(80000), 200, 6, dec!(960.0), dec!(80960.0), dec!(13493.3), dec!(13493.5)),
-        (dec!(80000), 100, 24, dec!(1920.0), dec!(81920.0), dec!(3413.3), dec!(3414.1)),
-        (dec!(3000000), 200, 24, dec!(144000.0), dec!(3144000.0), dec!(131000.0), dec!(131000.0)),
-        (dec!(100000), 150, 7, dec!(1050.0), dec!(101050.0), dec!(14435.7), dec!(14435.8)),
-        (dec!(12345), 333, 7, dec!(287.8), dec!(12632.8), dec!(1804.7), dec!(1804.6)),
+        (
+            dec!(80000),
+            200,
+            6,
+            dec!(960.0),
+            dec!(80960.0),
+            dec!(13493.3),
+            dec!(13493.5),
+        ),
+        (
+            dec!(80000),
+            100,
+            24,
+            dec!(1920.0),
+            dec!(81920.0),
+            dec!(3413.3),
+            dec!(3414.1),
+        ),
+        (
+            dec!(3000000),
+            200,
+            24,
+            dec!(144000.0),
+            dec!(3144000.0),
+            dec!(131000.0),
+            dec!(131000.0),
+        ),
+        (
+            dec!(100000),
+            150,
+            7,
+            dec!(1050.0),
+            dec!(101050.0),
+            dec!(14435.7),
+            dec!(14435.8),
+        ),
+        (
+            dec!(12345),
+            333,
+            7,
+            dec!(287.8),
+            dec!(12632.8),
+            dec!(1804.7),
+            dec!(1804.6),
+        ),
     ];
     for (principal, rate, days, want_interest, want_total, regular, last) in table {
-        assert_eq!(interest(principal, rate, days), want_interest, "{principal} {rate} {days}");
+        assert_eq!(
+            interest(principal, rate, days),
+            want_interest,
+            "{principal} {rate} {days}"
+        );
         let parts = installments(want_total, days);
         assert_eq!(parts.len(), days as usize);
-        assert!(parts[..parts.len() - 1].iter().all(|p| *p == regular), "{parts:?}");
+        assert!(
+            parts[..parts.len() - 1].iter().all(|p| *p == regular),
+            "{parts:?}"
+        );
         assert_eq!(*parts.last().unwrap(), last);
         assert_eq!(parts.iter().sum::<Decimal>(), want_total);
     }
@@ -68,7 +115,10 @@ fn disclosure_states_every_cost_p5() {
     // (960 + 800) / 79,200 × 30 / 6 = 11.11 % a month.
     assert_eq!(d.effective_monthly_rate_pct, dec!(11.11));
     assert_eq!(d.schedule.len(), 6);
-    assert_eq!(d.schedule.iter().map(|s| s.amount).sum::<Decimal>(), d.total_repayable);
+    assert_eq!(
+        d.schedule.iter().map(|s| s.amount).sum::<Decimal>(),
+        d.total_repayable
+    );
     assert_eq!(d.lender, demo_lender());
     assert_eq!(d.notice, "We never ask you to pay to receive a loan.");
 }
@@ -89,7 +139,10 @@ fn payoff_charges_interest_only_for_days_elapsed_p12() {
     assert_eq!(p.amount, dec!(80160.0), "at least one day");
     // Past the term, interest stops at the term.
     let p = payoff(principal, &t, 40, dec!(12.5), dec!(1000));
-    assert_eq!(p.amount, dec!(80000) + dec!(3840.0) + dec!(12.5) - dec!(1000));
+    assert_eq!(
+        p.amount,
+        dec!(80000) + dec!(3840.0) + dec!(12.5) - dec!(1000)
+    );
     assert_eq!(p.interest_waived, Decimal::ZERO);
 }
 
@@ -110,8 +163,14 @@ fn overdue_fee_is_capped_by_total_cost() {
     assert_eq!(overdue_fee_for_day(dec!(13493.3), 100), dec!(13.49));
     assert_eq!(overdue_fee_for_day(dec!(13493.3), 0), Decimal::ZERO);
     // cap 100 % of 1,000 = 1,000; interest 900 and fees 95 so far leave 5.
-    assert_eq!(fee_headroom(dec!(1000), dec!(900), dec!(95), dec!(100)), dec!(5));
-    assert_eq!(fee_headroom(dec!(1000), dec!(900), dec!(150), dec!(100)), Decimal::ZERO);
+    assert_eq!(
+        fee_headroom(dec!(1000), dec!(900), dec!(95), dec!(100)),
+        dec!(5)
+    );
+    assert_eq!(
+        fee_headroom(dec!(1000), dec!(900), dec!(150), dec!(100)),
+        Decimal::ZERO
+    );
 }
 
 #[test]
@@ -153,7 +212,10 @@ fn each_ph_cap_is_enforced() {
         Err(ComplianceBreach::OverdueRate { .. })
     ));
     penalty.overdue_daily_rate = 166;
-    assert_eq!(ComplianceProfile::Ph.check_loan(dec!(80000), &penalty), Ok(()));
+    assert_eq!(
+        ComplianceProfile::Ph.check_loan(dec!(80000), &penalty),
+        Ok(())
+    );
     let mut lax = terms(200, 6);
     lax.max_total_cost_pct = dec!(150);
     assert!(matches!(
@@ -165,8 +227,13 @@ fn each_ph_cap_is_enforced() {
 #[test]
 fn each_th_cap_is_enforced() {
     // 0.06 %/day ≈ 21.9 % a year: fits. 0.07 %/day = 25.55 %: does not.
-    assert_eq!(ComplianceProfile::Th.check_loan(dec!(20000), &terms(60, 30)), Ok(()));
-    assert!(ComplianceProfile::Th.check_loan(dec!(20000), &terms(70, 30)).is_err());
+    assert_eq!(
+        ComplianceProfile::Th.check_loan(dec!(20000), &terms(60, 30)),
+        Ok(())
+    );
+    assert!(ComplianceProfile::Th
+        .check_loan(dec!(20000), &terms(70, 30))
+        .is_err());
     assert!(matches!(
         ComplianceProfile::Th.check_loan(dec!(20010), &terms(60, 30)),
         Err(ComplianceBreach::Amount { .. })

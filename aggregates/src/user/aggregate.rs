@@ -198,11 +198,9 @@ impl User {
         }
         if let Some(birthday) = update.birthday {
             if birthday < earliest_birthday() || birthday > today {
-                return Err(InvalidInput::new(
-                    "birthday",
-                    "must be between 1900-01-01 and today",
-                )
-                .into());
+                return Err(
+                    InvalidInput::new("birthday", "must be between 1900-01-01 and today").into(),
+                );
             }
         }
         if let Some(email) = &update.email {
@@ -277,7 +275,10 @@ impl Aggregate for User {
                 let mobile = Mobile::parse(&mobile)?;
                 check_password(&password)?;
                 let invite_code = invite_code.filter(|c| !c.trim().is_empty());
-                if !services.reference.accepts_invite_code(invite_code.as_deref()) {
+                if !services
+                    .reference
+                    .accepts_invite_code(invite_code.as_deref())
+                {
                     return Err(UserError::InvalidInviteCode);
                 }
                 let event = UserEvent::UserRegistered {
@@ -294,7 +295,8 @@ impl Aggregate for User {
                 self.registered()?;
                 self.ensure_unlocked()?;
                 if services.hasher.verify(&password, &self.password_hash) {
-                    sink.write(UserEvent::LoginSucceeded { at: now }, self).await;
+                    sink.write(UserEvent::LoginSucceeded { at: now }, self)
+                        .await;
                 } else {
                     let failures = self.failed_logins + 1;
                     let failed = UserEvent::LoginFailed {
@@ -326,7 +328,8 @@ impl Aggregate for User {
                 if self.identity != IdentityStatus::Submitted {
                     return Err(UserError::IdentityNotAwaitingReview);
                 }
-                sink.write(UserEvent::IdentityVerified { auditor_id }, self).await;
+                sink.write(UserEvent::IdentityVerified { auditor_id }, self)
+                    .await;
             }
             UserCommand::RejectIdentity { auditor_id, reason } => {
                 self.registered()?;
@@ -342,7 +345,8 @@ impl Aggregate for User {
             UserCommand::UpdateProfile(changes) => {
                 self.registered()?;
                 self.check_profile_update(&changes, now.date_naive())?;
-                sink.write(UserEvent::ProfileUpdated { changes }, self).await;
+                sink.write(UserEvent::ProfileUpdated { changes }, self)
+                    .await;
             }
             UserCommand::AnswerQuestionnaire(answers) => {
                 self.registered()?;
@@ -417,7 +421,8 @@ impl Aggregate for User {
             }
             UserCommand::UploadSignature { image } => {
                 self.registered()?;
-                sink.write(UserEvent::SignatureUploaded { image }, self).await;
+                sink.write(UserEvent::SignatureUploaded { image }, self)
+                    .await;
             }
             UserCommand::SetWithdrawPin {
                 actor,

@@ -1,0 +1,997 @@
+//! Given-when-then tests of the User aggregate, one per rule, named after it.
+
+use super::*;
+use crate::actor::Actor;
+use crate::services::doubles::{test_now, user_services, FixedClock};
+use crate::types::{BankAccount, ImageRef, InvalidInput};
+use chrono::NaiveDate;
+use cqrs_es::test::TestFramework;
+use cqrs_es::Aggregate;
+use rust_decimal_macros::dec;
+use std::sync::Arc;
+use uuid::Uuid;
+
+type UserTest = TestFramework<User>;
+
+fn user_id() -> Uuid {
+    Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0001)
+}
+fn auditor() -> Uuid {
+    Uuid::from_u128(0xA1)
+}
+fn order_id() -> Uuid {
+    Uuid::from_u128(0x0D1)
+}
+
+fn test() -> UserTest {
+    UserTest::with(user_services(Arc::new(FixedClock::at(test_now()))))
+}
+
+fn image(name: &str) -> ImageRef {
+    ImageRef {
+        key: format!("id/{name}.jpg"),
+        sha256: "ab".repeat(32),
+    }
+}
+
+fn registered(invite_code: &str) -> UserEvent {
+    UserEvent::UserRegistered {
+        user_id: user_id(),
+        mobile: "09171234567".to_string(),
+        password_hash: "hashed:secret-pass".to_string(),
+        invite_code: Some(invite_code.to_string()),
+        channel: Some("store".to_string()),
+        registered_at: test_now(),
+    }
+}
+
+fn full_profile() -> ProfileUpdate {
+    ProfileUpdate {
+        real_name: Some("Ana Santos".to_string()),
+        identity: Some("123456789012".to_string()),
+        sex: Some(2),
+        birthday: NaiveDate::from_ymd_opt(1995, 3, 14),
+        marriage: Some("single".to_string()),
+        email: Some("ana@example.ph".to_string()),
+        facebook: None,
+        education: Some("college".to_string()),
+        province_city: Some("Metro Manila,Quezon City".to_string()),
+        address: Some("12 Mabini St".to_string()),
+    }
+}
+
+fn account() -> BankAccount {
+    BankAccount {
+        bank_name: "BDO".to_string(),
+        account_no: "001234567890".to_string(),
+        holder_name: "Ana Santos".to_string(),
+    }
+}
+
+/// A registered, verified, fully profiled borrower with a bank account and a signature.
+fn qualified() -> Vec<UserEvent> {
+    vec![
+        registered("WELCOME"),
+        UserEvent::IdentitySubmitted {
+            front: image("front"),
+            back: image("back"),
+            hand_hold: image("hand"),
+        },
+        UserEvent::IdentityVerified {
+            auditor_id: auditor(),
+        },
+        UserEvent::ProfileUpdated {
+            changes: full_profile(),
+        },
+        UserEvent::BankCardBound {
+            account: account(),
+            replaced: false,
+        },
+        UserEvent::SignatureUploaded {
+            image: image("signature"),
+        },
+    ]
+}
+
+fn with_pin() -> Vec<UserEvent> {
+    let mut events = qualified();
+    events.push(UserEvent::WithdrawPinSet {
+        pin_hash: "hashed:246810".to_string(),
+        changed: false,
+    });
+    events
+}
+
+fn fold(events: Vec<UserEvent>) -> User {
+    crate::history::state_as_of::<User>(events, usize::MAX)
+}
+
+fn wrong_pin() -> UserCommand {
+    UserCommand::VerifyWithdrawPin {
+        order_id: order_id(),
+        amount: dec!(80000),
+        pin: "000000".to_string(),
+    }
+}
+
+// ---- registration and login -------------------------------------------------------
+
+#[test]
+fn registration_records_the_password_only_as_a_hash_p2() {
+    let events = test()
+        .given_no_previous_events()
+        .when(UserCommand::Register {
+            user_id: user_id(),
+            mobile: "09171234567".to_string(),
+            password: "secret-pass".to_string(),
+            invite_code: Some("WELCOME".to_string()),
+            channel: Some("store".to_string()),
+        })
+        .inspect_result()
+        .unwrap();
+    assert_eq!(events, vec![registered("WELCOME")]);
+    let stored = serde_json::to_string(&events).unwrap();
+    assert!(
+        !stored.contains("\"secret-pass\""),
+        "plain password stored: {stored}"
+    );
+}
+
+#[test]
+fn registration_with_an_unknown_invite_code_is_refused() {
+    test()
+        .given_no_previous_events()
+        .when(UserCommand::Register {
+            user_id: user_id(),
+            mobile: "09171234567".to_string(),
+            password: "secret-pass".to_string(),
+            invite_code: Some("NOPE".to_string()),
+            channel: None,
+        })
+        .then_expect_error(UserError::InvalidInviteCode);
+}
+
+#[test]
+fn registration_validates_phone_and_password() {
+    let register = |mobile: &str, password: &str| UserCommand::Register {
+        user_id: user_id(),
+        mobile: mobile.to_string(),
+        password: password.to_string(),
+        invite_code: Some("WELCOME".to_string()),
+        channel: None,
+    };
+    test()
+        .given_no_previous_events()
+        .when(register("9171234567", "secret-pass"))
+        .then_expect_error(UserError::InvalidInput(InvalidInput::new(
+            "mobile",
+            "must be 11 digits starting with 0",
+        )));
+    test()
+        .given_no_previous_events()
+        .when(register("09171234567", "short"))
+        .then_expect_error(UserError::InvalidInput(InvalidInput::new(
+            "password",
+            "must be at least 8 characters",
+        )));
+    test()
+        .given(vec![registered("WELCOME")])
+        .when(register("09171234567", "secret-pass"))
+        .then_expect_error(UserError::AlreadyRegistered);
+}
+
+#[test]
+fn invite_code_is_attribution_only_p13() {
+    // Two borrowers identical but for the agent code: same qualification, same right
+    // to apply. The code never reaches pricing (OrderCommand has no such field).
+    let via_agent = {
+        let mut events = qualified();
+        events[0] = registered("AGENT7");
+        events
+    };
+    let a = fold(qualified());
+    let b = fold(via_agent.clone());
+    assert_eq!(b.invite_code.as_deref(), Some("AGENT7"));
+    assert_eq!(a.qualification(), b.qualification());
+    let open = UserCommand::OpenApplication {
+        order_id: order_id(),
+    };
+    let from_a = test()
+        .given(qualified())
+        .when(open.clone())
+        .inspect_result();
+    let from_b = test().given(via_agent).when(open).inspect_result();
+    assert_eq!(from_a, from_b);
+    assert!(from_a.is_ok());
+}
+
+#[test]
+fn correct_password_logs_in_and_resets_the_failure_count() {
+    let mut given = vec![registered("WELCOME")];
+    given.push(UserEvent::LoginFailed {
+        failed_attempts: 1,
+        at: test_now(),
+    });
+    test()
+        .given(given.clone())
+        .when(UserCommand::Login {
+            password: "secret-pass".to_string(),
+        })
+        .then_expect_events(vec![UserEvent::LoginSucceeded { at: test_now() }]);
+    given.push(UserEvent::LoginSucceeded { at: test_now() });
+    assert_eq!(fold(given).failed_logins, 0);
+}
+
+#[test]
+fn the_fifth_wrong_password_places_a_security_lock_p4() {
+    let mut given = vec![registered("WELCOME")];
+    for n in 1..=3 {
+        given.push(UserEvent::LoginFailed {
+            failed_attempts: n,
+            at: test_now(),
+        });
+    }
+    let wrong = UserCommand::Login {
+        password: "wrong-pass".to_string(),
+    };
+    // The fourth is recorded without a lock.
+    test()
+        .given(given.clone())
+        .when(wrong.clone())
+        .then_expect_events(vec![UserEvent::LoginFailed {
+            failed_attempts: 4,
+            at: test_now(),
+        }]);
+    given.push(UserEvent::LoginFailed {
+        failed_attempts: 4,
+        at: test_now(),
+    });
+    // The fifth locks.
+    test().given(given).when(wrong).then_expect_events(vec![
+        UserEvent::LoginFailed {
+            failed_attempts: 5,
+            at: test_now(),
+        },
+        UserEvent::AccountLocked {
+            kind: LockKind::Security,
+            reason: "too many wrong passwords".to_string(),
+            by: Actor::System,
+        },
+    ]);
+}
+
+#[test]
+fn login_to_a_locked_account_is_refused_even_with_the_right_password_p4() {
+    let given = vec![
+        registered("WELCOME"),
+        UserEvent::AccountLocked {
+            kind: LockKind::Security,
+            reason: "too many wrong passwords".to_string(),
+            by: Actor::System,
+        },
+    ];
+    test()
+        .given(given)
+        .when(UserCommand::Login {
+            password: "secret-pass".to_string(),
+        })
+        .then_expect_error(UserError::AccountLocked {
+            kind: LockKind::Security,
+            reason: "too many wrong passwords".to_string(),
+        });
+}
+
+#[test]
+fn login_to_an_unknown_account_is_refused() {
+    test()
+        .given_no_previous_events()
+        .when(UserCommand::Login {
+            password: "secret-pass".to_string(),
+        })
+        .then_expect_error(UserError::NotRegistered);
+}
+
+// ---- identity and profile ----------------------------------------------------------
+
+#[test]
+fn identity_is_submitted_then_verified_or_rejected_with_a_reason() {
+    let submitted = vec![
+        registered("WELCOME"),
+        UserEvent::IdentitySubmitted {
+            front: image("front"),
+            back: image("back"),
+            hand_hold: image("hand"),
+        },
+    ];
+    assert_eq!(fold(submitted.clone()).qualification().identity, 1);
+    test()
+        .given(submitted.clone())
+        .when(UserCommand::VerifyIdentity {
+            auditor_id: auditor(),
+        })
+        .then_expect_events(vec![UserEvent::IdentityVerified {
+            auditor_id: auditor(),
+        }]);
+    test()
+        .given(submitted.clone())
+        .when(UserCommand::RejectIdentity {
+            auditor_id: auditor(),
+            reason: "photo blurred".to_string(),
+        })
+        .then_expect_events(vec![UserEvent::IdentityRejected {
+            auditor_id: auditor(),
+            reason: "photo blurred".to_string(),
+        }]);
+    test()
+        .given(submitted)
+        .when(UserCommand::RejectIdentity {
+            auditor_id: auditor(),
+            reason: " ".to_string(),
+        })
+        .then_expect_error(InvalidInput::new("reason", "is required").into());
+    test()
+        .given(vec![registered("WELCOME")])
+        .when(UserCommand::VerifyIdentity {
+            auditor_id: auditor(),
+        })
+        .then_expect_error(UserError::IdentityNotAwaitingReview);
+}
+
+#[test]
+fn name_and_id_number_are_read_only_after_verification() {
+    let change_name = UserCommand::UpdateProfile(ProfileUpdate {
+        real_name: Some("Someone Else".to_string()),
+        ..ProfileUpdate::default()
+    });
+    test()
+        .given(qualified())
+        .when(change_name)
+        .then_expect_error(UserError::VerifiedFieldReadOnly { field: "realName" });
+    // Sending the same verified value again is fine (the forms resend it).
+    let same_name = ProfileUpdate {
+        real_name: Some("Ana Santos".to_string()),
+        email: Some("ana.s@example.ph".to_string()),
+        ..ProfileUpdate::default()
+    };
+    test()
+        .given(qualified())
+        .when(UserCommand::UpdateProfile(same_name.clone()))
+        .then_expect_events(vec![UserEvent::ProfileUpdated { changes: same_name }]);
+}
+
+#[test]
+fn profile_fields_are_validated() {
+    let cases = [
+        (
+            ProfileUpdate {
+                identity: Some("12AB".to_string()),
+                ..ProfileUpdate::default()
+            },
+            UserError::InvalidIdNumber,
+        ),
+        (
+            ProfileUpdate {
+                email: Some("ana@".to_string()),
+                ..ProfileUpdate::default()
+            },
+            InvalidInput::new("email", "Please input correct email").into(),
+        ),
+        (
+            ProfileUpdate {
+                birthday: NaiveDate::from_ymd_opt(1899, 12, 31),
+                ..ProfileUpdate::default()
+            },
+            InvalidInput::new("birthday", "must be between 1900-01-01 and today").into(),
+        ),
+        (
+            ProfileUpdate {
+                birthday: NaiveDate::from_ymd_opt(2026, 11, 23),
+                ..ProfileUpdate::default()
+            },
+            InvalidInput::new("birthday", "must be between 1900-01-01 and today").into(),
+        ),
+        (
+            ProfileUpdate {
+                sex: Some(3),
+                ..ProfileUpdate::default()
+            },
+            InvalidInput::new("sex", "must be 1 (male) or 2 (female)").into(),
+        ),
+    ];
+    for (update, error) in cases {
+        test()
+            .given(vec![registered("WELCOME")])
+            .when(UserCommand::UpdateProfile(update))
+            .then_expect_error(error);
+    }
+}
+
+#[test]
+fn the_questionnaire_needs_all_six_answers() {
+    let mut answers = Questionnaire {
+        job: "teacher".to_string(),
+        monthly_income: "30000".to_string(),
+        expenses: "12000".to_string(),
+        loan_purpose: "tuition".to_string(),
+        loan_before: false,
+        guarantee: true,
+    };
+    test()
+        .given(vec![registered("WELCOME")])
+        .when(UserCommand::AnswerQuestionnaire(answers.clone()))
+        .then_expect_events(vec![UserEvent::QuestionnaireAnswered {
+            answers: answers.clone(),
+        }]);
+    answers.loan_purpose = String::new();
+    test()
+        .given(vec![registered("WELCOME")])
+        .when(UserCommand::AnswerQuestionnaire(answers))
+        .then_expect_error(InvalidInput::new("loanPurpose", "is required").into());
+}
+
+#[test]
+fn emergency_contacts_cannot_repeat_a_mobile() {
+    let contact = EmergencyContact {
+        name: "Ben".to_string(),
+        relation: "brother".to_string(),
+        mobile: "09170000001".to_string(),
+    };
+    test()
+        .given(vec![registered("WELCOME")])
+        .when(UserCommand::UpdateEmergencyContacts {
+            contacts: vec![contact.clone(), contact],
+        })
+        .then_expect_error(InvalidInput::new("contacts", "duplicate mobile").into());
+}
+
+// ---- bank account (P3) ---------------------------------------------------------------
+
+fn bind(actor: Actor, sms: bool, activity: LoanActivity) -> UserCommand {
+    UserCommand::BindBankCard {
+        actor,
+        bank_name: "BPI".to_string(),
+        card_no: "998877665544".to_string(),
+        sms_code_verified: sms,
+        loan_activity: activity,
+    }
+}
+
+fn new_account() -> BankAccount {
+    BankAccount {
+        bank_name: "BPI".to_string(),
+        account_no: "998877665544".to_string(),
+        holder_name: "Ana Santos".to_string(),
+    }
+}
+
+#[test]
+fn the_bank_account_holder_is_always_the_borrowers_real_name_p3() {
+    let mut given = vec![registered("WELCOME")];
+    given.push(UserEvent::ProfileUpdated {
+        changes: full_profile(),
+    });
+    test()
+        .given(given)
+        .when(bind(Actor::User(user_id()), false, LoanActivity::Idle))
+        .then_expect_events(vec![UserEvent::BankCardBound {
+            account: new_account(),
+            replaced: false,
+        }]);
+    // Without a real name there is nobody to hold the account.
+    test()
+        .given(vec![registered("WELCOME")])
+        .when(bind(Actor::User(user_id()), false, LoanActivity::Idle))
+        .then_expect_error(UserError::NotQualified("enter your real name first"));
+}
+
+#[test]
+fn no_back_office_actor_can_bind_a_bank_account_p3() {
+    for actor in [
+        Actor::Auditor(auditor()),
+        Actor::System,
+        Actor::User(Uuid::from_u128(9)),
+    ] {
+        test()
+            .given(qualified())
+            .when(bind(actor, true, LoanActivity::Idle))
+            .then_expect_error(UserError::OnlyTheBorrower);
+    }
+}
+
+#[test]
+fn replacing_a_bound_account_needs_an_sms_code_p3() {
+    test()
+        .given(qualified())
+        .when(bind(Actor::User(user_id()), false, LoanActivity::Idle))
+        .then_expect_error(UserError::SmsCodeRequired);
+    test()
+        .given(qualified())
+        .when(bind(Actor::User(user_id()), true, LoanActivity::Idle))
+        .then_expect_events(vec![UserEvent::BankCardBound {
+            account: new_account(),
+            replaced: true,
+        }]);
+}
+
+#[test]
+fn the_account_cannot_change_while_a_payout_is_in_flight_or_a_loan_is_repaying() {
+    for activity in [LoanActivity::PayoutInFlight, LoanActivity::Repaying] {
+        test()
+            .given(qualified())
+            .when(bind(Actor::User(user_id()), true, activity))
+            .then_expect_error(UserError::BankAccountChangeNotAllowed);
+    }
+}
+
+#[test]
+fn bank_and_account_number_are_validated() {
+    let command = |bank: &str, card: &str| UserCommand::BindBankCard {
+        actor: Actor::User(user_id()),
+        bank_name: bank.to_string(),
+        card_no: card.to_string(),
+        sms_code_verified: true,
+        loan_activity: LoanActivity::Idle,
+    };
+    test()
+        .given(qualified())
+        .when(command("Nowhere Bank", "998877665544"))
+        .then_expect_error(InvalidInput::new("bankName", "choose a bank from the list").into());
+    test()
+        .given(qualified())
+        .when(command("BDO", "1234567"))
+        .then_expect_error(UserError::InvalidBankAccount);
+}
+
+// ---- withdraw PIN (P2) -----------------------------------------------------------------
+
+#[test]
+fn the_withdraw_pin_is_chosen_by_the_borrower_and_stored_only_as_a_hash_p2() {
+    let events = test()
+        .given(qualified())
+        .when(UserCommand::SetWithdrawPin {
+            actor: Actor::User(user_id()),
+            pin: "246810".to_string(),
+            sms_code_verified: false,
+        })
+        .inspect_result()
+        .unwrap();
+    assert_eq!(
+        events,
+        vec![UserEvent::WithdrawPinSet {
+            pin_hash: "hashed:246810".to_string(),
+            changed: false
+        }]
+    );
+}
+
+#[test]
+fn no_back_office_actor_can_set_or_reset_a_pin_p2() {
+    for actor in [Actor::Auditor(auditor()), Actor::System] {
+        for given in [qualified(), with_pin()] {
+            test()
+                .given(given)
+                .when(UserCommand::SetWithdrawPin {
+                    actor,
+                    pin: "135790".to_string(),
+                    sms_code_verified: true,
+                })
+                .then_expect_error(UserError::OnlyTheBorrower);
+        }
+    }
+}
+
+#[test]
+fn changing_the_pin_needs_an_sms_code_p2() {
+    let change = |sms| UserCommand::SetWithdrawPin {
+        actor: Actor::User(user_id()),
+        pin: "135790".to_string(),
+        sms_code_verified: sms,
+    };
+    test()
+        .given(with_pin())
+        .when(change(false))
+        .then_expect_error(UserError::SmsCodeRequired);
+    test()
+        .given(with_pin())
+        .when(change(true))
+        .then_expect_events(vec![UserEvent::WithdrawPinSet {
+            pin_hash: "hashed:135790".to_string(),
+            changed: true,
+        }]);
+    test()
+        .given(qualified())
+        .when(UserCommand::SetWithdrawPin {
+            actor: Actor::User(user_id()),
+            pin: "12345".to_string(),
+            sms_code_verified: false,
+        })
+        .then_expect_error(InvalidInput::new("pin", "must be 6 digits").into());
+}
+
+#[test]
+fn the_correct_pin_authorises_a_payout_to_the_bound_account_p2_p3() {
+    test()
+        .given(with_pin())
+        .when(UserCommand::VerifyWithdrawPin {
+            order_id: order_id(),
+            amount: dec!(80000),
+            pin: "246810".to_string(),
+        })
+        .then_expect_events(vec![UserEvent::WithdrawPinVerified {
+            order_id: order_id(),
+            amount: dec!(80000),
+            account: account(),
+        }]);
+}
+
+#[test]
+fn five_wrong_pins_lock_the_account_p2() {
+    let mut given = with_pin();
+    for n in 1..=4 {
+        given.push(UserEvent::WithdrawPinFailed { failed_attempts: n });
+    }
+    test()
+        .given(given.clone())
+        .when(wrong_pin())
+        .then_expect_events(vec![
+            UserEvent::WithdrawPinFailed { failed_attempts: 5 },
+            UserEvent::AccountLocked {
+                kind: LockKind::Security,
+                reason: "too many wrong withdraw PINs".to_string(),
+                by: Actor::System,
+            },
+        ]);
+    // Before the fifth, a wrong PIN is only recorded: attempts left = 5 − 4 = 1.
+    given.pop();
+    test()
+        .given(given)
+        .when(wrong_pin())
+        .then_expect_events(vec![UserEvent::WithdrawPinFailed { failed_attempts: 4 }]);
+}
+
+#[test]
+fn a_locked_account_cannot_withdraw_even_with_the_right_pin_p2() {
+    let mut given = with_pin();
+    given.push(UserEvent::AccountLocked {
+        kind: LockKind::Compliance,
+        reason: "document check".to_string(),
+        by: Actor::Auditor(auditor()),
+    });
+    test()
+        .given(given)
+        .when(UserCommand::VerifyWithdrawPin {
+            order_id: order_id(),
+            amount: dec!(80000),
+            pin: "246810".to_string(),
+        })
+        .then_expect_error(UserError::AccountLocked {
+            kind: LockKind::Compliance,
+            reason: "document check".to_string(),
+        });
+}
+
+#[test]
+fn a_withdrawal_needs_a_pin_and_a_bank_account_in_the_borrowers_name_p2_p3() {
+    test()
+        .given(qualified())
+        .when(wrong_pin())
+        .then_expect_error(InvalidInput::new("password", "set your withdraw PIN first").into());
+    let mut no_bank = vec![registered("WELCOME")];
+    no_bank.push(UserEvent::WithdrawPinSet {
+        pin_hash: "hashed:246810".to_string(),
+        changed: false,
+    });
+    test()
+        .given(no_bank)
+        .when(wrong_pin())
+        .then_expect_error(UserError::NotQualified("bind a bank account first"));
+    // An account bound before the real name changed (identity not yet verified) is
+    // no longer in the borrower's name.
+    let mut renamed = with_pin();
+    renamed[2] = UserEvent::IdentityRejected {
+        auditor_id: auditor(),
+        reason: "name mismatch".to_string(),
+    };
+    renamed.push(UserEvent::ProfileUpdated {
+        changes: ProfileUpdate {
+            real_name: Some("Ana Reyes".to_string()),
+            ..ProfileUpdate::default()
+        },
+    });
+    test()
+        .given(renamed)
+        .when(wrong_pin())
+        .then_expect_error(UserError::NotQualified(
+            "the bank account must be in your own name; bind it again",
+        ));
+}
+
+// ---- locks (P4) -----------------------------------------------------------------------
+
+fn security_locked() -> Vec<UserEvent> {
+    let mut events = with_pin();
+    events.push(UserEvent::AccountLocked {
+        kind: LockKind::Security,
+        reason: "too many wrong withdraw PINs".to_string(),
+        by: Actor::System,
+    });
+    events
+}
+
+#[test]
+fn a_security_lock_is_lifted_by_the_borrower_with_an_sms_code_p4() {
+    test()
+        .given(security_locked())
+        .when(UserCommand::UnlockWithSmsCode {
+            sms_code_verified: true,
+        })
+        .then_expect_events(vec![UserEvent::AccountUnlocked {
+            kind: LockKind::Security,
+            by: Actor::User(user_id()),
+            reason: None,
+        }]);
+    test()
+        .given(security_locked())
+        .when(UserCommand::UnlockWithSmsCode {
+            sms_code_verified: false,
+        })
+        .then_expect_error(UserError::SmsCodeRequired);
+    let mut unlocked = security_locked();
+    unlocked.push(UserEvent::AccountUnlocked {
+        kind: LockKind::Security,
+        by: Actor::User(user_id()),
+        reason: None,
+    });
+    let state = fold(unlocked);
+    assert_eq!(state.lock(), None);
+    assert_eq!((state.failed_pins, state.failed_logins), (0, 0));
+}
+
+#[test]
+fn a_compliance_hold_is_set_and_lifted_only_by_an_auditor_with_a_reason_p4() {
+    let hold = UserEvent::AccountLocked {
+        kind: LockKind::Compliance,
+        reason: "verifying employment".to_string(),
+        by: Actor::Auditor(auditor()),
+    };
+    test()
+        .given(qualified())
+        .when(UserCommand::PlaceComplianceHold {
+            auditor_id: auditor(),
+            reason: "verifying employment".to_string(),
+        })
+        .then_expect_events(vec![hold.clone()]);
+    test()
+        .given(qualified())
+        .when(UserCommand::PlaceComplianceHold {
+            auditor_id: auditor(),
+            reason: String::new(),
+        })
+        .then_expect_error(InvalidInput::new("reason", "is required").into());
+    let mut held = qualified();
+    held.push(hold);
+    assert_eq!(
+        fold(held.clone()).lock(),
+        Some((LockKind::Compliance, "verifying employment"))
+    );
+    // An SMS code never lifts a compliance hold.
+    test()
+        .given(held.clone())
+        .when(UserCommand::UnlockWithSmsCode {
+            sms_code_verified: true,
+        })
+        .then_expect_error(UserError::AccountLocked {
+            kind: LockKind::Compliance,
+            reason: "verifying employment".to_string(),
+        });
+    test()
+        .given(held)
+        .when(UserCommand::ReleaseComplianceHold {
+            auditor_id: auditor(),
+            reason: "employment confirmed".to_string(),
+        })
+        .then_expect_events(vec![UserEvent::AccountUnlocked {
+            kind: LockKind::Compliance,
+            by: Actor::Auditor(auditor()),
+            reason: Some("employment confirmed".to_string()),
+        }]);
+    test()
+        .given(qualified())
+        .when(UserCommand::ReleaseComplianceHold {
+            auditor_id: auditor(),
+            reason: "none".to_string(),
+        })
+        .then_expect_error(UserError::RecordNotFound);
+}
+
+#[test]
+fn unlocking_never_involves_a_payment_p4() {
+    // The unlock command carries nothing but the SMS check, and its event no amount.
+    let events = test()
+        .given(security_locked())
+        .when(UserCommand::UnlockWithSmsCode {
+            sms_code_verified: true,
+        })
+        .inspect_result()
+        .unwrap();
+    let json = serde_json::to_value(&events).unwrap().to_string();
+    for word in ["amount", "fee", "payment"] {
+        assert!(!json.contains(word), "{word} in {json}");
+    }
+}
+
+// ---- applications ------------------------------------------------------------------------
+
+#[test]
+fn a_qualified_borrower_opens_one_application() {
+    test()
+        .given(qualified())
+        .when(UserCommand::OpenApplication {
+            order_id: order_id(),
+        })
+        .then_expect_events(vec![UserEvent::ApplicationOpened {
+            order_id: order_id(),
+            at: test_now(),
+        }]);
+}
+
+#[test]
+fn a_second_open_order_is_refused() {
+    let mut given = qualified();
+    given.push(UserEvent::ApplicationOpened {
+        order_id: order_id(),
+        at: test_now(),
+    });
+    test()
+        .given(given.clone())
+        .when(UserCommand::OpenApplication {
+            order_id: Uuid::from_u128(0x0D2),
+        })
+        .then_expect_error(UserError::OrderInProgress);
+    // Once the first order is closed, the borrower may apply again.
+    given.push(UserEvent::ApplicationClosed {
+        order_id: order_id(),
+    });
+    let events = test()
+        .given(given)
+        .when(UserCommand::OpenApplication {
+            order_id: Uuid::from_u128(0x0D2),
+        })
+        .inspect_result()
+        .unwrap();
+    assert_eq!(events.len(), 1);
+}
+
+#[test]
+fn an_unqualified_borrower_cannot_apply() {
+    // Missing bank account → bankCard 0.
+    let mut given = qualified();
+    given.remove(4);
+    assert_eq!(fold(given.clone()).qualification().bank_card, 0);
+    test()
+        .given(given)
+        .when(UserCommand::OpenApplication {
+            order_id: order_id(),
+        })
+        .then_expect_error(UserError::NotQualified("complete your information first"));
+}
+
+#[test]
+fn a_rejected_identity_disqualifies_until_reuploaded() {
+    let mut given = qualified();
+    given[2] = UserEvent::IdentityRejected {
+        auditor_id: auditor(),
+        reason: "blurred".to_string(),
+    };
+    assert!(!fold(given.clone()).qualification().is_qualified());
+    test()
+        .given(given)
+        .when(UserCommand::OpenApplication {
+            order_id: order_id(),
+        })
+        .then_expect_error(UserError::NotQualified("complete your information first"));
+}
+
+#[test]
+fn applicants_must_be_aged_22_to_50_at_apply() {
+    // Today is 2026-11-22.
+    for (birthday, ok) in [
+        ((2004, 11, 22), true),  // 22 today
+        ((2004, 11, 23), false), // 21
+        ((1976, 11, 23), true),  // 50
+        ((1975, 11, 22), false), // 51 today
+    ] {
+        let mut given = qualified();
+        given.push(UserEvent::ProfileUpdated {
+            changes: ProfileUpdate {
+                birthday: NaiveDate::from_ymd_opt(birthday.0, birthday.1, birthday.2),
+                ..ProfileUpdate::default()
+            },
+        });
+        let result = test()
+            .given(given)
+            .when(UserCommand::OpenApplication {
+                order_id: order_id(),
+            })
+            .inspect_result();
+        match ok {
+            true => assert!(result.is_ok(), "{birthday:?}"),
+            false => assert_eq!(
+                result,
+                Err(UserError::NotQualified("applicants must be aged 22 to 50"))
+            ),
+        }
+    }
+}
+
+#[test]
+fn applying_needs_a_signature_on_file_p7() {
+    let mut given = qualified();
+    given.pop();
+    test()
+        .given(given)
+        .when(UserCommand::OpenApplication {
+            order_id: order_id(),
+        })
+        .then_expect_error(InvalidInput::new("signature", "please sign first").into());
+}
+
+#[test]
+fn closing_an_application_is_idempotent() {
+    let mut given = qualified();
+    given.push(UserEvent::ApplicationOpened {
+        order_id: order_id(),
+        at: test_now(),
+    });
+    given.push(UserEvent::ApplicationClosed {
+        order_id: order_id(),
+    });
+    test()
+        .given(given)
+        .when(UserCommand::CloseApplication {
+            order_id: order_id(),
+        })
+        .then_expect_events(vec![]);
+}
+
+#[test]
+fn every_user_error_maps_to_its_catalogue_code() {
+    use crate::codes::ErrorCode as C;
+    let table = [
+        (UserError::InvalidInput(InvalidInput::new("x", "y")), 10004),
+        (UserError::InvalidInviteCode, 10000),
+        (UserError::AlreadyRegistered, 10001),
+        (UserError::NotRegistered, 10003),
+        (
+            UserError::AccountLocked {
+                kind: LockKind::Security,
+                reason: String::new(),
+            },
+            20003,
+        ),
+        (UserError::InvalidIdNumber, 10014),
+        (UserError::VerifiedFieldReadOnly { field: "x" }, 10006),
+        (UserError::IdentityNotAwaitingReview, 10009),
+        (UserError::InvalidBankAccount, 10028),
+        (UserError::SmsCodeRequired, 10011),
+        (UserError::BankAccountChangeNotAllowed, 110012),
+        (UserError::OnlyTheBorrower, 401),
+        (UserError::NotQualified("x"), 40000),
+        (UserError::OrderInProgress, 40005),
+        (UserError::RecordNotFound, 40007),
+    ];
+    for (error, code) in table {
+        assert_eq!(error.code().code(), code, "{error:?}");
+        assert!(C::ALL.contains(&error.code()));
+    }
+}
+
+#[test]
+fn apply_only_assigns_state() {
+    // Folding the qualified history gives the state every rule above relies on.
+    let user = fold(qualified());
+    assert_eq!(user.id, Some(user_id()));
+    assert!(user.qualification().is_qualified());
+    assert_eq!(user.bank_account, Some(account()));
+    assert_eq!(User::TYPE, "User");
+}

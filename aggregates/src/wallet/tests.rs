@@ -1,0 +1,233 @@
+//! Given-when-then tests of the Wallet aggregate.
+
+use super::*;
+use cqrs_es::test::TestFramework;
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+use uuid::Uuid;
+
+type WalletTest = TestFramework<Wallet>;
+
+fn order() -> Uuid {
+    Uuid::from_u128(0x0D1)
+}
+fn payout() -> Uuid {
+    Uuid::from_u128(0xB1)
+}
+
+fn test() -> WalletTest {
+    WalletTest::with(())
+}
+
+fn credited() -> Vec<WalletEvent> {
+    vec![WalletEvent::LoanProceedsCredited {
+        order_id: order(),
+        amount: dec!(100000),
+    }]
+}
+
+fn withdrawn(amount: Decimal) -> Vec<WalletEvent> {
+    let mut events = credited();
+    events.push(WalletEvent::Withdrawn {
+        order_id: order(),
+        payout_id: payout(),
+        amount,
+    });
+    events
+}
+
+fn fold(events: Vec<WalletEvent>) -> Wallet {
+    crate::history::state_as_of::<Wallet>(events, usize::MAX)
+}
+
+#[test]
+fn approval_credits_the_proceeds_once() {
+    let credit = WalletCommand::CreditLoanProceeds {
+        order_id: order(),
+        amount: dec!(100000),
+    };
+    test()
+        .given_no_previous_events()
+        .when(credit.clone())
+        .then_expect_events(credited());
+    test()
+        .given(credited())
+        .when(credit)
+        .then_expect_events(vec![]);
+    assert_eq!(fold(credited()).balance(), dec!(100000));
+}
+
+#[test]
+fn a_withdrawal_never_exceeds_the_proceeds_of_its_order() {
+    test()
+        .given(credited())
+        .when(WalletCommand::Withdraw {
+            order_id: order(),
+            payout_id: payout(),
+            amount: dec!(100000.01),
+        })
+        .then_expect_error(WalletError::InsufficientBalance);
+    test()
+        .given(credited())
+        .when(WalletCommand::Withdraw {
+            order_id: Uuid::from_u128(0x0D2),
+            payout_id: payout(),
+            amount: dec!(1),
+        })
+        .then_expect_error(WalletError::InsufficientBalance);
+}
+
+#[test]
+fn a_payout_id_is_withdrawn_once_and_reversed_once_p3() {
+    let withdraw = WalletCommand::Withdraw {
+        order_id: order(),
+        payout_id: payout(),
+        amount: dec!(80000),
+    };
+    test()
+        .given(withdrawn(dec!(80000)))
+        .when(withdraw)
+        .then_expect_events(vec![]);
+    let reverse = WalletCommand::ReverseWithdrawal {
+        payout_id: payout(),
+        reason: "connection to bank account failed".to_string(),
+    };
+    let reversed = WalletEvent::WithdrawalReversed {
+        order_id: order(),
+        payout_id: payout(),
+        amount: dec!(80000),
+        reason: "connection to bank account failed".to_string(),
+    };
+    test()
+        .given(withdrawn(dec!(80000)))
+        .when(reverse.clone())
+        .then_expect_events(vec![reversed.clone()]);
+    let mut history = withdrawn(dec!(80000));
+    history.push(reversed);
+    assert_eq!(
+        fold(history.clone()).balance(),
+        dec!(100000),
+        "all of it is back"
+    );
+    test()
+        .given(history)
+        .when(reverse)
+        .then_expect_events(vec![]);
+    test()
+        .given(credited())
+        .when(WalletCommand::ReverseWithdrawal {
+            payout_id: payout(),
+            reason: "x".to_string(),
+        })
+        .then_expect_error(WalletError::RecordNotFound);
+}
+
+#[test]
+fn the_undrawn_remainder_is_released_after_the_drawdown() {
+    test()
+        .given(withdrawn(dec!(80000)))
+        .when(WalletCommand::ReleaseProceeds { order_id: order() })
+        .then_expect_events(vec![WalletEvent::ProceedsReleased {
+            order_id: order(),
+            amount: dec!(20000),
+        }]);
+    let mut history = withdrawn(dec!(100000));
+    test()
+        .given(history.clone())
+        .when(WalletCommand::ReleaseProceeds { order_id: order() })
+        .then_expect_events(vec![]);
+    history.push(WalletEvent::Recharged {
+        payment_ref: "pay-1".to_string(),
+        amount: dec!(500),
+    });
+    assert_eq!(fold(history).balance(), dec!(500));
+}
+
+#[test]
+fn a_payment_is_recorded_once_and_applied_once() {
+    let recharged = vec![WalletEvent::Recharged {
+        payment_ref: "pay-1".to_string(),
+        amount: dec!(5000),
+    }];
+    test()
+        .given(recharged.clone())
+        .when(WalletCommand::RecordRecharge {
+            payment_ref: "pay-1".to_string(),
+            amount: dec!(5000),
+        })
+        .then_expect_events(vec![]);
+    let apply = WalletCommand::ApplyRepayment {
+        payment_ref: "pay-1".to_string(),
+        order_id: order(),
+        amount: dec!(5000),
+    };
+    let applied = WalletEvent::RepaymentApplied {
+        payment_ref: "pay-1".to_string(),
+        order_id: order(),
+        amount: dec!(5000),
+    };
+    test()
+        .given(recharged.clone())
+        .when(apply.clone())
+        .then_expect_events(vec![applied.clone()]);
+    let mut history = recharged;
+    history.push(applied);
+    assert_eq!(fold(history.clone()).cash(), Decimal::ZERO);
+    test()
+        .given(history.clone())
+        .when(apply)
+        .then_expect_events(vec![]);
+    // A replayed webhook after the payment was applied changes nothing either.
+    test()
+        .given(history)
+        .when(WalletCommand::RecordRecharge {
+            payment_ref: "pay-1".to_string(),
+            amount: dec!(5000),
+        })
+        .then_expect_events(vec![]);
+}
+
+#[test]
+fn money_received_beyond_what_is_owed_stays_the_borrowers_cash_p1() {
+    // 5,000 arrived but the order accepted only 3,000: 2,000 remains the borrower's.
+    let history = vec![
+        WalletEvent::Recharged {
+            payment_ref: "pay-1".to_string(),
+            amount: dec!(5000),
+        },
+        WalletEvent::RepaymentApplied {
+            payment_ref: "pay-1".to_string(),
+            order_id: order(),
+            amount: dec!(3000),
+        },
+    ];
+    assert_eq!(fold(history.clone()).cash(), dec!(2000));
+    test()
+        .given(vec![history[0].clone()])
+        .when(WalletCommand::ApplyRepayment {
+            payment_ref: "pay-1".to_string(),
+            order_id: order(),
+            amount: dec!(5000.01),
+        })
+        .then_expect_error(WalletError::InsufficientBalance);
+}
+
+#[test]
+fn amounts_must_be_positive_with_two_decimals() {
+    for amount in [dec!(0), dec!(-1), dec!(1.001)] {
+        test()
+            .given_no_previous_events()
+            .when(WalletCommand::RecordRecharge {
+                payment_ref: "pay-1".to_string(),
+                amount,
+            })
+            .then_expect_error(WalletError::InvalidAmount);
+    }
+}
+
+#[test]
+fn every_wallet_error_maps_to_its_catalogue_code() {
+    assert_eq!(WalletError::InvalidAmount.code().code(), 10004);
+    assert_eq!(WalletError::InsufficientBalance.code().code(), 40006);
+    assert_eq!(WalletError::RecordNotFound.code().code(), 40007);
+}

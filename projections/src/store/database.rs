@@ -1,0 +1,158 @@
+//! Opening the event store's database from a URL and migrating it.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::migrate::Migrator;
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+
+use super::StoreError;
+
+/// The embedded store: a file under `data/`, so a newcomer needs no database server.
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/loan.db";
+
+/// How long a SQLite connection waits for another connection's write lock
+/// before giving up with "database is locked".
+const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
+static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
+
+/// The database URL to use: `DATABASE_URL` when it is set and not blank,
+/// otherwise [`DEFAULT_DATABASE_URL`].
+pub fn default_database_url() -> String {
+    match std::env::var("DATABASE_URL") {
+        Ok(url) if !url.trim().is_empty() => url,
+        _ => DEFAULT_DATABASE_URL.to_owned(),
+    }
+}
+
+/// A migrated connection pool to the event store, on one of the two supported back ends.
+///
+/// Cloning is cheap: both pools are reference-counted handles.
+#[derive(Debug, Clone)]
+pub enum Database {
+    /// The embedded default (`sqlite:` URLs), written through sqlite-es.
+    Sqlite(SqlitePool),
+    /// The scale-out store (`postgres://` and `postgresql://` URLs), written through postgres-es.
+    Postgres(PgPool),
+}
+
+impl Database {
+    /// Connects to the database named by `url` and applies the pending migrations.
+    ///
+    /// - an empty URL or one starting with `sqlite:` opens SQLite (see [`Database::connect_sqlite`]);
+    /// - `postgres://` and `postgresql://` open PostgreSQL.
+    ///
+    /// # Errors
+    /// [`StoreError::UnsupportedScheme`] for any other scheme, [`StoreError::InvalidUrl`] when
+    /// the URL cannot be parsed, and the errors of the matching `connect_*` function.
+    pub async fn connect(url: &str) -> Result<Self, StoreError> {
+        let url = if url.trim().is_empty() {
+            DEFAULT_DATABASE_URL
+        } else {
+            url
+        };
+        if url.starts_with("sqlite:") {
+            let options = SqliteConnectOptions::from_str(url).map_err(StoreError::InvalidUrl)?;
+            Self::connect_sqlite(options).await
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let options = PgConnectOptions::from_str(url).map_err(StoreError::InvalidUrl)?;
+            Self::connect_postgres(options).await
+        } else {
+            let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
+            Err(StoreError::UnsupportedScheme {
+                scheme: scheme.to_owned(),
+            })
+        }
+    }
+
+    /// Opens (creating it and its directory if missing) a SQLite database and migrates it.
+    ///
+    /// Whatever `options` say, every connection runs with:
+    /// - `journal_mode=WAL`: readers (projection workers, queries) never block the writer;
+    /// - `synchronous=FULL`: sqlite-es's own pool uses `NORMAL`, with which a transaction
+    ///   that has committed can still be lost on power failure (WAL frames not yet
+    ///   synced); an acknowledged command must never disappear, so every commit syncs;
+    /// - `busy_timeout` of 5 s: concurrent commands queue for the single write lock
+    ///   instead of failing at once;
+    /// - foreign keys enforced.
+    ///
+    /// # Errors
+    /// [`StoreError::CreateDirectory`], [`StoreError::Database`] when the file cannot be
+    /// opened, [`StoreError::Migration`].
+    pub async fn connect_sqlite(options: SqliteConnectOptions) -> Result<Self, StoreError> {
+        let options = options
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .busy_timeout(SQLITE_BUSY_TIMEOUT)
+            .foreign_keys(true);
+        // In-memory databases have a synthetic file name without a directory.
+        if let Some(directory) = options.get_filename().parent() {
+            create_directory(directory).await?;
+        }
+        let pool = SqlitePoolOptions::new().connect_with(options).await?;
+        let database = Self::Sqlite(pool);
+        database.migrate().await?;
+        Ok(database)
+    }
+
+    /// Connects to PostgreSQL and migrates the schema first on the connection's
+    /// `search_path` (tests point it at a schema of their own).
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] when the server refuses the connection, [`StoreError::Migration`].
+    pub async fn connect_postgres(options: PgConnectOptions) -> Result<Self, StoreError> {
+        let pool = PgPoolOptions::new().connect_with(options).await?;
+        let database = Self::Postgres(pool);
+        database.migrate().await?;
+        Ok(database)
+    }
+
+    /// Applies the embedded migrations of this back end (`migrations/sqlite` or
+    /// `migrations/postgres`) that have not run yet. Running it again is harmless.
+    ///
+    /// # Errors
+    /// [`StoreError::Migration`] when a migration fails or an applied one was edited.
+    pub async fn migrate(&self) -> Result<(), StoreError> {
+        match self {
+            Self::Sqlite(pool) => SQLITE_MIGRATIONS.run(pool).await?,
+            Self::Postgres(pool) => POSTGRES_MIGRATIONS.run(pool).await?,
+        }
+        tracing::debug!(backend = self.backend_name(), "event store migrated");
+        Ok(())
+    }
+
+    /// `"sqlite"` or `"postgres"`, for logs and metrics.
+    pub fn backend_name(&self) -> &'static str {
+        match self {
+            Self::Sqlite(_) => "sqlite",
+            Self::Postgres(_) => "postgres",
+        }
+    }
+
+    /// Closes every connection of the pool, waiting for the ones in use to be returned.
+    pub async fn close(&self) {
+        match self {
+            Self::Sqlite(pool) => pool.close().await,
+            Self::Postgres(pool) => pool.close().await,
+        }
+    }
+}
+
+async fn create_directory(directory: &Path) -> Result<(), StoreError> {
+    if directory.as_os_str().is_empty() {
+        return Ok(());
+    }
+    tokio::fs::create_dir_all(directory)
+        .await
+        .map_err(|source| StoreError::CreateDirectory {
+            path: directory.to_owned(),
+            source,
+        })
+}

@@ -1,0 +1,213 @@
+//! The global event log: every aggregate's events in one order, read page by page
+//! after a checkpoint.
+//!
+//! Guarantee: a reader that keeps calling [`EventLog::read_after`] with the position of
+//! the last event it received sees every committed event exactly once, in an order that
+//! never changes — no event can later appear behind a position already returned.
+//!
+//! - SQLite has a single writer, so the `global_position` assigned by the insert trigger
+//!   grows in commit order; the transaction id is always 0.
+//! - PostgreSQL commits concurrently, and identity values are handed out at insert time,
+//!   so a transaction that inserts early and commits late would land behind a checkpoint a
+//!   plain `global_position > checkpoint` reader has already passed. The log is therefore
+//!   ordered by `(transaction_id, global_position)` and only rows of transactions older
+//!   than the oldest one still in flight (`pg_snapshot_xmin`) are returned: those can no
+//!   longer change, so the order of everything returned is final.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use super::{Database, StoreError};
+
+/// A place in the global event log; events are ordered by `(transaction_id, global_position)`.
+///
+/// Store the position of the last event processed as a checkpoint and pass it to
+/// [`EventLog::read_after`] to continue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct LogPosition {
+    /// PostgreSQL: the id (`xid8`) of the transaction that appended the event. SQLite: always 0.
+    pub transaction_id: i64,
+    /// The event's `global_position` column: unique, growing with insertion order.
+    pub global_position: i64,
+}
+
+impl LogPosition {
+    /// Before the first event: reading after it returns the log from the beginning.
+    pub const START: Self = Self {
+        transaction_id: 0,
+        global_position: 0,
+    };
+}
+
+impl fmt::Display for LogPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.transaction_id, self.global_position)
+    }
+}
+
+/// One event as stored, with its place in the global log; the payload is still JSON,
+/// because a log reader handles the events of every aggregate type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredEvent {
+    /// Where the event sits in the global log.
+    pub position: LogPosition,
+    /// The aggregate's `Aggregate::TYPE`, e.g. `"Order"`.
+    pub aggregate_type: String,
+    /// The aggregate instance the event belongs to.
+    pub aggregate_id: String,
+    /// The event's number within its aggregate, starting at 1.
+    pub sequence: i64,
+    /// `DomainEvent::event_type` of the payload.
+    pub event_type: String,
+    /// `DomainEvent::event_version` of the payload.
+    pub event_version: String,
+    /// The serialized event.
+    pub payload: Value,
+    /// The metadata the command was executed with (a JSON object of strings).
+    pub metadata: Value,
+}
+
+/// Reads the global event log of a [`Database`].
+#[derive(Debug, Clone)]
+pub struct EventLog {
+    database: Database,
+}
+
+impl EventLog {
+    /// A reader of `database`'s event log.
+    pub fn new(database: &Database) -> Self {
+        Self {
+            database: database.clone(),
+        }
+    }
+
+    /// Up to `limit` events positioned after `after`, in log order (a `limit` below 1
+    /// returns nothing). Fewer than `limit` events does not mean the end of the log for
+    /// good: on PostgreSQL, events of later transactions are held back while an older
+    /// transaction is still in flight, and returned once it finishes.
+    ///
+    /// Call it outside any transaction that has written: that transaction would count as
+    /// in flight and hold back everything after it.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] when the query fails or a row cannot be decoded.
+    pub async fn read_after(
+        &self,
+        after: LogPosition,
+        limit: i64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let limit = limit.max(0);
+        let rows: Vec<EventRow> = match &self.database {
+            Database::Sqlite(pool) => {
+                sqlx::query_as(
+                    "select 0 as transaction_id, global_position, aggregate_type, aggregate_id,
+                            sequence, event_type, event_version, payload, metadata
+                     from events
+                     where global_position > ?1
+                     order by global_position
+                     limit ?2",
+                )
+                .bind(after.global_position)
+                .bind(limit)
+                .fetch_all(pool)
+                .await?
+            }
+            Database::Postgres(pool) => {
+                // xid8 has no cast to or from bigint; text is the bridge in both directions.
+                // The `e.` prefixes matter: a bare `order by transaction_id` would sort by the
+                // bigint output column and forgo the (transaction_id, global_position) index.
+                sqlx::query_as(
+                    "select e.transaction_id::text::bigint as transaction_id, e.global_position,
+                            e.aggregate_type, e.aggregate_id, e.sequence, e.event_type,
+                            e.event_version, e.payload, e.metadata
+                     from events e
+                     where (e.transaction_id, e.global_position) > ($1::text::xid8, $2)
+                       and e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+                     order by e.transaction_id, e.global_position
+                     limit $3",
+                )
+                .bind(after.transaction_id)
+                .bind(after.global_position)
+                .bind(limit)
+                .fetch_all(pool)
+                .await?
+            }
+        };
+        Ok(rows.into_iter().map(StoredEvent::from).collect())
+    }
+
+    /// The position of the newest committed event ([`LogPosition::START`] for an empty log).
+    ///
+    /// Once a reader's checkpoint has reached it, that reader has seen every event committed
+    /// before this call — what a read-your-writes wait after a command needs. On PostgreSQL
+    /// it may be ahead of what [`EventLog::read_after`] returns yet, while an older
+    /// transaction is still in flight.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] when the query fails.
+    pub async fn head(&self) -> Result<LogPosition, StoreError> {
+        match &self.database {
+            Database::Sqlite(pool) => {
+                let global_position: i64 =
+                    sqlx::query_scalar("select coalesce(max(global_position), 0) from events")
+                        .fetch_one(pool)
+                        .await?;
+                Ok(LogPosition {
+                    transaction_id: 0,
+                    global_position,
+                })
+            }
+            Database::Postgres(pool) => {
+                // Qualified for the same reason as in `read_after`: to sort by the indexed xid8.
+                let newest: Option<(i64, i64)> = sqlx::query_as(
+                    "select e.transaction_id::text::bigint, e.global_position
+                     from events e
+                     order by e.transaction_id desc, e.global_position desc
+                     limit 1",
+                )
+                .fetch_optional(pool)
+                .await?;
+                Ok(match newest {
+                    Some((transaction_id, global_position)) => LogPosition {
+                        transaction_id,
+                        global_position,
+                    },
+                    None => LogPosition::START,
+                })
+            }
+        }
+    }
+}
+
+/// A row of `events` as both back ends return it.
+#[derive(sqlx::FromRow)]
+struct EventRow {
+    transaction_id: i64,
+    global_position: i64,
+    aggregate_type: String,
+    aggregate_id: String,
+    sequence: i64,
+    event_type: String,
+    event_version: String,
+    payload: Value,
+    metadata: Value,
+}
+
+impl From<EventRow> for StoredEvent {
+    fn from(row: EventRow) -> Self {
+        Self {
+            position: LogPosition {
+                transaction_id: row.transaction_id,
+                global_position: row.global_position,
+            },
+            aggregate_type: row.aggregate_type,
+            aggregate_id: row.aggregate_id,
+            sequence: row.sequence,
+            event_type: row.event_type,
+            event_version: row.event_version,
+            payload: row.payload,
+            metadata: row.metadata,
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! The event store: connection, migrations, command execution with conflict retry,
+//! and the global-position log reader.
+//!
+//! Both back ends keep cqrs-es's `events` table (written by sqlite-es or postgres-es)
+//! plus a global position that the projection workers tail (DESIGN.md "Stores"):
+//!
+//! - [`Database`] opens SQLite or PostgreSQL from a URL and applies the migrations.
+//! - [`CommandBus`] runs a command against an aggregate (load, handle, commit) and
+//!   returns the events it committed; [`CommandBus::execute_with_retry`] re-runs a
+//!   command that lost an optimistic-concurrency race, following a [`RetryPolicy`].
+//! - [`EventLog`] reads every aggregate's events in one global order, after a
+//!   [`LogPosition`] checkpoint, without ever skipping a late commit.
+
+mod command_bus;
+mod database;
+mod error;
+mod event_log;
+mod retry;
+
+pub use command_bus::CommandBus;
+pub use database::{default_database_url, Database, DEFAULT_DATABASE_URL};
+pub use error::StoreError;
+pub use event_log::{EventLog, LogPosition, StoredEvent};
+pub use retry::RetryPolicy;

@@ -1,0 +1,83 @@
+//! Opening the store: URLs, SQLite durability settings, repeated migrations.
+
+use projections::store::{CommandBus, Database, StoreError};
+
+use crate::counter::{Counter, CounterCommand, CounterServices};
+use crate::helpers::{actor, TestDb};
+
+#[tokio::test]
+async fn sqlite_store_is_durable_and_reopens_with_its_events() {
+    let db = TestDb::sqlite().await;
+    let Database::Sqlite(pool) = &db.database else {
+        unreachable!("TestDb::sqlite opens SQLite")
+    };
+    let synchronous: i64 = sqlx::query_scalar("pragma synchronous")
+        .fetch_one(pool)
+        .await
+        .expect("pragma");
+    assert_eq!(synchronous, 2, "synchronous=FULL");
+    let journal_mode: String = sqlx::query_scalar("pragma journal_mode")
+        .fetch_one(pool)
+        .await
+        .expect("pragma");
+    assert_eq!(journal_mode, "wal");
+    let busy_timeout_ms: i64 = sqlx::query_scalar("pragma busy_timeout")
+        .fetch_one(pool)
+        .await
+        .expect("pragma");
+    assert_eq!(busy_timeout_ms, 5000);
+    let foreign_keys: i64 = sqlx::query_scalar("pragma foreign_keys")
+        .fetch_one(pool)
+        .await
+        .expect("pragma");
+    assert_eq!(foreign_keys, 1);
+
+    CommandBus::<Counter>::new(&db.database, CounterServices::plain())
+        .execute("counter-1", CounterCommand::Increment { by: 3 }, actor("a"))
+        .await
+        .expect("command");
+
+    // A second connection to the same file migrates again (a no-op) and sees the event.
+    let file: String =
+        sqlx::query_scalar("select file from pragma_database_list where name = 'main'")
+            .fetch_one(pool)
+            .await
+            .expect("database file");
+    let reopened = Database::connect(&format!("sqlite://{file}"))
+        .await
+        .expect("reopen");
+    let counter = CommandBus::<Counter>::new(&reopened, CounterServices::plain())
+        .load("counter-1")
+        .await
+        .expect("load");
+    assert_eq!(counter.value, 3);
+    reopened.close().await;
+    db.teardown().await;
+}
+
+#[tokio::test]
+async fn bad_urls_are_errors_that_do_not_reveal_the_password() {
+    let unsupported = Database::connect("mysql://app:s3cret@db.example/loans").await;
+    match &unsupported {
+        Err(StoreError::UnsupportedScheme { scheme }) => assert_eq!(scheme, "mysql"),
+        other => panic!("expected UnsupportedScheme, got {other:?}"),
+    }
+    let message = unsupported.expect_err("unsupported").to_string();
+    assert!(!message.contains("s3cret"), "{message}");
+
+    let no_scheme = Database::connect("data/loan.db").await;
+    assert!(
+        matches!(no_scheme, Err(StoreError::UnsupportedScheme { .. })),
+        "{no_scheme:?}"
+    );
+    let bad_sqlite = Database::connect("sqlite://data/loan.db?mode=sideways").await;
+    assert!(
+        matches!(bad_sqlite, Err(StoreError::InvalidUrl(_))),
+        "{bad_sqlite:?}"
+    );
+    let bad_postgres = Database::connect("postgres://app:s3cret@[::1/loans").await;
+    assert!(
+        matches!(bad_postgres, Err(StoreError::InvalidUrl(_))),
+        "{bad_postgres:?}"
+    );
+}

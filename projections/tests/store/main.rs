@@ -1,0 +1,11 @@
+//! The event store's integration suite: every scenario runs on SQLite (a fresh file per
+//! test) and, when `TEST_DATABASE_URL` names a PostgreSQL database, on PostgreSQL too
+//! (a fresh schema per test).
+
+#[macro_use]
+mod helpers;
+mod commands;
+mod concurrency;
+mod connection;
+mod counter;
+mod event_log;
