@@ -136,6 +136,15 @@ impl Database {
         }
     }
 
+    /// True when the store answers a trivial query (readiness probe).
+    pub async fn ping(&self) -> bool {
+        let result = match self {
+            Self::Sqlite(pool) => sqlx::query("select 1").execute(pool).await.map(drop),
+            Self::Postgres(pool) => sqlx::query("select 1").execute(pool).await.map(drop),
+        };
+        result.is_ok()
+    }
+
     /// Closes every connection of the pool, waiting for the ones in use to be returned.
     pub async fn close(&self) {
         match self {

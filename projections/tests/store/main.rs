@@ -8,4 +8,5 @@ mod commands;
 mod concurrency;
 mod connection;
 mod counter;
+mod domain;
 mod event_log;
