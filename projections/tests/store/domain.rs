@@ -84,16 +84,29 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
         },
     ];
     for step in steps {
-        users.execute(&uid, step, borrower("onboarding")).await.expect("onboarding step");
+        users
+            .execute(&uid, step, borrower("onboarding"))
+            .await
+            .expect("onboarding step");
     }
     users
-        .execute(&uid, UserCommand::VerifyIdentity { auditor_id: auditor_1 }, staff(auditor_1))
+        .execute(
+            &uid,
+            UserCommand::VerifyIdentity {
+                auditor_id: auditor_1,
+            },
+            staff(auditor_1),
+        )
         .await
         .expect("identity verified");
 
     // Apply: the user's single application slot, then the order itself.
     users
-        .execute(&uid, UserCommand::OpenApplication { order_id }, borrower("apply"))
+        .execute(
+            &uid,
+            UserCommand::OpenApplication { order_id },
+            borrower("apply"),
+        )
         .await
         .expect("application opened");
     let signature = users.load(&uid).await.expect("load user").signature;
@@ -117,7 +130,12 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
 
     // Two auditors review (four-eyes); approval credits the wallet.
     let reviews = [
-        (auditor_1, OrderCommand::StartReview { auditor_id: auditor_1 }),
+        (
+            auditor_1,
+            OrderCommand::StartReview {
+                auditor_id: auditor_1,
+            },
+        ),
         (
             auditor_1,
             OrderCommand::PassFirstAudit {
@@ -135,7 +153,10 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
         ),
     ];
     for (who, review) in reviews {
-        orders.execute(&oid, review, staff(who)).await.expect("review step");
+        orders
+            .execute(&oid, review, staff(who))
+            .await
+            .expect("review step");
     }
     wallets
         .execute(
@@ -192,7 +213,11 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
         .await
         .expect("withdrawn");
     orders
-        .execute(&oid, OrderCommand::RecordPayoutSucceeded { payout_id }, system())
+        .execute(
+            &oid,
+            OrderCommand::RecordPayoutSucceeded { payout_id },
+            system(),
+        )
         .await
         .expect("payout succeeded");
     wallets
@@ -201,13 +226,23 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
         .expect("remainder released");
     let disbursed = orders.load(&oid).await.expect("load order");
     assert_eq!(disbursed.status, OrderStatus::Disbursed);
-    assert_eq!(disbursed.outstanding(), dec!(80960.0), "interest on 80,000 only (P10)");
+    assert_eq!(
+        disbursed.outstanding(),
+        dec!(80960.0),
+        "interest on 80,000 only (P10)"
+    );
 
     // Day 8 (past cooling-off and the term): four recharges of 20,000 and one of 960.
     clock.set(test_now() + Days::new(8));
-    for (n, amount) in [dec!(20000), dec!(20000), dec!(20000), dec!(20000), dec!(960)]
-        .into_iter()
-        .enumerate()
+    for (n, amount) in [
+        dec!(20000),
+        dec!(20000),
+        dec!(20000),
+        dec!(20000),
+        dec!(960),
+    ]
+    .into_iter()
+    .enumerate()
     {
         let payment_ref = format!("pay-{n}");
         wallets
@@ -263,23 +298,38 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
 
     // The global log holds every event in commit order, money as decimal strings.
     let log = EventLog::new(&db.database);
-    let all = log.read_after(LogPosition::START, 1000).await.expect("read log");
+    let all = log
+        .read_after(LogPosition::START, 1000)
+        .await
+        .expect("read log");
     let types: Vec<&str> = all.iter().map(|e| e.event_type.as_str()).collect();
     assert_eq!(types.first(), Some(&"UserRegistered"));
     assert_eq!(types.last(), Some(&"ApplicationClosed"));
-    assert_eq!(types.iter().filter(|t| **t == "RepaymentReceived").count(), 5);
+    assert_eq!(
+        types.iter().filter(|t| **t == "RepaymentReceived").count(),
+        5
+    );
     assert!(types.contains(&"LoanRepaid"));
     let positions: Vec<LogPosition> = all.iter().map(|e| e.position).collect();
-    assert!(positions.windows(2).all(|w| w[0] < w[1]), "strictly increasing");
+    assert!(
+        positions.windows(2).all(|w| w[0] < w[1]),
+        "strictly increasing"
+    );
     let requested = all
         .iter()
         .find(|e| e.event_type == "PayoutRequested")
         .expect("payout in the log");
     assert_eq!(requested.payload["PayoutRequested"]["amount"], "80000");
     assert_eq!(requested.metadata["actor"], format!("user:{user_id}"));
-    let registered = all.iter().find(|e| e.event_type == "UserRegistered").unwrap();
+    let registered = all
+        .iter()
+        .find(|e| e.event_type == "UserRegistered")
+        .unwrap();
     // No field holds the plain password (the test hasher prefixes "hashed:").
-    assert!(!registered.payload.to_string().contains("\"secret-pass\""), "P2");
+    assert!(
+        !registered.payload.to_string().contains("\"secret-pass\""),
+        "P2"
+    );
     assert_eq!(
         registered.payload["UserRegistered"]["password_hash"],
         "hashed:secret-pass"
