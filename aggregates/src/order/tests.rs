@@ -765,27 +765,66 @@ fn recharge_without_an_outstanding_loan_is_refused_p1() {
 
 #[test]
 fn a_repayment_can_never_exceed_what_is_owed_p1() {
-    // Day 10 of a 24-day loan of 80,000 at 0.1 %/day: owed today = 80,000 + 10 × 80.
-    let mut given = approved(dec!(80000), 24);
-    given.push(payout_requested(dec!(80000)));
-    given.push(payout_succeeded(dec!(80000), dec!(80000), 24));
-    let owed = dec!(80800.0);
-    test_at(at(10))
-        .given(given.clone())
-        .when(repay("pay-1", owed + dec!(0.01)))
+    // Day 8 of the 6-day loan of 80,000: 80,960 owed. After four payments of 20,000,
+    // 960 is left: 1,000 is within the range but more than is owed, so refused.
+    let mut history = disbursed();
+    for n in 0..4 {
+        let events = run(
+            test_at(at(8)),
+            history.clone(),
+            repay(&format!("p{n}"), dec!(20000)),
+        );
+        history.extend(events);
+    }
+    test_at(at(8))
+        .given(history.clone())
+        .when(repay("p4", dec!(1000)))
         .then_expect_error(OrderError::RepaymentAmount {
             min: dec!(100),
-            max: dec!(20000),
+            max: dec!(960.0),
         });
-    // And the exact amount owed today closes it, even above repay_max? No: the range
-    // still applies; only a final amount below the minimum is an exception.
-    test_at(at(10))
-        .given(given)
-        .when(repay("pay-1", owed))
+    test_at(at(8))
+        .given(history.clone())
+        .when(repay("p4", dec!(960.01)))
         .then_expect_error(OrderError::RepaymentAmount {
             min: dec!(100),
-            max: dec!(20000),
+            max: dec!(960.0),
         });
+    // Exactly what is owed is accepted and closes the loan.
+    let events = run(test_at(at(8)), history, repay("p4", dec!(960.0)));
+    assert!(matches!(events.last(), Some(OrderEvent::LoanRepaid { .. })));
+}
+
+#[test]
+fn the_final_payment_may_be_below_the_minimum_but_only_exactly_p1() {
+    // 80,960 owed: 80,900 in range-sized steps leaves 60, below repay_min (100).
+    let mut history = disbursed();
+    for (n, amount) in [
+        dec!(20000),
+        dec!(20000),
+        dec!(20000),
+        dec!(20000),
+        dec!(900),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let events = run(
+            test_at(at(8)),
+            history.clone(),
+            repay(&format!("p{n}"), amount),
+        );
+        history.extend(events);
+    }
+    test_at(at(8))
+        .given(history.clone())
+        .when(repay("p5", dec!(50)))
+        .then_expect_error(OrderError::RepaymentAmount {
+            min: dec!(60.0),
+            max: dec!(60.0),
+        });
+    let events = run(test_at(at(8)), history, repay("p5", dec!(60.0)));
+    assert!(matches!(events.last(), Some(OrderEvent::LoanRepaid { .. })));
 }
 
 #[test]
