@@ -528,6 +528,7 @@ impl Aggregate for Order {
                 let event = OrderEvent::PayoutFailed {
                     payout_id,
                     amount: attempt.amount,
+                    net_amount: attempt.net_amount,
                     reason,
                     at: now,
                 };

@@ -161,6 +161,8 @@ pub enum OrderEvent {
         payout_id: Uuid,
         /// Amount returned to the balance.
         amount: Decimal,
+        /// What had been sent and came back: amount − processing fee.
+        net_amount: Decimal,
         /// The real reason, shown to the borrower.
         reason: String,
         /// When.

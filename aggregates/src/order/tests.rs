@@ -651,6 +651,7 @@ fn a_failed_payout_returns_the_amount_and_keeps_status_9_p3() {
     let failed = OrderEvent::PayoutFailed {
         payout_id: payout_id(),
         amount: dec!(80000),
+        net_amount: dec!(80000),
         reason: "connection to bank account failed".to_string(),
         at: test_now(),
     };

@@ -121,6 +121,7 @@ impl Aggregate for Wallet {
             }
             WalletCommand::RecordRecharge {
                 payment_ref,
+                order_id,
                 amount,
             } => {
                 if self.recharges.contains_key(&payment_ref)
@@ -131,6 +132,7 @@ impl Aggregate for Wallet {
                 Self::check_amount(amount)?;
                 let event = WalletEvent::Recharged {
                     payment_ref,
+                    order_id,
                     amount,
                 };
                 sink.write(event, self).await;
@@ -199,6 +201,7 @@ impl Aggregate for Wallet {
             WalletEvent::Recharged {
                 payment_ref,
                 amount,
+                ..
             } => {
                 self.recharges.insert(payment_ref, amount);
             }

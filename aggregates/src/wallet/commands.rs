@@ -39,6 +39,8 @@ pub enum WalletCommand {
     RecordRecharge {
         /// External reference.
         payment_ref: String,
+        /// The order the payment page was opened for.
+        order_id: Uuid,
         /// Amount received.
         amount: Decimal,
     },

@@ -46,6 +46,8 @@ pub enum WalletEvent {
     Recharged {
         /// The payment's external reference.
         payment_ref: String,
+        /// The order the borrower paid towards.
+        order_id: Uuid,
         /// Amount.
         amount: Decimal,
     },

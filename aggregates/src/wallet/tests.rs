@@ -138,6 +138,7 @@ fn the_undrawn_remainder_is_released_after_the_drawdown() {
         .then_expect_events(vec![]);
     history.push(WalletEvent::Recharged {
         payment_ref: "pay-1".to_string(),
+        order_id: order(),
         amount: dec!(500),
     });
     assert_eq!(fold(history).balance(), dec!(500));
@@ -147,12 +148,14 @@ fn the_undrawn_remainder_is_released_after_the_drawdown() {
 fn a_payment_is_recorded_once_and_applied_once() {
     let recharged = vec![WalletEvent::Recharged {
         payment_ref: "pay-1".to_string(),
+        order_id: order(),
         amount: dec!(5000),
     }];
     test()
         .given(recharged.clone())
         .when(WalletCommand::RecordRecharge {
             payment_ref: "pay-1".to_string(),
+            order_id: order(),
             amount: dec!(5000),
         })
         .then_expect_events(vec![]);
@@ -182,6 +185,7 @@ fn a_payment_is_recorded_once_and_applied_once() {
         .given(history)
         .when(WalletCommand::RecordRecharge {
             payment_ref: "pay-1".to_string(),
+            order_id: order(),
             amount: dec!(5000),
         })
         .then_expect_events(vec![]);
@@ -193,6 +197,7 @@ fn money_received_beyond_what_is_owed_stays_the_borrowers_cash_p1() {
     let history = vec![
         WalletEvent::Recharged {
             payment_ref: "pay-1".to_string(),
+            order_id: order(),
             amount: dec!(5000),
         },
         WalletEvent::RepaymentApplied {
@@ -219,6 +224,7 @@ fn amounts_must_be_positive_with_two_decimals() {
             .given_no_previous_events()
             .when(WalletCommand::RecordRecharge {
                 payment_ref: "pay-1".to_string(),
+                order_id: order(),
                 amount,
             })
             .then_expect_error(WalletError::InvalidAmount);

@@ -250,6 +250,7 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
                 &uid,
                 WalletCommand::RecordRecharge {
                     payment_ref: payment_ref.clone(),
+                    order_id,
                     amount,
                 },
                 system(),
