@@ -1,4 +1,25 @@
 //! The read side and the event store plumbing shared by the api, the projection
 //! workers and the replay tool (DESIGN.md "Stores", "Read models").
+//!
+//! - [`store`]: the event store on SQLite and PostgreSQL, commands, the global log.
+//! - [`projection`], [`users`], [`orders`], [`wallets`], [`ledger`]: the read models,
+//!   each written once against [`rows::RowStore`] so the live workers and `rebuild`
+//!   share one implementation.
+//! - [`runner`]: checkpointed workers (one transaction per batch: rows + checkpoint).
+//! - [`rebuild`]: rebuild from the log, compare with the live tables, hash them.
+//! - [`process`]: the process managers that move money between aggregates.
 
+pub mod history;
+pub mod ledger;
+pub mod orders;
+pub mod process;
+pub mod projection;
+pub mod rebuild;
+pub mod rows;
+pub mod runner;
 pub mod store;
+pub mod users;
+pub mod verify;
+pub mod wallets;
+
+pub use projection::{Projection, ProjectionError};

@@ -11,6 +11,9 @@ use sqlite_es::SqliteEventRepository;
 
 use super::{Database, RetryPolicy};
 
+/// Metadata key of the commit time every event carries (RFC 3339, UTC).
+pub const RECORDED_AT: &str = "recorded_at";
+
 /// Executes commands for aggregates of type `A` against the event store.
 ///
 /// Guarantees:
@@ -30,15 +33,10 @@ pub struct CommandBus<A: Aggregate> {
 impl<A: Aggregate> CommandBus<A> {
     /// A bus writing to `database`, handing `services` to every `handle` call.
     pub fn new(database: &Database, services: A::Services) -> Self {
-        let store = match database {
-            Database::Sqlite(pool) => Backend::Sqlite(PersistedEventStore::new_event_store(
-                SqliteEventRepository::new(pool.clone()),
-            )),
-            Database::Postgres(pool) => Backend::Postgres(PersistedEventStore::new_event_store(
-                PostgresEventRepository::new(pool.clone()),
-            )),
-        };
-        Self { store, services }
+        Self {
+            store: Backend::for_database(database),
+            services,
+        }
     }
 
     /// The services handed to the aggregate's `handle`.
@@ -85,7 +83,7 @@ impl<A: Aggregate> CommandBus<A> {
         &self,
         aggregate_id: &str,
         command: A::Command,
-        metadata: HashMap<String, String>,
+        mut metadata: HashMap<String, String>,
     ) -> Result<Vec<EventEnvelope<A>>, AggregateError<A::Error>> {
         let mut context = self.store.load_aggregate(aggregate_id).await?;
         let sink = EventSink::default();
@@ -99,6 +97,13 @@ impl<A: Aggregate> CommandBus<A> {
             // Nothing to append: skip the (empty) write transaction.
             return Ok(Vec::new());
         }
+        // Every event records when it was committed (history replay shows it, P9);
+        // a caller-supplied value (a replayed import) is kept.
+        metadata
+            .entry(RECORDED_AT.to_string())
+            .or_insert_with(|| {
+                chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
+            });
         let committed = self.store.commit(events, context, metadata).await?;
         tracing::debug!(
             aggregate_type = A::TYPE,
@@ -175,6 +180,33 @@ impl<A: Aggregate> CommandBus<A> {
 enum Backend<A: Aggregate> {
     Sqlite(PersistedEventStore<SqliteEventRepository, A>),
     Postgres(PersistedEventStore<PostgresEventRepository, A>),
+}
+
+impl<A: Aggregate> Backend<A> {
+    fn for_database(database: &Database) -> Self {
+        match database {
+            Database::Sqlite(pool) => Self::Sqlite(PersistedEventStore::new_event_store(
+                SqliteEventRepository::new(pool.clone()),
+            )),
+            Database::Postgres(pool) => Self::Postgres(PersistedEventStore::new_event_store(
+                PostgresEventRepository::new(pool.clone()),
+            )),
+        }
+    }
+}
+
+/// All events of one aggregate, in sequence order, with their metadata — for readers
+/// that never execute commands (history replay, export) and so have no services.
+///
+/// # Errors
+/// As for [`CommandBus::load`].
+pub async fn load_events<A: Aggregate>(
+    database: &Database,
+    aggregate_id: &str,
+) -> Result<Vec<EventEnvelope<A>>, AggregateError<A::Error>> {
+    Backend::<A>::for_database(database)
+        .load_events(aggregate_id)
+        .await
 }
 
 impl<A: Aggregate> EventStore<A> for Backend<A> {

@@ -17,7 +17,7 @@ mod error;
 mod event_log;
 mod retry;
 
-pub use command_bus::CommandBus;
+pub use command_bus::{load_events, CommandBus, RECORDED_AT};
 pub use database::{default_database_url, Database, DEFAULT_DATABASE_URL};
 pub use error::StoreError;
 pub use event_log::{EventLog, LogPosition, StoredEvent};

@@ -1,0 +1,253 @@
+//! `ledger`: the double-entry journal derived from the money events (DESIGN.md).
+//!
+//! Guarantees:
+//! - every journal entry's postings sum to exactly zero, so the trial balance (the
+//!   sum of every account) is zero at every checkpoint;
+//! - an entry is identified by the event that caused it (`<type>/<id>/<sequence>`),
+//!   so a re-delivered event cannot post twice, and nothing is ever edited or deleted:
+//!   a waiver or a failed payout is a new, correcting entry;
+//! - `borrower_wallet:<user>` holds exactly the borrower's unapplied cash (credit
+//!   balance), which `replay-tool verify` checks against the wallet read model.
+//!
+//! Debits are positive, credits negative. Accounts: `lender_cash`,
+//! `loan_receivable:<order>`, `borrower_wallet:<user>`, `payout_clearing`,
+//! `payment_clearing`, `interest_income`, `fee_income`.
+
+use aggregates::order::{Order, OrderEvent, RepaymentSource};
+use aggregates::wallet::{Wallet, WalletEvent};
+use async_trait::async_trait;
+use cqrs_es::Aggregate;
+use rust_decimal::Decimal;
+
+use crate::orders::order_event_time;
+use crate::projection::{decode, money_text, recorded_at, time_text, Projection, ProjectionError};
+use crate::rows::{Kind, Row, RowStore, TableSpec};
+use crate::store::StoredEvent;
+
+/// `ledger_journal`.
+pub static LEDGER_JOURNAL: TableSpec = TableSpec {
+    name: "ledger_journal",
+    key_len: 2,
+    columns: &[
+        ("entry_id", Kind::Text),
+        ("posting_no", Kind::Int),
+        ("at", Kind::Text),
+        ("order_id", Kind::Text),
+        ("account", Kind::Text),
+        ("amount", Kind::Text),
+        ("amount_minor", Kind::Int),
+        ("description", Kind::Text),
+    ],
+};
+
+/// Cash held by the lender.
+pub const LENDER_CASH: &str = "lender_cash";
+/// Money sent to a bank and not yet confirmed.
+pub const PAYOUT_CLEARING: &str = "payout_clearing";
+/// Borrower payments received and not yet applied to a loan.
+pub const PAYMENT_CLEARING: &str = "payment_clearing";
+/// Interest earned.
+pub const INTEREST_INCOME: &str = "interest_income";
+/// Processing and overdue fees earned.
+pub const FEE_INCOME: &str = "fee_income";
+
+/// `loan_receivable:<order>`.
+pub fn loan_receivable(order_id: &str) -> String {
+    format!("loan_receivable:{order_id}")
+}
+
+/// `borrower_wallet:<user>`.
+pub fn borrower_wallet(user_id: &str) -> String {
+    format!("borrower_wallet:{user_id}")
+}
+
+/// One side of an entry: debit when positive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Posting {
+    /// Account name.
+    pub account: String,
+    /// Signed amount.
+    pub amount: Decimal,
+}
+
+/// A balanced journal entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JournalEntry {
+    /// The order it concerns.
+    pub order_id: String,
+    /// What happened, in words.
+    pub description: &'static str,
+    /// The postings; they sum to zero.
+    pub postings: Vec<Posting>,
+}
+
+fn entry(order_id: &str, description: &'static str, lines: Vec<(String, Decimal)>) -> JournalEntry {
+    let postings = lines
+        .into_iter()
+        .filter(|(_, amount)| !amount.is_zero())
+        .map(|(account, amount)| Posting { account, amount })
+        .collect();
+    JournalEntry {
+        order_id: order_id.to_string(),
+        description,
+        postings,
+    }
+}
+
+/// The journal entry an Order event produces, if it moves money.
+pub fn order_entry(order_id: &str, event: &OrderEvent) -> Option<JournalEntry> {
+    let receivable = loan_receivable(order_id);
+    let e = match event {
+        OrderEvent::PayoutRequested { net_amount, .. } => entry(
+            order_id,
+            "payout sent to the borrower's bank",
+            vec![
+                (PAYOUT_CLEARING.into(), *net_amount),
+                (LENDER_CASH.into(), -*net_amount),
+            ],
+        ),
+        OrderEvent::PayoutSucceeded { disclosure, .. } => entry(
+            order_id,
+            "payout confirmed: principal and interest receivable, fee earned",
+            vec![
+                (receivable, disclosure.principal + disclosure.interest),
+                (PAYOUT_CLEARING.into(), -disclosure.net_amount),
+                (FEE_INCOME.into(), -disclosure.processing_fee),
+                (INTEREST_INCOME.into(), -disclosure.interest),
+            ],
+        ),
+        OrderEvent::PayoutFailed { net_amount, .. } => entry(
+            order_id,
+            "payout returned by the bank",
+            vec![
+                (LENDER_CASH.into(), *net_amount),
+                (PAYOUT_CLEARING.into(), -*net_amount),
+            ],
+        ),
+        OrderEvent::RepaymentReceived { amount, source, .. } => {
+            let from = match source {
+                RepaymentSource::Recharge => PAYMENT_CLEARING,
+                RepaymentSource::Manual { .. } => LENDER_CASH,
+            };
+            entry(
+                order_id,
+                "repayment",
+                vec![(from.into(), *amount), (receivable, -*amount)],
+            )
+        }
+        OrderEvent::OverdueFeeCharged { amount, .. } => entry(
+            order_id,
+            "overdue fee",
+            vec![(receivable, *amount), (FEE_INCOME.into(), -*amount)],
+        ),
+        OrderEvent::LoanRepaid {
+            interest_waived,
+            fees_waived,
+            ..
+        } => entry(
+            order_id,
+            "closed: interest and fees not charged are waived",
+            vec![
+                (INTEREST_INCOME.into(), *interest_waived),
+                (FEE_INCOME.into(), *fees_waived),
+                (receivable, -(*interest_waived + *fees_waived)),
+            ],
+        ),
+        _ => return None,
+    };
+    (!e.postings.is_empty()).then_some(e)
+}
+
+/// The journal entry a Wallet event produces, if it moves money. Approved but undrawn
+/// proceeds are a commitment, not money, and post nothing.
+pub fn wallet_entry(user_id: &str, event: &WalletEvent) -> Option<JournalEntry> {
+    let wallet = borrower_wallet(user_id);
+    let e = match event {
+        WalletEvent::Recharged {
+            order_id, amount, ..
+        } => entry(
+            &order_id.to_string(),
+            "payment received from the borrower",
+            vec![(LENDER_CASH.into(), *amount), (wallet, -*amount)],
+        ),
+        WalletEvent::RepaymentApplied {
+            order_id, amount, ..
+        } => entry(
+            &order_id.to_string(),
+            "payment applied to the loan",
+            vec![(wallet, *amount), (PAYMENT_CLEARING.into(), -*amount)],
+        ),
+        _ => return None,
+    };
+    (!e.postings.is_empty()).then_some(e)
+}
+
+/// Maintains `ledger_journal` from Order and Wallet events.
+pub struct LedgerProjection;
+
+static TABLES: [&TableSpec; 1] = [&LEDGER_JOURNAL];
+
+#[async_trait]
+impl Projection for LedgerProjection {
+    fn name(&self) -> &'static str {
+        "ledger"
+    }
+
+    fn tables(&self) -> &'static [&'static TableSpec] {
+        &TABLES
+    }
+
+    async fn apply(
+        &self,
+        store: &mut dyn RowStore,
+        event: &StoredEvent,
+    ) -> Result<(), ProjectionError> {
+        let id = event.aggregate_id.as_str();
+        let (journal_entry, at) = if event.aggregate_type == Order::TYPE {
+            let payload: OrderEvent = decode(event)?;
+            (order_entry(id, &payload), order_event_time(&payload))
+        } else if event.aggregate_type == Wallet::TYPE {
+            let payload: WalletEvent = decode(event)?;
+            (wallet_entry(id, &payload), recorded_at(event))
+        } else {
+            return Ok(());
+        };
+        let Some(journal_entry) = journal_entry else {
+            return Ok(());
+        };
+        debug_assert_eq!(
+            journal_entry.postings.iter().map(|p| p.amount).sum::<Decimal>(),
+            Decimal::ZERO
+        );
+        let entry_id = format!("{}/{}/{}", event.aggregate_type, id, event.sequence);
+        for (number, posting) in (1..).zip(&journal_entry.postings) {
+            let minor = posting.amount * Decimal::ONE_HUNDRED;
+            if !minor.fract().is_zero() {
+                return Err(ProjectionError::Precision {
+                    amount: posting.amount,
+                    position: event.position,
+                });
+            }
+            let amount_minor = i64::try_from(minor).map_err(|_| ProjectionError::Precision {
+                amount: posting.amount,
+                position: event.position,
+            })?;
+            store
+                .upsert(Row {
+                    table: &LEDGER_JOURNAL,
+                    values: vec![
+                        entry_id.as_str().into(),
+                        i64::from(number).into(),
+                        time_text(at).into(),
+                        journal_entry.order_id.as_str().into(),
+                        posting.account.as_str().into(),
+                        money_text(posting.amount).into(),
+                        amount_minor.into(),
+                        journal_entry.description.into(),
+                    ],
+                })
+                .await?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,476 @@
+//! `orders`: every read model fed by Order events — `order_detail`, `order_list`,
+//! `loan_progress`, `audit_queue`, `last_withdraw_error`, `order_timeline` and
+//! `transactions` (PRODUCT.md sections 8 and 10).
+//!
+//! The folded `Order` is kept in `order_detail.state`; each event is applied to it
+//! with the aggregate's own `apply`, so the read side can never disagree with the
+//! write side about what an event means.
+
+use aggregates::order::{Order, OrderEvent};
+use aggregates::pricing::{apr_pct, daily_rate_pct};
+use async_trait::async_trait;
+use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
+use cqrs_es::Aggregate;
+use rust_decimal::Decimal;
+use serde_json::{json, Value as Json};
+use uuid::Uuid;
+
+use crate::projection::{
+    actor_of, decode, decode_state, money_text, time_text, to_json, Projection, ProjectionError,
+};
+use crate::rows::{Kind, Row, RowStore, TableSpec, Value};
+use crate::store::StoredEvent;
+use crate::users::text;
+
+/// `order_detail`: the whole order (`/loan/orderInfo`).
+pub static ORDER_DETAIL: TableSpec = TableSpec {
+    name: "order_detail",
+    key_len: 1,
+    columns: &[
+        ("order_id", Kind::Text),
+        ("user_id", Kind::Text),
+        ("status", Kind::Int),
+        ("applied_at", Kind::Text),
+        ("doc", Kind::Text),
+        ("state", Kind::Text),
+    ],
+};
+
+/// `order_list`: a borrower's orders (`/loan/getUserOrderList`).
+pub static ORDER_LIST: TableSpec = TableSpec {
+    name: "order_list",
+    key_len: 1,
+    columns: &[
+        ("order_id", Kind::Text),
+        ("user_id", Kind::Text),
+        ("status", Kind::Int),
+        ("principal", Kind::Text),
+        ("applied_at", Kind::Text),
+    ],
+};
+
+/// `loan_progress`: the borrower's latest order (`/loan/getLoanProgress`).
+pub static LOAN_PROGRESS: TableSpec = TableSpec {
+    name: "loan_progress",
+    key_len: 1,
+    columns: &[
+        ("user_id", Kind::Text),
+        ("order_id", Kind::Text),
+        ("status", Kind::Int),
+        ("apply_amount", Kind::Text),
+        ("balance", Kind::Text),
+        ("applied_at", Kind::Text),
+        ("contract", Kind::Text),
+    ],
+};
+
+/// `audit_queue`: every order with its applicant summary (auditor console).
+pub static AUDIT_QUEUE: TableSpec = TableSpec {
+    name: "audit_queue",
+    key_len: 1,
+    columns: &[
+        ("order_id", Kind::Text),
+        ("user_id", Kind::Text),
+        ("status", Kind::Int),
+        ("applicant_name", Kind::Text),
+        ("product_name", Kind::Text),
+        ("amount", Kind::Text),
+        ("period_days", Kind::Int),
+        ("applied_at", Kind::Text),
+        ("updated_at", Kind::Text),
+    ],
+};
+
+/// `last_withdraw_error` (`/user/getLastWithdrawError`).
+pub static LAST_WITHDRAW_ERROR: TableSpec = TableSpec {
+    name: "last_withdraw_error",
+    key_len: 1,
+    columns: &[
+        ("user_id", Kind::Text),
+        ("order_id", Kind::Text),
+        ("message", Kind::Text),
+        ("at", Kind::Text),
+    ],
+};
+
+/// `order_timeline` (`/loan/orderTimeline`).
+pub static ORDER_TIMELINE: TableSpec = TableSpec {
+    name: "order_timeline",
+    key_len: 2,
+    columns: &[
+        ("order_id", Kind::Text),
+        ("sequence", Kind::Int),
+        ("at", Kind::Text),
+        ("event_type", Kind::Text),
+        ("actor", Kind::Text),
+        ("doc", Kind::Text),
+    ],
+};
+
+/// `transactions` (`/transactionHistory`): disbursements and repayments.
+pub static TRANSACTIONS: TableSpec = TableSpec {
+    name: "transactions",
+    key_len: 1,
+    columns: &[
+        ("transaction_id", Kind::Text),
+        ("user_id", Kind::Text),
+        ("order_id", Kind::Text),
+        ("kind", Kind::Text),
+        ("amount", Kind::Text),
+        ("at", Kind::Text),
+    ],
+};
+
+/// Maintains the order read models from Order events.
+pub struct OrdersProjection;
+
+/// When an order event happened. Events without their own timestamp are dated by the
+/// day they concern (start of day, UTC).
+pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
+    let day_start = |day: NaiveDate| day.and_time(NaiveTime::MIN).and_utc();
+    match event {
+        OrderEvent::LoanApplied { applied_at, .. } => *applied_at,
+        OrderEvent::ReviewStarted { at, .. }
+        | OrderEvent::ResubmissionRequested { at, .. }
+        | OrderEvent::Resubmitted { at }
+        | OrderEvent::FirstAuditPassed { at, .. }
+        | OrderEvent::FinalAuditPassed { at, .. }
+        | OrderEvent::LoanRefused { at, .. }
+        | OrderEvent::LoanCancelled { at, .. }
+        | OrderEvent::OfferExpired { at, .. }
+        | OrderEvent::PayoutRequested { at, .. }
+        | OrderEvent::PayoutFailed { at, .. }
+        | OrderEvent::RepaymentReceived { at, .. }
+        | OrderEvent::LoanRepaid { at, .. } => *at,
+        OrderEvent::PayoutSucceeded { paid_at, .. } => *paid_at,
+        OrderEvent::InstallmentOverdue { due_date, .. } => {
+            day_start(due_date.succ_opt().unwrap_or(*due_date))
+        }
+        OrderEvent::OverdueFeeCharged { through, .. } => day_start(*through),
+    }
+}
+
+/// The `/loan/orderInfo` document (Order entity, section 10).
+pub fn order_doc(order: &Order) -> Json {
+    let loan = order.loan.as_ref();
+    let disclosure = loan
+        .map(|l| &l.disclosure)
+        .or(order.disclosure.as_ref());
+    let terms = order.terms.as_ref();
+    let principal = loan.map_or(order.applied_amount, |l| l.principal());
+    let last_withdraw_amount = order
+        .payout
+        .as_ref()
+        .map(|p| p.amount)
+        .or(loan.map(|l| l.principal()));
+    let period_views: Vec<Json> = loan
+        .map(|l| {
+            l.schedule
+                .iter()
+                .map(|i| {
+                    json!({
+                        "period": i.period,
+                        "dueDate": i.due_date.format("%Y-%m-%d").to_string(),
+                        "amt": money_text(i.due()),
+                        "paid": money_text(i.paid),
+                        "status": i.status().code(),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    json!({
+        "orderId": order.id,
+        "userId": order.user_id,
+        "appId": order.app_id,
+        "productName": order.product_name,
+        "status": order.status.code(),
+        "principal": money_text(principal),
+        "applyAmount": money_text(order.applied_amount),
+        "applyTime": order.applied_at.map(time_text),
+        "rate": terms.map(|t| daily_rate_pct(t.daily_rate).to_string()),
+        "apr": terms.map(|t| apr_pct(t.daily_rate).to_string()),
+        "periodDays": terms.map(|t| t.period_days),
+        "balance": money_text(order.balance),
+        "realName": order.applicant_name,
+        "lastWithdrawAmount": last_withdraw_amount.map(money_text),
+        "interest": disclosure.map(|d| money_text(d.interest)),
+        "totalRepay": disclosure.map(|d| money_text(d.total_repayable)),
+        "repaid": money_text(loan.map_or(Decimal::ZERO, |l| l.repaid)),
+        "remaining": money_text(order.outstanding()),
+        "interestWaived": loan.map(|l| money_text(l.interest_waived)),
+        "paidAt": loan.map(|l| time_text(l.paid_at)),
+        "offerExpiresAt": order.offer_expires_at.map(time_text),
+        "refuseReason": order.refusal.as_ref().map(|r| r.reason.clone()),
+        "resubmissionReason": order.resubmission_reason,
+        "lastWithdrawError": order.last_withdraw_error,
+        "payoutInFlight": order.payout.is_some(),
+        "disclosure": disclosure,
+        "periodViews": period_views,
+    })
+}
+
+/// What the borrower sees of one event on the timeline (auditor notes stay internal).
+fn timeline_detail(event: &OrderEvent) -> Json {
+    match event {
+        OrderEvent::LoanApplied {
+            amount, terms, ..
+        } => json!({"amount": money_text(*amount), "periodDays": terms.period_days}),
+        OrderEvent::ResubmissionRequested { reason, .. } => json!({"reason": reason}),
+        OrderEvent::LoanRefused { stage, reason, .. } => json!({"stage": stage, "reason": reason}),
+        OrderEvent::FinalAuditPassed {
+            approved_amount,
+            offer_expires_at,
+            ..
+        } => json!({
+            "approvedAmount": money_text(*approved_amount),
+            "offerExpiresAt": time_text(*offer_expires_at),
+        }),
+        OrderEvent::LoanCancelled { .. } | OrderEvent::OfferExpired { .. } => json!({}),
+        OrderEvent::PayoutRequested {
+            amount, account, ..
+        } => json!({
+            "amount": money_text(*amount),
+            "bankName": account.bank_name,
+            "cardNo": account.masked_account_no(),
+        }),
+        OrderEvent::PayoutSucceeded { disclosure, .. } => json!({
+            "principal": money_text(disclosure.principal),
+            "netAmount": money_text(disclosure.net_amount),
+        }),
+        OrderEvent::PayoutFailed { amount, reason, .. } => {
+            json!({"amount": money_text(*amount), "reason": reason})
+        }
+        OrderEvent::RepaymentReceived { amount, .. } => json!({"amount": money_text(*amount)}),
+        OrderEvent::InstallmentOverdue { period, due_date } => {
+            json!({"period": period, "dueDate": due_date.format("%Y-%m-%d").to_string()})
+        }
+        OrderEvent::OverdueFeeCharged { period, amount, .. } => {
+            json!({"period": period, "amount": money_text(*amount)})
+        }
+        OrderEvent::LoanRepaid {
+            interest_waived,
+            fees_waived,
+            cooling_off,
+            ..
+        } => json!({
+            "interestWaived": money_text(*interest_waived),
+            "feesWaived": money_text(*fees_waived),
+            "coolingOff": cooling_off,
+        }),
+        OrderEvent::ReviewStarted { .. }
+        | OrderEvent::Resubmitted { .. }
+        | OrderEvent::FirstAuditPassed { .. } => json!({}),
+    }
+}
+
+static TABLES: [&TableSpec; 7] = [
+    &ORDER_DETAIL,
+    &ORDER_LIST,
+    &LOAN_PROGRESS,
+    &AUDIT_QUEUE,
+    &LAST_WITHDRAW_ERROR,
+    &ORDER_TIMELINE,
+    &TRANSACTIONS,
+];
+
+#[async_trait]
+impl Projection for OrdersProjection {
+    fn name(&self) -> &'static str {
+        "orders"
+    }
+
+    fn tables(&self) -> &'static [&'static TableSpec] {
+        &TABLES
+    }
+
+    async fn apply(
+        &self,
+        store: &mut dyn RowStore,
+        event: &StoredEvent,
+    ) -> Result<(), ProjectionError> {
+        if event.aggregate_type != Order::TYPE {
+            return Ok(());
+        }
+        let payload: OrderEvent = decode(event)?;
+        let order_key = event.aggregate_id.as_str();
+        let mut order = match store.get(&ORDER_DETAIL, &[order_key.into()]).await? {
+            Some(row) => decode_state::<Order>(text(&row, "state"), event)?,
+            None => Order::default(),
+        };
+        let at = time_text(order_event_time(&payload));
+        write_event_rows(store, event, &payload, &order, &at).await?;
+        order.apply(payload);
+        write_order_rows(store, &order, order_key, &at).await
+    }
+}
+
+/// Rows that record the event itself: timeline, transactions, last withdraw error.
+async fn write_event_rows(
+    store: &mut dyn RowStore,
+    event: &StoredEvent,
+    payload: &OrderEvent,
+    before: &Order,
+    at: &str,
+) -> Result<(), ProjectionError> {
+    let order_id = event.aggregate_id.as_str();
+    let user_id = match payload {
+        OrderEvent::LoanApplied { user_id, .. } => *user_id,
+        _ => before.user_id,
+    }
+    .to_string();
+    let timeline = json!({
+        "sequence": event.sequence,
+        "at": at,
+        "type": event.event_type,
+        "detail": timeline_detail(payload),
+    });
+    store
+        .upsert(Row {
+            table: &ORDER_TIMELINE,
+            values: vec![
+                order_id.into(),
+                event.sequence.into(),
+                at.into(),
+                event.event_type.as_str().into(),
+                actor_of(event).into(),
+                to_json(&timeline).into(),
+            ],
+        })
+        .await?;
+    let movement = match payload {
+        OrderEvent::PayoutSucceeded { disclosure, .. } => {
+            Some(("disbursement", disclosure.net_amount))
+        }
+        OrderEvent::RepaymentReceived { amount, .. } => Some(("repayment", *amount)),
+        _ => None,
+    };
+    if let Some((kind, amount)) = movement {
+        store
+            .upsert(Row {
+                table: &TRANSACTIONS,
+                values: vec![
+                    format!("{order_id}:{}", event.sequence).into(),
+                    user_id.as_str().into(),
+                    order_id.into(),
+                    kind.into(),
+                    money_text(amount).into(),
+                    at.into(),
+                ],
+            })
+            .await?;
+    }
+    let withdraw_error = match payload {
+        OrderEvent::PayoutFailed { reason, .. } => Some(reason.as_str()),
+        OrderEvent::PayoutRequested { .. } | OrderEvent::PayoutSucceeded { .. } => Some(""),
+        _ => None,
+    };
+    if let Some(message) = withdraw_error {
+        store
+            .upsert(Row {
+                table: &LAST_WITHDRAW_ERROR,
+                values: vec![
+                    user_id.as_str().into(),
+                    order_id.into(),
+                    message.into(),
+                    at.into(),
+                ],
+            })
+            .await?;
+    }
+    Ok(())
+}
+
+/// Rows that show the order as it now is.
+async fn write_order_rows(
+    store: &mut dyn RowStore,
+    order: &Order,
+    order_id: &str,
+    at: &str,
+) -> Result<(), ProjectionError> {
+    let user_id = order.user_id.to_string();
+    let applied_at = order.applied_at.map(time_text).unwrap_or_default();
+    let status = i64::from(order.status.code());
+    let doc = order_doc(order);
+    let principal = doc["principal"].as_str().unwrap_or_default().to_string();
+    store
+        .upsert(Row {
+            table: &ORDER_DETAIL,
+            values: vec![
+                order_id.into(),
+                user_id.as_str().into(),
+                status.into(),
+                applied_at.as_str().into(),
+                to_json(&doc).into(),
+                to_json(order).into(),
+            ],
+        })
+        .await?;
+    store
+        .upsert(Row {
+            table: &ORDER_LIST,
+            values: vec![
+                order_id.into(),
+                user_id.as_str().into(),
+                status.into(),
+                principal.into(),
+                applied_at.as_str().into(),
+            ],
+        })
+        .await?;
+    store
+        .upsert(Row {
+            table: &AUDIT_QUEUE,
+            values: vec![
+                order_id.into(),
+                user_id.as_str().into(),
+                status.into(),
+                order.applicant_name.as_str().into(),
+                order.product_name.as_str().into(),
+                money_text(order.applied_amount).into(),
+                i64::from(order.terms.as_ref().map_or(0, |t| t.period_days)).into(),
+                applied_at.as_str().into(),
+                at.into(),
+            ],
+        })
+        .await?;
+    // loan_progress follows the user's most recent application only.
+    let current = store.get(&LOAN_PROGRESS, &[user_id.as_str().into()]).await?;
+    let is_latest = current.as_ref().is_none_or(|row| {
+        let (their_time, their_id) = (text(row, "applied_at"), text(row, "order_id"));
+        their_id == order_id || (applied_at.as_str(), order_id) >= (their_time, their_id)
+    });
+    if is_latest {
+        let contract = order
+            .signature
+            .as_ref()
+            .map(|_| format!("/contract/{order_id}"))
+            .unwrap_or_default();
+        store
+            .upsert(Row {
+                table: &LOAN_PROGRESS,
+                values: vec![
+                    user_id.as_str().into(),
+                    order_id.into(),
+                    status.into(),
+                    money_text(order.applied_amount).into(),
+                    money_text(order.balance).into(),
+                    applied_at.as_str().into(),
+                    contract.into(),
+                ],
+            })
+            .await?;
+    }
+    Ok(())
+}
+
+/// Parses a stored id back (rows hold ids as text).
+pub fn parse_id(text: &str) -> Option<Uuid> {
+    Uuid::parse_str(text).ok()
+}
+
+impl From<&String> for Value {
+    fn from(text: &String) -> Self {
+        Value::Text(text.clone())
+    }
+}

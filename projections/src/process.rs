@@ -1,0 +1,276 @@
+//! Process managers: the cross-aggregate steps of DESIGN.md, driven by the log.
+//!
+//! | Event | Step |
+//! |---|---|
+//! | `FinalAuditPassed` | credit the proceeds to the borrower's wallet |
+//! | `PayoutRequested` | withdraw them from the wallet |
+//! | `PayoutSucceeded` | release the undrawn remainder |
+//! | `PayoutFailed` | reverse the withdrawal (P3) |
+//! | `LoanCancelled`, `OfferExpired` | release the proceeds; close the application |
+//! | `LoanRefused`, `LoanRepaid` | close the application |
+//! | `Recharged` (wallet) | repay the order, at most what it owes today (P1) |
+//! | `RepaymentReceived` (recharge) | apply the wallet cash it used |
+//!
+//! Guarantees: every step is idempotent on its source's identity (order id, payout id,
+//! payment reference), which the target aggregate remembers; the checkpoint moves
+//! only after an event's steps are committed. So a retry, a crash before the
+//! checkpoint, or a second process running the same manager never applies a step
+//! twice — it finds the step already done and writes nothing.
+
+use std::collections::HashMap;
+
+use aggregates::order::{Order, OrderCommand, OrderError, OrderEvent, OrderStatus, RepaymentSource};
+use aggregates::services::{OrderServices, UserServices};
+use aggregates::user::{User, UserCommand};
+use aggregates::wallet::{Wallet, WalletCommand, WalletEvent};
+use aggregates::Actor;
+use cqrs_es::{Aggregate, AggregateError};
+use rust_decimal::Decimal;
+use uuid::Uuid;
+
+use crate::projection::{decode, ProjectionError};
+use crate::runner::{advance_checkpoint, begin, ensure_checkpoint, read_checkpoint};
+use crate::store::{CommandBus, Database, EventLog, RetryPolicy, StoredEvent};
+
+/// Checkpoint name of the loan process manager.
+pub const LOAN_PROCESS: &str = "process:loan";
+
+/// The loan process manager.
+pub struct LoanProcess {
+    database: Database,
+    log: EventLog,
+    users: CommandBus<User>,
+    orders: CommandBus<Order>,
+    wallets: CommandBus<Wallet>,
+}
+
+/// A command the manager sent was refused by the domain: the step is skipped and
+/// logged (retrying a refusal cannot succeed); infrastructure errors are retried.
+fn refused<E: std::error::Error>(error: AggregateError<E>) -> Result<(), ProjectionError> {
+    match error {
+        AggregateError::UserError(refusal) => {
+            tracing::warn!(%refusal, "process step refused by the domain; skipped");
+            Ok(())
+        }
+        other => Err(ProjectionError::Load(other.to_string())),
+    }
+}
+
+impl LoanProcess {
+    /// A manager sending commands with these services.
+    pub fn new(database: &Database, users: UserServices, orders: OrderServices) -> Self {
+        Self {
+            database: database.clone(),
+            log: EventLog::new(database),
+            users: CommandBus::new(database, users),
+            orders: CommandBus::new(database, orders),
+            wallets: CommandBus::new(database, ()),
+        }
+    }
+
+    fn metadata(cause: &StoredEvent) -> HashMap<String, String> {
+        let mut metadata = Actor::System.metadata(&format!("process:{}", cause.position), None);
+        metadata.insert(
+            "caused_by".to_string(),
+            format!("{}/{}/{}", cause.aggregate_type, cause.aggregate_id, cause.sequence),
+        );
+        metadata
+    }
+
+    async fn wallet(
+        &self,
+        user_id: Uuid,
+        command: WalletCommand,
+        cause: &StoredEvent,
+    ) -> Result<(), ProjectionError> {
+        let result = self
+            .wallets
+            .execute_with_retry(
+                &user_id.to_string(),
+                || command.clone(),
+                Self::metadata(cause),
+                RetryPolicy::default(),
+            )
+            .await;
+        result.map(drop).or_else(refused)
+    }
+
+    async fn close_application(
+        &self,
+        user_id: Uuid,
+        order_id: Uuid,
+        cause: &StoredEvent,
+    ) -> Result<(), ProjectionError> {
+        let result = self
+            .users
+            .execute_with_retry(
+                &user_id.to_string(),
+                || UserCommand::CloseApplication { order_id },
+                Self::metadata(cause),
+                RetryPolicy::default(),
+            )
+            .await;
+        result.map(drop).or_else(refused)
+    }
+
+    async fn load_order(&self, order_id: &str) -> Result<Order, ProjectionError> {
+        self.orders
+            .load(order_id)
+            .await
+            .map_err(|error| ProjectionError::Load(error.to_string()))
+    }
+
+    /// The steps one event calls for.
+    pub async fn react(&self, event: &StoredEvent) -> Result<(), ProjectionError> {
+        if event.aggregate_type == Order::TYPE {
+            let payload: OrderEvent = decode(event)?;
+            self.react_to_order(event, payload).await
+        } else if event.aggregate_type == Wallet::TYPE {
+            let payload: WalletEvent = decode(event)?;
+            self.react_to_wallet(event, payload).await
+        } else {
+            Ok(())
+        }
+    }
+
+    async fn react_to_order(
+        &self,
+        event: &StoredEvent,
+        payload: OrderEvent,
+    ) -> Result<(), ProjectionError> {
+        let order = self.load_order(&event.aggregate_id).await?;
+        let (Some(order_id), user_id) = (order.id, order.user_id) else {
+            return Ok(());
+        };
+        match payload {
+            OrderEvent::FinalAuditPassed {
+                approved_amount, ..
+            } => {
+                let command = WalletCommand::CreditLoanProceeds {
+                    order_id,
+                    amount: approved_amount,
+                };
+                self.wallet(user_id, command, event).await
+            }
+            OrderEvent::PayoutRequested {
+                payout_id, amount, ..
+            } => {
+                let command = WalletCommand::Withdraw {
+                    order_id,
+                    payout_id,
+                    amount,
+                };
+                self.wallet(user_id, command, event).await
+            }
+            OrderEvent::PayoutSucceeded { .. } => {
+                self.wallet(user_id, WalletCommand::ReleaseProceeds { order_id }, event)
+                    .await
+            }
+            OrderEvent::PayoutFailed {
+                payout_id, reason, ..
+            } => {
+                let command = WalletCommand::ReverseWithdrawal { payout_id, reason };
+                self.wallet(user_id, command, event).await
+            }
+            OrderEvent::LoanCancelled { .. } | OrderEvent::OfferExpired { .. } => {
+                self.wallet(user_id, WalletCommand::ReleaseProceeds { order_id }, event)
+                    .await?;
+                self.close_application(user_id, order_id, event).await
+            }
+            OrderEvent::LoanRefused { .. } | OrderEvent::LoanRepaid { .. } => {
+                self.close_application(user_id, order_id, event).await
+            }
+            OrderEvent::RepaymentReceived {
+                payment_ref,
+                amount,
+                source: RepaymentSource::Recharge,
+                ..
+            } => {
+                let command = WalletCommand::ApplyRepayment {
+                    payment_ref,
+                    order_id,
+                    amount,
+                };
+                self.wallet(user_id, command, event).await
+            }
+            _ => Ok(()),
+        }
+    }
+
+    async fn react_to_wallet(
+        &self,
+        event: &StoredEvent,
+        payload: WalletEvent,
+    ) -> Result<(), ProjectionError> {
+        let WalletEvent::Recharged {
+            payment_ref,
+            order_id,
+            amount,
+        } = payload
+        else {
+            return Ok(());
+        };
+        let order = self.load_order(&order_id.to_string()).await?;
+        if order.payment_refs.contains(&payment_ref) {
+            return Ok(()); // already applied
+        }
+        // P1: apply at most what is owed today; anything beyond stays the borrower's cash.
+        let today = self.orders.services().clock.now().date_naive();
+        let owed = match (&order.loan, order.status) {
+            (Some(loan), OrderStatus::Disbursed) => loan.payoff(today).amount,
+            _ => Decimal::ZERO,
+        };
+        let accepted = amount.min(owed);
+        if accepted.is_zero() {
+            tracing::warn!(%payment_ref, %order_id, "payment for an order that owes nothing; kept as the borrower's cash");
+            return Ok(());
+        }
+        let result = self
+            .orders
+            .execute_with_retry(
+                &order_id.to_string(),
+                || OrderCommand::ReceiveRepayment {
+                    payment_ref: payment_ref.clone(),
+                    amount: accepted,
+                    source: RepaymentSource::Recharge,
+                },
+                Self::metadata(event),
+                RetryPolicy::default(),
+            )
+            .await;
+        match result {
+            Err(AggregateError::UserError(OrderError::RepaymentAmount { min, max })) => {
+                tracing::warn!(%payment_ref, %min, %max, "payment outside the repayment range; kept as the borrower's cash");
+                Ok(())
+            }
+            other => other.map(drop).or_else(refused),
+        }
+    }
+
+    /// Reacts to the next batch of events, moving the checkpoint after each event.
+    /// Returns the number of events handled (0: caught up).
+    pub async fn step(&self) -> Result<usize, ProjectionError> {
+        let mut from = read_checkpoint(&self.database, LOAN_PROCESS).await?;
+        let events = self.log.read_after(from, 200).await?;
+        for event in &events {
+            self.react(event).await?;
+            let mut tx = begin(&self.database).await?;
+            advance_checkpoint(&mut tx, LOAN_PROCESS, from, event.position).await?;
+            tx.commit().await?;
+            from = event.position;
+        }
+        Ok(events.len())
+    }
+
+    /// Steps until caught up; returns the number of events handled.
+    pub async fn catch_up(&self) -> Result<usize, ProjectionError> {
+        ensure_checkpoint(&self.database, LOAN_PROCESS).await?;
+        let mut total = 0;
+        loop {
+            match self.step().await? {
+                0 => return Ok(total),
+                n => total += n,
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! What a projection is: a named consumer of the global log that turns each event
+//! into rows of its tables, through a [`RowStore`].
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use chrono::{DateTime, SecondsFormat, Utc};
+use rust_decimal::Decimal;
+use serde::de::DeserializeOwned;
+
+use crate::rows::{RowStore, TableSpec};
+use crate::store::{LogPosition, StoreError, StoredEvent};
+
+/// Why a projection step failed. The worker reports it (log and counter), rolls the
+/// transaction back and retries; nothing is half-applied.
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectionError {
+    /// The database refused a statement.
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    /// The event store could not be read.
+    #[error("event store: {0}")]
+    Store(#[from] StoreError),
+    /// An event or a stored state could not be decoded.
+    #[error("cannot decode {what} at {position}: {source}")]
+    Decode {
+        /// What was being decoded.
+        what: &'static str,
+        /// Where in the log.
+        position: LogPosition,
+        /// The cause.
+        source: serde_json::Error,
+    },
+    /// An amount does not fit the ledger's two decimals.
+    #[error("amount {amount} at {position} has more than two decimals")]
+    Precision {
+        /// The amount.
+        amount: Decimal,
+        /// Where in the log.
+        position: LogPosition,
+    },
+    /// Another worker moved the checkpoint first; this batch was rolled back.
+    #[error("checkpoint of {0} moved by another worker")]
+    CheckpointMoved(String),
+    /// An aggregate's events could not be loaded.
+    #[error("cannot load aggregate: {0}")]
+    Load(String),
+    /// A test failpoint stopped the worker between steps.
+    #[error("failpoint: {0}")]
+    Failpoint(&'static str),
+}
+
+/// A read-model projection.
+#[async_trait]
+pub trait Projection: Send + Sync {
+    /// Permanent name: the checkpoint key and `replay-tool rebuild --projection NAME`.
+    fn name(&self) -> &'static str;
+
+    /// The tables it owns (and `rebuild` empties).
+    fn tables(&self) -> &'static [&'static TableSpec];
+
+    /// Applies one event; events of aggregate types it does not follow are ignored.
+    async fn apply(
+        &self,
+        store: &mut dyn RowStore,
+        event: &StoredEvent,
+    ) -> Result<(), ProjectionError>;
+}
+
+/// Every read-model projection, in a fixed order.
+pub fn all() -> Vec<Arc<dyn Projection>> {
+    vec![
+        Arc::new(crate::users::UsersProjection),
+        Arc::new(crate::orders::OrdersProjection),
+        Arc::new(crate::wallets::WalletsProjection),
+        Arc::new(crate::ledger::LedgerProjection),
+    ]
+}
+
+/// The projection called `name`.
+pub fn by_name(name: &str) -> Option<Arc<dyn Projection>> {
+    all().into_iter().find(|p| p.name() == name)
+}
+
+/// Decodes an event payload.
+pub(crate) fn decode<E: DeserializeOwned>(event: &StoredEvent) -> Result<E, ProjectionError> {
+    serde_json::from_value(event.payload.clone()).map_err(|source| ProjectionError::Decode {
+        what: "event payload",
+        position: event.position,
+        source,
+    })
+}
+
+/// Decodes a stored aggregate state.
+pub(crate) fn decode_state<S: DeserializeOwned>(
+    text: &str,
+    event: &StoredEvent,
+) -> Result<S, ProjectionError> {
+    serde_json::from_str(text).map_err(|source| ProjectionError::Decode {
+        what: "projection state",
+        position: event.position,
+        source,
+    })
+}
+
+/// JSON text of a value that always serializes (our own types).
+pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("read-model values serialize")
+}
+
+/// When the event was committed (`recorded_at` metadata); the Unix epoch for an event
+/// written without it, so a rebuild still gives the same rows.
+pub fn recorded_at(event: &StoredEvent) -> DateTime<Utc> {
+    event
+        .metadata
+        .get(crate::store::RECORDED_AT)
+        .and_then(|v| v.as_str())
+        .and_then(|text| DateTime::parse_from_rfc3339(text).ok())
+        .map_or(DateTime::UNIX_EPOCH, |at| at.with_timezone(&Utc))
+}
+
+/// RFC 3339 UTC with microseconds: text order is time order.
+pub fn time_text(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Micros, true)
+}
+
+/// Money with two decimals, as stored and sent (PRODUCT.md 4.4).
+pub fn money_text(amount: Decimal) -> String {
+    format!("{:.2}", amount.round_dp(2))
+}
+
+/// The `actor` of an event's metadata (`user:<id>`, `auditor:<id>`, `system`).
+pub(crate) fn actor_of(event: &StoredEvent) -> String {
+    event
+        .metadata
+        .get("actor")
+        .and_then(|a| a.as_str())
+        .unwrap_or("system")
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal_macros::dec;
+
+    #[test]
+    fn money_has_two_decimals_and_times_sort_as_text() {
+        assert_eq!(money_text(dec!(80960.0)), "80960.00");
+        assert_eq!(money_text(dec!(13493.3)), "13493.30");
+        assert_eq!(money_text(dec!(0)), "0.00");
+        let a = time_text(DateTime::from_timestamp(1_700_000_000, 5_000).unwrap());
+        let b = time_text(DateTime::from_timestamp(1_700_000_001, 0).unwrap());
+        assert!(a < b, "{a} < {b}");
+        assert!(a.ends_with('Z'));
+    }
+}

@@ -1,0 +1,343 @@
+//! Rows of the read-model tables, and the two places they are written: a SQL
+//! transaction (the live workers) and memory (`rebuild` and `verify`). A projection
+//! is written once against [`RowStore`] and runs unchanged on both, which is what
+//! lets `verify` compare the live tables with a fresh rebuild.
+
+use std::collections::BTreeMap;
+
+use async_trait::async_trait;
+use sqlx::{Postgres, Row as _, Sqlite, Transaction};
+
+use crate::ProjectionError;
+
+/// A column value. Read models use only text and 64-bit integers, so the same SQL
+/// runs on SQLite and PostgreSQL.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Value {
+    /// A `text` column (never null in our schema).
+    Text(String),
+    /// An integer column.
+    Int(i64),
+}
+
+impl Value {
+    /// The text, when this is a text value.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Value::Text(text) => Some(text),
+            Value::Int(_) => None,
+        }
+    }
+}
+
+impl From<String> for Value {
+    fn from(text: String) -> Self {
+        Value::Text(text)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(text: &str) -> Self {
+        Value::Text(text.to_string())
+    }
+}
+
+impl From<i64> for Value {
+    fn from(number: i64) -> Self {
+        Value::Int(number)
+    }
+}
+
+/// The kind of a column, to read it back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `text`.
+    Text,
+    /// `integer` / `bigint`.
+    Int,
+}
+
+/// A read-model table: its name, key columns and all columns (keys first).
+#[derive(Debug, Clone, Copy)]
+pub struct TableSpec {
+    /// Table name.
+    pub name: &'static str,
+    /// Number of leading `columns` that form the primary key.
+    pub key_len: usize,
+    /// Every column with its kind, key columns first, in table order.
+    pub columns: &'static [(&'static str, Kind)],
+}
+
+/// Tables are identified by name.
+impl PartialEq for TableSpec {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for TableSpec {}
+
+impl TableSpec {
+    /// The key column names.
+    pub fn key_columns(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.columns[..self.key_len].iter().map(|(name, _)| *name)
+    }
+}
+
+/// One row: values in the order of its table's `columns`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// The table.
+    pub table: &'static TableSpec,
+    /// One value per column.
+    pub values: Vec<Value>,
+}
+
+impl Row {
+    /// The key values.
+    pub fn key(&self) -> &[Value] {
+        &self.values[..self.table.key_len]
+    }
+
+    /// The value of `column`, if the table has it.
+    pub fn get(&self, column: &str) -> Option<&Value> {
+        let index = self.table.columns.iter().position(|(c, _)| *c == column)?;
+        self.values.get(index)
+    }
+}
+
+/// Where a projection reads its previous rows and writes new ones.
+#[async_trait]
+pub trait RowStore: Send {
+    /// The row of `table` with this key, if any.
+    async fn get(
+        &mut self,
+        table: &'static TableSpec,
+        key: &[Value],
+    ) -> Result<Option<Row>, ProjectionError>;
+
+    /// Inserts the row, or replaces the row with the same key.
+    async fn upsert(&mut self, row: Row) -> Result<(), ProjectionError>;
+}
+
+/// Rows kept in memory, ordered by table and key (rebuild and verify).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct MemoryStore {
+    tables: BTreeMap<&'static str, BTreeMap<Vec<Value>, Row>>,
+}
+
+impl MemoryStore {
+    /// Every row of `table`, in key order.
+    pub fn rows(&self, table: &str) -> impl Iterator<Item = &Row> {
+        self.tables.get(table).into_iter().flat_map(|rows| rows.values())
+    }
+
+    /// Number of rows in `table`.
+    pub fn len(&self, table: &str) -> usize {
+        self.tables.get(table).map_or(0, BTreeMap::len)
+    }
+
+    /// True when no table has a row.
+    pub fn is_empty(&self) -> bool {
+        self.tables.values().all(BTreeMap::is_empty)
+    }
+}
+
+#[async_trait]
+impl RowStore for MemoryStore {
+    async fn get(
+        &mut self,
+        table: &'static TableSpec,
+        key: &[Value],
+    ) -> Result<Option<Row>, ProjectionError> {
+        Ok(self
+            .tables
+            .get(table.name)
+            .and_then(|rows| rows.get(key))
+            .cloned())
+    }
+
+    async fn upsert(&mut self, row: Row) -> Result<(), ProjectionError> {
+        let key = row.key().to_vec();
+        self.tables.entry(row.table.name).or_default().insert(key, row);
+        Ok(())
+    }
+}
+
+/// A write transaction on either store.
+pub enum SqlTx<'c> {
+    /// SQLite.
+    Sqlite(Transaction<'c, Sqlite>),
+    /// PostgreSQL.
+    Postgres(Transaction<'c, Postgres>),
+}
+
+fn upsert_sql(table: &TableSpec) -> String {
+    let columns: Vec<&str> = table.columns.iter().map(|(c, _)| *c).collect();
+    let placeholders: Vec<String> = (1..=columns.len()).map(|i| format!("${i}")).collect();
+    let keys: Vec<&str> = table.key_columns().collect();
+    let updates: Vec<String> = columns[table.key_len..]
+        .iter()
+        .map(|c| format!("{c} = excluded.{c}"))
+        .collect();
+    // Placeholders appear in ascending order, which SQLite's `$N` numbering requires.
+    format!(
+        "insert into {} ({}) values ({}) on conflict ({}) do update set {}",
+        table.name,
+        columns.join(", "),
+        placeholders.join(", "),
+        keys.join(", "),
+        updates.join(", ")
+    )
+}
+
+fn select_sql(table: &TableSpec) -> String {
+    let columns: Vec<&str> = table.columns.iter().map(|(c, _)| *c).collect();
+    let conditions: Vec<String> = table
+        .key_columns()
+        .enumerate()
+        .map(|(i, c)| format!("{c} = ${}", i + 1))
+        .collect();
+    format!(
+        "select {} from {} where {}",
+        columns.join(", "),
+        table.name,
+        conditions.join(" and ")
+    )
+}
+
+macro_rules! bind_values {
+    ($query:expr, $values:expr) => {{
+        let mut query = $query;
+        for value in $values {
+            query = match value {
+                Value::Text(text) => query.bind(text.clone()),
+                Value::Int(number) => query.bind(*number),
+            };
+        }
+        query
+    }};
+}
+
+macro_rules! read_row {
+    ($row:expr, $table:expr) => {{
+        let mut values = Vec::with_capacity($table.columns.len());
+        for (index, (_, kind)) in $table.columns.iter().enumerate() {
+            values.push(match kind {
+                Kind::Text => Value::Text($row.try_get::<String, _>(index)?),
+                Kind::Int => Value::Int($row.try_get::<i64, _>(index)?),
+            });
+        }
+        Row {
+            table: $table,
+            values,
+        }
+    }};
+}
+
+#[async_trait]
+impl RowStore for SqlTx<'_> {
+    async fn get(
+        &mut self,
+        table: &'static TableSpec,
+        key: &[Value],
+    ) -> Result<Option<Row>, ProjectionError> {
+        let sql = select_sql(table);
+        Ok(match self {
+            SqlTx::Sqlite(tx) => {
+                let query = bind_values!(sqlx::query(&sql), key);
+                match query.fetch_optional(&mut **tx).await? {
+                    Some(row) => Some(read_row!(row, table)),
+                    None => None,
+                }
+            }
+            SqlTx::Postgres(tx) => {
+                let query = bind_values!(sqlx::query(&sql), key);
+                match query.fetch_optional(&mut **tx).await? {
+                    Some(row) => Some(read_row!(row, table)),
+                    None => None,
+                }
+            }
+        })
+    }
+
+    async fn upsert(&mut self, row: Row) -> Result<(), ProjectionError> {
+        let sql = upsert_sql(row.table);
+        match self {
+            SqlTx::Sqlite(tx) => {
+                bind_values!(sqlx::query(&sql), &row.values)
+                    .execute(&mut **tx)
+                    .await?;
+            }
+            SqlTx::Postgres(tx) => {
+                bind_values!(sqlx::query(&sql), &row.values)
+                    .execute(&mut **tx)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Every row of `table` in the database, in key order (verify, hashing).
+pub async fn dump_table(
+    database: &crate::store::Database,
+    table: &'static TableSpec,
+) -> Result<Vec<Row>, ProjectionError> {
+    let columns: Vec<&str> = table.columns.iter().map(|(c, _)| *c).collect();
+    let keys: Vec<&str> = table.key_columns().collect();
+    let sql = format!(
+        "select {} from {} order by {}",
+        columns.join(", "),
+        table.name,
+        keys.join(", ")
+    );
+    let mut rows = Vec::new();
+    match database {
+        crate::store::Database::Sqlite(pool) => {
+            for row in sqlx::query(&sql).fetch_all(pool).await? {
+                rows.push(read_row!(row, table));
+            }
+        }
+        crate::store::Database::Postgres(pool) => {
+            for row in sqlx::query(&sql).fetch_all(pool).await? {
+                rows.push(read_row!(row, table));
+            }
+        }
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static T: TableSpec = TableSpec {
+        name: "t",
+        key_len: 1,
+        columns: &[("id", Kind::Text), ("n", Kind::Int), ("doc", Kind::Text)],
+    };
+
+    #[test]
+    fn upsert_sql_updates_every_non_key_column() {
+        assert_eq!(
+            upsert_sql(&T),
+            "insert into t (id, n, doc) values ($1, $2, $3) on conflict (id) do update set n = excluded.n, doc = excluded.doc"
+        );
+        assert_eq!(select_sql(&T), "select id, n, doc from t where id = $1");
+    }
+
+    #[tokio::test]
+    async fn memory_store_replaces_rows_by_key() {
+        let mut store = MemoryStore::default();
+        let row = |n: i64| Row {
+            table: &T,
+            values: vec!["a".into(), n.into(), "{}".into()],
+        };
+        store.upsert(row(1)).await.unwrap();
+        store.upsert(row(2)).await.unwrap();
+        assert_eq!(store.len("t"), 1);
+        let got = store.get(&T, &["a".into()]).await.unwrap().unwrap();
+        assert_eq!(got.get("n"), Some(&Value::Int(2)));
+    }
+}

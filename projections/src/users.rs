@@ -1,0 +1,125 @@
+//! `users`: the `user_profile` read model, the User entity of PRODUCT.md section 10.
+
+use aggregates::types::mask;
+use aggregates::user::{User, UserEvent};
+use async_trait::async_trait;
+use cqrs_es::Aggregate;
+use serde_json::{json, Value as Json};
+
+use crate::projection::{decode, decode_state, time_text, to_json, Projection, ProjectionError};
+use crate::rows::{Kind, Row, RowStore, TableSpec, Value};
+use crate::store::StoredEvent;
+
+/// `user_profile`.
+pub static USER_PROFILE: TableSpec = TableSpec {
+    name: "user_profile",
+    key_len: 1,
+    columns: &[
+        ("user_id", Kind::Text),
+        ("mobile", Kind::Text),
+        ("identity_status", Kind::Int),
+        ("registered_at", Kind::Text),
+        ("doc", Kind::Text),
+        ("state", Kind::Text),
+    ],
+};
+
+/// Maintains `user_profile` from User events.
+pub struct UsersProjection;
+
+/// The `/user/info` document (section 10). Card number masked; signature as its
+/// `/files/{key}` URL. Amount-free: nothing here is a charge.
+pub fn user_doc(user: &User) -> Json {
+    let f = &user.profile.fields;
+    let q = user.questionnaire.as_ref();
+    let account = user.bank_account.as_ref();
+    let qualification = user.qualification();
+    json!({
+        "userId": user.id,
+        "mobile": user.mobile,
+        "realName": f.real_name,
+        "identity": f.identity,
+        "sex": f.sex,
+        "birthday": f.birthday.map(|d| d.format("%Y-%m-%d").to_string()),
+        "marriage": f.marriage,
+        "email": f.email,
+        "facebook": f.facebook,
+        "education": f.education,
+        "provinceCity": f.province_city,
+        "address": f.address,
+        "bankName": account.map(|a| a.bank_name.clone()),
+        "cardNo": account.map(|a| mask(&a.account_no, 4)),
+        "job": q.map(|q| q.job.clone()),
+        "monthlyIncome": q.map(|q| q.monthly_income.clone()),
+        "expenses": q.map(|q| q.expenses.clone()),
+        "loanPurpose": q.map(|q| q.loan_purpose.clone()),
+        "loanBefore": q.map(|q| q.loan_before),
+        "guarantee": q.map(|q| q.guarantee),
+        "signatureImg": user.signature.as_ref().map(|s| format!("/files/{}", s.key)),
+        "lastOrderId": user.open_order,
+        "hasWithdrawPin": user.pin_hash.is_some(),
+        "identityRejectReason": user.identity_rejection,
+        "lock": user.lock().map(|(kind, reason)| json!({"kind": kind, "reason": reason})),
+        "userQualificationView": {
+            "identity": qualification.identity,
+            "basicInformation": qualification.basic_information,
+            "bankCard": qualification.bank_card,
+        },
+        "inviteCode": user.invite_code,
+    })
+}
+
+static TABLES: [&TableSpec; 1] = [&USER_PROFILE];
+
+#[async_trait]
+impl Projection for UsersProjection {
+    fn name(&self) -> &'static str {
+        "users"
+    }
+
+    fn tables(&self) -> &'static [&'static TableSpec] {
+        &TABLES
+    }
+
+    async fn apply(
+        &self,
+        store: &mut dyn RowStore,
+        event: &StoredEvent,
+    ) -> Result<(), ProjectionError> {
+        if event.aggregate_type != User::TYPE {
+            return Ok(());
+        }
+        let payload: UserEvent = decode(event)?;
+        let key = [Value::from(event.aggregate_id.as_str())];
+        let previous = store.get(&USER_PROFILE, &key).await?;
+        let (mut user, registered_at) = match &previous {
+            Some(row) => (
+                decode_state::<User>(text(row, "state"), event)?,
+                text(row, "registered_at").to_string(),
+            ),
+            None => (User::default(), String::new()),
+        };
+        let registered_at = match &payload {
+            UserEvent::UserRegistered { registered_at, .. } => time_text(*registered_at),
+            _ => registered_at,
+        };
+        user.apply(payload);
+        let row = Row {
+            table: &USER_PROFILE,
+            values: vec![
+                event.aggregate_id.as_str().into(),
+                user.mobile.as_str().into(),
+                i64::from(user.identity.code()).into(),
+                registered_at.into(),
+                to_json(&user_doc(&user)).into(),
+                to_json(&user).into(),
+            ],
+        };
+        store.upsert(row).await
+    }
+}
+
+/// A text column of a row read back from our own table.
+pub(crate) fn text<'r>(row: &'r Row, column: &str) -> &'r str {
+    row.get(column).and_then(Value::as_text).unwrap_or_default()
+}
