@@ -142,6 +142,6 @@ create index ledger_journal_order on ledger_journal (order_id);
 
 -- Account balances are a view over the journal, so they can never drift from it.
 create view ledger_balances as
-select account, sum(amount_minor) as balance_minor, count(*) as postings
+select account, cast(sum(amount_minor) as bigint) as balance_minor, count(*) as postings
 from ledger_journal
 group by account;

@@ -53,8 +53,7 @@ pub async fn order_history(
                     .cloned()
                     .unwrap_or_else(|| "system".to_string()),
                 event_type,
-                payload: serde_json::to_value(&envelope.payload)
-                    .expect("events serialize"),
+                payload: serde_json::to_value(&envelope.payload).expect("events serialize"),
                 state,
             }
         })

@@ -216,7 +216,11 @@ impl Projection for LedgerProjection {
             return Ok(());
         };
         debug_assert_eq!(
-            journal_entry.postings.iter().map(|p| p.amount).sum::<Decimal>(),
+            journal_entry
+                .postings
+                .iter()
+                .map(|p| p.amount)
+                .sum::<Decimal>(),
             Decimal::ZERO
         );
         let entry_id = format!("{}/{}/{}", event.aggregate_type, id, event.sequence);

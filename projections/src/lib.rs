@@ -21,5 +21,6 @@ pub mod store;
 pub mod users;
 pub mod verify;
 pub mod wallets;
+pub mod workload;
 
 pub use projection::{Projection, ProjectionError};

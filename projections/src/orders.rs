@@ -153,9 +153,7 @@ pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
 /// The `/loan/orderInfo` document (Order entity, section 10).
 pub fn order_doc(order: &Order) -> Json {
     let loan = order.loan.as_ref();
-    let disclosure = loan
-        .map(|l| &l.disclosure)
-        .or(order.disclosure.as_ref());
+    let disclosure = loan.map(|l| &l.disclosure).or(order.disclosure.as_ref());
     let terms = order.terms.as_ref();
     let principal = loan.map_or(order.applied_amount, |l| l.principal());
     let last_withdraw_amount = order
@@ -188,8 +186,8 @@ pub fn order_doc(order: &Order) -> Json {
         "principal": money_text(principal),
         "applyAmount": money_text(order.applied_amount),
         "applyTime": order.applied_at.map(time_text),
-        "rate": terms.map(|t| daily_rate_pct(t.daily_rate).to_string()),
-        "apr": terms.map(|t| apr_pct(t.daily_rate).to_string()),
+        "rate": terms.map(|t| daily_rate_pct(t.daily_rate).normalize().to_string()),
+        "apr": terms.map(|t| apr_pct(t.daily_rate).normalize().to_string()),
         "periodDays": terms.map(|t| t.period_days),
         "balance": money_text(order.balance),
         "realName": order.applicant_name,
@@ -213,9 +211,9 @@ pub fn order_doc(order: &Order) -> Json {
 /// What the borrower sees of one event on the timeline (auditor notes stay internal).
 fn timeline_detail(event: &OrderEvent) -> Json {
     match event {
-        OrderEvent::LoanApplied {
-            amount, terms, ..
-        } => json!({"amount": money_text(*amount), "periodDays": terms.period_days}),
+        OrderEvent::LoanApplied { amount, terms, .. } => {
+            json!({"amount": money_text(*amount), "periodDays": terms.period_days})
+        }
         OrderEvent::ResubmissionRequested { reason, .. } => json!({"reason": reason}),
         OrderEvent::LoanRefused { stage, reason, .. } => json!({"stage": stage, "reason": reason}),
         OrderEvent::FinalAuditPassed {
@@ -435,7 +433,9 @@ async fn write_order_rows(
         })
         .await?;
     // loan_progress follows the user's most recent application only.
-    let current = store.get(&LOAN_PROGRESS, &[user_id.as_str().into()]).await?;
+    let current = store
+        .get(&LOAN_PROGRESS, &[user_id.as_str().into()])
+        .await?;
     let is_latest = current.as_ref().is_none_or(|row| {
         let (their_time, their_id) = (text(row, "applied_at"), text(row, "order_id"));
         their_id == order_id || (applied_at.as_str(), order_id) >= (their_time, their_id)

@@ -19,7 +19,9 @@
 
 use std::collections::HashMap;
 
-use aggregates::order::{Order, OrderCommand, OrderError, OrderEvent, OrderStatus, RepaymentSource};
+use aggregates::order::{
+    Order, OrderCommand, OrderError, OrderEvent, OrderStatus, RepaymentSource,
+};
 use aggregates::services::{OrderServices, UserServices};
 use aggregates::user::{User, UserCommand};
 use aggregates::wallet::{Wallet, WalletCommand, WalletEvent};
@@ -72,7 +74,10 @@ impl LoanProcess {
         let mut metadata = Actor::System.metadata(&format!("process:{}", cause.position), None);
         metadata.insert(
             "caused_by".to_string(),
-            format!("{}/{}/{}", cause.aggregate_type, cause.aggregate_id, cause.sequence),
+            format!(
+                "{}/{}/{}",
+                cause.aggregate_type, cause.aggregate_id, cause.sequence
+            ),
         );
         metadata
     }

@@ -103,7 +103,8 @@ pub async fn rebuild(
     for (projection, store) in projections.iter().zip(&folded.stores) {
         let mut rows = 0;
         for table in projection.tables() {
-            tx.execute(&format!("delete from {}", table.name), &[]).await?;
+            tx.execute(&format!("delete from {}", table.name), &[])
+                .await?;
             for row in store.rows(table.name) {
                 tx.upsert(row.clone()).await?;
                 rows += 1;

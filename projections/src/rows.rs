@@ -129,7 +129,10 @@ pub struct MemoryStore {
 impl MemoryStore {
     /// Every row of `table`, in key order.
     pub fn rows(&self, table: &str) -> impl Iterator<Item = &Row> {
-        self.tables.get(table).into_iter().flat_map(|rows| rows.values())
+        self.tables
+            .get(table)
+            .into_iter()
+            .flat_map(|rows| rows.values())
     }
 
     /// Number of rows in `table`.
@@ -159,7 +162,10 @@ impl RowStore for MemoryStore {
 
     async fn upsert(&mut self, row: Row) -> Result<(), ProjectionError> {
         let key = row.key().to_vec();
-        self.tables.entry(row.table.name).or_default().insert(key, row);
+        self.tables
+            .entry(row.table.name)
+            .or_default()
+            .insert(key, row);
         Ok(())
     }
 }

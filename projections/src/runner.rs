@@ -88,12 +88,14 @@ pub async fn read_checkpoint(
         Database::Sqlite(pool) => sqlx::query_as(sql).bind(name).fetch_optional(pool).await?,
         Database::Postgres(pool) => sqlx::query_as(sql).bind(name).fetch_optional(pool).await?,
     };
-    Ok(row.map_or(LogPosition::START, |(transaction_id, global_position)| {
-        LogPosition {
-            transaction_id,
-            global_position,
-        }
-    }))
+    Ok(
+        row.map_or(LogPosition::START, |(transaction_id, global_position)| {
+            LogPosition {
+                transaction_id,
+                global_position,
+            }
+        }),
+    )
 }
 
 /// Moves `name` from `from` to `to` inside `tx`. Fails with

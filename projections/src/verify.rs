@@ -180,16 +180,21 @@ async fn compare_read_models(
     Ok(())
 }
 
-async fn check_ledger(database: &Database, report: &mut VerifyReport) -> Result<(), ProjectionError> {
+async fn check_ledger(
+    database: &Database,
+    report: &mut VerifyReport,
+) -> Result<(), ProjectionError> {
     // Live journal: each entry and the whole trial balance sum to zero.
     let journal = dump_table(database, &LEDGER_JOURNAL).await?;
     report.postings = journal.len();
     let mut entries: BTreeMap<String, i64> = BTreeMap::new();
     let mut accounts: BTreeMap<String, i64> = BTreeMap::new();
     for row in &journal {
-        let (Some(Value::Text(entry)), Some(Value::Text(account)), Some(Value::Int(minor))) =
-            (row.get("entry_id"), row.get("account"), row.get("amount_minor"))
-        else {
+        let (Some(Value::Text(entry)), Some(Value::Text(account)), Some(Value::Int(minor))) = (
+            row.get("entry_id"),
+            row.get("account"),
+            row.get("amount_minor"),
+        ) else {
             continue;
         };
         *entries.entry(entry.clone()).or_default() += minor;
@@ -197,7 +202,9 @@ async fn check_ledger(database: &Database, report: &mut VerifyReport) -> Result<
     }
     for (entry, sum) in &entries {
         if *sum != 0 {
-            report.drifts.push(format!("journal entry {entry} sums to {sum} (hundredths), not 0"));
+            report.drifts.push(format!(
+                "journal entry {entry} sums to {sum} (hundredths), not 0"
+            ));
         }
     }
     let trial_balance: i64 = accounts.values().sum();
@@ -217,7 +224,11 @@ async fn check_ledger(database: &Database, report: &mut VerifyReport) -> Result<
     Ok(())
 }
 
-fn check_wallets_against_ledger(wallets: &MemoryStore, ledger: &MemoryStore, report: &mut VerifyReport) {
+fn check_wallets_against_ledger(
+    wallets: &MemoryStore,
+    ledger: &MemoryStore,
+    report: &mut VerifyReport,
+) {
     let mut balances: BTreeMap<&str, Decimal> = BTreeMap::new();
     for row in ledger.rows(LEDGER_JOURNAL.name) {
         if let (Some(Value::Text(account)), Some(Value::Int(minor))) =
@@ -228,7 +239,8 @@ fn check_wallets_against_ledger(wallets: &MemoryStore, ledger: &MemoryStore, rep
     }
     for row in wallets.rows(WALLET.name) {
         report.wallets += 1;
-        let (Some(Value::Text(user)), Some(Value::Text(cash))) = (row.get("user_id"), row.get("cash"))
+        let (Some(Value::Text(user)), Some(Value::Text(cash))) =
+            (row.get("user_id"), row.get("cash"))
         else {
             continue;
         };

@@ -99,11 +99,9 @@ impl<A: Aggregate> CommandBus<A> {
         }
         // Every event records when it was committed (history replay shows it, P9);
         // a caller-supplied value (a replayed import) is kept.
-        metadata
-            .entry(RECORDED_AT.to_string())
-            .or_insert_with(|| {
-                chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
-            });
+        metadata.entry(RECORDED_AT.to_string()).or_insert_with(|| {
+            chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
+        });
         let committed = self.store.commit(events, context, metadata).await?;
         tracing::debug!(
             aggregate_type = A::TYPE,

@@ -10,3 +10,4 @@ mod connection;
 mod counter;
 mod domain;
 mod event_log;
+mod read_side;

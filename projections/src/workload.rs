@@ -1,0 +1,656 @@
+//! A generated workload: many borrowers taking loans to every status, produced by the
+//! real domain (`handle` on in-memory aggregates, with the test doubles' fixed clock
+//! and plain hasher) and appended to the event store in bulk. Used by the tests and
+//! by `replay-tool seed` to check `verify` and `rebuild` at scale, and for benchmarks.
+//!
+//! The journeys follow the same order of steps as the api and the process managers
+//! (approval credits the wallet, the payout withdraws it, a recharge repays the order
+//! and applies the cash), so the result is a log the live system could have written.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use aggregates::order::{Order, OrderCommand, OrderEvent, RepaymentSource};
+use aggregates::services::doubles::{order_services, test_now, user_services, FixedClock};
+use aggregates::services::{OrderServices, UserServices};
+use aggregates::types::ImageRef;
+use aggregates::user::{LoanActivity, ProfileUpdate, User, UserCommand, UserEvent};
+use aggregates::wallet::{Wallet, WalletCommand};
+use aggregates::Actor;
+use chrono::{DateTime, Days, NaiveDate, Utc};
+use cqrs_es::event_sink::EventSink;
+use cqrs_es::{Aggregate, DomainEvent};
+use rust_decimal::Decimal;
+use serde_json::Value as Json;
+use uuid::Uuid;
+
+use crate::projection::ProjectionError;
+use crate::store::{Database, RECORDED_AT};
+
+/// The statuses the generator cycles through, with a payout failure and an overdue
+/// loan in between: every status of PRODUCT.md 4.3 appears.
+const TARGETS: [Target; 13] = [
+    Target::Submitted,
+    Target::InFirstReview,
+    Target::Resubmission,
+    Target::AwaitingFinal,
+    Target::Approved,
+    Target::ApprovedAfterFailedPayout,
+    Target::Repaying,
+    Target::Overdue,
+    Target::RefusedFirst,
+    Target::RefusedFinal,
+    Target::Repaid,
+    Target::Cancelled,
+    Target::Expired,
+];
+
+#[derive(Debug, Clone, Copy)]
+enum Target {
+    Submitted,
+    InFirstReview,
+    Resubmission,
+    AwaitingFinal,
+    Approved,
+    ApprovedAfterFailedPayout,
+    Repaying,
+    Overdue,
+    RefusedFirst,
+    RefusedFinal,
+    Repaid,
+    Cancelled,
+    Expired,
+}
+
+/// One event ready to append.
+struct Pending {
+    aggregate_type: &'static str,
+    aggregate_id: String,
+    sequence: i64,
+    event_type: String,
+    payload: Json,
+    metadata: Json,
+}
+
+struct Journey {
+    clock: Arc<FixedClock>,
+    users: UserServices,
+    orders: OrderServices,
+    sequences: HashMap<String, i64>,
+    out: Vec<Pending>,
+}
+
+impl Journey {
+    fn new() -> Self {
+        let clock = Arc::new(FixedClock::at(test_now()));
+        Self {
+            users: user_services(clock.clone()),
+            orders: order_services(clock.clone()),
+            clock,
+            sequences: HashMap::new(),
+            out: Vec::new(),
+        }
+    }
+
+    fn at(&self, day: u64) {
+        self.clock.set(test_now() + Days::new(day));
+    }
+
+    fn now(&self) -> DateTime<Utc> {
+        aggregates::services::Clock::now(self.clock.as_ref())
+    }
+
+    async fn run<A: Aggregate>(
+        &mut self,
+        id: &str,
+        state: &mut A,
+        services: &A::Services,
+        command: A::Command,
+        actor: Actor,
+    ) -> Vec<A::Event> {
+        let sink = EventSink::default();
+        if let Err(error) = state.handle(command, services, &sink).await {
+            panic!("workload step refused by the domain: {error}");
+        }
+        let events = sink.collect().await;
+        let mut metadata = actor.metadata("workload", None);
+        metadata.insert(
+            RECORDED_AT.to_string(),
+            crate::projection::time_text(self.now()),
+        );
+        let metadata = serde_json::to_value(&metadata).expect("metadata serializes");
+        for event in &events {
+            // User and Wallet share the user id: number each stream by type and id.
+            let sequence = self
+                .sequences
+                .entry(format!("{}/{id}", A::TYPE))
+                .or_insert(0);
+            *sequence += 1;
+            self.out.push(Pending {
+                aggregate_type: A::TYPE,
+                aggregate_id: id.to_string(),
+                sequence: *sequence,
+                event_type: event.event_type(),
+                payload: serde_json::to_value(event).expect("events serialize"),
+                metadata: metadata.clone(),
+            });
+        }
+        events
+    }
+
+    async fn user(
+        &mut self,
+        id: &str,
+        state: &mut User,
+        command: UserCommand,
+        actor: Actor,
+    ) -> Vec<UserEvent> {
+        let services = self.users.clone();
+        self.run(id, state, &services, command, actor).await
+    }
+
+    async fn order(
+        &mut self,
+        id: &str,
+        state: &mut Order,
+        command: OrderCommand,
+        actor: Actor,
+    ) -> Vec<OrderEvent> {
+        let services = self.orders.clone();
+        self.run(id, state, &services, command, actor).await
+    }
+
+    async fn wallet(&mut self, id: &str, state: &mut Wallet, command: WalletCommand) {
+        self.run(id, state, &(), command, Actor::System).await;
+    }
+}
+
+fn image(name: &str, user: Uuid) -> ImageRef {
+    ImageRef {
+        key: format!("{name}/{user}.png"),
+        sha256: "ab".repeat(32),
+    }
+}
+
+/// Appends one borrower's journey to `journey.out`.
+async fn generate(journey: &mut Journey, index: usize, target: Target) {
+    let user_id = Uuid::now_v7();
+    let order_id = Uuid::now_v7();
+    let (reviewer, approver) = (Uuid::from_u128(0xA1), Uuid::from_u128(0xA2));
+    let (uid, oid) = (user_id.to_string(), order_id.to_string());
+    let me = Actor::User(user_id);
+    let mut user = User::default();
+    let mut order = Order::default();
+    let mut wallet = Wallet::default();
+    journey.at(0);
+    let onboarding = vec![
+        UserCommand::Register {
+            user_id,
+            mobile: format!("09{:09}", index % 1_000_000_000),
+            password: "secret-pass".into(),
+            invite_code: Some("WELCOME".into()),
+            channel: Some("workload".into()),
+        },
+        UserCommand::SubmitIdentity {
+            front: image("front", user_id),
+            back: image("back", user_id),
+            hand_hold: image("hand", user_id),
+        },
+        UserCommand::UpdateProfile(ProfileUpdate {
+            real_name: Some(format!("Borrower {index}")),
+            identity: Some(format!("{:012}", index)),
+            sex: Some(1 + (index % 2) as u8),
+            birthday: NaiveDate::from_ymd_opt(1990, 1 + (index % 12) as u32, 1),
+            marriage: Some("single".into()),
+            email: Some(format!("b{index}@example.ph")),
+            facebook: None,
+            education: Some("college".into()),
+            province_city: Some("Metro Manila,Quezon City".into()),
+            address: Some(format!("{index} Mabini St")),
+        }),
+        UserCommand::BindBankCard {
+            actor: me,
+            bank_name: "BDO".into(),
+            card_no: format!("{:012}", 100_000_000 + index),
+            sms_code_verified: false,
+            loan_activity: LoanActivity::Idle,
+        },
+        UserCommand::UploadSignature {
+            image: image("signature", user_id),
+        },
+        UserCommand::SetWithdrawPin {
+            actor: me,
+            pin: "246810".into(),
+            sms_code_verified: false,
+        },
+    ];
+    for command in onboarding {
+        journey.user(&uid, &mut user, command, me).await;
+    }
+    journey
+        .user(
+            &uid,
+            &mut user,
+            UserCommand::VerifyIdentity {
+                auditor_id: reviewer,
+            },
+            Actor::Auditor(reviewer),
+        )
+        .await;
+    journey
+        .user(
+            &uid,
+            &mut user,
+            UserCommand::OpenApplication { order_id },
+            me,
+        )
+        .await;
+    let amount = Decimal::from(100_000 + 10_000 * (index % 20) as i64);
+    let apply = OrderCommand::ApplyForLoan {
+        order_id,
+        user_id,
+        app_id: 1,
+        amount,
+        period_days: [6, 12, 18, 24][index % 4],
+        signature: user.signature.clone(),
+        applicant_name: format!("Borrower {index}"),
+        terms_version: "2026-11".into(),
+    };
+    journey.order(&oid, &mut order, apply, me).await;
+    if matches!(target, Target::Submitted) {
+        return;
+    }
+    if matches!(target, Target::Cancelled) && index.is_multiple_of(2) {
+        journey
+            .order(&oid, &mut order, OrderCommand::Cancel, me)
+            .await;
+        journey
+            .user(
+                &uid,
+                &mut user,
+                UserCommand::CloseApplication { order_id },
+                Actor::System,
+            )
+            .await;
+        return;
+    }
+    let staff = |id| Actor::Auditor(id);
+    journey
+        .order(
+            &oid,
+            &mut order,
+            OrderCommand::StartReview {
+                auditor_id: reviewer,
+            },
+            staff(reviewer),
+        )
+        .await;
+    match target {
+        Target::InFirstReview => return,
+        Target::Resubmission => {
+            let request = OrderCommand::RequestResubmission {
+                auditor_id: reviewer,
+                reason: "ID photo is blurred".into(),
+            };
+            journey
+                .order(&oid, &mut order, request, staff(reviewer))
+                .await;
+            return;
+        }
+        Target::RefusedFirst => {
+            let refuse = OrderCommand::Refuse {
+                auditor_id: reviewer,
+                reason: "income could not be confirmed".into(),
+            };
+            journey
+                .order(&oid, &mut order, refuse, staff(reviewer))
+                .await;
+            journey
+                .user(
+                    &uid,
+                    &mut user,
+                    UserCommand::CloseApplication { order_id },
+                    Actor::System,
+                )
+                .await;
+            return;
+        }
+        _ => {}
+    }
+    let pass_first = OrderCommand::PassFirstAudit {
+        auditor_id: reviewer,
+        note: "documents in order".into(),
+        identity_verified: true,
+    };
+    journey
+        .order(&oid, &mut order, pass_first, staff(reviewer))
+        .await;
+    match target {
+        Target::AwaitingFinal => return,
+        Target::RefusedFinal => {
+            let refuse = OrderCommand::Refuse {
+                auditor_id: approver,
+                reason: "debt ratio too high".into(),
+            };
+            journey
+                .order(&oid, &mut order, refuse, staff(approver))
+                .await;
+            journey
+                .user(
+                    &uid,
+                    &mut user,
+                    UserCommand::CloseApplication { order_id },
+                    Actor::System,
+                )
+                .await;
+            return;
+        }
+        _ => {}
+    }
+    let pass_final = OrderCommand::PassFinalAudit {
+        auditor_id: approver,
+        note: "approved".into(),
+    };
+    journey
+        .order(&oid, &mut order, pass_final, staff(approver))
+        .await;
+    journey
+        .wallet(
+            &uid,
+            &mut wallet,
+            WalletCommand::CreditLoanProceeds { order_id, amount },
+        )
+        .await;
+    match target {
+        Target::Approved => return,
+        Target::Cancelled => {
+            journey
+                .order(&oid, &mut order, OrderCommand::Cancel, me)
+                .await;
+            journey
+                .wallet(
+                    &uid,
+                    &mut wallet,
+                    WalletCommand::ReleaseProceeds { order_id },
+                )
+                .await;
+            journey
+                .user(
+                    &uid,
+                    &mut user,
+                    UserCommand::CloseApplication { order_id },
+                    Actor::System,
+                )
+                .await;
+            return;
+        }
+        Target::Expired => {
+            journey.at(8);
+            journey
+                .order(&oid, &mut order, OrderCommand::ExpireOffer, Actor::System)
+                .await;
+            journey
+                .wallet(
+                    &uid,
+                    &mut wallet,
+                    WalletCommand::ReleaseProceeds { order_id },
+                )
+                .await;
+            journey
+                .user(
+                    &uid,
+                    &mut user,
+                    UserCommand::CloseApplication { order_id },
+                    Actor::System,
+                )
+                .await;
+            return;
+        }
+        _ => {}
+    }
+    // Withdraw: the first payout fails for some, then succeeds (P3).
+    let drawn = amount - Decimal::from(10_000 * (index % 3) as i64);
+    journey.at(1);
+    let attempts = if matches!(target, Target::ApprovedAfterFailedPayout) {
+        1
+    } else {
+        2
+    };
+    for attempt in 0..attempts {
+        let verified = journey
+            .user(
+                &uid,
+                &mut user,
+                UserCommand::VerifyWithdrawPin {
+                    order_id,
+                    amount: drawn,
+                    pin: "246810".into(),
+                },
+                me,
+            )
+            .await;
+        let Some(UserEvent::WithdrawPinVerified { account, .. }) = verified.into_iter().next()
+        else {
+            panic!("PIN should verify");
+        };
+        let payout_id = Uuid::now_v7();
+        let request = OrderCommand::RequestPayout {
+            payout_id,
+            amount: drawn,
+            account,
+        };
+        journey.order(&oid, &mut order, request, me).await;
+        journey
+            .wallet(
+                &uid,
+                &mut wallet,
+                WalletCommand::Withdraw {
+                    order_id,
+                    payout_id,
+                    amount: drawn,
+                },
+            )
+            .await;
+        let fail_first =
+            index.is_multiple_of(5) || matches!(target, Target::ApprovedAfterFailedPayout);
+        if attempt == 0 && fail_first {
+            let failed = OrderCommand::RecordPayoutFailed {
+                payout_id,
+                reason: "connection to bank account failed".into(),
+            };
+            journey.order(&oid, &mut order, failed, Actor::System).await;
+            journey
+                .wallet(
+                    &uid,
+                    &mut wallet,
+                    WalletCommand::ReverseWithdrawal {
+                        payout_id,
+                        reason: "connection to bank account failed".into(),
+                    },
+                )
+                .await;
+            continue;
+        }
+        journey
+            .order(
+                &oid,
+                &mut order,
+                OrderCommand::RecordPayoutSucceeded { payout_id },
+                Actor::System,
+            )
+            .await;
+        journey
+            .wallet(
+                &uid,
+                &mut wallet,
+                WalletCommand::ReleaseProceeds { order_id },
+            )
+            .await;
+        break;
+    }
+    if matches!(target, Target::ApprovedAfterFailedPayout) {
+        return;
+    }
+    // Repay: one installment-sized payment, then (for Repaid) the payoff in steps.
+    journey.at(if matches!(target, Target::Overdue) {
+        40
+    } else {
+        3
+    });
+    let mut payments = 0;
+    let mut pay = |journey_amount: Decimal| {
+        payments += 1;
+        (format!("pay-{oid}-{payments}"), journey_amount)
+    };
+    if matches!(target, Target::Overdue) {
+        journey
+            .order(&oid, &mut order, OrderCommand::AccrueOverdue, Actor::System)
+            .await;
+    }
+    let first = pay(Decimal::from(5_000));
+    let mut schedule = vec![first];
+    if matches!(target, Target::Repaid) {
+        loop {
+            let owed = order
+                .loan
+                .as_ref()
+                .map(|l| l.payoff(journey.now().date_naive()).amount)
+                .unwrap_or_default()
+                - schedule.iter().map(|(_, a)| *a).sum::<Decimal>();
+            if owed <= Decimal::ZERO {
+                break;
+            }
+            schedule.push(pay(owed.min(Decimal::from(20_000))));
+        }
+    }
+    for (payment_ref, amount) in schedule {
+        journey
+            .wallet(
+                &uid,
+                &mut wallet,
+                WalletCommand::RecordRecharge {
+                    payment_ref: payment_ref.clone(),
+                    order_id,
+                    amount,
+                },
+            )
+            .await;
+        let receive = OrderCommand::ReceiveRepayment {
+            payment_ref: payment_ref.clone(),
+            amount,
+            source: RepaymentSource::Recharge,
+        };
+        let events = journey
+            .order(&oid, &mut order, receive, Actor::System)
+            .await;
+        journey
+            .wallet(
+                &uid,
+                &mut wallet,
+                WalletCommand::ApplyRepayment {
+                    payment_ref,
+                    order_id,
+                    amount,
+                },
+            )
+            .await;
+        if events
+            .iter()
+            .any(|e| matches!(e, OrderEvent::LoanRepaid { .. }))
+        {
+            journey
+                .user(
+                    &uid,
+                    &mut user,
+                    UserCommand::CloseApplication { order_id },
+                    Actor::System,
+                )
+                .await;
+        }
+    }
+}
+
+/// What `seed` appended.
+#[derive(Debug, Clone, Copy)]
+pub struct SeedReport {
+    /// Orders (one per borrower).
+    pub orders: usize,
+    /// Events appended.
+    pub events: usize,
+}
+
+/// Appends `orders` generated journeys (one borrower each) to the store.
+pub async fn seed(database: &Database, orders: usize) -> Result<SeedReport, ProjectionError> {
+    let mut events = 0;
+    let chunk = 250;
+    let mut start = 0;
+    while start < orders {
+        let mut journey = Journey::new();
+        for index in start..(start + chunk).min(orders) {
+            journey.sequences.clear();
+            generate(&mut journey, index, TARGETS[index % TARGETS.len()]).await;
+        }
+        events += journey.out.len();
+        append(database, &journey.out).await?;
+        start += chunk;
+    }
+    Ok(SeedReport { orders, events })
+}
+
+/// Appends events in multi-row inserts, in one transaction.
+async fn append(database: &Database, events: &[Pending]) -> Result<(), ProjectionError> {
+    const ROWS_PER_STATEMENT: usize = 400;
+    let columns = "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) values ";
+    match database {
+        Database::Sqlite(pool) => {
+            let mut tx = pool.begin().await?;
+            for rows in events.chunks(ROWS_PER_STATEMENT) {
+                let sql = format!("{columns}{}", placeholders(rows.len()));
+                let mut query = sqlx::query(&sql);
+                for e in rows {
+                    query = query
+                        .bind(e.aggregate_type)
+                        .bind(&e.aggregate_id)
+                        .bind(e.sequence)
+                        .bind(&e.event_type)
+                        .bind("1.0")
+                        .bind(e.payload.to_string())
+                        .bind(e.metadata.to_string());
+                }
+                query.execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+        }
+        Database::Postgres(pool) => {
+            let mut tx = pool.begin().await?;
+            for rows in events.chunks(ROWS_PER_STATEMENT) {
+                let sql = format!("{columns}{}", placeholders(rows.len()));
+                let mut query = sqlx::query(&sql);
+                for e in rows {
+                    query = query
+                        .bind(e.aggregate_type)
+                        .bind(&e.aggregate_id)
+                        .bind(e.sequence)
+                        .bind(&e.event_type)
+                        .bind("1.0")
+                        .bind(sqlx::types::Json(&e.payload))
+                        .bind(sqlx::types::Json(&e.metadata));
+                }
+                query.execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+        }
+    }
+    Ok(())
+}
+
+fn placeholders(rows: usize) -> String {
+    (0..rows)
+        .map(|row| {
+            let base = row * 7;
+            let cells: Vec<String> = (1..=7).map(|c| format!("${}", base + c)).collect();
+            format!("({})", cells.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,548 @@
+//! The read side on both stores: exact read models and journal entries for a known
+//! loan, crash recovery, concurrent workers, and verify/rebuild on a generated workload.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use aggregates::order::{Order, OrderCommand};
+use aggregates::services::doubles::{order_services, test_now, user_services, FixedClock};
+use aggregates::types::ImageRef;
+use aggregates::user::{LoanActivity, ProfileUpdate, User, UserCommand, UserEvent};
+use aggregates::wallet::{Wallet, WalletCommand};
+use aggregates::Actor;
+use chrono::{Days, NaiveDate};
+use projections::orders::{
+    AUDIT_QUEUE, LOAN_PROGRESS, ORDER_DETAIL, ORDER_LIST, ORDER_TIMELINE, TRANSACTIONS,
+};
+use projections::process::LoanProcess;
+use projections::projection::{all, Projection};
+use projections::rebuild::{rebuild, tables_hash};
+use projections::rows::{dump_table, Value};
+use projections::runner::{read_checkpoint, Failpoint, Runner};
+use projections::store::{CommandBus, Database, EventLog, LogPosition};
+use projections::users::USER_PROFILE;
+use projections::verify::verify;
+use projections::wallets::WALLET;
+use projections::workload::seed;
+use rust_decimal_macros::dec;
+use uuid::Uuid;
+
+use crate::helpers::TestDb;
+
+on_both_stores!(
+    a_known_loan_gives_exactly_these_read_models_and_journal_entries,
+    a_runner_stopped_between_steps_ends_as_an_uninterrupted_run,
+    a_generated_workload_verifies_and_rebuilds_to_the_same_tables,
+);
+
+async fn catch_up_all(database: &Database) -> usize {
+    let mut total = 0;
+    for projection in all() {
+        total += Runner::new(database, projection)
+            .catch_up()
+            .await
+            .expect("projection catches up");
+    }
+    total
+}
+
+async fn hashes(database: &Database) -> Vec<String> {
+    let mut result = Vec::new();
+    for projection in all() {
+        result.push(
+            tables_hash(database, projection.as_ref())
+                .await
+                .expect("hash"),
+        );
+    }
+    result
+}
+
+fn text(row: &projections::rows::Row, column: &str) -> String {
+    match row.get(column) {
+        Some(Value::Text(text)) => text.clone(),
+        Some(Value::Int(number)) => number.to_string(),
+        None => panic!("no column {column}"),
+    }
+}
+
+fn image(name: &str) -> ImageRef {
+    ImageRef {
+        key: format!("test/{name}.png"),
+        sha256: "ef".repeat(32),
+    }
+}
+
+async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &TestDb) {
+    let database = &db.database;
+    let clock = Arc::new(FixedClock::at(test_now()));
+    let users = CommandBus::<User>::new(database, user_services(clock.clone()));
+    let orders = CommandBus::<Order>::new(database, order_services(clock.clone()));
+    let wallets = CommandBus::<Wallet>::new(database, ());
+    let process = LoanProcess::new(
+        database,
+        user_services(clock.clone()),
+        order_services(clock.clone()),
+    );
+    let (user_id, order_id) = (Uuid::now_v7(), Uuid::now_v7());
+    let (uid, oid) = (user_id.to_string(), order_id.to_string());
+    let (a1, a2) = (Uuid::now_v7(), Uuid::now_v7());
+    let me = || Actor::User(user_id).metadata("test", None);
+    let staff = |a| Actor::Auditor(a).metadata("test", None);
+
+    for command in [
+        UserCommand::Register {
+            user_id,
+            mobile: "09170000001".into(),
+            password: "secret-pass".into(),
+            invite_code: Some("WELCOME".into()),
+            channel: None,
+        },
+        UserCommand::SubmitIdentity {
+            front: image("f"),
+            back: image("b"),
+            hand_hold: image("h"),
+        },
+        UserCommand::UpdateProfile(ProfileUpdate {
+            real_name: Some("Ana Santos".into()),
+            identity: Some("123456789012".into()),
+            sex: Some(2),
+            birthday: NaiveDate::from_ymd_opt(1995, 3, 14),
+            marriage: Some("single".into()),
+            email: Some("ana@example.ph".into()),
+            facebook: None,
+            education: Some("college".into()),
+            province_city: Some("Metro Manila,Quezon City".into()),
+            address: Some("12 Mabini St".into()),
+        }),
+        UserCommand::BindBankCard {
+            actor: Actor::User(user_id),
+            bank_name: "BDO".into(),
+            card_no: "001234567890".into(),
+            sms_code_verified: false,
+            loan_activity: LoanActivity::Idle,
+        },
+        UserCommand::UploadSignature {
+            image: image("sig"),
+        },
+        UserCommand::SetWithdrawPin {
+            actor: Actor::User(user_id),
+            pin: "246810".into(),
+            sms_code_verified: false,
+        },
+        UserCommand::OpenApplication { order_id },
+    ] {
+        if matches!(command, UserCommand::OpenApplication { .. }) {
+            users
+                .execute(
+                    &uid,
+                    UserCommand::VerifyIdentity { auditor_id: a1 },
+                    staff(a1),
+                )
+                .await
+                .unwrap();
+        }
+        users.execute(&uid, command, me()).await.expect("user step");
+    }
+    let signature = users.load(&uid).await.unwrap().signature;
+    orders
+        .execute(
+            &oid,
+            OrderCommand::ApplyForLoan {
+                order_id,
+                user_id,
+                app_id: 1,
+                amount: dec!(100000),
+                period_days: 6,
+                signature,
+                applicant_name: "Ana Santos".into(),
+                terms_version: "2026-11".into(),
+            },
+            me(),
+        )
+        .await
+        .unwrap();
+    orders
+        .execute(
+            &oid,
+            OrderCommand::StartReview { auditor_id: a1 },
+            staff(a1),
+        )
+        .await
+        .unwrap();
+    orders
+        .execute(
+            &oid,
+            OrderCommand::PassFirstAudit {
+                auditor_id: a1,
+                note: "ok".into(),
+                identity_verified: true,
+            },
+            staff(a1),
+        )
+        .await
+        .unwrap();
+    orders
+        .execute(
+            &oid,
+            OrderCommand::PassFinalAudit {
+                auditor_id: a2,
+                note: "ok".into(),
+            },
+            staff(a2),
+        )
+        .await
+        .unwrap();
+    process
+        .catch_up()
+        .await
+        .expect("approval credits the wallet");
+
+    let verified = users
+        .execute(
+            &uid,
+            UserCommand::VerifyWithdrawPin {
+                order_id,
+                amount: dec!(80000),
+                pin: "246810".into(),
+            },
+            me(),
+        )
+        .await
+        .unwrap();
+    let UserEvent::WithdrawPinVerified { account, .. } = verified[0].payload.clone() else {
+        panic!()
+    };
+    let payout_id = Uuid::now_v7();
+    orders
+        .execute(
+            &oid,
+            OrderCommand::RequestPayout {
+                payout_id,
+                amount: dec!(80000),
+                account,
+            },
+            me(),
+        )
+        .await
+        .unwrap();
+    process.catch_up().await.unwrap();
+    orders
+        .execute(
+            &oid,
+            OrderCommand::RecordPayoutSucceeded { payout_id },
+            Actor::System.metadata("payout", None),
+        )
+        .await
+        .unwrap();
+    process.catch_up().await.unwrap();
+
+    // Day 8: five payments; the process manager repays the order and applies the cash.
+    clock.set(test_now() + Days::new(8));
+    for (n, amount) in [
+        dec!(20000),
+        dec!(20000),
+        dec!(20000),
+        dec!(20000),
+        dec!(960),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        wallets
+            .execute(
+                &uid,
+                WalletCommand::RecordRecharge {
+                    payment_ref: format!("pay-{n}"),
+                    order_id,
+                    amount,
+                },
+                Actor::System.metadata("webhook", None),
+            )
+            .await
+            .unwrap();
+        process.catch_up().await.unwrap();
+    }
+    // A webhook delivered again changes nothing.
+    wallets
+        .execute(
+            &uid,
+            WalletCommand::RecordRecharge {
+                payment_ref: "pay-0".into(),
+                order_id,
+                amount: dec!(20000),
+            },
+            Actor::System.metadata("webhook", None),
+        )
+        .await
+        .unwrap();
+    process.catch_up().await.unwrap();
+    assert!(
+        users.load(&uid).await.unwrap().open_order.is_none(),
+        "closing the loan closed the application"
+    );
+    let applied = catch_up_all(database).await;
+    assert!(applied > 0);
+
+    // Order read models.
+    let detail = dump_table(database, &ORDER_DETAIL).await.unwrap();
+    assert_eq!(detail.len(), 1);
+    let doc: serde_json::Value = serde_json::from_str(&text(&detail[0], "doc")).unwrap();
+    assert_eq!(doc["status"], 10);
+    assert_eq!(doc["principal"], "80000.00");
+    assert_eq!(doc["applyAmount"], "100000.00");
+    assert_eq!(doc["totalRepay"], "80960.00");
+    assert_eq!(doc["repaid"], "80960.00");
+    assert_eq!(doc["remaining"], "0.00");
+    assert_eq!(doc["rate"], "0.2");
+    assert_eq!(doc["apr"], "73");
+    let views = doc["periodViews"].as_array().unwrap();
+    assert_eq!(views.len(), 6);
+    assert!(views.iter().all(|v| v["status"] == 1));
+    assert_eq!(views[0]["amt"], "13493.30");
+    assert_eq!(views[5]["amt"], "13493.50");
+    assert_eq!(views[0]["dueDate"], "2026-11-23");
+    let list = dump_table(database, &ORDER_LIST).await.unwrap();
+    assert_eq!(
+        (text(&list[0], "status"), text(&list[0], "principal")),
+        ("10".into(), "80000.00".into())
+    );
+    let progress = dump_table(database, &LOAN_PROGRESS).await.unwrap();
+    assert_eq!(progress.len(), 1);
+    assert_eq!(text(&progress[0], "order_id"), oid);
+    assert_eq!(text(&progress[0], "apply_amount"), "100000.00");
+    assert_eq!(text(&progress[0], "balance"), "0.00");
+    let queue = dump_table(database, &AUDIT_QUEUE).await.unwrap();
+    assert_eq!(text(&queue[0], "applicant_name"), "Ana Santos");
+    assert_eq!(text(&queue[0], "status"), "10");
+    let order_events = EventLog::new(database)
+        .read_after(LogPosition::START, 10_000)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.aggregate_type == "Order")
+        .count();
+    let timeline = dump_table(database, &ORDER_TIMELINE).await.unwrap();
+    assert_eq!(
+        timeline.len(),
+        order_events,
+        "one timeline row per order event"
+    );
+    let types: Vec<String> = timeline.iter().map(|r| text(r, "event_type")).collect();
+    assert_eq!(
+        &types[..5],
+        [
+            "LoanApplied",
+            "ReviewStarted",
+            "FirstAuditPassed",
+            "FinalAuditPassed",
+            "PayoutRequested"
+        ]
+    );
+    assert_eq!(types.last().unwrap(), "LoanRepaid");
+    assert_eq!(text(&timeline[2], "actor"), format!("auditor:{a1}"));
+    let transactions = dump_table(database, &TRANSACTIONS).await.unwrap();
+    let mut moves: Vec<(String, String)> = transactions
+        .iter()
+        .map(|r| (text(r, "kind"), text(r, "amount")))
+        .collect();
+    moves.sort();
+    assert_eq!(
+        moves,
+        vec![
+            ("disbursement".into(), "80000.00".into()),
+            ("repayment".into(), "20000.00".into()),
+            ("repayment".into(), "20000.00".into()),
+            ("repayment".into(), "20000.00".into()),
+            ("repayment".into(), "20000.00".into()),
+            ("repayment".into(), "960.00".into()),
+        ]
+    );
+
+    // User and wallet.
+    let profile = dump_table(database, &USER_PROFILE).await.unwrap();
+    let user_doc: serde_json::Value = serde_json::from_str(&text(&profile[0], "doc")).unwrap();
+    assert_eq!(user_doc["cardNo"], "********7890");
+    assert_eq!(user_doc["hasWithdrawPin"], true);
+    assert_eq!(user_doc["userQualificationView"]["identity"], 2);
+    assert!(user_doc["lastOrderId"].is_null());
+    assert!(
+        !text(&profile[0], "doc").contains("246810")
+            && !text(&profile[0], "doc").contains("001234567890")
+    );
+    let wallet = dump_table(database, &WALLET).await.unwrap();
+    assert_eq!(
+        (text(&wallet[0], "balance"), text(&wallet[0], "cash")),
+        ("0.00".into(), "0.00".into())
+    );
+
+    // Ledger: balances through the SQL view, and the trial balance.
+    let sql = "select account, balance_minor from ledger_balances order by account";
+    let balances: Vec<(String, i64)> = match database {
+        Database::Sqlite(pool) => sqlx::query_as(sql).fetch_all(pool).await.unwrap(),
+        Database::Postgres(pool) => sqlx::query_as(sql).fetch_all(pool).await.unwrap(),
+    };
+    let balances: BTreeMap<String, i64> = balances.into_iter().collect();
+    assert_eq!(
+        balances["lender_cash"], 96_000,
+        "960.00 of interest collected in cash"
+    );
+    assert_eq!(balances["interest_income"], -96_000);
+    assert_eq!(balances[&format!("loan_receivable:{oid}")], 0);
+    assert_eq!(balances[&format!("borrower_wallet:{uid}")], 0);
+    assert_eq!(balances["payout_clearing"], 0);
+    assert_eq!(balances["payment_clearing"], 0);
+    assert_eq!(balances.values().sum::<i64>(), 0, "trial balance");
+    let journal = dump_table(database, &projections::ledger::LEDGER_JOURNAL)
+        .await
+        .unwrap();
+    // payout (2) + confirmation (3) + 5 × (recharge 2 + repayment 2 + applied 2)
+    assert_eq!(journal.len(), 2 + 3 + 5 * 6);
+
+    let report = verify(database).await.unwrap();
+    assert!(report.is_clean(), "{:?}", report.drifts);
+    assert_eq!(report.aggregates, 3);
+}
+
+async fn a_runner_stopped_between_steps_ends_as_an_uninterrupted_run(db: &TestDb) {
+    let database = &db.database;
+    seed(database, 26).await.expect("seed");
+    let orders = projections::projection::by_name("orders").unwrap();
+    // A runner that "crashes" after applying 7 events of its first batch.
+    let crashing = Runner::new(database, orders.clone())
+        .with_batch_size(50)
+        .with_failpoint(Failpoint { after_events: 7 });
+    projections::runner::ensure_checkpoint(database, "orders")
+        .await
+        .unwrap();
+    let error = crashing.step().await.expect_err("the failpoint fires");
+    assert!(error.to_string().contains("failpoint"), "{error}");
+    assert_eq!(
+        read_checkpoint(database, "orders").await.unwrap(),
+        LogPosition::START,
+        "checkpoint did not move"
+    );
+    assert!(
+        dump_table(database, &ORDER_TIMELINE)
+            .await
+            .unwrap()
+            .is_empty(),
+        "nothing half-applied"
+    );
+    // Restarted without the failpoint, in small batches, it catches up.
+    Runner::new(database, orders.clone())
+        .with_batch_size(37)
+        .catch_up()
+        .await
+        .unwrap();
+    let after_crash = tables_hash(database, orders.as_ref()).await.unwrap();
+    let order_events = EventLog::new(database)
+        .read_after(LogPosition::START, 100_000)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.aggregate_type == "Order")
+        .count();
+    assert_eq!(
+        dump_table(database, &ORDER_TIMELINE).await.unwrap().len(),
+        order_events,
+        "no event applied twice or lost"
+    );
+    // An uninterrupted run (a rebuild from the log) gives the same tables.
+    rebuild(database, std::slice::from_ref(&orders), &mut |_| {})
+        .await
+        .unwrap();
+    assert_eq!(
+        tables_hash(database, orders.as_ref()).await.unwrap(),
+        after_crash
+    );
+}
+
+async fn a_generated_workload_verifies_and_rebuilds_to_the_same_tables(db: &TestDb) {
+    let database = &db.database;
+    let report = seed(database, 130).await.expect("seed");
+    assert_eq!(report.orders, 130);
+    catch_up_all(database).await;
+    let verified = verify(database).await.unwrap();
+    assert!(verified.is_clean(), "{:?}", verified.drifts);
+    assert_eq!(verified.events, report.events);
+    // Every status of 4.3 is present.
+    let statuses: std::collections::BTreeSet<String> = dump_table(database, &ORDER_LIST)
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| text(r, "status"))
+        .collect();
+    for status in ["0", "1", "2", "3", "4", "5", "9", "10", "11", "12", "13"] {
+        assert!(
+            statuses.contains(status),
+            "status {status} missing: {statuses:?}"
+        );
+    }
+    let live = hashes(database).await;
+    rebuild(database, &all(), &mut |_| {}).await.unwrap();
+    assert_eq!(
+        hashes(database).await,
+        live,
+        "rebuilt read models are identical to the live ones"
+    );
+    // Verify catches drift: tamper with one row.
+    let tamper =
+        "update wallet set cash = '1.00' where user_id = (select min(user_id) from wallet)";
+    match database {
+        Database::Sqlite(pool) => {
+            sqlx::query(tamper).execute(pool).await.unwrap();
+        }
+        Database::Postgres(pool) => {
+            sqlx::query(tamper).execute(pool).await.unwrap();
+        }
+    }
+    let tampered = verify(database).await.unwrap();
+    assert!(!tampered.is_clean());
+    assert!(
+        tampered.drifts.iter().any(|d| d.contains("wallets.wallet")),
+        "{:?}",
+        tampered.drifts
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_runners_on_one_postgres_end_as_one() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let database = &db.database;
+    seed(database, 52).await.expect("seed");
+    let projections: Vec<Arc<dyn Projection>> = all();
+    let mut tasks = Vec::new();
+    for _ in 0..2 {
+        for projection in &projections {
+            let runner = Runner::new(database, projection.clone()).with_batch_size(20);
+            tasks.push(tokio::spawn(async move {
+                // Each worker retries a lost compare-and-set, as the real loop does.
+                loop {
+                    match runner.catch_up().await {
+                        Ok(_) => return,
+                        Err(projections::ProjectionError::CheckpointMoved(_)) => continue,
+                        Err(projections::ProjectionError::Database(e))
+                            if e.to_string().contains("could not serialize")
+                                || e.to_string().contains("duplicate key") =>
+                        {
+                            continue
+                        }
+                        Err(other) => panic!("{other}"),
+                    }
+                }
+            }));
+        }
+    }
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let concurrent = hashes(database).await;
+    rebuild(database, &all(), &mut |_| {}).await.unwrap();
+    assert_eq!(hashes(database).await, concurrent);
+    let verified = verify(database).await.unwrap();
+    assert!(verified.is_clean(), "{:?}", verified.drifts);
+    db.teardown().await;
+}
