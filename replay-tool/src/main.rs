@@ -1,14 +1,228 @@
-//! `replay-tool`: the operators' and auditors' tool over the event log — `rebuild`
-//! read models, print an order's `history` as of any event, `verify` the ledger and
-//! the read models, `export` an order for a regulator (DESIGN.md "replay-tool").
+//! `replay-tool`: the operators' and auditors' tool over the event log
+//! (DESIGN.md "replay-tool"). Works on both stores: `DATABASE_URL` as for the api.
 //!
-//! The commands arrive with the projections (issue 3); until then this binary only
-//! says so, and exits non-zero so no script mistakes it for a finished run.
+//! - `rebuild [--projection NAME]`: drop and rebuild read models from the log, with a
+//!   progress bar and the events/s achieved.
+//! - `history --order ID [--at SEQ]`: an order's events (time, actor, type, payload)
+//!   and its state after each, or only the state as of event SEQ.
+//! - `verify`: refold every aggregate, compare every read model with a fresh rebuild,
+//!   check the trial balance and the wallets; exits 1 on any drift.
+//! - `export --order ID`: the order's full history as JSON, for a regulator.
+//! - `seed --orders N`: append a generated workload (tests and benchmarks only).
+//! - `catch-up`: run every projection until it has applied the whole log.
+//! - `hash`: a SHA-256 of each projection's tables, to compare two states.
 
-fn main() -> std::process::ExitCode {
-    eprintln!(
-        "replay-tool: rebuild, history, verify and export are not available yet; \
-         they arrive with the read models and the ledger."
-    );
-    std::process::ExitCode::from(2)
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use projections::history::{export_json, order_history, state_as_of};
+use projections::projection::{all, by_name};
+use projections::rebuild::{rebuild, tables_hash};
+use projections::runner::Runner;
+use projections::store::{default_database_url, Database, EventLog};
+use projections::verify::verify;
+
+#[derive(Parser)]
+#[command(
+    name = "replay-tool",
+    version,
+    about = "Rebuild, inspect and verify the event-sourced ledger"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Drop and rebuild read models from the event log.
+    Rebuild {
+        /// Only this projection (users, orders, wallets, ledger).
+        #[arg(long)]
+        projection: Option<String>,
+    },
+    /// Print an order's history and its state after each event (or as of --at).
+    History {
+        /// Order id.
+        #[arg(long)]
+        order: String,
+        /// Show only the state as of this event sequence (1-based).
+        #[arg(long)]
+        at: Option<usize>,
+    },
+    /// Check the read models, the ledger and the wallets against the event log.
+    Verify,
+    /// Write an order's full history as JSON to stdout.
+    Export {
+        /// Order id.
+        #[arg(long)]
+        order: String,
+    },
+    /// Append a generated workload of N orders (one borrower each). Never on a live store.
+    Seed {
+        /// Number of orders.
+        #[arg(long)]
+        orders: usize,
+    },
+    /// Run every projection until it has applied the whole log.
+    CatchUp,
+    /// Print a SHA-256 of each projection's tables (equal hashes: equal read models).
+    Hash,
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let database = match Database::connect(&default_database_url()).await {
+        Ok(database) => database,
+        Err(error) => {
+            eprintln!("replay-tool: cannot open the event store: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli.command, &database).await {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("replay-tool: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+async fn run(
+    command: Command,
+    database: &Database,
+) -> Result<ExitCode, Box<dyn std::error::Error>> {
+    match command {
+        Command::Rebuild { projection } => {
+            let projections = match projection {
+                Some(name) => vec![by_name(&name).ok_or_else(|| {
+                    format!("no projection {name:?}; known: users, orders, wallets, ledger")
+                })?],
+                None => all(),
+            };
+            let total = count_events(database).await?;
+            let bar = ProgressBar::new(total as u64);
+            bar.set_style(
+                ProgressStyle::with_template("{bar:40} {pos}/{len} events {per_sec} {eta}")
+                    .expect("static template"),
+            );
+            let started = Instant::now();
+            let reports = rebuild(database, &projections, &mut |done| {
+                bar.set_position(done as u64)
+            })
+            .await?;
+            bar.finish_and_clear();
+            let elapsed = started.elapsed();
+            for report in &reports {
+                println!("{:<8} {} rows", report.projection, report.rows);
+            }
+            let events = reports.first().map_or(0, |r| r.events);
+            let rate = events as f64 / elapsed.as_secs_f64().max(1e-6);
+            println!(
+                "rebuilt {} projection(s) from {events} events in {:.2} s: {:.0} events/s ({})",
+                reports.len(),
+                elapsed.as_secs_f64(),
+                rate,
+                database.backend_name()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::History { order, at } => {
+            let history = order_history(database, &order).await?;
+            if history.is_empty() {
+                eprintln!("no order {order}");
+                return Ok(ExitCode::from(1));
+            }
+            if let Some(sequence) = at {
+                let state = state_as_of(&history, sequence).ok_or("--at must be 1 or more")?;
+                println!("{}", serde_json::to_string_pretty(state)?);
+                return Ok(ExitCode::SUCCESS);
+            }
+            for entry in &history {
+                println!(
+                    "#{:<3} {}  {:<45} {}\n     {}\n     status after: {}",
+                    entry.sequence,
+                    entry.time.as_deref().unwrap_or("-"),
+                    entry.actor,
+                    entry.event_type,
+                    entry.payload,
+                    entry.state.status.code()
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Verify => {
+            let started = Instant::now();
+            let report = verify(database).await?;
+            println!(
+                "{} events, {} aggregates refolded, {} read-model rows compared, {} postings, {} wallets ({:.2} s)",
+                report.events,
+                report.aggregates,
+                report.rows_compared,
+                report.postings,
+                report.wallets,
+                started.elapsed().as_secs_f64()
+            );
+            if report.is_clean() {
+                println!("verify: OK, no drift; trial balance is zero");
+                Ok(ExitCode::SUCCESS)
+            } else {
+                println!("verify: {} drift(s):", report.drifts.len());
+                for drift in &report.drifts {
+                    println!("  - {drift}");
+                }
+                Ok(ExitCode::from(1))
+            }
+        }
+        Command::Export { order } => {
+            let history = order_history(database, &order).await?;
+            if history.is_empty() {
+                eprintln!("no order {order}");
+                return Ok(ExitCode::from(1));
+            }
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&export_json(&order, &history))?
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Seed { orders } => {
+            let started = Instant::now();
+            let report = projections::workload::seed(database, orders).await?;
+            println!(
+                "seeded {} orders, {} events in {:.2} s ({})",
+                report.orders,
+                report.events,
+                started.elapsed().as_secs_f64(),
+                database.backend_name()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Hash => {
+            for projection in all() {
+                let hash = tables_hash(database, projection.as_ref()).await?;
+                println!("{:<8} {hash}", projection.name());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::CatchUp => {
+            let started = Instant::now();
+            let mut applied = 0;
+            for projection in all() {
+                applied += Runner::new(database, projection).catch_up().await?;
+            }
+            println!(
+                "caught up: {applied} projection steps in {:.2} s",
+                started.elapsed().as_secs_f64()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+async fn count_events(database: &Database) -> Result<usize, Box<dyn std::error::Error>> {
+    Ok(EventLog::new(database).count().await?)
 }

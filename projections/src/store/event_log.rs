@@ -82,6 +82,16 @@ impl EventLog {
         }
     }
 
+    /// Number of events in the log (committed, visible to this reader).
+    pub async fn count(&self) -> Result<usize, StoreError> {
+        let sql = "select count(*) from events";
+        let count: i64 = match &self.database {
+            Database::Sqlite(pool) => sqlx::query_scalar(sql).fetch_one(pool).await?,
+            Database::Postgres(pool) => sqlx::query_scalar(sql).fetch_one(pool).await?,
+        };
+        Ok(usize::try_from(count).unwrap_or_default())
+    }
+
     /// Up to `limit` events positioned after `after`, in log order (a `limit` below 1
     /// returns nothing). Fewer than `limit` events does not mean the end of the log for
     /// good: on PostgreSQL, events of later transactions are held back while an older
