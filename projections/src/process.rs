@@ -267,14 +267,18 @@ impl LoanProcess {
         Ok(events.len())
     }
 
-    /// Steps until caught up; returns the number of events handled.
+    /// Steps until caught up; returns the number of events handled. When another
+    /// process moves the checkpoint first, this one re-reads it and goes on from there
+    /// (the steps it may have repeated were no-ops).
     pub async fn catch_up(&self) -> Result<usize, ProjectionError> {
         ensure_checkpoint(&self.database, LOAN_PROCESS).await?;
         let mut total = 0;
         loop {
-            match self.step().await? {
-                0 => return Ok(total),
-                n => total += n,
+            match self.step().await {
+                Ok(0) => return Ok(total),
+                Ok(n) => total += n,
+                Err(ProjectionError::CheckpointMoved(_)) => continue,
+                Err(error) => return Err(error),
             }
         }
     }

@@ -73,6 +73,15 @@ fn image(name: &str) -> ImageRef {
     }
 }
 
+struct Racing<'a>(&'a LoanProcess, &'a LoanProcess);
+
+impl Racing<'_> {
+    async fn catch_up(&self) -> Result<(), projections::ProjectionError> {
+        let (a, b) = tokio::join!(self.0.catch_up(), self.1.catch_up());
+        a.and(b).map(drop)
+    }
+}
+
 async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &TestDb) {
     let database = &db.database;
     let clock = Arc::new(FixedClock::at(test_now()));
@@ -402,6 +411,52 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
     let report = verify(database).await.unwrap();
     assert!(report.is_clean(), "{:?}", report.drifts);
     assert_eq!(report.aggregates, 3);
+
+    // History replay (P9): every event with its actor and time, and the state after it.
+    let history = projections::history::order_history(database, &oid)
+        .await
+        .unwrap();
+    assert_eq!(history.len(), order_events);
+    assert_eq!(history[0].event_type, "LoanApplied");
+    assert_eq!(history[0].actor, format!("user:{uid}"));
+    assert_eq!(history[2].actor, format!("auditor:{a1}"));
+    assert_eq!(history[3].actor, format!("auditor:{a2}"));
+    assert!(history.iter().all(|e| e.time.is_some()));
+    let codes: Vec<u8> = history.iter().map(|e| e.state.status.code()).collect();
+    assert_eq!(&codes[..6], [0, 1, 3, 9, 9, 4]);
+    assert_eq!(*codes.last().unwrap(), 10);
+    let as_of = projections::history::state_as_of(&history, 4).unwrap();
+    assert_eq!((as_of.status.code(), as_of.balance), (9, dec!(100000)));
+    let export = projections::history::export_json(&oid, &history);
+    assert_eq!(export["events"].as_array().unwrap().len(), order_events);
+    assert_eq!(export["finalState"]["status"], "Repaid");
+
+    // Read-your-writes: a new event is not yet in the read models until the workers
+    // pass its position, which the wait helper observes.
+    users
+        .execute(
+            &uid,
+            UserCommand::UploadSignature {
+                image: image("sig2"),
+            },
+            me(),
+        )
+        .await
+        .unwrap();
+    let head = EventLog::new(database).head().await.unwrap();
+    let names = ["users", "orders", "wallets", "ledger"];
+    let short = std::time::Duration::from_millis(50);
+    assert!(
+        !projections::runner::wait_for_checkpoints(database, &names, head, short)
+            .await
+            .unwrap()
+    );
+    catch_up_all(database).await;
+    assert!(
+        projections::runner::wait_for_checkpoints(database, &names, head, short)
+            .await
+            .unwrap()
+    );
 }
 
 async fn a_runner_stopped_between_steps_ends_as_an_uninterrupted_run(db: &TestDb) {
@@ -503,6 +558,104 @@ async fn a_generated_workload_verifies_and_rebuilds_to_the_same_tables(db: &Test
         tampered.drifts.iter().any(|d| d.contains("wallets.wallet")),
         "{:?}",
         tampered.drifts
+    );
+}
+
+/// Fails its first three steps, then works: the worker must report and retry.
+struct Flaky {
+    failures_left: std::sync::atomic::AtomicUsize,
+}
+
+#[async_trait::async_trait]
+impl Projection for Flaky {
+    fn name(&self) -> &'static str {
+        "flaky"
+    }
+    fn tables(&self) -> &'static [&'static projections::rows::TableSpec] {
+        &[]
+    }
+    async fn apply(
+        &self,
+        _store: &mut dyn projections::rows::RowStore,
+        _event: &projections::store::StoredEvent,
+    ) -> Result<(), projections::ProjectionError> {
+        use std::sync::atomic::Ordering;
+        let left = self.failures_left.load(Ordering::SeqCst);
+        if left > 0 {
+            self.failures_left.store(left - 1, Ordering::SeqCst);
+            return Err(projections::ProjectionError::Failpoint("flaky projection"));
+        }
+        Ok(())
+    }
+}
+
+on_both_stores!(
+    a_failing_projection_is_reported_and_retried_until_it_catches_up,
+    workers_wake_on_new_events_without_waiting_for_the_poll,
+);
+
+async fn a_failing_projection_is_reported_and_retried_until_it_catches_up(db: &TestDb) {
+    let database = &db.database;
+    seed(database, 3).await.unwrap();
+    let runner = Runner::new(
+        database,
+        Arc::new(Flaky {
+            failures_left: 3.into(),
+        }),
+    );
+    let stats = runner.stats();
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let wakeup = Arc::new(tokio::sync::Notify::new());
+    let task = tokio::spawn(runner.run(wakeup, std::time::Duration::from_millis(20), stopped));
+    let head = EventLog::new(database).head().await.unwrap();
+    let caught_up = projections::runner::wait_for_checkpoints(
+        database,
+        &["flaky"],
+        head,
+        std::time::Duration::from_secs(10),
+    )
+    .await
+    .unwrap();
+    stop.send(true).unwrap();
+    task.await.unwrap();
+    assert!(caught_up, "the worker kept going after its failures");
+    assert_eq!(stats.failures.load(std::sync::atomic::Ordering::SeqCst), 3);
+    assert!(stats
+        .last_error
+        .lock()
+        .unwrap()
+        .as_deref()
+        .unwrap()
+        .contains("flaky projection"));
+}
+
+async fn workers_wake_on_new_events_without_waiting_for_the_poll(db: &TestDb) {
+    let database = &db.database;
+    let wakeup = projections::runner::wakeup_for(database).await;
+    let runner = Runner::new(database, projections::projection::by_name("users").unwrap());
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    // A one-minute poll: only a wake-up can make the worker react within the test.
+    let task =
+        tokio::spawn(runner.run(wakeup.clone(), std::time::Duration::from_secs(60), stopped));
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await; // idle and waiting
+    seed(database, 1).await.unwrap();
+    if matches!(database, Database::Sqlite(_)) {
+        wakeup.notify_waiters(); // in-process writers poke the worker; PostgreSQL uses NOTIFY
+    }
+    let head = EventLog::new(database).head().await.unwrap();
+    let woke = projections::runner::wait_for_checkpoints(
+        database,
+        &["users"],
+        head,
+        std::time::Duration::from_secs(10),
+    )
+    .await
+    .unwrap();
+    stop.send(true).unwrap();
+    task.await.unwrap();
+    assert!(
+        woke,
+        "the worker applied the new events long before its poll interval"
     );
 }
 
