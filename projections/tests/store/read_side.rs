@@ -88,11 +88,19 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
     let users = CommandBus::<User>::new(database, user_services(clock.clone()));
     let orders = CommandBus::<Order>::new(database, order_services(clock.clone()));
     let wallets = CommandBus::<Wallet>::new(database, ());
-    let process = LoanProcess::new(
+    // Two process managers race on every step, as two api processes would: each step
+    // must still happen exactly once.
+    let first = LoanProcess::new(
         database,
         user_services(clock.clone()),
         order_services(clock.clone()),
     );
+    let second = LoanProcess::new(
+        database,
+        user_services(clock.clone()),
+        order_services(clock.clone()),
+    );
+    let process = Racing(&first, &second);
     let (user_id, order_id) = (Uuid::now_v7(), Uuid::now_v7());
     let (uid, oid) = (user_id.to_string(), order_id.to_string());
     let (a1, a2) = (Uuid::now_v7(), Uuid::now_v7());
