@@ -7,7 +7,9 @@
 //! - the checkpoint moves by compare-and-set (`where position = the one read`), so two
 //!   workers of the same projection — two api processes on one PostgreSQL, or a
 //!   worker and `replay-tool rebuild` — never both apply a batch: the second one's
-//!   update matches no row and its whole transaction is rolled back;
+//!   update matches no row and its whole transaction is rolled back. On PostgreSQL
+//!   workers of one projection also take a transaction-scoped advisory lock, so they
+//!   write one at a time instead of deadlocking on each other's rows;
 //! - a failing step is reported (log, [`RunnerStats`]) and retried after a pause; a
 //!   worker never silently stops.
 
@@ -39,6 +41,46 @@ impl SqlTx<'_> {
             SqlTx::Postgres(tx) => tx.commit().await?,
         }
         Ok(())
+    }
+
+    /// Waits for the right to write `name`'s tables until this transaction ends
+    /// (PostgreSQL advisory lock; nothing to do on SQLite, which has one writer).
+    pub async fn lock_projection(&mut self, name: &str) -> Result<(), ProjectionError> {
+        if let SqlTx::Postgres(tx) = self {
+            sqlx::query("select pg_advisory_xact_lock(hashtext($1))")
+                .bind(format!("projection:{name}"))
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// The checkpoint of `name` as this transaction sees it.
+    pub async fn checkpoint(&mut self, name: &str) -> Result<LogPosition, ProjectionError> {
+        let sql =
+            "select transaction_id, global_position from projection_checkpoint where name = $1";
+        let row: Option<(i64, i64)> = match self {
+            SqlTx::Sqlite(tx) => {
+                sqlx::query_as(sql)
+                    .bind(name)
+                    .fetch_optional(&mut **tx)
+                    .await?
+            }
+            SqlTx::Postgres(tx) => {
+                sqlx::query_as(sql)
+                    .bind(name)
+                    .fetch_optional(&mut **tx)
+                    .await?
+            }
+        };
+        Ok(
+            row.map_or(LogPosition::START, |(transaction_id, global_position)| {
+                LogPosition {
+                    transaction_id,
+                    global_position,
+                }
+            }),
+        )
     }
 
     /// Runs a statement with `$1..$n` text/int parameters; returns the rows affected.
@@ -204,6 +246,14 @@ impl Runner {
             return Ok(0);
         };
         let mut tx = begin(&self.database).await?;
+        // One writer per projection at a time: on PostgreSQL a transaction-scoped
+        // advisory lock (two workers applying different batches could otherwise lock
+        // shared rows in opposite orders and deadlock); SQLite has a single writer.
+        // Then make sure nobody moved the checkpoint while we read the log.
+        tx.lock_projection(name).await?;
+        if tx.checkpoint(name).await? != from {
+            return Err(ProjectionError::CheckpointMoved(name.to_string()));
+        }
         for (applied, event) in events.iter().enumerate() {
             if self.failpoint.is_some_and(|f| f.after_events == applied) {
                 return Err(ProjectionError::Failpoint("before the checkpoint moved"));

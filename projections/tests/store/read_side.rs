@@ -685,12 +685,6 @@ async fn two_runners_on_one_postgres_end_as_one() {
                     match runner.catch_up().await {
                         Ok(_) => return,
                         Err(projections::ProjectionError::CheckpointMoved(_)) => continue,
-                        Err(projections::ProjectionError::Database(e))
-                            if e.to_string().contains("could not serialize")
-                                || e.to_string().contains("duplicate key") =>
-                        {
-                            continue
-                        }
                         Err(other) => panic!("{other}"),
                     }
                 }
