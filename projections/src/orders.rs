@@ -16,11 +16,10 @@ use serde_json::{json, Value as Json};
 use uuid::Uuid;
 
 use crate::projection::{
-    actor_of, decode, decode_state, money_text, time_text, to_json, Projection, ProjectionError,
+    actor_of, decode, money_text, stored_state, time_text, to_json, Projection, ProjectionError,
 };
 use crate::rows::{Kind, Row, RowStore, TableSpec, Value};
 use crate::store::StoredEvent;
-use crate::users::text;
 
 /// `order_detail`: the whole order (`/loan/orderInfo`).
 pub static ORDER_DETAIL: TableSpec = TableSpec {
@@ -292,10 +291,7 @@ impl Projection for OrdersProjection {
         }
         let payload: OrderEvent = decode(event)?;
         let order_key = event.aggregate_id.as_str();
-        let mut order = match store.get(&ORDER_DETAIL, &[order_key.into()]).await? {
-            Some(row) => decode_state::<Order>(text(&row, "state"), event)?,
-            None => Order::default(),
-        };
+        let (mut order, _) = stored_state::<Order>(store, &ORDER_DETAIL, event).await?;
         let at = time_text(order_event_time(&payload));
         write_event_rows(store, event, &payload, &order, &at).await?;
         order.apply(payload);
@@ -437,7 +433,7 @@ async fn write_order_rows(
         .get(&LOAN_PROGRESS, &[user_id.as_str().into()])
         .await?;
     let is_latest = current.as_ref().is_none_or(|row| {
-        let (their_time, their_id) = (text(row, "applied_at"), text(row, "order_id"));
+        let (their_time, their_id) = (row.text("applied_at"), row.text("order_id"));
         their_id == order_id || (applied_at.as_str(), order_id) >= (their_time, their_id)
     });
     if is_latest {

@@ -91,16 +91,24 @@ pub(crate) fn decode<E: DeserializeOwned>(event: &StoredEvent) -> Result<E, Proj
     })
 }
 
-/// Decodes a stored aggregate state.
-pub(crate) fn decode_state<S: DeserializeOwned>(
-    text: &str,
+/// The aggregate state a projection keeps in the `state` column of `table` for the
+/// event's aggregate, and that row (`A::default()` and `None` before its first event).
+pub(crate) async fn stored_state<A: cqrs_es::Aggregate>(
+    store: &mut dyn RowStore,
+    table: &'static TableSpec,
     event: &StoredEvent,
-) -> Result<S, ProjectionError> {
-    serde_json::from_str(text).map_err(|source| ProjectionError::Decode {
-        what: "projection state",
-        position: event.position,
-        source,
-    })
+) -> Result<(A, Option<crate::rows::Row>), ProjectionError> {
+    let key = [crate::rows::Value::from(event.aggregate_id.as_str())];
+    let Some(row) = store.get(table, &key).await? else {
+        return Ok((A::default(), None));
+    };
+    let state =
+        serde_json::from_str(row.text("state")).map_err(|source| ProjectionError::Decode {
+            what: "projection state",
+            position: event.position,
+            source,
+        })?;
+    Ok((state, Some(row)))
 }
 
 /// JSON text of a value that always serializes (our own types).

@@ -99,6 +99,13 @@ impl Row {
         &self.values[..self.table.key_len]
     }
 
+    /// A text column's value ("" when absent or not text).
+    pub fn text(&self, column: &str) -> &str {
+        self.get(column)
+            .and_then(Value::as_text)
+            .unwrap_or_default()
+    }
+
     /// The value of `column`, if the table has it.
     pub fn get(&self, column: &str) -> Option<&Value> {
         let index = self.table.columns.iter().position(|(c, _)| *c == column)?;

@@ -6,8 +6,8 @@ use async_trait::async_trait;
 use cqrs_es::Aggregate;
 use serde_json::{json, Value as Json};
 
-use crate::projection::{decode, decode_state, time_text, to_json, Projection, ProjectionError};
-use crate::rows::{Kind, Row, RowStore, TableSpec, Value};
+use crate::projection::{decode, stored_state, time_text, to_json, Projection, ProjectionError};
+use crate::rows::{Kind, Row, RowStore, TableSpec};
 use crate::store::StoredEvent;
 
 /// `user_profile`.
@@ -90,18 +90,11 @@ impl Projection for UsersProjection {
             return Ok(());
         }
         let payload: UserEvent = decode(event)?;
-        let key = [Value::from(event.aggregate_id.as_str())];
-        let previous = store.get(&USER_PROFILE, &key).await?;
-        let (mut user, registered_at) = match &previous {
-            Some(row) => (
-                decode_state::<User>(text(row, "state"), event)?,
-                text(row, "registered_at").to_string(),
-            ),
-            None => (User::default(), String::new()),
-        };
-        let registered_at = match &payload {
-            UserEvent::UserRegistered { registered_at, .. } => time_text(*registered_at),
-            _ => registered_at,
+        let (mut user, previous) = stored_state::<User>(store, &USER_PROFILE, event).await?;
+        let registered_at = match (&payload, &previous) {
+            (UserEvent::UserRegistered { registered_at, .. }, _) => time_text(*registered_at),
+            (_, Some(row)) => row.text("registered_at").to_string(),
+            (_, None) => String::new(),
         };
         user.apply(payload);
         let row = Row {
@@ -117,9 +110,4 @@ impl Projection for UsersProjection {
         };
         store.upsert(row).await
     }
-}
-
-/// A text column of a row read back from our own table.
-pub(crate) fn text<'r>(row: &'r Row, column: &str) -> &'r str {
-    row.get(column).and_then(Value::as_text).unwrap_or_default()
 }

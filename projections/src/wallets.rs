@@ -4,10 +4,9 @@ use aggregates::wallet::{Wallet, WalletEvent};
 use async_trait::async_trait;
 use cqrs_es::Aggregate;
 
-use crate::projection::{decode, decode_state, money_text, to_json, Projection, ProjectionError};
-use crate::rows::{Kind, Row, RowStore, TableSpec, Value};
+use crate::projection::{decode, money_text, stored_state, to_json, Projection, ProjectionError};
+use crate::rows::{Kind, Row, RowStore, TableSpec};
 use crate::store::StoredEvent;
-use crate::users::text;
 
 /// `wallet`.
 pub static WALLET: TableSpec = TableSpec {
@@ -46,11 +45,7 @@ impl Projection for WalletsProjection {
             return Ok(());
         }
         let payload: WalletEvent = decode(event)?;
-        let key = [Value::from(event.aggregate_id.as_str())];
-        let mut wallet = match store.get(&WALLET, &key).await? {
-            Some(row) => decode_state::<Wallet>(text(&row, "state"), event)?,
-            None => Wallet::default(),
-        };
+        let (mut wallet, _) = stored_state::<Wallet>(store, &WALLET, event).await?;
         wallet.apply(payload);
         let proceeds = wallet.balance() - wallet.cash();
         let row = Row {

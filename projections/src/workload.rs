@@ -163,6 +163,25 @@ impl Journey {
     async fn wallet(&mut self, id: &str, state: &mut Wallet, command: WalletCommand) {
         self.run(id, state, &(), command, Actor::System).await;
     }
+
+    /// The order reached a terminal status: the user may apply again.
+    async fn close_application(&mut self, uid: &str, user: &mut User, order_id: Uuid) {
+        let close = UserCommand::CloseApplication { order_id };
+        self.user(uid, user, close, Actor::System).await;
+    }
+
+    /// Cancelled or expired: release the undrawn proceeds, close the application.
+    async fn release_and_close(
+        &mut self,
+        uid: &str,
+        user: &mut User,
+        wallet: &mut Wallet,
+        order_id: Uuid,
+    ) {
+        let release = WalletCommand::ReleaseProceeds { order_id };
+        self.wallet(uid, wallet, release).await;
+        self.close_application(uid, user, order_id).await;
+    }
 }
 
 fn image(name: &str, user: Uuid) -> ImageRef {
@@ -264,14 +283,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
         journey
             .order(&oid, &mut order, OrderCommand::Cancel, me)
             .await;
-        journey
-            .user(
-                &uid,
-                &mut user,
-                UserCommand::CloseApplication { order_id },
-                Actor::System,
-            )
-            .await;
+        journey.close_application(&uid, &mut user, order_id).await;
         return;
     }
     let staff = |id| Actor::Auditor(id);
@@ -305,14 +317,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
             journey
                 .order(&oid, &mut order, refuse, staff(reviewer))
                 .await;
-            journey
-                .user(
-                    &uid,
-                    &mut user,
-                    UserCommand::CloseApplication { order_id },
-                    Actor::System,
-                )
-                .await;
+            journey.close_application(&uid, &mut user, order_id).await;
             return;
         }
         _ => {}
@@ -335,14 +340,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
             journey
                 .order(&oid, &mut order, refuse, staff(approver))
                 .await;
-            journey
-                .user(
-                    &uid,
-                    &mut user,
-                    UserCommand::CloseApplication { order_id },
-                    Actor::System,
-                )
-                .await;
+            journey.close_application(&uid, &mut user, order_id).await;
             return;
         }
         _ => {}
@@ -368,19 +366,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
                 .order(&oid, &mut order, OrderCommand::Cancel, me)
                 .await;
             journey
-                .wallet(
-                    &uid,
-                    &mut wallet,
-                    WalletCommand::ReleaseProceeds { order_id },
-                )
-                .await;
-            journey
-                .user(
-                    &uid,
-                    &mut user,
-                    UserCommand::CloseApplication { order_id },
-                    Actor::System,
-                )
+                .release_and_close(&uid, &mut user, &mut wallet, order_id)
                 .await;
             return;
         }
@@ -390,19 +376,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
                 .order(&oid, &mut order, OrderCommand::ExpireOffer, Actor::System)
                 .await;
             journey
-                .wallet(
-                    &uid,
-                    &mut wallet,
-                    WalletCommand::ReleaseProceeds { order_id },
-                )
-                .await;
-            journey
-                .user(
-                    &uid,
-                    &mut user,
-                    UserCommand::CloseApplication { order_id },
-                    Actor::System,
-                )
+                .release_and_close(&uid, &mut user, &mut wallet, order_id)
                 .await;
             return;
         }
@@ -558,14 +532,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
             .iter()
             .any(|e| matches!(e, OrderEvent::LoanRepaid { .. }))
         {
-            journey
-                .user(
-                    &uid,
-                    &mut user,
-                    UserCommand::CloseApplication { order_id },
-                    Actor::System,
-                )
-                .await;
+            journey.close_application(&uid, &mut user, order_id).await;
         }
     }
 }
@@ -600,46 +567,36 @@ pub async fn seed(database: &Database, orders: usize) -> Result<SeedReport, Proj
 /// Appends events in multi-row inserts, in one transaction.
 async fn append(database: &Database, events: &[Pending]) -> Result<(), ProjectionError> {
     const ROWS_PER_STATEMENT: usize = 400;
-    let columns = "insert into events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) values ";
+    // The payload columns are `text` on SQLite and `json` on PostgreSQL: each backend
+    // binds them its own way, the rest is the same.
+    macro_rules! append_with {
+        ($pool:expr, $json:expr) => {{
+            let mut tx = $pool.begin().await?;
+            for rows in events.chunks(ROWS_PER_STATEMENT) {
+                let sql = format!(
+                    "insert into events (aggregate_type, aggregate_id, sequence, event_type, \
+                     event_version, payload, metadata) values {}",
+                    placeholders(rows.len())
+                );
+                let mut query = sqlx::query(&sql);
+                for e in rows {
+                    query = query
+                        .bind(e.aggregate_type)
+                        .bind(&e.aggregate_id)
+                        .bind(e.sequence)
+                        .bind(&e.event_type)
+                        .bind("1.0")
+                        .bind($json(&e.payload))
+                        .bind($json(&e.metadata));
+                }
+                query.execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+        }};
+    }
     match database {
-        Database::Sqlite(pool) => {
-            let mut tx = pool.begin().await?;
-            for rows in events.chunks(ROWS_PER_STATEMENT) {
-                let sql = format!("{columns}{}", placeholders(rows.len()));
-                let mut query = sqlx::query(&sql);
-                for e in rows {
-                    query = query
-                        .bind(e.aggregate_type)
-                        .bind(&e.aggregate_id)
-                        .bind(e.sequence)
-                        .bind(&e.event_type)
-                        .bind("1.0")
-                        .bind(e.payload.to_string())
-                        .bind(e.metadata.to_string());
-                }
-                query.execute(&mut *tx).await?;
-            }
-            tx.commit().await?;
-        }
-        Database::Postgres(pool) => {
-            let mut tx = pool.begin().await?;
-            for rows in events.chunks(ROWS_PER_STATEMENT) {
-                let sql = format!("{columns}{}", placeholders(rows.len()));
-                let mut query = sqlx::query(&sql);
-                for e in rows {
-                    query = query
-                        .bind(e.aggregate_type)
-                        .bind(&e.aggregate_id)
-                        .bind(e.sequence)
-                        .bind(&e.event_type)
-                        .bind("1.0")
-                        .bind(sqlx::types::Json(&e.payload))
-                        .bind(sqlx::types::Json(&e.metadata));
-                }
-                query.execute(&mut *tx).await?;
-            }
-            tx.commit().await?;
-        }
+        Database::Sqlite(pool) => append_with!(pool, |value: &Json| value.to_string()),
+        Database::Postgres(pool) => append_with!(pool, sqlx::types::Json::<&Json>),
     }
     Ok(())
 }

@@ -7,26 +7,19 @@ use std::sync::Arc;
 
 use aggregates::order::{Order, OrderCommand, OrderStatus, RepaymentSource};
 use aggregates::services::doubles::{order_services, test_now, user_services, FixedClock};
-use aggregates::types::ImageRef;
-use aggregates::user::{LoanActivity, ProfileUpdate, User, UserCommand, UserEvent};
+use aggregates::user::{User, UserCommand, UserEvent};
 use aggregates::wallet::{Wallet, WalletCommand};
 use aggregates::Actor;
-use chrono::{Days, NaiveDate};
+use chrono::Days;
 use projections::store::{CommandBus, EventLog, LogPosition};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use uuid::Uuid;
 
 use crate::helpers::TestDb;
+use crate::journey::onboarding;
 
 on_both_stores!(a_loan_runs_from_registration_to_repaid_through_the_store);
-
-fn image(name: &str) -> ImageRef {
-    ImageRef {
-        key: format!("test/{name}.png"),
-        sha256: "ef".repeat(32),
-    }
-}
 
 async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) {
     let clock = Arc::new(FixedClock::at(test_now()));
@@ -42,47 +35,7 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
     let staff = |who: Uuid| Actor::Auditor(who).metadata("req", None);
 
     // The borrower registers, proves identity, completes the profile and binds a bank.
-    let steps = vec![
-        UserCommand::Register {
-            user_id,
-            mobile: "09171234567".into(),
-            password: "secret-pass".into(),
-            invite_code: Some("WELCOME".into()),
-            channel: None,
-        },
-        UserCommand::SubmitIdentity {
-            front: image("front"),
-            back: image("back"),
-            hand_hold: image("hand"),
-        },
-        UserCommand::UpdateProfile(ProfileUpdate {
-            real_name: Some("Ana Santos".into()),
-            identity: Some("123456789012".into()),
-            sex: Some(2),
-            birthday: NaiveDate::from_ymd_opt(1995, 3, 14),
-            marriage: Some("single".into()),
-            email: Some("ana@example.ph".into()),
-            facebook: None,
-            education: Some("college".into()),
-            province_city: Some("Metro Manila,Quezon City".into()),
-            address: Some("12 Mabini St".into()),
-        }),
-        UserCommand::BindBankCard {
-            actor: Actor::User(user_id),
-            bank_name: "BDO".into(),
-            card_no: "001234567890".into(),
-            sms_code_verified: false,
-            loan_activity: LoanActivity::Idle,
-        },
-        UserCommand::UploadSignature {
-            image: image("signature"),
-        },
-        UserCommand::SetWithdrawPin {
-            actor: Actor::User(user_id),
-            pin: "246810".into(),
-            sms_code_verified: false,
-        },
-    ];
+    let steps = onboarding(user_id);
     for step in steps {
         users
             .execute(&uid, step, borrower("onboarding"))

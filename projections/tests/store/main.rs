@@ -10,4 +10,5 @@ mod connection;
 mod counter;
 mod domain;
 mod event_log;
+mod journey;
 mod read_side;

@@ -6,11 +6,10 @@ use std::sync::Arc;
 
 use aggregates::order::{Order, OrderCommand};
 use aggregates::services::doubles::{order_services, test_now, user_services, FixedClock};
-use aggregates::types::ImageRef;
-use aggregates::user::{LoanActivity, ProfileUpdate, User, UserCommand, UserEvent};
+use aggregates::user::{User, UserCommand, UserEvent};
 use aggregates::wallet::{Wallet, WalletCommand};
 use aggregates::Actor;
-use chrono::{Days, NaiveDate};
+use chrono::Days;
 use projections::orders::{
     AUDIT_QUEUE, LOAN_PROGRESS, ORDER_DETAIL, ORDER_LIST, ORDER_TIMELINE, TRANSACTIONS,
 };
@@ -28,6 +27,7 @@ use rust_decimal_macros::dec;
 use uuid::Uuid;
 
 use crate::helpers::TestDb;
+use crate::journey::{image, onboarding};
 
 on_both_stores!(
     a_known_loan_gives_exactly_these_read_models_and_journal_entries,
@@ -66,13 +66,6 @@ fn text(row: &projections::rows::Row, column: &str) -> String {
     }
 }
 
-fn image(name: &str) -> ImageRef {
-    ImageRef {
-        key: format!("test/{name}.png"),
-        sha256: "ef".repeat(32),
-    }
-}
-
 struct Racing<'a>(&'a LoanProcess, &'a LoanProcess);
 
 impl Racing<'_> {
@@ -107,60 +100,24 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
     let me = || Actor::User(user_id).metadata("test", None);
     let staff = |a| Actor::Auditor(a).metadata("test", None);
 
-    for command in [
-        UserCommand::Register {
-            user_id,
-            mobile: "09170000001".into(),
-            password: "secret-pass".into(),
-            invite_code: Some("WELCOME".into()),
-            channel: None,
-        },
-        UserCommand::SubmitIdentity {
-            front: image("f"),
-            back: image("b"),
-            hand_hold: image("h"),
-        },
-        UserCommand::UpdateProfile(ProfileUpdate {
-            real_name: Some("Ana Santos".into()),
-            identity: Some("123456789012".into()),
-            sex: Some(2),
-            birthday: NaiveDate::from_ymd_opt(1995, 3, 14),
-            marriage: Some("single".into()),
-            email: Some("ana@example.ph".into()),
-            facebook: None,
-            education: Some("college".into()),
-            province_city: Some("Metro Manila,Quezon City".into()),
-            address: Some("12 Mabini St".into()),
-        }),
-        UserCommand::BindBankCard {
-            actor: Actor::User(user_id),
-            bank_name: "BDO".into(),
-            card_no: "001234567890".into(),
-            sms_code_verified: false,
-            loan_activity: LoanActivity::Idle,
-        },
-        UserCommand::UploadSignature {
-            image: image("sig"),
-        },
-        UserCommand::SetWithdrawPin {
-            actor: Actor::User(user_id),
-            pin: "246810".into(),
-            sms_code_verified: false,
-        },
-        UserCommand::OpenApplication { order_id },
-    ] {
-        if matches!(command, UserCommand::OpenApplication { .. }) {
-            users
-                .execute(
-                    &uid,
-                    UserCommand::VerifyIdentity { auditor_id: a1 },
-                    staff(a1),
-                )
-                .await
-                .unwrap();
-        }
-        users.execute(&uid, command, me()).await.expect("user step");
+    for command in onboarding(user_id) {
+        users
+            .execute(&uid, command, me())
+            .await
+            .expect("onboarding step");
     }
+    users
+        .execute(
+            &uid,
+            UserCommand::VerifyIdentity { auditor_id: a1 },
+            staff(a1),
+        )
+        .await
+        .unwrap();
+    users
+        .execute(&uid, UserCommand::OpenApplication { order_id }, me())
+        .await
+        .unwrap();
     let signature = users.load(&uid).await.unwrap().signature;
     orders
         .execute(
