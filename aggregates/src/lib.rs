@@ -9,6 +9,7 @@
 pub mod actor;
 pub mod codes;
 pub mod history;
+pub mod money;
 pub mod order;
 pub mod pricing;
 pub mod services;

@@ -1,44 +1,51 @@
-//! The HTTP server of DESIGN.md. At this stage it opens the event store (SQLite by
-//! default, PostgreSQL when `DATABASE_URL` says so), applies the migrations, and
-//! serves the health endpoints and a start page; the borrower and auditor calls of
-//! PRODUCT.md sections 7 and 8 are built on this skeleton.
+//! The HTTP server of DESIGN.md: borrower calls under `/jackey`, health endpoints,
+//! and the in-process workers (projections, process manager, payouts).
+//!
+//! `Application::build` binds first (port 0 works) so tests can run the real server.
 
+pub mod auth;
+mod db;
+pub mod envelope;
+pub mod files;
+pub mod payout;
+pub mod routes;
+pub mod services;
+pub mod settings;
+pub mod sms;
+pub mod state;
+pub mod workers;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use aggregates::services::{OrderServices, UserServices};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse};
 use axum::routing::get;
 use axum::Router;
-use projections::store::{default_database_url, Database, StoreError};
-use std::net::SocketAddr;
+use projections::store::{CommandBus, Database, StoreError};
+use tokio::sync::watch;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
+
+use crate::services::{Argon2Hasher, SystemClock};
+use crate::settings::{ConfigError, Configured, Env};
+pub use crate::state::AppState;
 
 /// Where the server listens when `BIND_ADDR` is unset.
 pub const DEFAULT_BIND_ADDR: &str = "127.0.0.1:8080";
 
-/// Settings read from the environment (documented in README.md).
-#[derive(Debug, Clone)]
-pub struct Config {
-    /// `DATABASE_URL`: `sqlite://…` (default `sqlite://data/loan.db`) or `postgres://…`.
-    pub database_url: String,
-    /// `BIND_ADDR`: `host:port`; port 0 picks a free port.
-    pub bind_addr: String,
-}
-
-impl Config {
-    /// Reads `DATABASE_URL` and `BIND_ADDR`, with working defaults.
-    pub fn from_env() -> Self {
-        Self {
-            database_url: default_database_url(),
-            bind_addr: std::env::var("BIND_ADDR")
-                .ok()
-                .filter(|v| !v.trim().is_empty())
-                .unwrap_or_else(|| DEFAULT_BIND_ADDR.to_string()),
-        }
-    }
-}
+/// Largest request body: a 5 MB image as base64 plus the envelope.
+const BODY_LIMIT_BYTES: usize = 8 * 1024 * 1024;
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
+    /// The configuration is unusable (including a product that breaks the profile).
+    #[error("configuration: {0}")]
+    Config(#[from] ConfigError),
     /// The event store could not be opened or migrated.
     #[error("event store: {0}")]
     Store(#[from] StoreError),
@@ -52,11 +59,32 @@ pub enum StartError {
     },
 }
 
-/// Shared state of the handlers.
-#[derive(Clone)]
-pub struct AppState {
-    /// The event store.
-    pub database: Database,
+/// Builds the shared state over an open store.
+pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
+    let config = Arc::new(env.lending_config()?);
+    let configured = Arc::new(Configured::new(config.clone()));
+    let clock = Arc::new(SystemClock);
+    let user_services = UserServices {
+        clock: clock.clone(),
+        hasher: Arc::new(Argon2Hasher),
+        reference: configured.clone(),
+    };
+    let order_services = OrderServices {
+        clock,
+        catalogue: configured,
+        compliance: Arc::new(env.compliance_profile.clone()),
+    };
+    Ok(AppState {
+        users: Arc::new(CommandBus::new(&database, user_services.clone())),
+        orders: Arc::new(CommandBus::new(&database, order_services.clone())),
+        wallets: Arc::new(CommandBus::new(&database, ())),
+        wakeup: Arc::new(tokio::sync::Notify::new()),
+        database,
+        env: Arc::new(env),
+        config,
+        user_services,
+        order_services,
+    })
 }
 
 /// The whole router, so tests can call it without a socket.
@@ -65,6 +93,13 @@ pub fn app(state: AppState) -> Router {
         .route("/", get(start_page))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
+        .merge(routes::user::router())
+        .merge(routes::loan::router())
+        .layer(RequestBodyLimitLayer::new(BODY_LIMIT_BYTES))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            Duration::from_secs(30),
+        ))
         .with_state(state)
 }
 
@@ -80,25 +115,38 @@ async fn start_page() -> Html<&'static str> {
     Html(include_str!("start_page.html"))
 }
 
-/// A bound, not yet serving, application. Binding first lets tests use port 0.
+/// A bound, not yet serving, application with its workers running.
 pub struct Application {
     listener: tokio::net::TcpListener,
     router: Router,
+    stop_workers: watch::Sender<bool>,
 }
 
 impl Application {
-    /// Opens the store, applies the migrations and binds the address.
-    pub async fn build(config: &Config) -> Result<Self, StartError> {
-        let database = Database::connect(&config.database_url).await?;
-        let listener = tokio::net::TcpListener::bind(&config.bind_addr)
+    /// Loads the configuration, opens the store (migrating it), starts the workers
+    /// and binds the address.
+    pub async fn build(env: Env) -> Result<Self, StartError> {
+        let database = Database::connect(&env.database_url).await?;
+        let bind_addr = env.bind_addr.clone();
+        let state = state(database, env)?;
+        let listener = tokio::net::TcpListener::bind(&bind_addr)
             .await
             .map_err(|source| StartError::Bind {
-                addr: config.bind_addr.clone(),
+                addr: bind_addr,
                 source,
             })?;
+        let (stop_workers, stopped) = watch::channel(false);
+        let wakeup = projections::runner::wakeup_for(&state.database).await;
+        // Commands in this process poke the same signal the workers wait on.
+        let state = AppState {
+            wakeup: wakeup.clone(),
+            ..state
+        };
+        workers::spawn(&state, wakeup, stopped);
         Ok(Self {
             listener,
-            router: app(AppState { database }),
+            router: app(state),
+            stop_workers,
         })
     }
 
@@ -109,9 +157,11 @@ impl Application {
 
     /// Serves until Ctrl-C or SIGTERM, then finishes the requests in flight.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        axum::serve(self.listener, self.router)
+        let served = axum::serve(self.listener, self.router)
             .with_graceful_shutdown(shutdown_signal())
-            .await
+            .await;
+        let _ = self.stop_workers.send(true);
+        served
     }
 }
 
@@ -132,30 +182,5 @@ async fn shutdown_signal() {
     tokio::select! {
         () = ctrl_c => {},
         () = terminate => {},
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use axum::body::Body;
-    use axum::http::Request;
-    use tower::ServiceExt;
-
-    #[tokio::test]
-    async fn health_and_readiness_answer_on_a_fresh_store() {
-        let dir = std::env::temp_dir().join(format!("api-test-{}", std::process::id()));
-        let url = format!("sqlite://{}", dir.join("loan.db").display());
-        let database = Database::connect(&url).await.expect("store");
-        let router = app(AppState { database });
-        for path in ["/healthz", "/readyz", "/"] {
-            let response = router
-                .clone()
-                .oneshot(Request::get(path).body(Body::empty()).unwrap())
-                .await
-                .unwrap();
-            assert_eq!(response.status(), StatusCode::OK, "{path}");
-        }
-        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -1,6 +1,7 @@
 //! `api`: starts the HTTP server (see the library docs).
 
-use api::{Application, Config};
+use api::settings::Env;
+use api::Application;
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -8,8 +9,14 @@ async fn main() -> std::process::ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
         .init();
-    let config = Config::from_env();
-    let application = match Application::build(&config).await {
+    let env = match Env::from_env() {
+        Ok(env) => env,
+        Err(error) => {
+            tracing::error!(%error, "cannot start");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let application = match Application::build(env).await {
         Ok(application) => application,
         Err(error) => {
             tracing::error!(%error, "cannot start");

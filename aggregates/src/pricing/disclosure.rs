@@ -17,6 +17,7 @@ pub struct ScheduledPayment {
     /// 1-based installment number; due `period` days after the payout.
     pub period: u32,
     /// Amount due.
+    #[serde(with = "crate::money")]
     pub amount: Decimal,
 }
 
@@ -25,16 +26,22 @@ pub struct ScheduledPayment {
 #[serde(rename_all = "camelCase")]
 pub struct Disclosure {
     /// Amount borrowed (and, after payout, the amount paid out).
+    #[serde(with = "crate::money")]
     pub principal: Decimal,
     /// Processing fee deducted from the payout.
+    #[serde(with = "crate::money")]
     pub processing_fee: Decimal,
     /// What reaches the borrower's bank account: principal − fee.
+    #[serde(with = "crate::money")]
     pub net_amount: Decimal,
     /// Interest over the whole term.
+    #[serde(with = "crate::money")]
     pub interest: Decimal,
     /// Principal + interest.
+    #[serde(with = "crate::money")]
     pub total_repayable: Decimal,
     /// The regular (first) installment.
+    #[serde(with = "crate::money")]
     pub per_period_payment: Decimal,
     /// Term in days.
     pub period_days: u32,

@@ -173,12 +173,16 @@ impl User {
         update: &ProfileUpdate,
         today: chrono::NaiveDate,
     ) -> Result<(), UserError> {
+        // A value that was verified is read-only; one never given may still be set.
         let verified = self.identity == IdentityStatus::Verified;
         let current = &self.profile.fields;
-        if verified && update.real_name.is_some() && update.real_name != current.real_name {
+        let changes = |new: &Option<String>, old: &Option<String>| {
+            verified && old.is_some() && new.is_some() && new != old
+        };
+        if changes(&update.real_name, &current.real_name) {
             return Err(UserError::VerifiedFieldReadOnly { field: "realName" });
         }
-        if verified && update.identity.is_some() && update.identity != current.identity {
+        if changes(&update.identity, &current.identity) {
             return Err(UserError::VerifiedFieldReadOnly { field: "identity" });
         }
         if let Some(name) = &update.real_name {

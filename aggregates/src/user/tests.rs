@@ -360,6 +360,31 @@ fn name_and_id_number_are_read_only_after_verification() {
 }
 
 #[test]
+fn a_name_never_given_may_be_set_after_verification() {
+    let given = vec![
+        registered("WELCOME"),
+        UserEvent::IdentitySubmitted {
+            front: image("front"),
+            back: image("back"),
+            hand_hold: image("hand"),
+        },
+        UserEvent::IdentityVerified {
+            auditor_id: auditor(),
+        },
+    ];
+    let first_name = ProfileUpdate {
+        real_name: Some("Ana Santos".to_string()),
+        ..ProfileUpdate::default()
+    };
+    test()
+        .given(given)
+        .when(UserCommand::UpdateProfile(first_name.clone()))
+        .then_expect_events(vec![UserEvent::ProfileUpdated {
+            changes: first_name,
+        }]);
+}
+
+#[test]
 fn profile_fields_are_validated() {
     let cases = [
         (

@@ -1,0 +1,145 @@
+//! Sessions: opaque 256-bit random tokens, stored only as SHA-256 hashes, expiring,
+//! revoked at logout (DESIGN.md "API conventions"). Borrowers and auditors have
+//! separate token kinds, so a borrower token never opens `/admin/api`.
+
+use aggregates::ErrorCode;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use chrono::{Duration, Utc};
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use crate::db::with_pool;
+use crate::envelope::ApiError;
+use crate::state::AppState;
+use projections::projection::time_text;
+
+/// Who a token belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenKind {
+    /// A borrower (`Authorization` on `/jackey/...`).
+    Borrower,
+    /// An auditor (`/admin/api/...`).
+    Auditor,
+}
+
+impl TokenKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Borrower => "borrower",
+            Self::Auditor => "auditor",
+        }
+    }
+}
+
+fn token_hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Issues a token for `subject`; only its hash is stored.
+pub async fn issue(state: &AppState, subject: Uuid, kind: TokenKind) -> Result<String, ApiError> {
+    let mut bytes = [0u8; 32];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let now = Utc::now();
+    let expires = now + Duration::hours(state.env.token_ttl_hours);
+    let sql =
+        "insert into auth_token (token_hash, subject, kind, expires_at, revoked_at, created_at) \
+               values ($1, $2, $3, $4, null, $5)";
+    with_pool!(&state.database, pool => sqlx::query(sql)
+        .bind(token_hash(&token))
+        .bind(subject.to_string())
+        .bind(kind.as_str())
+        .bind(time_text(expires))
+        .bind(time_text(now))
+        .execute(pool)
+        .await.map(|r| r.rows_affected()))?;
+    Ok(token)
+}
+
+/// The subject of a live token of `kind`. Errors: 20001 unknown or revoked (or of the
+/// other kind), 7 expired.
+pub async fn resolve(state: &AppState, token: &str, kind: TokenKind) -> Result<Uuid, ApiError> {
+    let sql = "select subject, expires_at, revoked_at from auth_token where token_hash = $1 and kind = $2";
+    let row: Option<(String, String, Option<String>)> = with_pool!(&state.database, pool =>
+        sqlx::query_as(sql).bind(token_hash(token)).bind(kind.as_str()).fetch_optional(pool).await)?;
+    let Some((subject, expires_at, revoked_at)) = row else {
+        return Err(ApiError::code(ErrorCode::TokenInvalid));
+    };
+    if revoked_at.is_some() {
+        return Err(ApiError::code(ErrorCode::TokenInvalid));
+    }
+    if expires_at <= time_text(Utc::now()) {
+        return Err(ApiError::code(ErrorCode::SessionExpired));
+    }
+    Uuid::parse_str(&subject).map_err(ApiError::internal)
+}
+
+/// Revokes a token (logout). Revoking twice is harmless.
+pub async fn revoke(state: &AppState, token: &str) -> Result<(), ApiError> {
+    let sql = "update auth_token set revoked_at = $1 where token_hash = $2 and revoked_at is null";
+    with_pool!(&state.database, pool => sqlx::query(sql)
+        .bind(time_text(Utc::now()))
+        .bind(token_hash(token))
+        .execute(pool)
+        .await.map(|r| r.rows_affected()))?;
+    Ok(())
+}
+
+/// The bearer token of a request. Error 401 when there is none.
+pub fn bearer(parts: &Parts) -> Result<String, ApiError> {
+    let header = parts
+        .headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default();
+    let token = header
+        .strip_prefix("Bearer ")
+        .or_else(|| header.strip_prefix("bearer "))
+        .unwrap_or(header)
+        .trim();
+    if token.is_empty() {
+        return Err(ApiError::code(ErrorCode::NotLoggedIn));
+    }
+    Ok(token.to_string())
+}
+
+/// An authenticated borrower: their user id and the token used.
+#[derive(Debug, Clone)]
+pub struct Borrower {
+    /// User id.
+    pub user_id: Uuid,
+    /// The bearer token (for logout).
+    pub token: String,
+}
+
+impl FromRequestParts<AppState> for Borrower {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let token = bearer(parts)?;
+        let user_id = resolve(state, &token, TokenKind::Borrower).await?;
+        Ok(Self { user_id, token })
+    }
+}
+
+/// An authenticated auditor.
+#[derive(Debug, Clone)]
+pub struct Auditor {
+    /// Auditor id.
+    pub auditor_id: Uuid,
+}
+
+impl FromRequestParts<AppState> for Auditor {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let token = bearer(parts)?;
+        let auditor_id = resolve(state, &token, TokenKind::Auditor).await?;
+        Ok(Self { auditor_id })
+    }
+}

@@ -1,0 +1,140 @@
+//! Payouts: after `PayoutRequested` is committed, this worker (never `handle`) sends
+//! the money through a [`PayoutProvider`] and records the result on the order.
+//!
+//! At most one payout per withdrawal: the payout id is the provider's idempotency key,
+//! and the order accepts one result per payout id (a repeat is a no-op), so a retried
+//! or duplicated worker step cannot pay twice. A failure returns the money to the
+//! balance with the provider's real reason (P3).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use aggregates::order::{OrderCommand, OrderEvent};
+use aggregates::types::BankAccount;
+use aggregates::Actor;
+use projections::runner::{advance_checkpoint, begin, ensure_checkpoint, read_checkpoint};
+use projections::store::{EventLog, RetryPolicy};
+use rust_decimal::Decimal;
+use tokio::sync::{watch, Notify};
+use uuid::Uuid;
+
+use crate::state::AppState;
+
+/// A payout's outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PayoutOutcome {
+    /// The bank accepted it.
+    Paid,
+    /// The bank refused it, with the reason shown to the borrower.
+    Failed(String),
+}
+
+/// Sends money to a borrower's bank account.
+pub trait PayoutProvider: Send + Sync {
+    /// Pays `amount` to `account`; `payout_id` is the idempotency key (a repeat must
+    /// not pay twice).
+    fn pay(&self, payout_id: Uuid, account: &BankAccount, amount: Decimal) -> PayoutOutcome;
+}
+
+/// The offline default: succeeds, and fails with 10012 for account numbers ending in
+/// `0000` (DESIGN.md "API conventions").
+pub struct SandboxPayout;
+
+impl PayoutProvider for SandboxPayout {
+    fn pay(&self, _payout_id: Uuid, account: &BankAccount, _amount: Decimal) -> PayoutOutcome {
+        if account.account_no.ends_with("0000") {
+            PayoutOutcome::Failed("connection to bank account failed (10012)".to_string())
+        } else {
+            PayoutOutcome::Paid
+        }
+    }
+}
+
+/// Checkpoint name of the payout worker.
+pub const PAYOUT_WORKER: &str = "worker:payout";
+
+/// Handles every `PayoutRequested` after the checkpoint; returns how many events it read.
+pub async fn step(
+    state: &AppState,
+    provider: &dyn PayoutProvider,
+) -> Result<usize, projections::ProjectionError> {
+    let mut from = read_checkpoint(&state.database, PAYOUT_WORKER).await?;
+    let events = EventLog::new(&state.database).read_after(from, 200).await?;
+    for event in &events {
+        if event.aggregate_type == "Order" && event.event_type == "PayoutRequested" {
+            let payload: OrderEvent =
+                serde_json::from_value(event.payload.clone()).map_err(|source| {
+                    projections::ProjectionError::Decode {
+                        what: "PayoutRequested",
+                        position: event.position,
+                        source,
+                    }
+                })?;
+            if let OrderEvent::PayoutRequested {
+                payout_id,
+                net_amount,
+                account,
+                ..
+            } = payload
+            {
+                let command = match provider.pay(payout_id, &account, net_amount) {
+                    PayoutOutcome::Paid => OrderCommand::RecordPayoutSucceeded { payout_id },
+                    PayoutOutcome::Failed(reason) => {
+                        OrderCommand::RecordPayoutFailed { payout_id, reason }
+                    }
+                };
+                let metadata = Actor::System.metadata(&format!("payout:{payout_id}"), None);
+                let result = state
+                    .orders
+                    .execute_with_retry(
+                        &event.aggregate_id,
+                        || command.clone(),
+                        metadata,
+                        RetryPolicy::default(),
+                    )
+                    .await;
+                if let Err(error) = result {
+                    match error {
+                        cqrs_es::AggregateError::UserError(refusal) => {
+                            tracing::warn!(%refusal, %payout_id, "payout result refused; skipped");
+                        }
+                        other => return Err(projections::ProjectionError::Load(other.to_string())),
+                    }
+                }
+            }
+        }
+        let mut tx = begin(&state.database).await?;
+        advance_checkpoint(&mut tx, PAYOUT_WORKER, from, event.position).await?;
+        tx.commit().await?;
+        from = event.position;
+    }
+    Ok(events.len())
+}
+
+/// Runs the payout worker until shutdown.
+pub async fn run(
+    state: AppState,
+    provider: Arc<dyn PayoutProvider>,
+    wakeup: Arc<Notify>,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    if let Err(error) = ensure_checkpoint(&state.database, PAYOUT_WORKER).await {
+        tracing::error!(%error, "payout worker cannot start");
+        return;
+    }
+    while !*shutdown.borrow() {
+        match step(&state, provider.as_ref()).await {
+            Ok(0) => {}
+            Ok(_) => {
+                state.wakeup.notify_waiters();
+                continue;
+            }
+            Err(error) => tracing::error!(%error, "payout worker step failed; retrying"),
+        }
+        tokio::select! {
+            () = wakeup.notified() => {},
+            () = tokio::time::sleep(Duration::from_millis(250)) => {},
+            _ = shutdown.changed() => {},
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! The HTTP routes, one module per area of PRODUCT.md section 8.
+
+pub mod loan;
+pub mod user;

@@ -1,0 +1,268 @@
+//! Deployment configuration: environment variables (README "Configuration") and the
+//! lending configuration file (products, lender, company texts, reference lists),
+//! `api/config/demo.json` unless `CONFIG_FILE` names another.
+//!
+//! Products are checked against the compliance profile when the file loads: the
+//! server refuses to start with a product that breaks a cap (P5). The lender's name
+//! and licence numbers are required (P14).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use aggregates::pricing::{CompliancePolicy, ComplianceProfile, Lender, Product};
+use aggregates::services::{ProductCatalogue, ReferenceData};
+use serde::Deserialize;
+use serde_json::Value as Json;
+
+/// The demo configuration shipped with the code.
+pub const DEMO_CONFIG: &str = include_str!("../config/demo.json");
+
+/// A product as configured: the domain's product plus its logo.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ProductConfig {
+    /// The product.
+    #[serde(flatten)]
+    pub product: Product,
+    /// Logo URL.
+    #[serde(default)]
+    pub logo: String,
+}
+
+/// Currency settings (PRODUCT.md section 1).
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+pub struct Currency {
+    /// ISO 4217 code.
+    pub code: String,
+    /// Symbol.
+    pub symbol: String,
+    /// BCP 47 locale for number formatting.
+    pub locale: String,
+}
+
+/// A region and its provinces.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+pub struct Region {
+    /// Region name.
+    pub region: String,
+    /// Its provinces.
+    pub provinces: Vec<String>,
+}
+
+/// The lending configuration file.
+#[derive(Debug, Clone, Deserialize)]
+pub struct LendingConfig {
+    /// The lender (P14).
+    pub lender: Lender,
+    /// Currency.
+    pub currency: Currency,
+    /// Whether registration needs an invite code (default true).
+    #[serde(default = "yes")]
+    pub invite_code_required: bool,
+    /// Known agent codes (attribution only, P13).
+    pub invite_codes: Vec<String>,
+    /// Company config: key → value (`/loan/getAllCompanyConfigs`).
+    pub company: serde_json::Map<String, Json>,
+    /// Products.
+    pub products: Vec<ProductConfig>,
+    /// Bank names.
+    pub banks: Vec<String>,
+    /// Education levels.
+    pub education: Vec<String>,
+    /// Marital statuses.
+    pub marriage: Vec<String>,
+    /// Regions and provinces.
+    pub provinces: Vec<Region>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Why the configuration cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// Path.
+        path: String,
+        /// Cause.
+        source: std::io::Error,
+    },
+    /// The file is not valid configuration.
+    #[error("invalid lending configuration: {0}")]
+    Parse(#[from] serde_json::Error),
+    /// A product breaks the compliance profile (P5).
+    #[error("product {product} breaks the {profile} compliance profile: {breach}")]
+    Compliance {
+        /// Product id.
+        product: i64,
+        /// Profile name.
+        profile: String,
+        /// What breaks.
+        breach: String,
+    },
+    /// Something required is missing.
+    #[error("{0}")]
+    Missing(&'static str),
+    /// `COMPLIANCE_PROFILE` names no shipped profile.
+    #[error("unknown COMPLIANCE_PROFILE {0:?}: expected PH or TH")]
+    Profile(String),
+}
+
+impl LendingConfig {
+    /// Parses and validates the configuration against `profile`.
+    pub fn load(text: &str, profile: &ComplianceProfile) -> Result<Self, ConfigError> {
+        let config: LendingConfig = serde_json::from_str(text)?;
+        let lender = &config.lender;
+        if lender.legal_name.trim().is_empty() || lender.licence_no.trim().is_empty() {
+            return Err(ConfigError::Missing(
+                "the lender's legal name and licence number are required (P14)",
+            ));
+        }
+        if !config.products.iter().any(|p| p.product.enabled) {
+            return Err(ConfigError::Missing(
+                "at least one enabled product is required",
+            ));
+        }
+        for configured in &config.products {
+            profile
+                .check_product(&configured.product)
+                .map_err(|breach| ConfigError::Compliance {
+                    product: configured.product.id,
+                    profile: format!("{profile:?}"),
+                    breach: breach.to_string(),
+                })?;
+        }
+        Ok(config)
+    }
+}
+
+/// The configured catalogue and reference data, as the aggregates' services.
+pub struct Configured {
+    config: Arc<LendingConfig>,
+    banks: HashSet<String>,
+    invite_codes: HashSet<String>,
+}
+
+impl Configured {
+    /// Wraps a loaded configuration.
+    pub fn new(config: Arc<LendingConfig>) -> Self {
+        Self {
+            banks: config.banks.iter().cloned().collect(),
+            invite_codes: config.invite_codes.iter().cloned().collect(),
+            config,
+        }
+    }
+}
+
+impl ProductCatalogue for Configured {
+    fn product(&self, app_id: i64) -> Option<Product> {
+        self.config
+            .products
+            .iter()
+            .find(|p| p.product.id == app_id)
+            .map(|p| p.product.clone())
+    }
+
+    fn lender(&self) -> Lender {
+        self.config.lender.clone()
+    }
+}
+
+impl ReferenceData for Configured {
+    fn is_known_bank(&self, bank_name: &str) -> bool {
+        self.banks.contains(bank_name)
+    }
+
+    fn accepts_invite_code(&self, code: Option<&str>) -> bool {
+        match code {
+            Some(code) => self.invite_codes.contains(code),
+            None => !self.config.invite_code_required,
+        }
+    }
+}
+
+/// Environment settings (README "Configuration").
+#[derive(Debug, Clone)]
+pub struct Env {
+    /// `DATABASE_URL`.
+    pub database_url: String,
+    /// `BIND_ADDR`.
+    pub bind_addr: String,
+    /// `COMPLIANCE_PROFILE` (`PH` default, `TH`).
+    pub compliance_profile: ComplianceProfile,
+    /// `CONFIG_FILE`: lending configuration; the shipped demo when unset.
+    pub config_file: Option<String>,
+    /// `TOKEN_TTL_HOURS`: session lifetime (default 720 = 30 days).
+    pub token_ttl_hours: i64,
+}
+
+impl Env {
+    /// Reads the environment, with working defaults.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let profile_name = var("COMPLIANCE_PROFILE").unwrap_or_else(|| "PH".to_string());
+        let compliance_profile =
+            ComplianceProfile::named(&profile_name).ok_or(ConfigError::Profile(profile_name))?;
+        Ok(Self {
+            database_url: projections::store::default_database_url(),
+            bind_addr: var("BIND_ADDR").unwrap_or_else(|| crate::DEFAULT_BIND_ADDR.to_string()),
+            compliance_profile,
+            config_file: var("CONFIG_FILE"),
+            token_ttl_hours: var("TOKEN_TTL_HOURS")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(720),
+        })
+    }
+
+    /// Loads the lending configuration this environment names.
+    pub fn lending_config(&self) -> Result<LendingConfig, ConfigError> {
+        let text = match &self.config_file {
+            Some(path) => std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+                path: path.clone(),
+                source,
+            })?,
+            None => DEMO_CONFIG.to_string(),
+        };
+        LendingConfig::load(&text, &self.compliance_profile)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_demo_configuration_loads_under_ph_and_is_refused_under_th() {
+        let config = LendingConfig::load(DEMO_CONFIG, &ComplianceProfile::Ph).unwrap();
+        assert_eq!(config.products.len(), 3);
+        assert_eq!(
+            config.products.iter().filter(|p| p.product.enabled).count(),
+            1
+        );
+        assert_eq!(config.banks.len(), 23);
+        assert!(config.invite_codes.contains(&"WELCOME".to_string()));
+        let refused = LendingConfig::load(DEMO_CONFIG, &ComplianceProfile::Th);
+        assert!(matches!(refused, Err(ConfigError::Compliance { .. })));
+    }
+
+    #[test]
+    fn a_product_above_the_cap_stops_the_server_from_starting_p5() {
+        let text = DEMO_CONFIG.replace("\"daily_rate\": 200", "\"daily_rate\": 400");
+        let refused = LendingConfig::load(&text, &ComplianceProfile::Ph);
+        assert!(
+            matches!(refused, Err(ConfigError::Compliance { product: 1, .. })),
+            "{refused:?}"
+        );
+    }
+
+    #[test]
+    fn the_lender_must_be_named_p14() {
+        let text = DEMO_CONFIG.replace("Honest Lending Corporation\"", "\"");
+        assert!(matches!(
+            LendingConfig::load(&text, &ComplianceProfile::Ph),
+            Err(ConfigError::Missing(_))
+        ));
+    }
+}

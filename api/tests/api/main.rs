@@ -1,0 +1,5 @@
+//! The HTTP API end to end, on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: the
+//! real router, the real workers, argon2, the sandbox payout.
+
+mod helpers;
+mod journey;
