@@ -9,6 +9,7 @@ pub mod envelope;
 pub mod files;
 pub mod payout;
 pub mod routes;
+pub mod scheduler;
 pub mod services;
 pub mod settings;
 pub mod sms;
@@ -95,6 +96,7 @@ pub fn app(state: AppState) -> Router {
         .route("/readyz", get(readyz))
         .merge(routes::user::router())
         .merge(routes::loan::router())
+        .merge(routes::files::router())
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT_BYTES))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,

@@ -56,6 +56,11 @@ pub fn user_doc(user: &User) -> Json {
         "loanBefore": q.map(|q| q.loan_before),
         "guarantee": q.map(|q| q.guarantee),
         "signatureImg": user.signature.as_ref().map(|s| format!("/files/{}", s.key)),
+        "idImages": user.id_images.as_ref().map(|[front, back, hand]| json!({
+            "frontImage": format!("/files/{}", front.key),
+            "backImage": format!("/files/{}", back.key),
+            "handHoldImage": format!("/files/{}", hand.key),
+        })),
         "lastOrderId": user.open_order,
         "hasWithdrawPin": user.pin_hash.is_some(),
         "identityRejectReason": user.identity_rejection,

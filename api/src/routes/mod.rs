@@ -1,4 +1,5 @@
 //! The HTTP routes, one module per area of PRODUCT.md section 8.
 
+pub mod files;
 pub mod loan;
 pub mod user;

@@ -37,6 +37,7 @@ pub fn router() -> Router<AppState> {
         .route("/jackey/user/bank/binding", post(bind_bank))
         .route("/jackey/user/withdrawPin", post(set_withdraw_pin))
         .route("/jackey/user/signatureImg/upload", post(upload_signature))
+        .route("/jackey/user/unlock", post(unlock))
 }
 
 fn request_id() -> String {
@@ -516,4 +517,42 @@ async fn upload_signature(
         )
         .await?;
     Ok(ok(json!(null)))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct UnlockBody {
+    mobile: String,
+    unlock_code: String,
+}
+
+/// Lifts a security lock with the SMS code sent to the registered phone (P4); never a
+/// compliance hold, never a payment. Returns the unlock token (`X-Security-Token`).
+async fn unlock(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<UnlockBody>,
+) -> Result<Response, ApiError> {
+    if body.unlock_code.trim().is_empty() {
+        return Err(ApiError::bad_input("unlockCode", "is required"));
+    }
+    let mobile = body.mobile.trim();
+    let Some(user_id) = user_by_mobile(&state, mobile).await? else {
+        return Err(ApiError::code(ErrorCode::VerificationCodeInvalid));
+    };
+    sms::verify(&state, mobile, "unlock", &body.unlock_code).await?;
+    let uid = user_id.to_string();
+    let command = || UserCommand::UnlockWithSmsCode {
+        sms_code_verified: true,
+    };
+    state
+        .execute(
+            &state.users,
+            &uid,
+            command,
+            Actor::User(user_id),
+            &request_id(),
+        )
+        .await?;
+    let token = auth::issue(&state, user_id, TokenKind::Unlock).await?;
+    Ok(ok(json!({ "unlockToken": token })))
 }

@@ -3,3 +3,4 @@
 
 mod helpers;
 mod journey;
+mod security;

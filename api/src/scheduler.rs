@@ -1,0 +1,84 @@
+//! The scheduler: expires offers not withdrawn in time (9 → 13) and marks overdue
+//! installments and their capped fees (4.4). Safe in several processes at once: both
+//! commands are decided by the order from its own state, so a repeat is a no-op
+//! (`AccrueOverdue` charges each day once) or a harmless refusal (`OfferStillValid`).
+
+use std::time::Duration;
+
+use aggregates::order::OrderCommand;
+use aggregates::Actor;
+use chrono::Utc;
+use tokio::sync::watch;
+
+use crate::db::with_pool;
+use crate::envelope::ApiError;
+use crate::state::AppState;
+use projections::projection::time_text;
+
+/// One pass: returns (offers expired, loans accrued).
+pub async fn run_once(state: &AppState) -> Result<(usize, usize), ApiError> {
+    let now = time_text(Utc::now());
+    // Approved offers whose validity has passed (the order re-checks the time).
+    let due = "select order_id, doc from order_detail where status = 9";
+    let approved: Vec<(String, String)> = with_pool!(&state.database, pool =>
+        sqlx::query_as(due).fetch_all(pool).await)?;
+    let mut expired = 0;
+    for (order_id, doc) in approved {
+        let doc: serde_json::Value = serde_json::from_str(&doc).map_err(ApiError::internal)?;
+        let ends = doc["offerExpiresAt"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        if ends.is_empty() || ends > now || doc["payoutInFlight"] == true {
+            continue;
+        }
+        let result = state
+            .execute(
+                &state.orders,
+                &order_id,
+                || OrderCommand::ExpireOffer,
+                Actor::System,
+                "scheduler",
+            )
+            .await;
+        match result {
+            Ok(events) if !events.is_empty() => expired += 1,
+            Ok(_) => {}
+            Err(error) => tracing::info!(%order_id, msg = %error.msg, "offer not expired"),
+        }
+    }
+    let repaying = "select order_id from order_detail where status = 4";
+    let loans: Vec<String> = with_pool!(&state.database, pool =>
+        sqlx::query_scalar(repaying).fetch_all(pool).await)?;
+    let mut accrued = 0;
+    for order_id in loans {
+        let events = state
+            .execute(
+                &state.orders,
+                &order_id,
+                || OrderCommand::AccrueOverdue,
+                Actor::System,
+                "scheduler",
+            )
+            .await?;
+        if !events.is_empty() {
+            accrued += 1;
+        }
+    }
+    Ok((expired, accrued))
+}
+
+/// Runs a pass every `every` until shutdown.
+pub async fn run(state: AppState, every: Duration, mut shutdown: watch::Receiver<bool>) {
+    while !*shutdown.borrow() {
+        match run_once(&state).await {
+            Ok((0, 0)) => {}
+            Ok((expired, accrued)) => tracing::info!(expired, accrued, "scheduler pass"),
+            Err(error) => tracing::error!(msg = %error.msg, "scheduler pass failed"),
+        }
+        tokio::select! {
+            () = tokio::time::sleep(every) => {},
+            _ = shutdown.changed() => {},
+        }
+    }
+}
