@@ -119,6 +119,16 @@ impl<E: std::error::Error + Into<ApiError>> From<AggregateError<E>> for ApiError
 
 impl From<sqlx::Error> for ApiError {
     fn from(error: sqlx::Error) -> Self {
+        // SQLite's single write lock still busy after the busy timeout: an overload,
+        // answered as such (nothing was written), not as an unknown failure.
+        let busy = error
+            .as_database_error()
+            .and_then(|e| e.code())
+            .is_some_and(|code| code == "5" || code == "517");
+        if busy {
+            tracing::warn!(%error, "store busy");
+            return Self::new(ErrorCode::ServerError, "busy, please try again");
+        }
         Self::internal(error)
     }
 }

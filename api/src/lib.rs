@@ -7,6 +7,8 @@ pub mod auth;
 mod db;
 pub mod envelope;
 pub mod files;
+pub mod idempotency;
+pub mod payment;
 pub mod payout;
 pub mod routes;
 pub mod scheduler;
@@ -96,7 +98,13 @@ pub fn app(state: AppState) -> Router {
         .route("/readyz", get(readyz))
         .merge(routes::user::router())
         .merge(routes::loan::router())
+        .merge(routes::pay::router())
+        .merge(routes::admin::router())
         .merge(routes::files::router())
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            idempotency::layer,
+        ))
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT_BYTES))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,

@@ -1,26 +1,110 @@
-//! `api`: starts the HTTP server (see the library docs).
+//! `api`: starts the HTTP server (see the library docs), or, with a subcommand, runs
+//! an operator task on the same store:
+//!
+//! - `api` (no subcommand): serve.
+//! - `api create-auditor --username NAME --password-stdin`: create an auditor (loan
+//!   officer) account; the password is read from standard input (PRODUCT.md 6).
 
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+
+use api::routes::admin::create_auditor;
 use api::settings::Env;
 use api::Application;
+use clap::{Parser, Subcommand};
+use projections::store::{default_database_url, Database};
 use tracing_subscriber::EnvFilter;
 
+#[derive(Parser)]
+#[command(name = "api", version, about = "The cash-loan platform's HTTP server")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Create an auditor (loan officer) account in the store named by DATABASE_URL.
+    CreateAuditor {
+        /// Login name (3–64 of a-z 0-9 . _ - @; stored lower-case).
+        #[arg(long)]
+        username: String,
+        /// Read the password (at least 8 characters) from the first line of stdin.
+        #[arg(long, required = true)]
+        password_stdin: bool,
+    },
+}
+
 #[tokio::main]
-async fn main() -> std::process::ExitCode {
+async fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
         .init();
+    match Cli::parse().command {
+        None => serve().await,
+        Some(Command::CreateAuditor { username, .. }) => create_auditor_command(&username).await,
+    }
+}
+
+/// `api create-auditor`: exit 0 and print the new id, or exit 1 saying why not.
+async fn create_auditor_command(username: &str) -> ExitCode {
+    let password = match read_password() {
+        Ok(password) => password,
+        Err(error) => {
+            eprintln!("api create-auditor: cannot read the password from stdin: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let database = match Database::connect(&default_database_url()).await {
+        Ok(database) => database,
+        Err(error) => {
+            eprintln!("api create-auditor: cannot open the event store: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let created = create_auditor(&database, username, &password).await;
+    database.close().await;
+    match created {
+        Ok(auditor_id) => {
+            println!(
+                "created auditor {} ({auditor_id})",
+                username.trim().to_lowercase()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("api create-auditor: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The first line of stdin without its line ending (a prompt on a terminal).
+fn read_password() -> std::io::Result<String> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        eprint!("Password (at least 8 characters): ");
+        std::io::stderr().flush()?;
+    }
+    let mut line = String::new();
+    stdin.lock().read_line(&mut line)?;
+    Ok(line.trim_end_matches(['\n', '\r']).to_string())
+}
+
+/// Loads the configuration, starts the workers and serves until stopped.
+async fn serve() -> ExitCode {
     let env = match Env::from_env() {
         Ok(env) => env,
         Err(error) => {
             tracing::error!(%error, "cannot start");
-            return std::process::ExitCode::FAILURE;
+            return ExitCode::FAILURE;
         }
     };
     let application = match Application::build(env).await {
         Ok(application) => application,
         Err(error) => {
             tracing::error!(%error, "cannot start");
-            return std::process::ExitCode::FAILURE;
+            return ExitCode::FAILURE;
         }
     };
     match application.local_addr() {
@@ -33,7 +117,7 @@ async fn main() -> std::process::ExitCode {
     }
     if let Err(error) = application.run_until_stopped().await {
         tracing::error!(%error, "server stopped with an error");
-        return std::process::ExitCode::FAILURE;
+        return ExitCode::FAILURE;
     }
-    std::process::ExitCode::SUCCESS
+    ExitCode::SUCCESS
 }

@@ -18,6 +18,28 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use uuid::Uuid;
 
+/// The repayment rule (PRODUCT.md 5, P1): positive, at most two decimals, never more
+/// than `owed` today, and within `repay_min..=repay_max` — except that the final
+/// payment may be exactly what is owed when that is below the minimum. Error 40001
+/// with the range capped at what is owed. The order applies it to every repayment;
+/// the api applies the same function before opening a payment page.
+pub fn check_repayment_amount(
+    amount: Decimal,
+    terms: &LoanTerms,
+    owed: Decimal,
+) -> Result<(), OrderError> {
+    let in_range = amount >= terms.repay_min && amount <= terms.repay_max;
+    let final_small = amount == owed && owed < terms.repay_min;
+    let well_formed = amount > Decimal::ZERO && amount.round_dp(2) == amount;
+    if !well_formed || amount > owed || !(in_range || final_small) {
+        return Err(OrderError::RepaymentAmount {
+            min: terms.repay_min.min(owed),
+            max: terms.repay_max.min(owed),
+        });
+    }
+    Ok(())
+}
+
 /// A payout requested and not yet resolved.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PayoutAttempt {
@@ -255,21 +277,11 @@ impl Order {
             return Err(OrderError::NothingOwed);
         }
         let loan = self.loan()?;
-        let terms = &loan.terms;
         let owed = loan.payoff(now.date_naive()).amount;
         if owed.is_zero() {
             return Err(OrderError::NothingOwed);
         }
-        let in_range = amount >= terms.repay_min && amount <= terms.repay_max;
-        // The final payment may be the exact amount owed even when below the minimum.
-        let final_small = amount == owed && owed < terms.repay_min;
-        let well_formed = amount > Decimal::ZERO && amount.round_dp(2) == amount;
-        if !well_formed || amount > owed || !(in_range || final_small) {
-            return Err(OrderError::RepaymentAmount {
-                min: terms.repay_min.min(owed),
-                max: terms.repay_max.min(owed),
-            });
-        }
+        check_repayment_amount(amount, &loan.terms, owed)?;
         let allocations = loan.allocate(amount);
         let event = OrderEvent::RepaymentReceived {
             payment_ref,

@@ -26,7 +26,7 @@ mod status;
 #[cfg(test)]
 mod tests;
 
-pub use aggregate::{Order, PayoutAttempt, Refusal};
+pub use aggregate::{check_repayment_amount, Order, PayoutAttempt, Refusal};
 pub use commands::{OrderCommand, RepaymentSource};
 pub use errors::OrderError;
 pub use events::{Allocation, OrderEvent, ReviewStage};

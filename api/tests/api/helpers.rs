@@ -35,6 +35,20 @@ fn env() -> Env {
 
 impl TestApp {
     async fn over(database: Database) -> Self {
+        // One upload directory for the whole test process: STORAGE_DIR is process-wide,
+        // so setting it per test would race between tests running in parallel.
+        static STORAGE: std::sync::Once = std::sync::Once::new();
+        STORAGE.call_once(|| {
+            let shared = std::env::temp_dir()
+                .join("api-tests")
+                .join(format!("uploads-{}", std::process::id()));
+            std::env::set_var("STORAGE_DIR", shared);
+        });
+        // Server logs appear with a failing test's output.
+        let _ = tracing_subscriber::fmt()
+            .with_test_writer()
+            .with_env_filter("warn")
+            .try_init();
         let state = api::state(database, env()).expect("state");
         let wakeup = projections::runner::wakeup_for(&state.database).await;
         let state = AppState {
@@ -55,7 +69,6 @@ impl TestApp {
         let dir = std::env::temp_dir()
             .join("api-tests")
             .join(Uuid::now_v7().simple().to_string());
-        std::env::set_var("STORAGE_DIR", dir.join("uploads"));
         let url = format!("sqlite://{}", dir.join("loan.db").display());
         Self::over(Database::connect(&url).await.expect("sqlite")).await
     }
@@ -143,3 +156,112 @@ impl TestApp {
 
 /// A 1×1 PNG as a data URL.
 pub const PNG: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+impl TestApp {
+    /// POSTs with an `Idempotency-Key` header; returns the envelope.
+    pub async fn post_with_key(&self, path: &str, token: &str, key: &str, body: Value) -> Value {
+        let request = Request::post(path)
+            .header("content-type", "application/json")
+            .header("authorization", format!("Bearer {token}"))
+            .header("idempotency-key", key)
+            .body(Body::from(body.to_string()))
+            .unwrap();
+        let response = self.router.clone().oneshot(request).await.unwrap();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        serde_json::from_slice(&bytes).unwrap()
+    }
+
+    /// A registered, verified, fully profiled borrower with a bank account, a
+    /// signature and withdraw PIN 246810. Returns (token, user id).
+    pub async fn qualified_borrower(&self, mobile: &str) -> (String, Uuid) {
+        use aggregates::types::ImageRef;
+        use aggregates::user::UserCommand;
+        use aggregates::Actor;
+        let body =
+            json!({"mobile": mobile, "password": "secret-pass", "telemarketingCode": "WELCOME"});
+        let token = self.ok("/jackey/user/register", None, body).await["token"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let t = Some(token.as_str());
+        let user_id: Uuid = self.ok("/jackey/user/info", t, json!({})).await["userId"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        self.ok("/jackey/user/update", t, json!({"realName": "Ana Santos", "identity": "123456789012", "sex": 2, "birthday": "1995-03-14", "marriage": "Single", "email": "ana@example.ph", "education": "College", "provinceCity": "Metro Manila,Quezon City", "address": "12 Mabini St"})).await;
+        let image = |name: &str| ImageRef {
+            key: format!("id/{user_id}/{name}.jpg"),
+            sha256: "ab".repeat(32),
+        };
+        let uid = user_id.to_string();
+        let auditor = Uuid::now_v7();
+        self.state
+            .users
+            .execute(
+                &uid,
+                UserCommand::SubmitIdentity {
+                    front: image("f"),
+                    back: image("b"),
+                    hand_hold: image("h"),
+                },
+                Actor::User(user_id).metadata("t", None),
+            )
+            .await
+            .unwrap();
+        self.state
+            .users
+            .execute(
+                &uid,
+                UserCommand::VerifyIdentity {
+                    auditor_id: auditor,
+                },
+                Actor::Auditor(auditor).metadata("t", None),
+            )
+            .await
+            .unwrap();
+        self.ok(
+            "/jackey/user/bank/binding",
+            t,
+            json!({"bankName": "Bangkok Bank", "cardNo": "001234567890"}),
+        )
+        .await;
+        self.ok("/jackey/user/signatureImg/upload", t, json!({"img": PNG}))
+            .await;
+        self.ok("/jackey/user/withdrawPin", t, json!({"pin": "246810"}))
+            .await;
+        (token, user_id)
+    }
+
+    /// Approves an order through two auditors (command bus; the auditor API has its own tests).
+    pub async fn approve(&self, token: &str, order_id: &str) {
+        use aggregates::order::OrderCommand;
+        use aggregates::Actor;
+        let (a1, a2) = (Uuid::now_v7(), Uuid::now_v7());
+        for (who, command) in [
+            (a1, OrderCommand::StartReview { auditor_id: a1 }),
+            (
+                a1,
+                OrderCommand::PassFirstAudit {
+                    auditor_id: a1,
+                    note: "ok".into(),
+                    identity_verified: true,
+                },
+            ),
+            (
+                a2,
+                OrderCommand::PassFinalAudit {
+                    auditor_id: a2,
+                    note: "ok".into(),
+                },
+            ),
+        ] {
+            self.state
+                .orders
+                .execute(order_id, command, Actor::Auditor(who).metadata("t", None))
+                .await
+                .unwrap();
+        }
+        self.wait_status(token, order_id, 9).await;
+    }
+}

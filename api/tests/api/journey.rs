@@ -415,8 +415,9 @@ async fn journey(app: TestApp) {
         ""
     );
 
-    // Repay the principal within cooling-off (P12): the payment page comes next; here
-    // the verified webhook's effect, a recharge recorded on the wallet.
+    // Repay the principal within cooling-off (P12). The payment page and its signed
+    // webhook have their own tests (payment.rs); here, the webhook's effect: a
+    // recharge recorded on the wallet.
     let order_uuid: Uuid = order_id.parse().unwrap();
     for n in 0..4 {
         let command = WalletCommand::RecordRecharge {
@@ -424,9 +425,16 @@ async fn journey(app: TestApp) {
             order_id: order_uuid,
             amount: Decimal::from(20_000),
         };
+        // Retried like every api command: the process manager may be writing to the
+        // same wallet at this moment.
         app.state
-            .wallets
-            .execute(&uid, command, Actor::System.metadata("webhook", None))
+            .execute(
+                &app.state.wallets,
+                &uid,
+                || command.clone(),
+                Actor::System,
+                "webhook",
+            )
             .await
             .unwrap();
     }

@@ -1,6 +1,9 @@
 //! The HTTP API end to end, on SQLite and (with `TEST_DATABASE_URL`) PostgreSQL: the
 //! real router, the real workers, argon2, the sandbox payout.
 
+mod admin;
 mod helpers;
 mod journey;
+mod money_safety;
+mod payment;
 mod security;

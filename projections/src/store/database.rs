@@ -17,7 +17,7 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/loan.db";
 
 /// How long a SQLite connection waits for another connection's write lock
 /// before giving up with "database is locked".
-const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
@@ -78,7 +78,8 @@ impl Database {
     /// - `synchronous=FULL`: sqlite-es's own pool uses `NORMAL`, with which a transaction
     ///   that has committed can still be lost on power failure (WAL frames not yet
     ///   synced); an acknowledged command must never disappear, so every commit syncs;
-    /// - `busy_timeout` of 5 s: concurrent commands queue for the single write lock
+    /// - `busy_timeout` of 30 s: concurrent commands queue for the single write lock
+    ///   (5 s was exceeded by 50 simultaneous withdrawals, each hashing a PIN)
     ///   instead of failing at once;
     /// - foreign keys enforced.
     ///

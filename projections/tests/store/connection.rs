@@ -25,7 +25,7 @@ async fn sqlite_store_is_durable_and_reopens_with_its_events() {
         .fetch_one(pool)
         .await
         .expect("pragma");
-    assert_eq!(busy_timeout_ms, 5000);
+    assert_eq!(busy_timeout_ms, 30_000);
     let foreign_keys: i64 = sqlx::query_scalar("pragma foreign_keys")
         .fetch_one(pool)
         .await

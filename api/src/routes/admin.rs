@@ -1,0 +1,944 @@
+//! The auditor console's calls: `POST /admin/api/*` (PRODUCT.md sections 6 and 7).
+//!
+//! Every call but `login` needs an auditor token (`Authorization: Bearer`); a borrower
+//! token answers 20001, none 401. Every command runs through [`AppState::execute`] with
+//! `Actor::Auditor(id)`, so each event records which auditor caused it, and the read
+//! models include it before the call answers.
+//!
+//! What is deliberately absent: no call here can set or reset a withdraw PIN, change a
+//! borrower's bank account or create a charge of any kind (P2, P3, P11). The domain
+//! refuses the first two from anyone but the borrower; this module simply has no
+//! route for any of them.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use aggregates::order::{Order, OrderCommand, RepaymentSource};
+use aggregates::services::SecretHasher;
+use aggregates::types::ImageRef;
+use aggregates::user::{User, UserCommand};
+use aggregates::{Actor, ErrorCode};
+use axum::extract::{FromRequestParts, State};
+use axum::http::request::Parts;
+use axum::response::Response;
+use axum::routing::post;
+use axum::Router;
+use chrono::Utc;
+use rust_decimal::Decimal;
+use serde::Deserialize;
+use serde_json::{json, Value as Json};
+use uuid::Uuid;
+
+use crate::auth::{self, Auditor, TokenKind};
+use crate::db::with_pool;
+use crate::envelope::{ok, ApiError, ApiJson, OptionalJson};
+use crate::services::Argon2Hasher;
+use crate::state::AppState;
+use projections::history::{order_history, state_as_of};
+use projections::projection::{money_text, time_text};
+use projections::store::Database;
+
+/// The routes of this module.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/admin/api/login", post(login))
+        .route("/admin/api/logout", post(logout))
+        .route("/admin/api/orders/queue", post(queue))
+        .route("/admin/api/orders/detail", post(order_detail))
+        .route("/admin/api/orders/startReview", post(start_review))
+        .route("/admin/api/orders/passFirst", post(pass_first))
+        .route("/admin/api/orders/passFinal", post(pass_final))
+        .route("/admin/api/orders/refuse", post(refuse))
+        .route(
+            "/admin/api/orders/requestResubmission",
+            post(request_resubmission),
+        )
+        .route("/admin/api/orders/history", post(history))
+        .route("/admin/api/users/detail", post(user_detail))
+        .route("/admin/api/users/verifyIdentity", post(verify_identity))
+        .route("/admin/api/users/rejectIdentity", post(reject_identity))
+        .route("/admin/api/users/hold", post(hold))
+        .route("/admin/api/users/releaseHold", post(release_hold))
+        .route("/admin/api/repayments/manual", post(manual_repayment))
+        .route("/admin/api/ledger/journal", post(journal))
+        .route("/admin/api/ledger/trialBalance", post(trial_balance))
+}
+
+// ---------------------------------------------------------------------------------
+// Auditor accounts (`api create-auditor`) and sessions.
+
+/// Shortest auditor password accepted by [`create_auditor`].
+pub const MIN_AUDITOR_PASSWORD_CHARS: usize = 8;
+
+/// Why an auditor account could not be created.
+#[derive(Debug, thiserror::Error)]
+pub enum CreateAuditorError {
+    /// The username breaks the rules (3–64 of `a-z 0-9 . _ - @`).
+    #[error("username: {0}")]
+    InvalidUsername(&'static str),
+    /// The password is shorter than [`MIN_AUDITOR_PASSWORD_CHARS`].
+    #[error("password: must be at least {MIN_AUDITOR_PASSWORD_CHARS} characters")]
+    PasswordTooShort,
+    /// Another auditor already has this username.
+    #[error("an auditor named {0:?} already exists")]
+    DuplicateUsername(String),
+    /// The store refused the insert for another reason.
+    #[error("event store: {0}")]
+    Database(#[from] sqlx::Error),
+}
+
+/// The username as stored and looked up: trimmed and lower-cased, so `Alice` and
+/// `alice` are one account.
+fn normalize_username(username: &str) -> String {
+    username.trim().to_lowercase()
+}
+
+/// Creates an auditor (loan officer) account: the password is stored only as an
+/// argon2id hash, the id is a new UUID v7. Used by `api create-auditor` and by tests.
+///
+/// # Errors
+/// [`CreateAuditorError::InvalidUsername`], [`CreateAuditorError::PasswordTooShort`],
+/// [`CreateAuditorError::DuplicateUsername`] when the (normalized) name is taken, and
+/// [`CreateAuditorError::Database`] for any other store failure.
+pub async fn create_auditor(
+    database: &Database,
+    username: &str,
+    password: &str,
+) -> Result<Uuid, CreateAuditorError> {
+    let username = normalize_username(username);
+    let length = username.chars().count();
+    if !(3..=64).contains(&length) {
+        return Err(CreateAuditorError::InvalidUsername(
+            "must be 3 to 64 characters",
+        ));
+    }
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '@');
+    if !username.chars().all(allowed) {
+        return Err(CreateAuditorError::InvalidUsername(
+            "only letters, digits and . _ - @ are allowed",
+        ));
+    }
+    if password.chars().count() < MIN_AUDITOR_PASSWORD_CHARS {
+        return Err(CreateAuditorError::PasswordTooShort);
+    }
+    let auditor_id = Uuid::now_v7();
+    let password_hash = Argon2Hasher.hash(password);
+    let sql = "insert into auditor (auditor_id, username, password_hash, created_at) \
+               values ($1, $2, $3, $4)";
+    let inserted = with_pool!(database, pool => sqlx::query(sql)
+        .bind(auditor_id.to_string())
+        .bind(&username)
+        .bind(&password_hash)
+        .bind(time_text(Utc::now()))
+        .execute(pool)
+        .await
+        .map(|r| r.rows_affected()));
+    match inserted {
+        Ok(_) => Ok(auditor_id),
+        Err(error)
+            if error
+                .as_database_error()
+                .is_some_and(|e| e.is_unique_violation()) =>
+        {
+            Err(CreateAuditorError::DuplicateUsername(username))
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// A hash to verify against when the username is unknown, so an unknown name takes
+/// as long to refuse as a wrong password.
+fn dummy_hash() -> &'static str {
+    static HASH: OnceLock<String> = OnceLock::new();
+    HASH.get_or_init(|| Argon2Hasher.hash("not an auditor password"))
+}
+
+#[derive(Deserialize)]
+struct LoginBody {
+    username: String,
+    password: String,
+}
+
+async fn login(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<LoginBody>,
+) -> Result<Response, ApiError> {
+    let sql = "select auditor_id, username, password_hash from auditor where username = $1";
+    let row: Option<(String, String, String)> = with_pool!(&state.database, pool =>
+        sqlx::query_as(sql).bind(normalize_username(&body.username)).fetch_optional(pool).await)?;
+    let hash = row.as_ref().map(|(_, _, hash)| hash.clone());
+    let password = body.password;
+    // argon2 is deliberately slow: off the async workers.
+    let verified = tokio::task::spawn_blocking(move || {
+        Argon2Hasher.verify(&password, hash.as_deref().unwrap_or_else(|| dummy_hash()))
+    })
+    .await
+    .map_err(ApiError::internal)?;
+    let (Some((auditor_id, username, _)), true) = (row, verified) else {
+        return Err(ApiError::new(
+            ErrorCode::WrongPhoneOrPassword,
+            "wrong username or password",
+        ));
+    };
+    let auditor_id = Uuid::parse_str(&auditor_id).map_err(ApiError::internal)?;
+    let token = auth::issue(&state, auditor_id, TokenKind::Auditor).await?;
+    Ok(ok(json!({
+        "token": token,
+        "auditorId": auditor_id,
+        "username": username,
+    })))
+}
+
+/// The bearer token of an authenticated auditor (for logout).
+struct AuditorToken(String);
+
+impl FromRequestParts<AppState> for AuditorToken {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let token = auth::bearer(parts)?;
+        auth::resolve(state, &token, TokenKind::Auditor).await?;
+        Ok(Self(token))
+    }
+}
+
+async fn logout(
+    State(state): State<AppState>,
+    AuditorToken(token): AuditorToken,
+) -> Result<Response, ApiError> {
+    auth::revoke(&state, &token).await?;
+    Ok(ok(json!(null)))
+}
+
+// ---------------------------------------------------------------------------------
+// Shared helpers.
+
+fn request_id() -> String {
+    Uuid::now_v7().to_string()
+}
+
+fn not_found(what: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::RecordNotFound,
+        format!("record not found: {what}"),
+    )
+}
+
+/// A record id from the body in its stored form; anything that is not a UUID names
+/// no record (40007).
+fn record_id(id: &str, what: &str) -> Result<String, ApiError> {
+    Uuid::parse_str(id.trim())
+        .map(|id| id.to_string())
+        .map_err(|_| not_found(what))
+}
+
+/// The order as the write side knows it. Error 40007 when it does not exist.
+async fn load_order(state: &AppState, order_id: &str) -> Result<Order, ApiError> {
+    let order = state.orders.load(order_id).await?;
+    order.id.ok_or_else(|| not_found("order"))?;
+    Ok(order)
+}
+
+/// The user as the write side knows it. Error 40007 when it does not exist.
+async fn load_user(state: &AppState, user_id: &str) -> Result<User, ApiError> {
+    let user = state.users.load(user_id).await?;
+    user.id.ok_or_else(|| not_found("user"))?;
+    Ok(user)
+}
+
+/// `{key, url}` of a stored image (served by `GET /files/{key}` to auditors).
+fn image_json(image: &ImageRef) -> Json {
+    json!({ "key": image.key, "url": format!("/files/{}", image.key), "sha256": image.sha256 })
+}
+
+/// The three ID photos, or null when none were submitted.
+fn identity_images(user: &User) -> Json {
+    user.id_images
+        .as_ref()
+        .map_or(Json::Null, |[front, back, hand_hold]| {
+            json!({
+                "front": image_json(front),
+                "back": image_json(back),
+                "handHold": image_json(hand_hold),
+            })
+        })
+}
+
+/// Page number and size from a body (`page` from 1; `pageSize` 1..=`max`), as SQL
+/// `limit` and `offset`.
+fn paging(page: Option<i64>, page_size: Option<i64>, max: i64) -> Result<(i64, i64), ApiError> {
+    let page = page.unwrap_or(1);
+    let size = page_size.unwrap_or(20);
+    if page < 1 {
+        return Err(ApiError::bad_input("page", "must be 1 or more"));
+    }
+    if !(1..=max).contains(&size) {
+        return Err(ApiError::bad_input(
+            "pageSize",
+            &format!("must be between 1 and {max}"),
+        ));
+    }
+    let offset = (page - 1)
+        .checked_mul(size)
+        .ok_or_else(|| ApiError::bad_input("page", "is too large"))?;
+    Ok((size, offset))
+}
+
+// ---------------------------------------------------------------------------------
+// Orders.
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct QueueBody {
+    #[serde(default)]
+    status: Option<i64>,
+    #[serde(default)]
+    page: Option<i64>,
+    #[serde(default)]
+    page_size: Option<i64>,
+}
+
+type QueueRow = (
+    String,
+    String,
+    i64,
+    String,
+    String,
+    String,
+    i64,
+    String,
+    String,
+    Option<String>,
+    Option<i64>,
+);
+
+async fn queue(
+    State(state): State<AppState>,
+    _auditor: Auditor,
+    OptionalJson(body): OptionalJson<QueueBody>,
+) -> Result<Response, ApiError> {
+    let (limit, offset) = paging(body.page, body.page_size, 100)?;
+    let (filter, next) = match body.status {
+        Some(_) => ("where q.status = $1", 2),
+        None => ("", 1),
+    };
+    let sql = format!(
+        "select q.order_id, q.user_id, q.status, q.applicant_name, q.product_name, q.amount, \
+         q.period_days, q.applied_at, q.updated_at, u.mobile, u.identity_status \
+         from audit_queue q left join user_profile u on u.user_id = q.user_id {filter} \
+         order by q.applied_at, q.order_id limit ${next} offset ${}",
+        next + 1
+    );
+    let count_sql = format!("select count(*) from audit_queue q {filter}");
+    let rows: Vec<QueueRow> = with_pool!(&state.database, pool => {
+        let mut query = sqlx::query_as(&sql);
+        if let Some(status) = body.status {
+            query = query.bind(status);
+        }
+        query.bind(limit).bind(offset).fetch_all(pool).await
+    })?;
+    let total: i64 = with_pool!(&state.database, pool => {
+        let mut query = sqlx::query_scalar(&count_sql);
+        if let Some(status) = body.status {
+            query = query.bind(status);
+        }
+        query.fetch_one(pool).await
+    })?;
+    let orders: Vec<Json> = rows
+        .into_iter()
+        .map(
+            |(
+                order_id,
+                user_id,
+                status,
+                applicant_name,
+                product_name,
+                amount,
+                period_days,
+                applied_at,
+                updated_at,
+                mobile,
+                identity_status,
+            )| {
+                json!({
+                    "orderId": order_id,
+                    "status": status,
+                    "applyAmount": amount,
+                    "periodDays": period_days,
+                    "productName": product_name,
+                    "applyTime": applied_at,
+                    "updatedAt": updated_at,
+                    "applicant": {
+                        "userId": user_id,
+                        "realName": applicant_name,
+                        "mobile": mobile,
+                        "identityStatus": identity_status,
+                    },
+                })
+            },
+        )
+        .collect();
+    Ok(ok(json!({
+        "total": total,
+        "page": body.page.unwrap_or(1),
+        "pageSize": limit,
+        "orders": orders,
+    })))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OrderBody {
+    order_id: String,
+}
+
+async fn order_detail(
+    State(state): State<AppState>,
+    _auditor: Auditor,
+    ApiJson(body): ApiJson<OrderBody>,
+) -> Result<Response, ApiError> {
+    let order_id = record_id(&body.order_id, "order")?;
+    let sql = "select doc, state from order_detail where order_id = $1";
+    let row: Option<(String, String)> = with_pool!(&state.database, pool =>
+        sqlx::query_as(sql).bind(&order_id).fetch_optional(pool).await)?;
+    let (doc, order) = row.ok_or_else(|| not_found("order"))?;
+    let doc: Json = serde_json::from_str(&doc).map_err(ApiError::internal)?;
+    let order: Order = serde_json::from_str(&order).map_err(ApiError::internal)?;
+
+    let sql = "select doc, state, identity_status from user_profile where user_id = $1";
+    let row: Option<(String, String, i64)> = with_pool!(&state.database, pool =>
+        sqlx::query_as(sql).bind(order.user_id.to_string()).fetch_optional(pool).await)?;
+    let (applicant, user, identity_status) = match row {
+        Some((doc, user, identity_status)) => {
+            let doc: Json = serde_json::from_str(&doc).map_err(ApiError::internal)?;
+            let user: User = serde_json::from_str(&user).map_err(ApiError::internal)?;
+            (doc, Some(user), Some(identity_status))
+        }
+        None => (Json::Null, None, None),
+    };
+
+    let sql = "select doc, actor from order_timeline where order_id = $1 order by sequence";
+    let rows: Vec<(String, String)> = with_pool!(&state.database, pool =>
+        sqlx::query_as(sql).bind(&order_id).fetch_all(pool).await)?;
+    let mut timeline = Vec::with_capacity(rows.len());
+    for (entry, actor) in rows {
+        let mut entry: Json = serde_json::from_str(&entry).map_err(ApiError::internal)?;
+        entry["actor"] = json!(actor);
+        timeline.push(entry);
+    }
+
+    let disclosure = order
+        .loan
+        .as_ref()
+        .map(|loan| &loan.disclosure)
+        .or(order.disclosure.as_ref());
+    Ok(ok(json!({
+        "order": doc,
+        "review": {
+            "status": order.status.code(),
+            "firstAuditor": order.first_auditor,
+            "finalAuditor": order.final_auditor,
+            "refusal": order.refusal.as_ref().map(|r| json!({
+                "stage": r.stage,
+                "reason": r.reason,
+                "auditorId": r.auditor_id,
+            })),
+            "resubmissionReason": order.resubmission_reason,
+            "approvedAmount": money_text(order.approved_amount),
+            "offerExpiresAt": order.offer_expires_at.map(time_text),
+            "termsVersion": order.terms_version,
+        },
+        "applicant": applicant,
+        "identityStatus": identity_status,
+        "images": user.as_ref().map_or(Json::Null, identity_images),
+        "questionnaire": user.as_ref().and_then(|u| u.questionnaire.as_ref()),
+        "contacts": user.as_ref().map(|u| &u.contacts),
+        "disclosure": disclosure,
+        "signature": order.signature.as_ref().map(image_json),
+        "timeline": timeline,
+    })))
+}
+
+/// Runs an order command as the auditor; answers `null`.
+async fn order_command(
+    state: &AppState,
+    auditor: &Auditor,
+    order_id: &str,
+    command: impl Fn() -> OrderCommand,
+) -> Result<Response, ApiError> {
+    state
+        .execute(
+            &state.orders,
+            order_id,
+            command,
+            Actor::Auditor(auditor.auditor_id),
+            &request_id(),
+        )
+        .await?;
+    Ok(ok(json!(null)))
+}
+
+async fn start_review(
+    State(state): State<AppState>,
+    auditor: Auditor,
+    ApiJson(body): ApiJson<OrderBody>,
+) -> Result<Response, ApiError> {
+    let order_id = record_id(&body.order_id, "order")?;
+    let auditor_id = auditor.auditor_id;
+    order_command(&state, &auditor, &order_id, || OrderCommand::StartReview {
+        auditor_id,
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct NoteBody {
+    order_id: String,
+    #[serde(default)]
+    note: String,
+}
+
+async fn pass_first(
+    State(state): State<AppState>,
+    auditor: Auditor,
+    ApiJson(body): ApiJson<NoteBody>,
+) -> Result<Response, ApiError> {
+    let order_id = record_id(&body.order_id, "order")?;
+    let order = load_order(&state, &order_id).await?;
+    // The applicant's identity as the users read model has it (4.3: the first review
+    // passes only once the identity is verified).
+    let sql = "select identity_status from user_profile where user_id = $1";
+    let identity: Option<i64> = with_pool!(&state.database, pool =>
+        sqlx::query_scalar(sql).bind(order.user_id.to_string()).fetch_optional(pool).await)?;
+    let identity_verified = identity == Some(2);
+    let auditor_id = auditor.auditor_id;
+    order_command(&state, &auditor, &order_id, || {
+        OrderCommand::PassFirstAudit {
+            auditor_id,
+            note: body.note.trim().to_string(),
+            identity_verified,
+        }
+    })
+    .await
+}
+
+async fn pass_final(
+    State(state): State<AppState>,
+    auditor: Auditor,
+    ApiJson(body): ApiJson<NoteBody>,
+) -> Result<Response, ApiError> {
+    let order_id = record_id(&body.order_id, "order")?;
+    let auditor_id = auditor.auditor_id;
+    order_command(&state, &auditor, &order_id, || {
+        OrderCommand::PassFinalAudit {
+            auditor_id,
+            note: body.note.trim().to_string(),
+        }
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OrderReasonBody {
+    order_id: String,
+    #[serde(default)]
+    reason: String,
+}
+
+async fn refuse(
+    State(state): State<AppState>,
+    auditor: Auditor,
+    ApiJson(body): ApiJson<OrderReasonBody>,
+) -> Result<Response, ApiError> {
+    let order_id = record_id(&body.order_id, "order")?;
+    let auditor_id = auditor.auditor_id;
+    order_command(&state, &auditor, &order_id, || OrderCommand::Refuse {
+        auditor_id,
+        reason: body.reason.trim().to_string(),
+    })
+    .await
+}
+
+async fn request_resubmission(
+    State(state): State<AppState>,
+    auditor: Auditor,
+    ApiJson(body): ApiJson<OrderReasonBody>,
+) -> Result<Response, ApiError> {
+    let order_id = record_id(&body.order_id, "order")?;
+    let auditor_id = auditor.auditor_id;
+    order_command(&state, &auditor, &order_id, || {
+        OrderCommand::RequestResubmission {
+            auditor_id,
+            reason: body.reason.trim().to_string(),
+        }
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct HistoryBody {
+    order_id: String,
+    #[serde(default)]
+    at_sequence: Option<usize>,
+}
+
+async fn history(
+    State(state): State<AppState>,
+    _auditor: Auditor,
+    ApiJson(body): ApiJson<HistoryBody>,
+) -> Result<Response, ApiError> {
+    let order_id = record_id(&body.order_id, "order")?;
+    // The same fold as `replay-tool history` (projections::history).
+    let history = order_history(&state.database, &order_id).await?;
+    if history.is_empty() {
+        return Err(not_found("order"));
+    }
+    let at = body.at_sequence.unwrap_or(history.len());
+    let order = state_as_of(&history, at)
+        .ok_or_else(|| ApiError::bad_input("atSequence", "must be 1 or more"))?;
+    let names = auditor_names(&state).await?;
+    let events: Vec<Json> = history
+        .iter()
+        .map(|entry| {
+            let actor_name = entry
+                .actor
+                .strip_prefix("auditor:")
+                .and_then(|id| names.get(id));
+            json!({
+                "sequence": entry.sequence,
+                "time": entry.time,
+                "actor": entry.actor,
+                "actorName": actor_name,
+                "type": entry.event_type,
+                "payload": entry.payload,
+            })
+        })
+        .collect();
+    Ok(ok(json!({
+        "orderId": order_id,
+        "events": events,
+        "atSequence": at.min(history.len()),
+        "status": order.status.code(),
+        "state": order,
+    })))
+}
+
+/// Auditor id → username, to show who acted in the history.
+async fn auditor_names(state: &AppState) -> Result<HashMap<String, String>, ApiError> {
+    let sql = "select auditor_id, username from auditor";
+    let rows: Vec<(String, String)> =
+        with_pool!(&state.database, pool => sqlx::query_as(sql).fetch_all(pool).await)?;
+    Ok(rows.into_iter().collect())
+}
+
+// ---------------------------------------------------------------------------------
+// Users.
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct UserBody {
+    user_id: String,
+}
+
+async fn user_detail(
+    State(state): State<AppState>,
+    _auditor: Auditor,
+    ApiJson(body): ApiJson<UserBody>,
+) -> Result<Response, ApiError> {
+    let user_id = record_id(&body.user_id, "user")?;
+    let sql = "select state from user_profile where user_id = $1";
+    let user: Option<String> = with_pool!(&state.database, pool =>
+        sqlx::query_scalar(sql).bind(&user_id).fetch_optional(pool).await)?;
+    let user: User = serde_json::from_str(&user.ok_or_else(|| not_found("user"))?)
+        .map_err(ApiError::internal)?;
+    let uuid = Uuid::parse_str(&user_id).map_err(ApiError::internal)?;
+    let profile = crate::routes::user::user_doc(&state, uuid).await?;
+    let sql = "select order_id, status, principal, applied_at from order_list \
+               where user_id = $1 order by applied_at desc";
+    let rows: Vec<(String, i64, String, String)> = with_pool!(&state.database, pool =>
+        sqlx::query_as(sql).bind(&user_id).fetch_all(pool).await)?;
+    let orders: Vec<Json> = rows
+        .into_iter()
+        .map(|(order_id, status, principal, applied_at)| {
+            json!({ "orderId": order_id, "status": status, "principal": principal, "applyTime": applied_at })
+        })
+        .collect();
+    Ok(ok(json!({
+        "profile": profile,
+        "identity": {
+            "status": user.identity.code(),
+            "rejectReason": user.identity_rejection,
+            "images": identity_images(&user),
+        },
+        "lock": user.lock().map(|(kind, reason)| json!({ "kind": kind, "reason": reason })),
+        "contacts": user.contacts,
+        "orders": orders,
+    })))
+}
+
+/// Runs a user command as the auditor after checking the user exists (40007);
+/// answers `null`.
+async fn user_command(
+    state: &AppState,
+    auditor: &Auditor,
+    user_id: &str,
+    command: impl Fn() -> UserCommand,
+) -> Result<Response, ApiError> {
+    let user_id = record_id(user_id, "user")?;
+    load_user(state, &user_id).await?;
+    state
+        .execute(
+            &state.users,
+            &user_id,
+            command,
+            Actor::Auditor(auditor.auditor_id),
+            &request_id(),
+        )
+        .await?;
+    Ok(ok(json!(null)))
+}
+
+async fn verify_identity(
+    State(state): State<AppState>,
+    auditor: Auditor,
+    ApiJson(body): ApiJson<UserBody>,
+) -> Result<Response, ApiError> {
+    let auditor_id = auditor.auditor_id;
+    user_command(&state, &auditor, &body.user_id, || {
+        UserCommand::VerifyIdentity { auditor_id }
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct UserReasonBody {
+    user_id: String,
+    #[serde(default)]
+    reason: String,
+}
+
+async fn reject_identity(
+    State(state): State<AppState>,
+    auditor: Auditor,
+    ApiJson(body): ApiJson<UserReasonBody>,
+) -> Result<Response, ApiError> {
+    let reason = body.reason.trim().to_string();
+    if reason.is_empty() {
+        return Err(ApiError::bad_input("reason", "is required"));
+    }
+    let auditor_id = auditor.auditor_id;
+    user_command(&state, &auditor, &body.user_id, || {
+        UserCommand::RejectIdentity {
+            auditor_id,
+            reason: reason.clone(),
+        }
+    })
+    .await
+}
+
+async fn hold(
+    State(state): State<AppState>,
+    auditor: Auditor,
+    ApiJson(body): ApiJson<UserReasonBody>,
+) -> Result<Response, ApiError> {
+    let auditor_id = auditor.auditor_id;
+    user_command(&state, &auditor, &body.user_id, || {
+        UserCommand::PlaceComplianceHold {
+            auditor_id,
+            reason: body.reason.trim().to_string(),
+        }
+    })
+    .await
+}
+
+async fn release_hold(
+    State(state): State<AppState>,
+    auditor: Auditor,
+    ApiJson(body): ApiJson<UserReasonBody>,
+) -> Result<Response, ApiError> {
+    let auditor_id = auditor.auditor_id;
+    user_command(&state, &auditor, &body.user_id, || {
+        UserCommand::ReleaseComplianceHold {
+            auditor_id,
+            reason: body.reason.trim().to_string(),
+        }
+    })
+    .await
+}
+
+// ---------------------------------------------------------------------------------
+// Money.
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ManualRepaymentBody {
+    order_id: String,
+    amount: Decimal,
+    reference: String,
+}
+
+/// Longest payment reference accepted.
+const MAX_REFERENCE_CHARS: usize = 100;
+
+async fn manual_repayment(
+    State(state): State<AppState>,
+    auditor: Auditor,
+    ApiJson(body): ApiJson<ManualRepaymentBody>,
+) -> Result<Response, ApiError> {
+    let order_id = record_id(&body.order_id, "order")?;
+    let reference = body.reference.trim();
+    if reference.is_empty() {
+        return Err(ApiError::bad_input("reference", "is required"));
+    }
+    if reference.chars().count() > MAX_REFERENCE_CHARS {
+        return Err(ApiError::bad_input(
+            "reference",
+            &format!("at most {MAX_REFERENCE_CHARS} characters"),
+        ));
+    }
+    // Manual references live in their own namespace, so one can never collide with
+    // (and be swallowed as a repeat of) a payment page's reference. The same
+    // reference recorded twice applies once.
+    let payment_ref = format!("manual:{reference}");
+    let auditor_id = auditor.auditor_id;
+    let events = state
+        .execute(
+            &state.orders,
+            &order_id,
+            || OrderCommand::ReceiveRepayment {
+                payment_ref: payment_ref.clone(),
+                amount: body.amount,
+                source: RepaymentSource::Manual { auditor_id },
+            },
+            Actor::Auditor(auditor_id),
+            &request_id(),
+        )
+        .await?;
+    // `recorded` is false when this reference was already applied (nothing changed).
+    Ok(ok(json!({ "recorded": !events.is_empty() })))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct JournalBody {
+    #[serde(default)]
+    order_id: Option<String>,
+    #[serde(default)]
+    account: Option<String>,
+    #[serde(default)]
+    page: Option<i64>,
+    #[serde(default)]
+    page_size: Option<i64>,
+}
+
+type PostingRow = (String, i64, String, String, String, String, String);
+
+async fn journal(
+    State(state): State<AppState>,
+    _auditor: Auditor,
+    OptionalJson(body): OptionalJson<JournalBody>,
+) -> Result<Response, ApiError> {
+    let (limit, offset) = paging(body.page, body.page_size, 200)?;
+    let order_id = body
+        .order_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|id| !id.is_empty());
+    let account = body
+        .account
+        .as_deref()
+        .map(str::trim)
+        .filter(|a| !a.is_empty());
+    let (filter, value) = match (order_id, account) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad_input(
+                "orderId",
+                "give orderId or account, not both",
+            ))
+        }
+        (Some(id), None) => ("where order_id = $1", Some(record_id(id, "order")?)),
+        (None, Some(account)) => (
+            "where entry_id in (select entry_id from ledger_journal where account = $1)",
+            Some(account.to_string()),
+        ),
+        (None, None) => ("", None),
+    };
+    let next = if value.is_some() { 2 } else { 1 };
+    // Paged by entry (oldest first); every posting of a listed entry is returned.
+    let sql = format!(
+        "select j.entry_id, j.posting_no, j.at, j.order_id, j.account, j.amount, j.description \
+         from ledger_journal j join (select entry_id, min(at) as first_at from ledger_journal \
+         {filter} group by entry_id order by first_at, entry_id limit ${next} offset ${}) p \
+         on p.entry_id = j.entry_id order by p.first_at, j.entry_id, j.posting_no",
+        next + 1
+    );
+    let count_sql = format!("select count(distinct entry_id) from ledger_journal {filter}");
+    let rows: Vec<PostingRow> = with_pool!(&state.database, pool => {
+        let mut query = sqlx::query_as(&sql);
+        if let Some(value) = &value {
+            query = query.bind(value);
+        }
+        query.bind(limit).bind(offset).fetch_all(pool).await
+    })?;
+    let total: i64 = with_pool!(&state.database, pool => {
+        let mut query = sqlx::query_scalar(&count_sql);
+        if let Some(value) = &value {
+            query = query.bind(value);
+        }
+        query.fetch_one(pool).await
+    })?;
+    let mut entries: Vec<Json> = Vec::new();
+    for (entry_id, posting_no, at, order_id, account, amount, description) in rows {
+        let posting = json!({ "postingNo": posting_no, "account": account, "amount": amount });
+        match entries.last_mut() {
+            Some(entry) if entry["entryId"] == entry_id.as_str() => {
+                if let Some(postings) = entry["postings"].as_array_mut() {
+                    postings.push(posting);
+                }
+            }
+            _ => entries.push(json!({
+                "entryId": entry_id,
+                "at": at,
+                "orderId": order_id,
+                "description": description,
+                "postings": [posting],
+            })),
+        }
+    }
+    Ok(ok(json!({
+        "total": total,
+        "page": body.page.unwrap_or(1),
+        "pageSize": limit,
+        "entries": entries,
+    })))
+}
+
+async fn trial_balance(
+    State(state): State<AppState>,
+    _auditor: Auditor,
+) -> Result<Response, ApiError> {
+    let sql = "select account, balance_minor, postings from ledger_balances order by account";
+    let rows: Vec<(String, i64, i64)> =
+        with_pool!(&state.database, pool => sqlx::query_as(sql).fetch_all(pool).await)?;
+    let sum: i128 = rows.iter().map(|(_, minor, _)| i128::from(*minor)).sum();
+    let accounts: Vec<Json> = rows
+        .into_iter()
+        .map(|(account, minor, postings)| {
+            json!({
+                "account": account,
+                "balance": money_text(Decimal::new(minor, 2)),
+                "postings": postings,
+            })
+        })
+        .collect();
+    let sum = Decimal::try_from_i128_with_scale(sum, 2).map_err(ApiError::internal)?;
+    Ok(ok(json!({
+        "accounts": accounts,
+        "sum": money_text(sum),
+        "balanced": sum.is_zero(),
+    })))
+}

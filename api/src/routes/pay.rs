@@ -1,0 +1,286 @@
+//! Repayment through a payment page (PRODUCT.md 8): `POST /jackey/loan/recharge`, the
+//! provider's webhook `POST /jackey/payment/webhook`, and the sandbox checkout page
+//! `GET|POST /pay/sandbox/{session}` (see [`crate::payment`] for the rules).
+//!
+//! The sandbox page is mounted only with the sandbox provider ([`router`]): with a
+//! real gateway ([`router_with`]) its buttons would let anyone settle a real session.
+//! The session id in its URL is random (UUID v4) and is the page's only credential,
+//! like a gateway's hosted checkout link; the SPA opens it without a bearer token.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::rejection::FormRejection;
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Form, Router};
+use rust_decimal::Decimal;
+use serde::Deserialize;
+use serde_json::Value as Json;
+use uuid::Uuid;
+
+use crate::auth::Borrower;
+use crate::envelope::{ok, ApiError, OptionalJson};
+use crate::payment::{
+    self, grouped_money, Outcome, PaymentProvider, PaymentSession, SandboxPayment, SessionStatus,
+};
+use crate::state::AppState;
+
+/// The routes with the built-in sandbox provider and its checkout page.
+pub fn router() -> Router<AppState> {
+    router_with(Arc::new(SandboxPayment)).route(
+        "/pay/sandbox/{session}",
+        get(sandbox_page).post(sandbox_settle),
+    )
+}
+
+/// The recharge call and the webhook, with `provider` opening the payment pages.
+pub fn router_with(provider: Arc<dyn PaymentProvider>) -> Router<AppState> {
+    // Read WEBHOOK_SECRET now, so a missing one is warned about at start-up.
+    payment::webhook_secret();
+    Router::new()
+        .route("/jackey/loan/recharge", post(recharge))
+        .route("/jackey/payment/webhook", post(webhook))
+        .layer(Extension(provider))
+}
+
+#[derive(Deserialize, Default)]
+struct RechargeBody {
+    #[serde(default)]
+    amt: Option<Json>,
+}
+
+/// `amt` as sent: a decimal string or a JSON number; anything else counts as absent
+/// (answered with 40001 like any amount out of range).
+fn amount_of(value: Option<&Json>) -> Option<Decimal> {
+    let text = match value? {
+        Json::String(text) => text.trim().to_string(),
+        Json::Number(number) => number.to_string(),
+        _ => return None,
+    };
+    text.parse()
+        .ok()
+        .or_else(|| Decimal::from_scientific(&text).ok())
+}
+
+/// Opens a payment page for `amt` towards the borrower's disbursed loan; `data` is the
+/// page's URL. Everything is checked before anything is created: 40007 when nothing
+/// is owed (P1), 40001 for an amount the order would not accept today.
+async fn recharge(
+    State(state): State<AppState>,
+    Extension(provider): Extension<Arc<dyn PaymentProvider>>,
+    borrower: Borrower,
+    OptionalJson(body): OptionalJson<RechargeBody>,
+) -> Result<Response, ApiError> {
+    let loan = payment::owing_loan(&state, borrower.user_id).await?;
+    let amount =
+        payment::check_recharge_amount(amount_of(body.amt.as_ref()), &loan.terms, loan.owed)?;
+    let (session, url) = payment::open_session(
+        &state,
+        provider.as_ref(),
+        borrower.user_id,
+        loan.order_id,
+        amount,
+    )
+    .await?;
+    tracing::info!(session_id = %session.session_id, order_id = %loan.order_id, %amount, "payment page opened");
+    Ok(ok(url))
+}
+
+/// The provider's notification; answers per [`payment::WebhookError`].
+async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+    match payment::process_webhook(&state, &headers, &body).await {
+        Ok(receipt) => ok(receipt),
+        Err(error) => {
+            tracing::warn!(status = %error.status, code = ?error.error.code, msg = %error.error.msg, "webhook refused");
+            error.into_response()
+        }
+    }
+}
+
+async fn sandbox_page(State(state): State<AppState>, Path(session): Path<String>) -> Response {
+    match load(&state, &session).await {
+        Ok(session) => html(StatusCode::OK, &session_page(&state, &session)),
+        Err(response) => response,
+    }
+}
+
+#[derive(Deserialize)]
+struct SettleForm {
+    #[serde(default)]
+    outcome: String,
+}
+
+/// Pay or Fail: delivers the signed webhook for the session, then shows the result
+/// (303 to the page, so a reload does not resubmit). A settled session is not
+/// settled again; its page shows how it ended.
+async fn sandbox_settle(
+    State(state): State<AppState>,
+    Path(session): Path<String>,
+    form: Result<Form<SettleForm>, FormRejection>,
+) -> Response {
+    let session = match load(&state, &session).await {
+        Ok(session) => session,
+        Err(response) => return response,
+    };
+    let back = Redirect::to(&format!("/pay/sandbox/{}", session.session_id)).into_response();
+    if session.status != SessionStatus::Open {
+        return back;
+    }
+    let outcome = match form.as_ref().map(|Form(f)| f.outcome.as_str()) {
+        Ok("paid") => Outcome::Paid,
+        Ok("failed") => Outcome::Failed,
+        _ => {
+            let body = "<h1>Choose Pay or Fail</h1><p>The form must send <code>outcome=paid</code> or <code>outcome=failed</code>.</p>";
+            return html(StatusCode::BAD_REQUEST, &page(&state, "Payment", body));
+        }
+    };
+    match SandboxPayment::deliver(&state, &session, outcome).await {
+        Ok(_) => back,
+        Err(error) => {
+            tracing::error!(session_id = %session.session_id, status = %error.status, msg = %error.error.msg, "sandbox webhook not processed");
+            let body = format!(
+                "<h1>Not completed</h1><p>The payment could not be recorded, and nothing was \
+                 charged. Please try again.</p><a class=\"button\" href=\"/pay/sandbox/{}\">Try again</a>",
+                session.session_id
+            );
+            html(
+                StatusCode::SERVICE_UNAVAILABLE,
+                &page(&state, "Payment", &body),
+            )
+        }
+    }
+}
+
+/// The session named in the path, or the response to give instead (404 page).
+async fn load(state: &AppState, session: &str) -> Result<PaymentSession, Response> {
+    let not_found = || {
+        let body = "<h1>Payment not found</h1><p>This payment link is not valid.</p>\
+                    <a class=\"button\" href=\"/repayDetail\">Back to repayment details</a>";
+        html(StatusCode::NOT_FOUND, &page(state, "Payment", body))
+    };
+    let Ok(session_id) = session.parse::<Uuid>() else {
+        return Err(not_found());
+    };
+    match payment::find_session(state, session_id).await {
+        Ok(Some(session)) => Ok(session),
+        Ok(None) => Err(not_found()),
+        Err(ApiError { msg, .. }) => {
+            let body = format!("<h1>Unavailable</h1><p>{}</p>", escape(&msg));
+            Err(html(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &page(state, "Payment", &body),
+            ))
+        }
+    }
+}
+
+fn session_page(state: &AppState, session: &PaymentSession) -> String {
+    let currency = &state.config.currency;
+    let amount = format!(
+        "<p class=\"amount\">{}{} <span class=\"code\">{}</span></p>",
+        escape(&currency.symbol),
+        grouped_money(session.amount),
+        escape(&currency.code),
+    );
+    let back = "<a class=\"button\" href=\"/repayDetail\">Back to repayment details</a>";
+    let body = match session.status {
+        SessionStatus::Open => format!(
+            "<h1>Loan repayment</h1>{amount}\
+             <p class=\"muted\">To {lender}</p>\
+             <form method=\"post\" action=\"/pay/sandbox/{id}\">\
+             <button class=\"pay\" type=\"submit\" name=\"outcome\" value=\"paid\">Pay</button>\
+             <button class=\"fail\" type=\"submit\" name=\"outcome\" value=\"failed\">Fail</button>\
+             </form>\
+             <p class=\"sandbox\">Sandbox payment page: no real money moves. Pay simulates a \
+             successful payment, Fail a declined one.</p>",
+            lender = escape(&state.config.lender.legal_name),
+            id = session.session_id,
+        ),
+        SessionStatus::Paid => format!(
+            "<h1 class=\"ok\">Payment received</h1>{amount}\
+             <p>Thank you. The payment is applied to your loan; your repayment schedule \
+             updates in a moment.</p>{back}"
+        ),
+        SessionStatus::Failed => format!(
+            "<h1 class=\"bad\">Payment failed</h1>{amount}\
+             <p>Nothing was charged and your loan is unchanged. You can start a new \
+             repayment from the app.</p>{back}"
+        ),
+    };
+    page(state, "Loan repayment", &body)
+}
+
+fn page(state: &AppState, title: &str, body: &str) -> String {
+    let lender = &state.config.lender;
+    format!(
+        r#"<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>
+  :root {{ color-scheme: light; }}
+  body {{ margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+         background: #f4f6f8; color: #1f2933; }}
+  main {{ max-width: 420px; margin: 0 auto; padding: 24px 16px; }}
+  .card {{ background: #fff; border-radius: 12px; padding: 24px 20px;
+           box-shadow: 0 1px 4px rgba(0, 0, 0, .08); text-align: center; }}
+  h1 {{ font-size: 1.25rem; margin: 0 0 12px; }}
+  h1.ok {{ color: #1b7f3b; }} h1.bad {{ color: #b42318; }}
+  .amount {{ font-size: 2rem; font-weight: 700; margin: 8px 0; }}
+  .code {{ font-size: 1rem; font-weight: 400; color: #52606d; }}
+  .muted {{ color: #52606d; margin: 0 0 20px; }}
+  form {{ display: flex; flex-direction: column; gap: 12px; }}
+  button, .button {{ display: block; width: 100%; box-sizing: border-box; padding: 14px;
+           font-size: 1rem; border-radius: 8px; border: 0; cursor: pointer;
+           text-decoration: none; text-align: center; }}
+  .pay, .button {{ background: #1d4ed8; color: #fff; }}
+  .fail {{ background: #fff; color: #b42318; border: 1px solid #b42318; }}
+  .sandbox {{ font-size: .85rem; color: #7b8794; margin-top: 20px; }}
+  footer {{ font-size: .8rem; color: #7b8794; text-align: center; margin-top: 16px; }}
+</style>
+</head>
+<body>
+<main>
+<div class="card">
+{body}
+</div>
+<footer>{legal} · {licence}<br>{notice}</footer>
+</main>
+</body>
+</html>
+"#,
+        title = escape(title),
+        legal = escape(&lender.legal_name),
+        licence = escape(&lender.licence_no),
+        notice = escape(aggregates::pricing::Lender::NOTICE),
+    )
+}
+
+fn html(status: StatusCode, body: &str) -> Response {
+    let mut response = (status, axum::response::Html(body.to_string())).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    // The Pay button must not be clickable through someone else's frame.
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    response
+}
+
+fn escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&#39;"),
+            _ => escaped.push(c),
+        }
+    }
+    escaped
+}

@@ -1,0 +1,801 @@
+//! The auditor console over HTTP (PRODUCT.md sections 6 and 7): accounts and tokens,
+//! review with the four-eyes rule, refusals and resubmission with their reasons shown
+//! to the borrower, identity review, compliance holds, history replay, manual
+//! repayments and the ledger. The borrowers' side goes through `/jackey` only.
+
+use api::routes::admin::{create_auditor, CreateAuditorError};
+use axum::body::Body;
+use axum::http::Request;
+use http_body_util::BodyExt;
+use projections::store::EventLog;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+use uuid::Uuid;
+
+use crate::helpers::{TestApp, PNG};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auditor_console_on_sqlite() {
+    console(&TestApp::sqlite().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auditor_console_on_postgres() {
+    if let Some(app) = TestApp::postgres().await {
+        console(&app).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auditor_accounts_and_tokens_on_sqlite() {
+    accounts(&TestApp::sqlite().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auditor_accounts_and_tokens_on_postgres() {
+    if let Some(app) = TestApp::postgres().await {
+        accounts(&app).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_back_office_route_for_pins_banks_or_charges_on_sqlite() {
+    no_forbidden_routes(&TestApp::sqlite().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_back_office_route_for_pins_banks_or_charges_on_postgres() {
+    if let Some(app) = TestApp::postgres().await {
+        no_forbidden_routes(&app).await;
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Shared steps.
+
+/// An auditor account (created as `api create-auditor` does) logged in over HTTP.
+async fn auditor(app: &TestApp, username: &str) -> (Uuid, String) {
+    let id = create_auditor(&app.state.database, username, "correct horse")
+        .await
+        .expect("create auditor");
+    let login = app
+        .ok(
+            "/admin/api/login",
+            None,
+            json!({"username": username, "password": "correct horse"}),
+        )
+        .await;
+    assert_eq!(login["auditorId"], json!(id));
+    (id, login["token"].as_str().unwrap().to_string())
+}
+
+/// A small PNG photo.
+fn photo() -> Vec<u8> {
+    let mut pixels = image::RgbImage::new(8, 8);
+    pixels.put_pixel(2, 2, image::Rgb([10, 200, 10]));
+    let mut out = std::io::Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(pixels)
+        .write_to(&mut out, image::ImageFormat::Png)
+        .unwrap();
+    out.into_inner()
+}
+
+/// `/jackey/user/identity/apply` with the three photos.
+async fn upload_identity(app: &TestApp, token: &str) {
+    let boundary = "----admin-test-boundary";
+    let mut body = Vec::new();
+    for name in ["frontImage", "backImage", "handHoldImage"] {
+        body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{name}.png\"\r\nContent-Type: image/png\r\n\r\n").as_bytes());
+        body.extend_from_slice(&photo());
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    let request = Request::post("/jackey/user/identity/apply")
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .header("authorization", format!("Bearer {token}"))
+        .body(Body::from(body))
+        .unwrap();
+    let response = app.router.clone().oneshot(request).await.unwrap();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let answer: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(answer["code"], 0, "identity upload: {answer}");
+}
+
+/// A borrower who registered, filled in everything, uploaded ID photos (identity 1,
+/// not yet verified), bound a bank account, signed, set PIN 246810 and applied for
+/// 100,000 over 6 days. Returns (token, user id, order id). HTTP only.
+async fn applicant(app: &TestApp, mobile: &str, name: &str) -> (String, String, String) {
+    let register = json!({"mobile": mobile, "password": "secret-pass", "telemarketingCode": "WELCOME", "installationSource": "web", "platform": "h5"});
+    let token = app.ok("/jackey/user/register", None, register).await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let t = Some(token.as_str());
+    app.ok("/jackey/user/update", t, json!({"realName": name, "identity": "123456789012", "sex": 2, "birthday": "1995-03-14", "marriage": "Single", "email": "ana@example.ph", "education": "College", "provinceCity": "Metro Manila,Quezon City", "address": "12 Mabini St"})).await;
+    upload_identity(app, &token).await;
+    app.ok(
+        "/jackey/user/bank/binding",
+        t,
+        json!({"bankName": "Bangkok Bank", "cardNo": "001234567890"}),
+    )
+    .await;
+    app.ok("/jackey/user/signatureImg/upload", t, json!({"img": PNG}))
+        .await;
+    app.ok("/jackey/user/update", t, json!({"job": "teacher", "monthlyIncome": "30000", "expenses": "12000", "loanPurpose": "tuition", "loanBefore": false, "guarantee": true})).await;
+    app.ok("/jackey/user/withdrawPin", t, json!({"pin": "246810"}))
+        .await;
+    let info = app.ok("/jackey/user/info", t, json!({})).await;
+    assert_eq!(info["userQualificationView"]["identity"], 1);
+    let user_id = info["userId"].as_str().unwrap().to_string();
+    let applied = app
+        .ok(
+            "/jackey/loan/apply",
+            t,
+            json!({"amt": "100000", "periodDays": 6, "appId": 1, "configId": 1}),
+        )
+        .await;
+    let order_id = applied["loanOrderId"].as_str().unwrap().to_string();
+    (token, user_id, order_id)
+}
+
+async fn event_count(app: &TestApp) -> usize {
+    EventLog::new(&app.state.database).count().await.unwrap()
+}
+
+/// Status and body of a raw POST (for paths that must not exist).
+async fn raw_post(app: &TestApp, path: &str, token: &str, body: Value) -> (u16, Vec<u8>) {
+    let request = Request::post(path)
+        .header("content-type", "application/json")
+        .header("authorization", format!("Bearer {token}"))
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = app.router.clone().oneshot(request).await.unwrap();
+    let status = response.status().as_u16();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, bytes.to_vec())
+}
+
+async fn get_status(app: &TestApp, url: &str, token: &str) -> u16 {
+    let request = Request::get(url)
+        .header("authorization", format!("Bearer {token}"))
+        .body(Body::empty())
+        .unwrap();
+    app.router
+        .clone()
+        .oneshot(request)
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+// ---------------------------------------------------------------------------------
+// The console.
+
+async fn console(app: &TestApp) {
+    let (a1, t1) = auditor(app, "auditor-one").await;
+    let (a2, t2) = auditor(app, "auditor-two").await;
+    let (s1, s2) = (Some(t1.as_str()), Some(t2.as_str()));
+    let (token_a, user_a, order_a) = applicant(app, "09171110001", "Ana Santos").await;
+    let (token_b, user_b, order_b) = applicant(app, "09171110002", "Ben Cruz").await;
+    let ta = Some(token_a.as_str());
+    let tb = Some(token_b.as_str());
+
+    // Tokens: a borrower's never opens the console, and an auditor's is no borrower's.
+    app.fails("/admin/api/orders/queue", ta, json!({}), 20001)
+        .await;
+    app.fails("/admin/api/orders/queue", None, json!({}), 401)
+        .await;
+    app.fails("/jackey/user/info", s1, json!({}), 20001).await;
+
+    // The queue: oldest first, with the applicant summary; by status; paged.
+    let queue = app.ok("/admin/api/orders/queue", s1, json!({})).await;
+    assert_eq!(queue["total"], 2);
+    let listed: Vec<&str> = queue["orders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["orderId"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, [order_a.as_str(), order_b.as_str()]);
+    let first = &queue["orders"][0];
+    assert_eq!(first["status"], 0);
+    assert_eq!(first["applyAmount"], "100000.00");
+    assert_eq!(first["applicant"]["realName"], "Ana Santos");
+    assert_eq!(first["applicant"]["userId"], user_a.as_str());
+    assert_eq!(first["applicant"]["identityStatus"], 1);
+    let page2 = app
+        .ok(
+            "/admin/api/orders/queue",
+            s1,
+            json!({"status": 0, "page": 2, "pageSize": 1}),
+        )
+        .await;
+    assert_eq!(page2["total"], 2);
+    assert_eq!(page2["orders"][0]["orderId"], order_b.as_str());
+    assert_eq!(page2["orders"].as_array().unwrap().len(), 1);
+    let in_review = app
+        .ok("/admin/api/orders/queue", s1, json!({"status": 1}))
+        .await;
+    assert_eq!(in_review["total"], 0);
+    app.fails("/admin/api/orders/queue", s1, json!({"pageSize": 0}), 10004)
+        .await;
+
+    // The review page: order, applicant, ID photos, questionnaire, disclosure,
+    // signature and timeline.
+    let detail = app
+        .ok("/admin/api/orders/detail", s1, json!({"orderId": order_a}))
+        .await;
+    assert_eq!(detail["order"]["orderId"], order_a.as_str());
+    assert_eq!(detail["order"]["status"], 0);
+    assert_eq!(detail["applicant"]["realName"], "Ana Santos");
+    assert_eq!(detail["applicant"]["mobile"], "09171110001");
+    assert_eq!(detail["identityStatus"], 1);
+    assert_eq!(detail["questionnaire"]["job"], "teacher");
+    assert_eq!(detail["disclosure"]["principal"], "100000.00");
+    assert_eq!(detail["disclosure"]["totalRepayable"], "101200.00");
+    assert!(detail["signature"]["key"]
+        .as_str()
+        .unwrap()
+        .starts_with(&format!("signature/{user_a}/")));
+    for part in ["front", "back", "handHold"] {
+        let key = detail["images"][part]["key"].as_str().unwrap();
+        assert!(key.starts_with(&format!("id/{user_a}/")), "{key}");
+        // Auditors may open the stored photos, as their owner can; another borrower
+        // may not.
+        let url = detail["images"][part]["url"].as_str().unwrap();
+        assert_eq!(get_status(app, url, &token_a).await, 200, "{url}");
+        assert_eq!(get_status(app, url, &t1).await, 200, "{url}");
+        assert_eq!(get_status(app, url, &token_b).await, 404, "{url}");
+    }
+    assert_eq!(detail["timeline"][0]["type"], "LoanApplied");
+    assert_eq!(detail["timeline"][0]["actor"], format!("user:{user_a}"));
+
+    // Unknown ids are 40007 everywhere.
+    let nobody = Uuid::now_v7().to_string();
+    for (path, body) in [
+        ("/admin/api/orders/detail", json!({"orderId": nobody})),
+        ("/admin/api/orders/detail", json!({"orderId": "not-an-id"})),
+        ("/admin/api/orders/startReview", json!({"orderId": nobody})),
+        (
+            "/admin/api/orders/refuse",
+            json!({"orderId": nobody, "reason": "x"}),
+        ),
+        ("/admin/api/orders/history", json!({"orderId": nobody})),
+        ("/admin/api/users/detail", json!({"userId": nobody})),
+        ("/admin/api/users/detail", json!({"userId": "garbage"})),
+        ("/admin/api/users/verifyIdentity", json!({"userId": nobody})),
+        (
+            "/admin/api/users/hold",
+            json!({"userId": nobody, "reason": "x"}),
+        ),
+    ] {
+        app.fails(path, s1, body, 40007).await;
+    }
+
+    // First review: it passes only once the identity is verified (4.3).
+    app.ok(
+        "/admin/api/orders/startReview",
+        s1,
+        json!({"orderId": order_a}),
+    )
+    .await;
+    app.fails(
+        "/admin/api/orders/startReview",
+        s1,
+        json!({"orderId": order_a}),
+        10004,
+    )
+    .await;
+    app.fails(
+        "/admin/api/orders/passFirst",
+        s1,
+        json!({"orderId": order_a, "note": "looks fine"}),
+        40000,
+    )
+    .await;
+    app.ok(
+        "/admin/api/users/verifyIdentity",
+        s1,
+        json!({"userId": user_a}),
+    )
+    .await;
+    let info_a = app.ok("/jackey/user/info", ta, json!({})).await;
+    assert_eq!(info_a["userQualificationView"]["identity"], 2);
+    app.ok(
+        "/admin/api/orders/passFirst",
+        s1,
+        json!({"orderId": order_a, "note": "documents match"}),
+    )
+    .await;
+
+    // Four eyes: the first reviewer cannot pass the final review.
+    let same = app
+        .fails(
+            "/admin/api/orders/passFinal",
+            s1,
+            json!({"orderId": order_a, "note": "ok"}),
+            10004,
+        )
+        .await;
+    assert!(
+        same["msg"].as_str().unwrap().contains("another auditor"),
+        "{same}"
+    );
+    app.ok(
+        "/admin/api/orders/passFinal",
+        s2,
+        json!({"orderId": order_a, "note": "approved"}),
+    )
+    .await;
+    let approved = app.wait_status(&token_a, &order_a, 9).await;
+    assert_eq!(approved["balance"], "100000.00");
+    let detail = app
+        .ok("/admin/api/orders/detail", s2, json!({"orderId": order_a}))
+        .await;
+    assert_eq!(detail["review"]["firstAuditor"], json!(a1));
+    assert_eq!(detail["review"]["finalAuditor"], json!(a2));
+
+    // Second order: identity rejected, resubmission requested, then refused; every
+    // reason reaches the borrower (P8).
+    app.fails(
+        "/admin/api/users/rejectIdentity",
+        s1,
+        json!({"userId": user_b, "reason": "  "}),
+        10004,
+    )
+    .await;
+    app.ok(
+        "/admin/api/users/rejectIdentity",
+        s1,
+        json!({"userId": user_b, "reason": "the ID photo is blurred"}),
+    )
+    .await;
+    let info_b = app.ok("/jackey/user/info", tb, json!({})).await;
+    assert_eq!(info_b["userQualificationView"]["identity"], 3);
+    assert_eq!(info_b["identityRejectReason"], "the ID photo is blurred");
+    app.ok(
+        "/admin/api/orders/requestResubmission",
+        s1,
+        json!({"orderId": order_b, "reason": "upload a sharper ID photo"}),
+    )
+    .await;
+    let order = app
+        .ok(
+            "/jackey/loan/orderInfo",
+            tb,
+            json!({"loanOrderId": order_b}),
+        )
+        .await;
+    assert_eq!(order["status"], 2);
+    assert_eq!(order["resubmissionReason"], "upload a sharper ID photo");
+    app.fails(
+        "/admin/api/orders/refuse",
+        s1,
+        json!({"orderId": order_b}),
+        10004,
+    )
+    .await;
+    app.ok(
+        "/admin/api/orders/refuse",
+        s1,
+        json!({"orderId": order_b, "reason": "income could not be verified"}),
+    )
+    .await;
+    let order = app
+        .ok(
+            "/jackey/loan/orderInfo",
+            tb,
+            json!({"loanOrderId": order_b}),
+        )
+        .await;
+    assert_eq!(order["status"], 5);
+    assert_eq!(order["refuseReason"], "income could not be verified");
+
+    // Compliance hold (P4): set and lifted by an auditor, reason on the lock screen.
+    app.fails(
+        "/admin/api/users/hold",
+        s1,
+        json!({"userId": user_b, "reason": ""}),
+        10004,
+    )
+    .await;
+    app.ok(
+        "/admin/api/users/hold",
+        s1,
+        json!({"userId": user_b, "reason": "document review in progress"}),
+    )
+    .await;
+    let info_b = app.ok("/jackey/user/info", tb, json!({})).await;
+    assert_eq!(
+        info_b["lock"],
+        json!({"kind": "compliance", "reason": "document review in progress"})
+    );
+    let user = app
+        .ok("/admin/api/users/detail", s2, json!({"userId": user_b}))
+        .await;
+    assert_eq!(user["lock"]["kind"], "compliance");
+    assert_eq!(user["identity"]["status"], 3);
+    assert_eq!(user["identity"]["rejectReason"], "the ID photo is blurred");
+    assert_eq!(user["profile"]["realName"], "Ben Cruz");
+    assert_eq!(user["orders"][0]["orderId"], order_b.as_str());
+    assert!(user["identity"]["images"]["front"]["key"].is_string());
+    app.ok(
+        "/admin/api/users/releaseHold",
+        s2,
+        json!({"userId": user_b, "reason": "documents confirmed"}),
+    )
+    .await;
+    let info_b = app.ok("/jackey/user/info", tb, json!({})).await;
+    assert_eq!(info_b["lock"], Value::Null);
+    app.fails(
+        "/admin/api/users/releaseHold",
+        s2,
+        json!({"userId": user_b, "reason": "again"}),
+        40007,
+    )
+    .await;
+
+    // The borrower draws the loan; an auditor records a bank transfer (manual
+    // repayment). Amounts the domain refuses keep their codes; nothing before payout.
+    app.fails(
+        "/admin/api/repayments/manual",
+        s2,
+        json!({"orderId": order_a, "amount": "20000", "reference": "BANK-TX-0"}),
+        40007,
+    )
+    .await;
+    app.ok(
+        "/jackey/user/withdraw",
+        ta,
+        json!({"password": "246810", "withdrawAmount": "100000", "bankcard": "x"}),
+    )
+    .await;
+    app.wait_status(&token_a, &order_a, 4).await;
+    for (amount, reference, code) in [
+        ("50", "BANK-TX-1", 40001),
+        ("20000.01", "BANK-TX-1", 40001),
+        ("20000", " ", 10004),
+    ] {
+        app.fails(
+            "/admin/api/repayments/manual",
+            s2,
+            json!({"orderId": order_a, "amount": amount, "reference": reference}),
+            code,
+        )
+        .await;
+    }
+    app.fails(
+        "/admin/api/repayments/manual",
+        s2,
+        json!({"orderId": order_b, "amount": "20000", "reference": "BANK-TX-1"}),
+        40007,
+    )
+    .await;
+    let recorded = app
+        .ok(
+            "/admin/api/repayments/manual",
+            s2,
+            json!({"orderId": order_a, "amount": "20000", "reference": "BANK-TX-1"}),
+        )
+        .await;
+    assert_eq!(recorded["recorded"], true);
+    // The same reference applies once.
+    let repeat = app
+        .ok(
+            "/admin/api/repayments/manual",
+            s2,
+            json!({"orderId": order_a, "amount": "20000", "reference": "BANK-TX-1"}),
+        )
+        .await;
+    assert_eq!(repeat["recorded"], false);
+    let order = app
+        .ok(
+            "/jackey/loan/orderInfo",
+            ta,
+            json!({"loanOrderId": order_a}),
+        )
+        .await;
+    assert_eq!(order["repaid"], "20000.00");
+
+    // History (P9): every event with its actor, and the state as of any event.
+    let history = app
+        .ok("/admin/api/orders/history", s1, json!({"orderId": order_a}))
+        .await;
+    let events = history["events"].as_array().unwrap();
+    let summary: Vec<(&str, &str)> = events
+        .iter()
+        .map(|e| (e["type"].as_str().unwrap(), e["actor"].as_str().unwrap()))
+        .collect();
+    let (user, first, second) = (
+        format!("user:{user_a}"),
+        format!("auditor:{a1}"),
+        format!("auditor:{a2}"),
+    );
+    assert_eq!(
+        summary,
+        [
+            ("LoanApplied", user.as_str()),
+            ("ReviewStarted", first.as_str()),
+            ("FirstAuditPassed", first.as_str()),
+            ("FinalAuditPassed", second.as_str()),
+            ("PayoutRequested", user.as_str()),
+            ("PayoutSucceeded", "system"),
+            ("RepaymentReceived", second.as_str()),
+        ]
+    );
+    for (n, event) in events.iter().enumerate() {
+        assert_eq!(event["sequence"], n + 1);
+        assert!(event["time"].is_string(), "{event}");
+    }
+    assert_eq!(events[1]["actorName"], "auditor-one");
+    assert_eq!(events[3]["actorName"], "auditor-two");
+    let repayment = events[6]["payload"].to_string();
+    assert!(
+        repayment.contains("manual") && repayment.contains(&a2.to_string()),
+        "{repayment}"
+    );
+    assert_eq!(history["atSequence"], 7);
+    assert_eq!(history["status"], 4);
+    let statuses = [0, 1, 3, 9, 9, 4, 4];
+    for (sequence, status) in (1..=7).zip(statuses) {
+        let at = app
+            .ok(
+                "/admin/api/orders/history",
+                s1,
+                json!({"orderId": order_a, "atSequence": sequence}),
+            )
+            .await;
+        assert_eq!(at["atSequence"], sequence);
+        assert_eq!(at["status"], status, "as of event {sequence}");
+        assert_eq!(at["events"].as_array().unwrap().len(), 7);
+        let first_auditor = if sequence >= 3 {
+            json!(a1)
+        } else {
+            Value::Null
+        };
+        let final_auditor = if sequence >= 4 {
+            json!(a2)
+        } else {
+            Value::Null
+        };
+        assert_eq!(at["state"]["first_auditor"], first_auditor, "{sequence}");
+        assert_eq!(at["state"]["final_auditor"], final_auditor, "{sequence}");
+    }
+    app.fails(
+        "/admin/api/orders/history",
+        s1,
+        json!({"orderId": order_a, "atSequence": 0}),
+        10004,
+    )
+    .await;
+
+    // The ledger: the manual repayment is cash received against the receivable;
+    // every entry balances and so does the trial balance.
+    let journal = app
+        .ok("/admin/api/ledger/journal", s1, json!({"orderId": order_a}))
+        .await;
+    let entries = journal["entries"].as_array().unwrap();
+    assert_eq!(journal["total"], entries.len());
+    let receivable = format!("loan_receivable:{order_a}");
+    let repayment = entries
+        .iter()
+        .find(|e| e["description"] == "repayment")
+        .expect("a repayment entry");
+    let postings: Vec<(String, String)> = repayment["postings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["account"].as_str().unwrap().to_string(),
+                p["amount"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        postings,
+        [
+            ("lender_cash".to_string(), "20000.00".to_string()),
+            (receivable.clone(), "-20000.00".to_string()),
+        ]
+    );
+    for entry in entries {
+        let sum: rust_decimal::Decimal = entry["postings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                p["amount"]
+                    .as_str()
+                    .unwrap()
+                    .parse::<rust_decimal::Decimal>()
+                    .unwrap()
+            })
+            .sum();
+        assert!(sum.is_zero(), "{entry}");
+        assert_eq!(entry["orderId"], order_a.as_str());
+    }
+    let by_account = app
+        .ok(
+            "/admin/api/ledger/journal",
+            s1,
+            json!({"account": "lender_cash", "pageSize": 1}),
+        )
+        .await;
+    assert_eq!(by_account["entries"].as_array().unwrap().len(), 1);
+    assert!(by_account["total"].as_i64().unwrap() >= 2);
+    assert!(by_account["entries"][0]["postings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["account"] == "lender_cash"));
+    app.fails(
+        "/admin/api/ledger/journal",
+        s1,
+        json!({"orderId": order_a, "account": "lender_cash"}),
+        10004,
+    )
+    .await;
+    let trial = app
+        .ok("/admin/api/ledger/trialBalance", s2, json!({}))
+        .await;
+    assert_eq!(trial["sum"], "0.00", "{trial}");
+    assert_eq!(trial["balanced"], true);
+    let balance = |account: &str| {
+        trial["accounts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["account"] == account)
+            .map(|a| a["balance"].clone())
+    };
+    assert_eq!(balance(&receivable), Some(json!("81200.00")));
+    assert_eq!(balance("lender_cash"), Some(json!("-80000.00")));
+    assert_eq!(balance("interest_income"), Some(json!("-1200.00")));
+}
+
+// ---------------------------------------------------------------------------------
+// Accounts and tokens.
+
+async fn accounts(app: &TestApp) {
+    let database = &app.state.database;
+    assert!(matches!(
+        create_auditor(database, "x", "long enough").await,
+        Err(CreateAuditorError::InvalidUsername(_))
+    ));
+    assert!(matches!(
+        create_auditor(database, "has space", "long enough").await,
+        Err(CreateAuditorError::InvalidUsername(_))
+    ));
+    assert!(matches!(
+        create_auditor(database, "maria", "short").await,
+        Err(CreateAuditorError::PasswordTooShort)
+    ));
+    let id = create_auditor(database, "Maria.Reyes", "long enough")
+        .await
+        .unwrap();
+    // Names are case-insensitive: the same name twice is refused.
+    assert!(matches!(
+        create_auditor(database, "maria.reyes", "another one").await,
+        Err(CreateAuditorError::DuplicateUsername(name)) if name == "maria.reyes"
+    ));
+
+    // Login: a wrong password and an unknown name look the same.
+    for body in [
+        json!({"username": "maria.reyes", "password": "wrong password"}),
+        json!({"username": "nobody", "password": "long enough"}),
+    ] {
+        let wrong = app.fails("/admin/api/login", None, body, 10002).await;
+        assert_eq!(wrong["msg"], "wrong username or password");
+    }
+    app.fails(
+        "/admin/api/login",
+        None,
+        json!({"username": "maria"}),
+        10004,
+    )
+    .await;
+    let login = app
+        .ok(
+            "/admin/api/login",
+            None,
+            json!({"username": "MARIA.REYES", "password": "long enough"}),
+        )
+        .await;
+    assert_eq!(login["auditorId"], json!(id));
+    assert_eq!(login["username"], "maria.reyes");
+    let token = login["token"].as_str().unwrap().to_string();
+    assert_eq!(token.len(), 64);
+    let t = Some(token.as_str());
+
+    // Separate token kinds, both ways; garbage and no token.
+    let borrower = app
+        .ok(
+            "/jackey/user/register",
+            None,
+            json!({"mobile": "09171112222", "password": "secret-pass", "telemarketingCode": "WELCOME"}),
+        )
+        .await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for path in [
+        "/admin/api/orders/queue",
+        "/admin/api/ledger/trialBalance",
+        "/admin/api/logout",
+    ] {
+        app.fails(path, Some(&borrower), json!({}), 20001).await;
+        app.fails(path, Some("garbage"), json!({}), 20001).await;
+        app.fails(path, None, json!({}), 401).await;
+    }
+    app.fails("/jackey/user/info", t, json!({}), 20001).await;
+    let empty = app.ok("/admin/api/orders/queue", t, json!({})).await;
+    assert_eq!(empty["total"], 0);
+    let trial = app.ok("/admin/api/ledger/trialBalance", t, json!({})).await;
+    assert_eq!(trial["sum"], "0.00");
+
+    // Logout revokes the token.
+    app.ok("/admin/api/logout", t, json!({})).await;
+    app.fails("/admin/api/orders/queue", t, json!({}), 20001)
+        .await;
+}
+
+// ---------------------------------------------------------------------------------
+// P2, P3, P11: no back-office call can set a PIN, touch a bank account or charge.
+
+async fn no_forbidden_routes(app: &TestApp) {
+    let (_, token) = auditor(app, "auditor-three").await;
+    let (borrower, user_id, order_id) = applicant(app, "09171113333", "Carla Diaz").await;
+    let before_info = app
+        .ok("/jackey/user/info", Some(&borrower), json!({}))
+        .await;
+    let before_order = app
+        .ok(
+            "/jackey/loan/orderInfo",
+            Some(&borrower),
+            json!({"loanOrderId": order_id}),
+        )
+        .await;
+    let before_events = event_count(app).await;
+    let body = json!({
+        "userId": user_id, "orderId": order_id, "pin": "111111", "newPin": "111111",
+        "bankName": "Kasikornbank", "cardNo": "009999999999", "amount": "500",
+        "amt": "500", "fee": "500", "kind": "verification", "reason": "x",
+    });
+    for path in [
+        "/admin/api/users/setPin",
+        "/admin/api/users/resetPin",
+        "/admin/api/users/withdrawPin",
+        "/admin/api/users/bindBank",
+        "/admin/api/users/updateBank",
+        "/admin/api/users/bank/binding",
+        "/admin/api/users/unlock",
+        "/admin/api/orders/addFee",
+        "/admin/api/orders/charge",
+        "/admin/api/orders/addCharge",
+        "/admin/api/orders/unfreeze",
+        "/admin/api/fees/create",
+    ] {
+        let (status, _) = raw_post(app, path, &token, body.clone()).await;
+        assert_eq!(status, 404, "{path} must not exist");
+    }
+    assert_eq!(event_count(app).await, before_events, "nothing recorded");
+    let after_info = app
+        .ok("/jackey/user/info", Some(&borrower), json!({}))
+        .await;
+    assert_eq!(after_info, before_info);
+    assert_eq!(after_info["cardNo"], "********7890");
+    assert_eq!(after_info["hasWithdrawPin"], true);
+    let after_order = app
+        .ok(
+            "/jackey/loan/orderInfo",
+            Some(&borrower),
+            json!({"loanOrderId": order_id}),
+        )
+        .await;
+    assert_eq!(after_order, before_order);
+}
