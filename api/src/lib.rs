@@ -8,6 +8,8 @@ mod db;
 pub mod envelope;
 pub mod files;
 pub mod idempotency;
+pub mod openapi;
+pub mod ops;
 pub mod payment;
 pub mod payout;
 pub mod routes;
@@ -87,30 +89,59 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
         config,
         user_services,
         order_services,
+        rate_limits: Arc::new(ops::RateLimits::from_env()),
     })
 }
 
 /// The whole router, so tests can call it without a socket.
 pub fn app(state: AppState) -> Router {
-    Router::new()
-        .route("/", get(start_page))
+    let api = Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
+        .route("/metrics", get(ops::metrics))
         .merge(routes::user::router())
         .merge(routes::loan::router())
-        .merge(routes::pay::router())
-        .merge(routes::admin::router())
         .merge(routes::files::router())
+        .merge(routes::admin::router())
+        .merge(routes::pay::router())
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             idempotency::layer,
         ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            ops::rate_limit,
+        ));
+    with_web_app(api)
+        .layer(axum::middleware::from_fn(ops::security_headers))
+        .layer(axum::middleware::from_fn(ops::track))
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT_BYTES))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             Duration::from_secs(30),
         ))
         .with_state(state)
+}
+
+/// The built web app (`WEB_DIST`, default `web/dist`) with history-mode fallback: any
+/// unknown path serves `index.html` so the client router takes over. Without a build,
+/// `/` serves a start page.
+fn with_web_app(router: Router<AppState>) -> Router<AppState> {
+    let dist = std::env::var("WEB_DIST")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .map_or_else(
+            || std::path::PathBuf::from("web/dist"),
+            std::path::PathBuf::from,
+        );
+    let index = dist.join("index.html");
+    if index.exists() {
+        let files = tower_http::services::ServeDir::new(&dist)
+            .not_found_service(tower_http::services::ServeFile::new(index));
+        router.fallback_service(files)
+    } else {
+        router.route("/", get(start_page))
+    }
 }
 
 async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
@@ -167,7 +198,10 @@ impl Application {
 
     /// Serves until Ctrl-C or SIGTERM, then finishes the requests in flight.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        let served = axum::serve(self.listener, self.router)
+        let service = self
+            .router
+            .into_make_service_with_connect_info::<SocketAddr>();
+        let served = axum::serve(self.listener, service)
             .with_graceful_shutdown(shutdown_signal())
             .await;
         let _ = self.stop_workers.send(true);

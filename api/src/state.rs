@@ -39,6 +39,8 @@ pub struct AppState {
     pub user_services: UserServices,
     /// Order services.
     pub order_services: OrderServices,
+    /// Per-IP rate limits on login, SMS and unlock.
+    pub rate_limits: Arc<crate::ops::RateLimits>,
 }
 
 /// How long a command waits for the read models before answering anyway.

@@ -16,11 +16,12 @@ use tokio::sync::watch;
 use tower::ServiceExt;
 use uuid::Uuid;
 
-/// A running app over its own store.
+/// A running app over its own store (clones share it).
+#[derive(Clone)]
 pub struct TestApp {
     pub router: Router,
     pub state: AppState,
-    _stop: watch::Sender<bool>,
+    _stop: std::sync::Arc<watch::Sender<bool>>,
 }
 
 fn env() -> Env {
@@ -60,7 +61,7 @@ impl TestApp {
         Self {
             router: api::app(state.clone()),
             state,
-            _stop: stop,
+            _stop: std::sync::Arc::new(stop),
         }
     }
 
@@ -93,6 +94,33 @@ impl TestApp {
             .unwrap()
             .options([("search_path", schema.as_str())]);
         Some(Self::over(Database::connect_postgres(options).await.expect("postgres")).await)
+    }
+
+    /// Two apps (two pools, two sets of workers) over one fresh PostgreSQL schema, as
+    /// two api processes would share one database; `None` without `TEST_DATABASE_URL`.
+    pub async fn postgres_pair() -> Option<(Self, Self)> {
+        let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
+            eprintln!("SKIPPED (PostgreSQL): TEST_DATABASE_URL not set");
+            return None;
+        };
+        let admin = PgPoolOptions::new()
+            .max_connections(1)
+            .connect(&url)
+            .await
+            .expect("connect");
+        let schema = format!("api_{}", Uuid::now_v7().simple());
+        sqlx::query(&format!("create schema {schema}"))
+            .execute(&admin)
+            .await
+            .expect("schema");
+        let options = PgConnectOptions::from_str(&url)
+            .unwrap()
+            .options([("search_path", schema.as_str())]);
+        let first = Database::connect_postgres(options.clone())
+            .await
+            .expect("postgres");
+        let second = Database::connect_postgres(options).await.expect("postgres");
+        Some((Self::over(first).await, Self::over(second).await))
     }
 
     /// POSTs a JSON body (or raw text) and returns the envelope.

@@ -6,4 +6,5 @@ mod helpers;
 mod journey;
 mod money_safety;
 mod payment;
+mod scale_out;
 mod security;

@@ -239,3 +239,74 @@ async fn uploads(app: &TestApp) {
     assert_eq!(get_file(app, &front, &other).await.0, 404);
     assert_eq!(get_file(app, &front, "garbage").await.0, 404);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_headers_and_metrics() {
+    let app = TestApp::sqlite().await;
+    // Login is limited per client: ten at once, then code 5.
+    let body = json!({"mobile": "09170009999", "password": "whatever-1"});
+    let mut codes = Vec::new();
+    for _ in 0..12 {
+        codes.push(
+            app.post("/jackey/user/login", None, body.clone()).await["code"]
+                .as_u64()
+                .unwrap(),
+        );
+    }
+    assert_eq!(&codes[..10], &[10002; 10], "{codes:?}");
+    assert_eq!(&codes[10..], &[5, 5], "{codes:?}");
+    // Other calls are not limited.
+    app.ok("/jackey/loan/appList", None, json!({})).await;
+    // Security headers on every response.
+    let response = app
+        .router
+        .clone()
+        .oneshot(Request::get("/healthz").body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let headers = response.headers();
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+    assert_eq!(headers["x-frame-options"], "DENY");
+    assert!(headers["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .contains("default-src 'self'"));
+    assert!(
+        headers.get("access-control-allow-origin").is_none(),
+        "same origin only"
+    );
+    // Metrics: request counts and every worker's lag.
+    let response = app
+        .router
+        .clone()
+        .oneshot(Request::get("/metrics").body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let text = String::from_utf8(
+        response
+            .into_body()
+            .collect()
+            .await
+            .unwrap()
+            .to_bytes()
+            .to_vec(),
+    )
+    .unwrap();
+    assert!(
+        text.contains("http_requests_total{class=\"jackey\"}"),
+        "{text}"
+    );
+    for worker in [
+        "users",
+        "orders",
+        "wallets",
+        "ledger",
+        "process:loan",
+        "worker:payout",
+    ] {
+        assert!(
+            text.contains(&format!("projection_lag_events{{worker=\"{worker}\"}}")),
+            "{worker}: {text}"
+        );
+    }
+}

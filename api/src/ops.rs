@@ -1,0 +1,213 @@
+//! Operations: rate limits, security headers and `/metrics`.
+//!
+//! - Rate limits (code 5): per client IP on login, SMS and unlock, with the
+//!   `governor` crate (GCRA). Per phone, the SMS resend limit (60 s) and the lock after
+//!   five wrong passwords or PINs apply on top.
+//! - Security headers on every response; no CORS headers, so browsers allow only the
+//!   app's own origin.
+//! - `/metrics` (Prometheus text): requests and latency by route class, and each
+//!   worker's lag behind the event log.
+
+use std::net::SocketAddr;
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock};
+use std::time::Instant;
+
+use aggregates::ErrorCode;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderName, HeaderValue};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+
+use crate::envelope::ApiError;
+use crate::state::AppState;
+
+/// Paths limited per client IP.
+const LIMITED: [&str; 3] = ["/jackey/user/login", "/jackey/sms/", "/jackey/user/unlock"];
+
+/// 10 requests in a burst, then one every 3 seconds, per IP and path.
+fn quota() -> Quota {
+    Quota::with_period(std::time::Duration::from_secs(3))
+        .expect("a non-zero period")
+        .allow_burst(NonZeroU32::new(10).expect("non-zero"))
+}
+
+/// The per-IP limiter of one api process.
+pub struct RateLimits {
+    limiter: DefaultKeyedRateLimiter<String>,
+    /// `TRUST_PROXY`: take the client address from `X-Forwarded-For` (only behind a
+    /// proxy that sets it; otherwise a client could pick its own key).
+    trust_proxy: bool,
+}
+
+impl RateLimits {
+    /// A fresh limiter; `TRUST_PROXY=true` trusts `X-Forwarded-For`.
+    pub fn from_env() -> Self {
+        Self {
+            limiter: RateLimiter::keyed(quota()),
+            trust_proxy: std::env::var("TRUST_PROXY").is_ok_and(|v| v == "true" || v == "1"),
+        }
+    }
+}
+
+fn client_ip(request: &Request, trust_proxy: bool) -> String {
+    if trust_proxy {
+        if let Some(forwarded) = request
+            .headers()
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(',').next())
+        {
+            return forwarded.trim().to_string();
+        }
+    }
+    request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or_else(|| "local".to_string(), |info| info.0.ip().to_string())
+}
+
+/// Refuses a limited call beyond its quota with code 5.
+pub async fn rate_limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let path = request.uri().path();
+    if let Some(prefix) = LIMITED.iter().find(|p| path.starts_with(*p)) {
+        let limits = &state.rate_limits;
+        let key = format!("{}|{prefix}", client_ip(&request, limits.trust_proxy));
+        if limits.limiter.check_key(&key).is_err() {
+            return ApiError::code(ErrorCode::TooManyRequests).into_response();
+        }
+    }
+    next.run(request).await
+}
+
+/// Adds the security headers.
+pub async fn security_headers(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    let set = [
+        ("x-content-type-options", "nosniff"),
+        ("x-frame-options", "DENY"),
+        ("referrer-policy", "no-referrer"),
+        ("permissions-policy", "camera=(self), geolocation=(), microphone=()"),
+        (
+            "content-security-policy",
+            "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+        ),
+    ];
+    for (name, value) in set {
+        headers.insert(
+            HeaderName::from_static(name),
+            HeaderValue::from_static(value),
+        );
+    }
+    response
+}
+
+/// Request counters by class (`jackey`, `admin`, `other`).
+#[derive(Default)]
+pub struct Metrics {
+    requests: [AtomicU64; 3],
+    errors: [AtomicU64; 3],
+    latency_us: [AtomicU64; 3],
+    /// Latency histogram buckets (ms): ≤5, ≤25, ≤100, ≤500, +Inf — all classes.
+    buckets: [AtomicU64; 5],
+}
+
+const CLASSES: [&str; 3] = ["jackey", "admin", "other"];
+const BUCKETS_MS: [u64; 4] = [5, 25, 100, 500];
+
+/// The process-wide counters.
+pub static METRICS: LazyLock<Arc<Metrics>> = LazyLock::new(Arc::default);
+
+/// Counts requests and their latency.
+pub async fn track(request: Request, next: Next) -> Response {
+    let path = request.uri().path();
+    let class = if path.starts_with("/jackey") {
+        0
+    } else if path.starts_with("/admin") {
+        1
+    } else {
+        2
+    };
+    let started = Instant::now();
+    let response = next.run(request).await;
+    let elapsed = started.elapsed();
+    let metrics = &*METRICS;
+    metrics.requests[class].fetch_add(1, Ordering::Relaxed);
+    if response.status().is_server_error() {
+        metrics.errors[class].fetch_add(1, Ordering::Relaxed);
+    }
+    metrics.latency_us[class].fetch_add(elapsed.as_micros() as u64, Ordering::Relaxed);
+    let ms = elapsed.as_millis() as u64;
+    let bucket = BUCKETS_MS.iter().position(|b| ms <= *b).unwrap_or(4);
+    metrics.buckets[bucket].fetch_add(1, Ordering::Relaxed);
+    response
+}
+
+/// `GET /metrics`.
+pub async fn metrics(State(state): State<AppState>) -> Response {
+    let mut out = String::new();
+    let m = &*METRICS;
+    out.push_str("# TYPE http_requests_total counter\n");
+    for (i, class) in CLASSES.iter().enumerate() {
+        out.push_str(&format!(
+            "http_requests_total{{class=\"{class}\"}} {}\n",
+            m.requests[i].load(Ordering::Relaxed)
+        ));
+        out.push_str(&format!(
+            "http_server_errors_total{{class=\"{class}\"}} {}\n",
+            m.errors[i].load(Ordering::Relaxed)
+        ));
+        out.push_str(&format!(
+            "http_request_duration_seconds_sum{{class=\"{class}\"}} {:.6}\n",
+            m.latency_us[i].load(Ordering::Relaxed) as f64 / 1e6
+        ));
+    }
+    out.push_str("# TYPE http_request_duration_seconds histogram\n");
+    let mut cumulative = 0;
+    for (i, bound) in BUCKETS_MS
+        .iter()
+        .map(|b| format!("{:.3}", *b as f64 / 1000.0))
+        .chain(["+Inf".to_string()])
+        .enumerate()
+    {
+        cumulative += m.buckets[i].load(Ordering::Relaxed);
+        out.push_str(&format!(
+            "http_request_duration_seconds_bucket{{le=\"{bound}\"}} {cumulative}\n"
+        ));
+    }
+    // Projection lag: events between each worker's checkpoint and the head of the log.
+    out.push_str("# TYPE projection_lag_events gauge\n");
+    if let Ok(head) = projections::store::EventLog::new(&state.database)
+        .head()
+        .await
+    {
+        let names: Vec<String> = projections::projection::all()
+            .iter()
+            .map(|p| p.name().to_string())
+            .chain([
+                "process:loan".to_string(),
+                crate::payout::PAYOUT_WORKER.to_string(),
+            ])
+            .collect();
+        for name in names {
+            if let Ok(position) = projections::runner::read_checkpoint(&state.database, &name).await
+            {
+                let lag = (head.global_position - position.global_position).max(0);
+                out.push_str(&format!(
+                    "projection_lag_events{{worker=\"{name}\"}} {lag}\n"
+                ));
+            }
+        }
+    }
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/plain; version=0.0.4",
+        )],
+        out,
+    )
+        .into_response()
+}
