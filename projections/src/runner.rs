@@ -44,13 +44,24 @@ impl SqlTx<'_> {
     }
 
     /// Waits for the right to write `name`'s tables until this transaction ends
-    /// (PostgreSQL advisory lock; nothing to do on SQLite, which has one writer).
+    /// (PostgreSQL: an advisory lock; SQLite: the database's single write lock).
     pub async fn lock_projection(&mut self, name: &str) -> Result<(), ProjectionError> {
-        if let SqlTx::Postgres(tx) = self {
-            sqlx::query("select pg_advisory_xact_lock(hashtext($1))")
-                .bind(format!("projection:{name}"))
-                .execute(&mut **tx)
-                .await?;
+        match self {
+            SqlTx::Postgres(tx) => {
+                sqlx::query("select pg_advisory_xact_lock(hashtext($1))")
+                    .bind(format!("projection:{name}"))
+                    .execute(&mut **tx)
+                    .await?;
+            }
+            // Take SQLite's write lock with the first statement: a transaction that
+            // reads first and writes later cannot wait for the lock in WAL mode (it
+            // fails at once with SQLITE_BUSY), while a first write waits its turn.
+            SqlTx::Sqlite(tx) => {
+                sqlx::query("update projection_checkpoint set name = name where name = $1")
+                    .bind(name)
+                    .execute(&mut **tx)
+                    .await?;
+            }
         }
         Ok(())
     }
