@@ -3,7 +3,8 @@
 //! Domain errors answer HTTP 200 with their catalogue code; the client reads `code`.
 //! Infrastructure failures are logged with their details and answered with code 500
 //! and a generic message: details never reach the client. Malformed bodies answer
-//! 10004 naming the problem, never axum's plain-text rejection.
+//! 10004 naming the problem, never axum's plain-text rejection; so do texts with a NUL
+//! character, which PostgreSQL cannot store (they would otherwise fail as code 500).
 
 use aggregates::order::OrderError;
 use aggregates::user::UserError;
@@ -17,17 +18,63 @@ use cqrs_es::AggregateError;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value as Json_;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
 
-/// The envelope.
-#[derive(Debug, Serialize)]
-pub struct Envelope<T: Serialize> {
-    /// 0 on success, else a code of section 9.
+/// The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+/// `data: null`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Envelope<T> {
+    /// 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+    #[schema(example = 0)]
     pub code: u32,
     /// "ok", or what went wrong in words.
+    #[schema(example = "ok")]
     pub msg: String,
-    /// The answer (null on error).
+    /// The answer (null on error: the documents write `Envelope<Option<T>>`).
     pub data: T,
 }
+
+/// `data` of a call that answers nothing: always `null` (OpenAPI documentation only).
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct Null;
+
+impl PartialSchema for Null {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::Null)
+            .description(Some("always null"))
+            .into()
+    }
+}
+
+impl ToSchema for Null {}
+
+/// `data` that is any JSON value, or null on error (OpenAPI documentation only).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct AnyData(pub Json_);
+
+impl PartialSchema for AnyData {
+    fn schema() -> RefOr<Schema> {
+        // Every JSON type spelled out rather than no `type` at all, which utoipa's own
+        // model cannot read back.
+        let any = [
+            Type::Object,
+            Type::Array,
+            Type::String,
+            Type::Number,
+            Type::Boolean,
+            Type::Null,
+        ];
+        ObjectBuilder::new()
+            .schema_type(SchemaType::Array(any.to_vec()))
+            .description(Some("see the call's description; null on error"))
+            .into()
+    }
+}
+
+impl ToSchema for AnyData {}
 
 /// A successful answer.
 pub fn ok<T: Serialize>(data: T) -> Response {
@@ -139,6 +186,51 @@ impl From<projections::ProjectionError> for ApiError {
     }
 }
 
+/// Where a JSON text holds a NUL character (`\u0000`) in a string or a key, as a path
+/// such as `contacts[0].name` (`body` for the top level); `None` when it holds none or
+/// is not JSON. PostgreSQL text cannot hold NUL, so such input is refused as bad input.
+pub fn nul_field(json: &[u8]) -> Option<String> {
+    // Cheap pre-check: a NUL can only arrive escaped (a raw one is not valid JSON).
+    if !json.windows(6).any(|w| w == b"\\u0000") {
+        return None;
+    }
+    let value: Json_ = serde_json::from_slice(json).ok()?;
+    fn find(value: &Json_, path: &str) -> Option<String> {
+        let here = || (if path.is_empty() { "body" } else { path }).to_string();
+        match value {
+            Json_::String(text) => text.contains('\0').then(here),
+            Json_::Array(items) => items
+                .iter()
+                .enumerate()
+                .find_map(|(i, item)| find(item, &format!("{path}[{i}]"))),
+            Json_::Object(fields) => fields.iter().find_map(|(key, item)| {
+                let inner = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
+                if key.contains('\0') {
+                    return Some(here());
+                }
+                find(item, &inner)
+            }),
+            _ => None,
+        }
+    }
+    find(&value, "")
+}
+
+/// 10004 for a JSON body holding a NUL character.
+fn refuse_nul(json: &[u8]) -> Result<(), ApiError> {
+    match nul_field(json) {
+        Some(field) => Err(ApiError::bad_input(
+            &field,
+            "must not contain a NUL character",
+        )),
+        None => Ok(()),
+    }
+}
+
 /// A JSON body whose rejection answers 10004 in the envelope.
 pub struct ApiJson<T>(pub T);
 
@@ -150,15 +242,27 @@ where
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match Json::<T>::from_request(request, state).await {
-            Ok(Json(value)) => Ok(Self(value)),
-            Err(rejection) => Err(match rejection {
-                JsonRejection::JsonDataError(error) => {
-                    ApiError::new(ErrorCode::RequestError, error.body_text())
-                }
-                other => ApiError::new(ErrorCode::RequestError, other.body_text()),
-            }),
-        }
+        let reject = |rejection: JsonRejection| match rejection {
+            JsonRejection::JsonDataError(error) => {
+                ApiError::new(ErrorCode::RequestError, error.body_text())
+            }
+            other => ApiError::new(ErrorCode::RequestError, other.body_text()),
+        };
+        // The raw bytes are kept for the NUL check; axum's `Json` then judges the
+        // content type and the syntax exactly as it would on the original request.
+        let headers = request.headers().clone();
+        let extensions = request.extensions().clone();
+        let bytes = axum::body::Bytes::from_request(request, state)
+            .await
+            .map_err(|rejection| reject(rejection.into()))?;
+        let mut rebuilt = Request::new(axum::body::Body::from(bytes.clone()));
+        *rebuilt.headers_mut() = headers;
+        *rebuilt.extensions_mut() = extensions;
+        let Json(value) = Json::<T>::from_request(rebuilt, state)
+            .await
+            .map_err(reject)?;
+        refuse_nul(&bytes)?;
+        Ok(Self(value))
     }
 }
 
@@ -180,8 +284,9 @@ where
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Self(T::default()));
         }
-        serde_json::from_slice(&bytes)
-            .map(Self)
-            .map_err(|error| ApiError::new(ErrorCode::RequestError, error.to_string()))
+        let value = serde_json::from_slice(&bytes)
+            .map_err(|error| ApiError::new(ErrorCode::RequestError, error.to_string()))?;
+        refuse_nul(&bytes)?;
+        Ok(Self(value))
     }
 }

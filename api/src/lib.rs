@@ -104,6 +104,7 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::files::router())
         .merge(routes::admin::router())
         .merge(routes::pay::router())
+        .merge(openapi::router())
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             idempotency::layer,
@@ -115,6 +116,8 @@ pub fn app(state: AppState) -> Router {
     with_web_app(api)
         .layer(axum::middleware::from_fn(ops::security_headers))
         .layer(axum::middleware::from_fn(ops::track))
+        // axum's extractors stop at 2 MB by default; uploads may be up to 5 MB.
+        .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT_BYTES))
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT_BYTES))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,

@@ -1,1 +1,238 @@
-//! The OpenAPI document (being written).
+//! The OpenAPI 3.1 document of every route the server answers, generated from the
+//! handlers' annotations with `utoipa` and served at `GET /api-docs/openapi.json`.
+//!
+//! Each route module describes its own calls (`routes::*::Doc`); this module adds the
+//! routes mounted in `lib.rs` (start page, health, readiness, metrics) and this
+//! document, the bearer security scheme and the tags. `api/tests/api/openapi.rs` checks that the
+//! document lists exactly the routes the router serves.
+
+use std::sync::OnceLock;
+
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use utoipa::openapi::path::{HttpMethod, OperationBuilder};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::tag::TagBuilder;
+use utoipa::openapi::{
+    ComponentsBuilder, ContentBuilder, InfoBuilder, ObjectBuilder, OpenApiBuilder, ResponseBuilder,
+    Type,
+};
+use utoipa::OpenApi as _;
+
+use crate::envelope::ApiError;
+use crate::routes;
+use crate::state::AppState;
+
+/// Where the document is served (the literal in [`router`] too, where the route test
+/// reads it).
+pub const DOCUMENT_PATH: &str = "/api-docs/openapi.json";
+
+/// Name of the security scheme of borrower and auditor calls (`Authorization: Bearer`).
+pub const BEARER: &str = "bearer";
+
+/// The route that serves the document (merged into the app's router).
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api-docs/openapi.json", get(serve))
+}
+
+async fn serve() -> Response {
+    match document_json() {
+        Ok(json) => ([(header::CONTENT_TYPE, "application/json")], json).into_response(),
+        Err(error) => ApiError::internal(error).into_response(),
+    }
+}
+
+/// The document as JSON, built once.
+pub fn document_json() -> Result<&'static str, &'static str> {
+    static JSON: OnceLock<Result<String, String>> = OnceLock::new();
+    JSON.get_or_init(|| document().to_json().map_err(|e| e.to_string()))
+        .as_deref()
+        .map_err(String::as_str)
+}
+
+/// The whole document: every route module's calls plus the routes of `lib.rs`.
+pub fn document() -> utoipa::openapi::OpenApi {
+    let mut document = OpenApiBuilder::new()
+        .info(
+            InfoBuilder::new()
+                .title("Cash loan platform API")
+                .version(env!("CARGO_PKG_VERSION"))
+                .description(Some(DESCRIPTION)),
+        )
+        .components(Some(
+            ComponentsBuilder::new()
+                .security_scheme(
+                    BEARER,
+                    SecurityScheme::Http(
+                        HttpBuilder::new()
+                            .scheme(HttpAuthScheme::Bearer)
+                            .description(Some(
+                                "Opaque session token from /jackey/user/login (borrowers) \
+                                 or /admin/api/login (auditors); each kind opens only its \
+                                 own calls.",
+                            ))
+                            .build(),
+                    ),
+                )
+                .build(),
+        ))
+        .tags(Some(
+            [
+                (
+                    "borrower account",
+                    "Registration, login, profile, identity, bank account, PIN (`/jackey/...`).",
+                ),
+                (
+                    "borrower loan",
+                    "Products, quotes, applications, orders, withdrawal (`/jackey/...`).",
+                ),
+                (
+                    "payment",
+                    "Repayment pages, the sandbox provider and its signed webhook.",
+                ),
+                ("files", "Stored images, for their owner and auditors only."),
+                ("auditor", "The loan officers' console (`/admin/api/...`)."),
+                (
+                    "operations",
+                    "Start page, health, readiness and this document.",
+                ),
+            ]
+            .map(|(name, description)| {
+                TagBuilder::new()
+                    .name(name)
+                    .description(Some(description))
+                    .build()
+            }),
+        ))
+        .build();
+    document.merge(routes::user::Doc::openapi());
+    document.merge(routes::loan::Doc::openapi());
+    document.merge(routes::files::Doc::openapi());
+    document.merge(routes::pay::Doc::openapi());
+    // Auditor handlers share names with borrower ones (`login`, `logout`): their
+    // operation ids say whose they are.
+    document.merge(prefix_operation_ids(
+        "auditor_",
+        routes::admin::Doc::openapi(),
+    ));
+    for (path, summary, responses) in OPERATIONS {
+        let mut operation = OperationBuilder::new()
+            .tag("operations")
+            .summary(Some(*summary))
+            .operation_id(Some(operation_id(path)));
+        for (status, description, content_type) in *responses {
+            let schema_type = if *content_type == "application/json" {
+                Type::Object
+            } else {
+                Type::String
+            };
+            let content = ContentBuilder::new()
+                .schema(Some(ObjectBuilder::new().schema_type(schema_type)))
+                .build();
+            operation = operation.response(
+                status.as_str(),
+                ResponseBuilder::new()
+                    .description(*description)
+                    .content(*content_type, content),
+            );
+        }
+        document
+            .paths
+            .add_path_operation(path, vec![HttpMethod::Get], operation);
+    }
+    document
+}
+
+const DESCRIPTION: &str = "Every borrower call is `POST /jackey/...` and every auditor \
+call `POST /admin/api/...`, with a JSON body (multipart for the ID photos). They answer \
+HTTP 200 with the envelope `{code, msg, data}`: `code` 0 is success, any other code is an \
+error of PRODUCT.md section 9 (10004: bad input, `msg` names the field), with `data: null`. \
+Money is a decimal string; rates are integers in thousandths of a percent per day. \
+Requests that move money accept an `Idempotency-Key` header. A body over 8 MB answers 413.";
+
+type Answer = (StatusCode, &'static str, &'static str);
+
+/// The `GET` routes of `lib.rs` (and `ops`) and this module: path, summary, answers.
+/// `/` is the start page, or the web app's `index.html` when it is built.
+const OPERATIONS: &[(&str, &str, &[Answer])] = &[
+    (
+        "/",
+        "The start page",
+        &[(StatusCode::OK, "The page", "text/html")],
+    ),
+    (
+        "/healthz",
+        "Liveness: the process answers",
+        &[(StatusCode::OK, "`ok`", "text/plain")],
+    ),
+    (
+        "/readyz",
+        "Readiness: the event store answers",
+        &[
+            (StatusCode::OK, "`ready`", "text/plain"),
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "The event store is unavailable",
+                "text/plain",
+            ),
+        ],
+    ),
+    (
+        "/metrics",
+        "Prometheus metrics: requests and latency by route class, worker lag",
+        &[(StatusCode::OK, "The metrics", "text/plain")],
+    ),
+    (
+        DOCUMENT_PATH,
+        "This OpenAPI document",
+        &[(StatusCode::OK, "The document", "application/json")],
+    ),
+];
+
+/// `prefix` before every operation id of `document`.
+fn prefix_operation_ids(
+    prefix: &str,
+    mut document: utoipa::openapi::OpenApi,
+) -> utoipa::openapi::OpenApi {
+    for item in document.paths.paths.values_mut() {
+        for operation in [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.options,
+            &mut item.head,
+            &mut item.patch,
+            &mut item.trace,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if let Some(id) = &mut operation.operation_id {
+                id.insert_str(0, prefix);
+            }
+        }
+    }
+    document
+}
+
+/// `getHealthz` for `/healthz`, `getRoot` for `/`.
+fn operation_id(path: &str) -> String {
+    let words: String = path
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut chars = w.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_ascii_uppercase().to_string() + chars.as_str()
+            })
+        })
+        .collect();
+    if words.is_empty() {
+        "getRoot".to_string()
+    } else {
+        format!("get{words}")
+    }
+}

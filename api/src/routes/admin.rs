@@ -25,13 +25,14 @@ use axum::routing::post;
 use axum::Router;
 use chrono::Utc;
 use rust_decimal::Decimal;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json};
+use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
 use crate::auth::{self, Auditor, TokenKind};
 use crate::db::with_pool;
-use crate::envelope::{ok, ApiError, ApiJson, OptionalJson};
+use crate::envelope::{ok, AnyData, ApiError, ApiJson, Envelope, Null, OptionalJson};
 use crate::services::Argon2Hasher;
 use crate::state::AppState;
 use projections::history::{order_history, state_as_of};
@@ -63,6 +64,30 @@ pub fn router() -> Router<AppState> {
         .route("/admin/api/ledger/journal", post(journal))
         .route("/admin/api/ledger/trialBalance", post(trial_balance))
 }
+
+/// The OpenAPI description of this module's calls (see [`crate::openapi`]).
+#[derive(OpenApi)]
+#[openapi(paths(
+    login,
+    logout,
+    queue,
+    order_detail,
+    start_review,
+    pass_first,
+    pass_final,
+    refuse,
+    request_resubmission,
+    history,
+    user_detail,
+    verify_identity,
+    reject_identity,
+    hold,
+    release_hold,
+    manual_repayment,
+    journal,
+    trial_balance
+))]
+pub struct Doc;
 
 // ---------------------------------------------------------------------------------
 // Auditor accounts (`api create-auditor`) and sessions.
@@ -153,12 +178,37 @@ fn dummy_hash() -> &'static str {
     HASH.get_or_init(|| Argon2Hasher.hash("not an auditor password"))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
+#[schema(as = AuditorLoginBody)]
 struct LoginBody {
+    /// The auditor's username.
+    #[schema(example = "alice")]
     username: String,
+    /// The password.
     password: String,
 }
 
+/// An auditor session.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct LoginData {
+    /// Bearer token for `/admin/api`.
+    token: String,
+    /// The auditor's id.
+    auditor_id: Uuid,
+    /// The (normalized) username.
+    username: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/admin/api/login",
+    tag = "auditor",
+    summary = "Auditor log in",
+    description = "10002 wrong username or password.",
+    request_body = LoginBody,
+    responses((status = 200, description = "Envelope with the session", body = Envelope<Option<LoginData>>))
+)]
 async fn login(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<LoginBody>,
@@ -182,11 +232,11 @@ async fn login(
     };
     let auditor_id = Uuid::parse_str(&auditor_id).map_err(ApiError::internal)?;
     let token = auth::issue(&state, auditor_id, TokenKind::Auditor).await?;
-    Ok(ok(json!({
-        "token": token,
-        "auditorId": auditor_id,
-        "username": username,
-    })))
+    Ok(ok(LoginData {
+        token,
+        auditor_id,
+        username,
+    }))
 }
 
 /// The bearer token of an authenticated auditor (for logout).
@@ -202,6 +252,14 @@ impl FromRequestParts<AppState> for AuditorToken {
     }
 }
 
+#[utoipa::path(
+    post,
+    path = "/admin/api/logout",
+    tag = "auditor",
+    summary = "Auditor log out",
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn logout(
     State(state): State<AppState>,
     AuditorToken(token): AuditorToken,
@@ -287,9 +345,10 @@ fn paging(page: Option<i64>, page_size: Option<i64>, max: i64) -> Result<(i64, i
 // ---------------------------------------------------------------------------------
 // Orders.
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct QueueBody {
+    /// Only orders in this status (section 4.3 codes).
     #[serde(default)]
     status: Option<i64>,
     #[serde(default)]
@@ -312,6 +371,16 @@ type QueueRow = (
     Option<i64>,
 );
 
+#[utoipa::path(
+    post,
+    path = "/admin/api/orders/queue",
+    tag = "auditor",
+    summary = "The review queue",
+    description = "`data`: {total, page, pageSize, orders}. The body may be empty. 10004 bad paging.",
+    security(("bearer" = [])),
+    request_body = Option<QueueBody>,
+    responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
+)]
 async fn queue(
     State(state): State<AppState>,
     _auditor: Auditor,
@@ -386,12 +455,24 @@ async fn queue(
     })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = AuditorOrderBody)]
 struct OrderBody {
+    /// The order id.
     order_id: String,
 }
 
+#[utoipa::path(
+    post,
+    path = "/admin/api/orders/detail",
+    tag = "auditor",
+    summary = "An order with its applicant",
+    description = "`data`: {order, review, applicant, identityStatus, images, questionnaire, contacts, disclosure, signature, timeline}. 40007 unknown order.",
+    security(("bearer" = [])),
+    request_body = OrderBody,
+    responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
+)]
 async fn order_detail(
     State(state): State<AppState>,
     _auditor: Auditor,
@@ -478,6 +559,15 @@ async fn order_command(
     Ok(ok(json!(null)))
 }
 
+#[utoipa::path(
+    post,
+    path = "/admin/api/orders/startReview",
+    tag = "auditor",
+    summary = "Take an order for review",
+    security(("bearer" = [])),
+    request_body = OrderBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn start_review(
     State(state): State<AppState>,
     auditor: Auditor,
@@ -491,7 +581,7 @@ async fn start_review(
     .await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct NoteBody {
     order_id: String,
@@ -499,6 +589,16 @@ struct NoteBody {
     note: String,
 }
 
+#[utoipa::path(
+    post,
+    path = "/admin/api/orders/passFirst",
+    tag = "auditor",
+    summary = "Pass the first review",
+    description = "Only once the identity is verified (4.3).",
+    security(("bearer" = [])),
+    request_body = NoteBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn pass_first(
     State(state): State<AppState>,
     auditor: Auditor,
@@ -523,6 +623,15 @@ async fn pass_first(
     .await
 }
 
+#[utoipa::path(
+    post,
+    path = "/admin/api/orders/passFinal",
+    tag = "auditor",
+    summary = "Pass the final review (by another auditor)",
+    security(("bearer" = [])),
+    request_body = NoteBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn pass_final(
     State(state): State<AppState>,
     auditor: Auditor,
@@ -539,7 +648,7 @@ async fn pass_final(
     .await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct OrderReasonBody {
     order_id: String,
@@ -547,6 +656,15 @@ struct OrderReasonBody {
     reason: String,
 }
 
+#[utoipa::path(
+    post,
+    path = "/admin/api/orders/refuse",
+    tag = "auditor",
+    summary = "Refuse an order",
+    security(("bearer" = [])),
+    request_body = OrderReasonBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn refuse(
     State(state): State<AppState>,
     auditor: Auditor,
@@ -561,6 +679,15 @@ async fn refuse(
     .await
 }
 
+#[utoipa::path(
+    post,
+    path = "/admin/api/orders/requestResubmission",
+    tag = "auditor",
+    summary = "Ask the borrower to resubmit",
+    security(("bearer" = [])),
+    request_body = OrderReasonBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn request_resubmission(
     State(state): State<AppState>,
     auditor: Auditor,
@@ -577,7 +704,7 @@ async fn request_resubmission(
     .await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct HistoryBody {
     order_id: String,
@@ -585,6 +712,16 @@ struct HistoryBody {
     at_sequence: Option<usize>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/admin/api/orders/history",
+    tag = "auditor",
+    summary = "An order's event history",
+    description = "`data`: {orderId, events, atSequence, status, state}: the state as of `atSequence`.",
+    security(("bearer" = [])),
+    request_body = HistoryBody,
+    responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
+)]
 async fn history(
     State(state): State<AppState>,
     _auditor: Auditor,
@@ -637,12 +774,22 @@ async fn auditor_names(state: &AppState) -> Result<HashMap<String, String>, ApiE
 // ---------------------------------------------------------------------------------
 // Users.
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct UserBody {
     user_id: String,
 }
 
+#[utoipa::path(
+    post,
+    path = "/admin/api/users/detail",
+    tag = "auditor",
+    summary = "A borrower",
+    description = "`data`: {profile, identity, lock, contacts, orders}. 40007 unknown user.",
+    security(("bearer" = [])),
+    request_body = UserBody,
+    responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
+)]
 async fn user_detail(
     State(state): State<AppState>,
     _auditor: Auditor,
@@ -701,6 +848,15 @@ async fn user_command(
     Ok(ok(json!(null)))
 }
 
+#[utoipa::path(
+    post,
+    path = "/admin/api/users/verifyIdentity",
+    tag = "auditor",
+    summary = "Verify the ID photos",
+    security(("bearer" = [])),
+    request_body = UserBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn verify_identity(
     State(state): State<AppState>,
     auditor: Auditor,
@@ -713,7 +869,7 @@ async fn verify_identity(
     .await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct UserReasonBody {
     user_id: String,
@@ -721,6 +877,16 @@ struct UserReasonBody {
     reason: String,
 }
 
+#[utoipa::path(
+    post,
+    path = "/admin/api/users/rejectIdentity",
+    tag = "auditor",
+    summary = "Reject the ID photos",
+    description = "The reason is required (10004).",
+    security(("bearer" = [])),
+    request_body = UserReasonBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn reject_identity(
     State(state): State<AppState>,
     auditor: Auditor,
@@ -740,6 +906,15 @@ async fn reject_identity(
     .await
 }
 
+#[utoipa::path(
+    post,
+    path = "/admin/api/users/hold",
+    tag = "auditor",
+    summary = "Place a compliance hold",
+    security(("bearer" = [])),
+    request_body = UserReasonBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn hold(
     State(state): State<AppState>,
     auditor: Auditor,
@@ -755,6 +930,15 @@ async fn hold(
     .await
 }
 
+#[utoipa::path(
+    post,
+    path = "/admin/api/users/releaseHold",
+    tag = "auditor",
+    summary = "Release a compliance hold",
+    security(("bearer" = [])),
+    request_body = UserReasonBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn release_hold(
     State(state): State<AppState>,
     auditor: Auditor,
@@ -773,17 +957,38 @@ async fn release_hold(
 // ---------------------------------------------------------------------------------
 // Money.
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ManualRepaymentBody {
     order_id: String,
+    /// Amount received: a decimal string (a JSON number is accepted too).
+    #[schema(value_type = String, pattern = r"^[0-9]+(\.[0-9]{1,2})?$", example = "1000.00")]
     amount: Decimal,
+    /// The payment's reference (1 to 100 characters).
     reference: String,
+}
+
+/// The result of a manual repayment.
+#[derive(Serialize, ToSchema)]
+struct ManualRepaymentData {
+    /// False when this reference was already applied (nothing changed).
+    recorded: bool,
 }
 
 /// Longest payment reference accepted.
 const MAX_REFERENCE_CHARS: usize = 100;
 
+#[utoipa::path(
+    post,
+    path = "/admin/api/repayments/manual",
+    tag = "auditor",
+    summary = "Record a repayment received outside the app",
+    description = "The same reference recorded twice applies once. Accepts `Idempotency-Key`.",
+    security(("bearer" = [])),
+    params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key")),
+    request_body = ManualRepaymentBody,
+    responses((status = 200, description = "Envelope, the answer", body = Envelope<Option<ManualRepaymentData>>))
+)]
 async fn manual_repayment(
     State(state): State<AppState>,
     auditor: Auditor,
@@ -819,10 +1024,12 @@ async fn manual_repayment(
         )
         .await?;
     // `recorded` is false when this reference was already applied (nothing changed).
-    Ok(ok(json!({ "recorded": !events.is_empty() })))
+    Ok(ok(ManualRepaymentData {
+        recorded: !events.is_empty(),
+    }))
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct JournalBody {
     #[serde(default)]
@@ -837,6 +1044,16 @@ struct JournalBody {
 
 type PostingRow = (String, i64, String, String, String, String, String);
 
+#[utoipa::path(
+    post,
+    path = "/admin/api/ledger/journal",
+    tag = "auditor",
+    summary = "The ledger journal",
+    description = "`data`: {total, page, pageSize, entries: [{entryId, at, orderId, description, postings}]}. The body may be empty.",
+    security(("bearer" = [])),
+    request_body = Option<JournalBody>,
+    responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
+)]
 async fn journal(
     State(state): State<AppState>,
     _auditor: Auditor,
@@ -917,6 +1134,15 @@ async fn journal(
     })))
 }
 
+#[utoipa::path(
+    post,
+    path = "/admin/api/ledger/trialBalance",
+    tag = "auditor",
+    summary = "The trial balance",
+    description = "`data`: {accounts: [{account, balance, postings}], sum, balanced}.",
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
+)]
 async fn trial_balance(
     State(state): State<AppState>,
     _auditor: Auditor,

@@ -10,6 +10,8 @@ use std::io::Cursor;
 use aggregates::types::ImageRef;
 use aggregates::user::UserCommand;
 use aggregates::{Actor, ErrorCode};
+use axum::extract::multipart::MultipartRejection;
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Multipart, Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -18,10 +20,11 @@ use axum::Router;
 use image::ImageFormat;
 use serde_json::json;
 use sha2::{Digest, Sha256};
+use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
 use crate::auth::{self, Borrower, TokenKind};
-use crate::envelope::{ok, ApiError};
+use crate::envelope::{ok, AnyData, ApiError, Envelope, Null};
 use crate::routes::user::{user_doc, MAX_IMAGE_BYTES};
 use crate::state::AppState;
 
@@ -32,6 +35,16 @@ pub fn router() -> Router<AppState> {
         .route("/jackey/user/identity", post(identity_images))
         .route("/files/{*key}", get(serve))
 }
+
+/// The OpenAPI description of this module's calls (see [`crate::openapi`]).
+#[derive(OpenApi)]
+#[openapi(paths(apply_identity, identity_images, serve))]
+pub struct Doc;
+
+/// Longest side of an uploaded image, in pixels.
+const MAX_IMAGE_SIDE: u32 = 12_000;
+/// Most memory the decoder may use for one image.
+const MAX_DECODED_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Checks, decodes and re-encodes an uploaded image. Errors: 20000 for a file that is
 /// too large or not a JPEG/PNG image, 10035 for one that does not decode.
@@ -58,7 +71,16 @@ pub fn clean_image(bytes: &[u8]) -> Result<(Vec<u8>, &'static str), ApiError> {
             ))
         }
     };
-    let decoded = image::load_from_memory_with_format(bytes, format)
+    // A small file can declare a huge picture: the decoder is bounded so one upload
+    // cannot take the server's memory (a phone photo is about 4000 x 3000).
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_IMAGE_SIDE);
+    limits.max_image_height = Some(MAX_IMAGE_SIDE);
+    limits.max_alloc = Some(MAX_DECODED_BYTES);
+    let mut reader = image::ImageReader::with_format(Cursor::new(bytes), format);
+    reader.limits(limits);
+    let decoded = reader
+        .decode()
         .map_err(|_| ApiError::code(ErrorCode::IdPhotoNotVerified))?;
     let mut out = Cursor::new(Vec::new());
     // JPEG has no alpha channel: flatten before encoding.
@@ -79,11 +101,45 @@ fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// The three ID photos (documentation of the multipart body).
+#[derive(ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)] // documentation only: the handler reads the parts one by one
+struct IdentityUpload {
+    /// Front of the ID card, JPEG or PNG under 5 MB.
+    #[schema(value_type = String, format = Binary)]
+    front_image: Vec<u8>,
+    /// Back of the ID card.
+    #[schema(value_type = String, format = Binary)]
+    back_image: Vec<u8>,
+    /// The borrower holding the ID card.
+    #[schema(value_type = String, format = Binary)]
+    hand_hold_image: Vec<u8>,
+}
+
+#[utoipa::path(
+    post,
+    path = "/jackey/user/identity/apply",
+    tag = "borrower account",
+    summary = "Submit the three ID photos",
+    description = "Checked by content (JPEG or PNG), re-encoded without metadata. 20000 not an \
+                   image or 5 MB or more; 10035 does not decode; 10004 a photo is missing or \
+                   the body is not multipart.",
+    security(("bearer" = [])),
+    request_body(content = IdentityUpload, content_type = "multipart/form-data"),
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn apply_identity(
     State(state): State<AppState>,
     borrower: Borrower,
-    mut multipart: Multipart,
+    multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<Response, ApiError> {
+    let mut multipart = multipart.map_err(|rejection| {
+        ApiError::bad_input(
+            "body",
+            &format!("multipart/form-data expected: {}", rejection.body_text()),
+        )
+    })?;
     let mut images: [Option<ImageRef>; 3] = [None, None, None];
     while let Some(field) = multipart
         .next_field()
@@ -133,6 +189,15 @@ async fn apply_identity(
     Ok(ok(json!(null)))
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/user/identity",
+    tag = "borrower account",
+    summary = "The ID photos on file",
+    description = "`data`: the image keys and URLs, or null when none were submitted.",
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the images", body = Envelope<AnyData>))
+)]
 async fn identity_images(
     State(state): State<AppState>,
     borrower: Borrower,
@@ -141,12 +206,59 @@ async fn identity_images(
     Ok(ok(doc["idImages"].clone()))
 }
 
+/// The bytes of an image (OpenAPI documentation only).
+struct ImageBytes;
+
+impl utoipa::PartialSchema for ImageBytes {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+                utoipa::openapi::KnownFormat::Binary,
+            )))
+            .into()
+    }
+}
+
+impl ToSchema for ImageBytes {}
+
+/// A stored key is relative and made of plain names only: `kind/user/name.ext`. Anything
+/// else (`..`, `.`, an empty segment, a leading `/` that would make the join absolute)
+/// names no file.
+fn is_plain_key(key: &str) -> bool {
+    !key.is_empty()
+        && !key.contains('\0')
+        && key
+            .split('/')
+            .all(|segment| !segment.is_empty() && segment != "." && segment != "..")
+}
+
 /// `GET /files/{key}`: the owner (the user id is the key's second segment) or an auditor.
+#[utoipa::path(
+    get,
+    path = "/files/{key}",
+    tag = "files",
+    summary = "A stored image",
+    description = "To its owner (the key's second segment is the user id) and to auditors. \
+                   The key may contain `/` (`id/{user}/front-{sha256}.jpg`). Anything else, \
+                   including no token, answers 404.",
+    security(("bearer" = [])),
+    params(("key" = String, Path, description = "the stored key, as in the image URL")),
+    responses(
+        (status = 200, description = "The image", content(
+            (ImageBytes = "image/png"),
+            (ImageBytes = "image/jpeg")
+        )),
+        (status = 404, description = "No such file for this caller", body = String, content_type = "text/plain")
+    )
+)]
 async fn serve(
     State(state): State<AppState>,
-    Path(key): Path<String>,
+    key: Result<Path<String>, PathRejection>,
     headers: HeaderMap,
 ) -> Response {
+    // A key that is not even text (bad percent-encoding) names no file.
+    let key = key.map(|Path(key)| key).unwrap_or_default();
     let denied = || (StatusCode::NOT_FOUND, "not found").into_response();
     let token = headers
         .get(header::AUTHORIZATION)
@@ -154,7 +266,7 @@ async fn serve(
         .and_then(|v| v.strip_prefix("Bearer "))
         .unwrap_or_default()
         .to_string();
-    if token.is_empty() || key.contains("..") {
+    if token.is_empty() || !is_plain_key(&key) {
         return denied();
     }
     let owner = key.split('/').nth(1).unwrap_or_default();

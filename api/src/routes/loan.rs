@@ -10,13 +10,14 @@ use axum::routing::post;
 use axum::Router;
 use chrono::Utc;
 use rust_decimal::Decimal;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json};
+use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
 use crate::auth::Borrower;
 use crate::db::with_pool;
-use crate::envelope::{ok, ApiError, ApiJson, OptionalJson};
+use crate::envelope::{ok, AnyData, ApiError, ApiJson, Envelope, Null, OptionalJson};
 use crate::state::AppState;
 use projections::projection::money_text;
 
@@ -43,10 +44,40 @@ pub fn router() -> Router<AppState> {
         .route("/jackey/user/withdraw", post(withdraw))
 }
 
+/// The OpenAPI description of this module's calls (see [`crate::openapi`]).
+#[derive(OpenApi)]
+#[openapi(paths(
+    app_list,
+    period_config,
+    customer_service,
+    company_configs,
+    config_by_key,
+    loan_progress,
+    order_list,
+    order_info,
+    order_timeline,
+    quote,
+    apply,
+    cancel,
+    payoff_quote,
+    last_withdraw_error,
+    withdraw
+))]
+pub struct Doc;
+
 fn request_id() -> String {
     Uuid::now_v7().to_string()
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/loan/appList",
+    tag = "borrower loan",
+    summary = "The products",
+    description = "`data`: list of {id, name, logo, minAmount, maxAmount, step, defaultRate, enabled}; \
+                   amounts are decimal strings.",
+    responses((status = 200, description = "Envelope with the products", body = Envelope<AnyData>))
+)]
 async fn app_list(State(state): State<AppState>) -> Result<Response, ApiError> {
     let products: Vec<Json> = state
         .config
@@ -70,9 +101,11 @@ async fn app_list(State(state): State<AppState>) -> Result<Response, ApiError> {
     Ok(ok(products))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct AppBody {
+    /// The product id (`/jackey/loan/appList`).
+    #[schema(example = 1)]
     app_id: i64,
 }
 
@@ -88,6 +121,15 @@ fn product_config(
         .ok_or_else(|| ApiError::new(ErrorCode::RecordNotFound, "record not found: product"))
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/loan/getPeriodConfig",
+    tag = "borrower loan",
+    summary = "A product's terms",
+    description = "`data`: {id, rateConfigs: [{periodDays, rate, amounts}]}. 40007 unknown product.",
+    request_body = AppBody,
+    responses((status = 200, description = "Envelope with the terms", body = Envelope<AnyData>))
+)]
 async fn period_config(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<AppBody>,
@@ -108,6 +150,14 @@ async fn period_config(
     Ok(ok(json!({ "id": product.id, "rateConfigs": configs })))
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/loan/getCustomerService",
+    tag = "borrower loan",
+    summary = "The customer-service link",
+    description = "`data`: the link (string), or null when none is configured.",
+    responses((status = 200, description = "Envelope with the link", body = Envelope<Option<String>>))
+)]
 async fn customer_service(State(state): State<AppState>) -> Result<Response, ApiError> {
     Ok(ok(state
         .config
@@ -117,6 +167,14 @@ async fn customer_service(State(state): State<AppState>) -> Result<Response, Api
         .unwrap_or(Json::Null)))
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/loan/getAllCompanyConfigs",
+    tag = "borrower loan",
+    summary = "Company texts and the lender's identity",
+    description = "`data`: key → value, with `lender`, `currency` and `notice`.",
+    responses((status = 200, description = "Envelope with the settings", body = Envelope<AnyData>))
+)]
 async fn company_configs(State(state): State<AppState>) -> Result<Response, ApiError> {
     let mut all = state.config.company.clone();
     all.insert(
@@ -131,11 +189,22 @@ async fn company_configs(State(state): State<AppState>) -> Result<Response, ApiE
     Ok(ok(all))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 struct KeyBody {
+    /// website, marriage, education, banks or provinces.
+    #[schema(example = "banks")]
     key: String,
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/loan/getConfigByKey",
+    tag = "borrower loan",
+    summary = "A reference list",
+    description = "`data`: the list. 10004 for any other key.",
+    request_body = KeyBody,
+    responses((status = 200, description = "Envelope with the list", body = Envelope<AnyData>))
+)]
 async fn config_by_key(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<KeyBody>,
@@ -157,6 +226,15 @@ async fn config_by_key(
     Ok(ok(value))
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/loan/getLoanProgress",
+    tag = "borrower loan",
+    summary = "The latest order's progress",
+    description = "`data`: {status, applyAmount, balance, orderId, contract}, or null without an order.",
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the progress", body = Envelope<AnyData>))
+)]
 async fn loan_progress(
     State(state): State<AppState>,
     borrower: Borrower,
@@ -169,6 +247,15 @@ async fn loan_progress(
     })))
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/loan/getUserOrderList",
+    tag = "borrower loan",
+    summary = "The borrower's orders",
+    description = "`data`: list of {orderId, status, principal, applyTime}, newest first.",
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the orders", body = Envelope<AnyData>))
+)]
 async fn order_list(
     State(state): State<AppState>,
     borrower: Borrower,
@@ -185,9 +272,10 @@ async fn order_list(
     Ok(ok(orders))
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct OrderBody {
+    /// The order; omitted or empty: the borrower's latest.
     #[serde(default)]
     loan_order_id: Option<String>,
 }
@@ -218,6 +306,16 @@ async fn own_order(
     Ok((doc, order))
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/loan/orderInfo",
+    tag = "borrower loan",
+    summary = "An order",
+    description = "The body may be empty (the latest order). 40007 no such order of this borrower.",
+    security(("bearer" = [])),
+    request_body = Option<OrderBody>,
+    responses((status = 200, description = "Envelope with the order document", body = Envelope<AnyData>))
+)]
 async fn order_info(
     State(state): State<AppState>,
     borrower: Borrower,
@@ -227,6 +325,15 @@ async fn order_info(
     Ok(ok(doc))
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/loan/orderTimeline",
+    tag = "borrower loan",
+    summary = "An order's events as the borrower sees them",
+    security(("bearer" = [])),
+    request_body = OrderBody,
+    responses((status = 200, description = "Envelope with the events", body = Envelope<AnyData>))
+)]
 async fn order_timeline(
     State(state): State<AppState>,
     borrower: Borrower,
@@ -249,11 +356,17 @@ async fn order_timeline(
     Ok(ok(events))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct QuoteBody {
+    /// Amount to borrow: a decimal string (a JSON number is accepted too).
+    #[schema(value_type = String, pattern = r"^[0-9]+(\.[0-9]{1,2})?$", example = "5000.00")]
     amt: Decimal,
+    /// Term in days (one of the product's `periodDays`).
+    #[schema(example = 7)]
     period_days: u32,
+    /// The product id.
+    #[schema(example = 1)]
     app_id: i64,
 }
 
@@ -279,6 +392,17 @@ fn quote_for(
         .map(|()| disclose(body.amt, &terms, &state.config.lender))
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/loan/quote",
+    tag = "borrower loan",
+    summary = "The cost disclosure before signing (P5)",
+    description = "`data`: principal, processingFee, netAmount, interest, totalRepayable, \
+                   perPeriodPayment, rates, schedule, lender, notice. 10004 amount or term \
+                   out of range; 40007 unknown product.",
+    request_body = QuoteBody,
+    responses((status = 200, description = "Envelope with the disclosure", body = Envelope<AnyData>))
+)]
 async fn quote(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<QuoteBody>,
@@ -286,6 +410,26 @@ async fn quote(
     Ok(ok(quote_for(&state, &body)?))
 }
 
+/// The new order.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct ApplyData {
+    /// Its id.
+    loan_order_id: Uuid,
+}
+
+#[utoipa::path(
+    post,
+    path = "/jackey/loan/apply",
+    tag = "borrower loan",
+    summary = "Apply for a loan",
+    description = "Needs a complete profile and a signature on file (40000). 40005 an order \
+                   is already in progress. Accepts `Idempotency-Key`.",
+    security(("bearer" = [])),
+    params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key")),
+    request_body = QuoteBody,
+    responses((status = 200, description = "Envelope with the order id", body = Envelope<Option<ApplyData>>))
+)]
 async fn apply(
     State(state): State<AppState>,
     borrower: Borrower,
@@ -329,9 +473,21 @@ async fn apply(
             .await?;
         return Err(error);
     }
-    Ok(ok(json!({ "loanOrderId": order_id })))
+    Ok(ok(ApplyData {
+        loan_order_id: order_id,
+    }))
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/loan/cancel",
+    tag = "borrower loan",
+    summary = "Cancel an order before payout",
+    security(("bearer" = [])),
+    params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key")),
+    request_body = OrderBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn cancel(
     State(state): State<AppState>,
     borrower: Borrower,
@@ -353,6 +509,30 @@ async fn cancel(
     Ok(ok(json!(null)))
 }
 
+/// What closes the loan today (P12).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct PayoffData {
+    /// The amount, a decimal string.
+    amount: String,
+    /// Interest not charged when paying today.
+    interest_waived: String,
+    /// Fees not charged when paying today.
+    fees_waived: String,
+    /// Whether the cooling-off period applies.
+    cooling_off: bool,
+}
+
+#[utoipa::path(
+    post,
+    path = "/jackey/loan/payoffQuote",
+    tag = "borrower loan",
+    summary = "The amount that closes the loan today",
+    description = "The body may be empty (the latest order). 40007 nothing is owed.",
+    security(("bearer" = [])),
+    request_body = Option<OrderBody>,
+    responses((status = 200, description = "Envelope with the payoff", body = Envelope<Option<PayoffData>>))
+)]
 async fn payoff_quote(
     State(state): State<AppState>,
     borrower: Borrower,
@@ -366,14 +546,23 @@ async fn payoff_quote(
         ));
     };
     let payoff = loan.payoff(Utc::now().date_naive());
-    Ok(ok(json!({
-        "amount": money_text(payoff.amount),
-        "interestWaived": money_text(payoff.interest_waived),
-        "feesWaived": money_text(payoff.fees_waived),
-        "coolingOff": payoff.cooling_off,
-    })))
+    Ok(ok(PayoffData {
+        amount: money_text(payoff.amount),
+        interest_waived: money_text(payoff.interest_waived),
+        fees_waived: money_text(payoff.fees_waived),
+        cooling_off: payoff.cooling_off,
+    }))
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/user/getLastWithdrawError",
+    tag = "borrower loan",
+    summary = "Why the last payout failed",
+    description = "`data`: the text, empty when none.",
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the text", body = Envelope<Option<String>>))
+)]
 async fn last_withdraw_error(
     State(state): State<AppState>,
     borrower: Borrower,
@@ -384,15 +573,42 @@ async fn last_withdraw_error(
     Ok(ok(message.unwrap_or_default()))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct WithdrawBody {
+    /// The withdraw PIN.
+    #[schema(example = "246810")]
     password: String,
+    /// Amount to pay out: a decimal string (a JSON number is accepted too).
+    #[schema(value_type = String, pattern = r"^[0-9]+(\.[0-9]{1,2})?$", example = "5000.00")]
     withdraw_amount: Decimal,
+    /// The order; omitted: the latest.
     #[serde(default)]
     loan_order_id: Option<String>,
 }
 
+/// A payout on its way.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct WithdrawData {
+    /// Always true (a wrong PIN answers 40008).
+    verified: bool,
+    /// The payout's id.
+    payout_id: Uuid,
+}
+
+#[utoipa::path(
+    post,
+    path = "/jackey/user/withdraw",
+    tag = "borrower loan",
+    summary = "Withdraw the approved loan to the bound account",
+    description = "40008 wrong PIN (attempts left), 20003 locked, 40004 offer expired, \
+                   40006 insufficient balance. Accepts `Idempotency-Key`.",
+    security(("bearer" = [])),
+    params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key")),
+    request_body = WithdrawBody,
+    responses((status = 200, description = "Envelope with the payout", body = Envelope<Option<WithdrawData>>))
+)]
 async fn withdraw(
     State(state): State<AppState>,
     borrower: Borrower,
@@ -463,5 +679,8 @@ async fn withdraw(
             &request,
         )
         .await?;
-    Ok(ok(json!({ "verified": true, "payoutId": payout_id })))
+    Ok(ok(WithdrawData {
+        verified: true,
+        payout_id,
+    }))
 }

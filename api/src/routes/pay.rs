@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::rejection::FormRejection;
+use axum::extract::rejection::{FormRejection, PathRejection};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -19,14 +19,21 @@ use axum::{Extension, Form, Router};
 use rust_decimal::Decimal;
 use serde::Deserialize;
 use serde_json::Value as Json;
+use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
 use crate::auth::Borrower;
-use crate::envelope::{ok, ApiError, OptionalJson};
+use crate::envelope::{ok, ApiError, Envelope, OptionalJson};
 use crate::payment::{
     self, grouped_money, Outcome, PaymentProvider, PaymentSession, SandboxPayment, SessionStatus,
+    WebhookError,
 };
 use crate::state::AppState;
+
+/// The OpenAPI description of this module's calls (see [`crate::openapi`]).
+#[derive(OpenApi)]
+#[openapi(paths(recharge, webhook, sandbox_page, sandbox_settle))]
+pub struct Doc;
 
 /// The routes with the built-in sandbox provider and its checkout page.
 pub fn router() -> Router<AppState> {
@@ -46,9 +53,11 @@ pub fn router_with(provider: Arc<dyn PaymentProvider>) -> Router<AppState> {
         .layer(Extension(provider))
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, ToSchema)]
 struct RechargeBody {
+    /// Amount to pay: a decimal string (a JSON number is accepted too).
     #[serde(default)]
+    #[schema(value_type = Option<String>, pattern = r"^[0-9]+(\.[0-9]{1,2})?$", example = "1000.00")]
     amt: Option<Json>,
 }
 
@@ -68,6 +77,18 @@ fn amount_of(value: Option<&Json>) -> Option<Decimal> {
 /// Opens a payment page for `amt` towards the borrower's disbursed loan; `data` is the
 /// page's URL. Everything is checked before anything is created: 40007 when nothing
 /// is owed (P1), 40001 for an amount the order would not accept today.
+#[utoipa::path(
+    post,
+    path = "/jackey/loan/recharge",
+    tag = "payment",
+    summary = "Open a payment page to repay",
+    description = "`data`: the payment page's URL. 40007 nothing is owed (P1); 40001 amount \
+                   out of range. Accepts `Idempotency-Key`.",
+    security(("bearer" = [])),
+    params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key")),
+    request_body = Option<RechargeBody>,
+    responses((status = 200, description = "Envelope with the URL", body = Envelope<Option<String>>))
+)]
 async fn recharge(
     State(state): State<AppState>,
     Extension(provider): Extension<Arc<dyn PaymentProvider>>,
@@ -89,9 +110,73 @@ async fn recharge(
     Ok(ok(url))
 }
 
+/// The body of the webhook (documentation of [`payment::WebhookEvent`]).
+#[derive(ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)] // documentation only
+struct WebhookEventDoc {
+    /// The provider's id of this notification (a redelivery repeats it).
+    #[schema(min_length = 1, max_length = 200)]
+    event_id: String,
+    /// The payment session.
+    session_id: Uuid,
+    /// The provider's reference of the payment.
+    #[schema(min_length = 1, max_length = 200)]
+    payment_ref: String,
+    /// Amount received, a decimal string (positive, at most two decimals when paid).
+    #[schema(value_type = String, pattern = r"^[0-9]+(\.[0-9]{1,2})?$", example = "1000.00")]
+    amount: Decimal,
+    /// The outcome.
+    outcome: OutcomeDoc,
+}
+
+/// What a payment came to.
+#[derive(ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)] // documentation only
+enum OutcomeDoc {
+    Paid,
+    Failed,
+}
+
+/// The answer to a processed webhook (documentation of [`payment::WebhookReceipt`]).
+#[derive(ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)] // documentation only
+struct WebhookReceiptDoc {
+    /// The event id.
+    event_id: String,
+    /// True when this event id had been processed before.
+    duplicate: bool,
+}
+
 /// The provider's notification; answers per [`payment::WebhookError`].
+#[utoipa::path(
+    post,
+    path = "/jackey/payment/webhook",
+    tag = "payment",
+    summary = "The payment provider's signed notification",
+    description = "`X-Signature` is the hex HMAC-SHA256 of `timestamp + \".\" + raw body` \
+                   with the webhook secret. A redelivered event id answers `duplicate: true`.",
+    params(
+        ("X-Signature-Timestamp" = String, Header, description = "Unix seconds, within 300 s of now"),
+        ("X-Signature" = String, Header, description = "lowercase hex HMAC-SHA256")
+    ),
+    request_body = WebhookEventDoc,
+    responses(
+        (status = 200, description = "Processed (or 40007 unknown session)", body = Envelope<Option<WebhookReceiptDoc>>),
+        (status = 400, description = "Signed, but not a valid event (10004)", body = Envelope<crate::envelope::Null>),
+        (status = 401, description = "Signature missing, wrong or stale (10004)", body = Envelope<crate::envelope::Null>),
+        (status = 500, description = "Our failure (500); deliver again", body = Envelope<crate::envelope::Null>),
+        (status = 503, description = "Busy (40003); deliver again", body = Envelope<crate::envelope::Null>)
+    )
+)]
 async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
-    match payment::process_webhook(&state, &headers, &body).await {
+    let processed = match refuse_nul_event(&headers, &body) {
+        Ok(()) => payment::process_webhook(&state, &headers, &body).await,
+        Err(error) => Err(error),
+    };
+    match processed {
         Ok(receipt) => ok(receipt),
         Err(error) => {
             tracing::warn!(status = %error.status, code = ?error.error.code, msg = %error.error.msg, "webhook refused");
@@ -100,28 +185,80 @@ async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: Bytes)
     }
 }
 
-async fn sandbox_page(State(state): State<AppState>, Path(session): Path<String>) -> Response {
-    match load(&state, &session).await {
+/// A signed event with a NUL character in a text is not a valid event (400, 10004):
+/// the store could not keep it. Checked after the signature, so an unsigned body still
+/// answers 401.
+fn refuse_nul_event(headers: &HeaderMap, body: &[u8]) -> Result<(), WebhookError> {
+    let Some(field) = crate::envelope::nul_field(body) else {
+        return Ok(());
+    };
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    payment::webhook_secret().verify(
+        header(payment::TIMESTAMP_HEADER),
+        header(payment::SIGNATURE_HEADER),
+        body,
+        chrono::Utc::now().timestamp(),
+    )?;
+    Err(WebhookError {
+        status: StatusCode::BAD_REQUEST,
+        error: ApiError::bad_input(&field, "must not contain a NUL character"),
+    })
+}
+
+#[utoipa::path(
+    get,
+    path = "/pay/sandbox/{session}",
+    tag = "payment",
+    summary = "The sandbox checkout page",
+    description = "The amount with Pay and Fail buttons, or how the payment ended. The random \
+                   session id is the page's only credential.",
+    params(("session" = String, Path, description = "the session id from `/jackey/loan/recharge`")),
+    responses(
+        (status = 200, description = "The page", body = String, content_type = "text/html"),
+        (status = 404, description = "No such session", body = String, content_type = "text/html")
+    )
+)]
+async fn sandbox_page(
+    State(state): State<AppState>,
+    session: Result<Path<String>, PathRejection>,
+) -> Response {
+    match load(&state, &session_id(session)).await {
         Ok(session) => html(StatusCode::OK, &session_page(&state, &session)),
         Err(response) => response,
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 struct SettleForm {
+    /// `paid` or `failed`.
     #[serde(default)]
+    #[schema(value_type = OutcomeDoc)]
     outcome: String,
 }
 
 /// Pay or Fail: delivers the signed webhook for the session, then shows the result
 /// (303 to the page, so a reload does not resubmit). A settled session is not
 /// settled again; its page shows how it ended.
+#[utoipa::path(
+    post,
+    path = "/pay/sandbox/{session}",
+    tag = "payment",
+    summary = "Pay or Fail on the sandbox page",
+    params(("session" = String, Path, description = "the session id")),
+    request_body(content = SettleForm, content_type = "application/x-www-form-urlencoded"),
+    responses(
+        (status = 303, description = "Back to the page, which shows the result"),
+        (status = 400, description = "No valid outcome", body = String, content_type = "text/html"),
+        (status = 404, description = "No such session", body = String, content_type = "text/html"),
+        (status = 503, description = "The payment could not be recorded; nothing charged", body = String, content_type = "text/html")
+    )
+)]
 async fn sandbox_settle(
     State(state): State<AppState>,
-    Path(session): Path<String>,
+    session: Result<Path<String>, PathRejection>,
     form: Result<Form<SettleForm>, FormRejection>,
 ) -> Response {
-    let session = match load(&state, &session).await {
+    let session = match load(&state, &session_id(session)).await {
         Ok(session) => session,
         Err(response) => return response,
     };
@@ -152,6 +289,12 @@ async fn sandbox_settle(
             )
         }
     }
+}
+
+/// The path's session id as sent; one that is not even text (bad percent-encoding) is
+/// empty, which names no session (404 page, like any unknown id).
+fn session_id(path: Result<Path<String>, PathRejection>) -> String {
+    path.map(|Path(session)| session).unwrap_or_default()
 }
 
 /// The session named in the path, or the response to give instead (404 page).

@@ -6,20 +6,22 @@ use aggregates::user::{
     MAX_FAILED_ATTEMPTS,
 };
 use aggregates::{Actor, ErrorCode};
-use axum::extract::State;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::routing::post;
 use axum::Router;
 use base64::Engine;
 use chrono::{NaiveDate, Utc};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
+use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
 use crate::auth::{self, Borrower, TokenKind};
 use crate::db::with_pool;
-use crate::envelope::{ok, ApiError, ApiJson};
+use crate::envelope::{ok, AnyData, ApiError, ApiJson, Envelope, Null};
 use crate::sms;
 use crate::state::AppState;
 use projections::projection::time_text;
@@ -40,21 +42,76 @@ pub fn router() -> Router<AppState> {
         .route("/jackey/user/unlock", post(unlock))
 }
 
+/// The OpenAPI description of this module's calls (see [`crate::openapi`]).
+#[derive(OpenApi)]
+#[openapi(
+    components(schemas(SmsPurpose)),
+    paths(
+        send_sms,
+        register,
+        login,
+        logout,
+        info,
+        update,
+        update_emergency,
+        bind_bank,
+        set_withdraw_pin,
+        upload_signature,
+        unlock
+    )
+)]
+pub struct Doc;
+
 fn request_id() -> String {
     Uuid::now_v7().to_string()
 }
 
-#[derive(Deserialize)]
+/// What an SMS code is for (the path segment of `/jackey/sms/{purpose}`).
+#[derive(ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)] // documentation only: the handler checks against `sms::PURPOSES`
+enum SmsPurpose {
+    Register,
+    Login,
+    Unlock,
+    Bank,
+    Pin,
+}
+
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SmsBody {
+    /// The phone number the code is sent to.
+    #[schema(example = "09171234567")]
     mobile: String,
 }
 
+/// A session token.
+#[derive(Serialize, ToSchema)]
+struct TokenData {
+    /// Opaque bearer token (`Authorization: Bearer ...`).
+    token: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/jackey/sms/{purpose}",
+    tag = "borrower account",
+    summary = "Send an SMS code",
+    description = "Sends a 6-digit code to `mobile` for the purpose (60 s resend limit). \
+                   10004 for an unknown purpose or a malformed number.",
+    params(("purpose" = SmsPurpose, Path, description = "register, login, unlock, bank or pin")),
+    request_body = SmsBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn send_sms(
     State(state): State<AppState>,
-    axum::extract::Path(purpose): axum::extract::Path<String>,
+    purpose: Result<Path<String>, PathRejection>,
     ApiJson(body): ApiJson<SmsBody>,
 ) -> Result<Response, ApiError> {
+    let Ok(Path(purpose)) = purpose else {
+        return Err(ApiError::bad_input("purpose", "unknown SMS purpose"));
+    };
     if !sms::PURPOSES.contains(&purpose.as_str()) {
         return Err(ApiError::bad_input("purpose", "unknown SMS purpose"));
     }
@@ -64,17 +121,32 @@ async fn send_sms(
     Ok(ok(json!(null)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct RegisterBody {
+    /// Phone number (the login name).
+    #[schema(example = "09171234567")]
     mobile: String,
+    /// The password (rules of PRODUCT.md section 4.1).
     password: String,
+    /// Invite code, when the configuration asks for one.
     #[serde(default)]
     telemarketing_code: Option<String>,
+    /// The channel the app was installed from.
     #[serde(default)]
     installation_source: Option<String>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/user/register",
+    tag = "borrower account",
+    summary = "Register a borrower",
+    description = "Creates the account and answers a session token. \
+                   10001 phone already registered, 10000 invalid invite code, 10004 bad input.",
+    request_body = RegisterBody,
+    responses((status = 200, description = "Envelope with the token", body = Envelope<Option<TokenData>>))
+)]
 async fn register(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<RegisterBody>,
@@ -131,12 +203,15 @@ async fn register(
         return Err(error);
     }
     let token = auth::issue(&state, user_id, TokenKind::Borrower).await?;
-    Ok(ok(json!({ "token": token })))
+    Ok(ok(TokenData { token }))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 struct LoginBody {
+    /// Phone number.
+    #[schema(example = "09171234567")]
     mobile: String,
+    /// Password.
     password: String,
 }
 
@@ -148,6 +223,15 @@ pub async fn user_by_mobile(state: &AppState, mobile: &str) -> Result<Option<Uui
     Ok(id.and_then(|id| Uuid::parse_str(&id).ok()))
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/user/login",
+    tag = "borrower account",
+    summary = "Log in",
+    description = "Answers a session token. 10002 wrong phone or password, 20003 account locked.",
+    request_body = LoginBody,
+    responses((status = 200, description = "Envelope with the token", body = Envelope<Option<TokenData>>))
+)]
 async fn login(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<LoginBody>,
@@ -171,7 +255,7 @@ async fn login(
         match &event.payload {
             UserEvent::LoginSucceeded { .. } => {
                 let token = auth::issue(&state, user_id, TokenKind::Borrower).await?;
-                return Ok(ok(json!({ "token": token })));
+                return Ok(ok(TokenData { token }));
             }
             UserEvent::AccountLocked { reason, .. } => {
                 return Err(ApiError::new(
@@ -194,6 +278,15 @@ async fn login(
     Err(wrong())
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/user/logout",
+    tag = "borrower account",
+    summary = "Log out",
+    description = "Revokes the bearer token.",
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn logout(State(state): State<AppState>, borrower: Borrower) -> Result<Response, ApiError> {
     auth::revoke(&state, &borrower.token).await?;
     Ok(ok(json!(null)))
@@ -215,16 +308,28 @@ pub async fn user_doc(state: &AppState, user_id: Uuid) -> Result<serde_json::Val
     Ok(doc)
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/user/info",
+    tag = "borrower account",
+    summary = "The borrower's profile",
+    description = "The user document of PRODUCT.md section 10, with `lastOrderId`.",
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the user document", body = Envelope<AnyData>))
+)]
 async fn info(State(state): State<AppState>, borrower: Borrower) -> Result<Response, ApiError> {
     Ok(ok(user_doc(&state, borrower.user_id).await?))
 }
 
-#[derive(Deserialize, Default)]
+/// Profile fields (any subset), or the questionnaire (all six answers together).
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct UpdateBody {
     real_name: Option<String>,
     identity: Option<String>,
     sex: Option<u8>,
+    /// `YYYY-MM-DD`.
+    #[schema(format = Date)]
     birthday: Option<String>,
     marriage: Option<String>,
     email: Option<String>,
@@ -240,6 +345,17 @@ struct UpdateBody {
     guarantee: Option<bool>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/user/update",
+    tag = "borrower account",
+    summary = "Update the profile or answer the questionnaire",
+    description = "10004 names a bad field; 10014 invalid ID number; 10025 email taken; \
+                   10026 identity already registered.",
+    security(("bearer" = [])),
+    request_body = UpdateBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn update(
     State(state): State<AppState>,
     borrower: Borrower,
@@ -336,11 +452,31 @@ async fn update(
     Ok(ok(json!(null)))
 }
 
-#[derive(Deserialize)]
+/// An emergency contact (documentation of [`EmergencyContact`]).
+#[derive(ToSchema)]
+#[allow(dead_code)] // documentation only
+struct Contact {
+    name: String,
+    relation: String,
+    mobile: String,
+}
+
+#[derive(Deserialize, ToSchema)]
 struct EmergencyBody {
+    /// The contacts (no duplicate mobiles).
+    #[schema(value_type = Vec<Contact>)]
     contacts: Vec<EmergencyContact>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/user/updateEmergency",
+    tag = "borrower account",
+    summary = "Replace the emergency contacts",
+    security(("bearer" = [])),
+    request_body = EmergencyBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn update_emergency(
     State(state): State<AppState>,
     borrower: Borrower,
@@ -379,15 +515,29 @@ async fn mobile_of(state: &AppState, user_id: Uuid) -> Result<String, ApiError> 
     Ok(doc["mobile"].as_str().unwrap_or_default().to_string())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct BankBody {
+    /// One of the configured banks.
     bank_name: String,
+    /// The account number.
     card_no: String,
+    /// Required when replacing a bound account (`/jackey/sms/bank`).
     #[serde(default)]
     sms_code: Option<String>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/user/bank/binding",
+    tag = "borrower account",
+    summary = "Bind or replace the payout bank account",
+    description = "10028 invalid account number; 10011 wrong SMS code; 110012 cannot change \
+                   while a loan is active.",
+    security(("bearer" = [])),
+    request_body = BankBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn bind_bank(
     State(state): State<AppState>,
     borrower: Borrower,
@@ -422,14 +572,26 @@ async fn bind_bank(
     Ok(ok(json!(null)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct PinBody {
+    /// Six digits.
+    #[schema(example = "246810")]
     pin: String,
+    /// Required when changing an existing PIN (`/jackey/sms/pin`).
     #[serde(default)]
     sms_code: Option<String>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/user/withdrawPin",
+    tag = "borrower account",
+    summary = "Set or change the withdraw PIN",
+    security(("bearer" = [])),
+    request_body = PinBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn set_withdraw_pin(
     State(state): State<AppState>,
     borrower: Borrower,
@@ -461,14 +623,26 @@ async fn set_withdraw_pin(
     Ok(ok(json!(null)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 struct SignatureBody {
+    /// `data:image/png;base64,...`, under 5 MB decoded.
+    #[schema(example = "data:image/png;base64,iVBORw0KGgo=")]
     img: String,
 }
 
 /// Largest upload (PRODUCT.md section 5).
 pub const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
 
+#[utoipa::path(
+    post,
+    path = "/jackey/user/signatureImg/upload",
+    tag = "borrower account",
+    summary = "Upload the signature image",
+    description = "20000 when the image is not a PNG or is 5 MB or more; 10004 bad data URL.",
+    security(("bearer" = [])),
+    request_body = SignatureBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
 async fn upload_signature(
     State(state): State<AppState>,
     borrower: Borrower,
@@ -519,13 +693,32 @@ async fn upload_signature(
     Ok(ok(json!(null)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct UnlockBody {
+    /// The registered phone number.
     mobile: String,
+    /// The code sent by `/jackey/sms/unlock`.
     unlock_code: String,
 }
 
+/// The proof of a fresh unlock.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct UnlockData {
+    /// Sent as `X-Security-Token` (15 minutes).
+    unlock_token: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/jackey/user/unlock",
+    tag = "borrower account",
+    summary = "Lift a security lock with an SMS code",
+    description = "Never a compliance hold, never a payment (P4). 10011 wrong or expired code.",
+    request_body = UnlockBody,
+    responses((status = 200, description = "Envelope with the unlock token", body = Envelope<Option<UnlockData>>))
+)]
 /// Lifts a security lock with the SMS code sent to the registered phone (P4); never a
 /// compliance hold, never a payment. Returns the unlock token (`X-Security-Token`).
 async fn unlock(
@@ -553,6 +746,6 @@ async fn unlock(
             &request_id(),
         )
         .await?;
-    let token = auth::issue(&state, user_id, TokenKind::Unlock).await?;
-    Ok(ok(json!({ "unlockToken": token })))
+    let unlock_token = auth::issue(&state, user_id, TokenKind::Unlock).await?;
+    Ok(ok(UnlockData { unlock_token }))
 }

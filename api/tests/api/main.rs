@@ -5,6 +5,7 @@ mod admin;
 mod helpers;
 mod journey;
 mod money_safety;
+mod openapi;
 mod payment;
 mod scale_out;
 mod security;
