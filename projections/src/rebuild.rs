@@ -84,8 +84,8 @@ pub struct RebuildReport {
 impl RebuildReport {
     /// Events replayed per second.
     pub fn events_per_second(&self) -> u64 {
-        let seconds = self.elapsed.as_secs_f64().max(1e-6);
-        (self.events as f64 / seconds) as u64
+        let micros = self.elapsed.as_micros().max(1);
+        u64::try_from(self.events as u128 * 1_000_000 / micros).unwrap_or(u64::MAX)
     }
 }
 

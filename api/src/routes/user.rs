@@ -482,20 +482,10 @@ async fn update_emergency(
     borrower: Borrower,
     ApiJson(body): ApiJson<EmergencyBody>,
 ) -> Result<Response, ApiError> {
-    let uid = borrower.user_id.to_string();
     let command = || UserCommand::UpdateEmergencyContacts {
         contacts: body.contacts.clone(),
     };
-    state
-        .execute(
-            &state.users,
-            &uid,
-            command,
-            Actor::User(borrower.user_id),
-            &request_id(),
-        )
-        .await?;
-    Ok(ok(json!(null)))
+    run_as_borrower(&state, &borrower, command).await
 }
 
 /// The borrower's loan activity for the bank-account rule, from the read models.
@@ -508,6 +498,36 @@ async fn loan_activity(state: &AppState, user_id: Uuid) -> Result<LoanActivity, 
         Some((_, doc)) if doc.contains("\"payoutInFlight\":true") => LoanActivity::PayoutInFlight,
         _ => LoanActivity::Idle,
     })
+}
+
+/// Runs a user command as the calling borrower and answers `ok(null)`.
+async fn run_as_borrower(
+    state: &AppState,
+    borrower: &Borrower,
+    command: impl Fn() -> UserCommand,
+) -> Result<Response, ApiError> {
+    let uid = borrower.user_id.to_string();
+    let me = Actor::User(borrower.user_id);
+    state
+        .execute(&state.users, &uid, command, me, &request_id())
+        .await?;
+    Ok(ok(json!(null)))
+}
+
+/// True when an SMS code for `purpose` was given and is valid (consumed); false when
+/// none was given; error 10011 for a wrong or expired one.
+async fn sms_proof(
+    state: &AppState,
+    user_id: Uuid,
+    purpose: &str,
+    code: Option<&str>,
+) -> Result<bool, ApiError> {
+    let Some(code) = code.filter(|c| !c.is_empty()) else {
+        return Ok(false);
+    };
+    let mobile = mobile_of(state, user_id).await?;
+    sms::verify(state, &mobile, purpose, code).await?;
+    Ok(true)
 }
 
 async fn mobile_of(state: &AppState, user_id: Uuid) -> Result<String, ApiError> {
@@ -543,14 +563,8 @@ async fn bind_bank(
     borrower: Borrower,
     ApiJson(body): ApiJson<BankBody>,
 ) -> Result<Response, ApiError> {
-    let sms_code_verified = match body.sms_code.as_deref().filter(|c| !c.is_empty()) {
-        Some(code) => {
-            let mobile = mobile_of(&state, borrower.user_id).await?;
-            sms::verify(&state, &mobile, "bank", code).await?;
-            true
-        }
-        None => false,
-    };
+    let sms_code_verified =
+        sms_proof(&state, borrower.user_id, "bank", body.sms_code.as_deref()).await?;
     let loan_activity = loan_activity(&state, borrower.user_id).await?;
     let command = || UserCommand::BindBankCard {
         actor: Actor::User(borrower.user_id),
@@ -559,17 +573,7 @@ async fn bind_bank(
         sms_code_verified,
         loan_activity,
     };
-    let uid = borrower.user_id.to_string();
-    state
-        .execute(
-            &state.users,
-            &uid,
-            command,
-            Actor::User(borrower.user_id),
-            &request_id(),
-        )
-        .await?;
-    Ok(ok(json!(null)))
+    run_as_borrower(&state, &borrower, command).await
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -597,30 +601,14 @@ async fn set_withdraw_pin(
     borrower: Borrower,
     ApiJson(body): ApiJson<PinBody>,
 ) -> Result<Response, ApiError> {
-    let sms_code_verified = match body.sms_code.as_deref().filter(|c| !c.is_empty()) {
-        Some(code) => {
-            let mobile = mobile_of(&state, borrower.user_id).await?;
-            sms::verify(&state, &mobile, "pin", code).await?;
-            true
-        }
-        None => false,
-    };
+    let sms_code_verified =
+        sms_proof(&state, borrower.user_id, "pin", body.sms_code.as_deref()).await?;
     let command = || UserCommand::SetWithdrawPin {
         actor: Actor::User(borrower.user_id),
         pin: body.pin.clone(),
         sms_code_verified,
     };
-    let uid = borrower.user_id.to_string();
-    state
-        .execute(
-            &state.users,
-            &uid,
-            command,
-            Actor::User(borrower.user_id),
-            &request_id(),
-        )
-        .await?;
-    Ok(ok(json!(null)))
+    run_as_borrower(&state, &borrower, command).await
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -677,20 +665,10 @@ async fn upload_signature(
         .await
         .map_err(ApiError::internal)?;
     let image = ImageRef { key, sha256 };
-    let uid = borrower.user_id.to_string();
     let command = || UserCommand::UploadSignature {
         image: image.clone(),
     };
-    state
-        .execute(
-            &state.users,
-            &uid,
-            command,
-            Actor::User(borrower.user_id),
-            &request_id(),
-        )
-        .await?;
-    Ok(ok(json!(null)))
+    run_as_borrower(&state, &borrower, command).await
 }
 
 #[derive(Deserialize, ToSchema)]
