@@ -4,7 +4,6 @@
 
 use std::time::Duration;
 
-use aggregates::order::OrderCommand;
 use aggregates::types::ImageRef;
 use aggregates::user::UserCommand;
 use aggregates::wallet::{WalletCommand, WalletEvent};
@@ -136,32 +135,7 @@ async fn approved(app: &TestApp, borrower: &Borrower) -> String {
         )
         .await;
     let order_id = applied["loanOrderId"].as_str().unwrap().to_string();
-    let (a1, a2) = (Uuid::now_v7(), Uuid::now_v7());
-    for (who, command) in [
-        (a1, OrderCommand::StartReview { auditor_id: a1 }),
-        (
-            a1,
-            OrderCommand::PassFirstAudit {
-                auditor_id: a1,
-                note: "ok".into(),
-                identity_verified: true,
-            },
-        ),
-        (
-            a2,
-            OrderCommand::PassFinalAudit {
-                auditor_id: a2,
-                note: "ok".into(),
-            },
-        ),
-    ] {
-        app.state
-            .orders
-            .execute(&order_id, command, Actor::Auditor(who).metadata("t", None))
-            .await
-            .unwrap();
-    }
-    app.wait_status(&borrower.token, &order_id, 9).await;
+    app.approve(&borrower.token, &order_id).await;
     order_id
 }
 
