@@ -11,9 +11,9 @@
 
 use std::collections::BTreeMap;
 
-use aggregates::order::{Order, OrderEvent};
-use aggregates::user::{User, UserEvent};
-use aggregates::wallet::{Wallet, WalletEvent};
+use aggregates::order::Order;
+use aggregates::user::User;
+use aggregates::wallet::Wallet;
 use cqrs_es::Aggregate;
 use rust_decimal::Decimal;
 
@@ -126,12 +126,6 @@ async fn refold_aggregates(
         }
     }
     report.aggregates = aggregates.len();
-    // Keep the event enums named so a rename shows up here at compile time.
-    let _ = (
-        std::any::type_name::<UserEvent>(),
-        std::any::type_name::<OrderEvent>(),
-        std::any::type_name::<WalletEvent>(),
-    );
     Ok(())
 }
 
