@@ -1,0 +1,189 @@
+// End-to-end harness: starts the real api (built by `cargo build --release -p api`)
+// on a fresh SQLite database serving web/dist, drives Debian's Chromium through
+// playwright-core, and offers the few back-door reads a person would do with
+// their phone (the SMS outbox) or a loan officer with the auditor API.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, existsSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repo = resolve(here, '../..');
+export const shotsDir = join(here, 'screenshots');
+
+/** The api binary: $API_BIN, else the release build, else the debug build. */
+export function apiBinary() {
+  const candidates = [process.env.API_BIN, join(repo, 'target/release/api'), join(repo, 'target/debug/api')];
+  const found = candidates.find((c) => c && existsSync(c));
+  if (!found) throw new Error('no api binary: run `cargo build --release -p api` first');
+  return found;
+}
+
+function freePort() {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => ok(port));
+    });
+    server.on('error', fail);
+  });
+}
+
+/**
+ * Starts the api on a free port with a fresh database. Returns
+ * `{ url, dir, env, stop }`.
+ */
+export async function startServer() {
+  const dir = mkdtempSync(join(tmpdir(), 'loan-e2e-'));
+  mkdirSync(join(dir, 'uploads'), { recursive: true });
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    DATABASE_URL: `sqlite://${join(dir, 'loan.db')}`,
+    BIND_ADDR: `127.0.0.1:${port}`,
+    WEB_DIST: join(repo, 'web/dist'),
+    STORAGE_DIR: join(dir, 'uploads'),
+    STORAGE_URL: join(dir, 'uploads'),
+    RUST_LOG: process.env.RUST_LOG ?? 'warn',
+  };
+  const child = spawn(apiBinary(), [], { env, cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i += 1) {
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null) throw new Error(`api exited with ${child.exitCode}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    dir,
+    env,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches headless Chromium from Debian (never a downloaded browser). */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A phone-sized (390×844) context; `locale` for the browser's language. */
+export async function phone(browser, baseURL) {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 1,
+    isMobile: true,
+    hasTouch: true,
+  });
+  context.setDefaultTimeout(15000);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error('page error:', error.message));
+  return { context, page };
+}
+
+/** Saves a full-page screenshot as `screenshots/<name>.png`. */
+export async function shot(page, name) {
+  mkdirSync(shotsDir, { recursive: true });
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  // Let toasts fade so they do not hide the screen being recorded.
+  await page.locator('.adm-toast-mask').waitFor({ state: 'hidden', timeout: 4000 }).catch(() => undefined);
+  await page.waitForTimeout(250);
+  await page.screenshot({ path: join(shotsDir, `${name}.png`), fullPage: true });
+}
+
+/** Runs SQL on the test database through Python's sqlite3 (Node 20 has none). */
+export function sql(server, query, params = []) {
+  const script = `import json,sqlite3,sys
+db=sqlite3.connect(sys.argv[1]); rows=db.execute(sys.argv[2], json.loads(sys.argv[3])).fetchall()
+print(json.dumps(rows))`;
+  const out = spawnSync('python3', ['-c', script, join(server.dir, 'loan.db'), query, JSON.stringify(params)], {
+    encoding: 'utf8',
+  });
+  if (out.status !== 0) throw new Error(out.stderr);
+  return JSON.parse(out.stdout);
+}
+
+/** The newest 6-digit code texted to `mobile` (the default sender's outbox). */
+export async function smsCode(server, mobile) {
+  for (let i = 0; i < 50; i += 1) {
+    const rows = sql(server, 'select body from sms_outbox where mobile = ? order by rowid desc limit 1', [mobile]);
+    const match = rows[0]?.[0]?.match(/\b(\d{6})\b/);
+    if (match) return match[1];
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no SMS code for ${mobile}`);
+}
+
+/** Creates an auditor with the `api create-auditor` command. */
+export function createAuditor(server, username, password) {
+  const out = spawnSync(apiBinary(), ['create-auditor', '--username', username, '--password-stdin'], {
+    env: server.env,
+    input: `${password}\n`,
+    encoding: 'utf8',
+  });
+  if (out.status !== 0) throw new Error(`create-auditor failed: ${out.stderr}`);
+}
+
+/** A loan officer using the auditor API (PRODUCT.md 7). */
+export async function auditor(server, username, password = 'auditor-password-1') {
+  createAuditor(server, username, password);
+  const login = await call(server, '/admin/api/login', { username, password });
+  const token = login.token;
+  return {
+    call: (path, body = {}, headers = {}) => call(server, `/admin/api/${path}`, body, { authorization: `Bearer ${token}`, ...headers }),
+  };
+}
+
+/** POSTs JSON and returns `data`, throwing on any non-zero code. */
+export async function call(server, path, body = {}, headers = {}) {
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  const envelope = await res.json();
+  if (envelope.code !== 0) throw new Error(`${path}: ${envelope.code} ${envelope.msg}`);
+  return envelope.data;
+}
+
+/** A small JPEG made by Chromium's canvas (real image bytes for the ID photos). */
+export async function makeJpeg(page, label) {
+  const base64 = await page.evaluate((text) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 320;
+    canvas.height = 200;
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#dbeafe';
+    ctx.fillRect(0, 0, 320, 200);
+    ctx.fillStyle = '#1e3a8a';
+    ctx.font = '28px sans-serif';
+    ctx.fillText(text, 20, 110);
+    return canvas.toDataURL('image/jpeg', 0.9).split(',')[1];
+  }, label);
+  return { name: `${label}.jpg`, mimeType: 'image/jpeg', buffer: Buffer.from(base64, 'base64') };
+}

@@ -1,0 +1,70 @@
+/**
+ * The cost disclosure of P5: principal, processing fee and net amount received,
+ * interest, total repayable, per-period payment, daily rate, APR and effective
+ * monthly rate, the schedule, and the lender's name and licence numbers. Shown
+ * before signing (apply), on the contract and in the auditor's review.
+ */
+import { useTranslation } from 'react-i18next';
+import type { Disclosure } from '@/lib/types';
+import { useMoney } from './use-money';
+
+export function DisclosureTable({ disclosure, schedule = true }: { disclosure: Disclosure; schedule?: boolean }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const d = disclosure;
+  const rows: [string, string][] = [
+    [t('d_principal'), money(d.principal)],
+    [t('d_processing_fee'), money(d.processingFee)],
+    [t('d_net_amount'), money(d.netAmount)],
+    [t('d_interest'), money(d.interest)],
+    [t('d_total_repayable'), money(d.totalRepayable)],
+    [t('d_per_period'), `${money(d.perPeriodPayment)} × ${d.periodDays}`],
+    [t('d_daily_rate'), `${d.dailyRatePct}%`],
+    [t('d_apr'), `${d.aprPct}%`],
+    [t('d_monthly_rate'), `${d.effectiveMonthlyRatePct}%`],
+    [t('d_overdue_rate'), `${d.overdueDailyRatePct}%`],
+    [t('d_cost_cap'), `${d.maxTotalCostPct}%`],
+    [t('d_cooling_off'), t('days', { n: d.coolingOffDays })],
+  ];
+  return (
+    <div className="stack" data-testid="disclosure">
+      <table className="disclosure">
+        <tbody>
+          {rows.map(([label, value]) => (
+            <tr key={label}>
+              <td>{label}</td>
+              <td>{value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {schedule && d.schedule.length > 0 && (
+        <details>
+          <summary className="muted">{t('d_schedule', { n: d.schedule.length })}</summary>
+          <table className="schedule">
+            <thead>
+              <tr>
+                <th>{t('period')}</th>
+                <th>{t('due')}</th>
+                <th>{t('amount')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.schedule.map((line) => (
+                <tr key={line.period}>
+                  <td>{line.period}</td>
+                  <td>{line.dueDate ?? t('day_n_after_payout', { n: line.period })}</td>
+                  <td>{money(line.amount)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      )}
+      <p className="muted">
+        {t('d_lender', { name: d.lender.legal_name, reg: d.lender.registration_no, licence: d.lender.licence_no })}
+      </p>
+      <p className="info-box">{t('never_pay_notice')}</p>
+    </div>
+  );
+}

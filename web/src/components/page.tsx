@@ -1,0 +1,48 @@
+/**
+ * The frame of every borrower screen: header bar (optional back button, title,
+ * action slot), the content, the lender footer (P14), the floating
+ * customer-service button and, on tab screens, the bottom tab bar (PRODUCT.md 3).
+ */
+import type { ReactNode } from 'react';
+import { NavBar } from 'antd-mobile';
+import { useNavigate } from 'react-router';
+import { LenderFooter } from './lender-footer';
+import { ServiceButton } from './service-button';
+import { TabBar } from './tab-bar';
+
+export interface PageProps {
+  title: ReactNode;
+  /** Show a back button: `true` goes back in history, a string goes to that path. */
+  back?: boolean | string;
+  /** The header's action slot. */
+  right?: ReactNode;
+  /** Show the bottom tab bar (Home, My). */
+  tabs?: boolean;
+  /** Show the lender footer (default true). */
+  footer?: boolean;
+  /** Show the floating customer-service button (default true). */
+  service?: boolean;
+  children: ReactNode;
+}
+
+export function Page({ title, back, right, tabs, footer = true, service = true, children }: PageProps) {
+  const navigate = useNavigate();
+  const onBack = () => {
+    if (typeof back === 'string') navigate(back);
+    else if (window.history.length > 1) navigate(-1);
+    else navigate('/');
+  };
+  return (
+    <div className={`page${tabs ? ' page--tabs' : ''}`}>
+      <NavBar className="page__header" back={back ? '' : null} backIcon={back ? undefined : false} onBack={onBack} right={right}>
+        {title}
+      </NavBar>
+      <main className="page__body">
+        {children}
+        {footer && <LenderFooter />}
+      </main>
+      {service && <ServiceButton />}
+      {tabs && <TabBar />}
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * A list choice rendered as the platform's own picker (a native `<select>`), which
+ * phones show as their wheel or sheet and which keyboards and screen readers
+ * handle well.
+ */
+import { useTranslation } from 'react-i18next';
+
+export interface SelectFieldProps {
+  label: string;
+  value: string;
+  options: { value: string; label: string }[];
+  onChange: (value: string) => void;
+  disabled?: boolean;
+}
+
+export function SelectField({ label, value, options, onChange, disabled }: SelectFieldProps) {
+  const { t } = useTranslation();
+  return (
+    <select
+      className="select-field"
+      aria-label={label}
+      value={value}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value)}
+    >
+      <option value="" disabled>
+        {t('please_choose')}
+      </option>
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** Options from a plain list of strings. */
+export const optionsOf = (values: readonly string[] | undefined) =>
+  (values ?? []).map((v) => ({ value: v, label: v }));

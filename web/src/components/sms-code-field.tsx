@@ -1,0 +1,58 @@
+/**
+ * An SMS code input with a "send code" button that counts down 60 s before it
+ * can be pressed again (PRODUCT.md 5: one request per 60 s per phone).
+ */
+import { useEffect, useState } from 'react';
+import { Button, Input, Toast } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { SMS_RESEND_SECONDS } from '@/config/constants';
+import type { ApiFailure } from '@/lib/envelope';
+
+export interface SmsCodeFieldProps {
+  value: string;
+  onChange: (code: string) => void;
+  /** Sends the code; rejects with an `ApiFailure` when the server refuses. */
+  send: () => Promise<unknown>;
+  disabled?: boolean;
+}
+
+export function SmsCodeField({ value, onChange, send, disabled }: SmsCodeFieldProps) {
+  const { t } = useTranslation();
+  const [left, setLeft] = useState(0);
+  const [sending, setSending] = useState(false);
+
+  useEffect(() => {
+    if (left <= 0) return;
+    const timer = window.setTimeout(() => setLeft((s) => s - 1), 1000);
+    return () => window.clearTimeout(timer);
+  }, [left]);
+
+  const onSend = async () => {
+    setSending(true);
+    try {
+      await send();
+      setLeft(SMS_RESEND_SECONDS);
+      Toast.show({ content: t('sms_sent') });
+    } catch (error) {
+      Toast.show({ content: (error as ApiFailure).message });
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <div className="row">
+      <Input
+        aria-label={t('sms_code')}
+        placeholder={t('sms_code_placeholder')}
+        inputMode="numeric"
+        maxLength={6}
+        value={value}
+        onChange={(v) => onChange(v.replace(/\D/g, '').slice(0, 6))}
+      />
+      <Button size="small" color="primary" fill="outline" disabled={disabled || left > 0} loading={sending} onClick={onSend}>
+        {left > 0 ? t('resend_in', { s: left }) : t('send_code')}
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * The sign-in form (PRODUCT.md 3, 5): the button waits for the required fields,
+ * the phone keeps digits only, bad input gets the right message before any call,
+ * a server refusal shows its translated message, and success keeps the token.
+ */
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import LoginScreen from '@/features/auth/login-screen';
+import { answer, fail, server } from '@/testing/server';
+import { renderWithProviders } from '@/testing/render';
+
+beforeEach(() => {
+  server.use(answer('jackey/loan/getAllCompanyConfigs', {}), answer('jackey/loan/getCustomerService', null));
+});
+
+const field = (name: string) => screen.getByRole('textbox', { name }) as HTMLInputElement;
+const secret = (name: string) => screen.getByLabelText(name, { selector: 'input' }) as HTMLInputElement;
+const type = (el: HTMLElement, value: string) => fireEvent.change(el, { target: { value } });
+
+describe('sign in / sign up', () => {
+  it('register: button enabled only when every field is filled; mismatched passwords are refused', async () => {
+    let called = false;
+    server.use(http.post('http://localhost/jackey/user/register', () => { called = true; return HttpResponse.json({}); }));
+    localStorage.setItem('inviteCode', 'WELCOME');
+    renderWithProviders(<LoginScreen />, { route: '/register' });
+    expect(screen.getByRole('heading', { name: 'Sign Up' })).toBeInTheDocument();
+    const button = screen.getByRole('button', { name: 'Sign Up' });
+    expect(field('Invite code').value).toBe('WELCOME');
+    expect(button).toBeDisabled();
+    type(field('Phone number'), '0917-123-4567-99');
+    expect(field('Phone number').value).toBe('09171234567');
+    type(secret('Password'), 'abcdefgh');
+    type(secret('Confirm password'), 'abcdefgX');
+    expect(button).toBeEnabled();
+    fireEvent.click(button);
+    expect(await screen.findByRole('alert')).toHaveTextContent('The passwords do not match.');
+    expect(called).toBe(false);
+  });
+
+  it('login: short phone and short password get their messages', async () => {
+    renderWithProviders(<LoginScreen />, { route: '/login' });
+    type(field('Phone number'), '0917');
+    type(secret('Password'), 'abcdefgh');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Enter an 11-digit phone number starting with 0.');
+    type(field('Phone number'), '09171234567');
+    type(secret('Password'), 'short');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The password needs at least 8 characters.'));
+  });
+
+  it('shows the server refusal and keeps the token on success', async () => {
+    server.use(fail('jackey/user/login', 10002, 'wrong phone number or password'));
+    const { store, router } = renderWithProviders(<LoginScreen />, { route: '/login', others: { '/': <p>home</p> } });
+    type(field('Phone number'), '09171234567');
+    type(secret('Password'), 'abcdefgh');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Wrong phone number or password.');
+    server.use(answer('jackey/user/login', { token: 'new-token' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(store.getState().session.token).toBe('new-token');
+    expect(localStorage.getItem('token')).toBe('new-token');
+  });
+});

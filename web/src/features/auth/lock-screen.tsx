@@ -1,0 +1,94 @@
+/**
+ * `/lock` (PRODUCT.md 3, P4). A security lock (too many wrong passwords or PINs)
+ * shows the account, the reason, a "send code" button and the unlock-code input;
+ * the SMS code lifts it and the unlock token goes to session storage
+ * (`unlockToken`, 4.5). A compliance hold shows its reason and the contact button
+ * only. Unlocking never involves a payment.
+ */
+import { useState } from 'react';
+import { Button, Form, Input, Result, Toast } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useAppSelector } from '@/app/hooks';
+import { Page } from '@/components/page';
+import { useOpenService } from '@/components/service-button';
+import { SmsCodeField } from '@/components/sms-code-field';
+import type { ApiFailure } from '@/lib/envelope';
+import { useSendSmsMutation, useUserInfoQuery } from '@/lib/shared-api';
+import { storage } from '@/lib/storage';
+import { mask } from '@/lib/mask';
+import { checkPhone, digitsOnly } from '@/lib/validation';
+import { useUnlockMutation } from './auth-api';
+
+export default function LockScreen() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const token = useAppSelector((state) => state.session.token);
+  const { data: user, refetch } = useUserInfoQuery(undefined, { skip: !token });
+  const [mobileInput, setMobileInput] = useState('');
+  const [code, setCode] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [sendSms] = useSendSmsMutation();
+  const [unlock, unlockState] = useUnlockMutation();
+  const openService = useOpenService();
+  const mobile = user?.mobile ?? mobileInput;
+  const lock = user?.lock;
+  const compliance = lock?.kind === 'compliance';
+
+  const submit = async () => {
+    if (!code.trim()) {
+      setProblem(t('unlock_code_required'));
+      return;
+    }
+    try {
+      const { unlockToken } = await unlock({ mobile, unlockCode: code.trim() }).unwrap();
+      storage.setUnlockToken(unlockToken);
+      Toast.show({ icon: 'success', content: t('unlocked') });
+      if (token) await refetch();
+      navigate(token ? '/' : '/login', { replace: true });
+    } catch (error) {
+      setProblem((error as ApiFailure).message);
+    }
+  };
+
+  return (
+    <Page title={t('lock_title')} back={token ? '/' : '/login'}>
+      <div className="card">
+        <Result
+          status={compliance ? 'warning' : 'info'}
+          title={t(compliance ? 'lock_compliance_title' : 'lock_security_title')}
+          description={lock?.reason ? t('lock_reason', { reason: lock.reason }) : t('lock_security_text')}
+        />
+        {user && <p className="center muted">{t('account')}: {mask(user.mobile, 4)}</p>}
+        <p className="info-box">{t('lock_never_pay')}</p>
+      </div>
+      {compliance ? (
+        <Button block color="primary" size="large" onClick={openService}>
+          {t('contact_service')}
+        </Button>
+      ) : (
+        <div className="card">
+          <Form layout="vertical">
+            {!user && (
+              <Form.Item label={t('phone')}>
+                <Input aria-label={t('phone')} inputMode="numeric" value={mobileInput} onChange={(v) => setMobileInput(digitsOnly(v, 11))} />
+              </Form.Item>
+            )}
+            <Form.Item label={t('unlock_code')}>
+              <SmsCodeField
+                value={code}
+                onChange={setCode}
+                disabled={!!checkPhone(mobile)}
+                send={() => sendSms({ purpose: 'unlock', mobile }).unwrap()}
+              />
+            </Form.Item>
+          </Form>
+          {problem && <p className="error-text" role="alert">{problem}</p>}
+          <Button block color="primary" size="large" loading={unlockState.isLoading} onClick={submit}>
+            {t('unlock')}
+          </Button>
+        </div>
+      )}
+    </Page>
+  );
+}

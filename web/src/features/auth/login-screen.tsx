@@ -1,0 +1,114 @@
+/**
+ * `/login` and `/register`: one screen, two modes (PRODUCT.md 3). Phone (digits
+ * only, max 11), password; register adds confirm password and invite code, the
+ * latter pre-filled from the saved `code` parameter. The button is enabled only
+ * when the required fields are filled (PRODUCT.md 5).
+ */
+import { useState } from 'react';
+import { Button, Form, Input, Toast } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { useAppDispatch } from '@/app/hooks';
+import { LenderFooter } from '@/components/lender-footer';
+import { LanguageSwitch } from '@/components/language-switch';
+import { ServiceButton } from '@/components/service-button';
+import type { ApiFailure } from '@/lib/envelope';
+import { signedIn } from '@/lib/session';
+import { storage } from '@/lib/storage';
+import { checkConfirm, checkPassword, checkPhone, digitsOnly } from '@/lib/validation';
+import { useLoginMutation, useRegisterMutation } from './auth-api';
+
+export default function LoginScreen() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const dispatch = useAppDispatch();
+  const registering = pathname.endsWith('/register');
+  const [mobile, setMobile] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [invite, setInvite] = useState(() => storage.get('inviteCode') ?? '');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [login, loginState] = useLoginMutation();
+  const [register, registerState] = useRegisterMutation();
+  const busy = loginState.isLoading || registerState.isLoading;
+
+  const filled = registering ? !!(mobile && password && confirm && invite) : !!(mobile && password);
+
+  const submit = async () => {
+    const check =
+      checkPhone(mobile) ?? checkPassword(password) ?? (registering ? checkConfirm(password, confirm) : null);
+    if (check) {
+      setProblem(t(check));
+      return;
+    }
+    setProblem(null);
+    const body = {
+      mobile,
+      password,
+      telemarketingCode: registering ? invite.trim() : undefined,
+      installationSource: storage.get('channel') ?? undefined,
+    };
+    try {
+      const { token } = await (registering ? register(body) : login(body)).unwrap();
+      dispatch(signedIn(token));
+      Toast.show({ icon: 'success', content: t(registering ? 'register_success' : 'login_success') });
+      navigate('/', { replace: true });
+    } catch (error) {
+      setProblem((error as ApiFailure).message);
+    }
+  };
+
+  return (
+    <div className="auth">
+      <div className="auth__brand">
+        <div className="auth__logo">₱</div>
+        <div>
+          <h1 className="auth__title">{t(registering ? 'sign_up' : 'sign_in')}</h1>
+          <div className="muted">{t('auth_subtitle')}</div>
+        </div>
+      </div>
+      <Form layout="vertical" mode="card" onFinish={submit}>
+        <Form.Item label={t('phone')} help={t('phone_hint')}>
+          <Input
+            aria-label={t('phone')}
+            placeholder="09XXXXXXXXX"
+            inputMode="numeric"
+            value={mobile}
+            onChange={(v) => setMobile(digitsOnly(v, 11))}
+            clearable
+          />
+        </Form.Item>
+        <Form.Item label={t('password')}>
+          <Input aria-label={t('password')} type="password" placeholder={t('password_placeholder')} value={password} onChange={setPassword} />
+        </Form.Item>
+        {registering && (
+          <>
+            <Form.Item label={t('confirm_password')}>
+              <Input aria-label={t('confirm_password')} type="password" value={confirm} onChange={setConfirm} />
+            </Form.Item>
+            <Form.Item label={t('invite_code')}>
+              <Input aria-label={t('invite_code')} value={invite} onChange={setInvite} clearable />
+            </Form.Item>
+          </>
+        )}
+      </Form>
+      {problem && (
+        <p className="error-text" role="alert" data-testid="form-error">
+          {problem}
+        </p>
+      )}
+      <Button block color="primary" size="large" disabled={!filled} loading={busy} onClick={submit} style={{ marginTop: 16 }}>
+        {t(registering ? 'sign_up' : 'sign_in')}
+      </Button>
+      <p className="center">
+        <Link to={registering ? '/login' : '/register'} onClick={() => setProblem(null)}>
+          {t(registering ? 'have_account' : 'no_account')}
+        </Link>
+      </p>
+      <LanguageSwitch />
+      <LenderFooter />
+      <ServiceButton />
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * The cost disclosure (P5) on the apply screen: pre-filled with the largest
+ * amount and longest period (P7), every figure of `/loan/quote` shown before the
+ * borrower can submit, and the amount clamped to the range on blur.
+ */
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import ApplyScreen from '@/features/loan/apply-screen';
+import { answer, server } from '@/testing/server';
+import { renderWithProviders } from '@/testing/render';
+import { disclosureFixture, userFixture } from '@/testing/fixtures';
+
+const session = { token: 'tok', redirect: null };
+
+beforeEach(() => {
+  server.use(
+    answer('jackey/user/info', userFixture({ signatureImg: '/files/sig.png' })),
+    answer('jackey/loan/appList', [
+      { id: 1, name: 'Cash Loan', logo: '', minAmount: '80000.00', maxAmount: '3000000.00', step: '10000.00', defaultRate: '0.2', enabled: true },
+    ]),
+    answer('jackey/loan/getPeriodConfig', {
+      id: 1,
+      rateConfigs: [
+        { periodDays: 6, rate: '0.2', amounts: ['80000.00'] },
+        { periodDays: 24, rate: '0.1', amounts: ['80000.00'] },
+      ],
+    }),
+    answer('jackey/loan/getAllCompanyConfigs', {}),
+    answer('jackey/loan/getCustomerService', null),
+  );
+});
+
+describe('apply screen cost disclosure', () => {
+  it('asks for the quote of the largest amount and longest period and shows every figure', async () => {
+    const asked: unknown[] = [];
+    server.use(
+      http.post('http://localhost/jackey/loan/quote', async ({ request }) => {
+        asked.push(await request.json());
+        return HttpResponse.json({ code: 0, msg: 'ok', data: disclosureFixture });
+      }),
+    );
+    renderWithProviders(<ApplyScreen />, { route: '/apply/1', path: '/apply/:appId', preloadedState: { session } });
+    const table = await screen.findByTestId('disclosure', {}, { timeout: 4000 });
+    expect(asked[0]).toEqual({ amt: '3000000', periodDays: 24, appId: 1 });
+    for (const text of ['Principal', '₱100,000.00', 'Processing fee', '₱0.00', 'You receive', 'Interest', '₱2,400.00',
+      'Total to repay', '₱102,400.00', 'Daily rate', '0.1%', 'APR (nominal)', '36.5%', 'Effective monthly rate', '3%']) {
+      expect(within(table).getAllByText(text).length).toBeGreaterThan(0);
+    }
+    expect(table).toHaveTextContent('Honest Lending Corporation');
+    expect(table).toHaveTextContent('We never ask you to pay to receive a loan.');
+  });
+
+  it('clamps the amount to the range and step on blur', async () => {
+    server.use(answer('jackey/loan/quote', disclosureFixture));
+    renderWithProviders(<ApplyScreen />, { route: '/apply/1?amount=100000&period=6', path: '/apply/:appId', preloadedState: { session } });
+    const input = await screen.findByRole('textbox', { name: 'Loan amount' });
+    await waitFor(() => expect(input).toHaveValue('100000'));
+    fireEvent.change(input, { target: { value: '125555' } });
+    fireEvent.blur(input);
+    expect(input).toHaveValue('120000');
+    fireEvent.change(input, { target: { value: '12a' } });
+    expect(input).toHaveValue('12');
+    fireEvent.blur(input);
+    expect(input).toHaveValue('80000');
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * The home main button (PRODUCT.md 4.2, 4.3): disabled until the policy box is
+ * ticked, its label per qualification and order, its one-second cool-down, and
+ * the refusal overlay with the reason (P8).
+ */
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import HomeScreen from '@/features/loan/home-screen';
+import { answer, server } from '@/testing/server';
+import { renderWithProviders } from '@/testing/render';
+import { userFixture } from '@/testing/fixtures';
+
+const session = { token: 'tok', redirect: null };
+
+function given(progress: unknown, qualified = true, order?: unknown) {
+  server.use(
+    answer('jackey/user/info', userFixture({ signatureImg: '/files/sig.png', qualified })),
+    answer('jackey/loan/getLoanProgress', progress),
+    answer('jackey/loan/getAllCompanyConfigs', { title: 'Honest Cash Loan' }),
+    answer('jackey/loan/getCustomerService', null),
+    answer('jackey/loan/orderInfo', order ?? null),
+  );
+}
+
+const tick = () => fireEvent.click(screen.getByRole('checkbox'));
+
+describe('home main button', () => {
+  it('is disabled until the policy is accepted, then reads Apply → /question', async () => {
+    given(null);
+    const { router } = renderWithProviders(<HomeScreen />, { preloadedState: { session }, others: { '/question': <p>questionnaire</p> } });
+    const button = await screen.findByTestId('main-button');
+    await waitFor(() => expect(button).toHaveTextContent('Apply'));
+    expect(button).toBeDisabled();
+    tick();
+    expect(button).toBeEnabled();
+    fireEvent.click(button);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/question'));
+  });
+
+  it('reads Complete info for an unqualified borrower', async () => {
+    given(null, false);
+    renderWithProviders(<HomeScreen />, { preloadedState: { session } });
+    await waitFor(() => expect(screen.getByTestId('main-button')).toHaveTextContent('Complete info'));
+  });
+
+  it('reads Withdraw when approved and Repay when disbursed', async () => {
+    given({ orderId: 'o1', status: 9, applyAmount: '80000.00', balance: '80000.00', contract: '' });
+    const first = renderWithProviders(<HomeScreen />, { preloadedState: { session } });
+    await waitFor(() => expect(screen.getByTestId('main-button')).toHaveTextContent('Withdraw'));
+    expect(screen.getByTestId('balance-card')).toHaveTextContent('₱80,000.00');
+    first.unmount();
+    given({ orderId: 'o1', status: 4, applyAmount: '80000.00', balance: '0.00', contract: '' });
+    renderWithProviders(<HomeScreen />, { preloadedState: { session } });
+    await waitFor(() => expect(screen.getByTestId('main-button')).toHaveTextContent('Repay'));
+  });
+
+  it('is disabled for one second after each click', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      given({ orderId: 'o1', status: 1, applyAmount: '80000.00', balance: '0.00', contract: '' });
+      renderWithProviders(<HomeScreen />, { preloadedState: { session } });
+      const button = await screen.findByTestId('main-button');
+      await waitFor(() => expect(button).toHaveTextContent('Refresh'));
+      tick();
+      fireEvent.click(button);
+      expect(button).toBeDisabled();
+      await act(() => vi.advanceTimersByTimeAsync(900));
+      expect(button).toBeDisabled();
+      await act(() => vi.advanceTimersByTimeAsync(200));
+      expect(button).toBeEnabled();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('shows the refusal reason when the latest order is refused', async () => {
+    given({ orderId: 'o1', status: 12, applyAmount: '80000.00', balance: '0.00', contract: '' }, true, {
+      orderId: 'o1',
+      status: 12,
+      refuseReason: 'income could not be verified',
+    });
+    renderWithProviders(<HomeScreen />, { preloadedState: { session } });
+    expect(await screen.findByTestId('refusal-reason')).toHaveTextContent('income could not be verified');
+  });
+});

@@ -1,0 +1,218 @@
+/**
+ * `/apply/:appId` (PRODUCT.md 3, P5, P7): the borrower chooses amount and period
+ * (pre-filled from the query, else the largest amount and longest period), sees
+ * the live cost disclosure from `/loan/quote`, signs if no signature is on file,
+ * and confirms; nothing is created before that. The amount input takes digits
+ * only (max length 7) and is clamped to the range and step on blur.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { Button, Checkbox, Dialog, Input, Result, Selector, Toast } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { DisclosureTable } from '@/components/disclosure-table';
+import { Page } from '@/components/page';
+import { SignatureSheet } from '@/components/signature-sheet';
+import { ErrorState, Loading } from '@/components/states';
+import { useMoney } from '@/components/use-money';
+import { AMOUNT_MAX_LENGTH } from '@/config/constants';
+import type { ApiFailure } from '@/lib/envelope';
+import { gatherTerms } from '@/lib/rules';
+import {
+  usePeriodConfigQuery,
+  useProductsQuery,
+  useUploadSignatureMutation,
+  useUserInfoQuery,
+} from '@/lib/shared-api';
+import { checkAge, checkApplyAmount, clampAmount, digitsOnly } from '@/lib/validation';
+import { useApplyMutation, useQuoteQuery } from './loan-api';
+
+/** Waits until `value` has been stable for `ms` (the quote follows typing calmly). */
+function useSettled<T>(value: T, ms = 300): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSettled(value), ms);
+    return () => window.clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+export default function ApplyScreen() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const money = useMoney();
+  const appId = Number(useParams().appId);
+  const [query] = useSearchParams();
+  const products = useProductsQuery();
+  const periodsQuery = usePeriodConfigQuery(appId, { skip: !Number.isFinite(appId) });
+  const { data: user } = useUserInfoQuery();
+  const product = products.data?.find((p) => p.id === appId);
+  const terms = useMemo(() => gatherTerms(periodsQuery.data), [periodsQuery.data]);
+  const min = Number(product?.minAmount ?? 0);
+  const max = Number(product?.maxAmount ?? 0);
+  const step = Number(product?.step ?? 1);
+
+  const [amountText, setAmountText] = useState('');
+  const [period, setPeriod] = useState<number | null>(null);
+  const [agreed, setAgreed] = useState(false);
+  const [signing, setSigning] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const [apply, applyState] = useApplyMutation();
+  const [upload, uploadState] = useUploadSignatureMutation();
+
+  // Pre-fill once the terms are known (P7): the query's values, else the largest.
+  useEffect(() => {
+    if (!product || terms.periods.length === 0 || period !== null) return;
+    const wanted = Number(query.get('amount'));
+    const amount = Number.isFinite(wanted) && wanted > 0 ? clampAmount(wanted, min, max, step) : max;
+    setAmountText(String(amount));
+    const wantedPeriod = Number(query.get('period'));
+    setPeriod(terms.periods.includes(wantedPeriod) ? wantedPeriod : terms.periods[terms.periods.length - 1]);
+  }, [product, terms.periods, period, query, min, max, step]);
+
+  const amount = Number(amountText);
+  const amountProblem = amountText ? checkApplyAmount(amount, min, max, step) : 'amount_required';
+  const settledAmount = useSettled(amountText);
+  const quote = useQuoteQuery(
+    { amt: settledAmount, periodDays: period ?? 0, appId },
+    { skip: !product || period === null || !!checkApplyAmount(Number(settledAmount), min, max, step) },
+  );
+  const ageProblem = user?.birthday ? checkAge(user.birthday) : null;
+  const hasSignature = !!user?.signatureImg;
+
+  const submit = async () => {
+    if (amountProblem || period === null) {
+      Toast.show({ content: t(amountProblem ?? 'period_required') });
+      return;
+    }
+    if (ageProblem) {
+      Toast.show({ content: t(ageProblem) });
+      return;
+    }
+    if (!hasSignature) {
+      setSigning(true);
+      return;
+    }
+    const confirmed = await Dialog.confirm({
+      title: t('apply_confirm_title'),
+      content: t('apply_confirm_text', { amount: money(amount), days: period }),
+      confirmText: t('confirm'),
+      cancelText: t('cancel'),
+    });
+    if (!confirmed) return;
+    try {
+      const { loanOrderId } = await apply({ amt: String(amount), periodDays: period, appId, idempotencyKey }).unwrap();
+      setDone(loanOrderId);
+    } catch (error) {
+      Toast.show({ content: (error as ApiFailure).message, duration: 3000 });
+    }
+  };
+
+  const saveSignature = async (png: string) => {
+    try {
+      await upload(png).unwrap();
+      setSigning(false);
+      Toast.show({ icon: 'success', content: t('signature_saved') });
+    } catch (error) {
+      Toast.show({ content: (error as ApiFailure).message });
+    }
+  };
+
+  if (products.isLoading || periodsQuery.isLoading) {
+    return (
+      <Page title={t('apply_title')} back>
+        <Loading />
+      </Page>
+    );
+  }
+  if (!product || periodsQuery.isError) {
+    return (
+      <Page title={t('apply_title')} back>
+        <ErrorState error={periodsQuery.error ?? { message: t('service_error_40007') }} onRetry={() => void periodsQuery.refetch()} />
+      </Page>
+    );
+  }
+
+  return (
+    <Page title={product.name} back>
+      <section className="card">
+        <div className="muted">{t('loan_amount')}</div>
+        <Input
+          aria-label={t('loan_amount')}
+          className="amount-input"
+          inputMode="numeric"
+          maxLength={AMOUNT_MAX_LENGTH}
+          value={amountText}
+          onChange={(v) => setAmountText(digitsOnly(v, AMOUNT_MAX_LENGTH))}
+          onBlur={() => setAmountText(String(clampAmount(Number(amountText), min, max, step)))}
+        />
+        <div className="muted">
+          {t('amount_range', { min: money(min), max: money(max), step: money(step) })}
+        </div>
+        {amountText && amountProblem && <div className="error-text">{t(amountProblem)}</div>}
+      </section>
+      <section className="card">
+        <div className="muted" style={{ marginBottom: 8 }}>{t('loan_period')}</div>
+        <Selector
+          columns={4}
+          value={period === null ? [] : [period]}
+          onChange={(v) => v.length && setPeriod(v[0])}
+          options={terms.periods.map((days) => ({
+            label: t('days', { n: days }),
+            description: `${terms.rates.get(days)}%/${t('day')}`,
+            value: days,
+          }))}
+        />
+      </section>
+      <section className="card">
+        <h2 className="card__title">{t('disclosure_title')}</h2>
+        {quote.isFetching && !quote.data ? (
+          <Loading />
+        ) : quote.isError ? (
+          <ErrorState error={quote.error} onRetry={() => void quote.refetch()} />
+        ) : quote.data ? (
+          <DisclosureTable disclosure={quote.data} />
+        ) : (
+          <p className="muted">{t('disclosure_pending')}</p>
+        )}
+      </section>
+      <section className="card">
+        <div className="row">
+          <span>{t('signature')}</span>
+          {hasSignature ? (
+            <span className="muted" data-testid="signature-on-file">{t('signature_on_file')}</span>
+          ) : (
+            <Button size="small" color="primary" fill="outline" onClick={() => setSigning(true)}>
+              {t('sign_now')}
+            </Button>
+          )}
+        </div>
+      </section>
+      {ageProblem && <p className="warning-box">{t(ageProblem)}</p>}
+      <Checkbox checked={agreed} onChange={setAgreed} style={{ '--font-size': '13px', '--icon-size': '18px' } as React.CSSProperties}>
+        {t('apply_agree')}
+      </Checkbox>
+      <Button
+        block
+        color="primary"
+        size="large"
+        disabled={!agreed || !quote.data || !!amountProblem}
+        loading={applyState.isLoading}
+        onClick={submit}
+      >
+        {t(hasSignature ? 'submit_application' : 'sign_and_submit')}
+      </Button>
+      <SignatureSheet visible={signing} busy={uploadState.isLoading} onClose={() => setSigning(false)} onConfirm={saveSignature} />
+      {done && (
+        <div className="success-overlay" role="dialog" aria-label={t('apply_success')}>
+          <div className="card">
+            <Result status="success" title={t('apply_success')} description={t('apply_success_text')} />
+            <Button block color="primary" onClick={() => navigate(`/success/${done}`, { replace: true })}>
+              {t('continue')}
+            </Button>
+          </div>
+        </div>
+      )}
+    </Page>
+  );
+}

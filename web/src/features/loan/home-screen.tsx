@@ -1,0 +1,215 @@
+/**
+ * `/`: home (PRODUCT.md 3, 4.2). Balance card (applied amount and account
+ * balance), the policy checkbox that enables the main button, the icon buttons,
+ * the main button with its one-second cool-down, the refusal overlay with its
+ * reason (P8) and the signature sheet when no signature is on file.
+ */
+import { useEffect, useState } from 'react';
+import { Button, Checkbox, Dialog, Mask, Swiper, Toast } from 'antd-mobile';
+import {
+  BankcardOutline,
+  BillOutline,
+  FileOutline,
+  HistogramOutline,
+  InformationCircleOutline,
+  SetOutline,
+  TeamOutline,
+} from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Page } from '@/components/page';
+import { SignatureSheet } from '@/components/signature-sheet';
+import { ErrorState, Loading } from '@/components/states';
+import { useMoney } from '@/components/use-money';
+import type { ApiFailure } from '@/lib/envelope';
+import { isQualified, mainButton, statusLabelKey, walletPath } from '@/lib/rules';
+import {
+  useCompanyConfigQuery,
+  useLoanProgressQuery,
+  useOrderInfoQuery,
+  useUploadSignatureMutation,
+  useUserInfoQuery,
+} from '@/lib/shared-api';
+import { storage } from '@/lib/storage';
+import { useCooldown } from './use-cooldown';
+
+export default function HomeScreen() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const money = useMoney();
+  const user = useUserInfoQuery();
+  const progress = useLoanProgressQuery();
+  const { data: company } = useCompanyConfigQuery();
+  const latest = progress.data;
+  const refused = latest && (latest.status === 5 || latest.status === 12);
+  const { data: refusedOrder } = useOrderInfoQuery(latest?.orderId, { skip: !refused });
+  const [accepted, setAccepted] = useState(() => storage.get('policyAccepted') === '1');
+  const [overlayClosed, setOverlayClosed] = useState(false);
+  const [signing, setSigning] = useState(false);
+  const [upload, uploadState] = useUploadSignatureMutation();
+  const needsSignature = !!user.data && !user.data.signatureImg;
+  const qualified = isQualified(user.data?.userQualificationView);
+  // The sheet opens by itself once per visit for a qualified borrower without a
+  // signature (PRODUCT.md 3); closing it leaves the "Add signature" button.
+  const [offered, setOffered] = useState(false);
+  useEffect(() => {
+    if (needsSignature && qualified && !offered) {
+      setOffered(true);
+      setSigning(true);
+    }
+  }, [needsSignature, qualified, offered]);
+
+  const action = mainButton(user.data?.userQualificationView, latest);
+  const { onClick, cooling } = useCooldown(() => {
+    if (action.kind === 'refresh') {
+      void progress.refetch();
+      void user.refetch();
+      Toast.show({ content: t('refreshed') });
+    } else navigate(action.to);
+  });
+
+  const accept = (value: boolean) => {
+    setAccepted(value);
+    storage.set('policyAccepted', value ? '1' : null);
+  };
+
+  const showAbout = () =>
+    Dialog.alert({
+      title: t('about_us'),
+      content: (
+        <div className="stack">
+          <p>{String(company?.['about-us'] ?? '')}</p>
+          <p className="muted">{t('policy_text')}</p>
+        </div>
+      ),
+      confirmText: t('ok'),
+    });
+
+  const saveSignature = async (png: string) => {
+    try {
+      await upload(png).unwrap();
+      setSigning(false);
+      Toast.show({ icon: 'success', content: t('signature_saved') });
+    } catch (error) {
+      Toast.show({ content: (error as ApiFailure).message });
+    }
+  };
+
+  if (user.isLoading || progress.isLoading) {
+    return (
+      <Page title={company?.title ?? t('app_name')} tabs>
+        <Loading />
+      </Page>
+    );
+  }
+  if (user.isError) {
+    return (
+      <Page title={company?.title ?? t('app_name')} tabs>
+        <ErrorState error={user.error} onRetry={() => void user.refetch()} />
+      </Page>
+    );
+  }
+
+  const icons = [
+    { key: 'wallet', icon: <BankcardOutline />, to: walletPath(latest) },
+    { key: 'transactions', icon: <HistogramOutline />, to: '/transactionHistory' },
+    { key: 'settings', icon: <SetOutline />, to: '/my' },
+    { key: 'cooperation', icon: <TeamOutline />, to: '/partner' },
+    { key: 'repay_detail', icon: <BillOutline />, to: '/repayDetail' },
+    { key: 'contract', icon: <FileOutline />, to: '/contract' },
+    { key: 'about_us', icon: <InformationCircleOutline />, to: null },
+  ];
+
+  return (
+    <Page title={company?.title ?? t('app_name')} tabs>
+      <Swiper autoplay loop className="banner" indicatorProps={{ color: 'white' }}>
+        {['banner_licensed', 'banner_no_fees', 'banner_prepay'].map((key) => (
+          <Swiper.Item key={key}>
+            <div className="banner__slide">{t(key)}</div>
+          </Swiper.Item>
+        ))}
+      </Swiper>
+      <section className="card card--hero" data-testid="balance-card">
+        <div className="grid-2">
+          <div>
+            <div className="muted">{t('applied_amount')}</div>
+            <div className="amount-big">{money(latest?.applyAmount ?? '0')}</div>
+          </div>
+          <div>
+            <div className="muted">{t('account_balance')}</div>
+            <div className="amount-big">{money(latest?.balance ?? '0')}</div>
+          </div>
+        </div>
+        {latest && (
+          <div className="muted" data-testid="home-status">
+            {t('order_status')}: {t(statusLabelKey(latest.status))}
+          </div>
+        )}
+      </section>
+      <section className="card">
+        <div className="icon-grid">
+          {icons.map((item) => (
+            <button
+              key={item.key}
+              type="button"
+              className="icon-grid__item"
+              onClick={() => (item.to ? navigate(item.to) : void showAbout())}
+            >
+              <span className="icon-grid__icon">{item.icon}</span>
+              {t(item.key)}
+            </button>
+          ))}
+        </div>
+      </section>
+      <section className="stack">
+        <Checkbox checked={accepted} onChange={accept} style={{ '--icon-size': '18px', '--font-size': '13px' } as React.CSSProperties}>
+          {t('policy_agree')}{' '}
+          <a
+            onClick={(e) => {
+              e.preventDefault();
+              void showAbout();
+            }}
+            href="/about"
+          >
+            {t('policy_link')}
+          </a>
+        </Checkbox>
+        <Button
+          className="main-button"
+          block
+          color="primary"
+          size="large"
+          shape="rounded"
+          disabled={!accepted || cooling}
+          onClick={onClick}
+          data-testid="main-button"
+        >
+          {t(`main_${action.kind}`)}
+        </Button>
+        {needsSignature && (
+          <Button block fill="outline" color="primary" onClick={() => setSigning(true)}>
+            {t('add_signature')}
+          </Button>
+        )}
+      </section>
+      <Mask visible={!!refused && !overlayClosed} onMaskClick={() => setOverlayClosed(true)}>
+        <div className="overlay-card card" role="dialog" aria-label={t('refused_title')}>
+          <h3 className="card__title">{t('refused_title')}</h3>
+          <p data-testid="refusal-reason">
+            {t('refused_reason', { reason: refusedOrder?.refuseReason ?? '…' })}
+          </p>
+          <p className="muted">{t('refused_can_reapply')}</p>
+          <Button block color="primary" onClick={() => setOverlayClosed(true)}>
+            {t('ok')}
+          </Button>
+        </div>
+      </Mask>
+      <SignatureSheet
+        visible={signing}
+        busy={uploadState.isLoading}
+        onClose={() => setSigning(false)}
+        onConfirm={saveSignature}
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * `/loan`: the product list (PRODUCT.md 3): logo, name, maximum amount, daily
+ * rate, score 5.0 and an Apply button; disabled products are greyed. The button
+ * reads "Complete info" while the borrower is not qualified (4.1).
+ */
+import { Button, Image, Rate } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Page } from '@/components/page';
+import { QueryGate } from '@/components/query-gate';
+import { EmptyState } from '@/components/states';
+import { useMoney } from '@/components/use-money';
+import { isQualified } from '@/lib/rules';
+import { useProductsQuery, useUserInfoQuery } from '@/lib/shared-api';
+
+export default function ProductsScreen() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const money = useMoney();
+  const products = useProductsQuery();
+  const { data: user } = useUserInfoQuery();
+  const qualified = isQualified(user?.userQualificationView);
+  return (
+    <Page title={t('products_title')} back="/">
+      <QueryGate query={products}>
+        {(list) =>
+          list.length === 0 ? (
+            <EmptyState />
+          ) : (
+            <div className="stack">
+              {list.map((p) => (
+                <div key={p.id} className={`card product${p.enabled ? '' : ' product--disabled'}`} data-testid={`product-${p.id}`}>
+                  <div className="row">
+                    <Image src={p.logo} width={48} height={48} fit="cover" style={{ borderRadius: 12 }} alt="" />
+                    <div style={{ flex: 1 }}>
+                      <div className="product__name">{p.name}</div>
+                      <div className="muted">
+                        {t('up_to')} {money(p.maxAmount)} · {t('daily_rate')} {p.defaultRate}%
+                      </div>
+                      <div className="row" style={{ justifyContent: 'flex-start' }}>
+                        <Rate readOnly value={5} style={{ '--star-size': '12px' } as React.CSSProperties} />
+                        <span className="muted">5.0</span>
+                      </div>
+                    </div>
+                    <Button
+                      color="primary"
+                      size="small"
+                      disabled={!p.enabled}
+                      onClick={() => navigate(!qualified ? '/baseInfo' : user?.job ? `/apply/${p.id}` : '/question')}
+                    >
+                      {!p.enabled ? t('unavailable') : qualified ? t('apply') : t('main_completeInfo')}
+                    </Button>
+                  </div>
+                </div>
+              ))}
+            </div>
+          )
+        }
+      </QueryGate>
+    </Page>
+  );
+}

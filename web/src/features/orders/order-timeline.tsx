@@ -1,0 +1,115 @@
+/**
+ * The order's timeline as the borrower sees it (P9): every event in order, with a
+ * translated label per event type (the Rust `OrderEvent` names), when, by whom
+ * (you, a loan officer, the system) and the event's own details
+ * (projections/src/orders.rs `timeline_detail`, sent under `detail`).
+ */
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { useMoney } from '@/components/use-money';
+import type { TimelineEvent } from '@/lib/types';
+import { payoutReason, useDates } from './helpers';
+
+/** The event types the api sends (aggregates/src/order/events.rs). */
+export const TIMELINE_TYPES = [
+  'LoanApplied',
+  'ReviewStarted',
+  'ResubmissionRequested',
+  'Resubmitted',
+  'FirstAuditPassed',
+  'FinalAuditPassed',
+  'LoanRefused',
+  'LoanCancelled',
+  'OfferExpired',
+  'PayoutRequested',
+  'PayoutSucceeded',
+  'PayoutFailed',
+  'RepaymentReceived',
+  'InstallmentOverdue',
+  'OverdueFeeCharged',
+  'LoanRepaid',
+] as const;
+
+/** An event's details: the api nests them under `detail`; flat fields are read too. */
+export function eventDetail(event: TimelineEvent): Record<string, unknown> {
+  const nested = event.detail;
+  return typeof nested === 'object' && nested !== null ? (nested as Record<string, unknown>) : event;
+}
+
+const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+
+type Money = (value: string | null | undefined) => string;
+type Dates = ReturnType<typeof useDates>;
+
+/** The translated line under an event's label, or '' when the event has none. */
+export function describeEvent(event: TimelineEvent, t: TFunction, money: Money, dates: Dates): string {
+  const d = eventDetail(event);
+  switch (event.type) {
+    case 'LoanApplied':
+      return t('timeline_d_applied', { amount: money(text(d.amount)), days: text(d.periodDays) });
+    case 'ResubmissionRequested':
+      return d.reason ? t('timeline_d_reason', { reason: text(d.reason) }) : '';
+    case 'LoanRefused':
+      return d.reason ? t('timeline_d_reason', { reason: text(d.reason) }) : '';
+    case 'FinalAuditPassed':
+      return t('timeline_d_approved', {
+        amount: money(text(d.approvedAmount)),
+        date: dates.dateTime(text(d.offerExpiresAt)),
+      });
+    case 'PayoutRequested':
+      return t('timeline_d_payout_requested', {
+        amount: money(text(d.amount)),
+        bank: text(d.bankName),
+        card: text(d.cardNo),
+      });
+    case 'PayoutSucceeded':
+      return t('timeline_d_payout_succeeded', { amount: money(text(d.netAmount ?? d.principal)) });
+    case 'PayoutFailed':
+      return t('timeline_d_payout_failed', { amount: money(text(d.amount)), reason: payoutReason(text(d.reason)) });
+    case 'RepaymentReceived':
+      return t('timeline_d_amount', { amount: money(text(d.amount)) });
+    case 'InstallmentOverdue':
+      return t('timeline_d_overdue', { period: text(d.period), date: dates.day(text(d.dueDate)) });
+    case 'OverdueFeeCharged':
+      return t('timeline_d_fee', { period: text(d.period), amount: money(text(d.amount)) });
+    case 'LoanRepaid': {
+      if (d.coolingOff === true) return t('timeline_d_cooling_off');
+      const waived = text(d.interestWaived);
+      return waived && Number(waived) > 0 ? t('timeline_d_interest_waived', { amount: money(waived) }) : '';
+    }
+    default:
+      return '';
+  }
+}
+
+/** "You", "Loan officer" or "System" for the api's `by` (user, auditor, system). */
+function actorKey(by: string): string {
+  if (by === 'user') return 'timeline_by_user';
+  if (by === 'auditor') return 'timeline_by_auditor';
+  return 'timeline_by_system';
+}
+
+export function OrderTimeline({ events }: { events: TimelineEvent[] }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const dates = useDates();
+  if (events.length === 0) return <p className="muted">{t('timeline_empty')}</p>;
+  return (
+    <ol className="orders-timeline" data-testid="timeline">
+      {events.map((event, i) => {
+        const known = (TIMELINE_TYPES as readonly string[]).includes(event.type);
+        const detail = describeEvent(event, t, money, dates);
+        const bad = event.type === 'LoanRefused' || event.type === 'PayoutFailed' || event.type === 'InstallmentOverdue';
+        return (
+          <li key={event.sequence ?? i} className={`orders-timeline__item${bad ? ' orders-timeline__item--bad' : ''}`}>
+            <div className="orders-timeline__label">{known ? t(`timeline_${event.type}`) : event.type}</div>
+            {detail && <div className="orders-timeline__detail">{detail}</div>}
+            <div className="muted">
+              {dates.dateTime(event.at)} · {t(actorKey(event.by))}
+            </div>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * `/bankInfo`: bind or replace the payout account (PRODUCT.md 3, 5, P3). The
+ * holder is the verified real name, read-only. Replacing a bound account needs an
+ * SMS code; the server refuses it while a loan is being repaid (110012).
+ * Submitting goes to `/loan`.
+ */
+import { useState } from 'react';
+import { Button, Form, Input, Toast } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Page } from '@/components/page';
+import { QueryGate } from '@/components/query-gate';
+import { SelectField, optionsOf } from '@/components/select-field';
+import { SmsCodeField } from '@/components/sms-code-field';
+import type { ApiFailure } from '@/lib/envelope';
+import { useReferenceListQuery, useSendSmsMutation, useUserInfoQuery } from '@/lib/shared-api';
+import type { User } from '@/lib/types';
+import { checkAccountNo, checkSmsCode, digitsOnly } from '@/lib/validation';
+import { useBindBankMutation } from './profile-api';
+
+function BankForm({ user }: { user: User }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { data: banks } = useReferenceListQuery('banks');
+  const [bankName, setBankName] = useState(user.bankName ?? '');
+  const [cardNo, setCardNo] = useState('');
+  const [smsCode, setSmsCode] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [bind, bindState] = useBindBankMutation();
+  const [sendSms] = useSendSmsMutation();
+  const replacing = user.userQualificationView.bankCard === 1;
+  const ready = !!bankName && !!cardNo && (!replacing || !!smsCode);
+
+  const submit = async () => {
+    const check = checkAccountNo(cardNo) ?? (replacing ? checkSmsCode(smsCode) : null);
+    if (check) {
+      setProblem(t(check));
+      return;
+    }
+    try {
+      await bind({ bankName, cardNo, smsCode: replacing ? smsCode : undefined }).unwrap();
+      Toast.show({ icon: 'success', content: t('saved') });
+      navigate('/loan');
+    } catch (error) {
+      setProblem((error as ApiFailure).message);
+    }
+  };
+
+  return (
+    <>
+      {replacing && (
+        <div className="card">
+          <div className="muted">{t('current_account')}</div>
+          <div>{user.bankName} · {user.cardNo}</div>
+        </div>
+      )}
+      <Form layout="horizontal" mode="card">
+        <Form.Item label={t('holder_name')}>
+          <Input aria-label={t('holder_name')} value={user.realName ?? ''} readOnly />
+        </Form.Item>
+        <Form.Item label={t('bank_name')}>
+          <SelectField label={t('bank_name')} value={bankName} options={optionsOf(banks as string[])} onChange={setBankName} />
+        </Form.Item>
+        <Form.Item label={t('card_no')}>
+          <Input aria-label={t('card_no')} inputMode="numeric" value={cardNo} onChange={(x) => setCardNo(digitsOnly(x, 20))} />
+        </Form.Item>
+        {replacing && (
+          <Form.Item label={t('sms_code')}>
+            <SmsCodeField value={smsCode} onChange={setSmsCode} send={() => sendSms({ purpose: 'bank', mobile: user.mobile }).unwrap()} />
+          </Form.Item>
+        )}
+      </Form>
+      <p className="muted">{t('bank_own_name_only')}</p>
+      {problem && <p className="error-text" role="alert" data-testid="form-error">{problem}</p>}
+      <Button block color="primary" size="large" disabled={!ready} loading={bindState.isLoading} onClick={submit}>
+        {t('submit')}
+      </Button>
+    </>
+  );
+}
+
+export default function BankInfoScreen() {
+  const { t } = useTranslation();
+  const user = useUserInfoQuery();
+  return (
+    <Page title={t('bank_info_title')} back>
+      <QueryGate query={user}>{(u) => <BankForm user={u} />}</QueryGate>
+    </Page>
+  );
+}

@@ -1,0 +1,217 @@
+/**
+ * The identity step (`/identity`) and the full profile (`/baseInfo`) share one
+ * form (PRODUCT.md 3, 5): ID photos, name, ID number, sex, birthday and marital
+ * status; the full profile adds email, address, province/city, education and the
+ * bank account. Next stays disabled until the required values are set; verified
+ * values (name and ID number once identity is verified) are read-only.
+ */
+import { useMemo, useState } from 'react';
+import { Button, Form, Input, Radio, Toast } from 'antd-mobile';
+import { EyeInvisibleOutline, EyeOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { SelectField, optionsOf } from '@/components/select-field';
+import type { ApiFailure } from '@/lib/envelope';
+import { useReferenceListQuery, type Region } from '@/lib/shared-api';
+import type { User } from '@/lib/types';
+import { checkAccountNo, checkBirthday, checkEmail, checkIdNumber, digitsOnly } from '@/lib/validation';
+import { allPhotos, IdPhotos, type PhotoSet } from './id-photos';
+import { useBindBankMutation, useUpdateProfileMutation, useUploadIdPhotosMutation } from './profile-api';
+
+export interface ProfileFormProps {
+  user: User;
+  /** `true` on `/baseInfo` (full profile and bank), `false` on `/identity`. */
+  full: boolean;
+  /** Where to go after saving. */
+  next: string;
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+export function ProfileForm({ user, full, next }: ProfileFormProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { data: marriages } = useReferenceListQuery('marriage');
+  const { data: educations } = useReferenceListQuery('education', { skip: !full });
+  const { data: regions } = useReferenceListQuery('provinces', { skip: !full });
+  const { data: banks } = useReferenceListQuery('banks', { skip: !full });
+  const [uploadPhotos] = useUploadIdPhotosMutation();
+  const [updateProfile] = useUpdateProfileMutation();
+  const [bindBank] = useBindBankMutation();
+  const [saving, setSaving] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [showCard, setShowCard] = useState(false);
+
+  const verified = user.userQualificationView.identity === 2;
+  const needPhotos = user.userQualificationView.identity === 0 || user.userQualificationView.identity === 3;
+  const bankBound = user.userQualificationView.bankCard === 1;
+  const [photos, setPhotos] = useState<PhotoSet>({});
+  const [v, setV] = useState({
+    realName: user.realName ?? '',
+    identity: user.identity ?? '',
+    sex: user.sex ? String(user.sex) : '',
+    birthday: user.birthday ?? '',
+    marriage: user.marriage ?? '',
+    email: user.email ?? '',
+    address: user.address ?? '',
+    provinceCity: user.provinceCity ?? '',
+    education: user.education ?? '',
+    bankName: user.bankName ?? '',
+    cardNo: '',
+  });
+  const set = (key: keyof typeof v) => (value: string) => setV((old) => ({ ...old, [key]: value }));
+
+  const provinceOptions = useMemo(
+    () =>
+      ((regions ?? []) as Region[]).flatMap((r) =>
+        r.provinces.map((p) => ({ value: `${r.region},${p}`, label: `${p}, ${r.region}` })),
+      ),
+    [regions],
+  );
+
+  const identityReady =
+    (!needPhotos || allPhotos(photos)) && v.realName.trim() && v.identity && v.sex && v.birthday && v.marriage;
+  const fullReady = v.email && v.address.trim() && v.provinceCity && v.education && (bankBound || (v.bankName && v.cardNo));
+  const ready = !!identityReady && (!full || !!fullReady);
+
+  const submit = async () => {
+    const check =
+      checkIdNumber(v.identity) ??
+      checkBirthday(v.birthday) ??
+      (full ? checkEmail(v.email) : null) ??
+      (full && !bankBound ? checkAccountNo(v.cardNo) : null);
+    if (check) {
+      setProblem(t(check));
+      return;
+    }
+    setProblem(null);
+    setSaving(true);
+    try {
+      if (needPhotos && allPhotos(photos)) {
+        await uploadPhotos({
+          frontImage: photos.frontImage.file,
+          backImage: photos.backImage.file,
+          handHoldImage: photos.handHoldImage.file,
+        }).unwrap();
+      }
+      await updateProfile({
+        ...(verified ? {} : { realName: v.realName.trim(), identity: v.identity }),
+        sex: Number(v.sex),
+        birthday: v.birthday,
+        marriage: v.marriage,
+        ...(full
+          ? { email: v.email.trim(), address: v.address.trim(), provinceCity: v.provinceCity, education: v.education }
+          : {}),
+      }).unwrap();
+      if (full && !bankBound) await bindBank({ bankName: v.bankName, cardNo: v.cardNo }).unwrap();
+      Toast.show({ icon: 'success', content: t('saved') });
+      navigate(next);
+    } catch (error) {
+      setProblem((error as ApiFailure).message);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <>
+      {user.userQualificationView.identity === 3 && (
+        <p className="warning-box" role="alert">
+          {t('identity_rejected', { reason: user.identityRejectReason ?? '' })}
+        </p>
+      )}
+      <div className="card">
+        <h2 className="card__title">{t('id_photos')}</h2>
+        <IdPhotos photos={photos} onChange={setPhotos} existing={user.idImages ?? undefined} readOnly={!needPhotos} />
+        {needPhotos && <p className="muted">{t('img_size_tips')}</p>}
+      </div>
+      <Form layout="horizontal" mode="card">
+        <Form.Header>{t('identity_section')}</Form.Header>
+        <Form.Item label={t('real_name')}>
+          <Input aria-label={t('real_name')} value={v.realName} onChange={set('realName')} readOnly={verified} maxLength={80} />
+        </Form.Item>
+        <Form.Item label={t('id_number')}>
+          <Input
+            aria-label={t('id_number')}
+            inputMode="numeric"
+            value={v.identity}
+            onChange={(x) => set('identity')(digitsOnly(x, 30))}
+            readOnly={verified}
+          />
+        </Form.Item>
+        <Form.Item label={t('sex')}>
+          <Radio.Group value={v.sex} onChange={(x) => set('sex')(String(x))}>
+            <Radio value="1" style={{ marginRight: 16 }}>{t('male')}</Radio>
+            <Radio value="2">{t('female')}</Radio>
+          </Radio.Group>
+        </Form.Item>
+        <Form.Item label={t('birthday')}>
+          <input
+            className="date-field"
+            type="date"
+            aria-label={t('birthday')}
+            min="1900-01-01"
+            max={today()}
+            value={v.birthday}
+            onChange={(e) => set('birthday')(e.target.value)}
+          />
+        </Form.Item>
+        <Form.Item label={t('marriage')}>
+          <SelectField label={t('marriage')} value={v.marriage} options={optionsOf(marriages as string[])} onChange={set('marriage')} />
+        </Form.Item>
+        {full && (
+          <>
+            <Form.Header>{t('contact_section')}</Form.Header>
+            <Form.Item label={t('email')}>
+              <Input aria-label={t('email')} type="email" value={v.email} onChange={set('email')} maxLength={254} />
+            </Form.Item>
+            <Form.Item label={t('province_city')}>
+              <SelectField label={t('province_city')} value={v.provinceCity} options={provinceOptions} onChange={set('provinceCity')} />
+            </Form.Item>
+            <Form.Item label={t('address')}>
+              <Input aria-label={t('address')} value={v.address} onChange={set('address')} maxLength={200} />
+            </Form.Item>
+            <Form.Item label={t('education')}>
+              <SelectField label={t('education')} value={v.education} options={optionsOf(educations as string[])} onChange={set('education')} />
+            </Form.Item>
+            <Form.Header>{t('bank_section')}</Form.Header>
+            {bankBound ? (
+              <Form.Item label={t('bank_account')} extra={<a href="/bankInfo">{t('change')}</a>}>
+                {user.bankName} · {user.cardNo}
+              </Form.Item>
+            ) : (
+              <>
+                <Form.Item label={t('bank_name')}>
+                  <SelectField label={t('bank_name')} value={v.bankName} options={optionsOf(banks as string[])} onChange={set('bankName')} />
+                </Form.Item>
+                <Form.Item
+                  label={t('card_no')}
+                  extra={
+                    <span role="button" aria-label={t('show_hide')} onClick={() => setShowCard((s) => !s)}>
+                      {showCard ? <EyeOutline /> : <EyeInvisibleOutline />}
+                    </span>
+                  }
+                >
+                  <Input
+                    aria-label={t('card_no')}
+                    type={showCard ? 'text' : 'password'}
+                    inputMode="numeric"
+                    value={v.cardNo}
+                    onChange={(x) => set('cardNo')(digitsOnly(x, 20))}
+                  />
+                </Form.Item>
+                <Form.Item label={t('holder_name')}>
+                  <Input aria-label={t('holder_name')} value={v.realName} readOnly />
+                </Form.Item>
+              </>
+            )}
+          </>
+        )}
+      </Form>
+      {problem && <p className="error-text" role="alert" data-testid="form-error">{problem}</p>}
+      <Button block color="primary" size="large" disabled={!ready} loading={saving} onClick={submit}>
+        {t('next')}
+      </Button>
+    </>
+  );
+}

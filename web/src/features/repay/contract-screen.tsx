@@ -1,0 +1,279 @@
+/**
+ * `/contract` (PRODUCT.md 3, P5, P14): the signed contract of the latest order —
+ * the parties (the lender's legal name, registration and licence numbers; the
+ * borrower), the terms, the full cost disclosure with its schedule, the line "We
+ * never ask you to pay to receive a loan." and the borrower's signature. The
+ * signature is a `/files/...` image served only with the borrower's bearer token,
+ * so it is fetched and shown as an object URL. "Download" saves the contract as
+ * one self-contained HTML file (the signature embedded as a data URL).
+ */
+import { useEffect, useRef, useState } from 'react';
+import { Button, DotLoading, Toast } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useAppSelector } from '@/app/hooks';
+import { Page } from '@/components/page';
+import { QueryGate } from '@/components/query-gate';
+import { EmptyState, ErrorState, Loading } from '@/components/states';
+import { useMoney } from '@/components/use-money';
+import { mask } from '@/lib/mask';
+import { useCompanyConfigQuery, useUserInfoQuery } from '@/lib/shared-api';
+import { storage } from '@/lib/storage';
+import type { Order, User } from '@/lib/types';
+import { contractDocument, readTerms, type ContractTerms } from './contract-model';
+import { useDates } from './helpers';
+import { useLatestOrderQuery } from './repay-api';
+import './repay.css';
+
+/** The signature image fetched with the bearer token: an object URL and its blob. */
+function useSignature(url: string | null) {
+  const sessionToken = useAppSelector((state) => state.session.token);
+  const token = sessionToken ?? storage.get('token');
+  const [state, setState] = useState<{ src: string | null; blob: Blob | null; failed: boolean; loading: boolean }>({
+    src: null,
+    blob: null,
+    failed: false,
+    loading: !!url,
+  });
+  useEffect(() => {
+    if (!url) {
+      setState({ src: null, blob: null, failed: false, loading: false });
+      return;
+    }
+    const abort = new AbortController();
+    let objectUrl: string | null = null;
+    setState({ src: null, blob: null, failed: false, loading: true });
+    fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {}, signal: abort.signal })
+      .then(async (response) => {
+        if (!response.ok) throw new Error(String(response.status));
+        const blob = await response.blob();
+        objectUrl = URL.createObjectURL(blob);
+        setState({ src: objectUrl, blob, failed: false, loading: false });
+      })
+      .catch(() => {
+        if (!abort.signal.aborted) setState({ src: null, blob: null, failed: true, loading: false });
+      });
+    return () => {
+      abort.abort();
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [url, token]);
+  return state;
+}
+
+const readAsDataUrl = (blob: Blob) =>
+  new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(blob);
+  });
+
+function ContractView({ order, user, terms }: { order: Order; user: User; terms: ContractTerms | null }) {
+  const { t, i18n } = useTranslation();
+  const money = useMoney();
+  const dates = useDates();
+  const config = useCompanyConfigQuery();
+  const signature = useSignature(user.signatureImg);
+  const article = useRef<HTMLElement>(null);
+  const [saving, setSaving] = useState(false);
+
+  const lender = terms?.lender ?? null;
+  const configLender = config.data?.lender;
+  const lenderName = lender?.legalName ?? configLender?.legal_name ?? '—';
+  const registrationNo = lender?.registrationNo ?? configLender?.registration_no ?? '—';
+  const licenceNo = lender?.licenceNo ?? configLender?.licence_no ?? '—';
+  const disbursed = order.status === 4 || order.status === 10;
+  const title = t('contract_title');
+
+  const download = async () => {
+    if (!article.current) return;
+    setSaving(true);
+    try {
+      const copy = article.current.cloneNode(true) as HTMLElement;
+      const img = copy.querySelector('img[data-signature]');
+      if (img && signature.blob) img.setAttribute('src', await readAsDataUrl(signature.blob));
+      const html = contractDocument(`${title} ${order.orderId}`, i18n.language, copy.outerHTML);
+      const url = URL.createObjectURL(new Blob([html], { type: 'text/html;charset=utf-8' }));
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `contract-${order.orderId}.html`;
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch {
+      Toast.show({ content: t('contract_download_failed') });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const rows: [string, string][] = terms
+    ? [
+        [t('contract_principal'), money(terms.principal)],
+        [t('contract_processing_fee'), money(terms.processingFee)],
+        [t('contract_net_amount'), money(terms.netAmount)],
+        [t('contract_interest'), money(terms.interest)],
+        [t('contract_total_repayable'), money(terms.totalRepayable)],
+        [t('contract_per_period'), t('contract_per_period_value', { amount: money(terms.perPeriodPayment), n: terms.periodDays })],
+        [t('contract_daily_rate'), `${terms.dailyRatePct}%`],
+        [t('contract_apr'), `${terms.aprPct}%`],
+        [t('contract_monthly_rate'), `${terms.effectiveMonthlyRatePct}%`],
+      ]
+    : [
+        [t('contract_principal'), money(order.principal)],
+        [t('contract_interest'), money(order.interest)],
+        [t('contract_total_repayable'), money(order.totalRepay)],
+        [t('contract_apr'), order.apr ? `${order.apr}%` : '—'],
+      ];
+
+  return (
+    <>
+      <article ref={article} className="card stack repay-contract" data-testid="contract">
+        <header>
+          <h1 className="repay-contract__title">{title}</h1>
+          <p className="muted">
+            {t('contract_number', { id: order.orderId })} · {t('contract_signed_on', { date: dates.dateTime(order.applyTime) })}
+          </p>
+        </header>
+
+        <section>
+          <h2 className="card__title">{t('contract_parties')}</h2>
+          <table className="disclosure">
+            <tbody>
+              <tr>
+                <td>{t('contract_lender')}</td>
+                <td>{lenderName}</td>
+              </tr>
+              <tr>
+                <td>{t('contract_registration_no')}</td>
+                <td>{registrationNo}</td>
+              </tr>
+              <tr>
+                <td>{t('contract_licence_no')}</td>
+                <td>{licenceNo}</td>
+              </tr>
+              <tr>
+                <td>{t('contract_borrower')}</td>
+                <td>{user.realName ?? order.realName ?? '—'}</td>
+              </tr>
+              {user.identity && (
+                <tr>
+                  <td>{t('contract_id_number')}</td>
+                  <td>{mask(user.identity, 4)}</td>
+                </tr>
+              )}
+              <tr>
+                <td>{t('contract_phone')}</td>
+                <td>{mask(user.mobile, 4)}</td>
+              </tr>
+            </tbody>
+          </table>
+        </section>
+
+        <section>
+          <h2 className="card__title">{t('contract_terms')}</h2>
+          <ol className="repay-contract__terms">
+            <li>
+              {t('contract_term_loan', {
+                product: order.productName ?? '',
+                amount: money(terms?.principal ?? order.principal),
+                days: terms?.periodDays ?? order.periodDays ?? '',
+              })}
+            </li>
+            <li>{disbursed ? t('contract_term_paid_out', { date: dates.dateTime(order.paidAt) }) : t('contract_term_payout')}</li>
+            <li>{t('contract_term_interest')}</li>
+            <li>{t('contract_term_allocation')}</li>
+            <li>{t('contract_term_prepay', { days: terms?.coolingOffDays ?? 7 })}</li>
+            <li>{t('contract_term_cancel')}</li>
+            <li>
+              {t('contract_term_overdue', {
+                rate: terms?.overdueDailyRatePct ?? '0',
+                cap: terms?.maxTotalCostPct ?? '100',
+              })}
+            </li>
+            <li>{t('contract_term_no_other_charges')}</li>
+          </ol>
+        </section>
+
+        <section>
+          <h2 className="card__title">{t('contract_disclosure')}</h2>
+          <table className="disclosure" data-testid="contract-disclosure">
+            <tbody>
+              {rows.map(([label, value]) => (
+                <tr key={label}>
+                  <td>{label}</td>
+                  <td>{value}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+
+        {terms && terms.schedule.length > 0 && (
+          <section>
+            <h2 className="card__title">{t('contract_schedule')}</h2>
+            <table className="schedule">
+              <thead>
+                <tr>
+                  <th>{t('contract_col_period')}</th>
+                  <th>{t('contract_col_due')}</th>
+                  <th>{t('contract_col_amount')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {terms.schedule.map((line) => (
+                  <tr key={line.period}>
+                    <td>{line.period}</td>
+                    <td>{line.dueDate ? dates.day(line.dueDate) : t('contract_due_after_payout', { n: line.period })}</td>
+                    <td>{money(line.amount)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        )}
+
+        <p className="info-box notice" data-testid="contract-notice">
+          {t('contract_never_pay')}
+        </p>
+
+        <section>
+          <h2 className="card__title">{t('contract_signature')}</h2>
+          {signature.loading ? (
+            <DotLoading color="primary" />
+          ) : signature.src ? (
+            <img className="repay-contract__signature" data-signature src={signature.src} alt={t('contract_signature_alt')} />
+          ) : (
+            <p className="muted">{t(signature.failed ? 'contract_signature_failed' : 'contract_signature_none')}</p>
+          )}
+          <p className="muted">
+            {user.realName ?? order.realName ?? ''} · {dates.dateTime(order.applyTime)}
+          </p>
+        </section>
+      </article>
+
+      <Button block color="primary" size="large" loading={saving} onClick={download}>
+        {t('contract_download')}
+      </Button>
+    </>
+  );
+}
+
+function Contract({ order }: { order: Order }) {
+  const user = useUserInfoQuery();
+  const config = useCompanyConfigQuery();
+  if (user.isLoading) return <Loading />;
+  if (user.isError || !user.data) return <ErrorState error={user.error} onRetry={() => void user.refetch()} />;
+  return <ContractView order={order} user={user.data} terms={readTerms(order, config.data?.lender)} />;
+}
+
+export default function ContractScreen() {
+  const { t } = useTranslation();
+  const latest = useLatestOrderQuery();
+  return (
+    <Page title={t('contract_title')} back>
+      <QueryGate query={latest}>{(order) => (order ? <Contract order={order} /> : <EmptyState text={t('contract_empty')} />)}</QueryGate>
+    </Page>
+  );
+}

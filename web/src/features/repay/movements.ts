@@ -1,0 +1,76 @@
+/**
+ * The borrower's money movements (`/transactionHistory`, PRODUCT.md 3): every
+ * disbursement (`PayoutSucceeded`, the net amount that reached the bank account)
+ * and every repayment (`RepaymentReceived`) across the borrower's orders, newest
+ * first. There is no dedicated call yet, so they are derived from each order's
+ * timeline (projections/src/orders.rs `timeline_detail`, details under `detail`).
+ */
+import type { TimelineEvent } from '@/lib/types';
+
+export type MovementKind = 'disbursement' | 'repayment';
+
+export interface Movement {
+  /** Unique: order id and the event's sequence (or position). */
+  id: string;
+  orderId: string;
+  kind: MovementKind;
+  /** Decimal string with two places. */
+  amount: string;
+  /** RFC 3339 UTC. */
+  at: string;
+}
+
+export interface OrderEvents {
+  orderId: string;
+  events: TimelineEvent[];
+}
+
+function detailOf(event: TimelineEvent): Record<string, unknown> {
+  const nested = event.detail;
+  return typeof nested === 'object' && nested !== null ? (nested as Record<string, unknown>) : event;
+}
+
+function amountText(value: unknown): string | null {
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return value.toFixed(2);
+  return null;
+}
+
+const timeOf = (at: string) => {
+  const ms = Date.parse(at);
+  return Number.isNaN(ms) ? 0 : ms;
+};
+
+/** Disbursements and repayments of the given orders' timelines, newest first. */
+export function deriveMovements(orders: OrderEvents[]): Movement[] {
+  const movements: (Movement & { sequence: number })[] = [];
+  for (const { orderId, events } of orders) {
+    events.forEach((event, position) => {
+      const detail = detailOf(event);
+      let kind: MovementKind;
+      let amount: string | null;
+      if (event.type === 'PayoutSucceeded') {
+        kind = 'disbursement';
+        amount = amountText(detail.netAmount) ?? amountText(detail.principal);
+      } else if (event.type === 'RepaymentReceived') {
+        kind = 'repayment';
+        amount = amountText(detail.amount);
+      } else {
+        return;
+      }
+      if (amount === null) return;
+      const sequence = typeof event.sequence === 'number' ? event.sequence : position;
+      movements.push({ id: `${orderId}:${sequence}`, orderId, kind, amount, at: event.at, sequence });
+    });
+  }
+  movements.sort(
+    (a, b) =>
+      timeOf(b.at) - timeOf(a.at) || b.at.localeCompare(a.at) || b.sequence - a.sequence || a.id.localeCompare(b.id),
+  );
+  return movements.map(({ id, orderId, kind, amount, at }) => ({ id, orderId, kind, amount, at }));
+}
+
+/** Orders that can have money movements: disbursed (4) or repaid (10). */
+export function hasMovements(status: number): boolean {
+  return status === 4 || status === 10;
+}

@@ -1,0 +1,57 @@
+/**
+ * `/transactionHistory` (PRODUCT.md 3): the borrower's money movements — loans
+ * paid out to their bank account and repayments received — newest first, "No
+ * data" when there are none. Derived from the orders' timelines (movements.ts)
+ * until the api has a call of its own.
+ */
+import { useTranslation } from 'react-i18next';
+import { Page } from '@/components/page';
+import { QueryGate } from '@/components/query-gate';
+import { EmptyState } from '@/components/states';
+import { useMoney } from '@/components/use-money';
+import { useDates } from './helpers';
+import type { Movement } from './movements';
+import { useMoneyMovementsQuery } from './repay-api';
+import './repay.css';
+
+function MovementRow({ movement }: { movement: Movement }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const dates = useDates();
+  const disbursement = movement.kind === 'disbursement';
+  return (
+    <li className="repay-movement" data-testid="movement">
+      <div>
+        <div className="repay-movement__kind">{t(disbursement ? 'tx_disbursement' : 'tx_repayment')}</div>
+        <div className="muted">{dates.dateTime(movement.at)}</div>
+        <div className="muted">{t('tx_order', { id: movement.orderId.slice(0, 8) })}</div>
+      </div>
+      <div className={`repay-movement__amount repay-movement__amount--${movement.kind}`}>
+        <span className="repay-movement__direction">{t(disbursement ? 'tx_received' : 'tx_paid')}</span>
+        {money(movement.amount)}
+      </div>
+    </li>
+  );
+}
+
+export default function TransactionsScreen() {
+  const { t } = useTranslation();
+  const movements = useMoneyMovementsQuery();
+  return (
+    <Page title={t('tx_title')} back>
+      <QueryGate query={movements}>
+        {(list) =>
+          list.length === 0 ? (
+            <EmptyState text={t('tx_empty')} />
+          ) : (
+            <ul className="card repay-movements">
+              {list.map((movement) => (
+                <MovementRow key={movement.id} movement={movement} />
+              ))}
+            </ul>
+          )
+        }
+      </QueryGate>
+    </Page>
+  );
+}

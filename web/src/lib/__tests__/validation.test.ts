@@ -1,0 +1,106 @@
+/** The client-side checks of PRODUCT.md section 5 (mirroring aggregates/src/types.rs). */
+import {
+  ageOn,
+  checkAccountNo,
+  checkAge,
+  checkApplyAmount,
+  checkBirthday,
+  checkConfirm,
+  checkEmail,
+  checkIdNumber,
+  checkImage,
+  checkPassword,
+  checkPhone,
+  checkPin,
+  checkRepayAmount,
+  clampAmount,
+  digitsOnly,
+} from '@/lib/validation';
+import { toMinor } from '@/lib/money';
+
+const today = new Date('2026-11-22T09:00:00Z');
+
+describe('validation (PRODUCT.md 5)', () => {
+  it('phone: exactly 11 digits starting with 0; input stripped to digits, max 11', () => {
+    expect(checkPhone('09171234567')).toBeNull();
+    for (const bad of ['9171234567', '19171234567', '0917123456', '091712345678', '', '0917123456a']) {
+      expect(checkPhone(bad)).toBe('phone_input');
+    }
+    expect(digitsOnly('0917-123 4567 89', 11)).toBe('09171234567');
+  });
+
+  it('password at least 8 characters; confirm must match', () => {
+    expect(checkPassword('1234567')).toBe('password_min');
+    expect(checkPassword('12345678')).toBeNull();
+    expect(checkConfirm('abcdefgh', 'abcdefgi')).toBe('common_password_not_match');
+    expect(checkConfirm('abcdefgh', 'abcdefgh')).toBeNull();
+  });
+
+  it('PIN is 6 digits; ID number digits only; account number 8–20 digits', () => {
+    expect(checkPin('123456')).toBeNull();
+    expect(checkPin('12345')).toBe('pin_rule');
+    expect(checkPin('12345a')).toBe('pin_rule');
+    expect(checkIdNumber('123456789')).toBeNull();
+    expect(checkIdNumber('12-34')).toBe('id_number_rule');
+    expect(checkAccountNo('1234567')).toBe('card_rule');
+    expect(checkAccountNo('12345678')).toBeNull();
+    expect(checkAccountNo('1'.repeat(20))).toBeNull();
+    expect(checkAccountNo('1'.repeat(21))).toBe('card_rule');
+  });
+
+  it('email as the server checks it', () => {
+    expect(checkEmail('ana@example.ph')).toBeNull();
+    for (const bad of ['ana@', '@x.ph', 'ana@x', 'a na@x.ph', 'ana@x..ph', 'a@b@c.ph']) {
+      expect(checkEmail(bad)).toBe('email_rule');
+    }
+  });
+
+  it('birthday between 1900-01-01 and today, a real date; age 22–50 at apply', () => {
+    expect(checkBirthday('1990-05-01', today)).toBeNull();
+    expect(checkBirthday('1899-12-31', today)).toBe('birthday_rule');
+    expect(checkBirthday('2026-11-23', today)).toBe('birthday_rule');
+    expect(checkBirthday('1990-02-30', today)).toBe('birthday_rule');
+    expect(ageOn('2004-11-22', today)).toBe(22);
+    expect(ageOn('2004-11-23', today)).toBe(21);
+    expect(checkAge('2004-11-23', today)).toBe('age_rule');
+    expect(checkAge('1976-11-22', today)).toBeNull();
+    expect(checkAge('1975-11-21', today)).toBe('age_rule');
+  });
+
+  it('images: JPEG or PNG by content and under 5 MB', async () => {
+    const png = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0])]);
+    const jpeg = new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0, 0, 0])]);
+    const gif = new Blob([new TextEncoder().encode('GIF89a....')]);
+    expect(await checkImage(png)).toBeNull();
+    expect(await checkImage(jpeg)).toBeNull();
+    expect(await checkImage(gif)).toBe('img_type_tips');
+    const big = new Blob([new Uint8Array([0xff, 0xd8, 0xff]), new Uint8Array(5 * 1024 * 1024)]);
+    expect(await checkImage(big)).toBe('img_size_tips');
+  });
+
+  it('apply amount within range and on the step; clamped on blur', () => {
+    expect(checkApplyAmount(80000, 80000, 3000000, 10000)).toBeNull();
+    expect(checkApplyAmount(85000, 80000, 3000000, 10000)).toBe('amount_rule');
+    expect(checkApplyAmount(70000, 80000, 3000000, 10000)).toBe('amount_rule');
+    expect(checkApplyAmount(3010000, 80000, 3000000, 10000)).toBe('amount_rule');
+    expect(clampAmount(5, 80000, 3000000, 10000)).toBe(80000);
+    expect(clampAmount(9999999, 80000, 3000000, 10000)).toBe(3000000);
+    expect(clampAmount(125000, 80000, 3000000, 10000)).toBe(120000);
+    expect(clampAmount(Number.NaN, 80000, 3000000, 10000)).toBe(80000);
+  });
+
+  it('repayment: 100–20,000 and at most what is owed; a final payment below the minimum is allowed', () => {
+    const min = toMinor('100')!;
+    const max = toMinor('20000')!;
+    const owed = toMinor('5000.50')!;
+    expect(checkRepayAmount(toMinor('100'), owed, min, max)).toBeNull();
+    expect(checkRepayAmount(toMinor('99.99'), owed, min, max)).toBe('repay_amount_rule');
+    expect(checkRepayAmount(toMinor('5000.51'), owed, min, max)).toBe('repay_amount_rule');
+    expect(checkRepayAmount(toMinor('5000.50'), owed, min, max)).toBeNull();
+    expect(checkRepayAmount(toMinor('50'), toMinor('50')!, min, max)).toBeNull();
+    expect(checkRepayAmount(toMinor('40'), toMinor('50')!, min, max)).toBe('repay_amount_rule');
+    expect(checkRepayAmount(toMinor('25000'), toMinor('30000')!, min, max)).toBe('repay_amount_rule');
+    expect(checkRepayAmount(toMinor('1.234'), owed, min, max)).toBe('repay_amount_rule');
+    expect(checkRepayAmount(null, owed, min, max)).toBe('repay_amount_rule');
+  });
+});

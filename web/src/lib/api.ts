@@ -1,0 +1,64 @@
+/**
+ * The one RTK Query API slice (STYLE.md "React"): features add their calls with
+ * `api.injectEndpoints`. Every call goes through `baseQuery`, which sends the
+ * bearer token and the unlock token, reads the envelope (lib/envelope.ts) and
+ * applies the session behaviour of PRODUCT.md 9.
+ */
+import {
+  createApi,
+  fetchBaseQuery,
+  type BaseQueryFn,
+  type FetchArgs,
+} from '@reduxjs/toolkit/query/react';
+import { interpret, type ApiFailure } from './envelope';
+import { locked, signedOut } from './session';
+import { storage } from './storage';
+
+/** The state shape the base query reads (the store's `session` slice). */
+interface WithSession {
+  session: { token: string | null };
+}
+
+const raw = fetchBaseQuery({
+  // Absolute, so the same code runs in the browser and under Node in tests.
+  baseUrl: typeof window === 'undefined' ? 'http://localhost/' : new URL('/', window.location.href).href,
+  prepareHeaders: (headers, { getState }) => {
+    const token = (getState() as WithSession).session.token;
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+    const unlock = storage.getUnlockToken();
+    if (unlock) headers.set('X-Security-Token', unlock);
+    return headers;
+  },
+});
+
+/**
+ * A call is `POST path` with a JSON body (or FormData for uploads) unless it says
+ * otherwise. Errors are `ApiFailure`s with translated messages.
+ */
+export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiFailure> = async (
+  args,
+  api,
+  extra,
+) => {
+  const request: FetchArgs =
+    typeof args === 'string' ? { url: args, method: 'POST', body: {} } : { method: 'POST', ...args };
+  const result = await raw(request, api, extra);
+  const status =
+    result.meta?.response?.status ??
+    (typeof result.error?.status === 'number' ? result.error.status : undefined);
+  const body = result.error ? (result.error as { data?: unknown }).data : result.data;
+  const outcome = interpret(status, body);
+  if ('data' in outcome) return { data: outcome.data, meta: result.meta };
+  // A session effect only applies to a borrower call made with a token; the admin
+  // console has its own session.
+  if (outcome.effect === 'signOut') api.dispatch(signedOut());
+  if (outcome.effect === 'lock') api.dispatch(locked());
+  return { error: outcome.error, meta: result.meta };
+};
+
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery,
+  tagTypes: ['User', 'Order', 'Orders', 'Progress', 'Config', 'Identity', 'WithdrawError', 'Payoff'],
+  endpoints: () => ({}),
+});

@@ -1,0 +1,6 @@
+/** Hides all but the last `visible` characters with `*` (as the server's `mask`). */
+export function mask(text: string | null | undefined, visible = 4): string {
+  if (!text) return '';
+  const chars = [...text];
+  return chars.map((c, i) => (i + visible < chars.length ? '*' : c)).join('');
+}

@@ -1,0 +1,174 @@
+/**
+ * Wire shapes of PRODUCT.md section 10 (and what the api adds). Money fields are
+ * decimal strings with two places; times are RFC 3339 UTC strings.
+ */
+
+/** Qualification sub-status (PRODUCT.md 4.1): identity 0 none, 1 submitted, 2 verified, 3 rejected. */
+export interface Qualification {
+  identity: number;
+  basicInformation: number;
+  bankCard: number;
+}
+
+export interface Lock {
+  /** "security" (wrong passwords or PINs) or "compliance" (set by an auditor). */
+  kind: 'security' | 'compliance' | string;
+  reason: string;
+}
+
+export interface User {
+  userId: string;
+  mobile: string;
+  realName: string | null;
+  identity: string | null;
+  sex: number | null;
+  birthday: string | null;
+  marriage: string | null;
+  email: string | null;
+  facebook: string | null;
+  education: string | null;
+  provinceCity: string | null;
+  address: string | null;
+  bankName: string | null;
+  /** Masked: all but the last four digits hidden. */
+  cardNo: string | null;
+  job: string | null;
+  monthlyIncome: string | null;
+  expenses: string | null;
+  loanPurpose: string | null;
+  loanBefore: boolean | null;
+  guarantee: boolean | null;
+  creditScore?: number | null;
+  signatureImg: string | null;
+  idImages: { frontImage: string; backImage: string; handHoldImage: string } | null;
+  lastOrderId: string | null;
+  hasWithdrawPin: boolean;
+  identityRejectReason: string | null;
+  lock: Lock | null;
+  userQualificationView: Qualification;
+  inviteCode: string | null;
+}
+
+export interface Product {
+  id: number;
+  name: string;
+  logo: string;
+  minAmount: string;
+  maxAmount: string;
+  step: string;
+  /** Daily rate in percent, e.g. "0.2". */
+  defaultRate: string;
+  enabled: boolean;
+}
+
+export interface PeriodConfig {
+  id: number;
+  rateConfigs: { periodDays: number; rate: string; amounts: string[] }[];
+}
+
+export interface Lender {
+  legal_name: string;
+  registration_no: string;
+  licence_no: string;
+}
+
+export interface CompanyConfig {
+  appId?: number;
+  title?: string;
+  theme?: { primary?: string; background?: string; text?: string };
+  lender?: Lender;
+  currency?: { code: string; symbol: string; locale?: string };
+  notice?: string;
+  'about-us'?: string;
+  'customer-service-link'?: string | null;
+  'partner-image'?: string;
+  [key: string]: unknown;
+}
+
+export interface Progress {
+  orderId: string;
+  status: number;
+  applyAmount: string;
+  balance: string;
+  contract: string;
+}
+
+export interface OrderSummary {
+  orderId: string;
+  status: number;
+  principal: string;
+  applyTime: string;
+}
+
+export interface Installment {
+  period: number;
+  dueDate: string;
+  amt: string;
+  paid: string;
+  /** 0 unpaid, 1 repaid, 2 overdue (PRODUCT.md 4.4). */
+  status: number;
+}
+
+export interface ScheduleLine {
+  period: number;
+  amount: string;
+  /** Known once the loan is paid out (the term starts on the payout day, P10). */
+  dueDate?: string;
+}
+
+/** The cost disclosure of P5, as `/loan/quote` answers and the order keeps. */
+export interface Disclosure {
+  principal: string;
+  processingFee: string;
+  netAmount: string;
+  interest: string;
+  totalRepayable: string;
+  perPeriodPayment: string;
+  periodDays: number;
+  dailyRatePct: string;
+  aprPct: string;
+  effectiveMonthlyRatePct: string;
+  overdueDailyRatePct: string;
+  maxTotalCostPct: string;
+  coolingOffDays: number;
+  schedule: ScheduleLine[];
+  lender: Lender;
+  notice: string;
+}
+
+export interface Order {
+  orderId: string;
+  appId: number;
+  productName: string | null;
+  status: number;
+  principal: string;
+  applyAmount: string;
+  applyTime: string | null;
+  rate: string | null;
+  apr: string | null;
+  periodDays: number | null;
+  balance: string;
+  realName: string | null;
+  lastWithdrawAmount: string | null;
+  interest: string | null;
+  totalRepay: string | null;
+  repaid: string;
+  remaining: string;
+  interestWaived: string | null;
+  paidAt: string | null;
+  offerExpiresAt: string | null;
+  refuseReason: string | null;
+  resubmissionReason: string | null;
+  lastWithdrawError: string | null;
+  payoutInFlight: boolean;
+  disclosure: Disclosure | null;
+  periodViews: Installment[];
+}
+
+export interface TimelineEvent {
+  sequence?: number;
+  type: string;
+  at: string;
+  by: string;
+  [key: string]: unknown;
+}

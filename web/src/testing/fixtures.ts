@@ -1,0 +1,58 @@
+/** Wire-shaped test data (PRODUCT.md 10). */
+import type { Disclosure, User } from '@/lib/types';
+
+export function userFixture(options: { qualified?: boolean; signatureImg?: string | null } = {}): User {
+  const q = options.qualified ?? true;
+  return {
+    userId: 'u1',
+    mobile: '09171234567',
+    realName: 'Ana Cruz',
+    identity: '123456789',
+    sex: 2,
+    birthday: '1990-05-01',
+    marriage: 'Single',
+    email: 'ana@example.ph',
+    facebook: null,
+    education: 'College',
+    provinceCity: 'National Capital Region,Manila',
+    address: '1 Rizal St',
+    bankName: q ? 'Bangkok Bank' : null,
+    cardNo: q ? '********5678' : null,
+    job: 'Teacher',
+    monthlyIncome: '30000',
+    expenses: '10000',
+    loanPurpose: 'School fees',
+    loanBefore: false,
+    guarantee: false,
+    signatureImg: options.signatureImg ?? null,
+    idImages: null,
+    lastOrderId: null,
+    hasWithdrawPin: false,
+    identityRejectReason: null,
+    lock: null,
+    userQualificationView: { identity: q ? 1 : 0, basicInformation: q ? 1 : 0, bankCard: q ? 1 : 0 },
+    inviteCode: 'WELCOME',
+  };
+}
+
+export const disclosureFixture: Disclosure = {
+  principal: '100000.00',
+  processingFee: '0.00',
+  netAmount: '100000.00',
+  interest: '2400.00',
+  totalRepayable: '102400.00',
+  perPeriodPayment: '4266.67',
+  periodDays: 24,
+  dailyRatePct: '0.1',
+  aprPct: '36.5',
+  effectiveMonthlyRatePct: '3',
+  overdueDailyRatePct: '0',
+  maxTotalCostPct: '100',
+  coolingOffDays: 7,
+  schedule: [
+    { period: 1, amount: '4266.67' },
+    { period: 24, amount: '4266.59' },
+  ],
+  lender: { legal_name: 'Honest Lending Corporation', registration_no: 'CS201912345', licence_no: 'SEC CA No. 3120' },
+  notice: 'We never ask you to pay to receive a loan.',
+};
