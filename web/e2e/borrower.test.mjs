@@ -156,3 +156,136 @@ describe('borrower journey', () => {
     await context.close();
   });
 });
+
+describe('refusal', () => {
+  test('a refused application shows its reason on the home screen (P8)', async () => {
+    const { context, page } = await phone(browser, server.url);
+    await register(page);
+    await completeProfile(page, { realName: 'Ben Reyes' });
+    await sign(page);
+    await page.getByText('I have read and agree to the').click();
+    const orderId = await applyForLoan(page);
+    const officer = await auditor(server, `officer-r-${orderId.slice(-6)}`);
+    await officer.call('orders/startReview', { orderId });
+    await officer.call('orders/refuse', { orderId, reason: 'Monthly income could not be verified' });
+    await page.goto('/');
+    await page.getByTestId('refusal-reason').getByText('Monthly income could not be verified').waitFor();
+    await shot(page, 'home-refused');
+    await context.close();
+  });
+});
+
+describe('language', () => {
+  test('the app switches to Chinese and remembers it', async () => {
+    const { context, page } = await phone(browser, server.url);
+    await page.goto('/login');
+    await page.getByRole('button', { name: '中文' }).click();
+    await page.getByRole('heading', { name: '登录' }).waitFor();
+    await page.getByText('我们绝不会要求您付款才能获得贷款。').first().waitFor();
+    await shot(page, 'login-zh');
+    await page.reload();
+    await page.getByRole('heading', { name: '登录' }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh');
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByRole('heading', { name: 'Sign In' }).waitFor();
+    await context.close();
+  });
+});
+
+describe('forms reject bad input with the right message', () => {
+  test('sign-up, profile, bank and questionnaire', async () => {
+    const { context, page } = await phone(browser, server.url);
+    const alert = () => page.getByTestId('form-error');
+    // Sign-up: mismatched passwords, short password, bad invite code (server 10000), taken phone (10001).
+    await page.goto('/register');
+    const phoneBox = page.getByRole('textbox', { name: 'Phone number' });
+    await phoneBox.fill('0917abc12345678');
+    assert.equal(await phoneBox.inputValue(), '09171234567', 'digits only, at most 11');
+    await phoneBox.fill('0917123');
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('abcdefgh');
+    await page.getByRole('textbox', { name: 'Confirm password' }).fill('abcdefgh');
+    await page.getByRole('textbox', { name: 'Invite code' }).fill('WELCOME');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await alert().getByText('Enter an 11-digit phone number starting with 0.').waitFor();
+    await phoneBox.fill(newMobile());
+    await page.getByRole('textbox', { name: 'Confirm password' }).fill('abcdefgX');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await alert().getByText('The passwords do not match.').waitFor();
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('short');
+    await page.getByRole('textbox', { name: 'Confirm password' }).fill('short');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await alert().getByText('The password needs at least 8 characters.').waitFor();
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('abcdefgh');
+    await page.getByRole('textbox', { name: 'Confirm password' }).fill('abcdefgh');
+    await page.getByRole('textbox', { name: 'Invite code' }).fill('NOPE');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await alert().getByText('This invite code is not valid.').waitFor();
+    await shot(page, 'register-error');
+    const mobile = await register(page);
+    // Sign in with a wrong password (10002).
+    await context.clearCookies();
+    await page.evaluate(() => localStorage.removeItem('token'));
+    await page.goto('/login');
+    await page.getByRole('textbox', { name: 'Phone number' }).fill(mobile);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('wrong-password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await alert().getByText('Wrong phone number or password.').waitFor();
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    // Identity: a non-image file is refused on the client; bad birthday.
+    await page.goto('/identity');
+    await page.getByLabel('ID front').setInputFiles({ name: 'id.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not an image at all') });
+    await page.getByText('Please choose a JPEG or PNG photo.').waitFor();
+    for (const [label, text] of [['ID front', 'FRONT'], ['ID back', 'BACK'], ['Holding ID', 'FACE']]) {
+      await page.getByLabel(label).setInputFiles(await makeJpeg(page, text));
+    }
+    await page.getByRole('textbox', { name: 'Full name' }).fill('Carla Santos');
+    await page.getByRole('textbox', { name: 'ID number' }).fill('12ab34');
+    assert.equal(await page.getByRole('textbox', { name: 'ID number' }).inputValue(), '1234', 'digits only');
+    await page.getByText('Male', { exact: true }).click();
+    await page.getByLabel('Birthday').fill('1899-12-31');
+    await page.getByLabel('Marital status').selectOption('Married');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await alert().getByText('Enter a birthday between 1900-01-01 and today.').waitFor();
+    await page.getByLabel('Birthday').fill('1988-03-15');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL('**/baseInfo');
+    // Full profile: bad email, short account number.
+    await page.getByRole('textbox', { name: 'Email' }).fill('carla@example');
+    await page.getByLabel('Province').selectOption({ index: 2 });
+    await page.getByRole('textbox', { name: 'Address' }).fill('2 Mabini St');
+    await page.getByLabel('Education').selectOption('College');
+    await page.getByLabel('Bank', { exact: true }).selectOption('Kasikornbank');
+    await page.getByRole('textbox', { name: 'Account number' }).fill('1234567');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await alert().getByText('Please input correct email').waitFor();
+    await page.getByRole('textbox', { name: 'Email' }).fill(`carla${Date.now()}@example.ph`);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await alert().getByText('The account number is 8 to 20 digits.').waitFor();
+    await shot(page, 'baseInfo-error');
+    await page.getByRole('textbox', { name: 'Account number' }).fill('9876543210');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    // Replacing the bank account needs the SMS code: a wrong one is refused (10011).
+    await page.goto('/bankInfo');
+    await page.getByLabel('Bank', { exact: true }).selectOption('Tisco Bank');
+    await page.getByRole('textbox', { name: 'Account number' }).fill('5555666677');
+    await page.getByRole('textbox', { name: 'SMS code' }).fill('000000');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await alert().getByText('The verification code is invalid or has expired.').waitFor();
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await page.getByText(/Resend in \d+ s/).waitFor();
+    await page.getByRole('textbox', { name: 'SMS code' }).fill(await smsCode(server, mobile));
+    await shot(page, 'bankInfo');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.waitForURL('**/loan');
+    await shot(page, 'loan');
+    // Questionnaire: every answer is required.
+    await page.goto('/question');
+    await page.getByRole('textbox', { name: 'Job' }).fill('Driver');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await alert().getByText('Please answer all six questions.').waitFor();
+    await context.close();
+  });
+});

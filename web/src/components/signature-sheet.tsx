@@ -3,7 +3,7 @@
  * black, with reset and confirm; confirming an empty pad says "please sign first".
  * `onConfirm` receives a PNG data URL.
  */
-import { useEffect, useRef } from 'react';
+import { useCallback, useRef } from 'react';
 import { Button, Popup, Toast } from 'antd-mobile';
 import SignaturePad from 'signature_pad';
 import { useTranslation } from 'react-i18next';
@@ -18,25 +18,23 @@ export interface SignatureSheetProps {
 
 export function SignatureSheet({ visible, onClose, onConfirm, busy }: SignatureSheetProps) {
   const { t } = useTranslation();
-  const canvas = useRef<HTMLCanvasElement>(null);
   const pad = useRef<SignaturePad | null>(null);
 
-  // The pad attaches as soon as the canvas exists; it measures the canvas on every
-  // stroke, so the sheet's slide-in animation does not matter.
-  useEffect(() => {
-    if (!visible || !canvas.current) return;
-    const instance = new SignaturePad(canvas.current, {
-      minWidth: SIGNATURE.penWidth / 2,
-      maxWidth: SIGNATURE.penWidth,
-      penColor: SIGNATURE.color,
-      backgroundColor: 'rgba(255,255,255,1)',
-    });
-    pad.current = instance;
-    return () => {
-      instance.off();
-      pad.current = null;
-    };
-  }, [visible]);
+  // The pad attaches when the canvas node mounts (the sheet renders its content
+  // lazily, so an effect keyed on `visible` can run before the canvas exists) and
+  // detaches when it unmounts. It measures the canvas on every stroke, so the
+  // sheet's slide-in animation does not matter.
+  const attach = useCallback((node: HTMLCanvasElement | null) => {
+    pad.current?.off();
+    pad.current = node
+      ? new SignaturePad(node, {
+          minWidth: SIGNATURE.penWidth / 2,
+          maxWidth: SIGNATURE.penWidth,
+          penColor: SIGNATURE.color,
+          backgroundColor: 'rgba(255,255,255,1)',
+        })
+      : null;
+  }, []);
 
   const confirm = () => {
     if (!pad.current || pad.current.isEmpty()) {
@@ -55,7 +53,7 @@ export function SignatureSheet({ visible, onClose, onConfirm, busy }: SignatureS
       <h3 className="signature-sheet__title">{t('signature_title')}</h3>
       <p className="signature-sheet__hint">{t('signature_hint')}</p>
       <canvas
-        ref={canvas}
+        ref={attach}
         width={SIGNATURE.width}
         height={SIGNATURE.height}
         className="signature-sheet__canvas"

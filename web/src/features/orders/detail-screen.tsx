@@ -135,6 +135,13 @@ function OrderView({ order, sent, awaiting, onSent }: OrderViewProps) {
   };
 
   const underReview = order.status >= 0 && order.status <= 3;
+  // The balance is what can still be withdrawn; once paid out, what is owed matters.
+  const hero =
+    order.status === 4
+      ? { label: 'detail_remaining', amount: order.remaining }
+      : order.status === 10
+        ? { label: 'detail_repaid', amount: order.repaid }
+        : { label: 'detail_balance', amount: order.balance };
   const withdrawable = order.status === 9 && !awaiting;
   const justPaid = sent !== null && order.status === 4;
 
@@ -142,11 +149,11 @@ function OrderView({ order, sent, awaiting, onSent }: OrderViewProps) {
     <>
       <section className="card card--hero" data-testid="order-hero">
         <div className="row">
-          <span className="muted">{t('detail_balance')}</span>
+          <span className="muted">{t(hero.label)}</span>
           <StatusTag status={order.status} />
         </div>
         <div className="amount-big" data-testid="order-balance">
-          {money(order.balance)}
+          {money(hero.amount)}
         </div>
         <div className="row">
           <span className="muted">{t('detail_applied', { amount: money(order.applyAmount) })}</span>
@@ -154,7 +161,7 @@ function OrderView({ order, sent, awaiting, onSent }: OrderViewProps) {
         </div>
       </section>
 
-      <section className="card stack" aria-label={t('detail_status')}>
+      <section className="card stack orders-section" aria-label={t('detail_status')}>
         {underReview && <ReviewProgress order={order} />}
 
         {(order.status === 5 || order.status === 12) && (
@@ -190,8 +197,8 @@ function OrderView({ order, sent, awaiting, onSent }: OrderViewProps) {
             )}
             <div className="grid-2">
               <div>
-                <div className="muted">{t('detail_remaining')}</div>
-                <div className="orders-figure">{money(order.remaining)}</div>
+                <div className="muted">{t('detail_total_repayable')}</div>
+                <div className="orders-figure">{money(order.totalRepay)}</div>
               </div>
               <div>
                 <div className="muted">{t('detail_repaid')}</div>

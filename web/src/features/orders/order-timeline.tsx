@@ -8,7 +8,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useMoney } from '@/components/use-money';
 import type { TimelineEvent } from '@/lib/types';
-import { payoutReason, useDates } from './helpers';
+import { lastFour, payoutReason, useDates } from './helpers';
 
 /** The event types the api sends (aggregates/src/order/events.rs). */
 export const TIMELINE_TYPES = [
@@ -60,7 +60,7 @@ export function describeEvent(event: TimelineEvent, t: TFunction, money: Money, 
       return t('timeline_d_payout_requested', {
         amount: money(text(d.amount)),
         bank: text(d.bankName),
-        card: text(d.cardNo),
+        card: lastFour(text(d.cardNo)),
       });
     case 'PayoutSucceeded':
       return t('timeline_d_payout_succeeded', { amount: money(text(d.netAmount ?? d.principal)) });

@@ -148,7 +148,7 @@ export function WithdrawForm({ order, user, draft, onDraft, onSent }: WithdrawFo
   );
 
   return (
-    <section className="card stack" aria-label={t('withdraw_title')} data-testid="withdraw-form" data-step={step}>
+    <section className="card stack orders-section" aria-label={t('withdraw_title')} data-testid="withdraw-form" data-step={step}>
       <h2 className="card__title">{t('withdraw_title')}</h2>
       <div className="steps-compact">
         <Steps current={step}>
@@ -170,7 +170,7 @@ export function WithdrawForm({ order, user, draft, onDraft, onSent }: WithdrawFo
                 value={draft.amount}
                 onChange={(value) => onDraft({ ...draft, amount: decimalInput(value) })}
               />
-              <Button size="mini" color="primary" fill="outline" onClick={() => onDraft({ ...draft, amount: order.balance })}>
+              <Button className="orders-all" size="mini" color="primary" fill="outline" onClick={() => onDraft({ ...draft, amount: order.balance })}>
                 {t('withdraw_all')}
               </Button>
             </div>
@@ -229,6 +229,7 @@ export function WithdrawForm({ order, user, draft, onDraft, onSent }: WithdrawFo
                 type="password"
                 inputMode="numeric"
                 autoComplete="new-password"
+                placeholder={t('withdraw_pin_placeholder')}
                 maxLength={6}
                 value={newPin}
                 onChange={(value) => setNewPin(pinInput(value))}
@@ -241,6 +242,7 @@ export function WithdrawForm({ order, user, draft, onDraft, onSent }: WithdrawFo
                 type="password"
                 inputMode="numeric"
                 autoComplete="new-password"
+                placeholder={t('withdraw_pin_placeholder')}
                 maxLength={6}
                 value={repeatPin}
                 onChange={(value) => setRepeatPin(pinInput(value))}

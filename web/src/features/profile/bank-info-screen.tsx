@@ -81,10 +81,10 @@ function BankForm({ user }: { user: User }) {
 
 export default function BankInfoScreen() {
   const { t } = useTranslation();
-  const user = useUserInfoQuery();
+  const user = useUserInfoQuery(undefined, { refetchOnMountOrArgChange: true });
   return (
     <Page title={t('bank_info_title')} back>
-      <QueryGate query={user}>{(u) => <BankForm user={u} />}</QueryGate>
+      <QueryGate query={user} fresh>{(u) => <BankForm user={u} />}</QueryGate>
     </Page>
   );
 }

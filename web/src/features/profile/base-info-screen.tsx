@@ -7,10 +7,10 @@ import { ProfileForm } from './profile-form';
 
 export default function BaseInfoScreen() {
   const { t } = useTranslation();
-  const user = useUserInfoQuery();
+  const user = useUserInfoQuery(undefined, { refetchOnMountOrArgChange: true });
   return (
     <Page title={t('base_info_title')} back>
-      <QueryGate query={user}>{(u) => <ProfileForm user={u} full next="/" />}</QueryGate>
+      <QueryGate query={user} fresh>{(u) => <ProfileForm user={u} full next="/" />}</QueryGate>
     </Page>
   );
 }

@@ -7,10 +7,10 @@ import { ProfileForm } from './profile-form';
 
 export default function IdentityScreen() {
   const { t } = useTranslation();
-  const user = useUserInfoQuery();
+  const user = useUserInfoQuery(undefined, { refetchOnMountOrArgChange: true });
   return (
     <Page title={t('identity_title')} back>
-      <QueryGate query={user}>{(u) => <ProfileForm user={u} full={false} next="/baseInfo" />}</QueryGate>
+      <QueryGate query={user} fresh>{(u) => <ProfileForm user={u} full={false} next="/baseInfo" />}</QueryGate>
     </Page>
   );
 }

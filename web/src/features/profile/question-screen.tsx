@@ -102,10 +102,10 @@ function Questions({ user }: { user: User }) {
 
 export default function QuestionScreen() {
   const { t } = useTranslation();
-  const user = useUserInfoQuery();
+  const user = useUserInfoQuery(undefined, { refetchOnMountOrArgChange: true });
   return (
     <Page title={t('question_title')} back>
-      <QueryGate query={user}>{(u) => <Questions user={u} />}</QueryGate>
+      <QueryGate query={user} fresh>{(u) => <Questions user={u} />}</QueryGate>
     </Page>
   );
 }

@@ -1,9 +1,8 @@
 /**
- * What the contract shows (P5, P14), read from the order's disclosure as the api
- * sends it. The api's `Disclosure` is camelCase (`processingFee`, `netAmount`,
- * `schedule: [{period, amount}]`), its `lender` snake_case (`legal_name`); lib's
- * `Disclosure` type spells the disclosure in snake_case, so both spellings are
- * read here. Pure functions, covered by the Vitest suite.
+ * What the contract shows (P5, P14), from the order's disclosure (the api's
+ * `Disclosure`: camelCase, its `lender` in snake_case) with the installments' due
+ * days from `periodViews` once the loan is paid out. Pure functions, covered by
+ * the Vitest suite.
  */
 import type { Lender, Order } from '@/lib/types';
 
@@ -39,35 +38,13 @@ export interface ContractTerms {
   notice: string | null;
 }
 
-type Raw = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is Raw => typeof value === 'object' && value !== null;
-
-/** The first of `keys` that `raw` has as text or a number, as text. */
-function pick(raw: Raw, ...keys: string[]): string | null {
-  for (const key of keys) {
-    const value = raw[key];
-    if (typeof value === 'string') return value;
-    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  }
-  return null;
-}
-
-function pickNumber(raw: Raw, ...keys: string[]): number | null {
-  const text = pick(raw, ...keys);
-  const value = text === null ? NaN : Number(text);
-  return Number.isFinite(value) ? value : null;
-}
-
-/** A lender in either spelling (`legal_name` or `legalName`). */
-export function readLender(raw: unknown): ContractLender | null {
-  if (!isRecord(raw)) return null;
-  const legalName = pick(raw, 'legal_name', 'legalName');
-  if (!legalName) return null;
+/** The lender as the contract names it. */
+export function readLender(lender: Lender | null | undefined): ContractLender | null {
+  if (!lender?.legal_name) return null;
   return {
-    legalName,
-    registrationNo: pick(raw, 'registration_no', 'registrationNo') ?? '',
-    licenceNo: pick(raw, 'licence_no', 'licenceNo', 'license_no') ?? '',
+    legalName: lender.legal_name,
+    registrationNo: lender.registration_no ?? '',
+    licenceNo: lender.licence_no ?? '',
   };
 }
 
@@ -76,37 +53,30 @@ export function readLender(raw: unknown): ContractLender | null {
  * from `order.periodViews` once the loan is paid out. Null without a disclosure.
  */
 export function readTerms(order: Pick<Order, 'disclosure' | 'periodViews'>, fallbackLender?: Lender | null): ContractTerms | null {
-  const raw: unknown = order.disclosure;
-  if (!isRecord(raw)) return null;
+  const d = order.disclosure;
+  if (!d) return null;
   const dueDays = new Map(order.periodViews.map((line) => [line.period, line.dueDate]));
-  const schedule: ContractLine[] = (Array.isArray(raw.schedule) ? raw.schedule : [])
-    .filter(isRecord)
-    .map((line, i) => {
-      const period = pickNumber(line, 'period') ?? i + 1;
-      return {
-        period,
-        dueDate: pick(line, 'dueDate', 'due_date') ?? dueDays.get(period) ?? null,
-        amount: pick(line, 'amount', 'amt') ?? '',
-      };
-    });
-  const money = (...keys: string[]) => pick(raw, ...keys) ?? '';
   return {
-    principal: money('principal'),
-    processingFee: money('processingFee', 'processing_fee'),
-    netAmount: money('netAmount', 'net_amount'),
-    interest: money('interest'),
-    totalRepayable: money('totalRepayable', 'total_repayable'),
-    perPeriodPayment: money('perPeriodPayment', 'per_period_payment'),
-    periodDays: pickNumber(raw, 'periodDays', 'period_days') ?? schedule.length,
-    dailyRatePct: money('dailyRatePct', 'daily_rate_pct'),
-    aprPct: money('aprPct', 'apr_pct'),
-    effectiveMonthlyRatePct: money('effectiveMonthlyRatePct', 'effective_monthly_rate_pct'),
-    overdueDailyRatePct: pick(raw, 'overdueDailyRatePct', 'overdue_daily_rate_pct'),
-    maxTotalCostPct: pick(raw, 'maxTotalCostPct', 'max_total_cost_pct'),
-    coolingOffDays: pickNumber(raw, 'coolingOffDays', 'cooling_off_days'),
-    schedule,
-    lender: readLender(raw.lender) ?? readLender(fallbackLender),
-    notice: pick(raw, 'notice'),
+    principal: d.principal,
+    processingFee: d.processingFee,
+    netAmount: d.netAmount,
+    interest: d.interest,
+    totalRepayable: d.totalRepayable,
+    perPeriodPayment: d.perPeriodPayment,
+    periodDays: d.periodDays,
+    dailyRatePct: d.dailyRatePct,
+    aprPct: d.aprPct,
+    effectiveMonthlyRatePct: d.effectiveMonthlyRatePct,
+    overdueDailyRatePct: d.overdueDailyRatePct ?? null,
+    maxTotalCostPct: d.maxTotalCostPct ?? null,
+    coolingOffDays: d.coolingOffDays ?? null,
+    schedule: (d.schedule ?? []).map((line) => ({
+      period: line.period,
+      dueDate: line.dueDate ?? dueDays.get(line.period) ?? null,
+      amount: line.amount,
+    })),
+    lender: readLender(d.lender) ?? readLender(fallbackLender),
+    notice: d.notice ?? null,
   };
 }
 
@@ -129,6 +99,7 @@ table{width:100%;border-collapse:collapse}td,th{padding:6px 4px;border-top:1px s
 td:last-child,th:last-child{text-align:right}
 .muted{color:#6b7280;font-size:13px}.notice{font-weight:600;color:#0f766e}
 img{max-width:100%;height:auto;border:1px solid #e5e7eb;border-radius:6px}
+img[data-signature]{width:100%;max-width:400px;aspect-ratio:8/3;object-fit:contain}
 button,a.contract-no-print{display:none}
 `;
 

@@ -60,13 +60,15 @@ function useSignature(url: string | null) {
   return state;
 }
 
-const readAsDataUrl = (blob: Blob) =>
-  new Promise<string>((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(blob);
-  });
+/** A blob as a `data:` URL (base64), to embed the signature in the downloaded file. */
+async function dataUrlOf(blob: Blob): Promise<string> {
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return `data:${blob.type || 'image/png'};base64,${btoa(binary)}`;
+}
 
 function ContractView({ order, user, terms }: { order: Order; user: User; terms: ContractTerms | null }) {
   const { t, i18n } = useTranslation();
@@ -91,7 +93,7 @@ function ContractView({ order, user, terms }: { order: Order; user: User; terms:
     try {
       const copy = article.current.cloneNode(true) as HTMLElement;
       const img = copy.querySelector('img[data-signature]');
-      if (img && signature.blob) img.setAttribute('src', await readAsDataUrl(signature.blob));
+      if (img && signature.blob) img.setAttribute('src', await dataUrlOf(signature.blob));
       const html = contractDocument(`${title} ${order.orderId}`, i18n.language, copy.outerHTML);
       const url = URL.createObjectURL(new Blob([html], { type: 'text/html;charset=utf-8' }));
       const link = document.createElement('a');

@@ -118,7 +118,7 @@ function RechargeForm({ order, payoff, onNothingOwed }: { order: Order; payoff: 
         <p className="info-box">{t('recharge_fees_waived', { amount: money(payoff.feesWaived) })}</p>
       )}
 
-      <section className="card stack">
+      <section className="card stack repay-section">
         <div className="repay-field">
           <span className="muted">{t('recharge_amount')}</span>
           <Input

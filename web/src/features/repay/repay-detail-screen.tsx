@@ -19,10 +19,13 @@ import { useDates } from './helpers';
 import { useLatestOrderQuery } from './repay-api';
 import './repay.css';
 
-const INSTALLMENT_TAG: Record<number, { color: 'default' | 'success' | 'danger'; key: string }> = {
-  0: { color: 'default', key: 'repay_installment_unpaid' },
-  1: { color: 'success', key: 'repay_installment_repaid' },
-  2: { color: 'danger', key: 'repay_installment_overdue' },
+type TagStyle = { color: 'primary' | 'success' | 'danger'; fill: 'solid' | 'outline'; key: string };
+
+/** 0 unpaid, 1 repaid, 2 overdue (PRODUCT.md 4.4). */
+const INSTALLMENT_TAG: Record<number, TagStyle> = {
+  0: { color: 'primary', fill: 'outline', key: 'repay_installment_unpaid' },
+  1: { color: 'success', fill: 'solid', key: 'repay_installment_repaid' },
+  2: { color: 'danger', fill: 'solid', key: 'repay_installment_overdue' },
 };
 
 function InstallmentRow({ line }: { line: Installment }) {
@@ -37,7 +40,7 @@ function InstallmentRow({ line }: { line: Installment }) {
       <td>{money(line.amt)}</td>
       <td>{money(line.paid)}</td>
       <td>
-        <Tag color={tag.color} round>
+        <Tag color={tag.color} fill={tag.fill} round>
           {t(tag.key)}
         </Tag>
       </td>

@@ -1,0 +1,163 @@
+import './i18n';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { answer, fail, server } from '@/testing/server';
+import { disclosureFixture, userFixture } from '@/testing/fixtures';
+import { renderWithProviders } from '@/testing/render';
+import type { Disclosure } from '@/lib/types';
+import ContractScreen from '../contract-screen';
+import { contractDocument, escapeHtml, readTerms } from '../contract-model';
+import { disbursedOrder } from './fixtures';
+
+/** The disclosure exactly as the api sends it (camelCase, lender in snake_case). */
+const wireDisclosure: Disclosure = {
+  aprPct: '73.00',
+  coolingOffDays: 7,
+  dailyRatePct: '0.20',
+  effectiveMonthlyRatePct: '6.00',
+  interest: '600.00',
+  lender: {
+    legal_name: 'Honest Lending Corporation',
+    licence_no: 'SEC Certificate of Authority No. 3120',
+    registration_no: 'CS201912345',
+  },
+  maxTotalCostPct: '100',
+  netAmount: '50000.00',
+  notice: 'We never ask you to pay to receive a loan.',
+  overdueDailyRatePct: '0',
+  perPeriodPayment: '8433.30',
+  periodDays: 6,
+  principal: '50000.00',
+  processingFee: '0.00',
+  schedule: [
+    { amount: '8433.30', period: 1 },
+    { amount: '8433.50', period: 6 },
+  ],
+  totalRepayable: '50600.00',
+};
+
+describe('readTerms', () => {
+  it('reads the api disclosure and takes due days from the schedule once paid out', () => {
+    const terms = readTerms(disbursedOrder({ disclosure: wireDisclosure }));
+    expect(terms).toMatchObject({
+      principal: '50000.00',
+      processingFee: '0.00',
+      netAmount: '50000.00',
+      totalRepayable: '50600.00',
+      perPeriodPayment: '8433.30',
+      periodDays: 6,
+      aprPct: '73.00',
+      effectiveMonthlyRatePct: '6.00',
+      coolingOffDays: 7,
+      lender: {
+        legalName: 'Honest Lending Corporation',
+        registrationNo: 'CS201912345',
+        licenceNo: 'SEC Certificate of Authority No. 3120',
+      },
+    });
+    expect(terms?.schedule).toEqual([
+      { period: 1, dueDate: '2026-11-23', amount: '8433.30' },
+      { period: 6, dueDate: '2026-11-28', amount: '8433.50' },
+    ]);
+  });
+
+  it('has no due days before payout, and nothing without a disclosure', () => {
+    const terms = readTerms({ disclosure: disclosureFixture, periodViews: [] });
+    expect(terms?.totalRepayable).toBe('102400.00');
+    expect(terms?.schedule[0]).toEqual({ period: 1, dueDate: null, amount: '4266.67' });
+    expect(readTerms({ disclosure: null, periodViews: [] })).toBeNull();
+  });
+
+  it('falls back to the configured lender', () => {
+    const noLender = { ...wireDisclosure, lender: undefined } as unknown as Disclosure;
+    const lender = { legal_name: 'L Corp', registration_no: 'R1', licence_no: 'C1' };
+    expect(readTerms({ disclosure: noLender, periodViews: [] }, lender)?.lender).toEqual({
+      legalName: 'L Corp',
+      registrationNo: 'R1',
+      licenceNo: 'C1',
+    });
+  });
+});
+
+describe('contractDocument', () => {
+  it('is a complete HTML document with an escaped title', () => {
+    const html = contractDocument('A <b> & "c"', 'en', '<p>body</p>');
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).toContain('<title>A &lt;b&gt; &amp; &quot;c&quot;</title>');
+    expect(html).toContain('<p>body</p>');
+    expect(escapeHtml(`<'&">`)).toBe('&lt;&#39;&amp;&quot;&gt;');
+  });
+});
+
+describe('the contract screen', () => {
+  const signedIn = { session: { token: 'tok-1', redirect: null } };
+  let authorization: string | null = null;
+
+  beforeEach(() => {
+    authorization = null;
+    let n = 0;
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => `blob:test-${(n += 1)}`), revokeObjectURL: vi.fn() }));
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  function mount(order: unknown) {
+    server.use(
+      answer('jackey/loan/getAllCompanyConfigs', { currency: { code: 'PHP', symbol: '₱' } }),
+      answer('jackey/loan/getCustomerService', null),
+      order ? answer('jackey/loan/orderInfo', order) : fail('jackey/loan/orderInfo', 40007, 'record not found'),
+      answer('jackey/user/info', userFixture({ signatureImg: '/files/signature/u1/abc.png' })),
+      http.get('http://localhost/files/signature/u1/abc.png', ({ request }) => {
+        authorization = request.headers.get('Authorization');
+        return new HttpResponse(new Uint8Array([0x89, 0x50, 0x4e, 0x47]), { headers: { 'Content-Type': 'image/png' } });
+      }),
+    );
+    return renderWithProviders(<ContractScreen />, { route: '/contract', preloadedState: signedIn });
+  }
+
+  it('shows the parties, the disclosure, the notice and the signature fetched with the token', async () => {
+    mount(disbursedOrder({ disclosure: wireDisclosure }));
+    const contract = await screen.findByTestId('contract');
+    expect(contract).toHaveTextContent('Honest Lending Corporation');
+    expect(contract).toHaveTextContent('CS201912345');
+    expect(contract).toHaveTextContent('SEC Certificate of Authority No. 3120');
+    expect(contract).toHaveTextContent('Ana Cruz');
+    const disclosure = screen.getByTestId('contract-disclosure');
+    for (const text of ['₱50,000.00', '₱600.00', '₱50,600.00', '₱8,433.30 × 6', '0.20%', '73.00%', '6.00%']) {
+      expect(disclosure).toHaveTextContent(text);
+    }
+    expect(screen.getByTestId('contract-notice')).toHaveTextContent('We never ask you to pay to receive a loan.');
+    const signature = await screen.findByRole('img', { name: 'Signature of the borrower' });
+    expect(signature.getAttribute('src')).toMatch(/^blob:test-/);
+    expect(authorization).toBe('Bearer tok-1');
+  });
+
+  it('downloads a self-contained HTML file with the signature embedded', async () => {
+    const user = userEvent.setup();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    mount(disbursedOrder({ disclosure: wireDisclosure }));
+    await screen.findByRole('img', { name: 'Signature of the borrower' });
+    await user.click(screen.getByRole('button', { name: 'Download' }));
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    const anchor = click.mock.instances[0] as unknown as HTMLAnchorElement;
+    expect(anchor.download).toBe('contract-o1.html');
+    const blob = vi.mocked(URL.createObjectURL).mock.calls.at(-1)?.[0] as Blob;
+    expect(blob.type).toContain('text/html');
+    // jsdom's Blob has no text(): read it the way jsdom can.
+    const html = await new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.readAsText(blob);
+    });
+    expect(html).toContain('<!doctype html>');
+    expect(html).toContain('Honest Lending Corporation');
+    expect(html).toContain('We never ask you to pay to receive a loan.');
+    expect(html).toContain('src="data:image/png;base64,');
+    click.mockRestore();
+  });
+
+  it('says so when there is no order', async () => {
+    mount(null);
+    expect(await screen.findByText('You have no contract yet.')).toBeInTheDocument();
+  });
+});
