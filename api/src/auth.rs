@@ -101,8 +101,12 @@ pub async fn revoke(state: &AppState, token: &str) -> Result<(), ApiError> {
 
 /// The bearer token of a request. Error 401 when there is none.
 pub fn bearer(parts: &Parts) -> Result<String, ApiError> {
-    let header = parts
-        .headers
+    bearer_of(&parts.headers)
+}
+
+/// The bearer token in `headers`. Error 401 when there is none.
+pub fn bearer_of(headers: &axum::http::HeaderMap) -> Result<String, ApiError> {
+    let header = headers
         .get(axum::http::header::AUTHORIZATION)
         .and_then(|value| value.to_str().ok())
         .unwrap_or_default();

@@ -51,6 +51,9 @@ pub enum StartError {
     /// The configuration is unusable (including a product that breaks the profile).
     #[error("configuration: {0}")]
     Config(#[from] ConfigError),
+    /// `STORAGE_URL` names no usable object store.
+    #[error("storage: {0}")]
+    Storage(#[from] files::StorageError),
     /// The event store could not be opened or migrated.
     #[error("event store: {0}")]
     Store(#[from] StoreError),
@@ -67,6 +70,7 @@ pub enum StartError {
 /// Builds the shared state over an open store.
 pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
     let config = Arc::new(env.lending_config()?);
+    let storage = files::open(&env.storage_url)?;
     let configured = Arc::new(Configured::new(config.clone()));
     let clock = Arc::new(SystemClock);
     let user_services = UserServices {
@@ -90,6 +94,7 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
         user_services,
         order_services,
         rate_limits: Arc::new(ops::RateLimits::from_env()),
+        storage,
     })
 }
 
@@ -170,6 +175,10 @@ impl Application {
     /// Loads the configuration, opens the store (migrating it), starts the workers
     /// and binds the address.
     pub async fn build(env: Env) -> Result<Self, StartError> {
+        // The configuration and the storage first: a mistake there stops the start
+        // before the store is opened or migrated.
+        env.lending_config()?;
+        files::open(&env.storage_url)?;
         let database = Database::connect(&env.database_url).await?;
         let bind_addr = env.bind_addr.clone();
         let state = state(database, env)?;

@@ -1,8 +1,9 @@
 //! Operations: rate limits, security headers and `/metrics`.
 //!
-//! - Rate limits (code 5): per client IP on login, SMS and unlock, with the
-//!   `governor` crate (GCRA). Per phone, the SMS resend limit (60 s) and the lock after
-//!   five wrong passwords or PINs apply on top.
+//! - Rate limits (code 5): per client IP on borrower and auditor login, SMS and
+//!   unlock, with the `governor` crate (GCRA). Per phone, the SMS resend limit (60 s)
+//!   and the lock after five wrong passwords or PINs apply on top; per auditor
+//!   username, five failed logins lock it for 15 minutes (`routes::admin`).
 //! - Security headers on every response; no CORS headers, so browsers allow only the
 //!   app's own origin.
 //! - `/metrics` (Prometheus text): requests and latency by route class, and each
@@ -25,7 +26,12 @@ use crate::envelope::ApiError;
 use crate::state::AppState;
 
 /// Paths limited per client IP.
-const LIMITED: [&str; 3] = ["/jackey/user/login", "/jackey/sms/", "/jackey/user/unlock"];
+const LIMITED: [&str; 4] = [
+    "/jackey/user/login",
+    "/jackey/sms/",
+    "/jackey/user/unlock",
+    "/admin/api/login",
+];
 
 /// 10 requests in a burst, then one every 3 seconds, per IP and path.
 fn quota() -> Quota {
@@ -45,9 +51,14 @@ pub struct RateLimits {
 impl RateLimits {
     /// A fresh limiter; `TRUST_PROXY=true` trusts `X-Forwarded-For`.
     pub fn from_env() -> Self {
+        Self::new(std::env::var("TRUST_PROXY").is_ok_and(|v| v == "true" || v == "1"))
+    }
+
+    /// A fresh limiter, trusting `X-Forwarded-For` when `trust_proxy`.
+    pub fn new(trust_proxy: bool) -> Self {
         Self {
             limiter: RateLimiter::keyed(quota()),
-            trust_proxy: std::env::var("TRUST_PROXY").is_ok_and(|v| v == "true" || v == "1"),
+            trust_proxy,
         }
     }
 }

@@ -196,6 +196,8 @@ pub struct Env {
     pub config_file: Option<String>,
     /// `TOKEN_TTL_HOURS`: session lifetime (default 720 = 30 days).
     pub token_ttl_hours: i64,
+    /// `STORAGE_URL`: where uploaded images are stored (see [`crate::files`]).
+    pub storage_url: String,
 }
 
 impl Env {
@@ -213,6 +215,7 @@ impl Env {
             token_ttl_hours: var("TOKEN_TTL_HOURS")
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(720),
+            storage_url: crate::files::storage_url_from_env(),
         })
     }
 

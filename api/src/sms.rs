@@ -1,6 +1,7 @@
 //! SMS verification codes (PRODUCT.md section 5): 6 digits, valid 5 minutes, single
 //! use, one request per 60 s per phone and purpose, stored only as a hash. The default
-//! sender writes each message to `sms_outbox` and the log, so the app works offline.
+//! sender writes each message to the `sms_outbox` table, so the app works offline; its
+//! log line names the purpose and the masked phone number, never the code.
 
 use aggregates::ErrorCode;
 use chrono::{Duration, Utc};
@@ -48,13 +49,15 @@ pub async fn send(state: &AppState, mobile: &str, purpose: &str) -> Result<(), A
         sqlx::query(outbox).bind(mobile).bind(&body).bind(time_text(now)).execute(&mut *tx).await?;
         tx.commit().await
     })?;
-    // The default sender: the outbox and the log (never the code in production logs
-    // of a real sender; here the outbox is the delivery channel).
+    // The default sender: the outbox is the delivery channel; the log never holds the
+    // code (nor the message body).
     tracing::info!(purpose, mobile = %aggregates::types::mask(mobile, 4), "SMS code sent to the outbox");
     Ok(())
 }
 
-/// Consumes a valid, unexpired, unused code. Error 10011 otherwise.
+/// Consumes a valid, unexpired, unused code. Errors: 10013 when no such code is
+/// waiting for this phone and purpose at all (never sent, expired or used: ask for a
+/// new one), 10011 when one is waiting but `code` is not it.
 pub async fn verify(
     state: &AppState,
     mobile: &str,
@@ -69,7 +72,15 @@ pub async fn verify(
         .bind(&now).bind(mobile).bind(purpose).bind(code_hash(mobile, purpose, code.trim())).bind(&now)
         .execute(pool).await.map(|r| r.rows_affected()))?;
     if used == 0 {
-        return Err(ApiError::code(ErrorCode::VerificationCodeInvalid));
+        let live = "select count(*) from sms_code where mobile = $1 and purpose = $2 \
+                    and used_at is null and expires_at > $3";
+        let waiting: i64 = with_pool!(&state.database, pool => sqlx::query_scalar(live)
+            .bind(mobile).bind(purpose).bind(&now).fetch_one(pool).await)?;
+        return Err(ApiError::code(if waiting == 0 {
+            ErrorCode::GetVerificationCodeAgain
+        } else {
+            ErrorCode::VerificationCodeInvalid
+        }));
     }
     Ok(())
 }

@@ -41,6 +41,8 @@ pub struct AppState {
     pub order_services: OrderServices,
     /// Per-IP rate limits on login, SMS and unlock.
     pub rate_limits: Arc<crate::ops::RateLimits>,
+    /// Uploaded images (`STORAGE_URL`).
+    pub storage: crate::files::Storage,
 }
 
 /// How long a command waits for the read models before answering anyway.

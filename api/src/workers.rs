@@ -1,5 +1,5 @@
 //! The background workers an api process runs: every projection, the loan process
-//! manager and the payout worker. Several api processes may run them against one
+//! manager, the payout worker and the scheduler. Several api processes may run them against one
 //! PostgreSQL: checkpoints (compare-and-set, advisory locks) and idempotent steps keep
 //! every effect single.
 
@@ -13,6 +13,10 @@ use tokio::sync::{watch, Notify};
 
 use crate::payout::{self, SandboxPayout};
 use crate::state::AppState;
+
+/// How often the scheduler expires offers and accrues overdue fees (a pass also runs
+/// at start-up).
+pub const SCHEDULER_EVERY: Duration = Duration::from_secs(60);
 
 /// Starts the workers; they stop when `shutdown` turns true.
 pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bool>) {
@@ -46,6 +50,11 @@ pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bo
         state.clone(),
         Arc::new(SandboxPayout),
         wakeup,
+        shutdown.clone(),
+    ));
+    tokio::spawn(crate::scheduler::run(
+        state.clone(),
+        SCHEDULER_EVERY,
         shutdown,
     ));
 }

@@ -6,7 +6,7 @@
 //! with the aggregate's own `apply`, so the read side can never disagree with the
 //! write side about what an event means.
 
-use aggregates::order::{Order, OrderEvent};
+use aggregates::order::{InstallmentStatus, Order, OrderEvent, OrderStatus};
 use aggregates::pricing::{apr_pct, daily_rate_pct};
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
@@ -160,17 +160,27 @@ pub fn order_doc(order: &Order) -> Json {
         .as_ref()
         .map(|p| p.amount)
         .or(loan.map(|l| l.principal()));
+    // A loan closed early (payoff, cooling-off: P12) leaves the rest of the schedule
+    // waived, not owed: every installment of a repaid order reads repaid (1), with
+    // the part that was not charged as `waived`.
+    let closed = order.status == OrderStatus::Repaid;
     let period_views: Vec<Json> = loan
         .map(|l| {
             l.schedule
                 .iter()
                 .map(|i| {
+                    let (status, waived) = if closed {
+                        (InstallmentStatus::Repaid, i.unpaid())
+                    } else {
+                        (i.status(), Decimal::ZERO)
+                    };
                     json!({
                         "period": i.period,
                         "dueDate": i.due_date.format("%Y-%m-%d").to_string(),
                         "amt": money_text(i.due()),
                         "paid": money_text(i.paid),
-                        "status": i.status().code(),
+                        "waived": money_text(waived),
+                        "status": status.code(),
                     })
                 })
                 .collect()

@@ -205,7 +205,9 @@ struct LoginData {
     path = "/admin/api/login",
     tag = "auditor",
     summary = "Auditor log in",
-    description = "10002 wrong username or password.",
+    description = "10002 wrong username or password. 5 too many attempts: per client IP \
+                   (10 at once, then one per 3 s), and per username (5 failed logins in a \
+                   row lock it for 15 minutes, whatever the password).",
     request_body = LoginBody,
     responses((status = 200, description = "Envelope with the session", body = Envelope<Option<LoginData>>))
 )]
@@ -213,9 +215,11 @@ async fn login(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<LoginBody>,
 ) -> Result<Response, ApiError> {
+    let name = normalize_username(&body.username);
+    ensure_login_allowed(&state, &name).await?;
     let sql = "select auditor_id, username, password_hash from auditor where username = $1";
     let row: Option<(String, String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(normalize_username(&body.username)).fetch_optional(pool).await)?;
+        sqlx::query_as(sql).bind(&name).fetch_optional(pool).await)?;
     let hash = row.as_ref().map(|(_, _, hash)| hash.clone());
     let password = body.password;
     // argon2 is deliberately slow: off the async workers.
@@ -225,11 +229,16 @@ async fn login(
     .await
     .map_err(ApiError::internal)?;
     let (Some((auditor_id, username, _)), true) = (row, verified) else {
+        // Unknown names count too, so the lock tells nobody which names exist.
+        record_failed_login(&state, &name).await?;
         return Err(ApiError::new(
             ErrorCode::WrongPhoneOrPassword,
             "wrong username or password",
         ));
     };
+    let clear = "delete from auditor_login_failure where username = $1";
+    with_pool!(&state.database, pool => sqlx::query(clear)
+        .bind(&name).execute(pool).await.map(|r| r.rows_affected()))?;
     let auditor_id = Uuid::parse_str(&auditor_id).map_err(ApiError::internal)?;
     let token = auth::issue(&state, auditor_id, TokenKind::Auditor).await?;
     Ok(ok(LoginData {
@@ -237,6 +246,59 @@ async fn login(
         auditor_id,
         username,
     }))
+}
+
+/// Failed logins in a row (within [`LOGIN_FAILURE_WINDOW_MINUTES`]) that lock an
+/// auditor username.
+pub const MAX_FAILED_AUDITOR_LOGINS: i64 = 5;
+/// How long a locked username stays locked, and how long failures are remembered.
+pub const LOGIN_FAILURE_WINDOW_MINUTES: i64 = 15;
+
+fn too_many_logins() -> ApiError {
+    ApiError::new(
+        ErrorCode::TooManyRequests,
+        format!(
+            "too many requests, try again later: too many failed logins for this username; \
+             try again in {LOGIN_FAILURE_WINDOW_MINUTES} minutes"
+        ),
+    )
+}
+
+/// Error 5 while `username` is locked after too many failed logins.
+async fn ensure_login_allowed(state: &AppState, username: &str) -> Result<(), ApiError> {
+    let sql = "select locked_until from auditor_login_failure where username = $1";
+    let locked_until: Option<Option<String>> = with_pool!(&state.database, pool =>
+        sqlx::query_scalar(sql).bind(username).fetch_optional(pool).await)?;
+    match locked_until.flatten() {
+        Some(until) if until > time_text(Utc::now()) => Err(too_many_logins()),
+        _ => Ok(()),
+    }
+}
+
+/// Counts a failed login of `username` (failures older than the window start a new
+/// count); the fifth in a row locks the username: error 5.
+async fn record_failed_login(state: &AppState, username: &str) -> Result<(), ApiError> {
+    let now = Utc::now();
+    let window = chrono::Duration::minutes(LOGIN_FAILURE_WINDOW_MINUTES);
+    let count =
+        "insert into auditor_login_failure (username, failures, last_failed_at, locked_until) \
+                 values ($1, 1, $2, null) on conflict (username) do update set \
+                 failures = case when auditor_login_failure.last_failed_at < $3 then 1 \
+                 else auditor_login_failure.failures + 1 end, last_failed_at = $2 \
+                 returning failures";
+    let failures: i64 = with_pool!(&state.database, pool => sqlx::query_scalar(count)
+        .bind(username).bind(time_text(now)).bind(time_text(now - window))
+        .fetch_one(pool).await)?;
+    if failures < MAX_FAILED_AUDITOR_LOGINS {
+        return Ok(());
+    }
+    let lock =
+        "update auditor_login_failure set failures = 0, locked_until = $2 where username = $1";
+    with_pool!(&state.database, pool => sqlx::query(lock)
+        .bind(username).bind(time_text(now + window))
+        .execute(pool).await.map(|r| r.rows_affected()))?;
+    tracing::warn!("auditor login locked for {LOGIN_FAILURE_WINDOW_MINUTES} minutes after {MAX_FAILED_AUDITOR_LOGINS} failed attempts");
+    Err(too_many_logins())
 }
 
 /// The bearer token of an authenticated auditor (for logout).
@@ -564,6 +626,7 @@ async fn order_command(
     path = "/admin/api/orders/startReview",
     tag = "auditor",
     summary = "Take an order for review",
+    description = "40007 unknown order; 10004 not waiting for review.",
     security(("bearer" = [])),
     request_body = OrderBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
@@ -594,7 +657,8 @@ struct NoteBody {
     path = "/admin/api/orders/passFirst",
     tag = "auditor",
     summary = "Pass the first review",
-    description = "Only once the identity is verified (4.3).",
+    description = "Only once the identity is verified (4.3): 40000. 40007 unknown order; \
+                   10004 not in first review.",
     security(("bearer" = [])),
     request_body = NoteBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
@@ -628,6 +692,8 @@ async fn pass_first(
     path = "/admin/api/orders/passFinal",
     tag = "auditor",
     summary = "Pass the final review (by another auditor)",
+    description = "40007 unknown order; 10004 the auditor of the first review (four eyes), \
+                   or not awaiting final review.",
     security(("bearer" = [])),
     request_body = NoteBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
@@ -661,6 +727,7 @@ struct OrderReasonBody {
     path = "/admin/api/orders/refuse",
     tag = "auditor",
     summary = "Refuse an order",
+    description = "40007 unknown order; 10004 no reason, or not refusable in its status.",
     security(("bearer" = [])),
     request_body = OrderReasonBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
@@ -684,6 +751,7 @@ async fn refuse(
     path = "/admin/api/orders/requestResubmission",
     tag = "auditor",
     summary = "Ask the borrower to resubmit",
+    description = "40007 unknown order; 10004 no reason, or not under review.",
     security(("bearer" = [])),
     request_body = OrderReasonBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
@@ -853,6 +921,7 @@ async fn user_command(
     path = "/admin/api/users/verifyIdentity",
     tag = "auditor",
     summary = "Verify the ID photos",
+    description = "40007 unknown user; 10009 no ID photos awaiting review.",
     security(("bearer" = [])),
     request_body = UserBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
@@ -882,7 +951,8 @@ struct UserReasonBody {
     path = "/admin/api/users/rejectIdentity",
     tag = "auditor",
     summary = "Reject the ID photos",
-    description = "The reason is required (10004).",
+    description = "The reason is required (10004). 40007 unknown user; 10009 no ID photos \
+                   awaiting review.",
     security(("bearer" = [])),
     request_body = UserReasonBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
@@ -911,6 +981,7 @@ async fn reject_identity(
     path = "/admin/api/users/hold",
     tag = "auditor",
     summary = "Place a compliance hold",
+    description = "40007 unknown user; 10004 no reason.",
     security(("bearer" = [])),
     request_body = UserReasonBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
@@ -935,6 +1006,7 @@ async fn hold(
     path = "/admin/api/users/releaseHold",
     tag = "auditor",
     summary = "Release a compliance hold",
+    description = "40007 unknown user or no hold; 10004 no reason.",
     security(("bearer" = [])),
     request_body = UserReasonBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
@@ -983,7 +1055,9 @@ const MAX_REFERENCE_CHARS: usize = 100;
     path = "/admin/api/repayments/manual",
     tag = "auditor",
     summary = "Record a repayment received outside the app",
-    description = "The same reference recorded twice applies once. Accepts `Idempotency-Key`.",
+    description = "The same reference recorded twice applies once. 40007 unknown order or \
+                   nothing owed; 40001 amount out of range; 10004 no reference. Accepts \
+                   `Idempotency-Key`.",
     security(("bearer" = [])),
     params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key")),
     request_body = ManualRepaymentBody,
@@ -1049,7 +1123,7 @@ type PostingRow = (String, i64, String, String, String, String, String);
     path = "/admin/api/ledger/journal",
     tag = "auditor",
     summary = "The ledger journal",
-    description = "`data`: {total, page, pageSize, entries: [{entryId, at, orderId, description, postings}]}. The body may be empty.",
+    description = "`data`: {total, page, pageSize, entries: [{entryId, at, orderId, description, postings}]}. The body may be empty. 10004 both filters or bad paging; 40007 an orderId that is no order id.",
     security(("bearer" = [])),
     request_body = Option<JournalBody>,
     responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))

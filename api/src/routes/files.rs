@@ -13,7 +13,7 @@ use aggregates::{Actor, ErrorCode};
 use axum::extract::multipart::MultipartRejection;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Multipart, Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
@@ -124,7 +124,7 @@ struct IdentityUpload {
     summary = "Submit the three ID photos",
     description = "Checked by content (JPEG or PNG), re-encoded without metadata. 20000 not an \
                    image or 5 MB or more; 10035 does not decode; 10004 a photo is missing or \
-                   the body is not multipart.",
+                   the body is not multipart; 10006 the identity is already verified.",
     security(("bearer" = [])),
     request_body(content = IdentityUpload, content_type = "multipart/form-data"),
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
@@ -160,7 +160,7 @@ async fn apply_identity(
         let sha256 = sha256_hex(&clean);
         let part = ["front", "back", "hand"][slot];
         let key = format!("id/{}/{part}-{sha256}.{extension}", borrower.user_id);
-        crate::files::put(&key, &clean)
+        crate::files::put(&state.storage, &key, clean)
             .await
             .map_err(ApiError::internal)?;
         images[slot] = Some(ImageRef { key, sha256 });
@@ -222,17 +222,6 @@ impl utoipa::PartialSchema for ImageBytes {
 
 impl ToSchema for ImageBytes {}
 
-/// A stored key is relative and made of plain names only: `kind/user/name.ext`. Anything
-/// else (`..`, `.`, an empty segment, a leading `/` that would make the join absolute)
-/// names no file.
-fn is_plain_key(key: &str) -> bool {
-    !key.is_empty()
-        && !key.contains('\0')
-        && key
-            .split('/')
-            .all(|segment| !segment.is_empty() && segment != "." && segment != "..")
-}
-
 /// `GET /files/{key}`: the owner (the user id is the key's second segment) or an auditor.
 #[utoipa::path(
     get,
@@ -240,16 +229,17 @@ fn is_plain_key(key: &str) -> bool {
     tag = "files",
     summary = "A stored image",
     description = "To its owner (the key's second segment is the user id) and to auditors. \
-                   The key may contain `/` (`id/{user}/front-{sha256}.jpg`). Anything else, \
-                   including no token, answers 404.",
+                   The key may contain `/` (`id/{user}/front-{sha256}.jpg`). Otherwise the \
+                   envelope, like every call: 401 no token, 20001 (or 7) a token that is \
+                   no live session, 40007 another borrower's image or no such image.",
     security(("bearer" = [])),
     params(("key" = String, Path, description = "the stored key, as in the image URL")),
     responses(
-        (status = 200, description = "The image", content(
+        (status = 200, description = "The image, or the envelope with the error code", content(
             (ImageBytes = "image/png"),
-            (ImageBytes = "image/jpeg")
-        )),
-        (status = 404, description = "No such file for this caller", body = String, content_type = "text/plain")
+            (ImageBytes = "image/jpeg"),
+            (Envelope<Null> = "application/json")
+        ))
     )
 )]
 async fn serve(
@@ -259,27 +249,7 @@ async fn serve(
 ) -> Response {
     // A key that is not even text (bad percent-encoding) names no file.
     let key = key.map(|Path(key)| key).unwrap_or_default();
-    let denied = || (StatusCode::NOT_FOUND, "not found").into_response();
-    let token = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or_default()
-        .to_string();
-    if token.is_empty() || !is_plain_key(&key) {
-        return denied();
-    }
-    let owner = key.split('/').nth(1).unwrap_or_default();
-    let allowed = match auth::resolve(&state, &token, TokenKind::Borrower).await {
-        Ok(user_id) => user_id.to_string() == owner,
-        Err(_) => auth::resolve(&state, &token, TokenKind::Auditor)
-            .await
-            .is_ok(),
-    };
-    if !allowed {
-        return denied();
-    }
-    match tokio::fs::read(crate::files::root().join(&key)).await {
+    match stored_image(&state, &key, &headers).await {
         Ok(bytes) => {
             let content_type = if key.ends_with(".png") {
                 "image/png"
@@ -295,6 +265,40 @@ async fn serve(
             )
                 .into_response()
         }
-        Err(_) => denied(),
+        Err(error) => error.into_response(),
     }
+}
+
+/// The bytes of `key` for the caller of `headers`. Errors: 401 no token, 20001 or 7
+/// for a token that is no live borrower or auditor session, 40007 for a key that is
+/// another borrower's, is malformed (`..`, an absolute path, ...) or names nothing.
+async fn stored_image(
+    state: &AppState,
+    key: &str,
+    headers: &HeaderMap,
+) -> Result<Vec<u8>, ApiError> {
+    let not_found = || ApiError::code(ErrorCode::RecordNotFound);
+    let token = auth::bearer_of(headers)?;
+    let allowed = match auth::resolve(state, &token, TokenKind::Borrower).await {
+        Ok(user_id) => key.split('/').nth(1) == Some(user_id.to_string().as_str()),
+        // Not a live borrower session: a live auditor one, or the more telling of
+        // the two refusals (7 when either kind has expired, else 20001).
+        Err(not_a_borrower) => auth::resolve(state, &token, TokenKind::Auditor)
+            .await
+            .map_err(|not_an_auditor| {
+                if not_a_borrower.code == ErrorCode::SessionExpired {
+                    not_a_borrower
+                } else {
+                    not_an_auditor
+                }
+            })
+            .map(|_| true)?,
+    };
+    if !allowed {
+        return Err(not_found());
+    }
+    crate::files::get(&state.storage, key)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(not_found)
 }

@@ -330,6 +330,7 @@ async fn order_info(
     path = "/jackey/loan/orderTimeline",
     tag = "borrower loan",
     summary = "An order's events as the borrower sees them",
+    description = "40007 no such order of this borrower.",
     security(("bearer" = [])),
     request_body = OrderBody,
     responses((status = 200, description = "Envelope with the events", body = Envelope<AnyData>))
@@ -423,8 +424,10 @@ struct ApplyData {
     path = "/jackey/loan/apply",
     tag = "borrower loan",
     summary = "Apply for a loan",
-    description = "Needs a complete profile and a signature on file (40000). 40005 an order \
-                   is already in progress. Accepts `Idempotency-Key`.",
+    description = "Needs a complete profile, aged 22 to 50 (40000) and a signature on file \
+                   (10004). 40005 an order is already in progress; 20003 account locked; \
+                   10004 amount or term out of range; 40007 unknown product. Accepts \
+                   `Idempotency-Key`.",
     security(("bearer" = [])),
     params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key")),
     request_body = QuoteBody,
@@ -483,6 +486,8 @@ async fn apply(
     path = "/jackey/loan/cancel",
     tag = "borrower loan",
     summary = "Cancel an order before payout",
+    description = "40007 no such order of this borrower; 10004 no longer cancellable (paid \
+                   out or closed). Free (P6). Accepts `Idempotency-Key`.",
     security(("bearer" = [])),
     params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key")),
     request_body = OrderBody,
@@ -528,7 +533,8 @@ struct PayoffData {
     path = "/jackey/loan/payoffQuote",
     tag = "borrower loan",
     summary = "The amount that closes the loan today",
-    description = "The body may be empty (the latest order). 40007 nothing is owed.",
+    description = "The body may be empty (the latest order). 40007 no such order of this \
+                   borrower, or nothing is owed.",
     security(("bearer" = [])),
     request_body = Option<OrderBody>,
     responses((status = 200, description = "Envelope with the payoff", body = Envelope<Option<PayoffData>>))
@@ -602,8 +608,10 @@ struct WithdrawData {
     path = "/jackey/user/withdraw",
     tag = "borrower loan",
     summary = "Withdraw the approved loan to the bound account",
-    description = "40008 wrong PIN (attempts left), 20003 locked, 40004 offer expired, \
-                   40006 insufficient balance. Accepts `Idempotency-Key`.",
+    description = "40008 wrong PIN (attempts left), 20003 locked (the fifth wrong PIN \
+                   locks), 40004 offer expired, 40006 insufficient balance, 40007 no approved \
+                   order of this borrower, 40000 no bank account in the borrower's name, \
+                   10004 no PIN set or a bad amount. Accepts `Idempotency-Key`.",
     security(("bearer" = [])),
     params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key")),
     request_body = WithdrawBody,

@@ -99,7 +99,8 @@ struct TokenData {
     tag = "borrower account",
     summary = "Send an SMS code",
     description = "Sends a 6-digit code to `mobile` for the purpose (60 s resend limit). \
-                   10004 for an unknown purpose or a malformed number.",
+                   10004 for an unknown purpose or a malformed number; 5 within 60 s of the \
+                   last code, or too many requests from this client.",
     params(("purpose" = SmsPurpose, Path, description = "register, login, unlock, bank or pin")),
     request_body = SmsBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
@@ -228,7 +229,8 @@ pub async fn user_by_mobile(state: &AppState, mobile: &str) -> Result<Option<Uui
     path = "/jackey/user/login",
     tag = "borrower account",
     summary = "Log in",
-    description = "Answers a session token. 10002 wrong phone or password, 20003 account locked.",
+    description = "Answers a session token. 10002 wrong phone or password, 20003 account \
+                   locked, 5 too many requests from this client.",
     request_body = LoginBody,
     responses((status = 200, description = "Envelope with the token", body = Envelope<Option<TokenData>>))
 )]
@@ -351,7 +353,8 @@ struct UpdateBody {
     tag = "borrower account",
     summary = "Update the profile or answer the questionnaire",
     description = "10004 names a bad field; 10014 invalid ID number; 10025 email taken; \
-                   10026 identity already registered.",
+                   10026 identity already registered (each held by one account at most); \
+                   10006 name or ID number changed after identity verification.",
     security(("bearer" = [])),
     request_body = UpdateBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
@@ -389,10 +392,8 @@ async fn update(
     let answers_questionnaire = questionnaire_fields.iter().any(|f| f.is_some())
         || body.loan_before.is_some()
         || body.guarantee.is_some();
-    let uid = borrower.user_id.to_string();
-    let me = Actor::User(borrower.user_id);
     let request = request_id();
-    if answers_questionnaire {
+    let answers = if answers_questionnaire {
         // Checked first so a half-answered questionnaire changes nothing at all.
         let (Some(loan_before), Some(guarantee)) = (body.loan_before, body.guarantee) else {
             return Err(ApiError::bad_input(
@@ -418,38 +419,173 @@ async fn update(
                 return Err(ApiError::bad_input(field, "is required"));
             }
         }
-        if profile != ProfileUpdate::default() {
-            state
-                .execute(
-                    &state.users,
-                    &uid,
-                    || UserCommand::UpdateProfile(profile.clone()),
-                    me,
-                    &request,
-                )
-                .await?;
-        }
+        Some(answers)
+    } else {
+        None
+    };
+    if answers.is_none() || profile != ProfileUpdate::default() {
+        update_profile(&state, borrower.user_id, &profile, &request).await?;
+    }
+    if let Some(answers) = answers {
+        let uid = borrower.user_id.to_string();
         state
             .execute(
                 &state.users,
                 &uid,
                 || UserCommand::AnswerQuestionnaire(answers.clone()),
-                me,
-                &request,
-            )
-            .await?;
-    } else {
-        state
-            .execute(
-                &state.users,
-                &uid,
-                || UserCommand::UpdateProfile(profile.clone()),
-                me,
+                Actor::User(borrower.user_id),
                 &request,
             )
             .await?;
     }
     Ok(ok(json!(null)))
+}
+
+/// A value one account at most may hold (`user_claim`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ClaimKind {
+    /// The ID number: 10026 when another account holds it.
+    Identity,
+    /// The email address (compared lower-case): 10025 when another account holds it.
+    Email,
+}
+
+impl ClaimKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Identity => "identity",
+            Self::Email => "email",
+        }
+    }
+
+    fn taken(self) -> ErrorCode {
+        match self {
+            Self::Identity => ErrorCode::IdentityAlreadyRegistered,
+            Self::Email => ErrorCode::EmailAlreadyExists,
+        }
+    }
+
+    fn normalize(self, value: &str) -> String {
+        match self {
+            Self::Identity => value.trim().to_string(),
+            Self::Email => value.trim().to_lowercase(),
+        }
+    }
+}
+
+/// A claim this request holds: its kind, value, and whether this request made it.
+struct Claim {
+    kind: ClaimKind,
+    value: String,
+    new: bool,
+}
+
+/// Claims `value` of `kind` for `user_id`. Error 10026 or 10025 when another account
+/// holds it.
+async fn claim(
+    state: &AppState,
+    user_id: Uuid,
+    kind: ClaimKind,
+    value: &str,
+) -> Result<Claim, ApiError> {
+    let insert = "insert into user_claim (kind, value, user_id, created_at) \
+                  values ($1, $2, $3, $4) on conflict (kind, value) do nothing";
+    let holder_sql = "select user_id from user_claim where kind = $1 and value = $2";
+    let uid = user_id.to_string();
+    let value = kind.normalize(value);
+    // A claim released between the insert and the read is claimed again.
+    for _ in 0..3 {
+        let inserted = with_pool!(&state.database, pool => sqlx::query(insert)
+            .bind(kind.as_str()).bind(&value).bind(&uid).bind(time_text(Utc::now()))
+            .execute(pool).await.map(|r| r.rows_affected()))?;
+        if inserted == 1 {
+            return Ok(Claim {
+                kind,
+                value,
+                new: true,
+            });
+        }
+        let holder: Option<String> = with_pool!(&state.database, pool =>
+            sqlx::query_scalar(holder_sql).bind(kind.as_str()).bind(&value).fetch_optional(pool).await)?;
+        match holder {
+            Some(holder) if holder == uid => {
+                return Ok(Claim {
+                    kind,
+                    value,
+                    new: false,
+                })
+            }
+            Some(_) => return Err(ApiError::code(kind.taken())),
+            None => continue,
+        }
+    }
+    Err(ApiError::new(
+        ErrorCode::ServerError,
+        "busy, please try again",
+    ))
+}
+
+/// Runs `UpdateProfile` holding the claims on its ID number and email: another
+/// account's value answers 10026 or 10025 before anything is recorded. After the
+/// change the borrower's previous values are released; if it is refused, the claims
+/// this request made are released again.
+async fn update_profile(
+    state: &AppState,
+    user_id: Uuid,
+    profile: &ProfileUpdate,
+    request: &str,
+) -> Result<(), ApiError> {
+    let mut claims = Vec::new();
+    let wanted = [
+        (ClaimKind::Identity, profile.identity.as_deref()),
+        (ClaimKind::Email, profile.email.as_deref()),
+    ];
+    let mut refused = None;
+    for (kind, value) in wanted {
+        let Some(value) = value.filter(|v| !v.trim().is_empty()) else {
+            continue;
+        };
+        match claim(state, user_id, kind, value).await {
+            Ok(claim) => claims.push(claim),
+            Err(error) => {
+                refused = Some(error);
+                break;
+            }
+        }
+    }
+    let outcome = match refused {
+        Some(error) => Err(error),
+        None => state
+            .execute(
+                &state.users,
+                &user_id.to_string(),
+                || UserCommand::UpdateProfile(profile.clone()),
+                Actor::User(user_id),
+                request,
+            )
+            .await
+            .map(|_| ()),
+    };
+    let uid = user_id.to_string();
+    for claim in &claims {
+        let (sql, release) = if outcome.is_ok() {
+            let others = "delete from user_claim where kind = $1 and user_id = $2 and value <> $3";
+            (others, true)
+        } else {
+            let this = "delete from user_claim where kind = $1 and user_id = $2 and value = $3";
+            (this, claim.new)
+        };
+        if !release {
+            continue;
+        }
+        let released = with_pool!(&state.database, pool => sqlx::query(sql)
+            .bind(claim.kind.as_str()).bind(&uid).bind(&claim.value)
+            .execute(pool).await.map(|r| r.rows_affected()));
+        if let Err(error) = released {
+            tracing::error!(%error, kind = claim.kind.as_str(), "claim not released");
+        }
+    }
+    outcome
 }
 
 /// An emergency contact (documentation of [`EmergencyContact`]).
@@ -473,6 +609,7 @@ struct EmergencyBody {
     path = "/jackey/user/updateEmergency",
     tag = "borrower account",
     summary = "Replace the emergency contacts",
+    description = "10004 a contact without a name, or an invalid or repeated mobile.",
     security(("bearer" = [])),
     request_body = EmergencyBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
@@ -552,8 +689,10 @@ struct BankBody {
     path = "/jackey/user/bank/binding",
     tag = "borrower account",
     summary = "Bind or replace the payout bank account",
-    description = "10028 invalid account number; 10011 wrong SMS code; 110012 cannot change \
-                   while a loan is active.",
+    description = "10004 unknown bank; 10028 invalid account number; 40000 no real name \
+                   yet; 10011 replacing without the SMS code, or a wrong one; 10013 no code \
+                   is waiting (request one); 110012 cannot change while a loan is active; \
+                   20003 account locked.",
     security(("bearer" = [])),
     request_body = BankBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
@@ -592,6 +731,8 @@ struct PinBody {
     path = "/jackey/user/withdrawPin",
     tag = "borrower account",
     summary = "Set or change the withdraw PIN",
+    description = "10004 not six digits; 10011 changing without the SMS code, or a wrong \
+                   one; 10013 no code is waiting (request one).",
     security(("bearer" = [])),
     request_body = PinBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
@@ -661,7 +802,7 @@ async fn upload_signature(
         .map(|b| format!("{b:02x}"))
         .collect();
     let key = format!("signature/{}/{sha256}.png", borrower.user_id);
-    crate::files::put(&key, &bytes)
+    crate::files::put(&state.storage, &key, bytes)
         .await
         .map_err(ApiError::internal)?;
     let image = ImageRef { key, sha256 };
@@ -693,7 +834,9 @@ struct UnlockData {
     path = "/jackey/user/unlock",
     tag = "borrower account",
     summary = "Lift a security lock with an SMS code",
-    description = "Never a compliance hold, never a payment (P4). 10011 wrong or expired code.",
+    description = "Never a compliance hold, never a payment (P4). 10004 empty code; 10011 \
+                   wrong code; 10013 no code is waiting (request one); 20003 a compliance \
+                   hold (an auditor lifts it); 5 too many requests from this client.",
     request_body = UnlockBody,
     responses((status = 200, description = "Envelope with the unlock token", body = Envelope<Option<UnlockData>>))
 )]
@@ -707,10 +850,13 @@ async fn unlock(
         return Err(ApiError::bad_input("unlockCode", "is required"));
     }
     let mobile = body.mobile.trim();
+    // The code first: an unknown number answers exactly as a registered one would
+    // (10013 without a code waiting, 10011 for a wrong one), so unlock tells nobody
+    // which numbers have accounts.
+    sms::verify(&state, mobile, "unlock", &body.unlock_code).await?;
     let Some(user_id) = user_by_mobile(&state, mobile).await? else {
         return Err(ApiError::code(ErrorCode::VerificationCodeInvalid));
     };
-    sms::verify(&state, mobile, "unlock", &body.unlock_code).await?;
     let uid = user_id.to_string();
     let command = || UserCommand::UnlockWithSmsCode {
         sms_code_verified: true,

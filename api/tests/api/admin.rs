@@ -7,12 +7,11 @@ use api::routes::admin::{create_auditor, CreateAuditorError};
 use axum::body::Body;
 use axum::http::Request;
 use http_body_util::BodyExt;
-use projections::store::EventLog;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 use uuid::Uuid;
 
-use crate::helpers::{TestApp, PNG};
+use crate::helpers::{on_both_stores, TestApp};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn auditor_console_on_sqlite() {
@@ -53,98 +52,6 @@ async fn no_back_office_route_for_pins_banks_or_charges_on_postgres() {
 // ---------------------------------------------------------------------------------
 // Shared steps.
 
-/// An auditor account (created as `api create-auditor` does) logged in over HTTP.
-async fn auditor(app: &TestApp, username: &str) -> (Uuid, String) {
-    let id = create_auditor(&app.state.database, username, "correct horse")
-        .await
-        .expect("create auditor");
-    let login = app
-        .ok(
-            "/admin/api/login",
-            None,
-            json!({"username": username, "password": "correct horse"}),
-        )
-        .await;
-    assert_eq!(login["auditorId"], json!(id));
-    (id, login["token"].as_str().unwrap().to_string())
-}
-
-/// A small PNG photo.
-fn photo() -> Vec<u8> {
-    let mut pixels = image::RgbImage::new(8, 8);
-    pixels.put_pixel(2, 2, image::Rgb([10, 200, 10]));
-    let mut out = std::io::Cursor::new(Vec::new());
-    image::DynamicImage::ImageRgb8(pixels)
-        .write_to(&mut out, image::ImageFormat::Png)
-        .unwrap();
-    out.into_inner()
-}
-
-/// `/jackey/user/identity/apply` with the three photos.
-async fn upload_identity(app: &TestApp, token: &str) {
-    let boundary = "----admin-test-boundary";
-    let mut body = Vec::new();
-    for name in ["frontImage", "backImage", "handHoldImage"] {
-        body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{name}.png\"\r\nContent-Type: image/png\r\n\r\n").as_bytes());
-        body.extend_from_slice(&photo());
-        body.extend_from_slice(b"\r\n");
-    }
-    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
-    let request = Request::post("/jackey/user/identity/apply")
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={boundary}"),
-        )
-        .header("authorization", format!("Bearer {token}"))
-        .body(Body::from(body))
-        .unwrap();
-    let response = app.router.clone().oneshot(request).await.unwrap();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let answer: Value = serde_json::from_slice(&bytes).unwrap();
-    assert_eq!(answer["code"], 0, "identity upload: {answer}");
-}
-
-/// A borrower who registered, filled in everything, uploaded ID photos (identity 1,
-/// not yet verified), bound a bank account, signed, set PIN 246810 and applied for
-/// 100,000 over 6 days. Returns (token, user id, order id). HTTP only.
-async fn applicant(app: &TestApp, mobile: &str, name: &str) -> (String, String, String) {
-    let register = json!({"mobile": mobile, "password": "secret-pass", "telemarketingCode": "WELCOME", "installationSource": "web", "platform": "h5"});
-    let token = app.ok("/jackey/user/register", None, register).await["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let t = Some(token.as_str());
-    app.ok("/jackey/user/update", t, json!({"realName": name, "identity": "123456789012", "sex": 2, "birthday": "1995-03-14", "marriage": "Single", "email": "ana@example.ph", "education": "College", "provinceCity": "Metro Manila,Quezon City", "address": "12 Mabini St"})).await;
-    upload_identity(app, &token).await;
-    app.ok(
-        "/jackey/user/bank/binding",
-        t,
-        json!({"bankName": "Bangkok Bank", "cardNo": "001234567890"}),
-    )
-    .await;
-    app.ok("/jackey/user/signatureImg/upload", t, json!({"img": PNG}))
-        .await;
-    app.ok("/jackey/user/update", t, json!({"job": "teacher", "monthlyIncome": "30000", "expenses": "12000", "loanPurpose": "tuition", "loanBefore": false, "guarantee": true})).await;
-    app.ok("/jackey/user/withdrawPin", t, json!({"pin": "246810"}))
-        .await;
-    let info = app.ok("/jackey/user/info", t, json!({})).await;
-    assert_eq!(info["userQualificationView"]["identity"], 1);
-    let user_id = info["userId"].as_str().unwrap().to_string();
-    let applied = app
-        .ok(
-            "/jackey/loan/apply",
-            t,
-            json!({"amt": "100000", "periodDays": 6, "appId": 1, "configId": 1}),
-        )
-        .await;
-    let order_id = applied["loanOrderId"].as_str().unwrap().to_string();
-    (token, user_id, order_id)
-}
-
-async fn event_count(app: &TestApp) -> usize {
-    EventLog::new(&app.state.database).count().await.unwrap()
-}
-
 /// Status and body of a raw POST (for paths that must not exist).
 async fn raw_post(app: &TestApp, path: &str, token: &str, body: Value) -> (u16, Vec<u8>) {
     let request = Request::post(path)
@@ -158,29 +65,15 @@ async fn raw_post(app: &TestApp, path: &str, token: &str, body: Value) -> (u16, 
     (status, bytes.to_vec())
 }
 
-async fn get_status(app: &TestApp, url: &str, token: &str) -> u16 {
-    let request = Request::get(url)
-        .header("authorization", format!("Bearer {token}"))
-        .body(Body::empty())
-        .unwrap();
-    app.router
-        .clone()
-        .oneshot(request)
-        .await
-        .unwrap()
-        .status()
-        .as_u16()
-}
-
 // ---------------------------------------------------------------------------------
 // The console.
 
 async fn console(app: &TestApp) {
-    let (a1, t1) = auditor(app, "auditor-one").await;
-    let (a2, t2) = auditor(app, "auditor-two").await;
+    let (a1, t1) = app.auditor("auditor-one").await;
+    let (a2, t2) = app.auditor("auditor-two").await;
     let (s1, s2) = (Some(t1.as_str()), Some(t2.as_str()));
-    let (token_a, user_a, order_a) = applicant(app, "09171110001", "Ana Santos").await;
-    let (token_b, user_b, order_b) = applicant(app, "09171110002", "Ben Cruz").await;
+    let (token_a, user_a, order_a) = app.applicant("09171110001", "Ana Santos").await;
+    let (token_b, user_b, order_b) = app.applicant("09171110002", "Ben Cruz").await;
     let ta = Some(token_a.as_str());
     let tb = Some(token_b.as_str());
 
@@ -247,9 +140,13 @@ async fn console(app: &TestApp) {
         // Auditors may open the stored photos, as their owner can; another borrower
         // may not.
         let url = detail["images"][part]["url"].as_str().unwrap();
-        assert_eq!(get_status(app, url, &token_a).await, 200, "{url}");
-        assert_eq!(get_status(app, url, &t1).await, 200, "{url}");
-        assert_eq!(get_status(app, url, &token_b).await, 404, "{url}");
+        let owned = app
+            .file(url, Some(&token_a))
+            .await
+            .expect("the owner's image");
+        assert_eq!(app.file(url, Some(&t1)).await, Ok(owned), "{url}");
+        let denied = app.file(url, Some(&token_b)).await.unwrap_err();
+        assert_eq!(denied["code"], 40007, "{url}");
     }
     assert_eq!(detail["timeline"][0]["type"], "LoanApplied");
     assert_eq!(detail["timeline"][0]["actor"], format!("user:{user_a}"));
@@ -748,8 +645,8 @@ async fn accounts(app: &TestApp) {
 // P2, P3, P11: no back-office call can set a PIN, touch a bank account or charge.
 
 async fn no_forbidden_routes(app: &TestApp) {
-    let (_, token) = auditor(app, "auditor-three").await;
-    let (borrower, user_id, order_id) = applicant(app, "09171113333", "Carla Diaz").await;
+    let (_, token) = app.auditor("auditor-three").await;
+    let (borrower, user_id, order_id) = app.applicant("09171113333", "Carla Diaz").await;
     let before_info = app
         .ok("/jackey/user/info", Some(&borrower), json!({}))
         .await;
@@ -760,7 +657,7 @@ async fn no_forbidden_routes(app: &TestApp) {
             json!({"loanOrderId": order_id}),
         )
         .await;
-    let before_events = event_count(app).await;
+    let before_events = app.event_count().await;
     let body = json!({
         "userId": user_id, "orderId": order_id, "pin": "111111", "newPin": "111111",
         "bankName": "Kasikornbank", "cardNo": "009999999999", "amount": "500",
@@ -783,7 +680,7 @@ async fn no_forbidden_routes(app: &TestApp) {
         let (status, _) = raw_post(app, path, &token, body.clone()).await;
         assert_eq!(status, 404, "{path} must not exist");
     }
-    assert_eq!(event_count(app).await, before_events, "nothing recorded");
+    assert_eq!(app.event_count().await, before_events, "nothing recorded");
     let after_info = app
         .ok("/jackey/user/info", Some(&borrower), json!({}))
         .await;
@@ -798,4 +695,96 @@ async fn no_forbidden_routes(app: &TestApp) {
         )
         .await;
     assert_eq!(after_order, before_order);
+}
+
+// ---------------------------------------------------------------------------------
+// Login lockout: per username and per client IP (code 5), as borrower login has.
+
+on_both_stores!(
+    login_lockout,
+    auditor_login_is_limited_per_username_and_per_ip_on_sqlite,
+    auditor_login_is_limited_per_username_and_per_ip_on_postgres
+);
+
+async fn login_lockout(app: TestApp) {
+    // Behind a proxy, so each attempt can come from its own address: only the
+    // username's count can refuse these.
+    let state = api::AppState {
+        rate_limits: std::sync::Arc::new(api::ops::RateLimits::new(true)),
+        ..app.state.clone()
+    };
+    let app = app.with_state(state);
+    let (_, _) = app.auditor("lock-target").await;
+    let (_, _) = app.auditor("bystander").await;
+    let login =
+        |username: &str, password: &str| json!({"username": username, "password": password});
+    let code = |answer: Value| answer["code"].as_u64().unwrap();
+    let mut address = 0;
+    let mut attempt = |username: &str, password: &str| {
+        address += 1;
+        let (ip, body) = (format!("198.51.100.{address}"), login(username, password));
+        let app = app.clone();
+        async move { app.post_from(&ip, "/admin/api/login", body).await }
+    };
+
+    // Four wrong passwords answer 10002; the fifth locks the username (5); then even
+    // the right password is refused, from any address.
+    for _ in 0..4 {
+        assert_eq!(code(attempt("lock-target", "wrong password").await), 10002);
+    }
+    let locked = attempt("Lock-Target", "wrong password").await;
+    assert_eq!(code(locked.clone()), 5, "{locked}");
+    assert!(
+        locked["msg"].as_str().unwrap().contains("15 minutes"),
+        "{locked}"
+    );
+    assert_eq!(code(attempt("lock-target", "correct horse").await), 5);
+    // Other usernames are not affected.
+    assert_eq!(code(attempt("bystander", "wrong password").await), 10002);
+    assert_eq!(code(attempt("bystander", "correct horse").await), 0);
+    // Unknown names lock the same way, so the lock tells nobody which names exist.
+    for _ in 0..4 {
+        assert_eq!(code(attempt("nobody-here", "whatever-1").await), 10002);
+    }
+    assert_eq!(code(attempt("nobody-here", "whatever-1").await), 5);
+
+    // Once the lock has passed, the right password works and clears the count.
+    let expire = "update auditor_login_failure set locked_until = '2000-01-01T00:00:00.000000Z'";
+    let expired = match &app.state.database {
+        projections::store::Database::Sqlite(pool) => sqlx::query(expire)
+            .execute(pool)
+            .await
+            .map(|r| r.rows_affected()),
+        projections::store::Database::Postgres(pool) => sqlx::query(expire)
+            .execute(pool)
+            .await
+            .map(|r| r.rows_affected()),
+    };
+    assert_eq!(expired.unwrap(), 2, "the two locked names");
+    assert_eq!(code(attempt("lock-target", "correct horse").await), 0);
+    for _ in 0..4 {
+        assert_eq!(code(attempt("lock-target", "wrong password").await), 10002);
+    }
+    assert_eq!(code(attempt("lock-target", "correct horse").await), 0);
+
+    // Per client address: ten at once, then one every 3 seconds, whatever the names.
+    let ip = "203.0.113.7";
+    for n in 0..10 {
+        let answer = app
+            .post_from(ip, "/admin/api/login", login(&format!("guess-{n}"), "x"))
+            .await;
+        assert_eq!(code(answer), 10002);
+    }
+    let limited = app
+        .post_from(ip, "/admin/api/login", login("bystander", "correct horse"))
+        .await;
+    assert_eq!(code(limited), 5);
+    let elsewhere = app
+        .post_from(
+            "203.0.113.8",
+            "/admin/api/login",
+            login("bystander", "correct horse"),
+        )
+        .await;
+    assert_eq!(code(elsewhere), 0);
 }

@@ -3,10 +3,11 @@
 use std::str::FromStr;
 use std::time::Duration;
 
+use api::files::Storage;
 use api::settings::Env;
 use api::AppState;
 use axum::body::Body;
-use axum::http::Request;
+use axum::http::{Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt;
 use projections::store::Database;
@@ -16,6 +17,8 @@ use tokio::sync::watch;
 use tower::ServiceExt;
 use uuid::Uuid;
 
+use api::routes::admin::create_auditor;
+
 /// A running app over its own store (clones share it).
 #[derive(Clone)]
 pub struct TestApp {
@@ -24,36 +27,28 @@ pub struct TestApp {
     _stop: std::sync::Arc<watch::Sender<bool>>,
 }
 
-fn env() -> Env {
+/// The settings of a test app: each app has its own in-memory image store.
+pub fn env() -> Env {
     Env {
         database_url: String::new(),
         bind_addr: "127.0.0.1:0".into(),
         compliance_profile: aggregates::pricing::ComplianceProfile::Ph,
         config_file: None,
         token_ttl_hours: 24,
+        storage_url: "memory://".into(),
     }
 }
 
 impl TestApp {
-    async fn over(database: Database) -> Self {
-        // One upload directory for the whole test process: STORAGE_DIR is process-wide,
-        // so setting it per test would race between tests running in parallel.
-        static STORAGE: std::sync::Once = std::sync::Once::new();
-        STORAGE.call_once(|| {
-            let shared = std::env::temp_dir()
-                .join("api-tests")
-                .join(format!("uploads-{}", std::process::id()));
-            std::env::set_var("STORAGE_DIR", shared);
-        });
-        // Server logs appear with a failing test's output.
-        let _ = tracing_subscriber::fmt()
-            .with_test_writer()
-            .with_env_filter("warn")
-            .try_init();
+    /// An app over `database`; with `storage`, images go there instead of a fresh
+    /// in-memory store (two apps of one deployment share it).
+    pub async fn over(database: Database, storage: Option<Storage>) -> Self {
+        logs::init();
         let state = api::state(database, env()).expect("state");
         let wakeup = projections::runner::wakeup_for(&state.database).await;
         let state = AppState {
             wakeup: wakeup.clone(),
+            storage: storage.unwrap_or(state.storage.clone()),
             ..state
         };
         let (stop, stopped) = watch::channel(false);
@@ -71,7 +66,7 @@ impl TestApp {
             .join("api-tests")
             .join(Uuid::now_v7().simple().to_string());
         let url = format!("sqlite://{}", dir.join("loan.db").display());
-        Self::over(Database::connect(&url).await.expect("sqlite")).await
+        Self::over(Database::connect(&url).await.expect("sqlite"), None).await
     }
 
     /// On a fresh PostgreSQL schema, or `None` (said on stderr) without `TEST_DATABASE_URL`.
@@ -93,7 +88,8 @@ impl TestApp {
         let options = PgConnectOptions::from_str(&url)
             .unwrap()
             .options([("search_path", schema.as_str())]);
-        Some(Self::over(Database::connect_postgres(options).await.expect("postgres")).await)
+        let database = Database::connect_postgres(options).await.expect("postgres");
+        Some(Self::over(database, None).await)
     }
 
     /// Two apps (two pools, two sets of workers) over one fresh PostgreSQL schema, as
@@ -120,7 +116,9 @@ impl TestApp {
             .await
             .expect("postgres");
         let second = Database::connect_postgres(options).await.expect("postgres");
-        Some((Self::over(first).await, Self::over(second).await))
+        let first = Self::over(first, None).await;
+        let storage = first.state.storage.clone();
+        Some((first, Self::over(second, Some(storage)).await))
     }
 
     /// POSTs a JSON body (or raw text) and returns the envelope.
@@ -165,20 +163,8 @@ impl TestApp {
 
     /// Polls `/loan/orderInfo` until the order reaches `status`.
     pub async fn wait_status(&self, token: &str, order_id: &str, status: u64) -> Value {
-        for _ in 0..200 {
-            let order = self
-                .ok(
-                    "/jackey/loan/orderInfo",
-                    Some(token),
-                    json!({ "loanOrderId": order_id }),
-                )
-                .await;
-            if order["status"] == status {
-                return order;
-            }
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
-        panic!("order {order_id} never reached status {status}");
+        self.wait_order(token, order_id, "status", json!(status))
+            .await
     }
 }
 
@@ -188,12 +174,25 @@ pub const PNG: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAY
 impl TestApp {
     /// POSTs with an `Idempotency-Key` header; returns the envelope.
     pub async fn post_with_key(&self, path: &str, token: &str, key: &str, body: Value) -> Value {
-        let request = Request::post(path)
-            .header("content-type", "application/json")
-            .header("authorization", format!("Bearer {token}"))
-            .header("idempotency-key", key)
-            .body(Body::from(body.to_string()))
-            .unwrap();
+        let headers = [
+            ("authorization", format!("Bearer {token}")),
+            ("idempotency-key", key.to_string()),
+        ];
+        self.post_with_headers(path, &headers, body).await
+    }
+
+    /// POSTs a JSON body with these headers; returns the envelope (any HTTP status).
+    pub async fn post_with_headers(
+        &self,
+        path: &str,
+        headers: &[(&str, String)],
+        body: Value,
+    ) -> Value {
+        let mut request = Request::post(path).header("content-type", "application/json");
+        for (name, value) in headers {
+            request = request.header(*name, value);
+        }
+        let request = request.body(Body::from(body.to_string())).unwrap();
         let response = self.router.clone().oneshot(request).await.unwrap();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
         serde_json::from_slice(&bytes).unwrap()
@@ -205,19 +204,15 @@ impl TestApp {
         use aggregates::types::ImageRef;
         use aggregates::user::UserCommand;
         use aggregates::Actor;
-        let body =
-            json!({"mobile": mobile, "password": "secret-pass", "telemarketingCode": "WELCOME"});
-        let token = self.ok("/jackey/user/register", None, body).await["token"]
-            .as_str()
-            .unwrap()
-            .to_string();
+        let token = self.register(mobile).await;
         let t = Some(token.as_str());
         let user_id: Uuid = self.ok("/jackey/user/info", t, json!({})).await["userId"]
             .as_str()
             .unwrap()
             .parse()
             .unwrap();
-        self.ok("/jackey/user/update", t, json!({"realName": "Ana Santos", "identity": "123456789012", "sex": 2, "birthday": "1995-03-14", "marriage": "Single", "email": "ana@example.ph", "education": "College", "provinceCity": "Metro Manila,Quezon City", "address": "12 Mabini St"})).await;
+        self.ok("/jackey/user/update", t, profile("Ana Santos", mobile))
+            .await;
         let image = |name: &str| ImageRef {
             key: format!("id/{user_id}/{name}.jpg"),
             sha256: "ab".repeat(32),
@@ -248,21 +243,35 @@ impl TestApp {
             )
             .await
             .unwrap();
-        self.ok(
-            "/jackey/user/bank/binding",
-            t,
-            json!({"bankName": "Bangkok Bank", "cardNo": "001234567890"}),
-        )
-        .await;
+        self.bank_signature_and_pin(&token).await;
+        (token, user_id)
+    }
+
+    /// Binds Bangkok Bank 001234567890, uploads the signature [`PNG`] and sets PIN
+    /// 246810, over HTTP.
+    pub async fn bank_signature_and_pin(&self, token: &str) {
+        let t = Some(token);
+        let bank = json!({"bankName": "Bangkok Bank", "cardNo": "001234567890"});
+        self.ok("/jackey/user/bank/binding", t, bank).await;
         self.ok("/jackey/user/signatureImg/upload", t, json!({"img": PNG}))
             .await;
         self.ok("/jackey/user/withdrawPin", t, json!({"pin": "246810"}))
             .await;
-        (token, user_id)
     }
 
     /// Approves an order through two auditors (command bus; the auditor API has its own tests).
     pub async fn approve(&self, token: &str, order_id: &str) {
+        self.approve_on(&self.state.orders, token, order_id).await;
+    }
+
+    /// Approves an order through two auditors on `orders` (a bus with its own clock,
+    /// say), and waits for status 9.
+    pub async fn approve_on(
+        &self,
+        orders: &projections::store::CommandBus<aggregates::order::Order>,
+        token: &str,
+        order_id: &str,
+    ) {
         use aggregates::order::OrderCommand;
         use aggregates::Actor;
         let (a1, a2) = (Uuid::now_v7(), Uuid::now_v7());
@@ -284,12 +293,384 @@ impl TestApp {
                 },
             ),
         ] {
-            self.state
-                .orders
+            orders
                 .execute(order_id, command, Actor::Auditor(who).metadata("t", None))
                 .await
                 .unwrap();
         }
         self.wait_status(token, order_id, 9).await;
+    }
+}
+
+/// The full profile of `/jackey/user/update` for `name`; the ID number and the email
+/// are derived from `mobile`, since one account at most may hold each (10026, 10025).
+pub fn profile(name: &str, mobile: &str) -> Value {
+    json!({
+        "realName": name,
+        "identity": format!("5{}", &mobile[1..]),
+        "sex": 2,
+        "birthday": "1995-03-14",
+        "marriage": "Single",
+        "email": format!("b{mobile}@example.ph"),
+        "education": "College",
+        "provinceCity": "Metro Manila,Quezon City",
+        "address": "12 Mabini St",
+    })
+}
+
+/// The questionnaire's six answers.
+pub fn questionnaire() -> Value {
+    json!({"job": "teacher", "monthlyIncome": "30000", "expenses": "12000", "loanPurpose": "tuition", "loanBefore": false, "guarantee": true})
+}
+
+/// A small PNG photo (8×8, one green pixel).
+pub fn png_photo() -> Vec<u8> {
+    photo(image::ImageFormat::Png)
+}
+
+/// A small photo (8×8, one green pixel) in `format`.
+pub fn photo(format: image::ImageFormat) -> Vec<u8> {
+    let mut pixels = image::RgbImage::new(8, 8);
+    pixels.put_pixel(2, 2, image::Rgb([10, 200, 10]));
+    let mut out = std::io::Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(pixels)
+        .write_to(&mut out, format)
+        .unwrap();
+    out.into_inner()
+}
+
+impl TestApp {
+    /// Registers `mobile` (password `secret-pass`, invite code WELCOME); returns the token.
+    pub async fn register(&self, mobile: &str) -> String {
+        let body = json!({"mobile": mobile, "password": "secret-pass", "telemarketingCode": "WELCOME", "installationSource": "web", "platform": "h5"});
+        self.ok("/jackey/user/register", None, body).await["token"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    /// `GET url` with an optional bearer token: (status, content type, body).
+    pub async fn get(&self, url: &str, token: Option<&str>) -> (StatusCode, String, Vec<u8>) {
+        let mut request = Request::get(url);
+        if let Some(token) = token {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        let response = self
+            .router
+            .clone()
+            .oneshot(request.body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        let status = response.status();
+        let content_type = response
+            .headers()
+            .get("content-type")
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        (status, content_type, bytes.to_vec())
+    }
+
+    /// `/jackey/user/identity/apply` with these multipart parts (name, bytes); the envelope.
+    pub async fn upload_identity_parts(&self, token: &str, parts: &[(&str, Vec<u8>)]) -> Value {
+        let boundary = "----test-boundary-7d3a";
+        let mut body = Vec::new();
+        for (name, bytes) in parts {
+            body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{name}.img\"\r\nContent-Type: application/octet-stream\r\n\r\n").as_bytes());
+            body.extend_from_slice(bytes);
+            body.extend_from_slice(b"\r\n");
+        }
+        body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+        let request = Request::post("/jackey/user/identity/apply")
+            .header(
+                "content-type",
+                format!("multipart/form-data; boundary={boundary}"),
+            )
+            .header("authorization", format!("Bearer {token}"))
+            .body(Body::from(body))
+            .unwrap();
+        let response = self.router.clone().oneshot(request).await.unwrap();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        serde_json::from_slice(&bytes).unwrap()
+    }
+
+    /// Uploads three PNG ID photos and asserts success.
+    pub async fn upload_identity(&self, token: &str) {
+        let parts = ["frontImage", "backImage", "handHoldImage"].map(|name| (name, png_photo()));
+        let answer = self.upload_identity_parts(token, &parts).await;
+        assert_eq!(answer["code"], 0, "identity upload: {answer}");
+    }
+
+    /// The code in the last SMS the default sender wrote to `mobile` (`sms_outbox`).
+    pub async fn last_sms_code(&self, mobile: &str) -> String {
+        let sql = "select body from sms_outbox where mobile = $1 order by created_at desc limit 1";
+        let body = self
+            .scalar(sql, mobile)
+            .await
+            .expect("an SMS in the outbox");
+        body.split_whitespace()
+            .find(|w| {
+                w.len() == 7 && w.ends_with('.') && w[..6].chars().all(|c| c.is_ascii_digit())
+            })
+            .map(|w| w[..6].to_string())
+            .expect("a code in the SMS")
+    }
+
+    /// The text of the first column of the first row `sql` (one `$1`, bound to `bind`)
+    /// selects, if any.
+    pub async fn scalar(&self, sql: &str, bind: &str) -> Option<String> {
+        match &self.state.database {
+            Database::Sqlite(pool) => sqlx::query_scalar(sql)
+                .bind(bind)
+                .fetch_optional(pool)
+                .await
+                .unwrap(),
+            Database::Postgres(pool) => sqlx::query_scalar(sql)
+                .bind(bind)
+                .fetch_optional(pool)
+                .await
+                .unwrap(),
+        }
+    }
+
+    /// The types of an order's events on the borrower's timeline, and the timeline.
+    pub async fn timeline(&self, token: &str, order_id: &str) -> (Vec<String>, Value) {
+        let id = json!({ "loanOrderId": order_id });
+        let timeline = self.ok("/jackey/loan/orderTimeline", Some(token), id).await;
+        let types = timeline
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|event| event["type"].as_str().unwrap().to_string())
+            .collect();
+        (types, timeline)
+    }
+
+    /// An auditor account (created as `api create-auditor` does) logged in over HTTP:
+    /// (auditor id, token).
+    pub async fn auditor(&self, username: &str) -> (Uuid, String) {
+        let id = create_auditor(&self.state.database, username, "correct horse")
+            .await
+            .expect("create auditor");
+        let login = self
+            .ok(
+                "/admin/api/login",
+                None,
+                json!({"username": username, "password": "correct horse"}),
+            )
+            .await;
+        assert_eq!(login["auditorId"], json!(id));
+        (id, login["token"].as_str().unwrap().to_string())
+    }
+}
+
+/// Two tests running `$scenario(app)`: on SQLite, and on PostgreSQL when
+/// `TEST_DATABASE_URL` is set.
+macro_rules! on_both_stores {
+    ($scenario:ident, $sqlite:ident, $postgres:ident) => {
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $sqlite() {
+            $scenario(crate::helpers::TestApp::sqlite().await).await;
+        }
+
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $postgres() {
+            if let Some(app) = crate::helpers::TestApp::postgres().await {
+                $scenario(app).await;
+            }
+        }
+    };
+}
+
+pub(crate) use on_both_stores;
+
+/// The test process's log output: failing tests show warnings and errors, and a test
+/// can capture everything logged (every level, every thread) while it runs.
+pub mod logs {
+    use std::io::Write;
+    use std::sync::{Mutex, OnceLock};
+
+    use tracing_subscriber::filter::{EnvFilter, LevelFilter};
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::{reload, Layer, Registry};
+
+    /// The captured lines, and how many captures are running.
+    static CAPTURED: Mutex<(Vec<u8>, usize)> = Mutex::new((Vec::new(), 0));
+    /// Switches the capturing layer between off (no cost) and every level.
+    static SWITCH: OnceLock<reload::Handle<LevelFilter, Registry>> = OnceLock::new();
+
+    struct CaptureWriter;
+
+    impl Write for CaptureWriter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let mut captured = CAPTURED.lock().unwrap();
+            if captured.1 > 0 {
+                captured.0.extend_from_slice(buf);
+            }
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Installs the process's subscriber (once; later calls do nothing).
+    pub fn init() {
+        SWITCH.get_or_init(|| {
+            let (filter, switch) = reload::Layer::new(LevelFilter::OFF);
+            let shown = tracing_subscriber::fmt::layer()
+                .with_test_writer()
+                .with_filter(EnvFilter::new("warn"));
+            let captured = tracing_subscriber::fmt::layer()
+                .with_writer(|| CaptureWriter)
+                .with_ansi(false)
+                .with_filter(filter);
+            let _ = tracing_subscriber::registry()
+                .with(captured)
+                .with(shown)
+                .try_init();
+            switch
+        });
+    }
+
+    fn switch(on: bool) {
+        let mut captured = CAPTURED.lock().unwrap();
+        captured.1 = if on { captured.1 + 1 } else { captured.1 - 1 };
+        let level = if captured.1 > 0 {
+            LevelFilter::TRACE
+        } else {
+            LevelFilter::OFF
+        };
+        SWITCH
+            .get()
+            .expect("initialised")
+            .reload(level)
+            .expect("the subscriber is alive");
+    }
+
+    /// Runs `body` and returns its output with every line logged meanwhile, by any
+    /// test of the process.
+    pub async fn capture<T>(body: impl std::future::Future<Output = T>) -> (T, String) {
+        init();
+        switch(true);
+        let output = body.await;
+        switch(false);
+        let logged = String::from_utf8_lossy(&CAPTURED.lock().unwrap().0).to_string();
+        (output, logged)
+    }
+}
+
+impl TestApp {
+    /// `GET /files/...` (HTTP 200 either way): the image's bytes, or the envelope
+    /// that refused it.
+    pub async fn file(&self, url: &str, token: Option<&str>) -> Result<Vec<u8>, Value> {
+        let (status, content_type, body) = self.get(url, token).await;
+        assert_eq!(status, StatusCode::OK, "{url}");
+        if content_type.starts_with("image/") {
+            return Ok(body);
+        }
+        assert!(
+            content_type.starts_with("application/json"),
+            "{url}: {content_type}"
+        );
+        Err(serde_json::from_slice(&body).unwrap())
+    }
+
+    /// How many events the store holds.
+    pub async fn event_count(&self) -> usize {
+        projections::store::EventLog::new(&self.state.database)
+            .count()
+            .await
+            .unwrap()
+    }
+
+    /// A borrower who registered, filled in everything, uploaded ID photos (identity 1,
+    /// not yet verified), bound a bank account, signed, answered the questionnaire,
+    /// set PIN 246810 and applied for 100,000 over 6 days. Returns (token, user id,
+    /// order id). HTTP only.
+    pub async fn applicant(&self, mobile: &str, name: &str) -> (String, String, String) {
+        let token = self.register(mobile).await;
+        let t = Some(token.as_str());
+        self.ok("/jackey/user/update", t, profile(name, mobile))
+            .await;
+        self.upload_identity(&token).await;
+        self.ok("/jackey/user/update", t, questionnaire()).await;
+        self.bank_signature_and_pin(&token).await;
+        let info = self.ok("/jackey/user/info", t, json!({})).await;
+        assert_eq!(info["userQualificationView"]["identity"], 1);
+        let user_id = info["userId"].as_str().unwrap().to_string();
+        let terms = json!({"amt": "100000", "periodDays": 6, "appId": 1, "configId": 1});
+        let order_id = self.ok("/jackey/loan/apply", t, terms).await["loanOrderId"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        (token, user_id, order_id)
+    }
+}
+
+impl TestApp {
+    /// `GET` a page without a token: (status, body text).
+    pub async fn page(&self, url: &str) -> (StatusCode, String) {
+        let (status, _, body) = self.get(url, None).await;
+        (status, String::from_utf8(body).unwrap())
+    }
+
+    /// Submits a form as the browser would (`application/x-www-form-urlencoded`), as
+    /// the sandbox payment page's buttons do: (status, `Location` header).
+    pub async fn press(&self, url: &str, form: &str) -> (StatusCode, Option<String>) {
+        let request = Request::post(url)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(Body::from(form.to_string()))
+            .unwrap();
+        let response = self.router.clone().oneshot(request).await.unwrap();
+        let location = response
+            .headers()
+            .get("location")
+            .map(|v| v.to_str().unwrap().to_string());
+        (response.status(), location)
+    }
+
+    /// Polls `/loan/orderInfo` until `field` of the order is `value`.
+    pub async fn wait_order(
+        &self,
+        token: &str,
+        order_id: &str,
+        field: &str,
+        value: Value,
+    ) -> Value {
+        for _ in 0..200 {
+            let order = self
+                .ok(
+                    "/jackey/loan/orderInfo",
+                    Some(token),
+                    json!({ "loanOrderId": order_id }),
+                )
+                .await;
+            if order[field] == value {
+                return order;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("order {order_id} never had {field} = {value}");
+    }
+}
+
+impl TestApp {
+    /// The same app (store, workers) behind a router over `state`.
+    pub fn with_state(&self, state: AppState) -> Self {
+        Self {
+            router: api::app(state.clone()),
+            state,
+            _stop: self._stop.clone(),
+        }
+    }
+
+    /// POSTs a JSON body from client address `ip` (`X-Forwarded-For`, read when the
+    /// app trusts a proxy); returns the envelope.
+    pub async fn post_from(&self, ip: &str, path: &str, body: Value) -> Value {
+        let headers = [("x-forwarded-for", ip.to_string())];
+        self.post_with_headers(path, &headers, body).await
     }
 }

@@ -2,6 +2,8 @@
 //! real router, the real workers, argon2, the sandbox payout.
 
 mod admin;
+mod error_codes;
+mod full_journey;
 mod helpers;
 mod journey;
 mod money_safety;
@@ -9,3 +11,4 @@ mod openapi;
 mod payment;
 mod scale_out;
 mod security;
+mod storage;

@@ -14,29 +14,13 @@ use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
 use projections::process::LOAN_PROCESS;
 use projections::runner::wait_for_checkpoints;
-use projections::store::{Database, EventLog};
+use projections::store::EventLog;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 use uuid::Uuid;
 
-use crate::helpers::{TestApp, PNG};
-
-macro_rules! on_both_stores {
-    ($scenario:ident, $sqlite:ident, $postgres:ident) => {
-        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-        async fn $sqlite() {
-            $scenario(TestApp::sqlite().await).await;
-        }
-
-        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-        async fn $postgres() {
-            if let Some(app) = TestApp::postgres().await {
-                $scenario(app).await;
-            }
-        }
-    };
-}
+use crate::helpers::{on_both_stores, TestApp, PNG};
 
 on_both_stores!(
     recharge_refusals,
@@ -183,33 +167,6 @@ fn session_of(url: &str) -> String {
     url.trim_start_matches("/pay/sandbox/").to_string()
 }
 
-/// GET a page: (status, body).
-async fn get_page(app: &TestApp, url: &str) -> (StatusCode, String) {
-    let response = app
-        .router
-        .clone()
-        .oneshot(Request::get(url).body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8(bytes.to_vec()).unwrap())
-}
-
-/// Submits the sandbox form: (status, Location header).
-async fn press(app: &TestApp, url: &str, form: &str) -> (StatusCode, Option<String>) {
-    let request = Request::post(url)
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body(Body::from(form.to_string()))
-        .unwrap();
-    let response = app.router.clone().oneshot(request).await.unwrap();
-    let location = response
-        .headers()
-        .get("location")
-        .map(|v| v.to_str().unwrap().to_string());
-    (response.status(), location)
-}
-
 /// POSTs a webhook body with the given signature headers: (HTTP status, envelope).
 async fn deliver(
     app: &TestApp,
@@ -284,14 +241,8 @@ async fn order(app: &TestApp, borrower: &Borrower, order_id: &str) -> Value {
 
 /// Polls until the order's `repaid` is `amount`.
 async fn wait_repaid(app: &TestApp, borrower: &Borrower, order_id: &str, amount: &str) -> Value {
-    for _ in 0..200 {
-        let order = order(app, borrower, order_id).await;
-        if order["repaid"] == amount {
-            return order;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    panic!("order {order_id} never had {amount} repaid");
+    app.wait_order(&borrower.token, order_id, "repaid", json!(amount))
+        .await
 }
 
 async fn owed_today(app: &TestApp, borrower: &Borrower) -> Value {
@@ -319,36 +270,21 @@ async fn recharges(app: &TestApp, borrower: &Borrower) -> Vec<(String, Decimal)>
         .collect()
 }
 
-async fn scalar(app: &TestApp, sql: &str, bind: &str) -> Option<String> {
-    match &app.state.database {
-        Database::Sqlite(pool) => sqlx::query_scalar(sql)
-            .bind(bind)
-            .fetch_optional(pool)
-            .await
-            .unwrap(),
-        Database::Postgres(pool) => sqlx::query_scalar(sql)
-            .bind(bind)
-            .fetch_optional(pool)
-            .await
-            .unwrap(),
-    }
-}
-
 async fn sessions_of(app: &TestApp, borrower: &Borrower) -> String {
     let sql = "select cast(count(*) as text) from payment_session where user_id = $1";
-    scalar(app, sql, &borrower.user_id.to_string())
+    app.scalar(sql, &borrower.user_id.to_string())
         .await
         .unwrap()
 }
 
 async fn session_status(app: &TestApp, session: &str) -> String {
     let sql = "select status from payment_session where session_id = $1";
-    scalar(app, sql, session).await.unwrap()
+    app.scalar(sql, session).await.unwrap()
 }
 
 async fn event_claimed(app: &TestApp, event_id: &str) -> bool {
     let sql = "select event_id from processed_webhook where event_id = $1";
-    scalar(app, sql, event_id).await.is_some()
+    app.scalar(sql, event_id).await.is_some()
 }
 
 fn dec(text: &str) -> Decimal {
@@ -425,7 +361,7 @@ async fn sandbox_payment(app: TestApp) {
     let (borrower, order_id) = borrower_with_loan(&app, "09171234567").await;
     let url = recharge(&app, &borrower, "20000").await;
 
-    let (status, page) = get_page(&app, &url).await;
+    let (status, page) = app.page(&url).await;
     assert_eq!(status, StatusCode::OK);
     assert!(page.contains("₱20,000.00"), "{page}");
     assert!(page.contains("PHP"), "{page}");
@@ -434,14 +370,14 @@ async fn sandbox_payment(app: TestApp) {
     assert!(page.contains("We never ask you to pay to receive a loan."));
 
     // Pay: the signed webhook is delivered and the page shows the result.
-    let (status, location) = press(&app, &url, "outcome=paid").await;
+    let (status, location) = app.press(&url, "outcome=paid").await;
     assert_eq!(status, StatusCode::SEE_OTHER);
     assert_eq!(location.as_deref(), Some(url.as_str()));
     let repaid = wait_repaid(&app, &borrower, &order_id, "20000.00").await;
     assert_eq!(repaid["status"], 4);
     assert_eq!(owed_today(&app, &borrower).await, "60000.00");
     assert_eq!(session_status(&app, &session_of(&url)).await, "paid");
-    let (status, page) = get_page(&app, &url).await;
+    let (status, page) = app.page(&url).await;
     assert_eq!(status, StatusCode::OK);
     assert!(page.contains("Payment received"), "{page}");
     assert!(page.contains("href=\"/repayDetail\""), "{page}");
@@ -452,7 +388,7 @@ async fn sandbox_payment(app: TestApp) {
 
     // Pressing again (or Fail afterwards) settles nothing twice.
     for form in ["outcome=paid", "outcome=failed"] {
-        let (status, location) = press(&app, &url, form).await;
+        let (status, location) = app.press(&url, form).await;
         assert_eq!(
             (status, location.as_deref()),
             (StatusCode::SEE_OTHER, Some(url.as_str()))
@@ -468,19 +404,19 @@ async fn sandbox_payment(app: TestApp) {
 
     // Fail: nothing is charged, nothing changes.
     let failing = recharge(&app, &borrower, "5000").await;
-    let (status, _) = press(&app, &failing, "outcome=maybe").await;
+    let (status, _) = app.press(&failing, "outcome=maybe").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(session_status(&app, &session_of(&failing)).await, "open");
-    let (status, location) = press(&app, &failing, "outcome=failed").await;
+    let (status, location) = app.press(&failing, "outcome=failed").await;
     assert_eq!(
         (status, location.as_deref()),
         (StatusCode::SEE_OTHER, Some(failing.as_str()))
     );
-    let (_, page) = get_page(&app, &failing).await;
+    let (_, page) = app.page(&failing).await;
     assert!(page.contains("Payment failed"), "{page}");
     assert!(page.contains("href=\"/repayDetail\""), "{page}");
     // A failed page cannot be paid afterwards.
-    press(&app, &failing, "outcome=paid").await;
+    app.press(&failing, "outcome=paid").await;
     quiesce(&app).await;
     assert_eq!(session_status(&app, &session_of(&failing)).await, "failed");
     assert_eq!(recharges(&app, &borrower).await.len(), 1);
@@ -495,9 +431,9 @@ async fn sandbox_payment(app: TestApp) {
         format!("/pay/sandbox/{}", Uuid::now_v7()),
         "/pay/sandbox/not-a-session".to_string(),
     ] {
-        assert_eq!(get_page(&app, &missing).await.0, StatusCode::NOT_FOUND);
+        assert_eq!(app.page(&missing).await.0, StatusCode::NOT_FOUND);
         assert_eq!(
-            press(&app, &missing, "outcome=paid").await.0,
+            app.press(&missing, "outcome=paid").await.0,
             StatusCode::NOT_FOUND
         );
     }
@@ -685,7 +621,7 @@ async fn repaid_in_full(app: TestApp) {
 
     // First recharge: all but 50.
     let first = recharge(&app, &borrower, "19950").await;
-    press(&app, &first, "outcome=paid").await;
+    app.press(&first, "outcome=paid").await;
     wait_repaid(&app, &borrower, &order_id, "79950.00").await;
     // 50 is below the minimum, but it is exactly what is owed: the final payment.
     let below = app
@@ -708,7 +644,7 @@ async fn repaid_in_full(app: TestApp) {
     )
     .await;
     let last = recharge(&app, &borrower, "50").await;
-    press(&app, &last, "outcome=paid").await;
+    app.press(&last, "outcome=paid").await;
     let closed = app.wait_status(&borrower.token, &order_id, 10).await;
     assert_eq!(closed["repaid"], "80000.00");
     assert_eq!(closed["remaining"], "0.00");

@@ -4,16 +4,17 @@
 use axum::body::Body;
 use axum::http::Request;
 use http_body_util::BodyExt;
-use serde_json::{json, Value};
+use serde_json::json;
 use tower::ServiceExt;
 
-use crate::helpers::TestApp;
+use crate::helpers::{logs, on_both_stores, png_photo, questionnaire, TestApp, PNG};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn security_on_sqlite() {
     let app = TestApp::sqlite().await;
     lock_and_unlock(&app).await;
     uploads(&app).await;
+    others_records(&app).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -21,40 +22,13 @@ async fn security_on_postgres() {
     if let Some(app) = TestApp::postgres().await {
         lock_and_unlock(&app).await;
         uploads(&app).await;
+        others_records(&app).await;
     }
-}
-
-async fn register(app: &TestApp, mobile: &str) -> String {
-    let body = json!({"mobile": mobile, "password": "secret-pass", "telemarketingCode": "WELCOME"});
-    app.ok("/jackey/user/register", None, body).await["token"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
-async fn last_code(app: &TestApp, mobile: &str) -> String {
-    let sql = "select body from sms_outbox where mobile = $1 order by created_at desc limit 1";
-    let body: String = match &app.state.database {
-        projections::store::Database::Sqlite(pool) => sqlx::query_scalar(sql)
-            .bind(mobile)
-            .fetch_one(pool)
-            .await
-            .unwrap(),
-        projections::store::Database::Postgres(pool) => sqlx::query_scalar(sql)
-            .bind(mobile)
-            .fetch_one(pool)
-            .await
-            .unwrap(),
-    };
-    body.split_whitespace()
-        .find(|w| w.len() == 7 && w.ends_with('.') && w[..6].chars().all(|c| c.is_ascii_digit()))
-        .map(|w| w[..6].to_string())
-        .expect("a code in the SMS")
 }
 
 async fn lock_and_unlock(app: &TestApp) {
     let mobile = "09170000101";
-    register(app, mobile).await;
+    app.register(mobile).await;
     let login = |password: &str| json!({"mobile": mobile, "password": password});
     for left in [4, 3, 2, 1] {
         let answer = app
@@ -100,7 +74,7 @@ async fn lock_and_unlock(app: &TestApp) {
         10004,
     )
     .await;
-    let code = last_code(app, mobile).await;
+    let code = app.last_sms_code(mobile).await;
     let unlocked = app
         .ok(
             "/jackey/user/unlock",
@@ -109,12 +83,12 @@ async fn lock_and_unlock(app: &TestApp) {
         )
         .await;
     assert_eq!(unlocked["unlockToken"].as_str().unwrap().len(), 64);
-    // A code is single use.
+    // A code is single use: none is waiting any more, so ask for a new one.
     app.fails(
         "/jackey/user/unlock",
         None,
         json!({"mobile": mobile, "unlockCode": code}),
-        10011,
+        10013,
     )
     .await;
     app.ok("/jackey/user/login", None, login("secret-pass"))
@@ -123,13 +97,7 @@ async fn lock_and_unlock(app: &TestApp) {
 
 /// A tiny JPEG with an EXIF segment carrying a secret, as phones write them.
 fn jpeg_with_exif() -> Vec<u8> {
-    let mut pixels = image::RgbImage::new(8, 8);
-    pixels.put_pixel(1, 1, image::Rgb([200, 10, 10]));
-    let mut plain = std::io::Cursor::new(Vec::new());
-    image::DynamicImage::ImageRgb8(pixels)
-        .write_to(&mut plain, image::ImageFormat::Jpeg)
-        .unwrap();
-    let plain = plain.into_inner();
+    let plain = crate::helpers::photo(image::ImageFormat::Jpeg);
     let payload = b"Exif\0\0GPS-SECRET-14.5995N-120.9842E";
     let length = (payload.len() + 2) as u16;
     let mut with_exif = vec![0xFF, 0xD8, 0xFF, 0xE1];
@@ -139,86 +107,47 @@ fn jpeg_with_exif() -> Vec<u8> {
     with_exif
 }
 
-async fn multipart(app: &TestApp, token: &str, parts: &[(&str, Vec<u8>)]) -> Value {
-    let boundary = "----test-boundary-7d3a";
-    let mut body = Vec::new();
-    for (name, bytes) in parts {
-        body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{name}.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n").as_bytes());
-        body.extend_from_slice(bytes);
-        body.extend_from_slice(b"\r\n");
-    }
-    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
-    let request = Request::post("/jackey/user/identity/apply")
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={boundary}"),
-        )
-        .header("authorization", format!("Bearer {token}"))
-        .body(Body::from(body))
-        .unwrap();
-    let response = app.router.clone().oneshot(request).await.unwrap();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    serde_json::from_slice(&bytes).unwrap()
-}
-
-async fn get_file(app: &TestApp, url: &str, token: &str) -> (u16, Vec<u8>) {
-    let request = Request::get(url)
-        .header("authorization", format!("Bearer {token}"))
-        .body(Body::empty())
-        .unwrap();
-    let response = app.router.clone().oneshot(request).await.unwrap();
-    let status = response.status().as_u16();
-    (
-        status,
-        response
-            .into_body()
-            .collect()
-            .await
-            .unwrap()
-            .to_bytes()
-            .to_vec(),
-    )
-}
-
 async fn uploads(app: &TestApp) {
-    let token = register(app, "09170000202").await;
+    let token = app.register("09170000202").await;
     let photo = jpeg_with_exif();
     assert!(photo.windows(10).any(|w| w == b"GPS-SECRET"));
     // Not an image (by content, whatever the name says) → 20000; a part missing → 10004.
-    let text = multipart(
-        app,
-        &token,
-        &[
-            ("frontImage", b"hello, not a jpeg".to_vec()),
-            ("backImage", photo.clone()),
-            ("handHoldImage", photo.clone()),
-        ],
-    )
-    .await;
+    let text = app
+        .upload_identity_parts(
+            &token,
+            &[
+                ("frontImage", b"hello, not a jpeg".to_vec()),
+                ("backImage", photo.clone()),
+                ("handHoldImage", photo.clone()),
+            ],
+        )
+        .await;
     assert_eq!(text["code"], 20000, "{text}");
-    let missing = multipart(app, &token, &[("frontImage", photo.clone())]).await;
+    let missing = app
+        .upload_identity_parts(&token, &[("frontImage", photo.clone())])
+        .await;
     assert_eq!(missing["code"], 10004, "{missing}");
-    let huge = multipart(
-        app,
-        &token,
-        &[
-            ("frontImage", vec![0xFF; 5 * 1024 * 1024]),
-            ("backImage", photo.clone()),
-            ("handHoldImage", photo.clone()),
-        ],
-    )
-    .await;
+    let huge = app
+        .upload_identity_parts(
+            &token,
+            &[
+                ("frontImage", vec![0xFF; 5 * 1024 * 1024]),
+                ("backImage", photo.clone()),
+                ("handHoldImage", photo.clone()),
+            ],
+        )
+        .await;
     assert_eq!(huge["code"], 20000, "{huge}");
-    let done = multipart(
-        app,
-        &token,
-        &[
-            ("frontImage", photo.clone()),
-            ("backImage", photo.clone()),
-            ("handHoldImage", photo.clone()),
-        ],
-    )
-    .await;
+    let done = app
+        .upload_identity_parts(
+            &token,
+            &[
+                ("frontImage", photo.clone()),
+                ("backImage", photo.clone()),
+                ("handHoldImage", photo.clone()),
+            ],
+        )
+        .await;
     assert_eq!(done["code"], 0, "{done}");
     let info = app.ok("/jackey/user/info", Some(&token), json!({})).await;
     assert_eq!(info["userQualificationView"]["identity"], 1);
@@ -227,17 +156,100 @@ async fn uploads(app: &TestApp) {
         .await;
     let front = images["frontImage"].as_str().unwrap().to_string();
     // The owner gets the re-encoded image without its metadata.
-    let (status, stored) = get_file(app, &front, &token).await;
-    assert_eq!(status, 200);
+    let stored = app.file(&front, Some(&token)).await.expect("the image");
     assert!(stored.starts_with(&[0xFF, 0xD8]), "still a JPEG");
     assert!(
         !stored.windows(10).any(|w| w == b"GPS-SECRET"),
         "EXIF stripped"
     );
-    // Another borrower, or nobody, gets nothing.
-    let other = register(app, "09170000303").await;
-    assert_eq!(get_file(app, &front, &other).await.0, 404);
-    assert_eq!(get_file(app, &front, "garbage").await.0, 404);
+}
+
+/// Borrower A reaches nothing of borrower B's: B's ID photos and signature answer A
+/// `{code: 40007, msg: "record not found", data: null}` while B and an auditor get the
+/// bytes, and every call naming B's order answers A 40007 and records nothing, in each
+/// status where B's own call would work.
+async fn others_records(app: &TestApp) {
+    let (token_b, _, order_b) = app.applicant("09170000505", "Ben Cruz").await;
+    let token_a = app.register("09170000404").await;
+    let (_, auditor) = app.auditor("records-auditor").await;
+    let (a, b) = (Some(token_a.as_str()), Some(token_b.as_str()));
+
+    let images = app.ok("/jackey/user/identity", b, json!({})).await;
+    let info = app.ok("/jackey/user/info", b, json!({})).await;
+    let urls = [
+        images["frontImage"].as_str().unwrap(),
+        images["backImage"].as_str().unwrap(),
+        images["handHoldImage"].as_str().unwrap(),
+        info["signatureImg"].as_str().unwrap(),
+    ];
+    for url in urls {
+        let bytes = app.file(url, b).await.expect("the owner's image");
+        assert!(bytes.starts_with(b"\x89PNG"), "{url}");
+        assert_eq!(app.file(url, Some(&auditor)).await, Ok(bytes), "{url}");
+        assert_eq!(
+            app.file(url, a).await,
+            Err(json!({"code": 40007, "msg": "record not found", "data": null})),
+            "{url}"
+        );
+        assert_eq!(app.file(url, None).await.unwrap_err()["code"], 401);
+        assert_eq!(
+            app.file(url, Some("garbage")).await.unwrap_err()["code"],
+            20001
+        );
+    }
+    // A key of A's own shape that names nothing is not found either.
+    let user_a = app.ok("/jackey/user/info", a, json!({})).await["userId"].clone();
+    let missing = format!("/files/id/{}/front-none.png", user_a.as_str().unwrap());
+    assert_eq!(app.file(&missing, a).await.unwrap_err()["code"], 40007);
+
+    // Every call that takes an order id, with B's order, as A: 40007, nothing recorded.
+    let calls = |order: &str| {
+        let id = json!({ "loanOrderId": order });
+        let withdraw = json!({"password": "246810", "withdrawAmount": "1000", "bankcard": "x", "loanOrderId": order});
+        [
+            ("/jackey/loan/orderInfo", id.clone()),
+            ("/jackey/loan/orderTimeline", id.clone()),
+            ("/jackey/loan/cancel", id.clone()),
+            ("/jackey/loan/payoffQuote", id),
+            ("/jackey/user/withdraw", withdraw),
+        ]
+    };
+    let refused_to_a = |stage: &'static str| {
+        let order_b = order_b.clone();
+        async move {
+            let before = app.event_count().await;
+            for (path, body) in calls(&order_b) {
+                let answer = app.fails(path, a, body, 40007).await;
+                assert_eq!(answer["msg"], "record not found", "{stage} {path}");
+            }
+            assert_eq!(app.event_count().await, before, "{stage}: nothing recorded");
+        }
+    };
+    // Submitted: B reads the order and its timeline.
+    refused_to_a("submitted").await;
+    let id_b = json!({ "loanOrderId": order_b });
+    assert_eq!(
+        app.ok("/jackey/loan/orderInfo", b, id_b.clone()).await["status"],
+        0
+    );
+    assert!(!app
+        .ok("/jackey/loan/orderTimeline", b, id_b.clone())
+        .await
+        .as_array()
+        .unwrap()
+        .is_empty());
+    // Approved: B may withdraw, A may not.
+    app.approve(&token_b, &order_b).await;
+    refused_to_a("approved").await;
+    let withdraw = json!({"password": "246810", "withdrawAmount": "80000", "bankcard": "x", "loanOrderId": order_b});
+    app.ok("/jackey/user/withdraw", b, withdraw).await;
+    app.wait_status(&token_b, &order_b, 4).await;
+    // Disbursed: B gets the payoff, A does not.
+    refused_to_a("disbursed").await;
+    assert_eq!(
+        app.ok("/jackey/loan/payoffQuote", b, id_b).await["amount"],
+        "80000.00"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -307,6 +319,100 @@ async fn limits_headers_and_metrics() {
         assert!(
             text.contains(&format!("projection_lag_events{{worker=\"{worker}\"}}")),
             "{worker}: {text}"
+        );
+    }
+}
+
+on_both_stores!(
+    secrets_stay_out_of_the_logs,
+    logs_hold_no_password_pin_token_id_number_card_number_or_sms_code_on_sqlite,
+    logs_hold_no_password_pin_token_id_number_card_number_or_sms_code_on_postgres
+);
+
+/// Every line logged, at every level, while a borrower registers with a password, logs
+/// in (once wrongly), fills in an ID number, binds and replaces (SMS code) a bank
+/// account, sets a PIN and withdraws (once with a wrong PIN), and an auditor logs in:
+/// none of those secrets, nor a session token, appears.
+async fn secrets_stay_out_of_the_logs(app: TestApp) {
+    let mobile = "09170007007";
+    let password = "Log-Audit-Pass-7731";
+    let pin = "731946";
+    let id_number = "740112345678";
+    let cards = ["004455667788", "008877665544"];
+    let (secrets, logged) = logs::capture(async {
+        let mut secrets: Vec<(&str, String)> = vec![
+            ("password", password.to_string()),
+            ("PIN", pin.to_string()),
+            ("ID number", id_number.to_string()),
+            ("card number", cards[0].to_string()),
+            ("card number", cards[1].to_string()),
+            ("auditor password", "correct horse".to_string()),
+        ];
+        let register =
+            json!({"mobile": mobile, "password": password, "telemarketingCode": "WELCOME"});
+        let first = app.ok("/jackey/user/register", None, register).await;
+        secrets.push(("token", first["token"].as_str().unwrap().to_string()));
+        let wrong = json!({"mobile": mobile, "password": "Wrong-Pass-0000"});
+        app.fails("/jackey/user/login", None, wrong, 10002).await;
+        let login = json!({"mobile": mobile, "password": password});
+        let token = app.ok("/jackey/user/login", None, login).await["token"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        secrets.push(("token", token.clone()));
+        let t = Some(token.as_str());
+        let mut profile = crate::helpers::profile("Lia Reyes", mobile);
+        profile["identity"] = json!(id_number);
+        app.ok("/jackey/user/update", t, profile).await;
+        let parts = ["frontImage", "backImage", "handHoldImage"].map(|name| (name, png_photo()));
+        assert_eq!(app.upload_identity_parts(&token, &parts).await["code"], 0);
+        let bank = |card: &str| json!({"bankName": "Bangkok Bank", "cardNo": card});
+        app.ok("/jackey/user/bank/binding", t, bank(cards[0])).await;
+        app.ok("/jackey/sms/bank", None, json!({ "mobile": mobile }))
+            .await;
+        let code = app.last_sms_code(mobile).await;
+        secrets.push(("SMS code", code.clone()));
+        let mut replace = bank(cards[1]);
+        replace["smsCode"] = json!(code);
+        app.ok("/jackey/user/bank/binding", t, replace).await;
+        app.ok("/jackey/user/signatureImg/upload", t, json!({"img": PNG}))
+            .await;
+        app.ok("/jackey/user/update", t, questionnaire()).await;
+        app.ok("/jackey/user/withdrawPin", t, json!({ "pin": pin }))
+            .await;
+        let (_, auditor) = app.auditor("log-auditor").await;
+        secrets.push(("auditor token", auditor.clone()));
+        let user_id = app.ok("/jackey/user/info", t, json!({})).await["userId"].clone();
+        let verify = json!({ "userId": user_id });
+        app.ok("/admin/api/users/verifyIdentity", Some(&auditor), verify)
+            .await;
+        let terms = json!({"amt": "100000", "periodDays": 6, "appId": 1});
+        let order_id = app.ok("/jackey/loan/apply", t, terms).await["loanOrderId"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        app.approve(&token, &order_id).await;
+        let withdraw =
+            |pin: &str| json!({"password": pin, "withdrawAmount": "80000", "bankcard": "x"});
+        app.fails("/jackey/user/withdraw", t, withdraw("111111"), 40008)
+            .await;
+        app.ok("/jackey/user/withdraw", t, withdraw(pin)).await;
+        app.wait_status(&token, &order_id, 4).await;
+        secrets
+    })
+    .await;
+    // The capture works: the SMS sender's line (masked number) and the command bus's
+    // debug lines are there.
+    assert!(logged.contains("SMS code sent to the outbox"), "{logged}");
+    assert!(
+        logged.contains("*******7007"),
+        "the masked number: {logged}"
+    );
+    assert!(logged.contains("command committed"), "{logged}");
+    for (what, secret) in secrets {
+        assert!(
+            !logged.contains(&secret),
+            "the {what} {secret:?} is in the logs"
         );
     }
 }
