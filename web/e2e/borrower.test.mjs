@@ -11,6 +11,7 @@ let browser;
 let mobileSeq = 0;
 const newMobile = () => `09${String(Date.now()).slice(-7)}${String(mobileSeq++).padStart(2, '0')}`;
 const PASSWORD = 'correct-horse-1';
+const PIN = '246810';
 
 before(async () => {
   server = await startServer();
@@ -153,6 +154,124 @@ describe('borrower journey', () => {
     await page.goto(`/detail/${orderId}`);
     await page.getByText('Under review').first().waitFor();
     await shot(page, 'detail-under-review');
+
+    // Two loan officers approve through the auditor API.
+    await approve(orderId);
+
+    // Withdraw: home main button → amount → bank card → PIN set-up → confirm.
+    await page.goto('/');
+    await page.getByTestId('main-button').getByText('Withdraw').waitFor();
+    await shot(page, 'home-approved');
+    await page.getByTestId('main-button').click();
+    await page.waitForURL(/\/detail\/.*index=0/);
+    const amount = page.getByRole('textbox', { name: 'Withdrawal amount' });
+    await eventually(async () => assert.equal(await amount.inputValue(), '100000.00'));
+    await amount.fill('10000');
+    await shot(page, 'detail-withdraw-amount');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL(/index=1/);
+    await page.getByTestId('withdraw-bank').getByText('Bangkok Bank').waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL(/index=2/);
+    await page.getByRole('textbox', { name: 'New withdraw PIN' }).fill(PIN);
+    await page.getByRole('textbox', { name: 'Repeat the PIN' }).fill(PIN);
+    await shot(page, 'detail-withdraw-pin-setup');
+    await page.getByRole('button', { name: 'Save PIN and continue' }).click();
+    // The PIN just chosen carries on to the confirmation.
+    await page.waitForURL(/index=3/);
+    await page.getByTestId('withdraw-summary').getByText('₱10,000.00').waitFor();
+    await shot(page, 'detail-withdraw-confirm');
+    await page.getByRole('button', { name: 'Confirm withdrawal' }).click();
+    // The sandbox payout succeeds; the order becomes "Repaying" (status 4).
+    await page.getByText('Repaying').first().waitFor({ timeout: 30000 });
+    await shot(page, 'detail-repaying');
+
+    // Repay in two payments through the sandbox payment page.
+    for (const [i, pay] of [[1, '4000']].concat([[2, 'payoff']])) {
+      await page.goto('/');
+      await page.getByTestId('main-button').getByText('Repay').waitFor();
+      await page.getByTestId('main-button').click();
+      await page.waitForURL('**/recharge');
+      const box = page.getByRole('textbox', { name: 'Repayment amount' });
+      if (pay === 'payoff') await page.getByRole('button', { name: 'Pay off today' }).click();
+      else await box.fill(pay);
+      await shot(page, `recharge-${i}`);
+      await page.getByRole('button', { name: 'Continue to payment' }).click();
+      await page.waitForURL(/\/pay\/sandbox\//);
+      await shot(page, `pay-sandbox-${i}`);
+      await page.getByRole('button', { name: 'Pay' }).click();
+      await page.getByRole('link', { name: 'Back to repayment details' }).click();
+      await page.waitForURL('**/repayDetail');
+    }
+    await page.getByTestId('loan-repaid').waitFor({ timeout: 30000 });
+    await shot(page, 'repayDetail');
+    await page.goto(`/detail/${orderId}`);
+    await page.getByText('Repaid').first().waitFor();
+    await shot(page, 'detail-repaid');
+
+    // The other screens, photographed with real data.
+    for (const [route, name, ready] of [
+      ['/order', 'order', 'Repaid'],
+      ['/transactionHistory', 'transactionHistory', '₱4,000.00'],
+      ['/contract', 'contract', 'Honest Lending Corporation'],
+      ['/my', 'my', 'Ana Cruz'],
+      ['/baseInfoDetail', 'baseInfoDetail', 'Ana Cruz'],
+      ['/bankInfoDetail', 'bankInfoDetail', 'Bangkok Bank'],
+      ['/loan', 'loan-products', 'Cash Loan'],
+      ['/partner', 'partner', 'Work with us'],
+      ['/about', 'about', 'SEC Certificate of Authority No. 3120'],
+      ['/', 'home-repaid', 'Apply'],
+    ]) {
+      await page.goto(route);
+      await page.getByText(ready).first().waitFor();
+      await shot(page, name);
+    }
+    await context.close();
+  });
+});
+
+describe('withdraw PIN lock', () => {
+  test('five wrong PINs lead to the lock screen; the SMS code unlocks it', async () => {
+    const { context, page } = await phone(browser, server.url);
+    const mobile = await register(page);
+    await completeProfile(page, { realName: 'Dina Lopez' });
+    await sign(page);
+    await page.getByText('I have read and agree to the').click();
+    const orderId = await applyForLoan(page);
+    await approve(orderId);
+    await page.goto(`/detail/${orderId}?index=0`);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('textbox', { name: 'New withdraw PIN' }).fill(PIN);
+    await page.getByRole('textbox', { name: 'Repeat the PIN' }).fill(PIN);
+    await page.getByRole('button', { name: 'Save PIN and continue' }).click();
+    await page.waitForURL(/index=3/);
+    await page.getByTestId('withdraw-form').getByRole('button', { name: 'Back' }).click();
+    await page.waitForURL(/index=2/);
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      await page.getByRole('textbox', { name: 'Withdraw PIN' }).fill('999999');
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByRole('button', { name: 'Confirm withdrawal' }).click();
+      if (attempt < 5) {
+        await page.getByTestId('withdraw-error').getByText(`Wrong withdraw PIN (${5 - attempt} attempts left).`).waitFor();
+      }
+    }
+    await page.waitForURL('**/lock');
+    await page.getByText('Locked for your security').waitFor();
+    await shot(page, 'lock');
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await page.getByRole('textbox', { name: 'SMS code' }).fill(await smsCode(server, mobile));
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    assert.ok(await page.evaluate(() => sessionStorage.getItem('unlockToken')), 'unlock token kept in session storage');
+    // The right PIN works again after unlocking, and the money goes out.
+    await page.goto(`/detail/${orderId}?index=0`);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('textbox', { name: 'Withdraw PIN' }).fill(PIN);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Confirm withdrawal' }).click();
+    await page.getByText('Repaying').first().waitFor({ timeout: 30000 });
     await context.close();
   });
 });

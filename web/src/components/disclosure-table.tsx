@@ -1,16 +1,28 @@
 /**
  * The cost disclosure of P5: principal, processing fee and net amount received,
  * interest, total repayable, per-period payment, daily rate, APR and effective
- * monthly rate, the schedule, and the lender's name and licence numbers. Shown
- * before signing (apply), on the contract and in the auditor's review.
+ * monthly rate, the overdue fee and cost cap, the cooling-off days, the schedule
+ * (with the due days once paid out), the lender's name and licence numbers and
+ * the "we never ask you to pay" notice. Shown before signing (apply) and on the
+ * contract.
  */
 import { useTranslation } from 'react-i18next';
 import type { Disclosure } from '@/lib/types';
+import { useDates } from './use-dates';
 import { useMoney } from './use-money';
 
-export function DisclosureTable({ disclosure, schedule = true }: { disclosure: Disclosure; schedule?: boolean }) {
+export interface DisclosureTableProps {
+  disclosure: Disclosure;
+  /** Whether to show the schedule (folded unless `scheduleOpen`). */
+  schedule?: boolean;
+  /** Show the schedule unfolded (the contract). */
+  scheduleOpen?: boolean;
+}
+
+export function DisclosureTable({ disclosure, schedule = true, scheduleOpen = false }: DisclosureTableProps) {
   const { t } = useTranslation();
   const money = useMoney();
+  const dates = useDates();
   const d = disclosure;
   const rows: [string, string][] = [
     [t('d_principal'), money(d.principal)],
@@ -39,7 +51,7 @@ export function DisclosureTable({ disclosure, schedule = true }: { disclosure: D
         </tbody>
       </table>
       {schedule && d.schedule.length > 0 && (
-        <details>
+        <details open={scheduleOpen}>
           <summary className="muted">{t('d_schedule', { n: d.schedule.length })}</summary>
           <table className="schedule">
             <thead>
@@ -53,7 +65,7 @@ export function DisclosureTable({ disclosure, schedule = true }: { disclosure: D
               {d.schedule.map((line) => (
                 <tr key={line.period}>
                   <td>{line.period}</td>
-                  <td>{line.dueDate ?? t('day_n_after_payout', { n: line.period })}</td>
+                  <td>{line.dueDate ? dates.day(line.dueDate) : t('day_n_after_payout', { n: line.period })}</td>
                   <td>{money(line.amount)}</td>
                 </tr>
               ))}
@@ -64,7 +76,7 @@ export function DisclosureTable({ disclosure, schedule = true }: { disclosure: D
       <p className="muted">
         {t('d_lender', { name: d.lender.legal_name, reg: d.lender.registration_no, licence: d.lender.licence_no })}
       </p>
-      <p className="info-box">{t('never_pay_notice')}</p>
+      <p className="info-box notice">{t('never_pay_notice')}</p>
     </div>
   );
 }

@@ -10,7 +10,7 @@ import {
   type BaseQueryFn,
   type FetchArgs,
 } from '@reduxjs/toolkit/query/react';
-import { interpret, type ApiFailure } from './envelope';
+import { interpret, NOTHING_FOUND, type ApiFailure } from './envelope';
 import { locked, signedOut } from './session';
 import { storage } from './storage';
 
@@ -56,9 +56,26 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiFailure> = a
   return { error: outcome.error, meta: result.meta };
 };
 
+/** The base query as a `queryFn` receives it. */
+type BaseQueryCall = (args: string | FetchArgs) => ReturnType<typeof baseQuery>;
+
+/**
+ * For a `queryFn` where "nothing there" is an answer, not a failure: calls `args`
+ * through the base query; 40007 (record not found) becomes `null` data, any other
+ * failure stays an error.
+ */
+export async function orNull<T>(
+  call: BaseQueryCall,
+  args: string | FetchArgs,
+): Promise<{ data: T | null } | { error: ApiFailure }> {
+  const result = await call(args);
+  if (result.error) return result.error.code === NOTHING_FOUND ? { data: null } : { error: result.error };
+  return { data: (result.data ?? null) as T | null };
+}
+
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['User', 'Order', 'Orders', 'Progress', 'Config', 'Identity', 'WithdrawError', 'Payoff'],
+  tagTypes: ['User', 'Order', 'Orders', 'Progress', 'Config', 'Identity', 'Payoff'],
   endpoints: () => ({}),
 });

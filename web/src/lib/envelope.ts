@@ -29,6 +29,8 @@ export type SessionEffect = 'signOut' | 'lock' | null;
 export const SESSION_CODES = new Set([401, 20001, 7]);
 /** Code that sends the borrower to the lock screen. */
 export const LOCK_CODE = 20003;
+/** Code 40007 "record not found": no such order of the borrower's, or nothing owed. */
+export const NOTHING_FOUND = 40007;
 
 function isEnvelope(value: unknown): value is Envelope {
   return (
@@ -55,6 +57,15 @@ export function messageFor(code: number, serverMessage: string): string {
   const [first, second] = numbersIn(serverMessage);
   const detail = serverMessage.includes(':') ? serverMessage.split(':').slice(1).join(':').trim() : serverMessage;
   return i18n.t(key, { n: first ?? '', min: first ?? '', max: second ?? '', detail });
+}
+
+/**
+ * A payout failure's reason as the api words it ("connection to bank account
+ * failed (10012)"), translated through the error catalogue when it names a code.
+ */
+export function payoutReason(text: string): string {
+  const code = /\((\d{1,6})\)\s*$/.exec(text);
+  return code ? messageFor(Number(code[1]), text) : text;
 }
 
 /** A network failure: no response, or an HTTP error without an envelope. */

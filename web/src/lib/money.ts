@@ -3,6 +3,7 @@
  * float in storage. Formatting goes through `Intl.NumberFormat` in the
  * configured currency (PRODUCT.md 1); parsing a display value is never needed.
  */
+import { intlLocale } from './locale';
 
 export interface Currency {
   /** ISO 4217 code, e.g. "PHP". */
@@ -25,9 +26,9 @@ export function formatMoney(
   if (value === null || value === undefined || value === '') return '—';
   const amount = typeof value === 'number' ? value : Number(value);
   if (!Number.isFinite(amount)) return '—';
-  const intlLocale = locale.startsWith('zh') ? 'zh-CN' : 'en-PH';
+  const intl = intlLocale(locale);
   try {
-    return new Intl.NumberFormat(intlLocale, {
+    return new Intl.NumberFormat(intl, {
       style: 'currency',
       currency: currency.code,
       currencyDisplay: 'narrowSymbol',
@@ -36,14 +37,33 @@ export function formatMoney(
     }).format(amount);
   } catch {
     // An unknown ISO code: format the number and put the configured symbol first.
-    return `${currency.symbol}${new Intl.NumberFormat(intlLocale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)}`;
+    return `${currency.symbol}${new Intl.NumberFormat(intl, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)}`;
   }
 }
 
-/** Compares two decimal strings with two places exactly (by minor units). */
+/** A decimal string with at most two places → minor units (cents); null when it is not one. */
 export function toMinor(value: string): bigint | null {
   const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(value.trim());
   if (!match) return null;
   const cents = (match[2] ?? '').padEnd(2, '0');
   return BigInt(match[1]) * 100n + BigInt(cents);
+}
+
+/** Minor units (cents) → the wire's decimal string with two places (12345n → "123.45"). */
+export function minorToText(minor: bigint): string {
+  const sign = minor < 0n ? '-' : '';
+  const abs = minor < 0n ? -minor : minor;
+  return `${sign}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
+}
+
+/**
+ * Keeps what a decimal amount input may hold: digits, one dot, two decimals,
+ * at most `maxIntegerDigits` before the dot ("1,2a3.456" → "123.45").
+ */
+export function decimalInput(text: string, maxIntegerDigits = 9): string {
+  const cleaned = text.replace(/[^\d.]/g, '');
+  const [whole = '', ...rest] = cleaned.split('.');
+  const integer = whole.slice(0, maxIntegerDigits);
+  if (rest.length === 0) return integer;
+  return `${integer || '0'}.${rest.join('').slice(0, 2)}`;
 }

@@ -1,12 +1,25 @@
 /**
  * Calls that several features read: the company configuration, products and
  * reference lists (PRODUCT.md 8 `/loan/*` config calls), the borrower's own
- * record (`/user/info`) and the latest order's progress. Features add their own
- * calls to the same slice with `api.injectEndpoints`.
+ * record (`/user/info`), the latest order's progress, and the orders themselves
+ * (the list, one order, the latest order, an order's timeline). Features add
+ * their own calls to the same slice with `api.injectEndpoints`.
+ *
+ * Tags: `Order` per order id for everything read about one order, `Orders` for
+ * what depends on which orders exist (the list, which order is the latest).
  */
 import { COMPANY_ID } from '@/config/constants';
-import { api } from './api';
-import type { CompanyConfig, Order, PeriodConfig, Product, Progress, User } from './types';
+import { api, orNull } from './api';
+import type {
+  CompanyConfig,
+  Order,
+  OrderSummary,
+  PeriodConfig,
+  Product,
+  Progress,
+  TimelineEvent,
+  User,
+} from './types';
 
 /** Keys of `/loan/getConfigByKey` (PRODUCT.md 8). */
 export type ListKey = 'website' | 'marriage' | 'education' | 'banks' | 'provinces';
@@ -51,9 +64,29 @@ export const sharedApi = api.injectEndpoints({
         body: { mobile, appId: 1, companyId: COMPANY_ID },
       }),
     }),
-    orderInfo: build.query<Order, string | void>({
-      query: (loanOrderId) => ({ url: 'jackey/loan/orderInfo', body: loanOrderId ? { loanOrderId } : {} }),
-      providesTags: (_result, _error, id) => [{ type: 'Order', id: id ?? 'latest' }, 'Order'],
+    /** `/loan/getUserOrderList`: {orderId, status, principal, applyTime}, newest first. */
+    orderList: build.query<OrderSummary[], void>({
+      query: () => 'jackey/loan/getUserOrderList',
+      providesTags: (list = []) => ['Orders', ...list.map((o) => ({ type: 'Order' as const, id: o.orderId }))],
+    }),
+    /** `/loan/orderInfo` of one order; fails with 40007 when it is not the borrower's. */
+    orderInfo: build.query<Order, string>({
+      query: (loanOrderId) => ({ url: 'jackey/loan/orderInfo', body: { loanOrderId } }),
+      providesTags: (_result, _error, id) => [{ type: 'Order', id }],
+    }),
+    /**
+     * `/loan/orderInfo` without an id: the borrower's latest order (the active loan
+     * when there is one), or `null` when there is none. "Nothing there" (40007) is
+     * the empty state of the screens that read it, not an error.
+     */
+    latestOrder: build.query<Order | null, void>({
+      queryFn: (_arg, _api, _extra, baseQuery) => orNull<Order>(baseQuery, { url: 'jackey/loan/orderInfo', body: {} }),
+      providesTags: (order) => (order ? ['Orders', { type: 'Order', id: order.orderId }] : ['Orders']),
+    }),
+    /** `/loan/orderTimeline`: the order's events as the borrower sees them, oldest first. */
+    orderTimeline: build.query<TimelineEvent[], string>({
+      query: (loanOrderId) => ({ url: 'jackey/loan/orderTimeline', body: { loanOrderId } }),
+      providesTags: (_result, _error, id) => [{ type: 'Order', id }],
     }),
     uploadSignature: build.mutation<null, string>({
       query: (img) => ({ url: 'jackey/user/signatureImg/upload', body: { img } }),
@@ -75,6 +108,9 @@ export const {
   useUserInfoQuery,
   useLoanProgressQuery,
   useSendSmsMutation,
+  useOrderListQuery,
   useOrderInfoQuery,
+  useLatestOrderQuery,
+  useOrderTimelineQuery,
   useUploadSignatureMutation,
 } = sharedApi;

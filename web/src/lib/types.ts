@@ -165,10 +165,50 @@ export interface Order {
   periodViews: Installment[];
 }
 
+/**
+ * The fields an event carries on the timeline (projections/src/orders.rs
+ * `timeline_detail`), camelCase; each event type has only its own (`{}` for
+ * none). Money fields are decimal strings, times RFC 3339 UTC, days `YYYY-MM-DD`.
+ */
+export interface TimelineDetail {
+  /** LoanApplied, PayoutRequested, PayoutFailed, RepaymentReceived, OverdueFeeCharged. */
+  amount?: string;
+  /** LoanApplied. */
+  periodDays?: number;
+  /** ResubmissionRequested, LoanRefused, PayoutFailed (the latter may end in "(code)"). */
+  reason?: string;
+  /** LoanRefused: the review stage that refused. */
+  stage?: 'first' | 'final';
+  /** FinalAuditPassed. */
+  approvedAmount?: string;
+  /** FinalAuditPassed. */
+  offerExpiresAt?: string;
+  /** PayoutRequested. */
+  bankName?: string;
+  /** PayoutRequested: the account number, masked. */
+  cardNo?: string;
+  /** PayoutSucceeded: the principal paid out and what reached the account after fees. */
+  principal?: string;
+  netAmount?: string;
+  /** InstallmentOverdue, OverdueFeeCharged. */
+  period?: number;
+  /** InstallmentOverdue. */
+  dueDate?: string;
+  /** LoanRepaid. */
+  interestWaived?: string;
+  feesWaived?: string;
+  coolingOff?: boolean;
+}
+
+/** One event of `/loan/orderTimeline` (api/src/routes/loan.rs `order_timeline`), oldest first. */
 export interface TimelineEvent {
-  sequence?: number;
-  type: string;
+  /** The event's number within its order. */
+  sequence: number;
+  /** When it happened. */
   at: string;
+  /** The order event's name (aggregates/src/order/events.rs), e.g. "PayoutSucceeded". */
+  type: string;
+  /** Who acted, by role only: "user", "auditor" or "system". */
   by: string;
-  [key: string]: unknown;
+  detail: TimelineDetail;
 }

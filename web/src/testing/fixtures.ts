@@ -1,5 +1,5 @@
 /** Wire-shaped test data (PRODUCT.md 10). */
-import type { Disclosure, User } from '@/lib/types';
+import type { Disclosure, Order, User } from '@/lib/types';
 
 export function userFixture(options: { qualified?: boolean; signatureImg?: string | null } = {}): User {
   const q = options.qualified ?? true;
@@ -56,3 +56,36 @@ export const disclosureFixture: Disclosure = {
   lender: { legal_name: 'Honest Lending Corporation', registration_no: 'CS201912345', licence_no: 'SEC CA No. 3120' },
   notice: 'We never ask you to pay to receive a loan.',
 };
+
+/** An approved order (status 9) as `/loan/orderInfo` answers it (checked against the api). */
+export function orderFixture(overrides: Partial<Order> = {}): Order {
+  return {
+    orderId: 'o1',
+    appId: 1,
+    productName: 'Cash Loan',
+    status: 9,
+    principal: '80000.00',
+    applyAmount: '80000.00',
+    applyTime: '2026-11-22T06:41:31.346712Z',
+    rate: '0.2',
+    apr: '73',
+    periodDays: 6,
+    balance: '80000.00',
+    realName: 'Ana Cruz',
+    lastWithdrawAmount: null,
+    interest: '960.00',
+    totalRepay: '80960.00',
+    repaid: '0.00',
+    remaining: '0.00',
+    interestWaived: null,
+    paidAt: null,
+    offerExpiresAt: '2026-11-29T06:41:31.664550Z',
+    refuseReason: null,
+    resubmissionReason: null,
+    lastWithdrawError: null,
+    payoutInFlight: false,
+    disclosure: null,
+    periodViews: [],
+    ...overrides,
+  };
+}

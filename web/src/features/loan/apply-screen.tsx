@@ -16,6 +16,7 @@ import { ErrorState, Loading } from '@/components/states';
 import { useMoney } from '@/components/use-money';
 import { AMOUNT_MAX_LENGTH } from '@/config/constants';
 import type { ApiFailure } from '@/lib/envelope';
+import { newIdempotencyKey } from '@/lib/idempotency';
 import { gatherTerms } from '@/lib/rules';
 import {
   usePeriodConfigQuery,
@@ -56,7 +57,7 @@ export default function ApplyScreen() {
   const [agreed, setAgreed] = useState(false);
   const [signing, setSigning] = useState(false);
   const [done, setDone] = useState<string | null>(null);
-  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const [idempotencyKey] = useState(() => newIdempotencyKey());
   const [apply, applyState] = useApplyMutation();
   const [upload, uploadState] = useUploadSignatureMutation();
 

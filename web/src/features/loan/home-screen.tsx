@@ -5,6 +5,7 @@
  * reason (P8) and the signature sheet when no signature is on file.
  */
 import { useEffect, useState } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query/react';
 import { Button, Checkbox, Dialog, Mask, Swiper, Toast } from 'antd-mobile';
 import {
   BankcardOutline,
@@ -19,10 +20,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Page } from '@/components/page';
 import { SignatureSheet } from '@/components/signature-sheet';
+import { StatusTag } from '@/components/status-tag';
 import { ErrorState, Loading } from '@/components/states';
 import { useMoney } from '@/components/use-money';
 import type { ApiFailure } from '@/lib/envelope';
-import { isQualified, mainButton, statusLabelKey, walletPath } from '@/lib/rules';
+import { isQualified, mainButton, walletPath } from '@/lib/rules';
 import {
   useCompanyConfigQuery,
   useLoanProgressQuery,
@@ -42,7 +44,7 @@ export default function HomeScreen() {
   const { data: company } = useCompanyConfigQuery();
   const latest = progress.data;
   const refused = latest && (latest.status === 5 || latest.status === 12);
-  const { data: refusedOrder } = useOrderInfoQuery(latest?.orderId, { skip: !refused });
+  const { data: refusedOrder } = useOrderInfoQuery(refused ? latest.orderId : skipToken);
   const [accepted, setAccepted] = useState(() => storage.get('policyAccepted') === '1');
   const [overlayClosed, setOverlayClosed] = useState(false);
   const [signing, setSigning] = useState(false);
@@ -142,7 +144,7 @@ export default function HomeScreen() {
         </div>
         {latest && (
           <div className="muted" data-testid="home-status">
-            {t('order_status')}: {t(statusLabelKey(latest.status))}
+            {t('order_status')}: <StatusTag status={latest.status} />
           </div>
         )}
       </section>

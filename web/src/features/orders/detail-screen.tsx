@@ -17,16 +17,17 @@ import { Page } from '@/components/page';
 import { QueryGate } from '@/components/query-gate';
 import { useOpenService } from '@/components/service-button';
 import { ErrorState, Loading } from '@/components/states';
+import { StatusTag } from '@/components/status-tag';
+import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { paths } from '@/config/paths';
-import type { ApiFailure } from '@/lib/envelope';
+import { payoutReason, type ApiFailure } from '@/lib/envelope';
+import { lastFour } from '@/lib/mask';
 import { reviewStep } from '@/lib/rules';
-import { useUserInfoQuery } from '@/lib/shared-api';
+import { sharedApi, useOrderInfoQuery, useOrderTimelineQuery, useUserInfoQuery } from '@/lib/shared-api';
 import type { Order } from '@/lib/types';
-import { lastFour, payoutReason, useDates } from './helpers';
 import { OrderTimeline } from './order-timeline';
-import { ordersApi, useCancelOrderMutation, useOrderDetailQuery, useOrderEventsQuery } from './orders-api';
-import { StatusTag } from './status-tag';
+import { useCancelOrderMutation } from './orders-api';
 import { WithdrawForm, type Draft, type SentPayout } from './withdraw-form';
 import './orders.css';
 
@@ -99,7 +100,7 @@ function OrderView({ order, sent, awaiting, onSent }: OrderViewProps) {
   const navigate = useNavigate();
   const openService = useOpenService();
   const user = useUserInfoQuery();
-  const events = useOrderEventsQuery(order.orderId);
+  const events = useOrderTimelineQuery(order.orderId);
   const [cancel, cancelState] = useCancelOrderMutation();
   const [draft, setDraft] = useState<Draft>({ amount: order.balance, pin: '' });
 
@@ -263,9 +264,9 @@ export default function DetailScreen() {
   const { orderId = '' } = useParams();
   const [sent, setSent] = useState<SentPayout | null>(null);
   // Decide polling from what the cache holds, then subscribe with that interval.
-  const cached = ordersApi.endpoints.orderDetail.useQueryState(orderId);
+  const cached = sharedApi.endpoints.orderInfo.useQueryState(orderId);
   const awaiting = awaitingPayout(cached.data, sent, cached.fulfilledTimeStamp);
-  const order = useOrderDetailQuery(orderId, {
+  const order = useOrderInfoQuery(orderId, {
     skip: !orderId,
     pollingInterval: awaiting ? PAYOUT_POLL_MS : 0,
     skipPollingIfUnfocused: false,

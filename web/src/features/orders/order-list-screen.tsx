@@ -9,12 +9,12 @@ import { useNavigate } from 'react-router';
 import { Page } from '@/components/page';
 import { QueryGate } from '@/components/query-gate';
 import { EmptyState } from '@/components/states';
+import { StatusTag } from '@/components/status-tag';
+import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { paths } from '@/config/paths';
+import { useOrderListQuery } from '@/lib/shared-api';
 import type { OrderSummary } from '@/lib/types';
-import { useDates } from './helpers';
-import { useUserOrderListQuery } from './orders-api';
-import { StatusTag } from './status-tag';
 import './orders.css';
 
 function OrderCard({ order }: { order: OrderSummary }) {
@@ -44,7 +44,7 @@ function OrderCard({ order }: { order: OrderSummary }) {
 export default function OrderListScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const orders = useUserOrderListQuery();
+  const orders = useOrderListQuery();
   return (
     <Page title={t('orders_title')} tabs>
       <QueryGate query={orders}>

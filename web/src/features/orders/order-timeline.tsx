@@ -6,9 +6,11 @@
  */
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { useDates, type Dates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
+import { payoutReason } from '@/lib/envelope';
+import { lastFour } from '@/lib/mask';
 import type { TimelineEvent } from '@/lib/types';
-import { lastFour, payoutReason, useDates } from './helpers';
 
 /** The event types the api sends (aggregates/src/order/events.rs). */
 export const TIMELINE_TYPES = [
@@ -30,51 +32,38 @@ export const TIMELINE_TYPES = [
   'LoanRepaid',
 ] as const;
 
-/** An event's details: the api nests them under `detail`; flat fields are read too. */
-export function eventDetail(event: TimelineEvent): Record<string, unknown> {
-  const nested = event.detail;
-  return typeof nested === 'object' && nested !== null ? (nested as Record<string, unknown>) : event;
-}
-
-const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
-
 type Money = (value: string | null | undefined) => string;
-type Dates = ReturnType<typeof useDates>;
 
-/** The translated line under an event's label, or '' when the event has none. */
+/** The translated line under an event's label (from its `detail`), or '' when the event has none. */
 export function describeEvent(event: TimelineEvent, t: TFunction, money: Money, dates: Dates): string {
-  const d = eventDetail(event);
+  const d = event.detail;
   switch (event.type) {
     case 'LoanApplied':
-      return t('timeline_d_applied', { amount: money(text(d.amount)), days: text(d.periodDays) });
+      return t('timeline_d_applied', { amount: money(d.amount), days: d.periodDays ?? '' });
     case 'ResubmissionRequested':
-      return d.reason ? t('timeline_d_reason', { reason: text(d.reason) }) : '';
     case 'LoanRefused':
-      return d.reason ? t('timeline_d_reason', { reason: text(d.reason) }) : '';
+      return d.reason ? t('timeline_d_reason', { reason: d.reason }) : '';
     case 'FinalAuditPassed':
-      return t('timeline_d_approved', {
-        amount: money(text(d.approvedAmount)),
-        date: dates.dateTime(text(d.offerExpiresAt)),
-      });
+      return t('timeline_d_approved', { amount: money(d.approvedAmount), date: dates.dateTime(d.offerExpiresAt) });
     case 'PayoutRequested':
       return t('timeline_d_payout_requested', {
-        amount: money(text(d.amount)),
-        bank: text(d.bankName),
-        card: lastFour(text(d.cardNo)),
+        amount: money(d.amount),
+        bank: d.bankName ?? '',
+        card: lastFour(d.cardNo),
       });
     case 'PayoutSucceeded':
-      return t('timeline_d_payout_succeeded', { amount: money(text(d.netAmount ?? d.principal)) });
+      return t('timeline_d_payout_succeeded', { amount: money(d.netAmount ?? d.principal) });
     case 'PayoutFailed':
-      return t('timeline_d_payout_failed', { amount: money(text(d.amount)), reason: payoutReason(text(d.reason)) });
+      return t('timeline_d_payout_failed', { amount: money(d.amount), reason: payoutReason(d.reason ?? '') });
     case 'RepaymentReceived':
-      return t('timeline_d_amount', { amount: money(text(d.amount)) });
+      return money(d.amount);
     case 'InstallmentOverdue':
-      return t('timeline_d_overdue', { period: text(d.period), date: dates.day(text(d.dueDate)) });
+      return t('timeline_d_overdue', { period: d.period ?? '', date: dates.day(d.dueDate) });
     case 'OverdueFeeCharged':
-      return t('timeline_d_fee', { period: text(d.period), amount: money(text(d.amount)) });
+      return t('timeline_d_fee', { period: d.period ?? '', amount: money(d.amount) });
     case 'LoanRepaid': {
       if (d.coolingOff === true) return t('timeline_d_cooling_off');
-      const waived = text(d.interestWaived);
+      const waived = d.interestWaived;
       return waived && Number(waived) > 0 ? t('timeline_d_interest_waived', { amount: money(waived) }) : '';
     }
     default:
@@ -96,12 +85,12 @@ export function OrderTimeline({ events }: { events: TimelineEvent[] }) {
   if (events.length === 0) return <p className="muted">{t('timeline_empty')}</p>;
   return (
     <ol className="orders-timeline" data-testid="timeline">
-      {events.map((event, i) => {
+      {events.map((event) => {
         const known = (TIMELINE_TYPES as readonly string[]).includes(event.type);
         const detail = describeEvent(event, t, money, dates);
         const bad = event.type === 'LoanRefused' || event.type === 'PayoutFailed' || event.type === 'InstallmentOverdue';
         return (
-          <li key={event.sequence ?? i} className={`orders-timeline__item${bad ? ' orders-timeline__item--bad' : ''}`}>
+          <li key={event.sequence} className={`orders-timeline__item${bad ? ' orders-timeline__item--bad' : ''}`}>
             <div className="orders-timeline__label">{known ? t(`timeline_${event.type}`) : event.type}</div>
             {detail && <div className="orders-timeline__detail">{detail}</div>}
             <div className="muted">

@@ -1,12 +1,12 @@
 /**
- * Order calls (PRODUCT.md 8): the borrower's order list, one order and its
- * timeline, cancelling before payout (P6), the first-time withdraw PIN (P2) and
- * the withdrawal itself. Queries provide `Order` per order id and `Orders` for the
- * list; a withdrawal invalidates the order, the list, the home progress and the
- * user (STYLE.md "React": a withdrawal invalidates the order and the wallet).
+ * Order calls (PRODUCT.md 8) of this feature: cancelling before payout (P6), the
+ * first-time withdraw PIN (P2) and the withdrawal itself. The orders are read
+ * through lib/shared-api (`orderList`, `orderInfo`, `orderTimeline`), which provide
+ * `Order` per order id and `Orders` for the list; a withdrawal invalidates the
+ * order, the list, the home progress and the user (STYLE.md "React": a withdrawal
+ * invalidates the order and the wallet).
  */
 import { api } from '@/lib/api';
-import type { Order, OrderSummary, TimelineEvent } from '@/lib/types';
 
 export interface WithdrawRequest {
   orderId: string;
@@ -25,21 +25,6 @@ export interface WithdrawResult {
 
 export const ordersApi = api.injectEndpoints({
   endpoints: (build) => ({
-    /** `/loan/getUserOrderList`: {orderId, status, principal, applyTime}, newest first. */
-    userOrderList: build.query<OrderSummary[], void>({
-      query: () => 'jackey/loan/getUserOrderList',
-      providesTags: ['Orders'],
-    }),
-    /** `/loan/orderInfo` of one order; 40007 when it is not the borrower's. */
-    orderDetail: build.query<Order, string>({
-      query: (loanOrderId) => ({ url: 'jackey/loan/orderInfo', body: { loanOrderId } }),
-      providesTags: (_result, _error, id) => [{ type: 'Order', id }],
-    }),
-    /** `/loan/orderTimeline`: the order's events as the borrower sees them, oldest first. */
-    orderEvents: build.query<TimelineEvent[], string>({
-      query: (loanOrderId) => ({ url: 'jackey/loan/orderTimeline', body: { loanOrderId } }),
-      providesTags: (_result, _error, id) => [{ type: 'Order', id }],
-    }),
     /** `/loan/cancel`: free before disbursement (P6). */
     cancelOrder: build.mutation<null, string>({
       query: (loanOrderId) => ({ url: 'jackey/loan/cancel', body: { loanOrderId } }),
@@ -61,18 +46,9 @@ export const ordersApi = api.injectEndpoints({
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
       invalidatesTags: (_result, error, { orderId }) =>
-        error
-          ? [{ type: 'Order', id: orderId }, 'User']
-          : [{ type: 'Order', id: orderId }, 'Orders', 'Progress', 'User', 'WithdrawError'],
+        error ? [{ type: 'Order', id: orderId }, 'User'] : [{ type: 'Order', id: orderId }, 'Orders', 'Progress', 'User'],
     }),
   }),
 });
 
-export const {
-  useUserOrderListQuery,
-  useOrderDetailQuery,
-  useOrderEventsQuery,
-  useCancelOrderMutation,
-  useSetWithdrawPinMutation,
-  useWithdrawMutation,
-} = ordersApi;
+export const { useCancelOrderMutation, useSetWithdrawPinMutation, useWithdrawMutation } = ordersApi;

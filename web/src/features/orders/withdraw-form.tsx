@@ -15,9 +15,10 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useMoney } from '@/components/use-money';
 import { paths } from '@/config/paths';
 import type { ApiFailure } from '@/lib/envelope';
-import { toMinor } from '@/lib/money';
+import { newIdempotencyKey } from '@/lib/idempotency';
+import { lastFour } from '@/lib/mask';
+import { decimalInput, minorToText, toMinor } from '@/lib/money';
 import type { Order, User } from '@/lib/types';
-import { decimalInput, lastFour, minorToText, newIdempotencyKey } from './helpers';
 import { useSetWithdrawPinMutation, useWithdrawMutation } from './orders-api';
 import {
   STEP_AMOUNT,

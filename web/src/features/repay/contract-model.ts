@@ -1,82 +1,23 @@
 /**
- * What the contract shows (P5, P14), from the order's disclosure (the api's
- * `Disclosure`: camelCase, its `lender` in snake_case) with the installments' due
- * days from `periodViews` once the loan is paid out. Pure functions, covered by
- * the Vitest suite.
+ * What the contract shows (P5, P14): the order's disclosure (the api's
+ * `Disclosure`) with the installments' due days from `periodViews` once the loan
+ * is paid out, and the self-contained document the contract downloads as. Pure
+ * functions, covered by the Vitest suite.
  */
-import type { Lender, Order } from '@/lib/types';
-
-export interface ContractLender {
-  legalName: string;
-  registrationNo: string;
-  licenceNo: string;
-}
-
-export interface ContractLine {
-  period: number;
-  /** `YYYY-MM-DD` once paid out (the schedule starts on the payout day, P10). */
-  dueDate: string | null;
-  amount: string;
-}
-
-export interface ContractTerms {
-  principal: string;
-  processingFee: string;
-  netAmount: string;
-  interest: string;
-  totalRepayable: string;
-  perPeriodPayment: string;
-  periodDays: number;
-  dailyRatePct: string;
-  aprPct: string;
-  effectiveMonthlyRatePct: string;
-  overdueDailyRatePct: string | null;
-  maxTotalCostPct: string | null;
-  coolingOffDays: number | null;
-  schedule: ContractLine[];
-  lender: ContractLender | null;
-  notice: string | null;
-}
-
-/** The lender as the contract names it. */
-export function readLender(lender: Lender | null | undefined): ContractLender | null {
-  if (!lender?.legal_name) return null;
-  return {
-    legalName: lender.legal_name,
-    registrationNo: lender.registration_no ?? '',
-    licenceNo: lender.licence_no ?? '',
-  };
-}
+import type { Disclosure, Order } from '@/lib/types';
 
 /**
- * The contract's terms from `order.disclosure`, with the installments' due days
- * from `order.periodViews` once the loan is paid out. Null without a disclosure.
+ * The order's disclosure as the contract prints it: each installment with its due
+ * day once the loan is paid out (the schedule starts on the payout day, P10).
+ * Null without a disclosure.
  */
-export function readTerms(order: Pick<Order, 'disclosure' | 'periodViews'>, fallbackLender?: Lender | null): ContractTerms | null {
+export function contractDisclosure(order: Pick<Order, 'disclosure' | 'periodViews'>): Disclosure | null {
   const d = order.disclosure;
   if (!d) return null;
   const dueDays = new Map(order.periodViews.map((line) => [line.period, line.dueDate]));
   return {
-    principal: d.principal,
-    processingFee: d.processingFee,
-    netAmount: d.netAmount,
-    interest: d.interest,
-    totalRepayable: d.totalRepayable,
-    perPeriodPayment: d.perPeriodPayment,
-    periodDays: d.periodDays,
-    dailyRatePct: d.dailyRatePct,
-    aprPct: d.aprPct,
-    effectiveMonthlyRatePct: d.effectiveMonthlyRatePct,
-    overdueDailyRatePct: d.overdueDailyRatePct ?? null,
-    maxTotalCostPct: d.maxTotalCostPct ?? null,
-    coolingOffDays: d.coolingOffDays ?? null,
-    schedule: (d.schedule ?? []).map((line) => ({
-      period: line.period,
-      dueDate: line.dueDate ?? dueDays.get(line.period) ?? null,
-      amount: line.amount,
-    })),
-    lender: readLender(d.lender) ?? readLender(fallbackLender),
-    notice: d.notice ?? null,
+    ...d,
+    schedule: d.schedule.map((line) => ({ ...line, dueDate: line.dueDate ?? dueDays.get(line.period) })),
   };
 }
 

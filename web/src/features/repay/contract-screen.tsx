@@ -1,27 +1,28 @@
 /**
  * `/contract` (PRODUCT.md 3, P5, P14): the signed contract of the latest order —
  * the parties (the lender's legal name, registration and licence numbers; the
- * borrower), the terms, the full cost disclosure with its schedule, the line "We
- * never ask you to pay to receive a loan." and the borrower's signature. The
- * signature is a `/files/...` image served only with the borrower's bearer token,
- * so it is fetched and shown as an object URL. "Download" saves the contract as
- * one self-contained HTML file (the signature embedded as a data URL).
+ * borrower), the terms, the full cost disclosure with its schedule and the line
+ * "We never ask you to pay to receive a loan." (components/disclosure-table), and
+ * the borrower's signature. The signature is a `/files/...` image served only
+ * with the borrower's bearer token, so it is fetched and shown as an object URL.
+ * "Download" saves the contract as one self-contained HTML file (the signature
+ * embedded as a data URL). An order without a disclosure has no contract.
  */
 import { useEffect, useRef, useState } from 'react';
 import { Button, DotLoading, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '@/app/hooks';
+import { DisclosureTable } from '@/components/disclosure-table';
 import { Page } from '@/components/page';
 import { QueryGate } from '@/components/query-gate';
 import { EmptyState, ErrorState, Loading } from '@/components/states';
+import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { mask } from '@/lib/mask';
-import { useCompanyConfigQuery, useUserInfoQuery } from '@/lib/shared-api';
+import { useLatestOrderQuery, useUserInfoQuery } from '@/lib/shared-api';
 import { storage } from '@/lib/storage';
-import type { Order, User } from '@/lib/types';
-import { contractDocument, readTerms, type ContractTerms } from './contract-model';
-import { useDates } from './helpers';
-import { useLatestOrderQuery } from './repay-api';
+import type { Disclosure, Order, User } from '@/lib/types';
+import { contractDisclosure, contractDocument } from './contract-model';
 import './repay.css';
 
 /** The signature image fetched with the bearer token: an object URL and its blob. */
@@ -70,20 +71,15 @@ async function dataUrlOf(blob: Blob): Promise<string> {
   return `data:${blob.type || 'image/png'};base64,${btoa(binary)}`;
 }
 
-function ContractView({ order, user, terms }: { order: Order; user: User; terms: ContractTerms | null }) {
+function ContractView({ order, user, disclosure }: { order: Order; user: User; disclosure: Disclosure }) {
   const { t, i18n } = useTranslation();
   const money = useMoney();
   const dates = useDates();
-  const config = useCompanyConfigQuery();
   const signature = useSignature(user.signatureImg);
   const article = useRef<HTMLElement>(null);
   const [saving, setSaving] = useState(false);
 
-  const lender = terms?.lender ?? null;
-  const configLender = config.data?.lender;
-  const lenderName = lender?.legalName ?? configLender?.legal_name ?? '—';
-  const registrationNo = lender?.registrationNo ?? configLender?.registration_no ?? '—';
-  const licenceNo = lender?.licenceNo ?? configLender?.licence_no ?? '—';
+  const { lender } = disclosure;
   const disbursed = order.status === 4 || order.status === 10;
   const title = t('contract_title');
 
@@ -110,25 +106,6 @@ function ContractView({ order, user, terms }: { order: Order; user: User; terms:
     }
   };
 
-  const rows: [string, string][] = terms
-    ? [
-        [t('contract_principal'), money(terms.principal)],
-        [t('contract_processing_fee'), money(terms.processingFee)],
-        [t('contract_net_amount'), money(terms.netAmount)],
-        [t('contract_interest'), money(terms.interest)],
-        [t('contract_total_repayable'), money(terms.totalRepayable)],
-        [t('contract_per_period'), t('contract_per_period_value', { amount: money(terms.perPeriodPayment), n: terms.periodDays })],
-        [t('contract_daily_rate'), `${terms.dailyRatePct}%`],
-        [t('contract_apr'), `${terms.aprPct}%`],
-        [t('contract_monthly_rate'), `${terms.effectiveMonthlyRatePct}%`],
-      ]
-    : [
-        [t('contract_principal'), money(order.principal)],
-        [t('contract_interest'), money(order.interest)],
-        [t('contract_total_repayable'), money(order.totalRepay)],
-        [t('contract_apr'), order.apr ? `${order.apr}%` : '—'],
-      ];
-
   return (
     <>
       <article ref={article} className="card stack repay-contract" data-testid="contract">
@@ -145,15 +122,15 @@ function ContractView({ order, user, terms }: { order: Order; user: User; terms:
             <tbody>
               <tr>
                 <td>{t('contract_lender')}</td>
-                <td>{lenderName}</td>
+                <td>{lender.legal_name}</td>
               </tr>
               <tr>
                 <td>{t('contract_registration_no')}</td>
-                <td>{registrationNo}</td>
+                <td>{lender.registration_no}</td>
               </tr>
               <tr>
                 <td>{t('contract_licence_no')}</td>
-                <td>{licenceNo}</td>
+                <td>{lender.licence_no}</td>
               </tr>
               <tr>
                 <td>{t('contract_borrower')}</td>
@@ -179,66 +156,29 @@ function ContractView({ order, user, terms }: { order: Order; user: User; terms:
             <li>
               {t('contract_term_loan', {
                 product: order.productName ?? '',
-                amount: money(terms?.principal ?? order.principal),
-                days: terms?.periodDays ?? order.periodDays ?? '',
+                amount: money(disclosure.principal),
+                days: disclosure.periodDays,
               })}
             </li>
             <li>{disbursed ? t('contract_term_paid_out', { date: dates.dateTime(order.paidAt) }) : t('contract_term_payout')}</li>
             <li>{t('contract_term_interest')}</li>
             <li>{t('contract_term_allocation')}</li>
-            <li>{t('contract_term_prepay', { days: terms?.coolingOffDays ?? 7 })}</li>
+            <li>{t('contract_term_prepay', { days: disclosure.coolingOffDays })}</li>
             <li>{t('contract_term_cancel')}</li>
             <li>
               {t('contract_term_overdue', {
-                rate: terms?.overdueDailyRatePct ?? '0',
-                cap: terms?.maxTotalCostPct ?? '100',
+                rate: disclosure.overdueDailyRatePct,
+                cap: disclosure.maxTotalCostPct,
               })}
             </li>
             <li>{t('contract_term_no_other_charges')}</li>
           </ol>
         </section>
 
-        <section>
+        <section data-testid="contract-disclosure">
           <h2 className="card__title">{t('contract_disclosure')}</h2>
-          <table className="disclosure" data-testid="contract-disclosure">
-            <tbody>
-              {rows.map(([label, value]) => (
-                <tr key={label}>
-                  <td>{label}</td>
-                  <td>{value}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DisclosureTable disclosure={disclosure} scheduleOpen />
         </section>
-
-        {terms && terms.schedule.length > 0 && (
-          <section>
-            <h2 className="card__title">{t('contract_schedule')}</h2>
-            <table className="schedule">
-              <thead>
-                <tr>
-                  <th>{t('contract_col_period')}</th>
-                  <th>{t('contract_col_due')}</th>
-                  <th>{t('contract_col_amount')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {terms.schedule.map((line) => (
-                  <tr key={line.period}>
-                    <td>{line.period}</td>
-                    <td>{line.dueDate ? dates.day(line.dueDate) : t('contract_due_after_payout', { n: line.period })}</td>
-                    <td>{money(line.amount)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </section>
-        )}
-
-        <p className="info-box notice" data-testid="contract-notice">
-          {t('contract_never_pay')}
-        </p>
 
         <section>
           <h2 className="card__title">{t('contract_signature')}</h2>
@@ -262,12 +202,11 @@ function ContractView({ order, user, terms }: { order: Order; user: User; terms:
   );
 }
 
-function Contract({ order }: { order: Order }) {
+function Contract({ order, disclosure }: { order: Order; disclosure: Disclosure }) {
   const user = useUserInfoQuery();
-  const config = useCompanyConfigQuery();
   if (user.isLoading) return <Loading />;
   if (user.isError || !user.data) return <ErrorState error={user.error} onRetry={() => void user.refetch()} />;
-  return <ContractView order={order} user={user.data} terms={readTerms(order, config.data?.lender)} />;
+  return <ContractView order={order} user={user.data} disclosure={disclosure} />;
 }
 
 export default function ContractScreen() {
@@ -275,7 +214,13 @@ export default function ContractScreen() {
   const latest = useLatestOrderQuery();
   return (
     <Page title={t('contract_title')} back>
-      <QueryGate query={latest}>{(order) => (order ? <Contract order={order} /> : <EmptyState text={t('contract_empty')} />)}</QueryGate>
+      <QueryGate query={latest}>
+        {(order) => {
+          // Every order keeps the disclosure it was applied with; without one there is nothing to sign.
+          const disclosure = order && contractDisclosure(order);
+          return order && disclosure ? <Contract order={order} disclosure={disclosure} /> : <EmptyState text={t('contract_empty')} />;
+        }}
+      </QueryGate>
     </Page>
   );
 }

@@ -10,7 +10,7 @@ import type { TimelineEvent } from '@/lib/types';
 export type MovementKind = 'disbursement' | 'repayment';
 
 export interface Movement {
-  /** Unique: order id and the event's sequence (or position). */
+  /** Unique: order id and the event's sequence. */
   id: string;
   orderId: string;
   kind: MovementKind;
@@ -25,16 +25,8 @@ export interface OrderEvents {
   events: TimelineEvent[];
 }
 
-function detailOf(event: TimelineEvent): Record<string, unknown> {
-  const nested = event.detail;
-  return typeof nested === 'object' && nested !== null ? (nested as Record<string, unknown>) : event;
-}
-
-function amountText(value: unknown): string | null {
-  if (typeof value === 'string' && value.trim() !== '') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return value.toFixed(2);
-  return null;
-}
+/** A decimal amount, or null when the event carries none. */
+const amountOf = (value: string | undefined) => (value && value.trim() !== '' ? value : null);
 
 const timeOf = (at: string) => {
   const ms = Date.parse(at);
@@ -45,23 +37,22 @@ const timeOf = (at: string) => {
 export function deriveMovements(orders: OrderEvents[]): Movement[] {
   const movements: (Movement & { sequence: number })[] = [];
   for (const { orderId, events } of orders) {
-    events.forEach((event, position) => {
-      const detail = detailOf(event);
+    for (const event of events) {
+      const { detail } = event;
       let kind: MovementKind;
       let amount: string | null;
       if (event.type === 'PayoutSucceeded') {
         kind = 'disbursement';
-        amount = amountText(detail.netAmount) ?? amountText(detail.principal);
+        amount = amountOf(detail.netAmount) ?? amountOf(detail.principal);
       } else if (event.type === 'RepaymentReceived') {
         kind = 'repayment';
-        amount = amountText(detail.amount);
+        amount = amountOf(detail.amount);
       } else {
-        return;
+        continue;
       }
-      if (amount === null) return;
-      const sequence = typeof event.sequence === 'number' ? event.sequence : position;
-      movements.push({ id: `${orderId}:${sequence}`, orderId, kind, amount, at: event.at, sequence });
-    });
+      if (amount === null) continue;
+      movements.push({ id: `${orderId}:${event.sequence}`, orderId, kind, amount, at: event.at, sequence: event.sequence });
+    }
   }
   movements.sort(
     (a, b) =>

@@ -16,12 +16,13 @@ import { QueryGate } from '@/components/query-gate';
 import { EmptyState, ErrorState, Loading } from '@/components/states';
 import { useMoney } from '@/components/use-money';
 import { paths } from '@/config/paths';
-import type { ApiFailure } from '@/lib/envelope';
-import { toMinor } from '@/lib/money';
+import { NOTHING_FOUND, type ApiFailure } from '@/lib/envelope';
+import { newIdempotencyKey } from '@/lib/idempotency';
+import { decimalInput, minorToText, toMinor } from '@/lib/money';
+import { useLatestOrderQuery } from '@/lib/shared-api';
 import type { Order } from '@/lib/types';
-import { decimalInput, minorToText, newIdempotencyKey } from './helpers';
 import { openPaymentPage } from './open-page';
-import { NOTHING_FOUND, useLatestOrderQuery, usePayoffQuoteQuery, useRechargeMutation, type PayoffQuote } from './repay-api';
+import { usePayoffQuoteQuery, useRechargeMutation, type PayoffQuote } from './repay-api';
 import { checkRecharge, nextInstallment, payoffShortcut, repayRange } from './repay-rules';
 import './repay.css';
 
@@ -77,7 +78,7 @@ function RechargeForm({ order, payoff, onNothingOwed }: { order: Order; payoff: 
     const amt = minorToText(toMinor(amount) ?? 0n);
     if (attempt.current?.body !== amt) attempt.current = { body: amt, key: newIdempotencyKey() };
     try {
-      const url = await recharge({ amt, idempotencyKey: attempt.current.key }).unwrap();
+      const url = await recharge({ orderId: order.orderId, amt, idempotencyKey: attempt.current.key }).unwrap();
       openPaymentPage(url);
     } catch (error) {
       const failure = error as ApiFailure;

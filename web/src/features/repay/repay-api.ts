@@ -1,14 +1,13 @@
 /**
- * Repayment calls (PRODUCT.md 8, P1, P12): the active or latest loan
- * (`/loan/orderInfo` with an empty body), what closes it today
+ * Repayment calls (PRODUCT.md 8, P1, P12): what closes the loan today
  * (`/loan/payoffQuote`), opening the payment page (`/loan/recharge`) and the money
- * movements derived from the orders' timelines. "Nothing there" (40007) is data
- * (`null`), not an error: it is the empty state of these screens.
+ * movements derived from the orders' timelines. The active or latest loan is
+ * lib/shared-api's `latestOrder` (null when there is none); "nothing owed" (40007)
+ * is likewise data (`null`), not an error: it is the empty state of these screens.
  */
-import type { BaseQueryFn, FetchArgs } from '@reduxjs/toolkit/query';
-import { api } from '@/lib/api';
+import { api, orNull } from '@/lib/api';
 import type { ApiFailure } from '@/lib/envelope';
-import type { Order, OrderSummary, TimelineEvent } from '@/lib/types';
+import { sharedApi } from '@/lib/shared-api';
 import { deriveMovements, hasMovements, type Movement } from './movements';
 
 /** `/loan/payoffQuote` (P12). Money fields are decimal strings. */
@@ -24,37 +23,19 @@ export interface PayoffQuote {
 }
 
 export interface RechargeRequest {
+  /** The loan being repaid (for the cache only: the api repays the active loan). */
+  orderId: string;
   /** Decimal string with two places. */
   amt: string;
   idempotencyKey: string;
 }
 
-/** Code 40007 "record not found": nothing owed, or no order. */
-export const NOTHING_FOUND = 40007;
-
-type Base = BaseQueryFn<string | FetchArgs, unknown, ApiFailure>;
-
-/** Calls `args`; 40007 becomes `null`, other failures stay errors. */
-async function orNull<T>(baseQuery: Base, args: FetchArgs) {
-  const result = await (baseQuery as (a: FetchArgs) => ReturnType<Base>)(args);
-  if ('error' in result && result.error) {
-    return result.error.code === NOTHING_FOUND ? { data: null } : { error: result.error };
-  }
-  return { data: (result.data ?? null) as T | null };
-}
-
 export const repayApi = api.injectEndpoints({
   endpoints: (build) => ({
-    /** The borrower's latest order (the active loan when there is one), or null. */
-    latestOrder: build.query<Order | null, void>({
-      queryFn: (_arg, _api, _extra, baseQuery) =>
-        orNull<Order>(baseQuery as Base, { url: 'jackey/loan/orderInfo', body: {} }),
-      providesTags: (order) => (order ? ['Order', { type: 'Order', id: order.orderId }] : ['Order']),
-    }),
     /** What closes the loan today, or null when nothing is owed. */
     payoffQuote: build.query<PayoffQuote | null, string>({
       queryFn: (loanOrderId, _api, _extra, baseQuery) =>
-        orNull<PayoffQuote>(baseQuery as Base, { url: 'jackey/loan/payoffQuote', body: { loanOrderId } }),
+        orNull<PayoffQuote>(baseQuery, { url: 'jackey/loan/payoffQuote', body: { loanOrderId } }),
       providesTags: (_result, _error, id) => ['Payoff', { type: 'Order', id }],
     }),
     /** Opens a payment page for `amt`; `data` is its URL (`/pay/sandbox/{session}` by default). */
@@ -64,29 +45,33 @@ export const repayApi = api.injectEndpoints({
         body: { amt },
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
-      invalidatesTags: ['Payoff'],
+      invalidatesTags: (_result, _error, { orderId }) => ['Payoff', { type: 'Order', id: orderId }],
     }),
-    /** Disbursements and repayments of every order, newest first. */
+    /**
+     * Disbursements and repayments of every order, newest first: the order list,
+     * then the timeline of each order that was paid out (the shared calls, so they
+     * share the cache).
+     */
     moneyMovements: build.query<Movement[], void>({
-      queryFn: async (_arg, _api, _extra, baseQuery) => {
-        const call = baseQuery as (a: string | FetchArgs) => ReturnType<Base>;
-        const list = await call('jackey/loan/getUserOrderList');
-        if ('error' in list && list.error) return { error: list.error };
-        const orders = ((list.data ?? []) as OrderSummary[]).filter((o) => hasMovements(o.status));
-        const timelines = await Promise.all(
-          orders.map((o) => call({ url: 'jackey/loan/orderTimeline', body: { loanOrderId: o.orderId } })),
-        );
-        const failed = timelines.find((t) => 'error' in t && t.error);
-        if (failed && 'error' in failed && failed.error) return { error: failed.error };
-        return {
-          data: deriveMovements(
-            orders.map((o, i) => ({ orderId: o.orderId, events: (timelines[i].data ?? []) as TimelineEvent[] })),
-          ),
-        };
+      queryFn: async (_arg, { dispatch }) => {
+        const read = { subscribe: false, forceRefetch: true };
+        try {
+          const list = await dispatch(sharedApi.endpoints.orderList.initiate(undefined, read)).unwrap();
+          const orders = list.filter((o) => hasMovements(o.status));
+          const timelines = await Promise.all(
+            orders.map((o) => dispatch(sharedApi.endpoints.orderTimeline.initiate(o.orderId, read)).unwrap()),
+          );
+          return { data: deriveMovements(orders.map((o, i) => ({ orderId: o.orderId, events: timelines[i] }))) };
+        } catch (error) {
+          return { error: error as ApiFailure };
+        }
       },
-      providesTags: ['Orders', 'Order'],
+      providesTags: (movements = []) => [
+        'Orders',
+        ...[...new Set(movements.map((m) => m.orderId))].map((id) => ({ type: 'Order' as const, id })),
+      ],
     }),
   }),
 });
 
-export const { useLatestOrderQuery, usePayoffQuoteQuery, useRechargeMutation, useMoneyMovementsQuery } = repayApi;
+export const { usePayoffQuoteQuery, useRechargeMutation, useMoneyMovementsQuery } = repayApi;

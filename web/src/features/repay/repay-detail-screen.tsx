@@ -11,12 +11,12 @@ import { Link, useNavigate } from 'react-router';
 import { Page } from '@/components/page';
 import { QueryGate } from '@/components/query-gate';
 import { EmptyState } from '@/components/states';
+import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { paths } from '@/config/paths';
 import { toMinor } from '@/lib/money';
+import { useLatestOrderQuery } from '@/lib/shared-api';
 import type { Installment, Order } from '@/lib/types';
-import { useDates } from './helpers';
-import { useLatestOrderQuery } from './repay-api';
 import './repay.css';
 
 type TagStyle = { color: 'primary' | 'success' | 'danger'; fill: 'solid' | 'outline'; key: string };

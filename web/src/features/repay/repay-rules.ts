@@ -6,10 +6,9 @@
  * comparisons are in minor units (bigint), never floats.
  */
 import { REPAY_MAX, REPAY_MIN } from '@/config/constants';
-import { toMinor } from '@/lib/money';
+import { minorToText, toMinor } from '@/lib/money';
 import type { Order } from '@/lib/types';
 import { checkRepayAmount } from '@/lib/validation';
-import { minorToText } from './helpers';
 
 export const REPAY_MIN_MINOR = BigInt(REPAY_MIN) * 100n;
 export const REPAY_MAX_MINOR = BigInt(REPAY_MAX) * 100n;

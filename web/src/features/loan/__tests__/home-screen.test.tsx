@@ -79,6 +79,8 @@ describe('home main button', () => {
       refuseReason: 'income could not be verified',
     });
     renderWithProviders(<HomeScreen />, { preloadedState: { session } });
-    expect(await screen.findByTestId('refusal-reason')).toHaveTextContent('income could not be verified');
+    // The overlay opens with the progress; the reason follows once the order is read.
+    const reason = await screen.findByTestId('refusal-reason');
+    await waitFor(() => expect(reason).toHaveTextContent('income could not be verified'));
   });
 });

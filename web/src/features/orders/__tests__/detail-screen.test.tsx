@@ -1,13 +1,12 @@
-import './i18n';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { answer, fail, server } from '@/testing/server';
-import { userFixture } from '@/testing/fixtures';
+import { orderFixture, userFixture } from '@/testing/fixtures';
 import { renderWithProviders } from '@/testing/render';
 import type { Order, User } from '@/lib/types';
 import DetailScreen from '../detail-screen';
-import { orderFixture, timelineFixture } from './fixtures';
+import { timelineFixture } from './fixtures';
 
 const signedIn = { session: { token: 't', redirect: null } };
 

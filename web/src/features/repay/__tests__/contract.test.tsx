@@ -1,4 +1,3 @@
-import './i18n';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -7,7 +6,7 @@ import { disclosureFixture, userFixture } from '@/testing/fixtures';
 import { renderWithProviders } from '@/testing/render';
 import type { Disclosure } from '@/lib/types';
 import ContractScreen from '../contract-screen';
-import { contractDocument, escapeHtml, readTerms } from '../contract-model';
+import { contractDisclosure, contractDocument, escapeHtml } from '../contract-model';
 import { disbursedOrder } from './fixtures';
 
 /** The disclosure exactly as the api sends it (camelCase, lender in snake_case). */
@@ -37,46 +36,23 @@ const wireDisclosure: Disclosure = {
   totalRepayable: '50600.00',
 };
 
-describe('readTerms', () => {
-  it('reads the api disclosure and takes due days from the schedule once paid out', () => {
-    const terms = readTerms(disbursedOrder({ disclosure: wireDisclosure }));
-    expect(terms).toMatchObject({
-      principal: '50000.00',
-      processingFee: '0.00',
-      netAmount: '50000.00',
-      totalRepayable: '50600.00',
-      perPeriodPayment: '8433.30',
-      periodDays: 6,
-      aprPct: '73.00',
-      effectiveMonthlyRatePct: '6.00',
-      coolingOffDays: 7,
-      lender: {
-        legalName: 'Honest Lending Corporation',
-        registrationNo: 'CS201912345',
-        licenceNo: 'SEC Certificate of Authority No. 3120',
-      },
+describe('contractDisclosure', () => {
+  it('is the api disclosure with the due days from the schedule once paid out', () => {
+    const disclosure = contractDisclosure(disbursedOrder({ disclosure: wireDisclosure }));
+    expect(disclosure).toEqual({
+      ...wireDisclosure,
+      schedule: [
+        { period: 1, dueDate: '2026-11-23', amount: '8433.30' },
+        { period: 6, dueDate: '2026-11-28', amount: '8433.50' },
+      ],
     });
-    expect(terms?.schedule).toEqual([
-      { period: 1, dueDate: '2026-11-23', amount: '8433.30' },
-      { period: 6, dueDate: '2026-11-28', amount: '8433.50' },
-    ]);
   });
 
   it('has no due days before payout, and nothing without a disclosure', () => {
-    const terms = readTerms({ disclosure: disclosureFixture, periodViews: [] });
-    expect(terms?.totalRepayable).toBe('102400.00');
-    expect(terms?.schedule[0]).toEqual({ period: 1, dueDate: null, amount: '4266.67' });
-    expect(readTerms({ disclosure: null, periodViews: [] })).toBeNull();
-  });
-
-  it('falls back to the configured lender', () => {
-    const noLender = { ...wireDisclosure, lender: undefined } as unknown as Disclosure;
-    const lender = { legal_name: 'L Corp', registration_no: 'R1', licence_no: 'C1' };
-    expect(readTerms({ disclosure: noLender, periodViews: [] }, lender)?.lender).toEqual({
-      legalName: 'L Corp',
-      registrationNo: 'R1',
-      licenceNo: 'C1',
-    });
+    const disclosure = contractDisclosure({ disclosure: disclosureFixture, periodViews: [] });
+    expect(disclosure?.totalRepayable).toBe('102400.00');
+    expect(disclosure?.schedule[0]).toEqual({ period: 1, dueDate: undefined, amount: '4266.67' });
+    expect(contractDisclosure({ disclosure: null, periodViews: [] })).toBeNull();
   });
 });
 
@@ -126,7 +102,8 @@ describe('the contract screen', () => {
     for (const text of ['₱50,000.00', '₱600.00', '₱50,600.00', '₱8,433.30 × 6', '0.20%', '73.00%', '6.00%']) {
       expect(disclosure).toHaveTextContent(text);
     }
-    expect(screen.getByTestId('contract-notice')).toHaveTextContent('We never ask you to pay to receive a loan.');
+    expect(disclosure).toHaveTextContent('Nov 23, 2026');
+    expect(disclosure).toHaveTextContent('We never ask you to pay to receive a loan.');
     const signature = await screen.findByRole('img', { name: 'Signature of the borrower' });
     expect(signature.getAttribute('src')).toMatch(/^blob:test-/);
     expect(authorization).toBe('Bearer tok-1');
@@ -156,8 +133,11 @@ describe('the contract screen', () => {
     click.mockRestore();
   });
 
-  it('says so when there is no order', async () => {
-    mount(null);
+  it.each([
+    ['no order', null],
+    ['an order without a disclosure', disbursedOrder({ disclosure: null })],
+  ])('says there is no contract with %s', async (_name, order) => {
+    mount(order);
     expect(await screen.findByText('You have no contract yet.')).toBeInTheDocument();
   });
 });

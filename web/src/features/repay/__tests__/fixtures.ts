@@ -1,5 +1,6 @@
 /** A disbursed loan as `/loan/orderInfo` answers it (shape checked against the api). */
 import type { Order } from '@/lib/types';
+import { orderFixture } from '@/testing/fixtures';
 
 export function disbursedOrder(overrides: Partial<Order> = {}): Order {
   const line = (period: number, amt: string, paid = '0.00', status = 0) => ({
@@ -9,19 +10,10 @@ export function disbursedOrder(overrides: Partial<Order> = {}): Order {
     paid,
     status,
   });
-  return {
-    orderId: 'o1',
-    appId: 1,
-    productName: 'Cash Loan',
+  return orderFixture({
     status: 4,
     principal: '50000.00',
-    applyAmount: '80000.00',
-    applyTime: '2026-11-22T06:41:31.346712Z',
-    rate: '0.2',
-    apr: '73',
-    periodDays: 6,
     balance: '0.00',
-    realName: 'Ana Cruz',
     lastWithdrawAmount: '50000.00',
     interest: '600.00',
     totalRepay: '50600.00',
@@ -29,12 +21,6 @@ export function disbursedOrder(overrides: Partial<Order> = {}): Order {
     remaining: '49600.00',
     interestWaived: '0.00',
     paidAt: '2026-11-22T06:41:36.591248Z',
-    offerExpiresAt: '2026-11-29T06:41:31.664550Z',
-    refuseReason: null,
-    resubmissionReason: null,
-    lastWithdrawError: null,
-    payoutInFlight: false,
-    disclosure: null,
     periodViews: [
       line(1, '8433.30', '1000.00'),
       line(2, '8433.30'),
@@ -44,5 +30,5 @@ export function disbursedOrder(overrides: Partial<Order> = {}): Order {
       line(6, '8433.50'),
     ],
     ...overrides,
-  };
+  });
 }

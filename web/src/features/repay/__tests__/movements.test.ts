@@ -1,7 +1,7 @@
-import type { TimelineEvent } from '@/lib/types';
+import type { TimelineDetail, TimelineEvent } from '@/lib/types';
 import { deriveMovements, hasMovements } from '../movements';
 
-const event = (sequence: number, type: string, at: string, detail: Record<string, unknown> = {}): TimelineEvent => ({
+const event = (sequence: number, type: string, at: string, detail: TimelineDetail = {}): TimelineEvent => ({
   sequence,
   type,
   at,
@@ -50,11 +50,11 @@ describe('deriveMovements', () => {
     expect(movements.map((m) => m.amount)).toEqual(['2.00', '1.00']);
   });
 
-  it('reads flat details too, and skips events without an amount', () => {
-    const flat: TimelineEvent = { type: 'RepaymentReceived', at: '2026-11-22T06:00:00Z', by: 'auditor', amount: '300.00' };
-    const broken: TimelineEvent = { type: 'PayoutSucceeded', at: '2026-11-22T05:00:00Z', by: 'system', detail: {} };
-    expect(deriveMovements([{ orderId: 'o', events: [flat, broken] }])).toEqual([
-      { id: 'o:0', orderId: 'o', kind: 'repayment', amount: '300.00', at: '2026-11-22T06:00:00Z' },
+  it('skips events without an amount', () => {
+    const repayment = event(4, 'RepaymentReceived', '2026-11-22T06:00:00Z', { amount: '300.00' });
+    const broken = event(3, 'PayoutSucceeded', '2026-11-22T05:00:00Z');
+    expect(deriveMovements([{ orderId: 'o', events: [broken, repayment] }])).toEqual([
+      { id: 'o:4', orderId: 'o', kind: 'repayment', amount: '300.00', at: '2026-11-22T06:00:00Z' },
     ]);
   });
 
