@@ -392,10 +392,14 @@ describe('forms reject bad input with the right message', () => {
     await page.getByRole('textbox', { name: 'Account number' }).fill('5555666677');
     await page.getByRole('textbox', { name: 'SMS code' }).fill('000000');
     await page.getByRole('button', { name: 'Submit' }).click();
-    await alert().getByText('The verification code is invalid or has expired.').waitFor();
+    await alert().getByText('Please request a new verification code.').waitFor();
     await page.getByRole('button', { name: 'Send code' }).click();
     await page.getByText(/Resend in \d+ s/).waitFor();
-    await page.getByRole('textbox', { name: 'SMS code' }).fill(await smsCode(server, mobile));
+    const code = await smsCode(server, mobile);
+    await page.getByRole('textbox', { name: 'SMS code' }).fill(code === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await alert().getByText('The verification code is invalid or has expired.').waitFor();
+    await page.getByRole('textbox', { name: 'SMS code' }).fill(code);
     await shot(page, 'bankInfo');
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.waitForURL('**/loan');

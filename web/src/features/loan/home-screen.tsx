@@ -132,21 +132,14 @@ export default function HomeScreen() {
         ))}
       </Swiper>
       <section className="card card--hero" data-testid="balance-card">
-        <div className="grid-2">
-          <div>
-            <div className="muted">{t('applied_amount')}</div>
-            <div className="amount-big">{money(latest?.applyAmount ?? '0')}</div>
-          </div>
-          <div>
-            <div className="muted">{t('account_balance')}</div>
-            <div className="amount-big">{money(latest?.balance ?? '0')}</div>
-          </div>
+        <div className="muted">{t('account_balance')}</div>
+        <div className="amount-big">{money(latest?.balance ?? '0')}</div>
+        <div className="row balance-card__foot">
+          <span className="muted">
+            {t('applied_amount')}: {money(latest?.applyAmount ?? '0')}
+          </span>
+          {latest && <StatusTag status={latest.status} />}
         </div>
-        {latest && (
-          <div className="muted" data-testid="home-status">
-            {t('order_status')}: <StatusTag status={latest.status} />
-          </div>
-        )}
       </section>
       <section className="card">
         <div className="icon-grid">
