@@ -144,7 +144,24 @@ describe('borrower journey', () => {
     await page.goto('/login');
     await shot(page, 'login');
     await register(page, 'register');
+    // The `code` and `channel` query parameters were saved (PRODUCT.md 3, 11).
+    assert.deepEqual(
+      await page.evaluate(() => [localStorage.getItem('inviteCode'), localStorage.getItem('channel')]),
+      ['WELCOME', 'e2e'],
+    );
     await shot(page, 'home-new');
+    // A new borrower's empty states.
+    for (const [route, name, text] of [
+      ['/order', 'order-empty', 'You have no orders yet.'],
+      ['/transactionHistory', 'transactionHistory-empty', 'No data'],
+      ['/recharge', 'recharge-nothing-owed', 'You have nothing to repay.'],
+      ['/repayDetail', 'repayDetail-empty', 'You have no loan being repaid.'],
+      ['/bankInfoDetail', 'bankInfoDetail-empty', 'No bank account yet'],
+    ]) {
+      await page.goto(route);
+      await page.getByText(text).first().waitFor();
+      await shot(page, name);
+    }
     await completeProfile(page, { shots: true });
     await shot(page, 'signature-sheet');
     await sign(page);

@@ -1,0 +1,207 @@
+/**
+ * The auditor calls (PRODUCT.md 7), added to the one API slice. They do not go
+ * through the borrower base query, which sends the borrower token and signs the
+ * borrower out on 401: each endpoint is a `queryFn` over `adminBaseQuery`, which
+ * sends the console's own token (admin-session.ts), reads the same envelope
+ * (lib/envelope `interpret`) and, on 401/20001/7, ends only the console session;
+ * the console's guard then shows `/admin/login`.
+ *
+ * Tags: `AdminOrder` per order id (detail, history), `AdminUser` per user id,
+ * `AdminQueue` and `AdminLedger`; every action invalidates what it changes.
+ */
+import {
+  fetchBaseQuery,
+  type BaseQueryApi,
+  type FetchArgs,
+  type FetchBaseQueryMeta,
+} from '@reduxjs/toolkit/query/react';
+import { api } from '@/lib/api';
+import { interpret, type ApiFailure } from '@/lib/envelope';
+import { adminSession } from './admin-session';
+import type {
+  AdminLogin,
+  JournalPage,
+  OrderHistory,
+  OrderReview,
+  QueuePage,
+  TrialBalance,
+  UserDetail,
+} from './admin-types';
+
+const raw = fetchBaseQuery({
+  // Absolute, so the same code runs in the browser and under Node in tests.
+  baseUrl: typeof window === 'undefined' ? 'http://localhost/' : new URL('/', window.location.href).href,
+});
+
+type AdminResult<T> = { data: T; meta?: FetchBaseQueryMeta } | { error: ApiFailure; meta?: FetchBaseQueryMeta };
+
+/**
+ * `POST args.url` with the auditor token (and no borrower token or unlock token).
+ * Answers the envelope's `data`, or an `ApiFailure`; 401, 20001 and 7 end the
+ * console session (never the borrower's).
+ */
+export async function adminBaseQuery<T = unknown>(
+  args: FetchArgs,
+  queryApi: BaseQueryApi,
+  extra: unknown,
+): Promise<AdminResult<T>> {
+  const token = adminSession.token();
+  const headers = new Headers(args.headers as HeadersInit | undefined);
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  const result = await raw({ method: 'POST', body: {}, ...args, headers }, queryApi, extra as object);
+  const status =
+    result.meta?.response?.status ?? (typeof result.error?.status === 'number' ? result.error.status : undefined);
+  const body = result.error ? (result.error as { data?: unknown }).data : result.data;
+  const outcome = interpret<T>(status, body);
+  if ('data' in outcome) return { data: outcome.data, meta: result.meta };
+  if (outcome.effect === 'signOut' && token) adminSession.signOut('expired');
+  return { error: outcome.error, meta: result.meta };
+}
+
+/** A `queryFn` calling `url` with the body (and headers) built from the argument. */
+function call<T, A>(
+  url: string | ((arg: A) => string),
+  request: (arg: A) => { body?: unknown; headers?: Record<string, string> },
+) {
+  return (arg: A, queryApi: BaseQueryApi, extra: unknown) => {
+    const { body = {}, headers } = request(arg);
+    const path = typeof url === 'string' ? url : url(arg);
+    return adminBaseQuery<T>({ url: path, body, headers }, queryApi, extra);
+  };
+}
+
+/** The body of an order action: a note for the passes, a reason for the others. */
+function orderActionBody({ action, orderId, text = '' }: OrderActionRequest) {
+  if (action === 'startReview') return { orderId };
+  if (action === 'passFirst' || action === 'passFinal') return { orderId, note: text };
+  return { orderId, reason: text };
+}
+
+/** The idempotency header of an action: one key per attempt (lib/idempotency). */
+const keyed = (key: string | undefined) => (key ? { 'Idempotency-Key': key } : undefined);
+
+export type OrderAction = 'startReview' | 'passFirst' | 'passFinal' | 'refuse' | 'requestResubmission';
+export type UserAction = 'verifyIdentity' | 'rejectIdentity' | 'hold' | 'releaseHold';
+
+export interface OrderActionRequest {
+  action: OrderAction;
+  orderId: string;
+  /** The note (pass first/final) or the reason (refuse, request resubmission). */
+  text?: string;
+  idempotencyKey?: string;
+}
+
+export interface UserActionRequest {
+  action: UserAction;
+  userId: string;
+  reason?: string;
+  idempotencyKey?: string;
+}
+
+export interface QueueRequest {
+  /** A status code of PRODUCT.md 4.3; omitted for all. */
+  status?: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface JournalRequest {
+  orderId?: string;
+  account?: string;
+  page: number;
+  pageSize: number;
+}
+
+export interface ManualRepaymentRequest {
+  orderId: string;
+  /** Decimal string with at most two places. */
+  amount: string;
+  /** The payment's reference (1–100 characters); the same reference applies once. */
+  reference: string;
+  idempotencyKey: string;
+}
+
+const withAdminTags = api.enhanceEndpoints({ addTagTypes: ['AdminOrder', 'AdminUser', 'AdminQueue', 'AdminLedger'] });
+
+export const ADMIN_TAGS = ['AdminOrder', 'AdminUser', 'AdminQueue', 'AdminLedger'] as const;
+
+export const adminApi = withAdminTags.injectEndpoints({
+  endpoints: (build) => ({
+    /** 10002 wrong username or password; 5 too many attempts. */
+    adminLogin: build.mutation<AdminLogin, { username: string; password: string }>({
+      queryFn: call<AdminLogin, { username: string; password: string }>('admin/api/login', (body) => ({ body })),
+    }),
+    adminLogout: build.mutation<null, void>({
+      queryFn: call<null, void>('admin/api/logout', () => ({})),
+    }),
+    adminQueue: build.query<QueuePage, QueueRequest>({
+      queryFn: call<QueuePage, QueueRequest>('admin/api/orders/queue', (body) => ({ body })),
+      providesTags: ['AdminQueue'],
+    }),
+    adminOrder: build.query<OrderReview, string>({
+      queryFn: call<OrderReview, string>('admin/api/orders/detail', (orderId) => ({ body: { orderId } })),
+      providesTags: (_r, _e, id) => [{ type: 'AdminOrder', id }],
+    }),
+    /** The server's fold of the order's events as of `atSequence` (default: the last). */
+    adminHistory: build.query<OrderHistory, { orderId: string; atSequence?: number }>({
+      queryFn: call<OrderHistory, { orderId: string; atSequence?: number }>('admin/api/orders/history', (body) => ({
+        body,
+      })),
+      providesTags: (_r, _e, { orderId }) => [{ type: 'AdminOrder', id: orderId }],
+    }),
+    adminOrderAction: build.mutation<null, OrderActionRequest>({
+      queryFn: call<null, OrderActionRequest>(
+        ({ action }) => `admin/api/orders/${action}`,
+        (request) => ({ body: orderActionBody(request), headers: keyed(request.idempotencyKey) }),
+      ),
+      invalidatesTags: (_r, _e, { orderId }) => [{ type: 'AdminOrder', id: orderId }, 'AdminQueue', 'AdminUser'],
+    }),
+    adminUser: build.query<UserDetail, string>({
+      queryFn: call<UserDetail, string>('admin/api/users/detail', (userId) => ({ body: { userId } })),
+      providesTags: (_r, _e, id) => [{ type: 'AdminUser', id }],
+    }),
+    adminUserAction: build.mutation<null, UserActionRequest>({
+      queryFn: call<null, UserActionRequest>(
+        ({ action }) => `admin/api/users/${action}`,
+        ({ action, userId, reason = '', idempotencyKey }) => ({
+          body: action === 'verifyIdentity' ? { userId } : { userId, reason },
+          headers: keyed(idempotencyKey),
+        }),
+      ),
+      invalidatesTags: (_r, _e, { userId }) => [{ type: 'AdminUser', id: userId }, 'AdminOrder', 'AdminQueue'],
+    }),
+    /** `recorded` is false when the reference was already applied (nothing changed). */
+    adminManualRepayment: build.mutation<{ recorded: boolean }, ManualRepaymentRequest>({
+      queryFn: call<{ recorded: boolean }, ManualRepaymentRequest>(
+        'admin/api/repayments/manual',
+        ({ orderId, amount, reference, idempotencyKey }) => ({
+          body: { orderId, amount, reference },
+          headers: keyed(idempotencyKey),
+        }),
+      ),
+      invalidatesTags: (_r, _e, { orderId }) => [{ type: 'AdminOrder', id: orderId }, 'AdminQueue', 'AdminLedger'],
+    }),
+    adminJournal: build.query<JournalPage, JournalRequest>({
+      queryFn: call<JournalPage, JournalRequest>('admin/api/ledger/journal', (body) => ({ body })),
+      providesTags: ['AdminLedger'],
+    }),
+    adminTrialBalance: build.query<TrialBalance, void>({
+      queryFn: call<TrialBalance, void>('admin/api/ledger/trialBalance', () => ({})),
+      providesTags: ['AdminLedger'],
+    }),
+  }),
+});
+
+export const {
+  useAdminLoginMutation,
+  useAdminLogoutMutation,
+  useAdminQueueQuery,
+  useAdminOrderQuery,
+  useAdminHistoryQuery,
+  useAdminOrderActionMutation,
+  useAdminUserQuery,
+  useAdminUserActionMutation,
+  useAdminManualRepaymentMutation,
+  useAdminJournalQuery,
+  useAdminTrialBalanceQuery,
+} = adminApi;

@@ -1,0 +1,134 @@
+/**
+ * How the console words things: the status codes of PRODUCT.md 4.3 with the
+ * auditor's labels (not the borrower's "Under review"), ages ("3 hr. ago"),
+ * actors ("alice", "Borrower", "System") and the server's refusals in the
+ * auditor's terms (four eyes, identity not verified, wrong status).
+ */
+import type { TFunction } from 'i18next';
+import type { ApiFailure } from '@/lib/envelope';
+import { intlLocale } from '@/lib/locale';
+
+/** The queue filter's statuses, in the order of the review flow (PRODUCT.md 7 "Queue"). */
+export const QUEUE_STATUSES = [0, 1, 2, 3, 9, 4, 5, 12, 10, 11, 13] as const;
+
+/** Order event types (aggregates/src/order/events.rs) with a label of their own. */
+export const EVENT_TYPES = [
+  'LoanApplied',
+  'ReviewStarted',
+  'ResubmissionRequested',
+  'Resubmitted',
+  'FirstAuditPassed',
+  'FinalAuditPassed',
+  'LoanRefused',
+  'LoanCancelled',
+  'OfferExpired',
+  'PayoutRequested',
+  'PayoutSucceeded',
+  'PayoutFailed',
+  'RepaymentReceived',
+  'InstallmentOverdue',
+  'OverdueFeeCharged',
+  'LoanRepaid',
+] as const;
+
+export function statusLabel(t: TFunction, status: number | null | undefined): string {
+  if (status === null || status === undefined) return '—';
+  return t(`admin_status_${status}`, { defaultValue: String(status) });
+}
+
+export type Tone = 'default' | 'primary' | 'success' | 'warning' | 'danger';
+
+/** The colour of a status: blue while in review, green approved or repaid, red refused. */
+export function statusTone(status: number): Tone {
+  if (status === 0 || status === 1 || status === 3) return 'primary';
+  if (status === 2) return 'warning';
+  if (status === 9 || status === 10) return 'success';
+  if (status === 4) return 'warning';
+  if (status === 5 || status === 12) return 'danger';
+  return 'default';
+}
+
+export function identityLabel(t: TFunction, status: number | null | undefined): string {
+  if (status === null || status === undefined) return '—';
+  return t(`admin_identity_${status}`, { defaultValue: String(status) });
+}
+
+export function eventLabel(t: TFunction, type: string): string {
+  return (EVENT_TYPES as readonly string[]).includes(type) ? t(`admin_event_${type}`) : type;
+}
+
+/**
+ * How long ago `iso` was, relative to `now`, in the language's words ("3 hr.
+ * ago", "3小时前"); '—' when it is not a time.
+ */
+export function age(iso: string | null | undefined, language: string, now: number = Date.now()): string {
+  if (!iso) return '—';
+  const then = new Date(iso).getTime();
+  if (Number.isNaN(then)) return '—';
+  const seconds = Math.max(0, Math.round((now - then) / 1000));
+  const format = new Intl.RelativeTimeFormat(intlLocale(language), { numeric: 'auto', style: 'short' });
+  if (seconds < 60) return format.format(-seconds, 'second');
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return format.format(-minutes, 'minute');
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return format.format(-hours, 'hour');
+  return format.format(-Math.floor(hours / 24), 'day');
+}
+
+export interface ActorView {
+  kind: 'auditor' | 'user' | 'system' | 'other';
+  /** The auditor's username, the user id, or the raw actor. */
+  id: string;
+  /** What to show. */
+  label: string;
+}
+
+/**
+ * An event's actor (`auditor:<id>`, `user:<id>`, `system`) as the console shows
+ * it: the auditor's username when known (`names` maps auditor ids to usernames),
+ * else the id.
+ */
+export function actorView(t: TFunction, actor: string, names: ReadonlyMap<string, string>): ActorView {
+  const [kind, ...rest] = actor.split(':');
+  const id = rest.join(':');
+  if (kind === 'auditor') {
+    const name = names.get(id);
+    return { kind, id, label: name ? t('admin_actor_auditor', { name }) : t('admin_actor_auditor', { name: id }) };
+  }
+  if (kind === 'user') return { kind, id, label: t('admin_actor_user') };
+  if (actor === 'system') return { kind: 'system', id: actor, label: t('admin_actor_system') };
+  return { kind: 'other', id: actor, label: actor };
+}
+
+/** The text after "request error: " (the server's words for a 10004). */
+function detail(message: string | undefined): string {
+  return (message ?? '').replace(/^request error:\s*/i, '');
+}
+
+/**
+ * A failed console call in the auditor's terms. The server's codes are the
+ * borrower catalogue (PRODUCT.md 9), worded for borrowers, so the console maps
+ * the auditor cases itself:
+ * - 10004 "...must be done by another auditor..." → the four-eyes message;
+ * - 40000 "...identity is not verified" → verify the identity first;
+ * - 10004 "cannot <action> an order in status <n>" → the status, by name;
+ * - 10002 at login → wrong username or password;
+ * - 10009 → no ID photos awaiting review;
+ * - any other 10004 → the server's own words; the rest as the app shows them.
+ */
+export function adminErrorMessage(t: TFunction, error: unknown): string {
+  const failure = error as ApiFailure | undefined;
+  if (!failure || typeof failure !== 'object' || !('code' in failure)) return t('common_network_error');
+  const server = failure.serverMessage ?? '';
+  if (failure.code === 10004 && /another auditor/i.test(server)) return t('admin_error_four_eyes');
+  if (failure.code === 40000 && /identity/i.test(server)) return t('admin_error_identity_not_verified');
+  if (failure.code === 10002) return t('admin_error_login');
+  if (failure.code === 10009) return t('admin_error_no_identity_pending');
+  const wrongStatus = /cannot (.+) an order in status (\d+)/i.exec(server);
+  if (failure.code === 10004 && wrongStatus) {
+    return t('admin_error_wrong_status', { status: statusLabel(t, Number(wrongStatus[2])) });
+  }
+  if (failure.code === 10004 && server) return t('admin_error_request', { detail: detail(server) });
+  if (failure.code === 40007) return server && server !== 'record not found' ? t('admin_error_not_found_detail', { detail: server.replace(/^record not found:\s*/i, '') }) : t('service_error_40007');
+  return failure.message;
+}

@@ -1,0 +1,176 @@
+/**
+ * Wire shapes of the auditor calls (PRODUCT.md 7), as api/src/routes/admin.rs
+ * answers them. Money fields are decimal strings with two places; times are
+ * RFC 3339 UTC strings. Actors are `user:<id>`, `auditor:<id>` or `system`.
+ */
+import type { Disclosure, Lock, Order, OrderSummary, User } from '@/lib/types';
+
+/** `/admin/api/login`. */
+export interface AdminLogin {
+  token: string;
+  auditorId: string;
+  username: string;
+}
+
+/** One order of `/admin/api/orders/queue`, with its applicant summary. */
+export interface QueueItem {
+  orderId: string;
+  status: number;
+  applyAmount: string;
+  periodDays: number | null;
+  productName: string | null;
+  applyTime: string;
+  /** When the order last changed (its age in the current status). */
+  updatedAt: string;
+  applicant: {
+    userId: string;
+    realName: string | null;
+    mobile: string | null;
+    /** 0 none, 1 submitted, 2 verified, 3 rejected (PRODUCT.md 4.1). */
+    identityStatus: number | null;
+  };
+}
+
+/** A page of a paged call: `page` from 1. */
+export interface Paged {
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface QueuePage extends Paged {
+  orders: QueueItem[];
+}
+
+/** A stored image, served to auditors by `GET {url}` (`/files/...`). */
+export interface ImageRef {
+  key: string;
+  url: string;
+  sha256: string;
+}
+
+export interface IdImages {
+  front: ImageRef;
+  back: ImageRef;
+  handHold: ImageRef;
+}
+
+export interface Questionnaire {
+  job: string | null;
+  monthlyIncome: string | null;
+  expenses: string | null;
+  loanPurpose: string | null;
+  loanBefore: boolean | null;
+  guarantee: boolean | null;
+}
+
+export interface Contact {
+  name: string;
+  relation: string;
+  mobile: string;
+}
+
+/** One event of the order detail's timeline (the read model, with the raw actor). */
+export interface AdminTimelineEntry {
+  sequence: number;
+  at: string;
+  type: string;
+  actor: string;
+  detail: Record<string, unknown>;
+}
+
+/** The review facts of `/admin/api/orders/detail` `review`. */
+export interface Review {
+  status: number;
+  firstAuditor: string | null;
+  finalAuditor: string | null;
+  refusal: { stage: string; reason: string; auditorId: string } | null;
+  resubmissionReason: string | null;
+  approvedAmount: string;
+  offerExpiresAt: string | null;
+  termsVersion: string | null;
+}
+
+/** `/admin/api/orders/detail`. */
+export interface OrderReview {
+  order: Order & { userId: string };
+  review: Review;
+  applicant: User | null;
+  identityStatus: number | null;
+  images: IdImages | null;
+  questionnaire: Questionnaire | null;
+  contacts: Contact[] | null;
+  disclosure: Disclosure | null;
+  signature: ImageRef | null;
+  timeline: AdminTimelineEntry[];
+}
+
+/** One event of `/admin/api/orders/history`. */
+export interface HistoryEvent {
+  sequence: number;
+  time: string;
+  actor: string;
+  /** The auditor's username when the actor is an auditor. */
+  actorName: string | null;
+  type: string;
+  /** The stored event: `{ <Type>: {...fields} }`. */
+  payload: unknown;
+}
+
+/** `/admin/api/orders/history`: every event, and the server's fold as of `atSequence`. */
+export interface OrderHistory {
+  orderId: string;
+  events: HistoryEvent[];
+  atSequence: number;
+  /** The status code (PRODUCT.md 4.3) as of `atSequence`. */
+  status: number;
+  /** The order aggregate's state as of `atSequence`. */
+  state: Record<string, unknown>;
+}
+
+/** `/admin/api/users/detail`. */
+export interface UserDetail {
+  profile: User;
+  identity: {
+    /** 0 none, 1 submitted, 2 verified, 3 rejected. */
+    status: number;
+    rejectReason: string | null;
+    images: IdImages | null;
+  };
+  lock: Lock | null;
+  contacts: Contact[];
+  orders: OrderSummary[];
+}
+
+export interface Posting {
+  postingNo: number;
+  account: string;
+  /** Debits are positive, credits negative. */
+  amount: string;
+}
+
+export interface JournalEntry {
+  entryId: string;
+  at: string;
+  orderId: string | null;
+  description: string;
+  postings: Posting[];
+}
+
+export interface JournalPage extends Paged {
+  entries: JournalEntry[];
+}
+
+export interface AccountBalance {
+  account: string;
+  /** Debit balances positive, credit balances negative. */
+  balance: string;
+  postings: number;
+}
+
+/** `/admin/api/ledger/trialBalance`: the balances sum to zero when the books balance. */
+export interface TrialBalance {
+  accounts: AccountBalance[];
+  sum: string;
+  balanced: boolean;
+}
