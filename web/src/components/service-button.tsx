@@ -1,9 +1,9 @@
 /**
  * Floating customer-service button, 60 px from the bottom and 10 px from the
  * right (PRODUCT.md 3). Opens the configured link in a new window, or says
- * "Please contact customer service." when none is configured.
+ * "Please contact customer service." when none is configured. A plain fixed
+ * button: it is on every screen, so it stays light (the dialog loads on demand).
  */
-import { Dialog, FloatingBubble } from 'antd-mobile';
 import { MessageOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useCustomerServiceQuery } from '@/lib/shared-api';
@@ -13,8 +13,13 @@ export function useOpenService() {
   const { t } = useTranslation();
   const { data: link } = useCustomerServiceQuery();
   return () => {
-    if (link) window.open(link, '_blank', 'noopener,noreferrer');
-    else void Dialog.alert({ content: t('contact_service_dialog'), confirmText: t('ok') });
+    if (link) {
+      window.open(link, '_blank', 'noopener,noreferrer');
+      return;
+    }
+    void import('antd-mobile/es/components/dialog').then(({ default: Dialog }) =>
+      Dialog.alert({ content: t('contact_service_dialog'), confirmText: t('ok') }),
+    );
   };
 }
 
@@ -22,18 +27,8 @@ export function ServiceButton() {
   const { t } = useTranslation();
   const open = useOpenService();
   return (
-    <FloatingBubble
-      aria-label={t('customer_service')}
-      style={{
-        '--initial-position-bottom': '60px',
-        '--initial-position-right': '10px',
-        '--edge-distance': '10px',
-        '--size': '48px',
-        '--z-index': '900',
-      } as React.CSSProperties}
-      onClick={open}
-    >
+    <button type="button" className="service-button" aria-label={t('customer_service')} title={t('customer_service')} onClick={open}>
       <MessageOutline fontSize={24} />
-    </FloatingBubble>
+    </button>
   );
 }

@@ -1,34 +1,47 @@
 /**
  * react-i18next set-up: English by default, Chinese on request (PRODUCT.md 1).
  * Every string the borrower sees is a key in locales/en.json and locales/zh.json;
- * the chosen language is remembered in local storage.
+ * the chosen language is remembered in local storage. English ships with the
+ * first screen; Chinese loads on demand, so nobody downloads a language twice.
  */
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '@/locales/en.json';
-import zh from '@/locales/zh.json';
 import { storage } from './storage';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
+const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: Record<string, string> }>> = {
+  zh: () => import('@/locales/zh.json'),
+};
+
 const saved = storage.get('language');
 const initial: Language = saved === 'zh' ? 'zh' : 'en';
 
-void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en }, zh: { translation: zh } },
-  lng: initial,
-  fallbackLng: 'en',
-  interpolation: { escapeValue: false },
-  returnNull: false,
-  showSupportNotice: false,
-});
+async function loadLanguage(language: Language) {
+  if (language === 'en' || i18n.hasResourceBundle(language, 'translation')) return;
+  const { default: strings } = await loaders[language]();
+  i18n.addResourceBundle(language, 'translation', strings);
+}
 
-if (typeof document !== 'undefined') document.documentElement.lang = initial;
+/** Resolves once the saved language's strings are loaded (render after it). */
+export const i18nReady: Promise<unknown> = i18n
+  .use(initReactI18next)
+  .init({
+    resources: { en: { translation: en } },
+    lng: 'en',
+    fallbackLng: 'en',
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    showSupportNotice: false,
+  })
+  .then(() => setLanguage(initial, false));
 
-/** Switches the language and remembers it. */
-export function setLanguage(language: Language) {
-  storage.set('language', language);
+/** Switches the language (loading its strings first) and remembers it. */
+export async function setLanguage(language: Language, remember = true) {
+  await loadLanguage(language);
+  if (remember) storage.set('language', language);
   if (typeof document !== 'undefined') document.documentElement.lang = language;
   return i18n.changeLanguage(language);
 }

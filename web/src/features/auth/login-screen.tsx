@@ -5,7 +5,7 @@
  * when the required fields are filled (PRODUCT.md 5).
  */
 import { useState } from 'react';
-import { Button, Form, Input, Toast } from 'antd-mobile';
+import { Button, Input, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useAppDispatch } from '@/app/hooks';
@@ -68,31 +68,47 @@ export default function LoginScreen() {
           <div className="muted">{t('auth_subtitle')}</div>
         </div>
       </div>
-      <Form layout="vertical" mode="card" onFinish={submit}>
-        <Form.Item label={t('phone')} help={t('phone_hint')}>
+      {/* Plain labelled fields: the first screen stays light (no form library). */}
+      <div className="auth__fields">
+        <label className="field">
+          <span className="field__label">{t('phone')}</span>
           <Input
             aria-label={t('phone')}
             placeholder="09XXXXXXXXX"
             inputMode="numeric"
+            autoComplete="tel"
             value={mobile}
             onChange={(v) => setMobile(digitsOnly(v, 11))}
+            onEnterPress={submit}
             clearable
           />
-        </Form.Item>
-        <Form.Item label={t('password')}>
-          <Input aria-label={t('password')} type="password" placeholder={t('password_placeholder')} value={password} onChange={setPassword} />
-        </Form.Item>
+          <span className="field__help">{t('phone_hint')}</span>
+        </label>
+        <label className="field">
+          <span className="field__label">{t('password')}</span>
+          <Input
+            aria-label={t('password')}
+            type="password"
+            autoComplete={registering ? 'new-password' : 'current-password'}
+            placeholder={t('password_placeholder')}
+            value={password}
+            onChange={setPassword}
+            onEnterPress={submit}
+          />
+        </label>
         {registering && (
           <>
-            <Form.Item label={t('confirm_password')}>
-              <Input aria-label={t('confirm_password')} type="password" value={confirm} onChange={setConfirm} />
-            </Form.Item>
-            <Form.Item label={t('invite_code')}>
+            <label className="field">
+              <span className="field__label">{t('confirm_password')}</span>
+              <Input aria-label={t('confirm_password')} type="password" autoComplete="new-password" value={confirm} onChange={setConfirm} />
+            </label>
+            <label className="field">
+              <span className="field__label">{t('invite_code')}</span>
               <Input aria-label={t('invite_code')} value={invite} onChange={setInvite} clearable />
-            </Form.Item>
+            </label>
           </>
         )}
-      </Form>
+      </div>
       {problem && (
         <p className="error-text" role="alert" data-testid="form-error">
           {problem}

@@ -8,7 +8,7 @@
 import { http, HttpResponse } from 'msw';
 import { makeStore } from '@/app/store';
 import { api } from '@/lib/api';
-import i18n from '@/lib/i18n';
+import { setLanguage } from '@/lib/i18n';
 import type { ApiFailure } from '@/lib/envelope';
 import { answer, fail, server } from '@/testing/server';
 
@@ -26,7 +26,7 @@ async function call(token: string | null = 'tok') {
 }
 
 describe('base query', () => {
-  beforeEach(() => i18n.changeLanguage('en'));
+  beforeEach(() => setLanguage('en', false));
 
   it('unwraps data from a code-0 envelope and sends the bearer token', async () => {
     let auth: string | null = null;
@@ -96,7 +96,7 @@ describe('base query', () => {
   });
 
   it('translates into Chinese when the language is Chinese', async () => {
-    await i18n.changeLanguage('zh');
+    await setLanguage('zh', false);
     server.use(fail('jackey/probe', 40005, 'an order is already in progress'));
     const { result } = await call();
     expect(result.error?.message).toBe('您已有一笔进行中的订单。');
