@@ -54,7 +54,8 @@ export async function adminBaseQuery<T = unknown>(
   const body = result.error ? (result.error as { data?: unknown }).data : result.data;
   const outcome = interpret<T>(status, body);
   if ('data' in outcome) return { data: outcome.data, meta: result.meta };
-  if (outcome.effect === 'signOut' && token) adminSession.signOut('expired');
+  // Only the session that made the call ends (not one signed in since).
+  if (outcome.effect === 'signOut' && token && adminSession.token() === token) adminSession.signOut('expired');
   return { error: outcome.error, meta: result.meta };
 }
 

@@ -129,6 +129,9 @@ export function adminErrorMessage(t: TFunction, error: unknown): string {
     return t('admin_error_wrong_status', { status: statusLabel(t, Number(wrongStatus[2])) });
   }
   if (failure.code === 10004 && server) return t('admin_error_request', { detail: detail(server) });
-  if (failure.code === 40007) return server && server !== 'record not found' ? t('admin_error_not_found_detail', { detail: server.replace(/^record not found:\s*/i, '') }) : t('service_error_40007');
+  if (failure.code === 40007) {
+    const what = server.replace(/^record not found:?\s*/i, '');
+    return what ? t('admin_error_not_found_detail', { detail: what }) : t('service_error_40007');
+  }
   return failure.message;
 }

@@ -1,0 +1,40 @@
+/** The server's refusals in the auditor's words, and how actors are named. */
+import i18n from '@/lib/i18n';
+import { actorView, adminErrorMessage } from '../admin-format';
+
+const t = i18n.t.bind(i18n);
+const failure = (code: number, serverMessage: string) => ({ code, message: `borrower text ${code}`, serverMessage });
+
+describe('adminErrorMessage', () => {
+  beforeEach(() => i18n.changeLanguage('en'));
+
+  it.each([
+    [10004, 'request error: the final review must be done by another auditor than the first', 'Final review must be done by a different auditor than the first review'],
+    [40000, "not qualified: the applicant's identity is not verified", "The applicant's identity is not verified yet: verify it before passing the first review."],
+    [10004, 'request error: cannot pass the first review of an order in status 3', 'Not possible while the order is "Awaiting final review". Refresh to see its current state.'],
+    [10004, 'request error: reason: is required', 'Refused by the server: reason: is required'],
+    [40007, 'record not found: nothing is owed', 'Not found: nothing is owed'],
+    [40007, 'record not found', 'Record not found.'],
+    [10002, 'wrong username or password', 'Wrong username or password.'],
+    [10009, 'unable to get ID info', 'There are no ID photos awaiting review.'],
+    [40001, 'enter an amount between 100–20000 for repayment', 'borrower text 40001'],
+  ])('%i %s', (code, server, text) => {
+    expect(adminErrorMessage(t, failure(code, server))).toBe(text);
+  });
+
+  it('says "network" for anything that is not an answer', () => {
+    expect(adminErrorMessage(t, undefined)).toBe(t('common_network_error'));
+  });
+});
+
+describe('actorView', () => {
+  const names = new Map([['a-1', 'alice']]);
+  it('names a known auditor, shows the id of an unknown one', () => {
+    expect(actorView(t, 'auditor:a-1', names).label).toBe('Auditor alice');
+    expect(actorView(t, 'auditor:zz-9', names).label).toBe('Auditor zz-9');
+  });
+  it('names the borrower and the system', () => {
+    expect(actorView(t, 'user:u1', names)).toEqual({ kind: 'user', id: 'u1', label: 'Borrower' });
+    expect(actorView(t, 'system', names).label).toBe('System');
+  });
+});

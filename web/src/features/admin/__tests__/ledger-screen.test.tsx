@@ -1,0 +1,110 @@
+/**
+ * The ledger: the trial balance's sum is shown prominently, green and
+ * "Balanced" when it reads zero, red otherwise; the journal shows each entry's
+ * postings as debits and credits and filters by order id or account.
+ */
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { answer, server } from '@/testing/server';
+import { renderWithProviders } from '@/testing/render';
+import AdminApp from '../admin-app';
+import { isZero } from '../ledger-screen';
+import type { JournalPage } from '../admin-types';
+import { background, signInConsole, trialBalance } from './fixtures';
+
+const journal: JournalPage = {
+  total: 1,
+  page: 1,
+  pageSize: 25,
+  entries: [
+    {
+      entryId: 'Order/o1/5',
+      at: '2026-11-22T07:19:19.291829Z',
+      orderId: 'o1',
+      description: "payout sent to the borrower's bank",
+      postings: [
+        { postingNo: 1, account: 'payout_clearing', amount: '30000.00' },
+        { postingNo: 2, account: 'lender_cash', amount: '-30000.00' },
+      ],
+    },
+  ],
+};
+
+function mount(sum: string, route = '/admin/ledger') {
+  signInConsole();
+  const bodies: unknown[] = [];
+  server.use(
+    ...background,
+    answer('admin/api/ledger/trialBalance', trialBalance(sum)),
+    http.post('http://localhost/admin/api/ledger/journal', async ({ request }) => {
+      bodies.push(await request.json());
+      return HttpResponse.json({ code: 0, msg: 'ok', data: journal });
+    }),
+  );
+  return { ...renderWithProviders(<AdminApp />, { route, path: '/admin/*' }), bodies };
+}
+
+describe('the trial balance', () => {
+  it('reads zero in green, as balanced', async () => {
+    mount('0.00');
+    const sum = await screen.findByTestId('trial-balance-sum');
+    expect(sum).toHaveTextContent('₱0.00');
+    expect(sum).toHaveAttribute('data-zero', 'true');
+    const banner = sum.closest('.admin-sum');
+    expect(banner).toHaveClass('admin-sum--zero');
+    expect(banner).not.toHaveClass('admin-sum--off');
+    expect(within(banner as HTMLElement).getByText('Balanced')).toBeInTheDocument();
+  });
+
+  it('shows a sum that is not zero in red, as out of balance', async () => {
+    mount('-5.00');
+    const sum = await screen.findByTestId('trial-balance-sum');
+    expect(sum).toHaveTextContent('-₱5.00');
+    expect(sum).toHaveAttribute('data-zero', 'false');
+    expect(sum.closest('.admin-sum')).toHaveClass('admin-sum--off');
+    expect(screen.getByText('Out of balance: the books need attention')).toBeInTheDocument();
+  });
+
+  it('lists the account balances as debits and credits with equal totals', async () => {
+    mount('0.00');
+    const table = (await screen.findByText('interest_income')).closest('table') as HTMLElement;
+    const totals = within(table).getByText('Totals').closest('tr') as HTMLElement;
+    expect(within(totals).getAllByText('₱30,360.00')).toHaveLength(2);
+  });
+
+  it.each([
+    ['0.00', true],
+    ['-0.00', true],
+    ['0', true],
+    ['0.01', false],
+    ['-12.30', false],
+    ['', false],
+  ])('isZero(%j) is %s', (sum, zero) => {
+    expect(isZero(sum)).toBe(zero);
+  });
+});
+
+describe('the journal', () => {
+  it('shows each entry with its postings and filters by order id or account', async () => {
+    const user = userEvent.setup();
+    const { bodies, router } = mount('0.00');
+    const entry = await screen.findByTestId('journal-entry');
+    expect(within(entry).getByText("payout sent to the borrower's bank")).toBeInTheDocument();
+    expect(within(entry).getAllByText('₱30,000.00')).toHaveLength(2);
+    expect(bodies[0]).toEqual({ page: 1, pageSize: 25 });
+
+    await user.type(screen.getByLabelText('Order ID'), 'o1');
+    await user.type(screen.getByLabelText('Account'), 'lender_cash');
+    await user.click(screen.getByRole('button', { name: 'Filter' }));
+    expect(screen.getByText('Filter by an order ID or by an account, not both.')).toBeInTheDocument();
+
+    await user.clear(screen.getByLabelText('Account'));
+    await user.click(screen.getByRole('button', { name: 'Filter' }));
+    await waitFor(() => expect(bodies.at(-1)).toEqual({ orderId: 'o1', page: 1, pageSize: 25 }));
+    expect(router.state.location.search).toBe('?orderId=o1');
+
+    await user.click(within(screen.getByTestId('journal-entry')).getByRole('button', { name: 'lender_cash' }));
+    await waitFor(() => expect(bodies.at(-1)).toEqual({ account: 'lender_cash', page: 1, pageSize: 25 }));
+  });
+});

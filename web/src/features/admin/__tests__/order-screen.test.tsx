@@ -1,0 +1,141 @@
+/**
+ * The order review: the actions the status allows, each asking for its note or
+ * reason in a dialog and sent with an Idempotency-Key; the server's refusals in
+ * the auditor's words (four eyes, identity not verified); who did what.
+ */
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { answer, fail, server } from '@/testing/server';
+import { renderWithProviders } from '@/testing/render';
+import AdminApp from '../admin-app';
+import type { OrderReview } from '../admin-types';
+import { ALICE, background, history, orderReview, signInConsole } from './fixtures';
+
+function mount(review: OrderReview, auditor = ALICE) {
+  signInConsole(auditor);
+  server.use(
+    ...background,
+    answer('admin/api/orders/detail', review),
+    answer('admin/api/orders/history', history(review.timeline.length, review.order.status)),
+  );
+  return renderWithProviders(<AdminApp />, { route: '/admin/orders/o1', path: '/admin/*' });
+}
+
+const FOUR_EYES = 'request error: the final review must be done by another auditor than the first';
+
+describe('the order review', () => {
+  it('refuses a final review by the first reviewer with a clear message', async () => {
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    let request: { body: unknown; key: string | null } | null = null;
+    server.use(
+      http.post('http://localhost/admin/api/orders/passFinal', async ({ request: r }) => {
+        request = { body: await r.json(), key: r.headers.get('idempotency-key') };
+        return HttpResponse.json({ code: 10004, msg: FOUR_EYES, data: null });
+      }),
+    );
+    mount(orderReview(3));
+    expect(await screen.findByTestId('admin-order-status')).toHaveTextContent('Awaiting final review');
+
+    await user.click(screen.getByRole('button', { name: 'Pass final review' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Pass final review' });
+    await user.type(within(dialog).getByLabelText('Note'), 'looks fine');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+
+    expect(await screen.findByTestId('admin-action-error')).toHaveTextContent(
+      'Final review must be done by a different auditor than the first review',
+    );
+    expect(request).toEqual({ body: { orderId: 'o1', note: 'looks fine' }, key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(screen.getByTestId('admin-order-status')).toHaveTextContent('Awaiting final review');
+  });
+
+  it('passes the final review by another auditor and refreshes the order', async () => {
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    let status = 3;
+    server.use(
+      http.post('http://localhost/admin/api/orders/passFinal', () => {
+        status = 9;
+        return HttpResponse.json({ code: 0, msg: 'ok', data: null });
+      }),
+    );
+    signInConsole({ auditorId: 'b-2', username: 'bob' });
+    server.use(
+      ...background,
+      http.post('http://localhost/admin/api/orders/detail', () => HttpResponse.json({ code: 0, msg: 'ok', data: orderReview(status) })),
+      answer('admin/api/orders/history', history()),
+    );
+    renderWithProviders(<AdminApp />, { route: '/admin/orders/o1', path: '/admin/*' });
+    await user.click(await screen.findByRole('button', { name: 'Pass final review' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(screen.getByTestId('admin-order-status')).toHaveTextContent('Approved'));
+    expect(screen.queryByTestId('admin-action-error')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Pass final review' })).not.toBeInTheDocument();
+  });
+
+  it('shows the server\'s reason when the first review needs a verified identity', async () => {
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    server.use(fail('admin/api/orders/passFirst', 40000, "not qualified: the applicant's identity is not verified"));
+    mount(orderReview(1, { identityStatus: 1 }));
+    await user.click(await screen.findByRole('button', { name: 'Pass first review' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByTestId('admin-action-error')).toHaveTextContent(
+      "The applicant's identity is not verified yet: verify it before passing the first review.",
+    );
+  });
+
+  it('requires a reason to refuse, and sends it', async () => {
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    let body: unknown = null;
+    server.use(
+      http.post('http://localhost/admin/api/orders/refuse', async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json({ code: 0, msg: 'ok', data: null });
+      }),
+    );
+    mount(orderReview(1));
+    await user.click(await screen.findByRole('button', { name: 'Refuse' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Refuse' });
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(within(dialog).getByText('Please enter a reason.')).toBeInTheDocument();
+    expect(body).toBeNull();
+    await user.type(within(dialog).getByLabelText('Reason'), 'income cannot be verified');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(body).toEqual({ orderId: 'o1', reason: 'income cannot be verified' }));
+  });
+
+  it('offers only the actions of the status', async () => {
+    mount(orderReview(0));
+    expect(await screen.findByRole('button', { name: 'Start review' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Request resubmission' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Refuse' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Pass first review' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Record repayment' })).not.toBeInTheDocument();
+  });
+
+  it('names the auditor who acted on the timeline', async () => {
+    mount(orderReview(3), { auditorId: 'b-2', username: 'bob' });
+    const timeline = await screen.findByTestId('admin-timeline');
+    await waitFor(() => expect(within(timeline).getAllByText('Auditor alice')).toHaveLength(2));
+    expect(within(timeline).getByText('Borrower')).toBeInTheDocument();
+    expect(within(timeline).getByText(/Note: documents match/)).toBeInTheDocument();
+  });
+
+  it('records a repayment on a disbursed order with an Idempotency-Key', async () => {
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    const calls: { body: unknown; key: string | null }[] = [];
+    server.use(
+      http.post('http://localhost/admin/api/repayments/manual', async ({ request }) => {
+        calls.push({ body: await request.json(), key: request.headers.get('idempotency-key') });
+        return HttpResponse.json({ code: 0, msg: 'ok', data: { recorded: true } });
+      }),
+    );
+    mount(orderReview(4));
+    await user.type(await screen.findByLabelText('Amount received'), '1,000.5');
+    await user.type(screen.getByLabelText('Payment reference'), 'BANK-123');
+    await user.click(screen.getByRole('button', { name: 'Record repayment' }));
+    expect(await screen.findByText('Repayment of ₱1,000.50 recorded.')).toBeInTheDocument();
+    expect(calls).toEqual([
+      { body: { orderId: 'o1', amount: '1000.5', reference: 'BANK-123' }, key: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+    ]);
+  });
+});

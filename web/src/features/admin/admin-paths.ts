@@ -1,0 +1,22 @@
+/** Every route of the console, under `/admin` (the app router mounts `/admin/*`). */
+export const adminPaths = {
+  login: '/admin/login',
+  queue: (status?: number | null, page?: number) => {
+    const query = new URLSearchParams();
+    if (status !== undefined && status !== null) query.set('status', String(status));
+    if (page && page > 1) query.set('page', String(page));
+    const q = query.toString();
+    return `/admin${q ? `?${q}` : ''}`;
+  },
+  order: (orderId: string) => `/admin/orders/${orderId}`,
+  history: (orderId: string, atSequence?: number) =>
+    `/admin/orders/${orderId}/history${atSequence ? `?at=${atSequence}` : ''}`,
+  user: (userId: string) => `/admin/users/${userId}`,
+  ledger: (filter: { orderId?: string; account?: string } = {}) => {
+    const query = new URLSearchParams();
+    if (filter.orderId) query.set('orderId', filter.orderId);
+    if (filter.account) query.set('account', filter.account);
+    const q = query.toString();
+    return `/admin/ledger${q ? `?${q}` : ''}`;
+  },
+} as const;

@@ -1,0 +1,235 @@
+/**
+ * `/admin/orders/:orderId/history`: the history replay (P9, PRODUCT.md 7). Every
+ * event of the order in order (sequence, time, actor, type, payload), and the
+ * order's whole state as of the chosen event (`?at=`). The state is the server's
+ * fold (`/admin/api/orders/history` with `atSequence`, the same fold as
+ * `replay-tool history`); the console never folds events itself.
+ */
+import { useEffect, useRef } from 'react';
+import { Button } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useDates } from '@/components/use-dates';
+import { useAdminHistoryQuery } from './admin-api';
+import { actorView, adminErrorMessage, eventLabel } from './admin-format';
+import { adminPaths } from './admin-paths';
+import { useAdminSession } from './admin-session';
+import type { HistoryEvent, OrderHistory } from './admin-types';
+import { JsonView, Section, StatusLabel } from './admin-ui';
+import { useActorNames } from './order-screen';
+
+function isScalar(value: unknown): value is string | number | boolean | null {
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value);
+}
+
+/** The state as key–value rows: scalars inline, objects and lists as folded JSON. */
+function StateView({ state }: { state: Record<string, unknown> }) {
+  const { t } = useTranslation();
+  return (
+    <dl className="admin-kv admin-kv--1 admin-state">
+      {Object.entries(state).map(([key, value]) => (
+        <div className="admin-kv__row" key={key}>
+          <dt className="admin-mono">{key}</dt>
+          <dd>
+            {isScalar(value) ? (
+              <span className={value === null ? 'admin-muted' : 'admin-mono'}>
+                {value === null ? 'null' : String(value)}
+              </span>
+            ) : Array.isArray(value) && value.length === 0 ? (
+              <span className="admin-muted admin-mono">[]</span>
+            ) : (
+              <details>
+                <summary className="admin-muted">
+                  {Array.isArray(value)
+                    ? t('admin_items', { count: value.length })
+                    : t('admin_fields', { count: Object.keys(value as object).length })}
+                </summary>
+                <JsonView value={value} label={key} />
+              </details>
+            )}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function EventItem({
+  event,
+  selected,
+  future,
+  names,
+  onSelect,
+}: {
+  event: HistoryEvent;
+  selected: boolean;
+  future: boolean;
+  names: ReadonlyMap<string, string>;
+  onSelect: () => void;
+}) {
+  const { t } = useTranslation();
+  const dates = useDates();
+  const actor = actorView(t, event.actor, names);
+  const ref = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (selected) ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [selected]);
+  return (
+    <li
+      ref={ref}
+      className={`admin-event${selected ? ' admin-event--selected' : ''}${future ? ' admin-event--future' : ''}`}
+      data-testid="history-event"
+      data-sequence={event.sequence}
+      aria-current={selected ? 'step' : undefined}
+    >
+      <button type="button" className="admin-event__select" onClick={onSelect} aria-pressed={selected}>
+        <span className="admin-event__seq">#{event.sequence}</span>
+        <span className="admin-event__type">
+          <strong>{eventLabel(t, event.type)}</strong>
+          <span className="admin-muted admin-mono"> {event.type}</span>
+        </span>
+        <span className="admin-event__meta admin-muted">
+          {dates.dateTime(event.time)} ·{' '}
+          <span data-testid="history-actor" title={event.actor}>
+            {actor.label}
+          </span>
+        </span>
+      </button>
+      <details className="admin-event__payload">
+        <summary>{t('admin_payload')}</summary>
+        <JsonView value={event.payload} label={t('admin_payload')} />
+      </details>
+    </li>
+  );
+}
+
+function Replay({
+  data,
+  selected,
+  fetching,
+  onSelect,
+}: {
+  data: OrderHistory;
+  /** The event asked for (the state shown catches up once the server answers). */
+  selected: number | undefined;
+  fetching: boolean;
+  onSelect: (n: number) => void;
+}) {
+  const { t } = useTranslation();
+  const dates = useDates();
+  const session = useAdminSession();
+  const names = useActorNames(data.events, session);
+  const count = data.events.length;
+  const at = Math.min(selected ?? data.atSequence, Math.max(1, count));
+  const shown = data.atSequence;
+  const current = data.events.find((e) => e.sequence === shown);
+
+  return (
+    <>
+      <div className="admin-replay-bar">
+        <Button size="small" disabled={at <= 1} onClick={() => onSelect(at - 1)}>
+          {t('admin_previous_event')}
+        </Button>
+        <input
+          type="range"
+          className="admin-range"
+          min={1}
+          max={Math.max(1, count)}
+          step={1}
+          value={at}
+          aria-label={t('admin_event_slider')}
+          aria-valuetext={`#${at} ${eventLabel(t, data.events.find((e) => e.sequence === at)?.type ?? '')}`}
+          onChange={(event) => onSelect(Number(event.target.value))}
+        />
+        <Button size="small" disabled={at >= count} onClick={() => onSelect(at + 1)}>
+          {t('admin_next_event')}
+        </Button>
+        <span className="admin-replay-bar__text">{t('admin_event_n_of', { n: at, count })}</span>
+      </div>
+      <div className="admin-columns admin-columns--replay">
+        <div className="admin-columns__main">
+          <Section title={t('admin_events', { count })}>
+            <ol className="admin-events">
+              {data.events.map((event) => (
+                <EventItem
+                  key={event.sequence}
+                  event={event}
+                  selected={event.sequence === at}
+                  future={event.sequence > at}
+                  names={names}
+                  onSelect={() => onSelect(event.sequence)}
+                />
+              ))}
+            </ol>
+          </Section>
+        </div>
+        <div className="admin-columns__side">
+          <Section
+            title={t('admin_state_as_of', { n: shown })}
+            className={`admin-section--sticky${fetching ? ' admin-section--busy' : ''}`}
+            testId="history-state"
+          >
+            <div className="admin-state__head" aria-live="polite">
+              <StatusLabel status={data.status} testId="history-state-status" />
+              {current && (
+                <span className="admin-muted">
+                  {eventLabel(t, current.type)} · {dates.dateTime(current.time)}
+                </span>
+              )}
+            </div>
+            <StateView state={data.state} />
+            <details className="admin-state__raw">
+              <summary>{t('admin_raw_json')}</summary>
+              <JsonView value={data.state} label={t('admin_raw_json')} />
+            </details>
+          </Section>
+        </div>
+      </div>
+    </>
+  );
+}
+
+export function HistoryScreen() {
+  const { t } = useTranslation();
+  const { orderId = '' } = useParams();
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const requested = Number(search.get('at'));
+  const atSequence = Number.isInteger(requested) && requested >= 1 ? requested : undefined;
+  const { data, error, isFetching, refetch } = useAdminHistoryQuery(
+    { orderId, atSequence },
+    { refetchOnMountOrArgChange: true },
+  );
+  const name = typeof data?.state.applicant_name === 'string' ? data.state.applicant_name : null;
+
+  return (
+    <div className="admin-page">
+      <Link to={adminPaths.order(orderId)} className="admin-back">
+        ← {t('admin_back_to_order')}
+      </Link>
+      <header className="admin-page__header">
+        <div>
+          <h1 className="admin-page__title">{t('admin_history_title', { name: name ?? orderId })}</h1>
+          <p className="admin-muted">{t('admin_history_hint')}</p>
+        </div>
+      </header>
+      {!data && error ? (
+        <p className="admin-action-error" role="alert">
+          {adminErrorMessage(t, error)}{' '}
+          <button type="button" className="admin-link-button" onClick={() => void refetch()}>
+            {t('admin_retry')}
+          </button>
+        </p>
+      ) : !data ? (
+        <p className="admin-muted">{t('admin_loading')}</p>
+      ) : (
+        <Replay
+          data={data}
+          selected={atSequence}
+          fetching={isFetching}
+          onSelect={(n) => navigate(adminPaths.history(orderId, n), { replace: true })}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,176 @@
+/**
+ * `/admin`: the review queue (PRODUCT.md 7), oldest application first, filtered
+ * by status (`?status=`) and paged (`?page=`). Each row shows the applicant
+ * summary and the item's age (since its last change); a click opens the order.
+ */
+import { useEffect, useState } from 'react';
+import { Button } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useDates } from '@/components/use-dates';
+import { useMoney } from '@/components/use-money';
+import { mask } from '@/lib/mask';
+import { useAdminQueueQuery } from './admin-api';
+import { adminErrorMessage, age, identityLabel, QUEUE_STATUSES, statusLabel } from './admin-format';
+import { adminPaths } from './admin-paths';
+import { Pager, StatusLabel } from './admin-ui';
+
+export const QUEUE_PAGE_SIZE = 20;
+/** How often the queue refreshes itself while the tab is in front. */
+const QUEUE_POLL_MS = 60_000;
+
+/** Re-renders every minute so the ages stay current. */
+function useNow(intervalMs = 60_000) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+function parseStatus(value: string | null): number | undefined {
+  if (value === null || value === '') return undefined;
+  const status = Number(value);
+  return (QUEUE_STATUSES as readonly number[]).includes(status) ? status : undefined;
+}
+
+export function QueueScreen() {
+  const { t, i18n } = useTranslation();
+  const money = useMoney();
+  const dates = useDates();
+  const navigate = useNavigate();
+  const now = useNow();
+  const [search] = useSearchParams();
+  const status = parseStatus(search.get('status'));
+  const page = Math.max(1, Number(search.get('page')) || 1);
+  const query = useAdminQueueQuery({ status, page, pageSize: QUEUE_PAGE_SIZE }, {
+    refetchOnMountOrArgChange: 30,
+    // The queue is shared by every auditor: keep it current.
+    pollingInterval: QUEUE_POLL_MS,
+    skipPollingIfUnfocused: true,
+  });
+  const { data, isFetching, isError, error, refetch } = query;
+
+  const filters: { value: number | undefined; label: string }[] = [
+    { value: undefined, label: t('admin_filter_all') },
+    ...QUEUE_STATUSES.map((s) => ({ value: s, label: statusLabel(t, s) })),
+  ];
+
+  return (
+    <div className="admin-page">
+      <header className="admin-page__header">
+        <div>
+          <h1 className="admin-page__title">{t('admin_queue_title')}</h1>
+          <p className="admin-muted">{t('admin_queue_hint')}</p>
+        </div>
+        <Button size="small" onClick={() => void refetch()} loading={isFetching}>
+          {t('admin_refresh')}
+        </Button>
+      </header>
+
+      <div className="admin-filters" role="group" aria-label={t('admin_filter_status')}>
+        {filters.map((filter) => {
+          const active = filter.value === status;
+          return (
+            <button
+              key={filter.value ?? 'all'}
+              type="button"
+              className={`admin-chip${active ? ' admin-chip--active' : ''}`}
+              aria-pressed={active}
+              onClick={() => navigate(adminPaths.queue(filter.value))}
+            >
+              {filter.label}
+            </button>
+          );
+        })}
+      </div>
+
+      {isError && (
+        <p className="admin-action-error" role="alert">
+          {adminErrorMessage(t, error)}{' '}
+          <button type="button" className="admin-link-button" onClick={() => void refetch()}>
+            {t('admin_retry')}
+          </button>
+        </p>
+      )}
+
+      <div className="admin-table-wrap">
+        <table className="admin-table admin-table--rows" aria-busy={isFetching}>
+          <thead>
+            <tr>
+              <th scope="col">{t('admin_col_applicant')}</th>
+              <th scope="col">{t('admin_col_mobile')}</th>
+              <th scope="col" className="num">
+                {t('admin_col_amount')}
+              </th>
+              <th scope="col" className="num">
+                {t('admin_col_period')}
+              </th>
+              <th scope="col">{t('admin_col_applied')}</th>
+              <th scope="col">{t('admin_col_age')}</th>
+              <th scope="col">{t('admin_col_status')}</th>
+              <th scope="col" className="admin-wide-only">
+                {t('admin_col_identity')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data?.orders.map((order) => (
+              <tr
+                key={order.orderId}
+                data-testid="queue-row"
+                className="admin-row-link"
+                onClick={(event) => {
+                  // A click on the row opens the order (the name is also a real link).
+                  if ((event.target as HTMLElement).closest('a')) return;
+                  navigate(adminPaths.order(order.orderId));
+                }}
+              >
+                <td>
+                  <Link to={adminPaths.order(order.orderId)} className="admin-strong-link">
+                    {order.applicant.realName || t('admin_unnamed')}
+                  </Link>
+                  <div className="admin-muted admin-mono">{order.orderId.slice(-12)}</div>
+                </td>
+                <td className="admin-mono">{mask(order.applicant.mobile, 4) || '—'}</td>
+                <td className="num">{money(order.applyAmount)}</td>
+                <td className="num">{order.periodDays === null ? '—' : t('admin_days', { n: order.periodDays })}</td>
+                <td className="nowrap">{dates.dateTime(order.applyTime)}</td>
+                <td className="nowrap" title={dates.dateTime(order.updatedAt)}>
+                  {age(order.updatedAt ?? order.applyTime, i18n.language, now)}
+                </td>
+                <td>
+                  <StatusLabel status={order.status} />
+                </td>
+                <td className="admin-muted admin-wide-only">{identityLabel(t, order.applicant.identityStatus)}</td>
+              </tr>
+            ))}
+            {data && data.orders.length === 0 && (
+              <tr>
+                <td colSpan={8} className="admin-empty">
+                  {t('admin_queue_empty')}
+                </td>
+              </tr>
+            )}
+            {!data && !isError && (
+              <tr>
+                <td colSpan={8} className="admin-empty">
+                  {t('admin_loading')}
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      {data && data.total > 0 && (
+        <Pager
+          page={page}
+          pageSize={data.pageSize}
+          total={data.total}
+          onPage={(next) => navigate(adminPaths.queue(status, next))}
+        />
+      )}
+    </div>
+  );
+}

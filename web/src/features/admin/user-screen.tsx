@@ -1,0 +1,216 @@
+/**
+ * `/admin/users/:userId`: a borrower (PRODUCT.md 7): profile, identity (verify,
+ * or reject with a reason), the lock state with the compliance hold an auditor
+ * sets and lifts (reason required, shown to the borrower on the lock screen, P4)
+ * and the borrower's orders. Every action is recorded with the auditor's id.
+ */
+import { Button } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { useDates } from '@/components/use-dates';
+import { useMoney } from '@/components/use-money';
+import { useAdminUserActionMutation, useAdminUserQuery, type UserAction } from './admin-api';
+import { adminErrorMessage, identityLabel } from './admin-format';
+import { adminPaths } from './admin-paths';
+import type { UserDetail } from './admin-types';
+import { ActionError, KeyValues, Section, StatusLabel, TextDialog, ToneTag } from './admin-ui';
+import { IdentityPanel } from './identity-panel';
+import { ApplicantProfile, ContactsView, QuestionnaireView } from './profile-view';
+import { useAction } from './use-action';
+
+function LockPanel({ data }: { data: UserDetail }) {
+  const { t } = useTranslation();
+  const [send] = useAdminUserActionMutation();
+  const userId = data.profile.userId;
+  const action = useAction<UserAction>((kind, text, idempotencyKey) =>
+    send({ action: kind, userId, reason: text, idempotencyKey }),
+  );
+  const lock = data.lock;
+  const held = lock?.kind === 'compliance';
+  return (
+    <div className="admin-lock">
+      <div className="admin-lock__state" data-testid="admin-lock-state" data-kind={lock?.kind ?? 'none'}>
+        {lock ? (
+          <ToneTag tone={held ? 'danger' : 'warning'}>{t(`admin_lock_${lock.kind}`, { defaultValue: lock.kind })}</ToneTag>
+        ) : (
+          <ToneTag tone="success">{t('admin_lock_none')}</ToneTag>
+        )}
+        {lock?.reason && <span className="admin-lock__reason">{t('admin_reason_is', { reason: lock.reason })}</span>}
+      </div>
+      <p className="admin-muted">{held ? t('admin_hold_lift_hint') : t('admin_hold_set_hint')}</p>
+      <div className="admin-actions">
+        {held ? (
+          <Button
+            color="primary"
+            size="small"
+            disabled={action.busy}
+            onClick={() =>
+              action.open({
+                action: 'releaseHold',
+                title: t('admin_lift_hold'),
+                label: t('admin_reason'),
+                required: true,
+                hint: t('admin_lift_hold_hint'),
+              })
+            }
+          >
+            {t('admin_lift_hold')}
+          </Button>
+        ) : (
+          <Button
+            color="danger"
+            fill="outline"
+            size="small"
+            disabled={action.busy}
+            onClick={() =>
+              action.open({
+                action: 'hold',
+                title: t('admin_set_hold'),
+                label: t('admin_reason'),
+                required: true,
+                hint: t('admin_set_hold_hint'),
+              })
+            }
+          >
+            {t('admin_set_hold')}
+          </Button>
+        )}
+      </div>
+      <ActionError message={action.error} />
+      {action.done && (
+        <p className="admin-done" role="status">
+          {action.done}
+        </p>
+      )}
+      <TextDialog {...action.dialog} />
+    </div>
+  );
+}
+
+function Orders({ data }: { data: UserDetail }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const dates = useDates();
+  if (data.orders.length === 0) return <p className="admin-muted">{t('admin_no_orders')}</p>;
+  return (
+    <div className="admin-table-wrap">
+      <table className="admin-table admin-table--compact">
+        <thead>
+          <tr>
+            <th scope="col">{t('admin_order_id')}</th>
+            <th scope="col" className="num">
+              {t('admin_principal')}
+            </th>
+            <th scope="col">{t('admin_col_status')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.orders.map((order) => (
+            <tr key={order.orderId}>
+              <td>
+                <Link to={adminPaths.order(order.orderId)} className="admin-mono" title={order.orderId}>
+                  {order.orderId.slice(-12)}
+                </Link>
+                <div className="admin-muted">{dates.day(order.applyTime)}</div>
+              </td>
+              <td className="num">{money(order.principal)}</td>
+              <td>
+                <StatusLabel status={order.status} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function UserScreen() {
+  const { t } = useTranslation();
+  const { userId = '' } = useParams();
+  const { data, error, isLoading, refetch } = useAdminUserQuery(userId, { refetchOnMountOrArgChange: true });
+
+  if (isLoading) return <p className="admin-page admin-muted">{t('admin_loading')}</p>;
+  if (!data) {
+    return (
+      <div className="admin-page">
+        <Link to={adminPaths.queue()} className="admin-back">
+          ← {t('admin_nav_queue')}
+        </Link>
+        <p className="admin-action-error" role="alert">
+          {adminErrorMessage(t, error)}{' '}
+          <button type="button" className="admin-link-button" onClick={() => void refetch()}>
+            {t('admin_retry')}
+          </button>
+        </p>
+      </div>
+    );
+  }
+
+  const user = data.profile;
+  const questionnaire = {
+    job: user.job,
+    monthlyIncome: user.monthlyIncome,
+    expenses: user.expenses,
+    loanPurpose: user.loanPurpose,
+    loanBefore: user.loanBefore,
+    guarantee: user.guarantee,
+  };
+  const completion = (value: number) => (value === 1 || value === 2 ? t('admin_completed') : t('admin_not_completed'));
+  const answered = Object.values(questionnaire).some((value) => value !== null && value !== undefined);
+  return (
+    <div className="admin-page">
+      <Link to={user.lastOrderId ? adminPaths.order(user.lastOrderId) : adminPaths.queue()} className="admin-back">
+        ← {user.lastOrderId ? t('admin_back_to_order') : t('admin_nav_queue')}
+      </Link>
+      <header className="admin-page__header">
+        <div>
+          <h1 className="admin-page__title">{user.realName || t('admin_unnamed')}</h1>
+          <p className="admin-muted admin-mono">
+            {user.mobile} · {user.userId}
+          </p>
+        </div>
+      </header>
+      <div className="admin-columns">
+        <div className="admin-columns__main">
+          <Section title={t('admin_identity')}>
+            <IdentityPanel
+              userId={user.userId}
+              status={data.identity.status}
+              rejectReason={data.identity.rejectReason}
+              images={data.identity.images}
+            />
+          </Section>
+          <Section title={t('admin_profile')}>
+            <ApplicantProfile user={user} />
+          </Section>
+          <Section title={t('admin_questionnaire')}>
+            <QuestionnaireView answers={answered ? questionnaire : null} />
+          </Section>
+          {data.contacts.length > 0 && (
+            <Section title={t('admin_contacts')}>
+              <ContactsView contacts={data.contacts} />
+            </Section>
+          )}
+        </div>
+        <div className="admin-columns__side">
+          <Section title={t('admin_lock_title')}>
+            <LockPanel data={data} />
+          </Section>
+          <Section title={t('admin_orders')}>
+            <Orders data={data} />
+          </Section>
+          <Section title={t('admin_qualification')}>
+            <KeyValues
+              rows={[
+                [t('admin_q_identity'), identityLabel(t, user.userQualificationView.identity)],
+                [t('admin_q_basic'), completion(user.userQualificationView.basicInformation)],
+                [t('admin_q_bank'), completion(user.userQualificationView.bankCard)],
+              ]}
+            />
+          </Section>
+        </div>
+      </div>
+    </div>
+  );
+}
