@@ -132,7 +132,8 @@ pub fn app(state: AppState) -> Router {
 }
 
 /// The built web app (`WEB_DIST`, default `web/dist`) with history-mode fallback: any
-/// unknown path serves `index.html` so the client router takes over. Without a build,
+/// unknown path serves `index.html` with 200 so the client router takes over (a deep
+/// link such as `/detail/<id>` is a page, not an error). Without a build,
 /// `/` serves a start page.
 fn with_web_app(router: Router<AppState>) -> Router<AppState> {
     let dist = std::env::var("WEB_DIST")
@@ -145,7 +146,7 @@ fn with_web_app(router: Router<AppState>) -> Router<AppState> {
     let index = dist.join("index.html");
     if index.exists() {
         let files = tower_http::services::ServeDir::new(&dist)
-            .not_found_service(tower_http::services::ServeFile::new(index));
+            .fallback(tower_http::services::ServeFile::new(index));
         router.fallback_service(files)
     } else {
         router.route("/", get(start_page))

@@ -169,6 +169,9 @@ describe('refusal', () => {
 describe('language', () => {
   test('the app switches to Chinese and remembers it', async () => {
     const { context, page } = await phone(browser, server.url);
+    // A deep link is a page of the app (history-mode fallback answers 200).
+    const deep = await page.goto('/detail/not-an-order?index=1');
+    assert.equal(deep.status(), 200);
     await page.goto('/login');
     await page.getByRole('button', { name: '中文' }).click();
     await page.getByRole('heading', { name: '登录' }).waitFor();

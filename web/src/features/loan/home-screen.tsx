@@ -17,7 +17,7 @@ import {
   TeamOutline,
 } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
 import { Page } from '@/components/page';
 import { SignatureSheet } from '@/components/signature-sheet';
 import { StatusTag } from '@/components/status-tag';
@@ -104,6 +104,9 @@ export default function HomeScreen() {
       </Page>
     );
   }
+  // A locked account (security lock or compliance hold, P4) sees why, and how to
+  // lift it, before anything else.
+  if (user.data?.lock) return <Navigate to="/lock" replace />;
   if (user.isError) {
     return (
       <Page title={company?.title ?? t('app_name')} tabs>

@@ -1,0 +1,183 @@
+// The whole journey in the browser, borrower and loan officers together (issue 6):
+// three browser contexts — one borrower on a phone, two auditors at 1280×800 — and
+// no call that bypasses the UI. Auditor accounts come from `api create-auditor`,
+// the product's only way to create them. Console screens are photographed into
+// e2e/screenshots/admin/.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createAuditor, launchBrowser, phone, shot, startServer } from './harness.mjs';
+import { applyForLoan, completeProfile, eventually, register, repay, sign, withdrawFromHome } from './steps.mjs';
+
+const AUDITOR_PASSWORD = 'officer-password-1';
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  createAuditor(server, 'alice', AUDITOR_PASSWORD);
+  createAuditor(server, 'bob', AUDITOR_PASSWORD);
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** An auditor's desktop browser, signed in through `/admin/login`. */
+async function officer(username, { photo = false } = {}) {
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } });
+  context.setDefaultTimeout(15000);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error('console page error:', error.message));
+  await page.goto('/admin');
+  await page.waitForURL('**/admin/login**');
+  if (photo) await shot(page, 'admin/login');
+  await page.getByRole('textbox', { name: 'Username' }).fill(username);
+  await page.getByLabel('Password').fill(AUDITOR_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByTestId('admin-username').getByText(username).waitFor();
+  return { context, page };
+}
+
+/** Opens the order of the applicant named `name` from the queue. */
+async function openFromQueue(page, name, { photo = false } = {}) {
+  await page.getByRole('link', { name: 'Queue' }).click();
+  const row = page.getByTestId('queue-row').filter({ hasText: name }).first();
+  await row.waitFor();
+  if (photo) await shot(page, 'admin/queue');
+  await row.click();
+  await page.waitForURL(/\/admin\/orders\/[0-9a-f-]{36}$/);
+}
+
+/** Runs an action button; when it asks for a note or reason, fills it and confirms. */
+async function act(page, action, text) {
+  await page.getByRole('button', { name: action, exact: true }).click();
+  if (text !== undefined) {
+    const dialog = page.getByRole('dialog', { name: action });
+    await dialog.getByRole('textbox').first().fill(text);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+  }
+}
+
+const status = (page) => page.getByTestId('admin-order-status');
+async function expectStatus(page, code) {
+  await eventually(async () => assert.equal(await status(page).getAttribute('data-status'), String(code)));
+}
+
+/** A borrower on a phone who has applied; returns the page, context and order id. */
+async function applicant(realName) {
+  const { context, page } = await phone(browser, server.url);
+  await register(page);
+  await completeProfile(page, { realName });
+  await sign(page);
+  await page.getByText('I have read and agree to the').click();
+  const orderId = await applyForLoan(page);
+  return { context, page, orderId };
+}
+
+describe('console journey', () => {
+  test('application to repaid by people: two auditors, four eyes, withdrawal, two repayments, history, trial balance', async () => {
+    const borrower = await applicant('Elena Garcia');
+    const a1 = await officer('alice', { photo: true });
+    const a2 = await officer('bob');
+
+    // Auditor 1: start review, verify the identity, pass the first review.
+    await openFromQueue(a1.page, 'Elena Garcia', { photo: true });
+    await expectStatus(a1.page, 0);
+    await shot(a1.page, 'admin/order-review');
+    await act(a1.page, 'Start review');
+    await expectStatus(a1.page, 1);
+    await a1.page.getByRole('link', { name: 'Applicant page' }).click();
+    await a1.page.waitForURL(/\/admin\/users\//);
+    await act(a1.page, 'Verify identity');
+    await eventually(async () => assert.equal(await a1.page.getByTestId('admin-identity-status').getAttribute('data-status'), '2'));
+    await shot(a1.page, 'admin/user');
+    await a1.page.goBack();
+    await expectStatus(a1.page, 1);
+    await act(a1.page, 'Pass first review', 'Documents and income in order');
+    await expectStatus(a1.page, 3);
+
+    // Auditor 1 is refused at the final review (four eyes).
+    await act(a1.page, 'Pass final review', 'Approve');
+    await a1.page.getByTestId('admin-action-error').getByText('Final review must be done by a different auditor than the first review').waitFor();
+    await expectStatus(a1.page, 3);
+    await shot(a1.page, 'admin/order-four-eyes');
+
+    // Auditor 2 passes it.
+    await openFromQueue(a2.page, 'Elena Garcia');
+    await expectStatus(a2.page, 3);
+    await act(a2.page, 'Pass final review', 'Second pair of eyes: approved');
+    await expectStatus(a2.page, 9);
+
+    // The borrower withdraws with the PIN; the sandbox payout succeeds.
+    await withdrawFromHome(borrower.page, { amount: '10000' });
+    // ...and repays in two recharges through the payment page.
+    await repay(borrower.page, ['4000', 'payoff']);
+    await borrower.page.getByTestId('loan-repaid').waitFor({ timeout: 30000 });
+    await borrower.page.goto(`/detail/${borrower.orderId}`);
+    await borrower.page.getByText('Repaid').first().waitFor();
+
+    // The order reads repaid for the auditors too.
+    await a1.page.reload();
+    await expectStatus(a1.page, 10);
+    await shot(a1.page, 'admin/order-repaid');
+
+    // History replay: every event with its actor, and the state as of each event.
+    await a1.page.getByRole('link', { name: 'History replay' }).first().click();
+    await a1.page.waitForURL(/\/history/);
+    const events = a1.page.getByTestId('history-event');
+    await events.first().waitFor();
+    const count = await events.count();
+    // Applied, review started, first and final review passed, payout requested and
+    // succeeded, two repayments, repaid: nine events.
+    assert.equal(count, 9, `expected the whole history, got ${count} events`);
+    const actors = await a1.page.getByTestId('history-actor').allInnerTexts();
+    assert.equal(actors.length, count, 'every event shows its actor');
+    assert.ok(actors.every((a) => a.trim() !== ''), 'no event without an actor');
+    assert.ok(actors.some((a) => a.includes('alice')), 'alice is named');
+    assert.ok(actors.some((a) => a.includes('bob')), 'bob is named');
+    await events.nth(2).click();
+    await eventually(async () => assert.match(await a1.page.getByTestId('history-state').innerText(), /\S/));
+    await shot(a1.page, 'admin/history');
+
+    // Ledger: the trial balance reads zero.
+    await a1.page.getByRole('link', { name: 'Ledger' }).first().click();
+    await a1.page.waitForURL(/\/admin\/ledger/);
+    await eventually(async () => assert.equal(await a1.page.getByTestId('trial-balance-sum').getAttribute('data-zero'), 'true'));
+    await a1.page.getByTestId('journal-entry').first().waitFor();
+    await shot(a1.page, 'admin/ledger');
+
+    for (const who of [borrower, a1, a2]) await who.context.close();
+  });
+
+  test('a refusal with its reason, and a compliance hold set and lifted', async () => {
+    const borrower = await applicant('Farah Ali');
+    const a1 = await officer('alice');
+    await openFromQueue(a1.page, 'Farah Ali');
+    await act(a1.page, 'Start review');
+    await expectStatus(a1.page, 1);
+    await act(a1.page, 'Refuse', 'Income could not be verified');
+    await expectStatus(a1.page, 5);
+    await shot(a1.page, 'admin/order-refused');
+    await borrower.page.goto('/');
+    await borrower.page.getByTestId('refusal-reason').getByText('Income could not be verified').waitFor();
+
+    // A compliance hold: the borrower sees its reason on the lock screen; lifting it frees the account.
+    await a1.page.getByRole('link', { name: 'Applicant page' }).click();
+    await a1.page.waitForURL(/\/admin\/users\//);
+    await act(a1.page, 'Set hold', 'Source of funds check pending');
+    await eventually(async () => assert.equal(await a1.page.getByTestId('admin-lock-state').getAttribute('data-kind'), 'compliance'));
+    await shot(a1.page, 'admin/user-hold');
+    await borrower.page.goto('/');
+    await borrower.page.waitForURL('**/lock');
+    await borrower.page.getByText('Source of funds check pending').waitFor();
+    await borrower.page.getByRole('button', { name: 'Contact customer service' }).waitFor();
+    await shot(borrower.page, 'lock-compliance');
+    await act(a1.page, 'Lift hold', 'Check completed');
+    await eventually(async () => assert.notEqual(await a1.page.getByTestId('admin-lock-state').getAttribute('data-kind'), 'compliance'));
+    await borrower.page.goto('/');
+    await borrower.page.getByTestId('main-button').waitFor();
+    assert.equal(new URL(borrower.page.url()).pathname, '/');
+    for (const who of [borrower, a1]) await who.context.close();
+  });
+});
