@@ -112,6 +112,8 @@ export async function shot(page, name) {
   await page.waitForLoadState('networkidle').catch(() => undefined);
   // Let toasts fade so they do not hide the screen being recorded.
   await page.locator('.adm-toast-mask').waitFor({ state: 'hidden', timeout: 4000 }).catch(() => undefined);
+  // From the top, so sticky parts sit where a person first sees them.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(250);
   await page.screenshot({ path: join(shotsDir, `${name}.png`), fullPage: true });
 }

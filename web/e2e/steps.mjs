@@ -155,6 +155,13 @@ export async function repay(page, payments, { shots = false } = {}) {
     await page.getByTestId('main-button').getByText('Repay').waitFor();
     await page.getByTestId('main-button').click();
     await page.waitForURL('**/recharge');
+    if (i === 1) {
+      // Below the minimum and not the final payment: refused before any payment page.
+      await page.getByRole('textbox', { name: 'Repayment amount' }).fill('50');
+      await page.getByRole('button', { name: 'Continue to payment' }).click();
+      await page.getByTestId('recharge-error').waitFor();
+      assert.match(await page.getByTestId('recharge-error').innerText(), /between ₱100\.00 and/);
+    }
     if (pay === 'payoff') await page.getByRole('button', { name: 'Pay off today' }).click();
     else await page.getByRole('textbox', { name: 'Repayment amount' }).fill(pay);
     if (shots) await shot(page, `recharge-${i}`);
