@@ -1,8 +1,9 @@
 /**
  * react-i18next set-up: English by default, Chinese on request (PRODUCT.md 1).
- * Every string the borrower sees is a key in locales/en.json and locales/zh.json;
- * the chosen language is remembered in local storage. English ships with the
- * first screen; Chinese loads on demand, so nobody downloads a language twice.
+ * Every string the borrower sees is a key in locales/en.json and locales/zh.json
+ * (the auditor console adds its own, features/admin/admin-i18n.ts); the chosen
+ * language is remembered in local storage. English ships with the first screen;
+ * Chinese loads on demand, so nobody downloads a language twice.
  */
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
@@ -19,10 +20,28 @@ const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: Record<s
 const saved = storage.get('language');
 const initial: Language = saved === 'zh' ? 'zh' : 'en';
 
-async function loadLanguage(language: Language) {
-  if (language === 'en' || i18n.hasResourceBundle(language, 'translation')) return;
-  const { default: strings } = await loaders[language]();
-  i18n.addResourceBundle(language, 'translation', strings);
+/**
+ * The languages whose borrower strings are loaded or loading. Not
+ * `i18n.hasResourceBundle`: the console registers its own Chinese strings when
+ * its chunk loads, and the borrower's must still load after them.
+ */
+const loading = new Map<Language, Promise<void>>([['en', Promise.resolve()]]);
+
+function loadLanguage(language: Language): Promise<void> {
+  let load = loading.get(language);
+  if (!load) {
+    load = loaders[language as Exclude<Language, 'en'>]().then(
+      ({ default: strings }) => {
+        i18n.addResourceBundle(language, 'translation', strings, true, false);
+      },
+      (error: unknown) => {
+        loading.delete(language); // a later switch tries again
+        throw error;
+      },
+    );
+    loading.set(language, load);
+  }
+  return load;
 }
 
 /** Resolves once the saved language's strings are loaded (render after it). */

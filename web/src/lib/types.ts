@@ -16,7 +16,17 @@ export interface Lock {
   reason: string;
 }
 
-export interface User {
+/** The questionnaire's answers (PRODUCT.md 10 "User"), part of the user and of the console's order review. */
+export interface Questionnaire {
+  job: string | null;
+  monthlyIncome: string | null;
+  expenses: string | null;
+  loanPurpose: string | null;
+  loanBefore: boolean | null;
+  guarantee: boolean | null;
+}
+
+export interface User extends Questionnaire {
   userId: string;
   mobile: string;
   realName: string | null;
@@ -32,12 +42,6 @@ export interface User {
   bankName: string | null;
   /** Masked: all but the last four digits hidden. */
   cardNo: string | null;
-  job: string | null;
-  monthlyIncome: string | null;
-  expenses: string | null;
-  loanPurpose: string | null;
-  loanBefore: boolean | null;
-  guarantee: boolean | null;
   creditScore?: number | null;
   signatureImg: string | null;
   idImages: { frontImage: string; backImage: string; handHoldImage: string } | null;

@@ -14,6 +14,8 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { LanguageSwitch } from '@/components/language-switch';
 import { useAdminLogoutMutation } from './admin-api';
+// The console's strings, registered before any screen renders.
+import './admin-i18n';
 import { adminPaths } from './admin-paths';
 import { adminSession, useAdminSession } from './admin-session';
 import { HistoryScreen } from './history-screen';

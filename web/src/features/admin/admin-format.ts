@@ -7,29 +7,12 @@
 import type { TFunction } from 'i18next';
 import type { ApiFailure } from '@/lib/envelope';
 import { intlLocale } from '@/lib/locale';
+import { orderEventLabel } from '@/lib/order-events';
+// The console's strings: whatever words things for the console (screens, tests) has them.
+import './admin-i18n';
 
 /** The queue filter's statuses, in the order of the review flow (PRODUCT.md 7 "Queue"). */
 export const QUEUE_STATUSES = [0, 1, 2, 3, 9, 4, 5, 12, 10, 11, 13] as const;
-
-/** Order event types (aggregates/src/order/events.rs) with a label of their own. */
-export const EVENT_TYPES = [
-  'LoanApplied',
-  'ReviewStarted',
-  'ResubmissionRequested',
-  'Resubmitted',
-  'FirstAuditPassed',
-  'FinalAuditPassed',
-  'LoanRefused',
-  'LoanCancelled',
-  'OfferExpired',
-  'PayoutRequested',
-  'PayoutSucceeded',
-  'PayoutFailed',
-  'RepaymentReceived',
-  'InstallmentOverdue',
-  'OverdueFeeCharged',
-  'LoanRepaid',
-] as const;
 
 export function statusLabel(t: TFunction, status: number | null | undefined): string {
   if (status === null || status === undefined) return '—';
@@ -53,8 +36,9 @@ export function identityLabel(t: TFunction, status: number | null | undefined): 
   return t(`admin_identity_${status}`, { defaultValue: String(status) });
 }
 
+/** An order event type with the auditor's label ("Final review passed"). */
 export function eventLabel(t: TFunction, type: string): string {
-  return (EVENT_TYPES as readonly string[]).includes(type) ? t(`admin_event_${type}`) : type;
+  return orderEventLabel(t, 'admin_event_', type);
 }
 
 /**

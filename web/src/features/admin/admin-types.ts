@@ -3,7 +3,7 @@
  * answers them. Money fields are decimal strings with two places; times are
  * RFC 3339 UTC strings. Actors are `user:<id>`, `auditor:<id>` or `system`.
  */
-import type { Disclosure, Lock, Order, OrderSummary, User } from '@/lib/types';
+import type { Disclosure, Lock, Order, OrderSummary, Questionnaire, User } from '@/lib/types';
 
 /** `/admin/api/login`. */
 export interface AdminLogin {
@@ -53,15 +53,6 @@ export interface IdImages {
   front: ImageRef;
   back: ImageRef;
   handHold: ImageRef;
-}
-
-export interface Questionnaire {
-  job: string | null;
-  monthlyIncome: string | null;
-  expenses: string | null;
-  loanPurpose: string | null;
-  loanBefore: boolean | null;
-  guarantee: boolean | null;
 }
 
 export interface Contact {

@@ -1,12 +1,16 @@
 /**
- * Building blocks of the console's screens: a titled section, key–value lists,
- * a status tag, the pager, a JSON view and the dialog that asks for an action's
- * note or reason.
+ * Building blocks of the console's screens: a page's header, a titled section,
+ * key–value lists, tables, labelled inputs, a status tag, the pager, a JSON view, the
+ * way back, a failed load with Retry, an action's outcome and the dialog that
+ * asks for an action's note or reason.
  */
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { Button, CenterPopup, Tag } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { statusLabel, statusTone, type Tone } from './admin-format';
+import { Link } from 'react-router';
+import { useDates } from '@/components/use-dates';
+import { adminErrorMessage, statusLabel, statusTone, type Tone } from './admin-format';
+import { adminPaths } from './admin-paths';
 
 export function Section({
   title,
@@ -48,6 +52,93 @@ export function KeyValues({ rows, columns = 1 }: { rows: KeyValue[]; columns?: 1
         </div>
       ))}
     </dl>
+  );
+}
+
+/** A table column's heading: its text, or the text with a class (`num` right-aligns it). */
+export type Column = string | { label: string; className: string };
+
+/** A right-aligned column (amounts, counts). */
+export const numeric = (label: string): Column => ({ label, className: 'num' });
+
+/** A table's heading row. */
+export function TableHead({ columns }: { columns: Column[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column, index) =>
+          typeof column === 'string' ? (
+            <th key={index} scope="col">
+              {column}
+            </th>
+          ) : (
+            <th key={index} scope="col" className={column.className}>
+              {column.label}
+            </th>
+          ),
+        )}
+      </tr>
+    </thead>
+  );
+}
+
+/** A table in its scrolling frame, under its heading row; `busy` while it refetches. */
+export function Table({
+  className,
+  columns,
+  busy,
+  children,
+}: {
+  className: string;
+  columns: Column[];
+  busy?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className="admin-table-wrap">
+      <table className={`admin-table ${className}`} aria-busy={busy}>
+        <TableHead columns={columns} />
+        {children}
+      </table>
+    </div>
+  );
+}
+
+/** A page's title, the line under it and, beside them, the page's buttons or links. */
+export function PageHeader({
+  title,
+  hint,
+  mono = false,
+  children,
+}: {
+  title: ReactNode;
+  hint: ReactNode;
+  /** The line is an id or a number (monospace). */
+  mono?: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <header className="admin-page__header">
+      <div>
+        <h1 className="admin-page__title">{title}</h1>
+        <p className={mono ? 'admin-muted admin-mono' : 'admin-muted'}>{hint}</p>
+      </div>
+      {children}
+    </header>
+  );
+}
+
+/** A text input with its label above (or beside it, `inline`); the label is also its accessible name. */
+export function TextField({
+  label,
+  inline = false,
+  ...input
+}: { label: string; inline?: boolean } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <label className={`admin-field${inline ? ' admin-field--inline' : ''}`}>
+      <span className="admin-field__label">{label}</span>
+      <input className="admin-input" aria-label={label} {...input} />
+    </label>
   );
 }
 
@@ -105,11 +196,68 @@ export function JsonView({ value, label }: { value: unknown; label?: string }) {
   );
 }
 
+/** "← Queue": the way back to `to`. */
+export function BackLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Link to={to} className="admin-back">
+      ← {children}
+    </Link>
+  );
+}
+
+/** A load that failed, in the auditor's terms, with Retry. */
+export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <p className="admin-action-error" role="alert">
+      {adminErrorMessage(t, error)}{' '}
+      <button type="button" className="admin-link-button" onClick={onRetry}>
+        {t('admin_retry')}
+      </button>
+    </p>
+  );
+}
+
+/** A page whose data is not there yet: "Loading…", or the failure with Retry and the way back to the queue. */
+export function PageNotLoaded({ loading, error, onRetry }: { loading: boolean; error: unknown; onRetry: () => void }) {
+  const { t } = useTranslation();
+  if (loading) return <p className="admin-page admin-muted">{t('admin_loading')}</p>;
+  return (
+    <div className="admin-page">
+      <BackLink to={adminPaths.queue()}>{t('admin_nav_queue')}</BackLink>
+      <LoadError error={error} onRetry={onRetry} />
+    </div>
+  );
+}
+
+/** When something happened and who did it ("22/11/2026 14:03 · alice"); `testId` and `title` mark the actor. */
+export function WhenWho({ at, who, title, testId }: { at: string; who: string; title: string; testId: string }) {
+  const dates = useDates();
+  return (
+    <>
+      {dates.dateTime(at)} ·{' '}
+      <span data-testid={testId} title={title}>
+        {who}
+      </span>
+    </>
+  );
+}
+
 /** An error of an action, read out when it appears. */
 export function ActionError({ message }: { message: string | null }) {
   if (!message) return null;
   return (
     <p className="admin-action-error" role="alert" data-testid="admin-action-error">
+      {message}
+    </p>
+  );
+}
+
+/** What an action did ("Verify identity: done."), read out when it appears. */
+export function ActionDone({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <p className="admin-done" role="status">
       {message}
     </p>
   );

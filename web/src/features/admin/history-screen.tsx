@@ -8,14 +8,14 @@
 import { useEffect, useRef } from 'react';
 import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useDates } from '@/components/use-dates';
 import { useAdminHistoryQuery } from './admin-api';
-import { actorView, adminErrorMessage, eventLabel } from './admin-format';
+import { actorView, eventLabel } from './admin-format';
 import { adminPaths } from './admin-paths';
 import { useAdminSession } from './admin-session';
 import type { HistoryEvent, OrderHistory } from './admin-types';
-import { JsonView, Section, StatusLabel } from './admin-ui';
+import { BackLink, JsonView, LoadError, PageHeader, Section, StatusLabel, WhenWho } from './admin-ui';
 import { useActorNames } from './order-screen';
 
 function isScalar(value: unknown): value is string | number | boolean | null {
@@ -68,7 +68,6 @@ function EventItem({
   onSelect: () => void;
 }) {
   const { t } = useTranslation();
-  const dates = useDates();
   const actor = actorView(t, event.actor, names);
   const ref = useRef<HTMLLIElement>(null);
   useEffect(() => {
@@ -89,10 +88,7 @@ function EventItem({
           <span className="admin-muted admin-mono"> {event.type}</span>
         </span>
         <span className="admin-event__meta admin-muted">
-          {dates.dateTime(event.time)} ·{' '}
-          <span data-testid="history-actor" title={event.actor}>
-            {actor.label}
-          </span>
+          <WhenWho at={event.time} who={actor.label} title={event.actor} testId="history-actor" />
         </span>
       </button>
       <details className="admin-event__payload">
@@ -204,22 +200,10 @@ export function HistoryScreen() {
 
   return (
     <div className="admin-page">
-      <Link to={adminPaths.order(orderId)} className="admin-back">
-        ← {t('admin_back_to_order')}
-      </Link>
-      <header className="admin-page__header">
-        <div>
-          <h1 className="admin-page__title">{t('admin_history_title', { name: name ?? orderId })}</h1>
-          <p className="admin-muted">{t('admin_history_hint')}</p>
-        </div>
-      </header>
+      <BackLink to={adminPaths.order(orderId)}>{t('admin_back_to_order')}</BackLink>
+      <PageHeader title={t('admin_history_title', { name: name ?? orderId })} hint={t('admin_history_hint')} />
       {!data && error ? (
-        <p className="admin-action-error" role="alert">
-          {adminErrorMessage(t, error)}{' '}
-          <button type="button" className="admin-link-button" onClick={() => void refetch()}>
-            {t('admin_retry')}
-          </button>
-        </p>
+        <LoadError error={error} onRetry={() => void refetch()} />
       ) : !data ? (
         <p className="admin-muted">{t('admin_loading')}</p>
       ) : (

@@ -9,11 +9,12 @@ import { useState } from 'react';
 import { Button, CenterPopup } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { AuthImage } from '@/components/auth-image';
+import { ActionButtons, ActionOutcome, type ActionButton } from './action-buttons';
 import { useAdminUserActionMutation, type UserAction } from './admin-api';
 import { identityLabel, type Tone } from './admin-format';
 import { useAdminSession } from './admin-session';
 import type { IdImages } from './admin-types';
-import { ActionError, TextDialog, ToneTag } from './admin-ui';
+import { ToneTag } from './admin-ui';
 import { useAction } from './use-action';
 
 /** A photo served by `/files/...` with the auditor token; a click shows it large. */
@@ -75,6 +76,16 @@ export function IdentityPanel({ userId, status, rejectReason, images }: Identity
     userId ? send({ action: kind, userId, reason: text, idempotencyKey }) : Promise.resolve({ error: null }),
   );
   const awaitingReview = status === 1 && userId !== null;
+  const buttons: ActionButton<UserAction>[] = [
+    { action: 'verifyIdentity', label: t('admin_verify_identity'), color: 'success' },
+    {
+      action: 'rejectIdentity',
+      label: t('admin_reject_identity'),
+      color: 'danger',
+      fill: 'outline',
+      reason: t('admin_reject_identity_hint'),
+    },
+  ];
 
   return (
     <div className="admin-identity">
@@ -89,43 +100,8 @@ export function IdentityPanel({ userId, status, rejectReason, images }: Identity
           <span className="admin-muted"> {t('admin_reason_is', { reason: rejectReason })}</span>
         )}
       </div>
-      {awaitingReview && (
-        <div className="admin-actions">
-          <Button
-            color="success"
-            size="small"
-            loading={action.busy}
-            disabled={action.busy}
-            onClick={() => void action.run('verifyIdentity', t('admin_verify_identity'))}
-          >
-            {t('admin_verify_identity')}
-          </Button>
-          <Button
-            color="danger"
-            fill="outline"
-            size="small"
-            disabled={action.busy}
-            onClick={() =>
-              action.open({
-                action: 'rejectIdentity',
-                title: t('admin_reject_identity'),
-                label: t('admin_reason'),
-                required: true,
-                hint: t('admin_reject_identity_hint'),
-              })
-            }
-          >
-            {t('admin_reject_identity')}
-          </Button>
-        </div>
-      )}
-      <ActionError message={action.error} />
-      {action.done && (
-        <p className="admin-done" role="status">
-          {action.done}
-        </p>
-      )}
-      <TextDialog {...action.dialog} />
+      {awaitingReview && <ActionButtons buttons={buttons} action={action} />}
+      <ActionOutcome action={action} />
     </div>
   );
 }

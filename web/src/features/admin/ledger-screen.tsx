@@ -16,7 +16,7 @@ import { useAdminJournalQuery, useAdminTrialBalanceQuery } from './admin-api';
 import { adminErrorMessage } from './admin-format';
 import { adminPaths } from './admin-paths';
 import type { AccountBalance, JournalEntry, TrialBalance } from './admin-types';
-import { ActionError, Pager, Section } from './admin-ui';
+import { ActionError, numeric, PageHeader, Pager, Section, Table, TextField } from './admin-ui';
 
 export const JOURNAL_PAGE_SIZE = 25;
 
@@ -45,6 +45,21 @@ function DebitCredit({ amount }: { amount: string }) {
   );
 }
 
+/** An account name; a click shows its journal entries. */
+function AccountButton({ account, onAccount }: { account: string; onAccount: (account: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <button
+      type="button"
+      className="admin-link-button admin-mono admin-account"
+      onClick={() => onAccount(account)}
+      title={t('admin_filter_by_account')}
+    >
+      {account}
+    </button>
+  );
+}
+
 function TrialBalanceView({ data, onAccount }: { data: TrialBalance; onAccount: (account: string) => void }) {
   const { t } = useTranslation();
   const money = useMoney();
@@ -60,57 +75,37 @@ function TrialBalanceView({ data, onAccount }: { data: TrialBalance; onAccount: 
         </span>
         <span className="admin-sum__verdict">{zero ? t('admin_balanced') : t('admin_unbalanced')}</span>
       </div>
-      <div className="admin-table-wrap">
-        <table className="admin-table admin-table--compact">
-          <thead>
-            <tr>
-              <th scope="col">{t('admin_account')}</th>
-              <th scope="col" className="num">
-                {t('admin_postings')}
-              </th>
-              <th scope="col" className="num">
-                {t('admin_debit')}
-              </th>
-              <th scope="col" className="num">
-                {t('admin_credit')}
-              </th>
+      <Table
+        className="admin-table--compact"
+        columns={[t('admin_account'), numeric(t('admin_postings')), numeric(t('admin_debit')), numeric(t('admin_credit'))]}
+      >
+        <tbody>
+          {data.accounts.map((account: AccountBalance) => (
+            <tr key={account.account}>
+              <td>
+                <AccountButton account={account.account} onAccount={onAccount} />
+              </td>
+              <td className="num">{account.postings}</td>
+              <DebitCredit amount={account.balance} />
             </tr>
-          </thead>
-          <tbody>
-            {data.accounts.map((account: AccountBalance) => (
-              <tr key={account.account}>
-                <td>
-                  <button
-                    type="button"
-                    className="admin-link-button admin-mono admin-account"
-                    onClick={() => onAccount(account.account)}
-                    title={t('admin_filter_by_account')}
-                  >
-                    {account.account}
-                  </button>
-                </td>
-                <td className="num">{account.postings}</td>
-                <DebitCredit amount={account.balance} />
-              </tr>
-            ))}
-            {data.accounts.length === 0 && (
-              <tr>
-                <td colSpan={4} className="admin-empty">
-                  {t('admin_no_accounts')}
-                </td>
-              </tr>
-            )}
-          </tbody>
-          <tfoot>
+          ))}
+          {data.accounts.length === 0 && (
             <tr>
-              <th scope="row">{t('admin_totals')}</th>
-              <td />
-              <td className="num">{money(minorToText(debits))}</td>
-              <td className="num">{money(minorToText(credits))}</td>
+              <td colSpan={4} className="admin-empty">
+                {t('admin_no_accounts')}
+              </td>
             </tr>
-          </tfoot>
-        </table>
-      </div>
+          )}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">{t('admin_totals')}</th>
+            <td />
+            <td className="num">{money(minorToText(debits))}</td>
+            <td className="num">{money(minorToText(credits))}</td>
+          </tr>
+        </tfoot>
+      </Table>
     </>
   );
 }
@@ -119,65 +114,57 @@ function Entries({ entries, onAccount }: { entries: JournalEntry[]; onAccount: (
   const { t } = useTranslation();
   const dates = useDates();
   return (
-    <div className="admin-table-wrap">
-      <table className="admin-table admin-journal">
-        <thead>
-          <tr>
-            <th scope="col">{t('admin_time')}</th>
-            <th scope="col">{t('admin_entry')}</th>
-            <th scope="col">{t('admin_order')}</th>
-            <th scope="col">{t('admin_account')}</th>
-            <th scope="col" className="num">
-              {t('admin_debit')}
-            </th>
-            <th scope="col" className="num">
-              {t('admin_credit')}
-            </th>
-          </tr>
-        </thead>
-        {entries.map((entry) => (
-          <tbody key={entry.entryId} className="admin-journal__entry" data-testid="journal-entry">
-            {entry.postings.map((posting, index) => (
-              <tr key={posting.postingNo}>
-                {index === 0 && (
-                  <>
-                    <td rowSpan={entry.postings.length}>{dates.dateTime(entry.at)}</td>
-                    <td rowSpan={entry.postings.length}>
-                      {entry.description}
-                      <div className="admin-muted admin-mono">{entry.entryId}</div>
-                    </td>
-                    <td rowSpan={entry.postings.length}>
-                      {entry.orderId ? (
-                        <Link to={adminPaths.order(entry.orderId)} className="admin-mono">
-                          {entry.orderId.slice(-12)}
-                        </Link>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                  </>
-                )}
-                <td>
-                  <button type="button" className="admin-link-button admin-mono admin-account" onClick={() => onAccount(posting.account)}>
-                    {posting.account}
-                  </button>
-                </td>
-                <DebitCredit amount={posting.amount} />
-              </tr>
-            ))}
-          </tbody>
-        ))}
-        {entries.length === 0 && (
-          <tbody>
-            <tr>
-              <td colSpan={6} className="admin-empty">
-                {t('admin_no_entries')}
+    <Table
+      className="admin-journal"
+      columns={[
+        t('admin_time'),
+        t('admin_entry'),
+        t('admin_order'),
+        t('admin_account'),
+        numeric(t('admin_debit')),
+        numeric(t('admin_credit')),
+      ]}
+    >
+      {entries.map((entry) => (
+        <tbody key={entry.entryId} className="admin-journal__entry" data-testid="journal-entry">
+          {entry.postings.map((posting, index) => (
+            <tr key={posting.postingNo}>
+              {index === 0 && (
+                <>
+                  <td rowSpan={entry.postings.length}>{dates.dateTime(entry.at)}</td>
+                  <td rowSpan={entry.postings.length}>
+                    {entry.description}
+                    <div className="admin-muted admin-mono">{entry.entryId}</div>
+                  </td>
+                  <td rowSpan={entry.postings.length}>
+                    {entry.orderId ? (
+                      <Link to={adminPaths.order(entry.orderId)} className="admin-mono">
+                        {entry.orderId.slice(-12)}
+                      </Link>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                </>
+              )}
+              <td>
+                <AccountButton account={posting.account} onAccount={onAccount} />
               </td>
+              <DebitCredit amount={posting.amount} />
             </tr>
-          </tbody>
-        )}
-      </table>
-    </div>
+          ))}
+        </tbody>
+      ))}
+      {entries.length === 0 && (
+        <tbody>
+          <tr>
+            <td colSpan={6} className="admin-empty">
+              {t('admin_no_entries')}
+            </td>
+          </tr>
+        </tbody>
+      )}
+    </Table>
   );
 }
 
@@ -223,11 +210,7 @@ export function LedgerScreen() {
 
   return (
     <div className="admin-page">
-      <header className="admin-page__header">
-        <div>
-          <h1 className="admin-page__title">{t('admin_ledger_title')}</h1>
-          <p className="admin-muted">{t('admin_ledger_hint')}</p>
-        </div>
+      <PageHeader title={t('admin_ledger_title')} hint={t('admin_ledger_hint')}>
         <Button
           size="small"
           onClick={() => {
@@ -238,7 +221,7 @@ export function LedgerScreen() {
         >
           {t('admin_refresh')}
         </Button>
-      </header>
+      </PageHeader>
 
       <Section title={t('admin_trial_balance')} testId="trial-balance">
         {trial.data ? (
@@ -252,24 +235,18 @@ export function LedgerScreen() {
 
       <Section title={t('admin_journal')}>
         <form className="admin-toolbar" onSubmit={onFilter}>
-          <label className="admin-field admin-field--inline">
-            <span className="admin-field__label">{t('admin_filter_order')}</span>
-            <input
-              className="admin-input"
-              aria-label={t('admin_filter_order')}
-              value={orderInput}
-              onChange={(event) => setOrderInput(event.target.value)}
-            />
-          </label>
-          <label className="admin-field admin-field--inline">
-            <span className="admin-field__label">{t('admin_filter_account')}</span>
-            <input
-              className="admin-input"
-              aria-label={t('admin_filter_account')}
-              value={accountInput}
-              onChange={(event) => setAccountInput(event.target.value)}
-            />
-          </label>
+          <TextField
+            inline
+            label={t('admin_filter_order')}
+            value={orderInput}
+            onChange={(event) => setOrderInput(event.target.value)}
+          />
+          <TextField
+            inline
+            label={t('admin_filter_account')}
+            value={accountInput}
+            onChange={(event) => setAccountInput(event.target.value)}
+          />
           <div className="admin-toolbar__buttons">
             <Button type="submit" color="primary" size="small">
               {t('admin_apply_filter')}

@@ -12,7 +12,7 @@ import { ADMIN_TAGS, adminApi, useAdminLoginMutation } from './admin-api';
 import { adminErrorMessage } from './admin-format';
 import { adminPaths } from './admin-paths';
 import { adminSession, useAdminSession } from './admin-session';
-import { ActionError } from './admin-ui';
+import { ActionError, TextField } from './admin-ui';
 
 interface LoginState {
   from?: string;
@@ -68,31 +68,23 @@ export function LoginScreen() {
             {t('admin_session_expired')}
           </p>
         )}
-        <label className="admin-field">
-          <span className="admin-field__label">{t('admin_username')}</span>
-          <input
-            className="admin-input"
-            aria-label={t('admin_username')}
-            name="username"
-            autoComplete="username"
-            autoCapitalize="none"
-            autoFocus
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
-          />
-        </label>
-        <label className="admin-field">
-          <span className="admin-field__label">{t('admin_password')}</span>
-          <input
-            className="admin-input"
-            aria-label={t('admin_password')}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-        </label>
+        <TextField
+          label={t('admin_username')}
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          autoFocus
+          value={username}
+          onChange={(event) => setUsername(event.target.value)}
+        />
+        <TextField
+          label={t('admin_password')}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
         <ActionError message={error} />
         <Button
           type="submit"

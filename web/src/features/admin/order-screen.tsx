@@ -8,18 +8,29 @@
  * and, once disbursed (4), a repayment received outside the app.
  */
 import { useMemo } from 'react';
-import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { DisclosureTable } from '@/components/disclosure-table';
 import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { useAdminHistoryQuery, useAdminOrderActionMutation, useAdminOrderQuery, type OrderAction } from './admin-api';
-import { actorView, adminErrorMessage, eventLabel } from './admin-format';
+import { actorView, eventLabel } from './admin-format';
 import { adminPaths } from './admin-paths';
 import { useAdminSession, type AdminSession } from './admin-session';
 import type { AdminTimelineEntry, HistoryEvent, OrderReview } from './admin-types';
-import { ActionError, KeyValues, Section, StatusLabel, TextDialog, type KeyValue } from './admin-ui';
+import { ActionButtons, ActionOutcome, type ActionButton } from './action-buttons';
+import {
+  BackLink,
+  KeyValues,
+  numeric,
+  PageHeader,
+  PageNotLoaded,
+  Section,
+  StatusLabel,
+  Table,
+  WhenWho,
+  type KeyValue,
+} from './admin-ui';
 import { IdentityPanel, Photo } from './identity-panel';
 import { ApplicantProfile, QuestionnaireView, ContactsView } from './profile-view';
 import { RepaymentForm } from './repayment-form';
@@ -95,7 +106,6 @@ export function Timeline({
   history: HistoryEvent[] | undefined;
 }) {
   const { t } = useTranslation();
-  const dates = useDates();
   if (entries.length === 0) return <p className="admin-muted">{t('admin_timeline_empty')}</p>;
   return (
     <ol className="admin-timeline" data-testid="admin-timeline">
@@ -110,10 +120,7 @@ export function Timeline({
             </div>
             <TimelineDetail detail={entry.detail ?? {}} note={noteOf(event)} />
             <div className="admin-muted">
-              {dates.dateTime(entry.at)} ·{' '}
-              <span data-testid="timeline-actor" title={actor.id}>
-                {actor.label}
-              </span>
+              <WhenWho at={entry.at} who={actor.label} title={actor.id} testId="timeline-actor" />
             </div>
           </li>
         );
@@ -122,43 +129,28 @@ export function Timeline({
   );
 }
 
-interface ActionButton {
-  action: OrderAction;
-  label: string;
-  color: 'primary' | 'success' | 'danger' | 'warning' | 'default';
-  fill?: 'solid' | 'outline';
-  dialog?: { label: string; required: boolean; hint: string };
-}
-
 /** The actions of PRODUCT.md 4.3 that the status allows (the server checks again). */
-export function actionsFor(status: number, t: (key: string) => string): ActionButton[] {
-  const note = (hint: string) => ({ label: t('admin_note'), required: false, hint });
-  const reason = (hint: string) => ({ label: t('admin_reason'), required: true, hint });
-  const refuse: ActionButton = {
+export function actionsFor(status: number, t: (key: string) => string): ActionButton<OrderAction>[] {
+  const refuse: ActionButton<OrderAction> = {
     action: 'refuse',
     label: t('admin_refuse'),
     color: 'danger',
     fill: 'outline',
-    dialog: reason(t('admin_refuse_hint')),
+    reason: t('admin_refuse_hint'),
   };
-  const resubmit: ActionButton = {
+  const resubmit: ActionButton<OrderAction> = {
     action: 'requestResubmission',
     label: t('admin_request_resubmission'),
     color: 'warning',
     fill: 'outline',
-    dialog: reason(t('admin_request_resubmission_hint')),
+    reason: t('admin_request_resubmission_hint'),
   };
   switch (status) {
     case 0:
       return [{ action: 'startReview', label: t('admin_start_review'), color: 'primary' }, resubmit, refuse];
     case 1:
       return [
-        {
-          action: 'passFirst',
-          label: t('admin_pass_first'),
-          color: 'success',
-          dialog: note(t('admin_pass_first_hint')),
-        },
+        { action: 'passFirst', label: t('admin_pass_first'), color: 'success', note: t('admin_pass_first_hint') },
         resubmit,
         refuse,
       ];
@@ -166,12 +158,7 @@ export function actionsFor(status: number, t: (key: string) => string): ActionBu
       return [refuse];
     case 3:
       return [
-        {
-          action: 'passFinal',
-          label: t('admin_pass_final'),
-          color: 'success',
-          dialog: note(t('admin_pass_final_hint')),
-        },
+        { action: 'passFinal', label: t('admin_pass_final'), color: 'success', note: t('admin_pass_final_hint') },
         resubmit,
         refuse,
       ];
@@ -194,39 +181,13 @@ function ActionsPanel({ data, names }: { data: OrderReview; names: ReadonlyMap<s
   return (
     <Section title={t('admin_actions')} className="admin-section--actions" testId="admin-actions">
       {buttons.length === 0 && status !== 4 && <p className="admin-muted">{t('admin_no_actions')}</p>}
-      {buttons.length > 0 && (
-        <div className="admin-actions">
-          {buttons.map((button) => (
-            <Button
-              key={button.action}
-              size="small"
-              color={button.color}
-              fill={button.fill ?? 'solid'}
-              disabled={action.busy}
-              loading={action.busy && !button.dialog}
-              onClick={() =>
-                button.dialog
-                  ? action.open({ action: button.action, title: button.label, ...button.dialog })
-                  : void action.run(button.action, button.label)
-              }
-            >
-              {button.label}
-            </Button>
-          ))}
-        </div>
-      )}
+      <ActionButtons buttons={buttons} action={action} />
       {status === 1 && data.identityStatus !== 2 && (
         <p className="admin-hint">{t('admin_hint_identity_first')}</p>
       )}
       {firstWasMe && <p className="admin-hint">{t('admin_hint_four_eyes')}</p>}
-      <ActionError message={action.error} />
-      {action.done && (
-        <p className="admin-done" role="status">
-          {action.done}
-        </p>
-      )}
+      <ActionOutcome action={action} />
       {status === 4 && <RepaymentForm orderId={orderId} remaining={data.order.remaining} />}
-      <TextDialog {...action.dialog} />
       <ReviewFacts data={data} names={names} />
     </Section>
   );
@@ -297,34 +258,28 @@ function Schedule({ data }: { data: OrderReview }) {
   if (lines.length === 0) return null;
   return (
     <Section title={t('admin_schedule')}>
-      <div className="admin-table-wrap">
-        <table className="admin-table admin-table--compact">
-          <thead>
-            <tr>
-              <th scope="col">{t('admin_period_n')}</th>
-              <th scope="col">{t('admin_due')}</th>
-              <th scope="col" className="num">
-                {t('admin_col_amount')}
-              </th>
-              <th scope="col" className="num">
-                {t('admin_paid')}
-              </th>
-              <th scope="col">{t('admin_col_status')}</th>
+      <Table
+        className="admin-table--compact"
+        columns={[
+          t('admin_period_n'),
+          t('admin_due'),
+          numeric(t('admin_col_amount')),
+          numeric(t('admin_paid')),
+          t('admin_col_status'),
+        ]}
+      >
+        <tbody>
+          {lines.map((line) => (
+            <tr key={line.period}>
+              <td>{line.period}</td>
+              <td>{dates.day(line.dueDate)}</td>
+              <td className="num">{money(line.amt)}</td>
+              <td className="num">{money(line.paid)}</td>
+              <td>{t(`admin_installment_${line.status}`, { defaultValue: String(line.status) })}</td>
             </tr>
-          </thead>
-          <tbody>
-            {lines.map((line) => (
-              <tr key={line.period}>
-                <td>{line.period}</td>
-                <td>{dates.day(line.dueDate)}</td>
-                <td className="num">{money(line.amt)}</td>
-                <td className="num">{money(line.paid)}</td>
-                <td>{t(`admin_installment_${line.status}`, { defaultValue: String(line.status) })}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </Table>
     </Section>
   );
 }
@@ -338,46 +293,31 @@ export function OrderScreen() {
   const names = useActorNames(history.data?.events, session);
   const { data, error, isLoading, refetch } = query;
 
-  if (isLoading) return <p className="admin-page admin-muted">{t('admin_loading')}</p>;
-  if (!data) {
-    return (
-      <div className="admin-page">
-        <Link to={adminPaths.queue()} className="admin-back">
-          ← {t('admin_nav_queue')}
-        </Link>
-        <p className="admin-action-error" role="alert">
-          {adminErrorMessage(t, error)}{' '}
-          <button type="button" className="admin-link-button" onClick={() => void refetch()}>
-            {t('admin_retry')}
-          </button>
-        </p>
-      </div>
-    );
-  }
+  if (!data) return <PageNotLoaded loading={isLoading} error={error} onRetry={() => void refetch()} />;
 
   const applicantName = data.applicant?.realName || data.order.realName || t('admin_unnamed');
   const userId = data.order.userId ?? data.applicant?.userId ?? null;
   return (
     <div className="admin-page">
-      <Link to={adminPaths.queue()} className="admin-back">
-        ← {t('admin_nav_queue')}
-      </Link>
-      <header className="admin-page__header">
-        <div>
-          <h1 className="admin-page__title">
+      <BackLink to={adminPaths.queue()}>{t('admin_nav_queue')}</BackLink>
+      <PageHeader
+        title={
+          <>
             {t('admin_order_title', { name: applicantName })}{' '}
             <span data-testid="admin-order-status" data-status={data.order.status}>
               <StatusLabel status={data.order.status} />
             </span>
-          </h1>
-          <p className="admin-muted admin-mono">{data.order.orderId}</p>
-        </div>
+          </>
+        }
+        hint={data.order.orderId}
+        mono
+      >
         <nav className="admin-page__links" aria-label={t('admin_related')}>
           {userId && <Link to={adminPaths.user(userId)}>{t('admin_applicant_page')}</Link>}
           <Link to={adminPaths.history(data.order.orderId)}>{t('admin_history_link')}</Link>
           <Link to={adminPaths.ledger({ orderId: data.order.orderId })}>{t('admin_ledger_link')}</Link>
         </nav>
-      </header>
+      </PageHeader>
 
       <div className="admin-columns">
         <div className="admin-columns__main">

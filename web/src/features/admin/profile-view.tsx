@@ -6,9 +6,9 @@
 import { useTranslation } from 'react-i18next';
 import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
-import type { User } from '@/lib/types';
-import type { Contact, Questionnaire } from './admin-types';
-import { KeyValues, type KeyValue } from './admin-ui';
+import type { Questionnaire, User } from '@/lib/types';
+import type { Contact } from './admin-types';
+import { KeyValues, TableHead, type KeyValue } from './admin-ui';
 
 function useYesNo() {
   const { t } = useTranslation();
@@ -65,13 +65,7 @@ export function ContactsView({ contacts }: { contacts: Contact[] }) {
   const { t } = useTranslation();
   return (
     <table className="admin-table admin-table--compact">
-      <thead>
-        <tr>
-          <th scope="col">{t('admin_contact_name')}</th>
-          <th scope="col">{t('admin_contact_relation')}</th>
-          <th scope="col">{t('admin_mobile')}</th>
-        </tr>
-      </thead>
+      <TableHead columns={[t('admin_contact_name'), t('admin_contact_relation'), t('admin_mobile')]} />
       <tbody>
         {contacts.map((contact) => (
           <tr key={`${contact.mobile}-${contact.name}`}>

@@ -11,9 +11,9 @@ import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { mask } from '@/lib/mask';
 import { useAdminQueueQuery } from './admin-api';
-import { adminErrorMessage, age, identityLabel, QUEUE_STATUSES, statusLabel } from './admin-format';
+import { age, identityLabel, QUEUE_STATUSES, statusLabel } from './admin-format';
 import { adminPaths } from './admin-paths';
-import { Pager, StatusLabel } from './admin-ui';
+import { LoadError, numeric, PageHeader, Pager, StatusLabel, Table } from './admin-ui';
 
 export const QUEUE_PAGE_SIZE = 20;
 /** How often the queue refreshes itself while the tab is in front. */
@@ -59,15 +59,11 @@ export function QueueScreen() {
 
   return (
     <div className="admin-page">
-      <header className="admin-page__header">
-        <div>
-          <h1 className="admin-page__title">{t('admin_queue_title')}</h1>
-          <p className="admin-muted">{t('admin_queue_hint')}</p>
-        </div>
+      <PageHeader title={t('admin_queue_title')} hint={t('admin_queue_hint')}>
         <Button size="small" onClick={() => void refetch()} loading={isFetching}>
           {t('admin_refresh')}
         </Button>
-      </header>
+      </PageHeader>
 
       <div className="admin-filters" role="group" aria-label={t('admin_filter_status')}>
         {filters.map((filter) => {
@@ -86,83 +82,69 @@ export function QueueScreen() {
         })}
       </div>
 
-      {isError && (
-        <p className="admin-action-error" role="alert">
-          {adminErrorMessage(t, error)}{' '}
-          <button type="button" className="admin-link-button" onClick={() => void refetch()}>
-            {t('admin_retry')}
-          </button>
-        </p>
-      )}
+      {isError && <LoadError error={error} onRetry={() => void refetch()} />}
 
-      <div className="admin-table-wrap">
-        <table className="admin-table admin-table--rows" aria-busy={isFetching}>
-          <thead>
-            <tr>
-              <th scope="col">{t('admin_col_applicant')}</th>
-              <th scope="col">{t('admin_col_mobile')}</th>
-              <th scope="col" className="num">
-                {t('admin_col_amount')}
-              </th>
-              <th scope="col" className="num">
-                {t('admin_col_period')}
-              </th>
-              <th scope="col">{t('admin_col_applied')}</th>
-              <th scope="col">{t('admin_col_age')}</th>
-              <th scope="col">{t('admin_col_status')}</th>
-              <th scope="col" className="admin-wide-only">
-                {t('admin_col_identity')}
-              </th>
+      <Table
+        className="admin-table--rows"
+        busy={isFetching}
+        columns={[
+          t('admin_col_applicant'),
+          t('admin_col_mobile'),
+          numeric(t('admin_col_amount')),
+          numeric(t('admin_col_period')),
+          t('admin_col_applied'),
+          t('admin_col_age'),
+          t('admin_col_status'),
+          { label: t('admin_col_identity'), className: 'admin-wide-only' },
+        ]}
+      >
+        <tbody>
+          {data?.orders.map((order) => (
+            <tr
+              key={order.orderId}
+              data-testid="queue-row"
+              className="admin-row-link"
+              onClick={(event) => {
+                // A click on the row opens the order (the name is also a real link).
+                if ((event.target as HTMLElement).closest('a')) return;
+                navigate(adminPaths.order(order.orderId));
+              }}
+            >
+              <td>
+                <Link to={adminPaths.order(order.orderId)} className="admin-strong-link">
+                  {order.applicant.realName || t('admin_unnamed')}
+                </Link>
+                <div className="admin-muted admin-mono">{order.orderId.slice(-12)}</div>
+              </td>
+              <td className="admin-mono">{mask(order.applicant.mobile, 4) || '—'}</td>
+              <td className="num">{money(order.applyAmount)}</td>
+              <td className="num">{order.periodDays === null ? '—' : t('admin_days', { n: order.periodDays })}</td>
+              <td className="nowrap">{dates.dateTime(order.applyTime)}</td>
+              <td className="nowrap" title={dates.dateTime(order.updatedAt)}>
+                {age(order.updatedAt ?? order.applyTime, i18n.language, now)}
+              </td>
+              <td>
+                <StatusLabel status={order.status} />
+              </td>
+              <td className="admin-muted admin-wide-only">{identityLabel(t, order.applicant.identityStatus)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {data?.orders.map((order) => (
-              <tr
-                key={order.orderId}
-                data-testid="queue-row"
-                className="admin-row-link"
-                onClick={(event) => {
-                  // A click on the row opens the order (the name is also a real link).
-                  if ((event.target as HTMLElement).closest('a')) return;
-                  navigate(adminPaths.order(order.orderId));
-                }}
-              >
-                <td>
-                  <Link to={adminPaths.order(order.orderId)} className="admin-strong-link">
-                    {order.applicant.realName || t('admin_unnamed')}
-                  </Link>
-                  <div className="admin-muted admin-mono">{order.orderId.slice(-12)}</div>
-                </td>
-                <td className="admin-mono">{mask(order.applicant.mobile, 4) || '—'}</td>
-                <td className="num">{money(order.applyAmount)}</td>
-                <td className="num">{order.periodDays === null ? '—' : t('admin_days', { n: order.periodDays })}</td>
-                <td className="nowrap">{dates.dateTime(order.applyTime)}</td>
-                <td className="nowrap" title={dates.dateTime(order.updatedAt)}>
-                  {age(order.updatedAt ?? order.applyTime, i18n.language, now)}
-                </td>
-                <td>
-                  <StatusLabel status={order.status} />
-                </td>
-                <td className="admin-muted admin-wide-only">{identityLabel(t, order.applicant.identityStatus)}</td>
-              </tr>
-            ))}
-            {data && data.orders.length === 0 && (
-              <tr>
-                <td colSpan={8} className="admin-empty">
-                  {t('admin_queue_empty')}
-                </td>
-              </tr>
-            )}
-            {!data && !isError && (
-              <tr>
-                <td colSpan={8} className="admin-empty">
-                  {t('admin_loading')}
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+          ))}
+          {data && data.orders.length === 0 && (
+            <tr>
+              <td colSpan={8} className="admin-empty">
+                {t('admin_queue_empty')}
+              </td>
+            </tr>
+          )}
+          {!data && !isError && (
+            <tr>
+              <td colSpan={8} className="admin-empty">
+                {t('admin_loading')}
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </Table>
       {data && data.total > 0 && (
         <Pager
           page={page}

@@ -13,7 +13,7 @@ import { newIdempotencyKey } from '@/lib/idempotency';
 import { decimalInput, toMinor } from '@/lib/money';
 import { useAdminManualRepaymentMutation } from './admin-api';
 import { adminErrorMessage } from './admin-format';
-import { ActionError } from './admin-ui';
+import { ActionDone, ActionError, TextField } from './admin-ui';
 
 /** Longest payment reference the api accepts. */
 const MAX_REFERENCE = 100;
@@ -66,32 +66,20 @@ export function RepaymentForm({ orderId, remaining }: { orderId: string; remaini
         {t('admin_manual_repayment')}
       </h3>
       <p className="admin-muted">{t('admin_manual_repayment_hint', { remaining: money(remaining) })}</p>
-      <label className="admin-field">
-        <span className="admin-field__label">{t('admin_repayment_amount')}</span>
-        <input
-          className="admin-input"
-          aria-label={t('admin_repayment_amount')}
-          inputMode="decimal"
-          value={amount}
-          onChange={(event) => change(() => setAmount(decimalInput(event.target.value)))}
-        />
-      </label>
-      <label className="admin-field">
-        <span className="admin-field__label">{t('admin_repayment_reference')}</span>
-        <input
-          className="admin-input"
-          aria-label={t('admin_repayment_reference')}
-          maxLength={MAX_REFERENCE}
-          value={reference}
-          onChange={(event) => change(() => setReference(event.target.value))}
-        />
-      </label>
+      <TextField
+        label={t('admin_repayment_amount')}
+        inputMode="decimal"
+        value={amount}
+        onChange={(event) => change(() => setAmount(decimalInput(event.target.value)))}
+      />
+      <TextField
+        label={t('admin_repayment_reference')}
+        maxLength={MAX_REFERENCE}
+        value={reference}
+        onChange={(event) => change(() => setReference(event.target.value))}
+      />
       <ActionError message={error} />
-      {done && (
-        <p className="admin-done" role="status">
-          {done}
-        </p>
-      )}
+      <ActionDone message={done} />
       <Button type="submit" color="primary" loading={isLoading} disabled={isLoading || !amount || !reference.trim()}>
         {t('admin_record_repayment')}
       </Button>

@@ -80,3 +80,6 @@ export function useAction<A>(send: (action: A, text: string, idempotencyKey: str
     } satisfies TextDialogProps,
   };
 }
+
+/** What `useAction` returns: the state of one panel's actions. */
+export type ActionState<A> = ReturnType<typeof useAction<A>>;

@@ -4,16 +4,16 @@
  * sets and lifts (reason required, shown to the borrower on the lock screen, P4)
  * and the borrower's orders. Every action is recorded with the auditor's id.
  */
-import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
+import { ActionButtons, ActionOutcome, type ActionButton } from './action-buttons';
 import { useAdminUserActionMutation, useAdminUserQuery, type UserAction } from './admin-api';
-import { adminErrorMessage, identityLabel } from './admin-format';
+import { identityLabel } from './admin-format';
 import { adminPaths } from './admin-paths';
 import type { UserDetail } from './admin-types';
-import { ActionError, KeyValues, Section, StatusLabel, TextDialog, ToneTag } from './admin-ui';
+import { BackLink, KeyValues, numeric, PageHeader, PageNotLoaded, Section, StatusLabel, Table, ToneTag } from './admin-ui';
 import { IdentityPanel } from './identity-panel';
 import { ApplicantProfile, ContactsView, QuestionnaireView } from './profile-view';
 import { useAction } from './use-action';
@@ -27,6 +27,19 @@ function LockPanel({ data }: { data: UserDetail }) {
   );
   const lock = data.lock;
   const held = lock?.kind === 'compliance';
+  const liftHold: ActionButton<UserAction> = {
+    action: 'releaseHold',
+    label: t('admin_lift_hold'),
+    color: 'primary',
+    reason: t('admin_lift_hold_hint'),
+  };
+  const setHold: ActionButton<UserAction> = {
+    action: 'hold',
+    label: t('admin_set_hold'),
+    color: 'danger',
+    fill: 'outline',
+    reason: t('admin_set_hold_hint'),
+  };
   return (
     <div className="admin-lock">
       <div className="admin-lock__state" data-testid="admin-lock-state" data-kind={lock?.kind ?? 'none'}>
@@ -38,51 +51,8 @@ function LockPanel({ data }: { data: UserDetail }) {
         {lock?.reason && <span className="admin-lock__reason">{t('admin_reason_is', { reason: lock.reason })}</span>}
       </div>
       <p className="admin-muted">{held ? t('admin_hold_lift_hint') : t('admin_hold_set_hint')}</p>
-      <div className="admin-actions">
-        {held ? (
-          <Button
-            color="primary"
-            size="small"
-            disabled={action.busy}
-            onClick={() =>
-              action.open({
-                action: 'releaseHold',
-                title: t('admin_lift_hold'),
-                label: t('admin_reason'),
-                required: true,
-                hint: t('admin_lift_hold_hint'),
-              })
-            }
-          >
-            {t('admin_lift_hold')}
-          </Button>
-        ) : (
-          <Button
-            color="danger"
-            fill="outline"
-            size="small"
-            disabled={action.busy}
-            onClick={() =>
-              action.open({
-                action: 'hold',
-                title: t('admin_set_hold'),
-                label: t('admin_reason'),
-                required: true,
-                hint: t('admin_set_hold_hint'),
-              })
-            }
-          >
-            {t('admin_set_hold')}
-          </Button>
-        )}
-      </div>
-      <ActionError message={action.error} />
-      {action.done && (
-        <p className="admin-done" role="status">
-          {action.done}
-        </p>
-      )}
-      <TextDialog {...action.dialog} />
+      <ActionButtons buttons={[held ? liftHold : setHold]} action={action} />
+      <ActionOutcome action={action} />
     </div>
   );
 }
@@ -93,35 +63,27 @@ function Orders({ data }: { data: UserDetail }) {
   const dates = useDates();
   if (data.orders.length === 0) return <p className="admin-muted">{t('admin_no_orders')}</p>;
   return (
-    <div className="admin-table-wrap">
-      <table className="admin-table admin-table--compact">
-        <thead>
-          <tr>
-            <th scope="col">{t('admin_order_id')}</th>
-            <th scope="col" className="num">
-              {t('admin_principal')}
-            </th>
-            <th scope="col">{t('admin_col_status')}</th>
+    <Table
+      className="admin-table--compact"
+      columns={[t('admin_order_id'), numeric(t('admin_principal')), t('admin_col_status')]}
+    >
+      <tbody>
+        {data.orders.map((order) => (
+          <tr key={order.orderId}>
+            <td>
+              <Link to={adminPaths.order(order.orderId)} className="admin-mono" title={order.orderId}>
+                {order.orderId.slice(-12)}
+              </Link>
+              <div className="admin-muted">{dates.day(order.applyTime)}</div>
+            </td>
+            <td className="num">{money(order.principal)}</td>
+            <td>
+              <StatusLabel status={order.status} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {data.orders.map((order) => (
-            <tr key={order.orderId}>
-              <td>
-                <Link to={adminPaths.order(order.orderId)} className="admin-mono" title={order.orderId}>
-                  {order.orderId.slice(-12)}
-                </Link>
-                <div className="admin-muted">{dates.day(order.applyTime)}</div>
-              </td>
-              <td className="num">{money(order.principal)}</td>
-              <td>
-                <StatusLabel status={order.status} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </Table>
   );
 }
 
@@ -130,22 +92,7 @@ export function UserScreen() {
   const { userId = '' } = useParams();
   const { data, error, isLoading, refetch } = useAdminUserQuery(userId, { refetchOnMountOrArgChange: true });
 
-  if (isLoading) return <p className="admin-page admin-muted">{t('admin_loading')}</p>;
-  if (!data) {
-    return (
-      <div className="admin-page">
-        <Link to={adminPaths.queue()} className="admin-back">
-          ← {t('admin_nav_queue')}
-        </Link>
-        <p className="admin-action-error" role="alert">
-          {adminErrorMessage(t, error)}{' '}
-          <button type="button" className="admin-link-button" onClick={() => void refetch()}>
-            {t('admin_retry')}
-          </button>
-        </p>
-      </div>
-    );
-  }
+  if (!data) return <PageNotLoaded loading={isLoading} error={error} onRetry={() => void refetch()} />;
 
   const user = data.profile;
   const questionnaire = {
@@ -160,17 +107,14 @@ export function UserScreen() {
   const answered = Object.values(questionnaire).some((value) => value !== null && value !== undefined);
   return (
     <div className="admin-page">
-      <Link to={user.lastOrderId ? adminPaths.order(user.lastOrderId) : adminPaths.queue()} className="admin-back">
-        ← {user.lastOrderId ? t('admin_back_to_order') : t('admin_nav_queue')}
-      </Link>
-      <header className="admin-page__header">
-        <div>
-          <h1 className="admin-page__title">{user.realName || t('admin_unnamed')}</h1>
-          <p className="admin-muted admin-mono">
-            {user.mobile} · {user.userId}
-          </p>
-        </div>
-      </header>
+      <BackLink to={user.lastOrderId ? adminPaths.order(user.lastOrderId) : adminPaths.queue()}>
+        {user.lastOrderId ? t('admin_back_to_order') : t('admin_nav_queue')}
+      </BackLink>
+      <PageHeader
+        title={user.realName || t('admin_unnamed')}
+        hint={`${user.mobile} · ${user.userId}`}
+        mono
+      />
       <div className="admin-columns">
         <div className="admin-columns__main">
           <Section title={t('admin_identity')}>

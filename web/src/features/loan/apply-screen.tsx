@@ -18,14 +18,10 @@ import { AMOUNT_MAX_LENGTH } from '@/config/constants';
 import type { ApiFailure } from '@/lib/envelope';
 import { newIdempotencyKey } from '@/lib/idempotency';
 import { gatherTerms } from '@/lib/rules';
-import {
-  usePeriodConfigQuery,
-  useProductsQuery,
-  useUploadSignatureMutation,
-  useUserInfoQuery,
-} from '@/lib/shared-api';
+import { usePeriodConfigQuery, useProductsQuery, useUserInfoQuery } from '@/lib/shared-api';
 import { checkAge, checkApplyAmount, clampAmount, digitsOnly } from '@/lib/validation';
 import { useApplyMutation, useQuoteQuery } from './loan-api';
+import { useSignature } from './use-signature';
 
 /** Waits until `value` has been stable for `ms` (the quote follows typing calmly). */
 function useSettled<T>(value: T, ms = 300): T {
@@ -55,11 +51,10 @@ export default function ApplyScreen() {
   const [amountText, setAmountText] = useState('');
   const [period, setPeriod] = useState<number | null>(null);
   const [agreed, setAgreed] = useState(false);
-  const [signing, setSigning] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const [idempotencyKey] = useState(() => newIdempotencyKey());
   const [apply, applyState] = useApplyMutation();
-  const [upload, uploadState] = useUploadSignatureMutation();
+  const signature = useSignature();
 
   // Pre-fill once the terms are known (P7): the query's values, else the largest.
   useEffect(() => {
@@ -91,7 +86,7 @@ export default function ApplyScreen() {
       return;
     }
     if (!hasSignature) {
-      setSigning(true);
+      signature.open();
       return;
     }
     const confirmed = await Dialog.confirm({
@@ -106,16 +101,6 @@ export default function ApplyScreen() {
       setDone(loanOrderId);
     } catch (error) {
       Toast.show({ content: (error as ApiFailure).message, duration: 3000 });
-    }
-  };
-
-  const saveSignature = async (png: string) => {
-    try {
-      await upload(png).unwrap();
-      setSigning(false);
-      Toast.show({ icon: 'success', content: t('signature_saved') });
-    } catch (error) {
-      Toast.show({ content: (error as ApiFailure).message });
     }
   };
 
@@ -183,7 +168,7 @@ export default function ApplyScreen() {
           {hasSignature ? (
             <span className="muted" data-testid="signature-on-file">{t('signature_on_file')}</span>
           ) : (
-            <Button size="small" color="primary" fill="outline" onClick={() => setSigning(true)}>
+            <Button size="small" color="primary" fill="outline" onClick={signature.open}>
               {t('sign_now')}
             </Button>
           )}
@@ -203,7 +188,7 @@ export default function ApplyScreen() {
       >
         {t(hasSignature ? 'submit_application' : 'sign_and_submit')}
       </Button>
-      <SignatureSheet visible={signing} busy={uploadState.isLoading} onClose={() => setSigning(false)} onConfirm={saveSignature} />
+      <SignatureSheet {...signature.sheet} />
       {done && (
         <div className="success-overlay" role="dialog" aria-label={t('apply_success')}>
           <div className="card">

@@ -23,17 +23,11 @@ import { SignatureSheet } from '@/components/signature-sheet';
 import { StatusTag } from '@/components/status-tag';
 import { ErrorState, Loading } from '@/components/states';
 import { useMoney } from '@/components/use-money';
-import type { ApiFailure } from '@/lib/envelope';
 import { isQualified, mainButton, walletPath } from '@/lib/rules';
-import {
-  useCompanyConfigQuery,
-  useLoanProgressQuery,
-  useOrderInfoQuery,
-  useUploadSignatureMutation,
-  useUserInfoQuery,
-} from '@/lib/shared-api';
+import { useCompanyConfigQuery, useLoanProgressQuery, useOrderInfoQuery, useUserInfoQuery } from '@/lib/shared-api';
 import { storage } from '@/lib/storage';
 import { useCooldown } from './use-cooldown';
+import { useSignature } from './use-signature';
 
 export default function HomeScreen() {
   const { t } = useTranslation();
@@ -47,8 +41,7 @@ export default function HomeScreen() {
   const { data: refusedOrder } = useOrderInfoQuery(refused ? latest.orderId : skipToken);
   const [accepted, setAccepted] = useState(() => storage.get('policyAccepted') === '1');
   const [overlayClosed, setOverlayClosed] = useState(false);
-  const [signing, setSigning] = useState(false);
-  const [upload, uploadState] = useUploadSignatureMutation();
+  const signature = useSignature();
   const needsSignature = !!user.data && !user.data.signatureImg;
   const qualified = isQualified(user.data?.userQualificationView);
   // The sheet opens by itself once per visit for a qualified borrower without a
@@ -57,9 +50,9 @@ export default function HomeScreen() {
   useEffect(() => {
     if (needsSignature && qualified && !offered) {
       setOffered(true);
-      setSigning(true);
+      signature.open();
     }
-  }, [needsSignature, qualified, offered]);
+  }, [needsSignature, qualified, offered, signature.open]);
 
   const action = mainButton(user.data?.userQualificationView, latest);
   const { onClick, cooling } = useCooldown(() => {
@@ -86,16 +79,6 @@ export default function HomeScreen() {
       ),
       confirmText: t('ok'),
     });
-
-  const saveSignature = async (png: string) => {
-    try {
-      await upload(png).unwrap();
-      setSigning(false);
-      Toast.show({ icon: 'success', content: t('signature_saved') });
-    } catch (error) {
-      Toast.show({ content: (error as ApiFailure).message });
-    }
-  };
 
   if (user.isLoading || progress.isLoading) {
     return (
@@ -185,7 +168,7 @@ export default function HomeScreen() {
           {t(`main_${action.kind}`)}
         </Button>
         {needsSignature && (
-          <Button block fill="outline" color="primary" onClick={() => setSigning(true)}>
+          <Button block fill="outline" color="primary" onClick={signature.open}>
             {t('add_signature')}
           </Button>
         )}
@@ -202,12 +185,7 @@ export default function HomeScreen() {
           </Button>
         </div>
       </Mask>
-      <SignatureSheet
-        visible={signing}
-        busy={uploadState.isLoading}
-        onClose={() => setSigning(false)}
-        onConfirm={saveSignature}
-      />
+<SignatureSheet {...signature.sheet} />
     </Page>
   );
 }

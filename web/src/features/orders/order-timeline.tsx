@@ -10,27 +10,8 @@ import { useDates, type Dates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { payoutReason } from '@/lib/envelope';
 import { lastFour } from '@/lib/mask';
+import { orderEventLabel } from '@/lib/order-events';
 import type { TimelineEvent } from '@/lib/types';
-
-/** The event types the api sends (aggregates/src/order/events.rs). */
-export const TIMELINE_TYPES = [
-  'LoanApplied',
-  'ReviewStarted',
-  'ResubmissionRequested',
-  'Resubmitted',
-  'FirstAuditPassed',
-  'FinalAuditPassed',
-  'LoanRefused',
-  'LoanCancelled',
-  'OfferExpired',
-  'PayoutRequested',
-  'PayoutSucceeded',
-  'PayoutFailed',
-  'RepaymentReceived',
-  'InstallmentOverdue',
-  'OverdueFeeCharged',
-  'LoanRepaid',
-] as const;
 
 type Money = (value: string | null | undefined) => string;
 
@@ -86,12 +67,11 @@ export function OrderTimeline({ events }: { events: TimelineEvent[] }) {
   return (
     <ol className="orders-timeline" data-testid="timeline">
       {events.map((event) => {
-        const known = (TIMELINE_TYPES as readonly string[]).includes(event.type);
         const detail = describeEvent(event, t, money, dates);
         const bad = event.type === 'LoanRefused' || event.type === 'PayoutFailed' || event.type === 'InstallmentOverdue';
         return (
           <li key={event.sequence} className={`orders-timeline__item${bad ? ' orders-timeline__item--bad' : ''}`}>
-            <div className="orders-timeline__label">{known ? t(`timeline_${event.type}`) : event.type}</div>
+            <div className="orders-timeline__label">{orderEventLabel(t, 'timeline_', event.type)}</div>
             {detail && <div className="orders-timeline__detail">{detail}</div>}
             <div className="muted">
               {dates.dateTime(event.at)} · {t(actorKey(event.by))}

@@ -60,6 +60,36 @@ interface StepState {
 
 const pinInput = (value: string) => value.replace(/\D/g, '').slice(0, 6);
 
+/** A six-digit withdraw PIN, masked; anything but digits is dropped as it is typed. */
+function PinField({
+  label,
+  autoComplete,
+  value,
+  onChange,
+}: {
+  label: string;
+  autoComplete: 'off' | 'new-password';
+  value: string;
+  onChange: (pin: string) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="orders-field">
+      <span className="muted">{label}</span>
+      <Input
+        aria-label={label}
+        type="password"
+        inputMode="numeric"
+        autoComplete={autoComplete}
+        maxLength={6}
+        placeholder={t('withdraw_pin_placeholder')}
+        value={value}
+        onChange={(text) => onChange(pinInput(text))}
+      />
+    </div>
+  );
+}
+
 export function WithdrawForm({ order, user, draft, onDraft, onSent }: WithdrawFormProps) {
   const { t } = useTranslation();
   const money = useMoney();
@@ -205,50 +235,19 @@ export function WithdrawForm({ order, user, draft, onDraft, onSent }: WithdrawFo
       {step === STEP_PIN &&
         (user.hasWithdrawPin ? (
           <div className="stack">
-            <div className="orders-field">
-              <span className="muted">{t('withdraw_pin')}</span>
-              <Input
-                aria-label={t('withdraw_pin')}
-                type="password"
-                inputMode="numeric"
-                autoComplete="off"
-                maxLength={6}
-                placeholder={t('withdraw_pin_placeholder')}
-                value={draft.pin}
-                onChange={(value) => onDraft({ ...draft, pin: pinInput(value) })}
-              />
-            </div>
+            <PinField
+              label={t('withdraw_pin')}
+              autoComplete="off"
+              value={draft.pin}
+              onChange={(pin) => onDraft({ ...draft, pin })}
+            />
             <p className="muted">{t('withdraw_pin_private')}</p>
           </div>
         ) : (
           <div className="stack">
             <p className="info-box">{t('withdraw_pin_setup_intro')}</p>
-            <div className="orders-field">
-              <span className="muted">{t('withdraw_pin_new')}</span>
-              <Input
-                aria-label={t('withdraw_pin_new')}
-                type="password"
-                inputMode="numeric"
-                autoComplete="new-password"
-                placeholder={t('withdraw_pin_placeholder')}
-                maxLength={6}
-                value={newPin}
-                onChange={(value) => setNewPin(pinInput(value))}
-              />
-            </div>
-            <div className="orders-field">
-              <span className="muted">{t('withdraw_pin_repeat')}</span>
-              <Input
-                aria-label={t('withdraw_pin_repeat')}
-                type="password"
-                inputMode="numeric"
-                autoComplete="new-password"
-                placeholder={t('withdraw_pin_placeholder')}
-                maxLength={6}
-                value={repeatPin}
-                onChange={(value) => setRepeatPin(pinInput(value))}
-              />
-            </div>
+            <PinField label={t('withdraw_pin_new')} autoComplete="new-password" value={newPin} onChange={setNewPin} />
+            <PinField label={t('withdraw_pin_repeat')} autoComplete="new-password" value={repeatPin} onChange={setRepeatPin} />
           </div>
         ))}
 

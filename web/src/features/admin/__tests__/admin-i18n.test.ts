@@ -1,0 +1,22 @@
+/** The console brings its own strings (admin-i18n.ts), in both languages, next to the borrower's. */
+import i18n, { setLanguage } from '@/lib/i18n';
+import borrowerZh from '@/locales/zh.json';
+import adminEn from '../locales/en.json';
+import adminZh from '../locales/zh.json';
+import '../admin-i18n';
+
+afterEach(() => setLanguage('en', false));
+
+describe('console strings', () => {
+  it('are there in English once the console module loads', () => {
+    expect(i18n.t('admin_nav_queue')).toBe(adminEn.admin_nav_queue);
+  });
+
+  it('switching to Chinese in the console loads the borrower strings too', async () => {
+    // The console has already added its Chinese bundle; the borrower's must still load.
+    await setLanguage('zh', false);
+    expect(i18n.t('admin_nav_queue')).toBe(adminZh.admin_nav_queue);
+    expect(i18n.t('language')).toBe(borrowerZh.language);
+    expect(i18n.t('common_network_error')).toBe(borrowerZh.common_network_error);
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * The buttons of console actions and what follows them: each button runs its
+ * action at once, or first asks for an optional note or a required reason
+ * (TextDialog); the server's refusal or a short "done" line shows under them
+ * (use-action.ts). The order page, the identity panel and the hold panel all
+ * act this way.
+ */
+import { Button } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { ActionDone, ActionError, TextDialog } from './admin-ui';
+import type { ActionState, DialogSpec } from './use-action';
+
+export interface ActionButton<A> {
+  action: A;
+  label: string;
+  color: 'primary' | 'success' | 'danger' | 'warning' | 'default';
+  fill?: 'solid' | 'outline';
+  /** Ask for an optional note first, under this line saying what the action does. */
+  note?: string;
+  /** Ask for a required reason first, under this line saying what the action does. */
+  reason?: string;
+}
+
+/** The buttons of the actions one may take; nothing when there are none. */
+export function ActionButtons<A extends string>({ buttons, action }: { buttons: ActionButton<A>[]; action: ActionState<A> }) {
+  const { t } = useTranslation();
+  if (buttons.length === 0) return null;
+  const dialog = (button: ActionButton<A>): DialogSpec<A> | null => {
+    const base = { action: button.action, title: button.label };
+    if (button.reason !== undefined) return { ...base, label: t('admin_reason'), required: true, hint: button.reason };
+    if (button.note !== undefined) return { ...base, label: t('admin_note'), required: false, hint: button.note };
+    return null;
+  };
+  return (
+    <div className="admin-actions">
+      {buttons.map((button) => {
+        const ask = dialog(button);
+        return (
+          <Button
+            key={button.action}
+            size="small"
+            color={button.color}
+            fill={button.fill ?? 'solid'}
+            disabled={action.busy}
+            loading={action.busy && !ask}
+            onClick={() => (ask ? action.open(ask) : void action.run(button.action, button.label))}
+          >
+            {button.label}
+          </Button>
+        );
+      })}
+    </div>
+  );
+}
+
+/** The action's refusal or "done" line, and its note or reason dialog. */
+export function ActionOutcome<A>({ action }: { action: ActionState<A> }) {
+  return (
+    <>
+      <ActionError message={action.error} />
+      <ActionDone message={action.done} />
+      <TextDialog {...action.dialog} />
+    </>
+  );
+}
