@@ -175,6 +175,12 @@ describe('console journey', () => {
     await shot(borrower.page, 'lock-compliance');
     await act(a1.page, 'Lift hold', 'Check completed');
     await eventually(async () => assert.notEqual(await a1.page.getByTestId('admin-lock-state').getAttribute('data-kind'), 'compliance'));
+    // The user page shows who did what to the account.
+    const log = a1.page.getByTestId('user-action');
+    await log.filter({ hasText: 'Hold lifted' }).waitFor();
+    await log.filter({ hasText: 'Compliance hold set' }).getByText('Source of funds check pending').waitFor();
+    assert.ok((await a1.page.getByTestId('user-action-actor').allInnerTexts()).every((who) => who.includes('alice')));
+    await shot(a1.page, 'admin/user-actions');
     await borrower.page.goto('/');
     await borrower.page.getByTestId('main-button').waitFor();
     assert.equal(new URL(borrower.page.url()).pathname, '/');

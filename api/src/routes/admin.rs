@@ -853,7 +853,7 @@ struct UserBody {
     path = "/admin/api/users/detail",
     tag = "auditor",
     summary = "A borrower",
-    description = "`data`: {profile, identity, lock, contacts, orders}. 40007 unknown user.",
+    description = "`data`: {profile, identity, lock, contacts, orders, auditorActions}. 40007 unknown user.",
     security(("bearer" = [])),
     request_body = UserBody,
     responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
@@ -891,7 +891,34 @@ async fn user_detail(
         "lock": user.lock().map(|(kind, reason)| json!({ "kind": kind, "reason": reason })),
         "contacts": user.contacts,
         "orders": orders,
+        "auditorActions": auditor_actions(&state, &user_id).await?,
     })))
+}
+
+/// What auditors did to this user (identity decisions, compliance holds), oldest
+/// first: `[{sequence, time, actor, actorName, type, payload}]`. Only events whose
+/// actor is an auditor are listed, so nothing the borrower did (passwords, PINs) is
+/// shown (PRODUCT.md 6: every auditor action is recorded with the auditor's id).
+async fn auditor_actions(state: &AppState, user_id: &str) -> Result<Vec<Json>, ApiError> {
+    let envelopes = projections::store::load_events::<User>(&state.database, user_id)
+        .await
+        .map_err(ApiError::internal)?;
+    let names = auditor_names(state).await?;
+    Ok(envelopes
+        .into_iter()
+        .filter_map(|envelope| {
+            let actor = envelope.metadata.get("actor")?.clone();
+            let auditor_id = actor.strip_prefix("auditor:")?.to_string();
+            Some(json!({
+                "sequence": envelope.sequence,
+                "time": envelope.metadata.get(projections::store::RECORDED_AT),
+                "actor": actor,
+                "actorName": names.get(&auditor_id),
+                "type": cqrs_es::DomainEvent::event_type(&envelope.payload),
+                "payload": envelope.payload,
+            }))
+        })
+        .collect())
 }
 
 /// Runs a user command as the auditor after checking the user exists (40007);

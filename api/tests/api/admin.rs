@@ -328,6 +328,38 @@ async fn console(app: &TestApp) {
     .await;
     let info_b = app.ok("/jackey/user/info", tb, json!({})).await;
     assert_eq!(info_b["lock"], Value::Null);
+    // The user page lists who did what to the account, and nothing the borrower did.
+    let user = app
+        .ok("/admin/api/users/detail", s1, json!({"userId": user_b}))
+        .await;
+    let actions: Vec<(String, String)> = user["auditorActions"]
+        .as_array()
+        .expect("auditorActions is a list")
+        .iter()
+        .map(|a| {
+            let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+            (text(&a["type"]), text(&a["actorName"]))
+        })
+        .collect();
+    assert!(
+        actions.contains(&("AccountLocked".into(), "auditor-one".into())),
+        "{actions:?}"
+    );
+    assert!(
+        actions.contains(&("AccountUnlocked".into(), "auditor-two".into())),
+        "{actions:?}"
+    );
+    assert!(
+        actions.iter().any(|(kind, _)| kind == "IdentityRejected"),
+        "{actions:?}"
+    );
+    assert!(
+        actions.iter().all(
+            |(kind, _)| !["UserRegistered", "WithdrawPinSet", "BankCardBound"]
+                .contains(&kind.as_str())
+        ),
+        "{actions:?}"
+    );
     app.fails(
         "/admin/api/users/releaseHold",
         s2,

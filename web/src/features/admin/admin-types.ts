@@ -131,6 +131,19 @@ export interface UserDetail {
   lock: Lock | null;
   contacts: Contact[];
   orders: OrderSummary[];
+  /** What auditors did to the account (identity decisions, holds), oldest first. */
+  auditorActions?: AuditorAction[];
+}
+
+/** One auditor action on a user, from the user's events. */
+export interface AuditorAction {
+  sequence: number;
+  time: string | null;
+  actor: string;
+  actorName: string | null;
+  /** The User event type, e.g. IdentityVerified, IdentityRejected, AccountLocked, AccountUnlocked. */
+  type: string;
+  payload: Record<string, unknown>;
 }
 
 export interface Posting {

@@ -12,11 +12,41 @@ import { ActionButtons, ActionOutcome, type ActionButton } from './action-button
 import { useAdminUserActionMutation, useAdminUserQuery, type UserAction } from './admin-api';
 import { identityLabel } from './admin-format';
 import { adminPaths } from './admin-paths';
-import type { UserDetail } from './admin-types';
-import { BackLink, KeyValues, numeric, PageHeader, PageNotLoaded, Section, StatusLabel, Table, ToneTag } from './admin-ui';
+import type { AuditorAction, UserDetail } from './admin-types';
+import { BackLink, KeyValues, numeric, PageHeader, PageNotLoaded, Section, StatusLabel, Table, ToneTag, WhenWho } from './admin-ui';
 import { IdentityPanel } from './identity-panel';
 import { ApplicantProfile, ContactsView, QuestionnaireView } from './profile-view';
 import { useAction } from './use-action';
+
+/** The reason an event carries, wherever the event's body keeps it. */
+function reasonOf(payload: Record<string, unknown>): string | null {
+  const body = Object.values(payload)[0];
+  const reason = body && typeof body === 'object' ? (body as { reason?: unknown }).reason : undefined;
+  return typeof reason === 'string' && reason ? reason : null;
+}
+
+/** Who did what to this account, oldest first (every auditor action is recorded). */
+function AuditorActions({ actions }: { actions: AuditorAction[] }) {
+  const { t } = useTranslation();
+  if (actions.length === 0) return <p className="admin-muted">{t('admin_user_actions_none')}</p>;
+  return (
+    <ol className="admin-actions-log">
+      {actions.map((action) => {
+        const reason = reasonOf(action.payload);
+        const who = action.actorName ?? action.actor;
+        return (
+          <li key={action.sequence} data-testid="user-action">
+            <strong>{t(`admin_user_event_${action.type}`, { defaultValue: action.type })}</strong>
+            {reason && <span> — {reason}</span>}
+            <div className="admin-muted">
+              <WhenWho at={action.time ?? ''} who={who} title={action.actor} testId="user-action-actor" />
+            </div>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
 
 function LockPanel({ data }: { data: UserDetail }) {
   const { t } = useTranslation();
@@ -143,6 +173,9 @@ export function UserScreen() {
           </Section>
           <Section title={t('admin_orders')}>
             <Orders data={data} />
+          </Section>
+          <Section title={t('admin_user_actions')}>
+            <AuditorActions actions={data.auditorActions ?? []} />
           </Section>
           <Section title={t('admin_qualification')}>
             <KeyValues
