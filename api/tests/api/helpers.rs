@@ -578,12 +578,21 @@ impl TestApp {
         Err(serde_json::from_slice(&body).unwrap())
     }
 
-    /// How many events the store holds.
+    /// How many events the store holds, once the background workers are quiet.
     pub async fn event_count(&self) -> usize {
-        projections::store::EventLog::new(&self.state.database)
-            .count()
-            .await
-            .unwrap()
+        // The background workers (loan process, payout, scheduler) may still be
+        // appending what an earlier step caused: count once the log has been quiet
+        // for a moment, so a "nothing recorded" check compares like with like.
+        let log = projections::store::EventLog::new(&self.state.database);
+        let mut last = log.count().await.unwrap();
+        loop {
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            let now = log.count().await.unwrap();
+            if now == last {
+                return now;
+            }
+            last = now;
+        }
     }
 
     /// A borrower who registered, filled in everything, uploaded ID photos (identity 1,
