@@ -39,6 +39,30 @@ pub fn env() -> Env {
     }
 }
 
+/// Connection options for a fresh PostgreSQL schema, or `None` (said on stderr)
+/// without `TEST_DATABASE_URL`.
+async fn fresh_postgres_schema() -> Option<PgConnectOptions> {
+    let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
+        eprintln!("SKIPPED (PostgreSQL): TEST_DATABASE_URL not set");
+        return None;
+    };
+    let admin = PgPoolOptions::new()
+        .max_connections(1)
+        .connect(&url)
+        .await
+        .expect("connect");
+    let schema = format!("api_{}", Uuid::now_v7().simple());
+    sqlx::query(&format!("create schema {schema}"))
+        .execute(&admin)
+        .await
+        .expect("schema");
+    Some(
+        PgConnectOptions::from_str(&url)
+            .unwrap()
+            .options([("search_path", schema.as_str())]),
+    )
+}
+
 impl TestApp {
     /// An app over `database`; with `storage`, images go there instead of a fresh
     /// in-memory store (two apps of one deployment share it).
@@ -71,23 +95,7 @@ impl TestApp {
 
     /// On a fresh PostgreSQL schema, or `None` (said on stderr) without `TEST_DATABASE_URL`.
     pub async fn postgres() -> Option<Self> {
-        let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
-            eprintln!("SKIPPED (PostgreSQL): TEST_DATABASE_URL not set");
-            return None;
-        };
-        let admin = PgPoolOptions::new()
-            .max_connections(1)
-            .connect(&url)
-            .await
-            .expect("connect");
-        let schema = format!("api_{}", Uuid::now_v7().simple());
-        sqlx::query(&format!("create schema {schema}"))
-            .execute(&admin)
-            .await
-            .expect("schema");
-        let options = PgConnectOptions::from_str(&url)
-            .unwrap()
-            .options([("search_path", schema.as_str())]);
+        let options = fresh_postgres_schema().await?;
         let database = Database::connect_postgres(options).await.expect("postgres");
         Some(Self::over(database, None).await)
     }
@@ -95,23 +103,7 @@ impl TestApp {
     /// Two apps (two pools, two sets of workers) over one fresh PostgreSQL schema, as
     /// two api processes would share one database; `None` without `TEST_DATABASE_URL`.
     pub async fn postgres_pair() -> Option<(Self, Self)> {
-        let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
-            eprintln!("SKIPPED (PostgreSQL): TEST_DATABASE_URL not set");
-            return None;
-        };
-        let admin = PgPoolOptions::new()
-            .max_connections(1)
-            .connect(&url)
-            .await
-            .expect("connect");
-        let schema = format!("api_{}", Uuid::now_v7().simple());
-        sqlx::query(&format!("create schema {schema}"))
-            .execute(&admin)
-            .await
-            .expect("schema");
-        let options = PgConnectOptions::from_str(&url)
-            .unwrap()
-            .options([("search_path", schema.as_str())]);
+        let options = fresh_postgres_schema().await?;
         let first = Database::connect_postgres(options.clone())
             .await
             .expect("postgres");
