@@ -210,7 +210,6 @@ impl TestApp {
             sha256: "ab".repeat(32),
         };
         let uid = user_id.to_string();
-        let auditor = Uuid::now_v7();
         self.state
             .users
             .execute(
@@ -224,10 +223,21 @@ impl TestApp {
             )
             .await
             .unwrap();
+        self.verify_identity(&uid).await;
+        self.bank_signature_and_pin(&token).await;
+        (token, user_id)
+    }
+
+    /// An auditor verifies the user's identity (command bus; the auditor API has its
+    /// own tests).
+    pub async fn verify_identity(&self, user_id: &str) {
+        use aggregates::user::UserCommand;
+        use aggregates::Actor;
+        let auditor = Uuid::now_v7();
         self.state
             .users
             .execute(
-                &uid,
+                user_id,
                 UserCommand::VerifyIdentity {
                     auditor_id: auditor,
                 },
@@ -235,8 +245,6 @@ impl TestApp {
             )
             .await
             .unwrap();
-        self.bank_signature_and_pin(&token).await;
-        (token, user_id)
     }
 
     /// Binds Bangkok Bank 001234567890, uploads the signature [`PNG`] and sets PIN

@@ -139,18 +139,7 @@ async fn journey(app: TestApp) {
         )
         .await
         .unwrap();
-    let auditor = Uuid::now_v7();
-    app.state
-        .users
-        .execute(
-            &uid,
-            UserCommand::VerifyIdentity {
-                auditor_id: auditor,
-            },
-            Actor::Auditor(auditor).metadata("t", None),
-        )
-        .await
-        .unwrap();
+    app.verify_identity(&uid).await;
 
     // Verified values are read-only now.
     app.fails(

@@ -85,18 +85,7 @@ async fn qualified(app: &TestApp, mobile: &str) -> Borrower {
         .execute(&uid, submit, Actor::User(user_id).metadata("t", None))
         .await
         .unwrap();
-    let auditor = Uuid::now_v7();
-    app.state
-        .users
-        .execute(
-            &uid,
-            UserCommand::VerifyIdentity {
-                auditor_id: auditor,
-            },
-            Actor::Auditor(auditor).metadata("t", None),
-        )
-        .await
-        .unwrap();
+    app.verify_identity(&uid).await;
     app.ok(
         "/jackey/user/bank/binding",
         t,
