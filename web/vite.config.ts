@@ -7,9 +7,24 @@ import { fileURLToPath, URL } from 'node:url';
 // calls to a running api so the app is same-origin either way.
 const api = process.env.API_URL ?? 'http://127.0.0.1:8080';
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react()],
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  resolve: {
+    alias: [
+      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
+      // react-router 7's package exports name only its development build (with
+      // its warnings, remix-run/react-router#12437 and #14102); the build takes
+      // the production one. Safe here: the app is the only importer of
+      // 'react-router' (no react-router-dom, no server rendering), so there is
+      // one copy of its contexts. Dev server and tests keep the warnings.
+      ...(command === 'build'
+        ? [{ find: /^react-router$/, replacement: fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url)) }]
+        : []),
+      // antd-mobile's fallback render, dead code once lib/antd-react19.ts sets
+      // React 19's (see src/lib/rc-util-render-stub.ts); keeps it off the first screen.
+      { find: /^rc-util\/lib\/React\/render$/, replacement: fileURLToPath(new URL('./src/lib/rc-util-render-stub.ts', import.meta.url)) },
+    ],
+  },
   server: {
     proxy: { '/jackey': api, '/admin/api': api, '/files': api, '/pay': api },
   },
@@ -23,4 +38,4 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
   },
-});
+}));

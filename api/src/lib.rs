@@ -27,7 +27,7 @@ use std::time::Duration;
 use aggregates::services::{OrderServices, UserServices};
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::response::{Html, IntoResponse};
+use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use projections::store::{CommandBus, Database, StoreError};
@@ -95,6 +95,7 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
         order_services,
         rate_limits: Arc::new(ops::RateLimits::from_env()),
         storage,
+        checkpoints: projections::runner::Checkpoints::default(),
     })
 }
 
@@ -145,12 +146,38 @@ fn with_web_app(router: Router<AppState>) -> Router<AppState> {
         );
     let index = dist.join("index.html");
     if index.exists() {
+        // The build writes a `.br` and a `.gz` beside each text file
+        // (web/scripts/precompress.mjs): served as such to browsers that accept them,
+        // with no compression work per request.
         let files = tower_http::services::ServeDir::new(&dist)
-            .fallback(tower_http::services::ServeFile::new(index));
-        router.fallback_service(files)
+            .precompressed_br()
+            .precompressed_gzip()
+            .fallback(
+                tower_http::services::ServeFile::new(index)
+                    .precompressed_br()
+                    .precompressed_gzip(),
+            );
+        router
+            .fallback_service(files)
+            .layer(axum::middleware::from_fn(cache_policy))
     } else {
         router.route("/", get(start_page))
     }
+}
+
+/// Vite names every file under `/assets/` after its content, so a browser may keep
+/// it for a year without asking again; everything else (index.html, the API) keeps
+/// the default, so a new release is picked up at the next visit.
+async fn cache_policy(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let immutable = request.uri().path().starts_with("/assets/");
+    let mut response = next.run(request).await;
+    if immutable && response.status() == StatusCode::OK {
+        response.headers_mut().insert(
+            axum::http::header::CACHE_CONTROL,
+            axum::http::HeaderValue::from_static("public, max-age=31536000, immutable"),
+        );
+    }
+    response
 }
 
 async fn readyz(State(state): State<AppState>) -> impl IntoResponse {

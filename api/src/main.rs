@@ -35,6 +35,10 @@ enum Command {
     },
 }
 
+/// mimalloc instead of glibc malloc: see `api/Cargo.toml` (argon2id's 19 MiB blocks).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     tracing_subscriber::fmt()

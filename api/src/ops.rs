@@ -7,7 +7,7 @@
 //! - Security headers on every response; no CORS headers, so browsers allow only the
 //!   app's own origin.
 //! - `/metrics` (Prometheus text): requests and latency by route class, and each
-//!   worker's lag behind the event log.
+//!   worker's lag behind the event log, in events and in time (`projection_apply_lag_seconds`).
 
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
@@ -157,6 +157,34 @@ pub async fn track(request: Request, next: Next) -> Response {
     response
 }
 
+/// The time each read-model worker of this process took from an event's commit to
+/// the commit of the rows it made ([`projections::lag`]): a histogram per worker, and
+/// the largest lag since start-up.
+fn push_apply_lag(out: &mut String) {
+    use projections::lag::{snapshots, BUCKETS_US};
+    out.push_str("# TYPE projection_apply_lag_seconds histogram\n");
+    for (name, snapshot) in snapshots() {
+        let mut cumulative = 0;
+        let bounds = BUCKETS_US
+            .iter()
+            .map(|us| format!("{}", *us as f64 / 1e6))
+            .chain(["+Inf".to_string()]);
+        for (count, bound) in snapshot.buckets.iter().zip(bounds) {
+            cumulative += count;
+            out.push_str(&format!(
+                "projection_apply_lag_seconds_bucket{{worker=\"{name}\",le=\"{bound}\"}} {cumulative}\n"
+            ));
+        }
+        out.push_str(&format!(
+            "projection_apply_lag_seconds_count{{worker=\"{name}\"}} {cumulative}\n\
+             projection_apply_lag_seconds_sum{{worker=\"{name}\"}} {:.6}\n\
+             projection_apply_lag_max_seconds{{worker=\"{name}\"}} {:.6}\n",
+            snapshot.sum_us as f64 / 1e6,
+            snapshot.max_us as f64 / 1e6
+        ));
+    }
+}
+
 /// `GET /metrics`.
 pub async fn metrics(State(state): State<AppState>) -> Response {
     let mut out = String::new();
@@ -213,6 +241,7 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
             }
         }
     }
+    push_apply_lag(&mut out);
     (
         [(
             axum::http::header::CONTENT_TYPE,

@@ -58,7 +58,7 @@ pub async fn step(
     state: &AppState,
     provider: &dyn PayoutProvider,
 ) -> Result<usize, projections::ProjectionError> {
-    let mut from = read_checkpoint(&state.database, PAYOUT_WORKER).await?;
+    let from = read_checkpoint(&state.database, PAYOUT_WORKER).await?;
     let events = EventLog::new(&state.database).read_after(from, 200).await?;
     for event in &events {
         if event.aggregate_type == "Order" && event.event_type == "PayoutRequested" {
@@ -103,10 +103,15 @@ pub async fn step(
                 }
             }
         }
+    }
+    // One checkpoint write per batch, without waiting for its WAL flush: the provider
+    // call is idempotent on the payout id and a repeated result is refused by the
+    // order, so after a crash the batch runs again without a second payment.
+    if let Some(last) = events.last() {
         let mut tx = begin(&state.database).await?;
-        advance_checkpoint(&mut tx, PAYOUT_WORKER, from, event.position).await?;
+        tx.derived_only().await?;
+        advance_checkpoint(&mut tx, PAYOUT_WORKER, from, last.position).await?;
         tx.commit().await?;
-        from = event.position;
     }
     Ok(events.len())
 }
@@ -123,6 +128,8 @@ pub async fn run(
         return;
     }
     while !*shutdown.borrow() {
+        // Registered before the step: a wake-up during the step is not lost.
+        let woken = wakeup.notified();
         match step(&state, provider.as_ref()).await {
             Ok(0) => {}
             Ok(_) => {
@@ -132,7 +139,7 @@ pub async fn run(
             Err(error) => tracing::error!(%error, "payout worker step failed; retrying"),
         }
         tokio::select! {
-            () = wakeup.notified() => {},
+            () = woken => {},
             () = tokio::time::sleep(Duration::from_millis(250)) => {},
             _ = shutdown.changed() => {},
         }

@@ -11,7 +11,7 @@ use aggregates::wallet::Wallet;
 use aggregates::Actor;
 use cqrs_es::{Aggregate, AggregateError, EventEnvelope};
 use projections::projection::all;
-use projections::runner::wait_for_checkpoints;
+use projections::runner::{wait_for_checkpoints, Checkpoints};
 use projections::store::{CommandBus, Database, EventLog, RetryPolicy};
 use tokio::sync::Notify;
 
@@ -43,6 +43,9 @@ pub struct AppState {
     pub rate_limits: Arc<crate::ops::RateLimits>,
     /// Uploaded images (`STORAGE_URL`).
     pub storage: crate::files::Storage,
+    /// The checkpoints this process's workers commit, on which commands wait for
+    /// their read models.
+    pub checkpoints: Checkpoints,
 }
 
 /// How long a command waits for the read models before answering anyway.
@@ -89,7 +92,15 @@ impl AppState {
             .await
             .map_err(ApiError::internal)?;
         let names: Vec<&str> = all().iter().map(|p| p.name()).collect();
-        if !wait_for_checkpoints(&self.database, &names, head, SETTLE_TIMEOUT).await? {
+        if !wait_for_checkpoints(
+            &self.database,
+            &self.checkpoints,
+            &names,
+            head,
+            SETTLE_TIMEOUT,
+        )
+        .await?
+        {
             tracing::warn!("read models did not catch up in time; answering anyway");
         }
         Ok(())

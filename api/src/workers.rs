@@ -22,7 +22,8 @@ pub const SCHEDULER_EVERY: Duration = Duration::from_secs(60);
 pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bool>) {
     let poll = Duration::from_millis(500);
     for projection in all() {
-        let runner = Runner::new(&state.database, projection);
+        let runner =
+            Runner::new(&state.database, projection).with_checkpoints(state.checkpoints.clone());
         tokio::spawn(runner.run(wakeup.clone(), poll, shutdown.clone()));
     }
     let process = LoanProcess::new(
@@ -34,13 +35,15 @@ pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bo
         (wakeup.clone(), shutdown.clone(), state.clone());
     tokio::spawn(async move {
         while !*process_shutdown.borrow() {
+            // Registered before the step: a wake-up during the step is not lost.
+            let woken = process_wakeup.notified();
             match process.catch_up().await {
                 Ok(0) => {}
                 Ok(_) => process_state.wakeup.notify_waiters(),
                 Err(error) => tracing::error!(%error, "process manager step failed; retrying"),
             }
             tokio::select! {
-                () = process_wakeup.notified() => {},
+                () = woken => {},
                 () = tokio::time::sleep(Duration::from_millis(250)) => {},
                 _ = process_shutdown.changed() => {},
             }

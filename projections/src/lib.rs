@@ -5,11 +5,13 @@
 //! - [`projection`], [`users`], [`orders`], [`wallets`], [`ledger`]: the read models,
 //!   each written once against [`rows::RowStore`] so the live workers and `rebuild`
 //!   share one implementation.
+//! - [`lag`]: how long events take to reach the read models.
 //! - [`runner`]: checkpointed workers (one transaction per batch: rows + checkpoint).
 //! - [`rebuild`]: rebuild from the log, compare with the live tables, hash them.
 //! - [`process`]: the process managers that move money between aggregates.
 
 pub mod history;
+pub mod lag;
 pub mod ledger;
 pub mod orders;
 pub mod process;

@@ -13,6 +13,7 @@
 //! - a failing step is reported (log, [`RunnerStats`]) and retried after a pause; a
 //!   worker never silently stops.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -43,6 +44,22 @@ impl SqlTx<'_> {
         Ok(())
     }
 
+    /// Marks this transaction as writing only data derived from the event log (read
+    /// models and their checkpoint): on PostgreSQL it commits without waiting for
+    /// its WAL flush (`synchronous_commit = off`). A crash can then lose the last
+    /// few such commits, rows and checkpoint together (the WAL is replayed in order,
+    /// never half a transaction), and the worker re-applies those events from the
+    /// log; nothing the log holds is at risk, since events commit durably elsewhere.
+    /// SQLite keeps its per-connection `synchronous=FULL`.
+    pub async fn derived_only(&mut self) -> Result<(), ProjectionError> {
+        if let SqlTx::Postgres(tx) = self {
+            sqlx::query("set local synchronous_commit = off")
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok(())
+    }
+
     /// Waits for the right to write `name`'s tables until this transaction ends
     /// (PostgreSQL: an advisory lock; SQLite: the database's single write lock).
     pub async fn lock_projection(&mut self, name: &str) -> Result<(), ProjectionError> {
@@ -64,34 +81,6 @@ impl SqlTx<'_> {
             }
         }
         Ok(())
-    }
-
-    /// The checkpoint of `name` as this transaction sees it.
-    pub async fn checkpoint(&mut self, name: &str) -> Result<LogPosition, ProjectionError> {
-        let sql =
-            "select transaction_id, global_position from projection_checkpoint where name = $1";
-        let row: Option<(i64, i64)> = match self {
-            SqlTx::Sqlite(tx) => {
-                sqlx::query_as(sql)
-                    .bind(name)
-                    .fetch_optional(&mut **tx)
-                    .await?
-            }
-            SqlTx::Postgres(tx) => {
-                sqlx::query_as(sql)
-                    .bind(name)
-                    .fetch_optional(&mut **tx)
-                    .await?
-            }
-        };
-        Ok(
-            row.map_or(LogPosition::START, |(transaction_id, global_position)| {
-                LogPosition {
-                    transaction_id,
-                    global_position,
-                }
-            }),
-        )
     }
 
     /// Runs a statement with `$1..$n` text/int parameters; returns the rows affected.
@@ -208,6 +197,14 @@ pub struct Runner {
     batch_size: i64,
     failpoint: Option<Failpoint>,
     stats: Arc<RunnerStats>,
+    /// This worker's lag histogram (shared with `/metrics` through [`crate::lag`]).
+    lag: Arc<crate::lag::LagHistogram>,
+    /// Where it publishes each committed checkpoint.
+    checkpoints: Checkpoints,
+    /// The checkpoint this worker last committed, so a step need not read it back.
+    /// Forgotten on any failure; if another worker moved the checkpoint meanwhile,
+    /// the compare-and-set of the next step fails and the row is read again.
+    known: Mutex<Option<LogPosition>>,
 }
 
 impl Runner {
@@ -216,11 +213,21 @@ impl Runner {
         Self {
             database: database.clone(),
             log: EventLog::new(database),
+            lag: crate::lag::histogram(projection.name()),
             projection,
             batch_size: 500,
             failpoint: None,
             stats: Arc::default(),
+            checkpoints: Checkpoints::default(),
+            known: Mutex::new(None),
         }
+    }
+
+    /// Publishes each committed checkpoint on `checkpoints` (the api's board, on
+    /// which its commands wait for their read models).
+    pub fn with_checkpoints(mut self, checkpoints: Checkpoints) -> Self {
+        self.checkpoints = checkpoints;
+        self
     }
 
     /// Events per transaction.
@@ -248,23 +255,38 @@ impl Runner {
     /// Applies the next batch and moves the checkpoint, all in one transaction.
     /// Returns how many events it applied (0: caught up).
     pub async fn step(&self) -> Result<usize, ProjectionError> {
+        let outcome = self.apply_next().await;
+        let mut known = self.known.lock().expect("checkpoint cache");
+        match &outcome {
+            Ok((_, Some(last))) => *known = Some(*last),
+            Ok((_, None)) => {}
+            Err(_) => *known = None,
+        }
+        outcome.map(|(applied, _)| applied)
+    }
+
+    /// One step: the number of events applied and the checkpoint committed after them.
+    async fn apply_next(&self) -> Result<(usize, Option<LogPosition>), ProjectionError> {
         let name = self.projection.name();
-        let from = read_checkpoint(&self.database, name).await?;
+        let known = *self.known.lock().expect("checkpoint cache");
+        let from = match known {
+            Some(position) => position,
+            None => read_checkpoint(&self.database, name).await?,
+        };
         // Read outside the write transaction: on PostgreSQL an open transaction of our
         // own would hold the log's visibility horizon back.
         let events = self.log.read_after(from, self.batch_size).await?;
         let Some(last) = events.last().map(|e| e.position) else {
-            return Ok(0);
+            return Ok((0, None));
         };
         let mut tx = begin(&self.database).await?;
+        tx.derived_only().await?;
         // One writer per projection at a time: on PostgreSQL a transaction-scoped
         // advisory lock (two workers applying different batches could otherwise lock
         // shared rows in opposite orders and deadlock); SQLite has a single writer.
-        // Then make sure nobody moved the checkpoint while we read the log.
+        // If another worker moved the checkpoint while we read the log, the
+        // compare-and-set of `advance_checkpoint` fails and this transaction rolls back.
         tx.lock_projection(name).await?;
-        if tx.checkpoint(name).await? != from {
-            return Err(ProjectionError::CheckpointMoved(name.to_string()));
-        }
         for (applied, event) in events.iter().enumerate() {
             if self.failpoint.is_some_and(|f| f.after_events == applied) {
                 return Err(ProjectionError::Failpoint("before the checkpoint moved"));
@@ -273,10 +295,12 @@ impl Runner {
         }
         advance_checkpoint(&mut tx, name, from, last).await?;
         tx.commit().await?;
+        self.checkpoints.publish(name, last);
+        crate::lag::record(&self.lag, &events, chrono::Utc::now());
         self.stats
             .events_applied
             .fetch_add(events.len() as u64, Ordering::Relaxed);
-        Ok(events.len())
+        Ok((events.len(), Some(last)))
     }
 
     /// Steps until nothing is left to apply; returns the number of events applied.
@@ -301,22 +325,48 @@ impl Runner {
     ) {
         let name = self.projection.name();
         let mut pause = Duration::from_millis(50);
+        // The checkpoint row is made once (and again after a failure, which may have
+        // been a dropped table), not on every step.
+        let mut ensured = false;
         while !*shutdown.borrow() {
-            let outcome = match ensure_checkpoint(&self.database, name).await {
-                Ok(()) => self.step().await,
-                Err(error) => Err(error),
+            // Registered before the step, so a wake-up that arrives while the step runs
+            // (an append the step did not see yet) is not lost: tokio's `Notified`
+            // receives `notify_waiters` from the moment it is created. Without this a
+            // worker could sleep a whole `poll` with work waiting.
+            let woken = wakeup.notified();
+            let outcome = match ensured {
+                true => self.step().await,
+                false => match ensure_checkpoint(&self.database, name).await {
+                    Ok(()) => {
+                        ensured = true;
+                        self.step().await
+                    }
+                    Err(error) => Err(error),
+                },
             };
             match outcome {
                 Ok(0) => {
                     pause = Duration::from_millis(50);
                     tokio::select! {
-                        () = wakeup.notified() => {},
+                        () = woken => {},
+                        () = tokio::time::sleep(poll) => {},
+                        _ = shutdown.changed() => {},
+                    }
+                }
+                // A short batch reached the end of what the log shows: wait for the
+                // next append instead of asking again at once (the wake-up was
+                // registered before the step, so none is missed).
+                Ok(applied) if (applied as i64) < self.batch_size => {
+                    pause = Duration::from_millis(50);
+                    tokio::select! {
+                        () = woken => {},
                         () = tokio::time::sleep(poll) => {},
                         _ = shutdown.changed() => {},
                     }
                 }
                 Ok(_) => pause = Duration::from_millis(50),
                 Err(error) => {
+                    ensured = false;
                     self.stats.failures.fetch_add(1, Ordering::Relaxed);
                     *self.stats.last_error.lock().expect("stats lock") = Some(error.to_string());
                     tracing::error!(projection = name, %error, "projection step failed; retrying");
@@ -356,29 +406,77 @@ pub async fn wakeup_for(database: &Database) -> Arc<Notify> {
     notify
 }
 
+/// The checkpoints this process's workers committed on one database, published the
+/// moment they commit, so that a command waiting for its read models
+/// (read-your-writes) wakes at once instead of polling the database. One board per
+/// database: the api keeps it in its state and hands it to its workers.
+#[derive(Clone)]
+pub struct Checkpoints(Arc<watch::Sender<BTreeMap<String, LogPosition>>>);
+
+impl Default for Checkpoints {
+    fn default() -> Self {
+        Self(Arc::new(watch::Sender::new(BTreeMap::new())))
+    }
+}
+
+impl Checkpoints {
+    /// Publishes that worker `name` committed its checkpoint at `position`.
+    pub fn publish(&self, name: &str, position: LogPosition) {
+        self.0.send_modify(|positions| {
+            let known = positions.entry(name.to_string()).or_default();
+            *known = (*known).max(position);
+        });
+    }
+}
+
+/// How often [`wait_for_checkpoints`] also reads the checkpoints from the database:
+/// the workers of another api process (on a shared PostgreSQL) publish nothing here.
+const DATABASE_CHECK: Duration = Duration::from_millis(25);
+
 /// Waits until every named worker has passed `position` (read-your-writes: a command
-/// handler calls this with the log head after its commit). Returns false on timeout.
+/// handler calls this with the log head after its commit). Wakes on the commits its
+/// workers publish on `checkpoints`, and reads the database every 25 ms for workers
+/// that do not (another api process's, say). Returns false on timeout.
 pub async fn wait_for_checkpoints(
     database: &Database,
+    checkpoints: &Checkpoints,
     names: &[&str],
     position: LogPosition,
     timeout: Duration,
 ) -> Result<bool, ProjectionError> {
+    let mut published = checkpoints.0.subscribe();
     let deadline = tokio::time::Instant::now() + timeout;
+    let mut database_check = tokio::time::Instant::now() + DATABASE_CHECK;
     loop {
-        let mut all = true;
-        for name in names {
-            if read_checkpoint(database, name).await? < position {
-                all = false;
-                break;
-            }
-        }
-        if all {
+        let passed_here = {
+            let positions = published.borrow_and_update();
+            names
+                .iter()
+                .all(|name| positions.get(*name).is_some_and(|p| *p >= position))
+        };
+        if passed_here {
             return Ok(true);
         }
-        if tokio::time::Instant::now() >= deadline {
+        let now = tokio::time::Instant::now();
+        if now >= database_check {
+            let mut all = true;
+            for name in names {
+                if read_checkpoint(database, name).await? < position {
+                    all = false;
+                    break;
+                }
+            }
+            if all {
+                return Ok(true);
+            }
+            database_check = now + DATABASE_CHECK;
+        }
+        if now >= deadline {
             return Ok(false);
         }
-        tokio::time::sleep(Duration::from_millis(5)).await;
+        tokio::select! {
+            _ = published.changed() => {},
+            () = tokio::time::sleep_until(database_check.min(deadline)) => {},
+        }
     }
 }

@@ -128,6 +128,13 @@ async fn run(
                 rate,
                 database.backend_name()
             );
+            if let Some(report) = reports.first() {
+                println!(
+                    "  fold {:.2} s, write {:.2} s",
+                    report.fold.as_secs_f64(),
+                    report.write.as_secs_f64()
+                );
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::History { order, at } => {

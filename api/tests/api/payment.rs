@@ -203,6 +203,7 @@ async fn quiesce(app: &TestApp) {
         assert!(
             wait_for_checkpoints(
                 &app.state.database,
+                &app.state.checkpoints,
                 &[LOAN_PROCESS],
                 head,
                 Duration::from_secs(10)

@@ -427,7 +427,12 @@ async fn secrets_stay_out_of_the_logs(app: TestApp) {
     for (what, secret) in secrets {
         assert!(
             !logged.contains(&secret),
-            "the {what} {secret:?} is in the logs"
+            "the {what} {secret:?} is in the logs: {}",
+            logged
+                .lines()
+                .filter(|l| l.contains(&secret))
+                .collect::<Vec<_>>()
+                .join("\n")
         );
     }
 }

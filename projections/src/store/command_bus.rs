@@ -28,6 +28,8 @@ pub const RECORDED_AT: &str = "recorded_at";
 pub struct CommandBus<A: Aggregate> {
     store: Backend<A>,
     services: A::Services,
+    /// Commands of one aggregate take turns within this process.
+    turns: super::aggregate_locks::AggregateLocks,
 }
 
 impl<A: Aggregate> CommandBus<A> {
@@ -36,6 +38,7 @@ impl<A: Aggregate> CommandBus<A> {
         Self {
             store: Backend::for_database(database),
             services,
+            turns: Default::default(),
         }
     }
 
@@ -85,6 +88,10 @@ impl<A: Aggregate> CommandBus<A> {
         command: A::Command,
         mut metadata: HashMap<String, String>,
     ) -> Result<Vec<EventEnvelope<A>>, AggregateError<A::Error>> {
+        // Commands of this process on this aggregate go one at a time (see
+        // `aggregate_locks`); other processes are still kept out by the append's
+        // optimistic-concurrency check.
+        let _turn = self.turns.turn(aggregate_id).await;
         let mut context = self.store.load_aggregate(aggregate_id).await?;
         let sink = EventSink::default();
         context

@@ -11,6 +11,7 @@
 //! - [`EventLog`] reads every aggregate's events in one global order, after a
 //!   [`LogPosition`] checkpoint, without ever skipping a late commit.
 
+mod aggregate_locks;
 mod command_bus;
 mod database;
 mod error;

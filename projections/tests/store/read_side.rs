@@ -411,17 +411,25 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
     let head = EventLog::new(database).head().await.unwrap();
     let names = ["users", "orders", "wallets", "ledger"];
     let short = std::time::Duration::from_millis(50);
-    assert!(
-        !projections::runner::wait_for_checkpoints(database, &names, head, short)
-            .await
-            .unwrap()
-    );
+    assert!(!projections::runner::wait_for_checkpoints(
+        database,
+        &Default::default(),
+        &names,
+        head,
+        short
+    )
+    .await
+    .unwrap());
     catch_up_all(database).await;
-    assert!(
-        projections::runner::wait_for_checkpoints(database, &names, head, short)
-            .await
-            .unwrap()
-    );
+    assert!(projections::runner::wait_for_checkpoints(
+        database,
+        &Default::default(),
+        &names,
+        head,
+        short
+    )
+    .await
+    .unwrap());
 }
 
 async fn a_runner_stopped_between_steps_ends_as_an_uninterrupted_run(db: &TestDb) {
@@ -562,12 +570,14 @@ on_both_stores!(
 async fn a_failing_projection_is_reported_and_retried_until_it_catches_up(db: &TestDb) {
     let database = &db.database;
     seed(database, 3).await.unwrap();
+    let board = projections::runner::Checkpoints::default();
     let runner = Runner::new(
         database,
         Arc::new(Flaky {
             failures_left: 3.into(),
         }),
-    );
+    )
+    .with_checkpoints(board.clone());
     let stats = runner.stats();
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let wakeup = Arc::new(tokio::sync::Notify::new());
@@ -575,6 +585,7 @@ async fn a_failing_projection_is_reported_and_retried_until_it_catches_up(db: &T
     let head = EventLog::new(database).head().await.unwrap();
     let caught_up = projections::runner::wait_for_checkpoints(
         database,
+        &board,
         &["flaky"],
         head,
         std::time::Duration::from_secs(10),
@@ -597,7 +608,9 @@ async fn a_failing_projection_is_reported_and_retried_until_it_catches_up(db: &T
 async fn workers_wake_on_new_events_without_waiting_for_the_poll(db: &TestDb) {
     let database = &db.database;
     let wakeup = projections::runner::wakeup_for(database).await;
-    let runner = Runner::new(database, projections::projection::by_name("users").unwrap());
+    let board = projections::runner::Checkpoints::default();
+    let runner = Runner::new(database, projections::projection::by_name("users").unwrap())
+        .with_checkpoints(board.clone());
     let (stop, stopped) = tokio::sync::watch::channel(false);
     // A one-minute poll: only a wake-up can make the worker react within the test.
     let task =
@@ -610,6 +623,7 @@ async fn workers_wake_on_new_events_without_waiting_for_the_poll(db: &TestDb) {
     let head = EventLog::new(database).head().await.unwrap();
     let woke = projections::runner::wait_for_checkpoints(
         database,
+        &board,
         &["users"],
         head,
         std::time::Duration::from_secs(10),

@@ -4,7 +4,7 @@
  */
 import { useEffect, type ReactNode } from 'react';
 import { Provider } from 'react-redux';
-import { ConfigProvider } from 'antd-mobile';
+import ConfigProvider from 'antd-mobile/es/components/config-provider';
 import enUS from 'antd-mobile/es/locales/en-US';
 import zhCN from 'antd-mobile/es/locales/zh-CN';
 import { useTranslation } from 'react-i18next';

@@ -3,38 +3,41 @@
  * the first screen downloads only what it needs, and the auditor console under
  * `/admin` is a chunk of its own that borrowers never fetch. Unknown paths
  * redirect to `/`.
+ *
+ * A plain `BrowserRouter` with `<Routes>` and `React.lazy`, not a data router
+ * (`createBrowserRouter`): the app uses no loaders, actions or other data APIs,
+ * and the data router's code would weigh on the first screen
+ * (scripts/first-screen-size.mjs).
  */
-import { Suspense, type ComponentType } from 'react';
-import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { lazy, Suspense, type ComponentType } from 'react';
+import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { GlobalLoading } from '@/components/global-loading';
+import { Loading } from '@/components/loading';
 import { RequireAuth } from '@/components/require-auth';
 import { RouteEffects } from '@/components/route-effects';
-import { Loading } from '@/components/states';
 import { paths } from '@/config/paths';
 import { rememberAttribution } from '@/lib/storage';
 
 type Loader = () => Promise<{ default: ComponentType }>;
 
 /** A lazily loaded screen; `open` screens need no sign-in. */
-function screen(path: string, load: Loader, open = false): RouteObject {
-  return {
-    path,
-    lazy: async () => {
-      const { default: Screen } = await load();
-      return {
-        Component: open
-          ? Screen
-          : () => (
-              <RequireAuth>
-                <Screen />
-              </RequireAuth>
-            ),
-      };
-    },
-  };
+function screen(path: string, load: Loader, open = false) {
+  const Screen = lazy(load);
+  const element = open ? (
+    <Screen />
+  ) : (
+    <RequireAuth>
+      <Screen />
+    </RequireAuth>
+  );
+  return <Route key={path} path={path} element={element} />;
 }
 
 function Root() {
+  // The `code` and `channel` query parameters are saved on the first render and
+  // on every navigation, before the screen below renders (the sign-up screen
+  // pre-fills the invite code from them). Saving is idempotent.
+  rememberAttribution(useLocation().search);
   return (
     <>
       <GlobalLoading />
@@ -46,11 +49,9 @@ function Root() {
   );
 }
 
-export const routes: RouteObject[] = [
-  {
-    element: <Root />,
-    hydrateFallbackElement: <Loading />,
-    children: [
+export const routes = (
+  <Route element={<Root />}>
+    {[
       screen(paths.home.path, () => import('@/features/loan/home-screen')),
       screen(paths.login.path, () => import('@/features/auth/login-screen'), true),
       screen(paths.register.path, () => import('@/features/auth/login-screen'), true),
@@ -74,18 +75,19 @@ export const routes: RouteObject[] = [
       screen(paths.partner.path, () => import('@/features/account/partner-screen'), true),
       screen(paths.about.path, () => import('@/features/account/about-screen'), true),
       screen(paths.admin.path, () => import('@/features/admin/admin-app'), true),
-      { path: '*', element: <Navigate to="/" replace /> },
-    ],
-  },
-];
+    ]}
+    <Route path="*" element={<Navigate to="/" replace />} />
+  </Route>
+);
 
 /**
  * The browser router. The `code` and `channel` query parameters are saved before
- * the first screen renders and on every navigation after (PRODUCT.md 3).
+ * the first screen renders and on every navigation after (PRODUCT.md 3), by `Root`.
  */
-export function createRouter() {
-  rememberAttribution(window.location.search);
-  const router = createBrowserRouter(routes);
-  router.subscribe((state) => rememberAttribution(state.location.search));
-  return router;
+export function App() {
+  return (
+    <BrowserRouter>
+      <Routes>{routes}</Routes>
+    </BrowserRouter>
+  );
 }

@@ -1,5 +1,5 @@
 /** English / Chinese switch (PRODUCT.md 1); the choice is remembered. */
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, setLanguage } from '@/lib/i18n';
 

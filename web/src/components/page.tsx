@@ -4,7 +4,7 @@
  * customer-service button and, on tab screens, the bottom tab bar (PRODUCT.md 3).
  */
 import type { ReactNode } from 'react';
-import { NavBar } from 'antd-mobile';
+import NavBar from 'antd-mobile/es/components/nav-bar';
 import { useNavigate } from 'react-router';
 import { LenderFooter } from './lender-footer';
 import { ServiceButton } from './service-button';

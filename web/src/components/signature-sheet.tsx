@@ -4,7 +4,9 @@
  * `onConfirm` receives a PNG data URL.
  */
 import { useCallback, useRef } from 'react';
-import { Button, Popup, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Popup from 'antd-mobile/es/components/popup';
+import Toast from 'antd-mobile/es/components/toast';
 import SignaturePad from 'signature_pad';
 import { useTranslation } from 'react-i18next';
 import { SIGNATURE } from '@/config/constants';

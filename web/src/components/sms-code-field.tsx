@@ -3,7 +3,9 @@
  * can be pressed again (PRODUCT.md 5: one request per 60 s per phone).
  */
 import { useEffect, useState } from 'react';
-import { Button, Input, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Input from 'antd-mobile/es/components/input';
+import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import { SMS_RESEND_SECONDS } from '@/config/constants';
 import type { ApiFailure } from '@/lib/envelope';

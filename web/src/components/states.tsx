@@ -1,17 +1,8 @@
-/** Loading, error and empty states shared by every screen. */
-import { Button, DotLoading, ErrorBlock } from 'antd-mobile';
+/** Error and empty states shared by every screen, and the loading state (./loading). */
+import Button from 'antd-mobile/es/components/button';
+import ErrorBlock from 'antd-mobile/es/components/error-block';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure } from '@/lib/envelope';
-
-export function Loading() {
-  const { t } = useTranslation();
-  return (
-    <div className="state state--loading" role="status">
-      <DotLoading color="primary" />
-      <span>{t('loading')}</span>
-    </div>
-  );
-}
 
 /** Shows a failed request's message with a retry button. */
 export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
@@ -38,3 +29,5 @@ export function EmptyState({ text }: { text?: string }) {
     </div>
   );
 }
+
+export { Loading } from './loading';

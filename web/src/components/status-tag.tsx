@@ -3,7 +3,7 @@
  * review", the others their own label (lib/rules `statusLabelKey`), coloured by
  * what it means for the borrower.
  */
-import { Tag } from 'antd-mobile';
+import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
 import { statusLabelKey } from '@/lib/rules';
 

@@ -2,7 +2,7 @@
  * Bottom tab bar: Home `/` and My `/my` (PRODUCT.md 3). Selecting the current
  * tab does nothing.
  */
-import { TabBar as Bar } from 'antd-mobile';
+import Bar from 'antd-mobile/es/components/tab-bar';
 import { AppOutline, UserOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';

@@ -2,7 +2,7 @@
  * `/about`: who the lender is (P14): legal name, registration and licence
  * numbers, the about-us text and "We never ask you to pay to receive a loan."
  */
-import { List } from 'antd-mobile';
+import List from 'antd-mobile/es/components/list';
 import { useTranslation } from 'react-i18next';
 import { Page } from '@/components/page';
 import { QueryGate } from '@/components/query-gate';

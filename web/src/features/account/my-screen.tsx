@@ -3,7 +3,10 @@
  * recharge, orders, language, about, logout) and the home button via the tab bar.
  * Logout revokes the token on the server, clears it and goes to `/login` (4.5).
  */
-import { Button, Dialog, List, ProgressCircle } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Dialog from 'antd-mobile/es/components/dialog';
+import List from 'antd-mobile/es/components/list';
+import ProgressCircle from 'antd-mobile/es/components/progress-circle';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAppDispatch } from '@/app/hooks';

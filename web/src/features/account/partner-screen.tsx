@@ -1,5 +1,5 @@
 /** `/partner`: the cooperation page, its image from the company config (PRODUCT.md 3). */
-import { Image } from 'antd-mobile';
+import Image from 'antd-mobile/es/components/image';
 import { useTranslation } from 'react-i18next';
 import { Page } from '@/components/page';
 import { QueryGate } from '@/components/query-gate';

@@ -5,7 +5,7 @@
  * (use-action.ts). The order page, the identity panel and the hold panel all
  * act this way.
  */
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { ActionDone, ActionError, TextDialog } from './admin-ui';
 import type { ActionState, DialogSpec } from './use-action';

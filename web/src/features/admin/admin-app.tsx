@@ -9,7 +9,7 @@
  * beside the screen; designed for 1280×800, still usable on a tablet.
  */
 import { useEffect, type ReactNode } from 'react';
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { LanguageSwitch } from '@/components/language-switch';

@@ -5,7 +5,9 @@
  * asks for an action's note or reason.
  */
 import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
-import { Button, CenterPopup, Tag } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import CenterPopup from 'antd-mobile/es/components/center-popup';
+import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useDates } from '@/components/use-dates';

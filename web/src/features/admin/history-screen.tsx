@@ -6,7 +6,7 @@
  * `replay-tool history`); the console never folds events itself.
  */
 import { useEffect, useRef } from 'react';
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useDates } from '@/components/use-dates';

@@ -6,7 +6,8 @@
  * identity is verified (4.3).
  */
 import { useState } from 'react';
-import { Button, CenterPopup } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import CenterPopup from 'antd-mobile/es/components/center-popup';
 import { useTranslation } from 'react-i18next';
 import { AuthImage } from '@/components/auth-image';
 import { ActionButtons, ActionOutcome, type ActionButton } from './action-buttons';

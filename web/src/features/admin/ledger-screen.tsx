@@ -6,7 +6,7 @@
  * (`?orderId=`, `?account=`) and paged.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useDates } from '@/components/use-dates';

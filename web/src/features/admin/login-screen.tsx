@@ -3,7 +3,7 @@
  * PRODUCT.md 6). A signed-in auditor goes back where they were, or to the queue.
  */
 import { useState, type FormEvent } from 'react';
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { useAppDispatch } from '@/app/hooks';

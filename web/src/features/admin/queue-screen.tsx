@@ -4,7 +4,7 @@
  * summary and the item's age (since its last change); a click opens the order.
  */
 import { useEffect, useState } from 'react';
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useDates } from '@/components/use-dates';

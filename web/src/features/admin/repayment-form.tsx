@@ -6,7 +6,7 @@
  * applies a reference only once (`recorded: false` then).
  */
 import { useRef, useState, type FormEvent } from 'react';
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { useMoney } from '@/components/use-money';
 import { newIdempotencyKey } from '@/lib/idempotency';

@@ -6,7 +6,11 @@
  * only. Unlocking never involves a payment.
  */
 import { useState } from 'react';
-import { Button, Form, Input, Result, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Form from 'antd-mobile/es/components/form';
+import Input from 'antd-mobile/es/components/input';
+import Result from 'antd-mobile/es/components/result';
+import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAppSelector } from '@/app/hooks';

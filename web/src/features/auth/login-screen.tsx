@@ -5,7 +5,8 @@
  * when the required fields are filled (PRODUCT.md 5).
  */
 import { useState } from 'react';
-import { Button, Input, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Input from 'antd-mobile/es/components/input';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useAppDispatch } from '@/app/hooks';
@@ -52,7 +53,9 @@ export default function LoginScreen() {
     try {
       const { token } = await (registering ? register(body) : login(body)).unwrap();
       dispatch(signedIn(token));
-      Toast.show({ icon: 'success', content: t(registering ? 'register_success' : 'login_success') });
+      // The toast loads on demand: the first screen stays light (scripts/first-screen-size.mjs).
+      const content = t(registering ? 'register_success' : 'login_success');
+      void import('antd-mobile/es/components/toast').then(({ default: Toast }) => Toast.show({ icon: 'success', content }));
       navigate('/', { replace: true });
     } catch (error) {
       setProblem((error as ApiFailure).message);

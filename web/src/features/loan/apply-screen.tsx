@@ -6,7 +6,13 @@
  * only (max length 7) and is clamped to the range and step on blur.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { Button, Checkbox, Dialog, Input, Result, Selector, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Checkbox from 'antd-mobile/es/components/checkbox';
+import Dialog from 'antd-mobile/es/components/dialog';
+import Input from 'antd-mobile/es/components/input';
+import Result from 'antd-mobile/es/components/result';
+import Selector from 'antd-mobile/es/components/selector';
+import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { DisclosureTable } from '@/components/disclosure-table';

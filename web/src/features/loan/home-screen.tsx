@@ -6,7 +6,12 @@
  */
 import { useEffect, useState } from 'react';
 import { skipToken } from '@reduxjs/toolkit/query/react';
-import { Button, Checkbox, Dialog, Mask, Swiper, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Checkbox from 'antd-mobile/es/components/checkbox';
+import Dialog from 'antd-mobile/es/components/dialog';
+import Mask from 'antd-mobile/es/components/mask';
+import Swiper from 'antd-mobile/es/components/swiper';
+import Toast from 'antd-mobile/es/components/toast';
 import {
   BankcardOutline,
   BillOutline,

@@ -3,7 +3,9 @@
  * rate, score 5.0 and an Apply button; disabled products are greyed. The button
  * reads "Complete info" while the borrower is not qualified (4.1).
  */
-import { Button, Image, Rate } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Image from 'antd-mobile/es/components/image';
+import Rate from 'antd-mobile/es/components/rate';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Page } from '@/components/page';

@@ -1,5 +1,6 @@
 /** `/success/:orderId`: application received, with contact and back-home buttons (PRODUCT.md 3). */
-import { Button, Result } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Result from 'antd-mobile/es/components/result';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { Page } from '@/components/page';

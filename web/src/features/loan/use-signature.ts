@@ -4,7 +4,7 @@
  * sheet closes once the signature is saved). Spread `sheet` on `SignatureSheet`.
  */
 import { useCallback, useState } from 'react';
-import { Toast } from 'antd-mobile';
+import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import type { SignatureSheetProps } from '@/components/signature-sheet';
 import type { ApiFailure } from '@/lib/envelope';

@@ -10,7 +10,11 @@
  * disbursed (4) or its payout failed (`lastWithdrawError`).
  */
 import { useEffect, useRef, useState } from 'react';
-import { Button, Dialog, Result, Steps, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Dialog from 'antd-mobile/es/components/dialog';
+import Result from 'antd-mobile/es/components/result';
+import Steps from 'antd-mobile/es/components/steps';
+import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Page } from '@/components/page';

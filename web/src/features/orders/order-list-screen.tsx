@@ -3,7 +3,7 @@
  * status (0–3 read "Under review"), principal, apply time and a Check button to
  * its detail; the bottom tab bar.
  */
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Page } from '@/components/page';

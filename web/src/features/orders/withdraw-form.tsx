@@ -9,7 +9,10 @@
  * the server has answered or the amount or PIN changed.
  */
 import { useEffect, useRef, useState } from 'react';
-import { Button, Input, Steps, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Input from 'antd-mobile/es/components/input';
+import Steps from 'antd-mobile/es/components/steps';
+import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useMoney } from '@/components/use-money';

@@ -1,5 +1,6 @@
 /** `/bankInfoDetail`: name, bank and masked card number, read-only (PRODUCT.md 3). */
-import { Button, List } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import List from 'antd-mobile/es/components/list';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Page } from '@/components/page';

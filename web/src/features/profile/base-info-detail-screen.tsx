@@ -4,7 +4,8 @@
  * server, so revealing shows only what the server sent.
  */
 import { useState } from 'react';
-import { Button, List } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import List from 'antd-mobile/es/components/list';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Page } from '@/components/page';

@@ -3,7 +3,7 @@
  * on the client (JPEG or PNG by content, under 5 MB, PRODUCT.md 5) before it is
  * kept; the server re-checks, re-encodes and strips metadata.
  */
-import { Toast } from 'antd-mobile';
+import Toast from 'antd-mobile/es/components/toast';
 import { CameraOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { AuthImage } from '@/components/auth-image';

@@ -6,7 +6,11 @@
  * values (name and ID number once identity is verified) are read-only.
  */
 import { useMemo, useState } from 'react';
-import { Button, Form, Input, Radio, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Form from 'antd-mobile/es/components/form';
+import Input from 'antd-mobile/es/components/input';
+import Radio from 'antd-mobile/es/components/radio';
+import Toast from 'antd-mobile/es/components/toast';
 import { EyeInvisibleOutline, EyeOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';

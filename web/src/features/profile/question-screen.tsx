@@ -5,7 +5,11 @@
  * to the detail of an order in progress (4.2, P7). Nothing is created here.
  */
 import { useState } from 'react';
-import { Button, Form, Input, Radio, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Form from 'antd-mobile/es/components/form';
+import Input from 'antd-mobile/es/components/input';
+import Radio from 'antd-mobile/es/components/radio';
+import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Page } from '@/components/page';

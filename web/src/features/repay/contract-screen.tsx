@@ -9,7 +9,9 @@
  * embedded as a data URL). An order without a disclosure has no contract.
  */
 import { useEffect, useRef, useState } from 'react';
-import { Button, DotLoading, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import DotLoading from 'antd-mobile/es/components/dot-loading';
+import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '@/app/hooks';
 import { DisclosureTable } from '@/components/disclosure-table';

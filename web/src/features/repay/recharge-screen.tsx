@@ -8,7 +8,8 @@
  * cooling-off window) and the next installment.
  */
 import { useRef, useState } from 'react';
-import { Button, Input } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Input from 'antd-mobile/es/components/input';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { Page } from '@/components/page';

@@ -5,7 +5,9 @@
  * being repaid (4) and "Repaid" once it is closed (10). The payment page links
  * back here.
  */
-import { Button, Result, Tag } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Result from 'antd-mobile/es/components/result';
+import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { Page } from '@/components/page';

@@ -1,0 +1,86 @@
+//! The fault run's check, on the PostgreSQL store the api wrote: every command that got
+//! a success answer left its event (or payment page), and no payout or repayment was
+//! applied twice.
+
+use serde_json::{json, Value};
+use sqlx::PgPool;
+
+use crate::borrower::Done;
+
+/// The event a successful call must have left on its order.
+fn expected_event(kind: &str) -> Option<&'static str> {
+    match kind {
+        "apply" => Some("LoanApplied"),
+        "startReview" => Some("ReviewStarted"),
+        "passFirst" => Some("FirstAuditPassed"),
+        "passFinal" => Some("FinalAuditPassed"),
+        "withdraw" => Some("PayoutRequested"),
+        _ => None,
+    }
+}
+
+/// Checks `done` against the store: `{answeredOk, found, missing: [...], duplicates: {...}}`.
+pub async fn check(pool: &PgPool, done: &[Done]) -> Result<Value, sqlx::Error> {
+    let mut found = 0u64;
+    let mut missing = Vec::new();
+    for call in done {
+        let present: bool = match (expected_event(call.kind), call.kind) {
+            (Some(event_type), _) => {
+                sqlx::query_scalar(
+                    "select exists (select 1 from events where aggregate_id = $1 and event_type = $2)",
+                )
+                .bind(&call.order_id)
+                .bind(event_type)
+                .fetch_one(pool)
+                .await?
+            }
+            (None, "recharge") => {
+                sqlx::query_scalar("select exists (select 1 from payment_session where session_id = $1)")
+                    .bind(&call.session_id)
+                    .fetch_one(pool)
+                    .await?
+            }
+            // A paid page: the session is paid and the wallet got the money exactly
+            // under the session's payment reference.
+            (None, "pay") => {
+                sqlx::query_scalar(
+                    "select exists (select 1 from payment_session s join events e \
+                       on e.event_type = 'Recharged' and e.payload -> 'Recharged' ->> 'payment_ref' = s.payment_ref \
+                     where s.session_id = $1 and s.status = 'paid')",
+                )
+                .bind(&call.session_id)
+                .fetch_one(pool)
+                .await?
+            }
+            _ => false,
+        };
+        if present {
+            found += 1;
+        } else {
+            missing.push(json!(call));
+        }
+    }
+    let duplicates = json!({
+        // One payout per order (single drawdown, PRODUCT.md 4.4).
+        "payoutSucceededTwice": count(pool, "select count(*) from (select aggregate_id from events \
+            where event_type = 'PayoutSucceeded' group by aggregate_id having count(*) > 1) d").await?,
+        // Each payment applied at most once: to the wallet, to the order, from the wallet.
+        "rechargedTwice": count(pool, "select count(*) from (select payload -> 'Recharged' ->> 'payment_ref' from events \
+            where event_type = 'Recharged' group by 1 having count(*) > 1) d").await?,
+        "repaymentReceivedTwice": count(pool, "select count(*) from (select payload -> 'RepaymentReceived' ->> 'payment_ref' from events \
+            where event_type = 'RepaymentReceived' group by 1 having count(*) > 1) d").await?,
+        "repaymentAppliedTwice": count(pool, "select count(*) from (select payload -> 'RepaymentApplied' ->> 'payment_ref' from events \
+            where event_type = 'RepaymentApplied' group by 1 having count(*) > 1) d").await?,
+    });
+    Ok(json!({
+        "answeredOk": done.len(),
+        "found": found,
+        "missing": missing.iter().take(20).collect::<Vec<_>>(),
+        "missingCount": missing.len(),
+        "duplicates": duplicates,
+    }))
+}
+
+async fn count(pool: &PgPool, sql: &str) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(sql).fetch_one(pool).await
+}

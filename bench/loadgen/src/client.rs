@@ -1,0 +1,188 @@
+//! The api over HTTP: envelope calls (`{code, msg, data}`), multipart uploads and the
+//! sandbox payment page, each timed.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// The answer of one envelope call.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// The envelope's code (0: success; PRODUCT.md section 9 otherwise).
+    pub code: i64,
+    /// The envelope's message.
+    pub msg: String,
+    /// The envelope's data.
+    pub data: Value,
+    /// Time from sending the request to the whole body read.
+    pub latency: Duration,
+}
+
+impl Answer {
+    /// True for code 0.
+    pub fn ok(&self) -> bool {
+        self.code == 0
+    }
+}
+
+/// The data of a successful call; otherwise why not, named after `what` (for
+/// set-up steps that must succeed).
+pub fn data_of(
+    what: &str,
+    outcome: Result<Answer, Transport>,
+) -> Result<serde_json::Value, String> {
+    let answer = outcome.map_err(|e| format!("{what}: {e}"))?;
+    if answer.ok() {
+        Ok(answer.data)
+    } else {
+        Err(format!("{what}: {} {}", answer.code, answer.msg))
+    }
+}
+
+/// Why a call got no envelope: the connection failed (the api was down, say) or the
+/// body was not an envelope.
+#[derive(Debug, Clone)]
+pub struct Transport(pub String);
+
+impl std::fmt::Display for Transport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A client of one api base URL. Cheap to clone (one connection pool).
+#[derive(Clone)]
+pub struct Api {
+    http: reqwest::Client,
+    base: String,
+}
+
+impl Api {
+    /// A client of `base` (e.g. `http://127.0.0.1:8080`), 30 s per request.
+    pub fn new(base: &str) -> Self {
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(30))
+            .pool_max_idle_per_host(256)
+            // The payment page answers 303 once a payment is recorded: that answer is
+            // the outcome, not a page to follow.
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("an HTTP client");
+        Self {
+            http,
+            base: base.trim_end_matches('/').to_string(),
+        }
+    }
+
+    /// The absolute URL of `path` (absolute URLs pass through).
+    pub fn url(&self, path: &str) -> String {
+        if path.starts_with("http") {
+            path.to_string()
+        } else {
+            format!("{}{path}", self.base)
+        }
+    }
+
+    /// `POST path` with a JSON body and an optional bearer token. `client_ip` goes in
+    /// `X-Forwarded-For` (the api runs with `TRUST_PROXY=true` in the bench, so the
+    /// per-IP login limits apply per simulated phone, as they would in the field).
+    pub async fn call(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: &Value,
+        client_ip: &str,
+    ) -> Result<Answer, Transport> {
+        let mut request = self
+            .http
+            .post(self.url(path))
+            .header("content-type", "application/json")
+            .header("x-forwarded-for", client_ip)
+            .body(body.to_string());
+        if let Some(token) = token {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        self.envelope(request).await
+    }
+
+    /// `POST /jackey/user/identity/apply` with three ID photos.
+    pub async fn upload_identity(&self, token: &str, photo: &[u8]) -> Result<Answer, Transport> {
+        let boundary = "----loadgen-boundary-5f1c";
+        let mut body = Vec::new();
+        for name in ["frontImage", "backImage", "handHoldImage"] {
+            body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{name}.png\"\r\nContent-Type: image/png\r\n\r\n").as_bytes());
+            body.extend_from_slice(photo);
+            body.extend_from_slice(b"\r\n");
+        }
+        body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+        let request = self
+            .http
+            .post(self.url("/jackey/user/identity/apply"))
+            .header(
+                "content-type",
+                format!("multipart/form-data; boundary={boundary}"),
+            )
+            .header("authorization", format!("Bearer {token}"))
+            .body(body);
+        self.envelope(request).await
+    }
+
+    /// Presses Pay on the sandbox payment page at `url`, as a browser would
+    /// (`outcome=paid`). The page answers 303 back to itself once the payment is
+    /// recorded; anything else is reported as an error code of its HTTP status.
+    pub async fn pay(&self, url: &str) -> Result<Answer, Transport> {
+        let started = Instant::now();
+        let response = self
+            .http
+            .post(self.url(url))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("outcome=paid")
+            .send()
+            .await
+            .map_err(|e| Transport(e.to_string()))?;
+        let status = response.status().as_u16();
+        let text = response
+            .text()
+            .await
+            .map_err(|e| Transport(e.to_string()))?;
+        Ok(Answer {
+            code: if status == 303 { 0 } else { i64::from(status) },
+            msg: if status == 303 { String::new() } else { text },
+            data: Value::Null,
+            latency: started.elapsed(),
+        })
+    }
+
+    /// `GET path`: the body as text.
+    pub async fn text(&self, path: &str) -> Result<String, Transport> {
+        let response = self
+            .http
+            .get(self.url(path))
+            .send()
+            .await
+            .map_err(|e| Transport(e.to_string()))?;
+        response.text().await.map_err(|e| Transport(e.to_string()))
+    }
+
+    async fn envelope(&self, request: reqwest::RequestBuilder) -> Result<Answer, Transport> {
+        let started = Instant::now();
+        let response = request.send().await.map_err(|e| Transport(e.to_string()))?;
+        let bytes = response
+            .bytes()
+            .await
+            .map_err(|e| Transport(e.to_string()))?;
+        let latency = started.elapsed();
+        let envelope: Value = serde_json::from_slice(&bytes).map_err(|e| {
+            Transport(format!(
+                "not an envelope ({e}): {}",
+                String::from_utf8_lossy(&bytes)
+            ))
+        })?;
+        Ok(Answer {
+            code: envelope["code"].as_i64().unwrap_or(-1),
+            msg: envelope["msg"].as_str().unwrap_or_default().to_string(),
+            data: envelope["data"].clone(),
+            latency,
+        })
+    }
+}

@@ -1,0 +1,335 @@
+//! The measured runs. Each prints one JSON object per phase on stdout (the bench's
+//! report reads them); progress goes to stderr.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use tokio::sync::Mutex;
+
+use crate::borrower::{Auditors, Borrower, Done, Step, PIN};
+use crate::client::{data_of, Api};
+use crate::metrics::LagWindow;
+use crate::stats::Stats;
+
+/// Registers `count` borrowers, 16 at a time, with phone numbers `09` + `prefix` (3
+/// digits) + a 6-digit index.
+pub async fn register_many(
+    api: &Api,
+    auditors: &Auditors,
+    prefix: u16,
+    count: usize,
+) -> Result<Vec<Borrower>, String> {
+    let started = Instant::now();
+    let mut borrowers = Vec::with_capacity(count);
+    let indices: Vec<usize> = (0..count).collect();
+    for chunk in indices.chunks(16) {
+        let mut tasks = Vec::new();
+        for &i in chunk {
+            let (api, auditors) = (api.clone(), auditors.clone());
+            let mobile = format!("09{prefix:03}{i:06}");
+            tasks.push(tokio::spawn(async move {
+                Borrower::register(&api, &auditors, mobile).await
+            }));
+        }
+        for task in tasks {
+            borrowers.push(task.await.map_err(|e| e.to_string())??);
+        }
+    }
+    eprintln!(
+        "registered {count} borrowers in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(borrowers)
+}
+
+/// The command mix: each client drives its own borrowers round-robin through the
+/// loan cycle for `seconds`, at each client count in turn (the borrowers carry on
+/// from one phase to the next). `record`, when given, collects every command that got
+/// a success answer (the fault run).
+pub async fn mix(
+    api: &Api,
+    auditors: &Auditors,
+    mut groups: Vec<Vec<Borrower>>,
+    clients: &[usize],
+    seconds: u64,
+    record: Option<Arc<Mutex<Vec<Done>>>>,
+) -> Vec<Value> {
+    let mut phases = Vec::new();
+    for &count in clients {
+        let lag = LagWindow::open(api).await;
+        let started = Instant::now();
+        let deadline = started + Duration::from_secs(seconds);
+        let mut tasks = Vec::new();
+        let mut rest = groups.split_off(count.min(groups.len()));
+        for mut group in std::mem::take(&mut groups) {
+            let (api, auditors, record) = (api.clone(), auditors.clone(), record.clone());
+            tasks.push(tokio::spawn(async move {
+                let mut stats = Stats::default();
+                let mut sent = 0u64;
+                while Instant::now() < deadline {
+                    let mut progressed = false;
+                    for borrower in group.iter_mut() {
+                        if Instant::now() >= deadline {
+                            break;
+                        }
+                        let commands = borrower.step != Step::Refresh;
+                        sent += u64::from(commands);
+                        match borrower.advance(&api, &auditors, &mut stats).await {
+                            Ok(Some(done)) => {
+                                progressed = true;
+                                if let Some(record) = &record {
+                                    record.lock().await.push(done);
+                                }
+                            }
+                            Ok(None) => {}
+                            // The api is down (the fault run kills it): wait a little.
+                            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+                        }
+                    }
+                    if !progressed {
+                        // Every borrower waits for a worker: do not spin.
+                        tokio::time::sleep(Duration::from_millis(5)).await;
+                    }
+                }
+                (group, stats, sent)
+            }));
+        }
+        let mut total = Stats::default();
+        let mut sent = 0;
+        for task in tasks {
+            let (group, stats, group_sent) = task.await.expect("client task");
+            total.merge(&stats);
+            sent += group_sent;
+            groups.push(group);
+        }
+        let elapsed = started.elapsed();
+        groups.append(&mut rest);
+        let mut summary = total.summary(elapsed);
+        summary["scenario"] = json!("mix");
+        summary["clients"] = json!(count);
+        summary["sent"] = json!(sent);
+        summary["answered"] = json!(sent - total.transport);
+        summary["projectionLag"] = lag.close(api).await;
+        eprintln!("mix at {count} clients: {summary}");
+        phases.push(summary);
+    }
+    phases
+}
+
+/// A borrower with a disbursed `amount` loan (for contention and growth): applies,
+/// both auditors approve, withdraws all of it and waits for the payout.
+pub async fn disbursed(
+    api: &Api,
+    auditors: &Auditors,
+    borrower: &mut Borrower,
+    amount: &str,
+) -> Result<(), String> {
+    let t = Some(borrower.token.clone());
+    let ip = borrower.ip.clone();
+    let call = |path: &'static str, token: Option<String>, body: Value| {
+        let (api, ip) = (api.clone(), ip.clone());
+        async move { data_of(path, api.call(path, token.as_deref(), &body, &ip).await) }
+    };
+    let terms = json!({"amt": amount, "periodDays": 24, "appId": 1, "configId": 1});
+    let order_id = call("/jackey/loan/apply", t.clone(), terms).await?["loanOrderId"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let a = Some(auditors.first.clone());
+    let b = Some(auditors.second.clone());
+    let order = json!({ "orderId": order_id });
+    let note = json!({ "orderId": order_id, "note": "ok" });
+    call("/admin/api/orders/startReview", a.clone(), order).await?;
+    call("/admin/api/orders/passFirst", a, note.clone()).await?;
+    call("/admin/api/orders/passFinal", b, note).await?;
+    let progress = || call("/jackey/loan/getLoanProgress", t.clone(), json!({}));
+    wait_until(|| async {
+        progress()
+            .await
+            .map(|p| p["status"] == 9 && p["balance"] != "0.00")
+    })
+    .await?;
+    let withdraw = json!({"password": PIN, "withdrawAmount": amount, "bankcard": "x", "loanOrderId": order_id});
+    call("/jackey/user/withdraw", t.clone(), withdraw).await?;
+    wait_until(|| async { progress().await.map(|p| p["status"] == 4) }).await?;
+    borrower.order_id = Some(order_id);
+    borrower.step = Step::Recharge;
+    Ok(())
+}
+
+/// Polls `check` every 10 ms until it is true, for up to 30 s.
+async fn wait_until<F, Fut>(check: F) -> Result<(), String>
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Result<bool, String>>,
+{
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        if check().await? {
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    Err("a worker did not act within 30 s".into())
+}
+
+/// One repayment of `amount` through the payment page: recharge, then pay.
+/// Records both calls in `stats`.
+async fn repay(api: &Api, borrower: &Borrower, amount: &str, stats: &mut Stats) -> bool {
+    let body = json!({ "amt": amount });
+    let opened = api
+        .call(
+            "/jackey/loan/recharge",
+            Some(&borrower.token),
+            &body,
+            &borrower.ip,
+        )
+        .await;
+    let Some(answer) = stats.record("recharge", opened) else {
+        return false;
+    };
+    let url = answer.data.as_str().unwrap_or_default().to_string();
+    stats.record("pay", api.pay(&url).await).is_some()
+}
+
+/// Every client repays the same loan at once (each payment 100, the product's
+/// minimum) for `seconds`: the wallet and the order are one aggregate each, so the
+/// api retries its optimistic-concurrency conflicts; the figure that matters is how
+/// many reached a client.
+pub async fn contention(api: &Api, borrower: Borrower, clients: usize, seconds: u64) -> Value {
+    let borrower = Arc::new(borrower);
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(seconds);
+    let mut tasks = Vec::new();
+    for _ in 0..clients {
+        let (api, borrower) = (api.clone(), borrower.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut stats = Stats::default();
+            while Instant::now() < deadline {
+                repay(&api, &borrower, "100", &mut stats).await;
+            }
+            stats
+        }));
+    }
+    let mut total = Stats::default();
+    for task in tasks {
+        total.merge(&task.await.expect("client task"));
+    }
+    let mut summary = total.summary(started.elapsed());
+    summary["scenario"] = json!("contention");
+    summary["clients"] = json!(clients);
+    summary["orderId"] = json!(borrower.order_id);
+    eprintln!("contention at {clients} clients: {summary}");
+    summary
+}
+
+/// Command latency as one order's history grows. The command is the auditor's
+/// manual repayment (`/admin/api/repayments/manual`, 100 each): it loads the order's
+/// whole history, appends one event and waits for the read models, all inside the
+/// call. At each level (events of the order in the store) 20 of them one after
+/// another (so the history grows by 20 while measured); between levels 8 clients
+/// record repayments until the order reaches the next level.
+pub async fn growth(
+    api: &Api,
+    auditors: &Auditors,
+    borrower: Borrower,
+    levels: &[i64],
+    events_of: impl Fn(String) -> std::pin::Pin<Box<dyn std::future::Future<Output = i64> + Send>>,
+) -> Vec<Value> {
+    let order_id = borrower.order_id.clone().unwrap_or_default();
+    let path = "/admin/api/repayments/manual";
+    let mut phases = Vec::new();
+    let mut serial = 0u64;
+    for &level in levels {
+        loop {
+            let missing = level - events_of(order_id.clone()).await;
+            if missing <= 0 {
+                break;
+            }
+            let mut tasks = Vec::new();
+            for lane in 0..8.min(missing) {
+                let count = usize::try_from(missing).unwrap_or(0).div_ceil(8);
+                let (api, token, ip) = (api.clone(), auditors.first.clone(), borrower.ip.clone());
+                let (order_id, base) = (order_id.clone(), serial);
+                tasks.push(tokio::spawn(async move {
+                    for i in 0..count {
+                        let reference = format!("grow-{base}-{lane}-{i}");
+                        let body =
+                            json!({"orderId": order_id, "amount": "100", "reference": reference});
+                        let _ = api.call(path, Some(&token), &body, &ip).await;
+                    }
+                }));
+            }
+            serial += 1;
+            for task in tasks {
+                task.await.expect("grow task");
+            }
+        }
+        let history = events_of(order_id.clone()).await;
+        let started = Instant::now();
+        let mut stats = Stats::default();
+        for i in 0..20 {
+            let reference = format!("measure-{level}-{i}");
+            let body = json!({"orderId": order_id, "amount": "100", "reference": reference});
+            let outcome = api
+                .call(path, Some(&auditors.first), &body, &borrower.ip)
+                .await;
+            stats.record("manualRepayment", outcome);
+        }
+        let mut summary = stats.summary(started.elapsed());
+        summary["scenario"] = json!("growth");
+        summary["orderEvents"] = json!(history);
+        eprintln!("growth at {history} events: {summary}");
+        phases.push(summary);
+    }
+    phases
+}
+
+/// The three borrower queries of issue 7, round-robin, `clients` at once, for
+/// `seconds`, spread over `borrowers`' sessions.
+pub async fn queries(api: &Api, borrowers: &[Borrower], clients: usize, seconds: u64) -> Value {
+    let sessions: Arc<Vec<(String, String, String)>> = Arc::new(
+        borrowers
+            .iter()
+            .map(|b| {
+                (
+                    b.token.clone(),
+                    b.ip.clone(),
+                    b.order_id.clone().unwrap_or_default(),
+                )
+            })
+            .collect(),
+    );
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(seconds);
+    let mut tasks = Vec::new();
+    for client in 0..clients {
+        let (api, sessions) = (api.clone(), sessions.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut stats = Stats::default();
+            let mut i = client;
+            while Instant::now() < deadline {
+                let (token, ip, order_id) = &sessions[i % sessions.len()];
+                let (path, body) = match i % 3 {
+                    0 => ("/jackey/user/info", json!({})),
+                    1 => ("/jackey/loan/getUserOrderList", json!({})),
+                    _ => ("/jackey/loan/orderInfo", json!({ "loanOrderId": order_id })),
+                };
+                let outcome = api.call(path, Some(token), &body, ip).await;
+                stats.record(path, outcome);
+                i += 1;
+            }
+            stats
+        }));
+    }
+    let mut total = Stats::default();
+    for task in tasks {
+        total.merge(&task.await.expect("client task"));
+    }
+    let mut summary = total.summary(started.elapsed());
+    summary["scenario"] = json!("queries");
+    summary["clients"] = json!(clients);
+    eprintln!("queries at {clients} clients: {summary}");
+    summary
+}

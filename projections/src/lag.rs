@@ -1,0 +1,135 @@
+//! Projection lag in time: for every event a worker applies, the time from the
+//! event's commit (its `recorded_at` metadata, set just before the append) to the
+//! commit of the read-model transaction that applied it. Kept per worker in a
+//! process-wide registry (like the api's request metrics) and exported by the api's
+//! `/metrics` as the histogram `projection_apply_lag_seconds` (issue 7: lag p50/p99/max
+//! under load).
+//!
+//! Workers of other processes (several api processes on one PostgreSQL) record in their
+//! own process; `recorded_at` comes from the committing process's clock, so across
+//! machines the figure includes their clock difference.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock, Mutex};
+
+use chrono::{DateTime, Utc};
+
+use crate::store::{StoredEvent, RECORDED_AT};
+
+/// Upper bounds of the buckets, in microseconds (an implicit `+Inf` bucket follows):
+/// 0.5, 1, 2, 3, 4, 5, 7.5, 10, 15, 20, 25, 30, 40, 50, 75, 100, 250, 500 ms, 1, 2.5, 5, 10 s.
+pub const BUCKETS_US: [u64; 22] = [
+    500, 1_000, 2_000, 3_000, 4_000, 5_000, 7_500, 10_000, 15_000, 20_000, 25_000, 30_000, 40_000,
+    50_000, 75_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000,
+];
+
+/// One worker's lag histogram.
+#[derive(Debug, Default)]
+pub struct LagHistogram {
+    /// Events per bucket (not cumulative); the last one is `+Inf`.
+    buckets: [AtomicU64; BUCKETS_US.len() + 1],
+    /// Sum of the lags, microseconds.
+    sum_us: AtomicU64,
+    /// The largest lag seen, microseconds.
+    max_us: AtomicU64,
+}
+
+/// A copy of a histogram's counters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LagSnapshot {
+    /// Events per bucket (not cumulative), `BUCKETS_US` then `+Inf`.
+    pub buckets: Vec<u64>,
+    /// Sum of the lags, microseconds.
+    pub sum_us: u64,
+    /// The largest lag seen since the process started, microseconds.
+    pub max_us: u64,
+}
+
+impl LagHistogram {
+    /// Records one event's lag in microseconds (negative clock skew counts as 0).
+    pub fn record_us(&self, lag_us: i64) {
+        let lag_us = u64::try_from(lag_us).unwrap_or(0);
+        let bucket = BUCKETS_US
+            .iter()
+            .position(|bound| lag_us <= *bound)
+            .unwrap_or(BUCKETS_US.len());
+        self.buckets[bucket].fetch_add(1, Ordering::Relaxed);
+        self.sum_us.fetch_add(lag_us, Ordering::Relaxed);
+        self.max_us.fetch_max(lag_us, Ordering::Relaxed);
+    }
+
+    /// The counters now.
+    pub fn snapshot(&self) -> LagSnapshot {
+        LagSnapshot {
+            buckets: self
+                .buckets
+                .iter()
+                .map(|b| b.load(Ordering::Relaxed))
+                .collect(),
+            sum_us: self.sum_us.load(Ordering::Relaxed),
+            max_us: self.max_us.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// Every worker's histogram in this process, by worker name.
+static REGISTRY: LazyLock<Mutex<BTreeMap<String, Arc<LagHistogram>>>> =
+    LazyLock::new(Mutex::default);
+
+/// The histogram of the worker `name` (created on first use).
+pub fn histogram(name: &str) -> Arc<LagHistogram> {
+    REGISTRY
+        .lock()
+        .expect("lag registry")
+        .entry(name.to_string())
+        .or_default()
+        .clone()
+}
+
+/// A snapshot of every worker's histogram, by name.
+pub fn snapshots() -> BTreeMap<String, LagSnapshot> {
+    REGISTRY
+        .lock()
+        .expect("lag registry")
+        .iter()
+        .map(|(name, histogram)| (name.clone(), histogram.snapshot()))
+        .collect()
+}
+
+/// Records the lag of `events`, applied in a transaction that committed at `applied_at`.
+/// Events without a readable `recorded_at` (none are written so) are skipped.
+pub fn record(histogram: &LagHistogram, events: &[StoredEvent], applied_at: DateTime<Utc>) {
+    for event in events {
+        let recorded = event.metadata[RECORDED_AT]
+            .as_str()
+            .and_then(|text| DateTime::parse_from_rfc3339(text).ok());
+        if let Some(recorded) = recorded {
+            let lag = applied_at.signed_duration_since(recorded.with_timezone(&Utc));
+            histogram.record_us(lag.num_microseconds().unwrap_or(i64::MAX));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lags_land_in_the_first_bucket_that_holds_them_and_the_max_is_kept() {
+        let histogram = LagHistogram::default();
+        for lag_us in [200, 1_000, 1_001, 49_000, 20_000_000, -5] {
+            histogram.record_us(lag_us);
+        }
+        let snapshot = histogram.snapshot();
+        // 200 µs and the negative (skew) in ≤0.5 ms, 1 ms in ≤1 ms, 1.001 ms in ≤2 ms,
+        // 49 ms in ≤50 ms, 20 s in +Inf.
+        assert_eq!(snapshot.buckets[0], 2);
+        assert_eq!(snapshot.buckets[1], 1);
+        assert_eq!(snapshot.buckets[2], 1);
+        assert_eq!(snapshot.buckets[13], 1);
+        assert_eq!(snapshot.buckets[BUCKETS_US.len()], 1);
+        assert_eq!(snapshot.max_us, 20_000_000);
+        assert_eq!(snapshot.sum_us, 200 + 1_000 + 1_001 + 49_000 + 20_000_000);
+    }
+}
