@@ -35,7 +35,7 @@ enum Command {
     },
 }
 
-/// mimalloc instead of glibc malloc: see `api/Cargo.toml` (argon2id's 19 MiB blocks).
+/// mimalloc instead of glibc malloc: see the workspace `Cargo.toml`.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -197,61 +197,70 @@ impl Projection for LedgerProjection {
         &TABLES
     }
 
-    async fn apply(
+    async fn apply_all(
         &self,
         store: &mut dyn RowStore,
-        event: &StoredEvent,
+        events: &[StoredEvent],
     ) -> Result<(), ProjectionError> {
-        let id = event.aggregate_id.as_str();
-        let (journal_entry, at) = if event.aggregate_type == Order::TYPE {
-            let payload: OrderEvent = decode(event)?;
-            (order_entry(id, &payload), order_event_time(&payload))
-        } else if event.aggregate_type == Wallet::TYPE {
-            let payload: WalletEvent = decode(event)?;
-            (wallet_entry(id, &payload), recorded_at(event))
-        } else {
-            return Ok(());
-        };
-        let Some(journal_entry) = journal_entry else {
-            return Ok(());
-        };
-        debug_assert_eq!(
-            journal_entry
-                .postings
-                .iter()
-                .map(|p| p.amount)
-                .sum::<Decimal>(),
-            Decimal::ZERO
-        );
-        let entry_id = format!("{}/{}/{}", event.aggregate_type, id, event.sequence);
-        for (number, posting) in (1..).zip(&journal_entry.postings) {
-            let minor = posting.amount * Decimal::ONE_HUNDRED;
-            if !minor.fract().is_zero() {
-                return Err(ProjectionError::Precision {
-                    amount: posting.amount,
-                    position: event.position,
-                });
-            }
-            let amount_minor = i64::try_from(minor).map_err(|_| ProjectionError::Precision {
-                amount: posting.amount,
-                position: event.position,
-            })?;
-            store
-                .upsert(Row {
-                    table: &LEDGER_JOURNAL,
-                    values: vec![
-                        entry_id.as_str().into(),
-                        i64::from(number).into(),
-                        time_text(at).into(),
-                        journal_entry.order_id.as_str().into(),
-                        posting.account.as_str().into(),
-                        money_text(posting.amount).into(),
-                        amount_minor.into(),
-                        journal_entry.description.into(),
-                    ],
-                })
-                .await?;
+        for event in events {
+            post(store, event).await?;
         }
         Ok(())
     }
+}
+
+/// Writes the journal entry of one event, if it moves money. Errors:
+/// [`ProjectionError::Precision`] for an amount finer than a cent.
+async fn post(store: &mut dyn RowStore, event: &StoredEvent) -> Result<(), ProjectionError> {
+    let id = event.aggregate_id.as_str();
+    let (journal_entry, at) = if event.aggregate_type == Order::TYPE {
+        let payload: OrderEvent = decode(event)?;
+        (order_entry(id, &payload), order_event_time(&payload))
+    } else if event.aggregate_type == Wallet::TYPE {
+        let payload: WalletEvent = decode(event)?;
+        (wallet_entry(id, &payload), recorded_at(event))
+    } else {
+        return Ok(());
+    };
+    let Some(journal_entry) = journal_entry else {
+        return Ok(());
+    };
+    debug_assert_eq!(
+        journal_entry
+            .postings
+            .iter()
+            .map(|p| p.amount)
+            .sum::<Decimal>(),
+        Decimal::ZERO
+    );
+    let entry_id = format!("{}/{}/{}", event.aggregate_type, id, event.sequence);
+    for (number, posting) in (1..).zip(&journal_entry.postings) {
+        let minor = posting.amount * Decimal::ONE_HUNDRED;
+        if !minor.fract().is_zero() {
+            return Err(ProjectionError::Precision {
+                amount: posting.amount,
+                position: event.position,
+            });
+        }
+        let amount_minor = i64::try_from(minor).map_err(|_| ProjectionError::Precision {
+            amount: posting.amount,
+            position: event.position,
+        })?;
+        store
+            .upsert(Row {
+                table: &LEDGER_JOURNAL,
+                values: vec![
+                    entry_id.as_str().into(),
+                    i64::from(number).into(),
+                    time_text(at).into(),
+                    journal_entry.order_id.as_str().into(),
+                    posting.account.as_str().into(),
+                    money_text(posting.amount).into(),
+                    amount_minor.into(),
+                    journal_entry.description.into(),
+                ],
+            })
+            .await?;
+    }
+    Ok(())
 }

@@ -16,7 +16,7 @@ use serde_json::{json, Value as Json};
 use uuid::Uuid;
 
 use crate::projection::{
-    actor_of, decode, money_text, stored_state, time_text, to_json, Projection, ProjectionError,
+    actor_of, decode, money_text, time_text, to_json, Projection, ProjectionError, StateCache,
 };
 use crate::rows::{Kind, Row, RowStore, TableSpec, Value};
 use crate::store::StoredEvent;
@@ -291,21 +291,29 @@ impl Projection for OrdersProjection {
         &TABLES
     }
 
-    async fn apply(
+    async fn apply_all(
         &self,
         store: &mut dyn RowStore,
-        event: &StoredEvent,
+        events: &[StoredEvent],
     ) -> Result<(), ProjectionError> {
-        if event.aggregate_type != Order::TYPE {
-            return Ok(());
+        // Per order: its state, and the time of its last event in this run.
+        let mut orders = StateCache::<Order, String>::new();
+        for event in events.iter().filter(|e| e.aggregate_type == Order::TYPE) {
+            let payload: OrderEvent = decode(event)?;
+            let order = orders
+                .entry(store, &ORDER_DETAIL, event, |_| String::new())
+                .await?;
+            let at = time_text(order_event_time(&payload));
+            write_event_rows(store, event, &payload, &order.state, &at).await?;
+            order.state.apply(payload);
+            order.extra = at;
         }
-        let payload: OrderEvent = decode(event)?;
-        let order_key = event.aggregate_id.as_str();
-        let (mut order, _) = stored_state::<Order>(store, &ORDER_DETAIL, event).await?;
-        let at = time_text(order_event_time(&payload));
-        write_event_rows(store, event, &payload, &order, &at).await?;
-        order.apply(payload);
-        write_order_rows(store, &order, order_key, &at).await
+        // loan_progress picks the latest application by `applied_at`, which an order's
+        // first event fixes, so the order in which orders are written does not matter.
+        for order in orders.into_touched() {
+            write_order_rows(store, &order.state, &order.id, &order.extra).await?;
+        }
+        Ok(())
     }
 }
 

@@ -1,6 +1,7 @@
 //! What a projection is: a named consumer of the global log that turns each event
 //! into rows of its tables, through a [`RowStore`].
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -8,7 +9,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use rust_decimal::Decimal;
 use serde::de::DeserializeOwned;
 
-use crate::rows::{RowStore, TableSpec};
+use crate::rows::{Row, RowStore, TableSpec, Value};
 use crate::store::{LogPosition, StoreError, StoredEvent};
 
 /// Why a projection step failed. The worker reports it (log and counter), rolls the
@@ -59,11 +60,14 @@ pub trait Projection: Send + Sync {
     /// The tables it owns (and `rebuild` empties).
     fn tables(&self) -> &'static [&'static TableSpec];
 
-    /// Applies one event; events of aggregate types it does not follow are ignored.
-    async fn apply(
+    /// Applies a run of events, in log order, within one store transaction (a live
+    /// worker's batch, or a page of a rebuild); events of aggregate types it does not
+    /// follow are ignored. The rows after the run are those that applying the events one
+    /// at a time would leave; a projection may write each row once per run.
+    async fn apply_all(
         &self,
         store: &mut dyn RowStore,
-        event: &StoredEvent,
+        events: &[StoredEvent],
     ) -> Result<(), ProjectionError>;
 }
 
@@ -84,31 +88,86 @@ pub fn by_name(name: &str) -> Option<Arc<dyn Projection>> {
 
 /// Decodes an event payload.
 pub(crate) fn decode<E: DeserializeOwned>(event: &StoredEvent) -> Result<E, ProjectionError> {
-    serde_json::from_value(event.payload.clone()).map_err(|source| ProjectionError::Decode {
+    E::deserialize(&event.payload).map_err(|source| ProjectionError::Decode {
         what: "event payload",
         position: event.position,
         source,
     })
 }
 
-/// The aggregate state a projection keeps in the `state` column of `table` for the
-/// event's aggregate, and that row (`A::default()` and `None` before its first event).
-pub(crate) async fn stored_state<A: cqrs_es::Aggregate>(
-    store: &mut dyn RowStore,
-    table: &'static TableSpec,
-    event: &StoredEvent,
-) -> Result<(A, Option<crate::rows::Row>), ProjectionError> {
-    let key = [crate::rows::Value::from(event.aggregate_id.as_str())];
-    let Some(row) = store.get(table, &key).await? else {
-        return Ok((A::default(), None));
-    };
-    let state =
-        serde_json::from_str(row.text("state")).map_err(|source| ProjectionError::Decode {
-            what: "projection state",
-            position: event.position,
-            source,
-        })?;
-    Ok((state, Some(row)))
+/// The aggregates a run of events touches, each with the state a projection keeps in
+/// the `state` column of its table: loaded once, brought up to date event by event in
+/// memory, and handed back in first-touched order for the projection to write its rows
+/// once. A live batch or a rebuild page thus decodes, renders and serialises each
+/// aggregate's rows once per run instead of once per event (bench/PROFILE.md, replay).
+///
+/// `X` is what the projection keeps beside the state while the run lasts, made from the
+/// row as stored before the run (`None` for a new aggregate).
+pub(crate) struct StateCache<A, X> {
+    touched: Vec<Touched<A, X>>,
+    index: HashMap<String, usize>,
+}
+
+/// One aggregate of a [`StateCache`].
+pub(crate) struct Touched<A, X> {
+    /// The aggregate id (the row key).
+    pub id: String,
+    /// Its state after the events applied so far.
+    pub state: A,
+    /// The projection's own notes for this run.
+    pub extra: X,
+}
+
+impl<A: cqrs_es::Aggregate, X> StateCache<A, X> {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self {
+            touched: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+
+    /// The event's aggregate, loaded from `table` (its `state` column) on first touch
+    /// with `extra` made from the stored row; `A::default()` before its first event.
+    /// Errors: the store's, or [`ProjectionError::Decode`] for an unreadable state.
+    pub async fn entry(
+        &mut self,
+        store: &mut dyn RowStore,
+        table: &'static TableSpec,
+        event: &StoredEvent,
+        extra: impl FnOnce(Option<&Row>) -> X,
+    ) -> Result<&mut Touched<A, X>, ProjectionError> {
+        let id = event.aggregate_id.as_str();
+        let slot = match self.index.get(id) {
+            Some(&slot) => slot,
+            None => {
+                let row = store.get(table, &[Value::from(id)]).await?;
+                let state = match &row {
+                    None => A::default(),
+                    Some(row) => serde_json::from_str(row.text("state")).map_err(|source| {
+                        ProjectionError::Decode {
+                            what: "projection state",
+                            position: event.position,
+                            source,
+                        }
+                    })?,
+                };
+                self.touched.push(Touched {
+                    id: id.to_string(),
+                    state,
+                    extra: extra(row.as_ref()),
+                });
+                self.index.insert(id.to_string(), self.touched.len() - 1);
+                self.touched.len() - 1
+            }
+        };
+        Ok(&mut self.touched[slot])
+    }
+
+    /// The aggregates touched, in first-touched order.
+    pub fn into_touched(self) -> Vec<Touched<A, X>> {
+        self.touched
+    }
 }
 
 /// JSON text of a value that always serializes (our own types).

@@ -287,11 +287,13 @@ impl Runner {
         // If another worker moved the checkpoint while we read the log, the
         // compare-and-set of `advance_checkpoint` fails and this transaction rolls back.
         tx.lock_projection(name).await?;
-        for (applied, event) in events.iter().enumerate() {
-            if self.failpoint.is_some_and(|f| f.after_events == applied) {
+        match self.failpoint.filter(|f| f.after_events < events.len()) {
+            Some(failpoint) => {
+                let applied = &events[..failpoint.after_events];
+                self.projection.apply_all(&mut tx, applied).await?;
                 return Err(ProjectionError::Failpoint("before the checkpoint moved"));
             }
-            self.projection.apply(&mut tx, event).await?;
+            None => self.projection.apply_all(&mut tx, &events).await?,
         }
         advance_checkpoint(&mut tx, name, from, last).await?;
         tx.commit().await?;

@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use cqrs_es::Aggregate;
 use serde_json::{json, Value as Json};
 
-use crate::projection::{decode, stored_state, time_text, to_json, Projection, ProjectionError};
+use crate::projection::{decode, time_text, to_json, Projection, ProjectionError, StateCache};
 use crate::rows::{Kind, Row, RowStore, TableSpec};
 use crate::store::StoredEvent;
 
@@ -86,33 +86,40 @@ impl Projection for UsersProjection {
         &TABLES
     }
 
-    async fn apply(
+    async fn apply_all(
         &self,
         store: &mut dyn RowStore,
-        event: &StoredEvent,
+        events: &[StoredEvent],
     ) -> Result<(), ProjectionError> {
-        if event.aggregate_type != User::TYPE {
-            return Ok(());
+        // Per user: the state, and the registration time (from the stored row, or from
+        // the `UserRegistered` event of this run).
+        let mut users = StateCache::<User, String>::new();
+        for event in events.iter().filter(|e| e.aggregate_type == User::TYPE) {
+            let payload: UserEvent = decode(event)?;
+            let registered = |row: Option<&Row>| {
+                row.map(|row| row.text("registered_at").to_string())
+                    .unwrap_or_default()
+            };
+            let user = users.entry(store, &USER_PROFILE, event, registered).await?;
+            if let UserEvent::UserRegistered { registered_at, .. } = &payload {
+                user.extra = time_text(*registered_at);
+            }
+            user.state.apply(payload);
         }
-        let payload: UserEvent = decode(event)?;
-        let (mut user, previous) = stored_state::<User>(store, &USER_PROFILE, event).await?;
-        let registered_at = match (&payload, &previous) {
-            (UserEvent::UserRegistered { registered_at, .. }, _) => time_text(*registered_at),
-            (_, Some(row)) => row.text("registered_at").to_string(),
-            (_, None) => String::new(),
-        };
-        user.apply(payload);
-        let row = Row {
-            table: &USER_PROFILE,
-            values: vec![
-                event.aggregate_id.as_str().into(),
-                user.mobile.as_str().into(),
-                i64::from(user.identity.code()).into(),
-                registered_at.into(),
-                to_json(&user_doc(&user)).into(),
-                to_json(&user).into(),
-            ],
-        };
-        store.upsert(row).await
+        for user in users.into_touched() {
+            let row = Row {
+                table: &USER_PROFILE,
+                values: vec![
+                    user.id.as_str().into(),
+                    user.state.mobile.as_str().into(),
+                    i64::from(user.state.identity.code()).into(),
+                    user.extra.into(),
+                    to_json(&user_doc(&user.state)).into(),
+                    to_json(&user.state).into(),
+                ],
+            };
+            store.upsert(row).await?;
+        }
+        Ok(())
     }
 }

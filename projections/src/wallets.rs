@@ -4,7 +4,7 @@ use aggregates::wallet::{Wallet, WalletEvent};
 use async_trait::async_trait;
 use cqrs_es::Aggregate;
 
-use crate::projection::{decode, money_text, stored_state, to_json, Projection, ProjectionError};
+use crate::projection::{decode, money_text, to_json, Projection, ProjectionError, StateCache};
 use crate::rows::{Kind, Row, RowStore, TableSpec};
 use crate::store::StoredEvent;
 
@@ -36,28 +36,32 @@ impl Projection for WalletsProjection {
         &TABLES
     }
 
-    async fn apply(
+    async fn apply_all(
         &self,
         store: &mut dyn RowStore,
-        event: &StoredEvent,
+        events: &[StoredEvent],
     ) -> Result<(), ProjectionError> {
-        if event.aggregate_type != Wallet::TYPE {
-            return Ok(());
+        let mut wallets = StateCache::<Wallet, ()>::new();
+        for event in events.iter().filter(|e| e.aggregate_type == Wallet::TYPE) {
+            let payload: WalletEvent = decode(event)?;
+            let wallet = wallets.entry(store, &WALLET, event, |_| ()).await?;
+            wallet.state.apply(payload);
         }
-        let payload: WalletEvent = decode(event)?;
-        let (mut wallet, _) = stored_state::<Wallet>(store, &WALLET, event).await?;
-        wallet.apply(payload);
-        let proceeds = wallet.balance() - wallet.cash();
-        let row = Row {
-            table: &WALLET,
-            values: vec![
-                event.aggregate_id.as_str().into(),
-                money_text(proceeds).into(),
-                money_text(wallet.cash()).into(),
-                money_text(wallet.balance()).into(),
-                to_json(&wallet).into(),
-            ],
-        };
-        store.upsert(row).await
+        for wallet in wallets.into_touched() {
+            let state = &wallet.state;
+            let proceeds = state.balance() - state.cash();
+            let row = Row {
+                table: &WALLET,
+                values: vec![
+                    wallet.id.as_str().into(),
+                    money_text(proceeds).into(),
+                    money_text(state.cash()).into(),
+                    money_text(state.balance()).into(),
+                    to_json(state).into(),
+                ],
+            };
+            store.upsert(row).await?;
+        }
+        Ok(())
     }
 }

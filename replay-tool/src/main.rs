@@ -24,6 +24,11 @@ use projections::runner::Runner;
 use projections::store::{default_database_url, Database, EventLog};
 use projections::verify::verify;
 
+/// mimalloc instead of glibc malloc: a rebuild allocates and frees millions of small
+/// rows and events across threads (see the workspace `Cargo.toml`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "replay-tool",

@@ -1150,7 +1150,7 @@ type PostingRow = (String, i64, String, String, String, String, String);
     path = "/admin/api/ledger/journal",
     tag = "auditor",
     summary = "The ledger journal",
-    description = "`data`: {total, page, pageSize, entries: [{entryId, at, orderId, description, postings}]}. The body may be empty. 10004 both filters or bad paging; 40007 an orderId that is no order id.",
+    description = "`data`: {total, page, pageSize, entries: [{entryId, at, orderId, description, postings}]}. Includes every event committed before the call. The body may be empty. 10004 both filters or bad paging; 40007 an orderId that is no order id.",
     security(("bearer" = [])),
     request_body = Option<JournalBody>,
     responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
@@ -1161,6 +1161,9 @@ async fn journal(
     OptionalJson(body): OptionalJson<JournalBody>,
 ) -> Result<Response, ApiError> {
     let (limit, offset) = paging(body.page, body.page_size, 200)?;
+    // The books answer as of the request: a payment settled by the loan process a moment
+    // ago must show, even though no command of this auditor waited for it.
+    state.settle().await?;
     let order_id = body
         .order_id
         .as_deref()
@@ -1240,7 +1243,7 @@ async fn journal(
     path = "/admin/api/ledger/trialBalance",
     tag = "auditor",
     summary = "The trial balance",
-    description = "`data`: {accounts: [{account, balance, postings}], sum, balanced}.",
+    description = "`data`: {accounts: [{account, balance, postings}], sum, balanced}. Includes every event committed before the call (the ledger read model is waited for, bounded).",
     security(("bearer" = [])),
     responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
 )]
@@ -1248,6 +1251,8 @@ async fn trial_balance(
     State(state): State<AppState>,
     _auditor: Auditor,
 ) -> Result<Response, ApiError> {
+    // As of the request, like the journal: see `journal`.
+    state.settle().await?;
     let sql = "select account, balance_minor, postings from ledger_balances order by account";
     let rows: Vec<(String, i64, i64)> =
         with_pool!(&state.database, pool => sqlx::query_as(sql).fetch_all(pool).await)?;

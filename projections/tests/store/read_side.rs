@@ -547,10 +547,10 @@ impl Projection for Flaky {
     fn tables(&self) -> &'static [&'static projections::rows::TableSpec] {
         &[]
     }
-    async fn apply(
+    async fn apply_all(
         &self,
         _store: &mut dyn projections::rows::RowStore,
-        _event: &projections::store::StoredEvent,
+        _events: &[projections::store::StoredEvent],
     ) -> Result<(), projections::ProjectionError> {
         use std::sync::atomic::Ordering;
         let left = self.failures_left.load(Ordering::SeqCst);
