@@ -7,6 +7,7 @@
 import { MessageOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useCustomerServiceQuery } from '@/lib/shared-api';
+import { showAlert } from './feedback';
 
 /** Opens customer service: the link in a new window, else a dialog. */
 export function useOpenService() {
@@ -17,9 +18,7 @@ export function useOpenService() {
       window.open(link, '_blank', 'noopener,noreferrer');
       return;
     }
-    void import('antd-mobile/es/components/dialog').then(({ default: Dialog }) =>
-      Dialog.alert({ content: t('contact_service_dialog'), confirmText: t('ok') }),
-    );
+    showAlert({ content: t('contact_service_dialog'), confirmText: t('ok') });
   };
 }
 

@@ -10,6 +10,7 @@ import Input from 'antd-mobile/es/components/input';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useAppDispatch } from '@/app/hooks';
+import { showToast } from '@/components/feedback';
 import { LenderFooter } from '@/components/lender-footer';
 import { LanguageSwitch } from '@/components/language-switch';
 import { ServiceButton } from '@/components/service-button';
@@ -53,9 +54,7 @@ export default function LoginScreen() {
     try {
       const { token } = await (registering ? register(body) : login(body)).unwrap();
       dispatch(signedIn(token));
-      // The toast loads on demand: the first screen stays light (scripts/first-screen-size.mjs).
-      const content = t(registering ? 'register_success' : 'login_success');
-      void import('antd-mobile/es/components/toast').then(({ default: Toast }) => Toast.show({ icon: 'success', content }));
+      showToast({ icon: 'success', content: t(registering ? 'register_success' : 'login_success') });
       navigate('/', { replace: true });
     } catch (error) {
       setProblem((error as ApiFailure).message);

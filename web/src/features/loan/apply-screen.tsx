@@ -17,7 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { DisclosureTable } from '@/components/disclosure-table';
 import { Page } from '@/components/page';
-import { SignatureSheet } from '@/components/signature-sheet';
+import { LazySignatureSheet } from '@/components/lazy-signature-sheet';
 import { ErrorState, Loading } from '@/components/states';
 import { useMoney } from '@/components/use-money';
 import { AMOUNT_MAX_LENGTH } from '@/config/constants';
@@ -194,7 +194,7 @@ export default function ApplyScreen() {
       >
         {t(hasSignature ? 'submit_application' : 'sign_and_submit')}
       </Button>
-      <SignatureSheet {...signature.sheet} />
+      <LazySignatureSheet {...signature.sheet} />
       {done && (
         <div className="success-overlay" role="dialog" aria-label={t('apply_success')}>
           <div className="card">

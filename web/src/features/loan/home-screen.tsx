@@ -3,15 +3,16 @@
  * balance), the policy checkbox that enables the main button, the icon buttons,
  * the main button with its one-second cool-down, the refusal overlay with its
  * reason (P8) and the signature sheet when no signature is on file.
+ *
+ * The screen paints before the user and progress calls answer (the banner is
+ * its largest element): the figures show as skeletons of their own size until
+ * then. What the first paint does not show loads when needed.
  */
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import Button from 'antd-mobile/es/components/button';
 import Checkbox from 'antd-mobile/es/components/checkbox';
-import Dialog from 'antd-mobile/es/components/dialog';
-import Mask from 'antd-mobile/es/components/mask';
-import Swiper from 'antd-mobile/es/components/swiper';
-import Toast from 'antd-mobile/es/components/toast';
+import Skeleton from 'antd-mobile/es/components/skeleton';
 import {
   BankcardOutline,
   BillOutline,
@@ -23,10 +24,10 @@ import {
 } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
+import { showAlert, showToast } from '@/components/feedback';
+import { LazySignatureSheet } from '@/components/lazy-signature-sheet';
 import { Page } from '@/components/page';
-import { SignatureSheet } from '@/components/signature-sheet';
 import { StatusTag } from '@/components/status-tag';
-import { ErrorState, Loading } from '@/components/states';
 import { useMoney } from '@/components/use-money';
 import { isQualified, mainButton, walletPath } from '@/lib/rules';
 import { useCompanyConfigQuery, useLoanProgressQuery, useOrderInfoQuery, useUserInfoQuery } from '@/lib/shared-api';
@@ -34,12 +35,21 @@ import { storage } from '@/lib/storage';
 import { useCooldown } from './use-cooldown';
 import { useSignature } from './use-signature';
 
+// Not needed for the first paint, so not in this chunk: the carousel (its first
+// slide stands in for it), the refusal overlay and the error state.
+const Banner = lazy(() => import('./banner'));
+const Mask = lazy(() => import('antd-mobile/es/components/mask'));
+const ErrorState = lazy(() => import('@/components/states').then((m) => ({ default: m.ErrorState })));
+
+const BANNERS = ['banner_licensed', 'banner_no_fees', 'banner_prepay'];
+
 export default function HomeScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const money = useMoney();
   const user = useUserInfoQuery();
   const progress = useLoanProgressQuery();
+  const loading = user.isLoading || progress.isLoading;
   const { data: company } = useCompanyConfigQuery();
   const latest = progress.data;
   const refused = latest && (latest.status === 5 || latest.status === 12);
@@ -64,7 +74,7 @@ export default function HomeScreen() {
     if (action.kind === 'refresh') {
       void progress.refetch();
       void user.refetch();
-      Toast.show({ content: t('refreshed') });
+      showToast({ content: t('refreshed') });
     } else navigate(action.to);
   });
 
@@ -74,7 +84,7 @@ export default function HomeScreen() {
   };
 
   const showAbout = () =>
-    Dialog.alert({
+    showAlert({
       title: t('about_us'),
       content: (
         <div className="stack">
@@ -85,20 +95,15 @@ export default function HomeScreen() {
       confirmText: t('ok'),
     });
 
-  if (user.isLoading || progress.isLoading) {
-    return (
-      <Page title={company?.title ?? t('app_name')} tabs>
-        <Loading />
-      </Page>
-    );
-  }
   // A locked account (security lock or compliance hold, P4) sees why, and how to
   // lift it, before anything else.
   if (user.data?.lock) return <Navigate to="/lock" replace />;
   if (user.isError) {
     return (
       <Page title={company?.title ?? t('app_name')} tabs>
-        <ErrorState error={user.error} onRetry={() => void user.refetch()} />
+        <Suspense fallback={null}>
+          <ErrorState error={user.error} onRetry={() => void user.refetch()} />
+        </Suspense>
       </Page>
     );
   }
@@ -115,20 +120,28 @@ export default function HomeScreen() {
 
   return (
     <Page title={company?.title ?? t('app_name')} tabs>
-      <Swiper autoplay loop className="banner" indicatorProps={{ color: 'white' }}>
-        {['banner_licensed', 'banner_no_fees', 'banner_prepay'].map((key) => (
-          <Swiper.Item key={key}>
-            <div className="banner__slide">{t(key)}</div>
-          </Swiper.Item>
-        ))}
-      </Swiper>
-      <section className="card card--hero" data-testid="balance-card">
+      <Suspense
+        fallback={
+          <div className="banner">
+            <div className="banner__slide">{t(BANNERS[0])}</div>
+          </div>
+        }
+      >
+        <Banner slides={BANNERS.map((key) => t(key))} />
+      </Suspense>
+      <section className="card card--hero balance-card" data-testid="balance-card" aria-busy={loading}>
         <div className="muted">{t('account_balance')}</div>
-        <div className="amount-big">{money(latest?.balance ?? '0')}</div>
+        <div className="amount-big">
+          {loading ? <Skeleton animated className="balance-skeleton" /> : money(latest?.balance ?? '0')}
+        </div>
         <div className="row balance-card__foot">
-          <span className="muted">
-            {t('applied_amount')}: {money(latest?.applyAmount ?? '0')}
-          </span>
+          {loading ? (
+            <Skeleton animated className="balance-skeleton balance-skeleton--small" />
+          ) : (
+            <span className="muted">
+              {t('applied_amount')}: {money(latest?.applyAmount ?? '0')}
+            </span>
+          )}
           {latest && <StatusTag status={latest.status} />}
         </div>
       </section>
@@ -167,6 +180,8 @@ export default function HomeScreen() {
           size="large"
           shape="rounded"
           disabled={!accepted || cooling}
+          // Its label and target depend on the user and the progress.
+          loading={loading}
           onClick={onClick}
           data-testid="main-button"
         >
@@ -178,19 +193,23 @@ export default function HomeScreen() {
           </Button>
         )}
       </section>
-      <Mask visible={!!refused && !overlayClosed} onMaskClick={() => setOverlayClosed(true)}>
-        <div className="overlay-card card" role="dialog" aria-label={t('refused_title')}>
-          <h3 className="card__title">{t('refused_title')}</h3>
-          <p data-testid="refusal-reason">
-            {t('refused_reason', { reason: refusedOrder?.refuseReason ?? '…' })}
-          </p>
-          <p className="muted">{t('refused_can_reapply')}</p>
-          <Button block color="primary" onClick={() => setOverlayClosed(true)}>
-            {t('ok')}
-          </Button>
-        </div>
-      </Mask>
-<SignatureSheet {...signature.sheet} />
+      {refused && (
+        <Suspense fallback={null}>
+          <Mask visible={!overlayClosed} onMaskClick={() => setOverlayClosed(true)}>
+            <div className="overlay-card card" role="dialog" aria-label={t('refused_title')}>
+              <h3 className="card__title">{t('refused_title')}</h3>
+              <p data-testid="refusal-reason">
+                {t('refused_reason', { reason: refusedOrder?.refuseReason ?? '…' })}
+              </p>
+              <p className="muted">{t('refused_can_reapply')}</p>
+              <Button block color="primary" onClick={() => setOverlayClosed(true)}>
+                {t('ok')}
+              </Button>
+            </div>
+          </Mask>
+        </Suspense>
+      )}
+      <LazySignatureSheet {...signature.sheet} />
     </Page>
   );
 }

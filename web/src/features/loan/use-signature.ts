@@ -1,11 +1,11 @@
 /**
  * The signature sheet of the home and apply screens (PRODUCT.md 3): whether it
  * is open, and the upload of a confirmed signature (a toast either way; the
- * sheet closes once the signature is saved). Spread `sheet` on `SignatureSheet`.
+ * sheet closes once the signature is saved). Spread `sheet` on `LazySignatureSheet`.
  */
 import { useCallback, useState } from 'react';
-import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
+import { showToast } from '@/components/feedback';
 import type { SignatureSheetProps } from '@/components/signature-sheet';
 import type { ApiFailure } from '@/lib/envelope';
 import { useUploadSignatureMutation } from '@/lib/shared-api';
@@ -20,9 +20,9 @@ export function useSignature() {
     try {
       await upload(png).unwrap();
       setSigning(false);
-      Toast.show({ icon: 'success', content: t('signature_saved') });
+      showToast({ icon: 'success', content: t('signature_saved') });
     } catch (error) {
-      Toast.show({ content: (error as ApiFailure).message });
+      showToast({ content: (error as ApiFailure).message });
     }
   };
 

@@ -1,9 +1,12 @@
 /**
  * The home main button (PRODUCT.md 4.2, 4.3): disabled until the policy box is
  * ticked, its label per qualification and order, its one-second cool-down, and
- * the refusal overlay with the reason (P8).
+ * the refusal overlay with the reason (P8). The screen paints before the user
+ * and progress calls answer, with no figure until they do; the signature sheet
+ * opens by itself when a qualified borrower has no signature.
  */
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import HomeScreen from '@/features/loan/home-screen';
 import { answer, server } from '@/testing/server';
 import { renderWithProviders } from '@/testing/render';
@@ -82,5 +85,56 @@ describe('home main button', () => {
     // The overlay opens with the progress; the reason follows once the order is read.
     const reason = await screen.findByTestId('refusal-reason');
     await waitFor(() => expect(reason).toHaveTextContent('income could not be verified'));
+  });
+});
+
+describe('home first paint', () => {
+  it('shows the banner and the card while the user and progress calls are pending, and no figure', async () => {
+    // Both calls answer only when the test says so.
+    let release = () => {};
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    const held = (path: string, data: unknown) =>
+      http.post(`http://localhost/${path}`, async () => {
+        await answered;
+        return HttpResponse.json({ code: 0, msg: 'ok', data });
+      });
+    given(null);
+    server.use(
+      held('jackey/user/info', userFixture({ signatureImg: '/files/sig.png' })),
+      held('jackey/loan/getLoanProgress', { orderId: 'o1', status: 9, applyAmount: '80000.00', balance: '80000.00', contract: '' }),
+    );
+    renderWithProviders(<HomeScreen />, { preloadedState: { session } });
+
+    expect(screen.getAllByText('A licensed lender: check our licence on the About page')[0]).toBeVisible();
+    const card = screen.getByTestId('balance-card');
+    expect(card).toHaveTextContent('Account balance');
+    expect(card).not.toHaveTextContent('₱');
+    expect(card).toHaveAttribute('aria-busy', 'true');
+    expect(screen.getByTestId('main-button')).toBeDisabled();
+    expect(screen.getByRole('checkbox')).toBeInTheDocument();
+
+    release();
+    await waitFor(() => expect(card).toHaveTextContent('₱80,000.00'));
+    expect(card).toHaveAttribute('aria-busy', 'false');
+    expect(within(card).getByTestId('status-tag')).toBeInTheDocument();
+    tick();
+    await waitFor(() => expect(screen.getByTestId('main-button')).toHaveTextContent('Withdraw'));
+    expect(screen.getByTestId('main-button')).toBeEnabled();
+  });
+});
+
+describe('home signature sheet', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('opens by itself for a qualified borrower without a signature', async () => {
+    // jsdom has no 2D context; the pad only needs one to exist.
+    const context = new Proxy({}, { get: () => () => {}, set: () => true });
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(context as CanvasRenderingContext2D);
+    given(null);
+    server.use(answer('jackey/user/info', userFixture({ signatureImg: null })));
+    renderWithProviders(<HomeScreen />, { preloadedState: { session } });
+    expect(await screen.findByTestId('signature-canvas')).toBeInTheDocument();
+    expect(screen.getByText('Your signature')).toBeVisible();
+    expect(screen.getByText('Add your signature')).toBeInTheDocument();
   });
 });
