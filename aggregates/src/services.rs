@@ -13,11 +13,14 @@ pub trait Clock: Send + Sync {
 }
 
 /// One-way hashing of passwords and withdraw PINs (argon2id in production, P2).
+/// Asynchronous because a real hash takes tens of milliseconds of CPU: the
+/// implementation waits for its turn and runs it off the async workers.
+#[async_trait::async_trait]
 pub trait SecretHasher: Send + Sync {
     /// A PHC-format hash of `secret`.
-    fn hash(&self, secret: &str) -> String;
+    async fn hash(&self, secret: &str) -> String;
     /// True when `secret` matches `hash`.
-    fn verify(&self, secret: &str, hash: &str) -> bool;
+    async fn verify(&self, secret: &str, hash: &str) -> bool;
 }
 
 /// The configured products and the lender's identity (P5, P14).
@@ -96,12 +99,13 @@ pub mod doubles {
     /// `hash(s) = "hashed:" + s`. Lets tests state the expected event exactly.
     pub struct PlainHasher;
 
+    #[async_trait::async_trait]
     impl SecretHasher for PlainHasher {
-        fn hash(&self, secret: &str) -> String {
+        async fn hash(&self, secret: &str) -> String {
             format!("hashed:{secret}")
         }
-        fn verify(&self, secret: &str, hash: &str) -> bool {
-            hash == self.hash(secret)
+        async fn verify(&self, secret: &str, hash: &str) -> bool {
+            hash == self.hash(secret).await
         }
     }
 

@@ -6,7 +6,8 @@ use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{Output, ParamsString, PasswordHash, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
 use chrono::{DateTime, Utc};
-use std::sync::{Condvar, LazyLock, Mutex};
+use std::sync::{LazyLock, Mutex};
+use tokio::sync::Semaphore;
 
 /// UTC now.
 pub struct SystemClock;
@@ -20,22 +21,29 @@ impl Clock for SystemClock {
 /// argon2id (the crate's default algorithm and parameters), PHC strings.
 pub struct Argon2Hasher;
 
+#[async_trait::async_trait]
 impl SecretHasher for Argon2Hasher {
-    fn hash(&self, secret: &str) -> String {
+    async fn hash(&self, secret: &str) -> String {
+        let secret = secret.to_owned();
         let salt = SaltString::generate(&mut OsRng);
         let params = Params::default();
-        let hasher = Argon2::new(Algorithm::Argon2id, Version::V0x13, params.clone());
-        let mut salt_buffer = [0u8; 64];
-        let mut output = [0u8; Params::DEFAULT_OUTPUT_LEN];
-        // Hashing fails only on parameter errors, which defaults cannot have.
-        let raw_salt = salt
-            .as_salt()
-            .decode_b64(&mut salt_buffer)
-            .expect("a generated salt decodes");
-        off_the_reactor(params.block_count(), |blocks| {
-            hasher.hash_password_into_with_memory(secret.as_bytes(), raw_salt, &mut output, blocks)
+        let blocks = params.block_count();
+        let output = off_the_reactor(blocks, move |memory| {
+            let mut salt_buffer = [0u8; 64];
+            let mut output = [0u8; Params::DEFAULT_OUTPUT_LEN];
+            let hasher = Argon2::new(Algorithm::Argon2id, Version::V0x13, Params::default());
+            // Hashing fails only on parameter errors, which defaults cannot have.
+            let raw_salt = salt
+                .as_salt()
+                .decode_b64(&mut salt_buffer)
+                .expect("a generated salt decodes");
+            hasher
+                .hash_password_into_with_memory(secret.as_bytes(), raw_salt, &mut output, memory)
+                .expect("argon2 with default parameters");
+            (salt, output)
         })
-        .expect("argon2 with default parameters");
+        .await;
+        let (salt, output) = output;
         PasswordHash {
             algorithm: Algorithm::Argon2id.ident(),
             version: Some(Version::V0x13.into()),
@@ -49,153 +57,155 @@ impl SecretHasher for Argon2Hasher {
     /// The same check as argon2's `verify_password` (algorithm, version, parameters
     /// and salt from the PHC string; constant-time comparison of the outputs), with the
     /// gate's reused memory. `false` for anything that is not a PHC argon2 hash.
-    fn verify(&self, secret: &str, hash: &str) -> bool {
-        let Ok(parsed) = PasswordHash::new(hash) else {
+    async fn verify(&self, secret: &str, hash: &str) -> bool {
+        let Some(check) = Check::parse(secret, hash) else {
             return false;
         };
-        let (Some(salt), Some(expected)) = (parsed.salt, parsed.hash) else {
-            return false;
-        };
-        let (Ok(algorithm), Ok(version), Ok(params)) = (
-            Algorithm::try_from(parsed.algorithm),
-            parsed
-                .version
-                .map_or(Ok(Version::default()), Version::try_from),
-            Params::try_from(&parsed),
-        ) else {
-            return false;
-        };
+        let blocks = check.params.block_count();
+        off_the_reactor(blocks, move |memory| check.matches(memory)).await
+    }
+}
+
+/// What verifying a secret against a PHC hash needs, owned so that it can move to a
+/// blocking thread.
+struct Check {
+    secret: String,
+    algorithm: Algorithm,
+    version: Version,
+    params: Params,
+    salt: Vec<u8>,
+    expected: Output,
+}
+
+impl Check {
+    /// `None` when `hash` is not a PHC argon2 hash with a salt and an output.
+    fn parse(secret: &str, hash: &str) -> Option<Self> {
+        let parsed = PasswordHash::new(hash).ok()?;
         let mut salt_buffer = [0u8; 64];
-        let Ok(raw_salt) = salt.decode_b64(&mut salt_buffer) else {
-            return false;
-        };
-        let mut output = vec![0u8; expected.len()];
-        let blocks = params.block_count();
-        let hasher = Argon2::new(algorithm, version, params);
-        off_the_reactor(blocks, |memory| {
-            hasher.hash_password_into_with_memory(secret.as_bytes(), raw_salt, &mut output, memory)
+        let salt = parsed.salt?.decode_b64(&mut salt_buffer).ok()?.to_vec();
+        Some(Self {
+            secret: secret.to_owned(),
+            algorithm: Algorithm::try_from(parsed.algorithm).ok()?,
+            version: parsed
+                .version
+                .map_or(Ok(Version::default()), Version::try_from)
+                .ok()?,
+            params: Params::try_from(&parsed).ok()?,
+            salt,
+            expected: parsed.hash?,
         })
-        .is_ok()
-            && Output::new(&output).is_ok_and(|computed| computed == expected)
+    }
+
+    /// Hashes the secret with the stored parameters and salt, and compares.
+    fn matches(self, memory: &mut [Block]) -> bool {
+        let mut output = vec![0u8; self.expected.len()];
+        let hasher = Argon2::new(self.algorithm, self.version, self.params);
+        hasher
+            .hash_password_into_with_memory(self.secret.as_bytes(), &self.salt, &mut output, memory)
+            .is_ok()
+            && Output::new(&output).is_ok_and(|computed| computed == self.expected)
     }
 }
 
-/// Runs `work` (an argon2id hash: tens of milliseconds of CPU) with `blocks` KiB of
-/// argon2 memory from the gate, so that it does not hold up the other requests of its
-/// async worker thread: on a multi-threaded tokio runtime, `block_in_place` hands the
-/// thread's other tasks to another thread first. At most one hash per CPU runs at a
-/// time ([`HashGate`]): more would not finish sooner. (Half the CPUs left the other
-/// requests more room, but a burst of PIN checks on one account — each conflict retry
-/// checks again — then outlasted the 30 s request timeout.) The aggregates call the
-/// hasher synchronously inside `handle`, so this is the place. Elsewhere (a
-/// current-thread runtime, or no runtime) it simply runs, still through the gate.
+/// Runs `work` (an argon2id hash: tens of milliseconds of CPU) on a blocking thread
+/// with `blocks` KiB of argon2 memory, once the gate gives it a turn: at most one hash
+/// per CPU runs at a time ([`HashGate`]), since more would not finish sooner. The
+/// turn is awaited, not blocked on, so a burst of PIN checks waits as tasks and does
+/// not make tokio start a thread per waiting request. (Half the CPUs left the other
+/// requests more room, but a burst of PIN checks on one account then outlasted the
+/// 30 s request timeout.)
 ///
-/// The memory (19 MiB at the default parameters) is allocated once per gate slot and
-/// reused. A fresh allocation per hash, freed on whichever of tokio's blocking threads
-/// ran it, was kept by the allocator per thread: the api's peak memory grew with the
-/// number of blocking threads a burst of PIN checks had created (bench/PROFILE.md).
-fn off_the_reactor<T>(blocks: usize, work: impl FnOnce(&mut [Block]) -> T) -> T {
-    let gated = || {
-        let mut turn = HASH_GATE.enter();
-        let memory = turn.memory(blocks);
-        work(memory)
-    };
-    let multi_threaded = tokio::runtime::Handle::try_current()
-        .is_ok_and(|handle| handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
-    if multi_threaded {
-        tokio::task::block_in_place(gated)
-    } else {
-        gated()
+/// The memory (19 MiB at the default parameters) is allocated once per turn slot and
+/// reused: a fresh allocation per hash, freed on whichever thread ran it, was kept by
+/// the allocator per thread, and with a thread per waiting request the api's peak
+/// memory grew with the burst (bench/PROFILE.md, memory).
+async fn off_the_reactor<T: Send + 'static>(
+    blocks: usize,
+    work: impl FnOnce(&mut [Block]) -> T + Send + 'static,
+) -> T {
+    let gate: &'static HashGate = &HASH_GATE;
+    let turn = gate.turns.acquire().await.expect("the gate never closes");
+    let hashing = tokio::task::spawn_blocking(move || {
+        // The turn ends when this closure does, even if the request has gone.
+        let _turn = turn;
+        let mut buffer = gate.take();
+        if buffer.len() < blocks {
+            buffer.resize(blocks, Block::default());
+        }
+        let outcome = work(&mut buffer[..blocks]);
+        gate.give_back(buffer);
+        outcome
+    });
+    match hashing.await {
+        Ok(outcome) => outcome,
+        Err(error) => std::panic::resume_unwind(error.into_panic()),
     }
 }
 
-/// A counting gate with one reusable argon2 memory buffer per holder: at most `limit`
-/// holders at once; the others wait (blocking, which is fine off the reactor).
+/// At most `limit` hashes at once, each with a reusable argon2 memory buffer.
 struct HashGate {
-    /// Buffers not in use; a slot's buffer is created on its first use.
-    free: Mutex<Slots>,
-    freed: Condvar,
-    limit: usize,
+    turns: Semaphore,
+    buffers: Mutex<Buffers>,
 }
 
-/// The gate's bookkeeping.
+/// Buffers not in use, and how many were ever made (at most one per turn).
 #[derive(Default)]
-struct Slots {
-    holders: usize,
-    buffers: Vec<Vec<Block>>,
-}
-
-/// One holder's turn and its buffer; leaving the scope gives both back.
-struct Turn<'a> {
-    gate: &'a HashGate,
-    buffer: Vec<Block>,
+struct Buffers {
+    free: Vec<Vec<Block>>,
+    created: usize,
 }
 
 impl HashGate {
-    fn enter(&self) -> Turn<'_> {
-        let mut slots = self.free.lock().unwrap_or_else(|e| e.into_inner());
-        while slots.holders >= self.limit {
-            slots = self.freed.wait(slots).unwrap_or_else(|e| e.into_inner());
-        }
-        slots.holders += 1;
-        let buffer = slots.buffers.pop().unwrap_or_default();
-        Turn { gate: self, buffer }
+    /// A free buffer, or a new empty one (sized by the caller).
+    fn take(&self) -> Vec<Block> {
+        let mut buffers = self.buffers.lock().unwrap_or_else(|e| e.into_inner());
+        buffers.free.pop().unwrap_or_else(|| {
+            buffers.created += 1;
+            Vec::new()
+        })
+    }
+
+    fn give_back(&self, buffer: Vec<Block>) {
+        let mut buffers = self.buffers.lock().unwrap_or_else(|e| e.into_inner());
+        buffers.free.push(buffer);
     }
 }
 
-impl Turn<'_> {
-    /// At least `blocks` blocks; grows the buffer only for a hash made with larger
-    /// parameters than any before it.
-    fn memory(&mut self, blocks: usize) -> &mut [Block] {
-        if self.buffer.len() < blocks {
-            self.buffer.resize(blocks, Block::default());
-        }
-        &mut self.buffer[..blocks]
-    }
+/// How many hashes may run at once: one per CPU.
+fn hash_turns() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-impl Drop for Turn<'_> {
-    fn drop(&mut self) {
-        let mut slots = self.gate.free.lock().unwrap_or_else(|e| e.into_inner());
-        slots.holders -= 1;
-        slots.buffers.push(std::mem::take(&mut self.buffer));
-        drop(slots);
-        self.gate.freed.notify_one();
-    }
-}
-
-/// One argon2id hash per CPU at a time.
 static HASH_GATE: LazyLock<HashGate> = LazyLock::new(|| HashGate {
-    free: Mutex::new(Slots::default()),
-    freed: Condvar::new(),
-    limit: std::thread::available_parallelism().map_or(1, |n| n.get()),
+    turns: Semaphore::new(hash_turns()),
+    buffers: Mutex::new(Buffers::default()),
 });
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn argon2id_hashes_verify_and_never_contain_the_secret() {
-        let hash = Argon2Hasher.hash("246810");
+    #[tokio::test]
+    async fn argon2id_hashes_verify_and_never_contain_the_secret() {
+        let hash = Argon2Hasher.hash("246810").await;
         assert!(hash.starts_with("$argon2id$"), "{hash}");
         assert!(!hash.contains("246810"));
-        assert!(Argon2Hasher.verify("246810", &hash));
-        assert!(!Argon2Hasher.verify("246811", &hash));
-        assert!(!Argon2Hasher.verify("246810", "not a hash"));
-        assert_ne!(hash, Argon2Hasher.hash("246810"), "salted");
+        assert!(Argon2Hasher.verify("246810", &hash).await);
+        assert!(!Argon2Hasher.verify("246811", &hash).await);
+        assert!(!Argon2Hasher.verify("246810", "not a hash").await);
+        assert_ne!(hash, Argon2Hasher.hash("246810").await, "salted");
     }
 
-    #[test]
-    fn hashes_agree_with_the_crates_own_hash_and_verify() {
+    #[tokio::test]
+    async fn hashes_agree_with_the_crates_own_hash_and_verify() {
         use argon2::password_hash::{PasswordHasher, PasswordVerifier};
         let theirs = Argon2::default()
             .hash_password(b"s3cret!", &SaltString::generate(&mut OsRng))
             .unwrap()
             .to_string();
-        assert!(Argon2Hasher.verify("s3cret!", &theirs));
-        assert!(!Argon2Hasher.verify("s3cret?", &theirs));
-        let ours = Argon2Hasher.hash("s3cret!");
+        assert!(Argon2Hasher.verify("s3cret!", &theirs).await);
+        assert!(!Argon2Hasher.verify("s3cret?", &theirs).await);
+        let ours = Argon2Hasher.hash("s3cret!").await;
         let parsed = PasswordHash::new(&ours).unwrap();
         assert!(Argon2::default()
             .verify_password(b"s3cret!", &parsed)
@@ -209,25 +219,23 @@ mod tests {
         .hash_password(b"s3cret!", &SaltString::generate(&mut OsRng))
         .unwrap()
         .to_string();
-        assert!(Argon2Hasher.verify("s3cret!", &small));
-        assert!(!Argon2Hasher.verify("s3cret", &small));
+        assert!(Argon2Hasher.verify("s3cret!", &small).await);
+        assert!(!Argon2Hasher.verify("s3cret", &small).await);
     }
 
-    #[test]
-    fn the_gate_keeps_at_most_one_buffer_per_slot() {
-        let threads: Vec<_> = (0..8)
-            .map(|n| std::thread::spawn(move || Argon2Hasher.hash(&format!("pin{n}"))))
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_burst_of_hashes_shares_at_most_one_buffer_per_turn() {
+        let burst: Vec<_> = (0..16)
+            .map(|n| tokio::spawn(async move { Argon2Hasher.hash(&format!("pin{n}")).await }))
             .collect();
-        for thread in threads {
-            thread.join().unwrap();
+        for hash in burst {
+            assert!(hash.await.unwrap().starts_with("$argon2id$"));
         }
-        // Other tests may hold a turn (and its buffer) right now.
-        let slots = HASH_GATE.free.lock().unwrap();
-        let created = slots.buffers.len() + slots.holders;
+        let created = HASH_GATE.buffers.lock().unwrap().created;
         assert!(
-            (1..=HASH_GATE.limit).contains(&created),
-            "{created} buffers for {} slots",
-            HASH_GATE.limit
+            (1..=hash_turns()).contains(&created),
+            "{created} buffers for {} turns",
+            hash_turns()
         );
     }
 }

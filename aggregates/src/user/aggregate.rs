@@ -288,7 +288,7 @@ impl Aggregate for User {
                 let event = UserEvent::UserRegistered {
                     user_id,
                     mobile: mobile.as_str().to_string(),
-                    password_hash: services.hasher.hash(&password),
+                    password_hash: services.hasher.hash(&password).await,
                     invite_code,
                     channel,
                     registered_at: now,
@@ -298,7 +298,7 @@ impl Aggregate for User {
             UserCommand::Login { password } => {
                 self.registered()?;
                 self.ensure_unlocked()?;
-                if services.hasher.verify(&password, &self.password_hash) {
+                if services.hasher.verify(&password, &self.password_hash).await {
                     sink.write(UserEvent::LoginSucceeded { at: now }, self)
                         .await;
                 } else {
@@ -441,7 +441,7 @@ impl Aggregate for User {
                     return Err(UserError::SmsCodeRequired);
                 }
                 let event = UserEvent::WithdrawPinSet {
-                    pin_hash: services.hasher.hash(&pin),
+                    pin_hash: services.hasher.hash(&pin).await,
                     changed,
                 };
                 sink.write(event, self).await;
@@ -467,7 +467,7 @@ impl Aggregate for User {
                         "the bank account must be in your own name; bind it again",
                     ));
                 }
-                if services.hasher.verify(&pin, &pin_hash) {
+                if services.hasher.verify(&pin, &pin_hash).await {
                     let event = UserEvent::WithdrawPinVerified {
                         order_id,
                         amount,

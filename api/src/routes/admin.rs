@@ -11,7 +11,7 @@
 //! route for any of them.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use tokio::sync::OnceCell;
 
 use aggregates::order::{Order, OrderCommand, RepaymentSource};
 use aggregates::services::SecretHasher;
@@ -147,7 +147,7 @@ pub async fn create_auditor(
         return Err(CreateAuditorError::PasswordTooShort);
     }
     let auditor_id = Uuid::now_v7();
-    let password_hash = Argon2Hasher.hash(password);
+    let password_hash = Argon2Hasher.hash(password).await;
     let sql = "insert into auditor (auditor_id, username, password_hash, created_at) \
                values ($1, $2, $3, $4)";
     let inserted = with_pool!(database, pool => sqlx::query(sql)
@@ -173,9 +173,10 @@ pub async fn create_auditor(
 
 /// A hash to verify against when the username is unknown, so an unknown name takes
 /// as long to refuse as a wrong password.
-fn dummy_hash() -> &'static str {
-    static HASH: OnceLock<String> = OnceLock::new();
+async fn dummy_hash() -> &'static str {
+    static HASH: OnceCell<String> = OnceCell::const_new();
     HASH.get_or_init(|| Argon2Hasher.hash("not an auditor password"))
+        .await
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -221,13 +222,11 @@ async fn login(
     let row: Option<(String, String, String)> = with_pool!(&state.database, pool =>
         sqlx::query_as(sql).bind(&name).fetch_optional(pool).await)?;
     let hash = row.as_ref().map(|(_, _, hash)| hash.clone());
-    let password = body.password;
-    // argon2 is deliberately slow: off the async workers.
-    let verified = tokio::task::spawn_blocking(move || {
-        Argon2Hasher.verify(&password, hash.as_deref().unwrap_or_else(|| dummy_hash()))
-    })
-    .await
-    .map_err(ApiError::internal)?;
+    let hash = match &hash {
+        Some(hash) => hash.as_str(),
+        None => dummy_hash().await,
+    };
+    let verified = Argon2Hasher.verify(&body.password, hash).await;
     let (Some((auditor_id, username, _)), true) = (row, verified) else {
         // Unknown names count too, so the lock tells nobody which names exist.
         record_failed_login(&state, &name).await?;
