@@ -1,8 +1,4 @@
-/**
- * The home banner carousel. A chunk of its own, since Swiper brings react-spring
- * and use-gesture: home shows the first slide as plain markup of the same size
- * until it arrives, so the banner paints with the screen.
- */
+/** The home banner carousel: the licence, no-fees and prepayment messages. */
 import Swiper from 'antd-mobile/es/components/swiper';
 
 export default function Banner({ slides }: { slides: string[] }) {
