@@ -2,13 +2,22 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath, URL } from 'node:url';
+import { firstScreenPreload } from './vite/first-screen-preload.ts';
 
 // The api (scripts/run) serves web/dist; in development `npm run dev` proxies the
 // calls to a running api so the app is same-origin either way.
 const api = process.env.API_URL ?? 'http://127.0.0.1:8080';
+const file = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig(({ command }) => ({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // The two first screens: a signed-in borrower's home, and the sign-in screen.
+    firstScreenPreload(
+      { '/': file('./src/features/loan/home-screen.tsx'), '/login': file('./src/features/auth/login-screen.tsx') },
+      '/login',
+    ),
+  ],
   resolve: {
     alias: [
       { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
@@ -35,7 +44,7 @@ export default defineConfig(({ command }) => ({
     environmentOptions: { jsdom: { url: 'http://localhost/' } },
     globals: true,
     setupFiles: ['./src/testing/setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'vite/**/*.test.ts'],
     css: false,
   },
 }));
