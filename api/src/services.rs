@@ -27,11 +27,10 @@ impl SecretHasher for Argon2Hasher {
         let secret = secret.to_owned();
         let salt = SaltString::generate(&mut OsRng);
         let params = Params::default();
-        let blocks = params.block_count();
-        let output = off_the_reactor(blocks, move |memory| {
+        let hasher = Argon2::new(Algorithm::Argon2id, Version::V0x13, params.clone());
+        let (salt, output) = off_the_reactor(params.block_count(), move |memory| {
             let mut salt_buffer = [0u8; 64];
             let mut output = [0u8; Params::DEFAULT_OUTPUT_LEN];
-            let hasher = Argon2::new(Algorithm::Argon2id, Version::V0x13, Params::default());
             // Hashing fails only on parameter errors, which defaults cannot have.
             let raw_salt = salt
                 .as_salt()
@@ -43,7 +42,6 @@ impl SecretHasher for Argon2Hasher {
             (salt, output)
         })
         .await;
-        let (salt, output) = output;
         PasswordHash {
             algorithm: Algorithm::Argon2id.ident(),
             version: Some(Version::V0x13.into()),
