@@ -340,6 +340,35 @@ pub fn photo(format: image::ImageFormat) -> Vec<u8> {
 }
 
 impl TestApp {
+    /// Waits until the loan process and every projection have handled the whole log
+    /// and nothing new was appended meanwhile (the loan process's reactions are
+    /// commands of their own, which `settle` does not wait for). Before `verify`, and
+    /// before reading effects of the loan process.
+    pub async fn quiesce(&self) {
+        let database = &self.state.database;
+        let log = projections::store::EventLog::new(database);
+        for _ in 0..50 {
+            let head = log.head().await.unwrap();
+            assert!(
+                projections::runner::wait_for_checkpoints(
+                    database,
+                    &self.state.checkpoints,
+                    &[projections::process::LOAN_PROCESS],
+                    head,
+                    Duration::from_secs(10)
+                )
+                .await
+                .unwrap(),
+                "the process manager did not catch up"
+            );
+            self.state.settle().await.unwrap();
+            if log.head().await.unwrap() == head {
+                return;
+            }
+        }
+        panic!("the log never settled");
+    }
+
     /// Registers `mobile` (password `secret-pass`, invite code WELCOME); returns the token.
     pub async fn register(&self, mobile: &str) -> String {
         let body = json!({"mobile": mobile, "password": "secret-pass", "telemarketingCode": "WELCOME", "installationSource": "web", "platform": "h5"});

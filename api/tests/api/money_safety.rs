@@ -87,8 +87,8 @@ async fn money_safety(app: TestApp) {
             })
             .count();
     assert_eq!(payouts, 1, "exactly one payout");
-    // The books agree.
-    app.state.settle().await.unwrap();
+    // The books agree, once the loan process has done its part too.
+    app.quiesce().await;
     let report = projections::verify::verify(&app.state.database)
         .await
         .unwrap();

@@ -2,8 +2,6 @@
 //! both stores: what is refused before anything is created, the sandbox page, and
 //! that each payment counts once however often its webhook arrives.
 
-use std::time::Duration;
-
 use aggregates::types::ImageRef;
 use aggregates::user::UserCommand;
 use aggregates::wallet::{WalletCommand, WalletEvent};
@@ -12,9 +10,6 @@ use api::payment::{webhook_secret, WebhookSecret, SIGNATURE_HEADER, TIMESTAMP_HE
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
-use projections::process::LOAN_PROCESS;
-use projections::runner::wait_for_checkpoints;
-use projections::store::EventLog;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use tower::ServiceExt;
@@ -194,32 +189,6 @@ fn event(event_id: &str, session: &str, payment_ref: &str, amount: &str, outcome
     json!({"eventId": event_id, "sessionId": session, "paymentRef": payment_ref, "amount": amount, "outcome": outcome}).to_string()
 }
 
-/// Waits until the process manager and every projection have handled the whole log
-/// and nothing new was appended meanwhile.
-async fn quiesce(app: &TestApp) {
-    let log = EventLog::new(&app.state.database);
-    for _ in 0..50 {
-        let head = log.head().await.unwrap();
-        assert!(
-            wait_for_checkpoints(
-                &app.state.database,
-                &app.state.checkpoints,
-                &[LOAN_PROCESS],
-                head,
-                Duration::from_secs(10)
-            )
-            .await
-            .unwrap(),
-            "the process manager did not catch up"
-        );
-        app.state.settle().await.unwrap();
-        if log.head().await.unwrap() == head {
-            return;
-        }
-    }
-    panic!("the log never settled");
-}
-
 async fn order(app: &TestApp, borrower: &Borrower, order_id: &str) -> Value {
     app.ok(
         "/jackey/loan/orderInfo",
@@ -384,7 +353,7 @@ async fn sandbox_payment(app: TestApp) {
             (StatusCode::SEE_OTHER, Some(url.as_str()))
         );
     }
-    quiesce(&app).await;
+    app.quiesce().await;
     assert_eq!(recharges(&app, &borrower).await.len(), 1);
     assert_eq!(
         order(&app, &borrower, &order_id).await["repaid"],
@@ -407,7 +376,7 @@ async fn sandbox_payment(app: TestApp) {
     assert!(page.contains("href=\"/repayDetail\""), "{page}");
     // A failed page cannot be paid afterwards.
     app.press(&failing, "outcome=paid").await;
-    quiesce(&app).await;
+    app.quiesce().await;
     assert_eq!(session_status(&app, &session_of(&failing)).await, "failed");
     assert_eq!(recharges(&app, &borrower).await.len(), 1);
     assert_eq!(
@@ -474,7 +443,7 @@ async fn webhook_deliveries(app: TestApp) {
         "{envelope}"
     );
     wait_repaid(&app, &borrower, &order_id, "10000.00").await;
-    quiesce(&app).await;
+    app.quiesce().await;
     assert_eq!(
         recharges(&app, &borrower).await,
         vec![("psp-123".to_string(), dec("10000.00"))]
@@ -571,7 +540,7 @@ async fn webhook_deliveries(app: TestApp) {
     );
     assert_eq!(session_status(&app, &declined).await, "failed");
 
-    quiesce(&app).await;
+    app.quiesce().await;
     for event_id in ["evt-3", "evt-4", "evt-5"] {
         assert!(!event_claimed(&app, event_id).await, "{event_id}");
     }
@@ -647,7 +616,7 @@ async fn repaid_in_full(app: TestApp) {
         40007,
     )
     .await;
-    quiesce(&app).await;
+    app.quiesce().await;
     let wallet = app
         .state
         .wallets

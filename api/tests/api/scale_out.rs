@@ -56,8 +56,8 @@ async fn two_api_processes_on_one_postgres() {
     );
     let order = b.wait_status(&token_b, &order_id, 4).await;
     assert_eq!(order["principal"], "80000.00");
-    a.state.settle().await.unwrap();
-    b.state.settle().await.unwrap();
+    a.quiesce().await;
+    b.quiesce().await;
     let report = projections::verify::verify(&a.state.database)
         .await
         .unwrap();
