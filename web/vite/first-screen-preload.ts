@@ -64,7 +64,10 @@ export function firstScreenPreload(screens: Record<string, string>, signedOut: s
 `;
       const reference = this.emitFile({ type: 'asset', name: 'first-screen.js', source: script });
       const tag = `<script async src="/${this.getFileName(reference)}"></script>`;
-      html.source = String(html.source).replace('</title>', `</title>\n    ${tag}`);
+      const page = String(html.source);
+      // Without the anchor the script would silently go missing from the page.
+      if (!page.includes('</title>')) this.error('first-screen-preload: index.html has no </title>');
+      html.source = page.replace('</title>', `</title>\n    ${tag}`);
     },
   };
 }
