@@ -196,6 +196,27 @@ impl ErrorCode {
     }
 }
 
+/// A refusal one aggregate gave to a step of a workflow, recorded on the aggregate
+/// that started it (e.g. the Order refused a payout the User authorised), so the
+/// borrower's call can answer with the real code and reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepRefusal {
+    /// The section-9 code.
+    pub code: ErrorCode,
+    /// The refusing aggregate's message (names the field or the rule).
+    pub message: String,
+}
+
+impl StepRefusal {
+    /// A refusal with this code and message.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -51,6 +51,10 @@ pub struct AppState {
 /// How long a command waits for the read models before answering anyway.
 const SETTLE_TIMEOUT: Duration = Duration::from_secs(3);
 
+/// How long a call waits for the loan workflow to finish the step its command
+/// started (opening the order, requesting the payout) before answering 40003.
+pub const WORKFLOW_TIMEOUT: Duration = Duration::from_secs(10);
+
 impl AppState {
     /// Runs a command (retrying optimistic-concurrency conflicts), wakes the workers,
     /// and waits until the read models include its events, so the client reads its
@@ -81,6 +85,40 @@ impl AppState {
             self.settle().await?;
         }
         Ok(events)
+    }
+
+    /// Waits, at most [`WORKFLOW_TIMEOUT`], for the outcome of a workflow step that
+    /// the caller's command started: `check` reads the aggregates (never a read
+    /// model) and answers `Some(outcome)` once the step is done, `Err` for the
+    /// refusal the workflow recorded, `None` while it is still running. After the
+    /// timeout: 40003, the step still completes (the workflow resumes after any
+    /// crash) and the borrower sees it on the order.
+    pub async fn await_workflow<T, F, Fut>(&self, mut check: F) -> Result<T, ApiError>
+    where
+        F: FnMut() -> Fut,
+        Fut: std::future::Future<Output = Result<Option<T>, ApiError>>,
+    {
+        let deadline = tokio::time::Instant::now() + WORKFLOW_TIMEOUT;
+        loop {
+            // Registered before the check, so a step finishing in between wakes us.
+            let woken = self.wakeup.notified();
+            tokio::pin!(woken);
+            woken.as_mut().enable();
+            if let Some(outcome) = check().await? {
+                return Ok(outcome);
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Err(ApiError::new(
+                    aggregates::ErrorCode::ServerError,
+                    "still being processed; check your order in a moment",
+                ));
+            }
+            // The workflow may run in another process: poll as well as listen.
+            tokio::select! {
+                () = woken => {},
+                () = tokio::time::sleep(Duration::from_millis(20)) => {},
+            }
+        }
     }
 
     /// Wakes the workers and waits (bounded) until every projection has passed the

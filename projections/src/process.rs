@@ -2,10 +2,12 @@
 //!
 //! | Event | Step |
 //! |---|---|
+//! | `ApplicationOpened` (user) | open the order; if the Order refuses, close the application with its reason (compensation) |
+//! | `WithdrawalRequested` (user) | request the payout on the order, to the account the User captured (P3); if the Order refuses, cancel the withdrawal with its reason (compensation) |
 //! | `FinalAuditPassed` | credit the proceeds to the borrower's wallet |
 //! | `PayoutRequested` | withdraw them from the wallet |
-//! | `PayoutSucceeded` | release the undrawn remainder |
-//! | `PayoutFailed` | reverse the withdrawal (P3) |
+//! | `PayoutSucceeded` | release the undrawn remainder; settle the user's withdrawal (the account stays fixed while repaying) |
+//! | `PayoutFailed` | reverse the withdrawal (P3); settle the user's withdrawal (the account can be fixed) |
 //! | `LoanCancelled`, `OfferExpired` | release the proceeds; close the application |
 //! | `LoanRefused`, `LoanRepaid` | close the application |
 //! | `Recharged` (wallet) | repay the order, at most what it owes today (P1) |
@@ -15,15 +17,20 @@
 //! payment reference), which the target aggregate remembers; the checkpoint moves
 //! only after an event's steps are committed. So a retry, a crash before the
 //! checkpoint, or a second process running the same manager never applies a step
-//! twice — it finds the step already done and writes nothing.
+//! twice — it finds the step already done and writes nothing. The crash tests
+//! (`projections/tests/store/workflow_crash.rs`) stop the manager before each of its
+//! commands in turn ([`LoanProcess::crash_before_step`]), restart it, and compare the
+//! end state with an uncrashed run.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use aggregates::order::{
     Order, OrderCommand, OrderError, OrderEvent, OrderStatus, RepaymentSource,
 };
 use aggregates::services::{OrderServices, UserServices};
-use aggregates::user::{User, UserCommand};
+use aggregates::codes::StepRefusal;
+use aggregates::user::{User, UserCommand, UserEvent};
 use aggregates::wallet::{Wallet, WalletCommand, WalletEvent};
 use aggregates::Actor;
 use cqrs_es::{Aggregate, AggregateError};
@@ -46,6 +53,11 @@ pub struct LoanProcess {
     wallets: CommandBus<Wallet>,
     /// The checkpoint row exists (made once, not on every catch-up).
     ensured: std::sync::atomic::AtomicBool,
+    /// Crash tests: the manager stops (returns an error, as if the process died)
+    /// before sending its command number `n` (0-based), counted from its start.
+    crash_before: Option<usize>,
+    /// Commands sent so far (for `crash_before`).
+    sent: AtomicUsize,
 }
 
 /// A command the manager sent was refused by the domain: the step is skipped and
@@ -70,6 +82,27 @@ impl LoanProcess {
             orders: CommandBus::new(database, orders),
             wallets: CommandBus::new(database, ()),
             ensured: std::sync::atomic::AtomicBool::new(false),
+            crash_before: None,
+            sent: AtomicUsize::new(0),
+        }
+    }
+
+    /// For crash tests: this manager fails, as a killed process would, just before
+    /// sending its command number `step` (0-based, counted from its creation); what
+    /// it committed before stays, its checkpoint does not move past the event.
+    pub fn crash_before_step(mut self, step: usize) -> Self {
+        self.crash_before = Some(step);
+        self
+    }
+
+    /// Counts a command about to be sent; the simulated crash of `crash_before_step`.
+    fn failpoint(&self) -> Result<(), ProjectionError> {
+        let step = self.sent.fetch_add(1, Ordering::SeqCst);
+        match self.crash_before {
+            Some(crash) if step >= crash => Err(ProjectionError::Load(format!(
+                "failpoint: crashed before step {step}"
+            ))),
+            _ => Ok(()),
         }
     }
 
@@ -91,6 +124,7 @@ impl LoanProcess {
         command: WalletCommand,
         cause: &StoredEvent,
     ) -> Result<(), ProjectionError> {
+        self.failpoint()?;
         let result = self
             .wallets
             .execute_with_retry(
@@ -109,16 +143,116 @@ impl LoanProcess {
         order_id: Uuid,
         cause: &StoredEvent,
     ) -> Result<(), ProjectionError> {
+        let command = UserCommand::CloseApplication {
+            order_id,
+            refusal: None,
+        };
+        self.user(user_id, command, cause).await
+    }
+
+    async fn user(
+        &self,
+        user_id: Uuid,
+        command: UserCommand,
+        cause: &StoredEvent,
+    ) -> Result<(), ProjectionError> {
+        self.failpoint()?;
         let result = self
             .users
             .execute_with_retry(
                 &user_id.to_string(),
-                || UserCommand::CloseApplication { order_id },
+                || command.clone(),
                 Self::metadata(cause),
                 RetryPolicy::default(),
             )
             .await;
         result.map(drop).or_else(refused)
+    }
+
+    /// Sends `command` to the order; a domain refusal is returned as `Ok(Some(..))`
+    /// for the caller to compensate, infrastructure errors as `Err` (retried).
+    async fn order_step(
+        &self,
+        order_id: Uuid,
+        command: OrderCommand,
+        cause: &StoredEvent,
+    ) -> Result<Option<StepRefusal>, ProjectionError> {
+        self.failpoint()?;
+        let result = self
+            .orders
+            .execute_with_retry(
+                &order_id.to_string(),
+                || command.clone(),
+                Self::metadata(cause),
+                RetryPolicy::default(),
+            )
+            .await;
+        match result {
+            Ok(_) => Ok(None),
+            Err(AggregateError::UserError(refusal)) => Ok(Some(StepRefusal::new(
+                refusal.code(),
+                refusal.to_string(),
+            ))),
+            Err(other) => Err(ProjectionError::Load(other.to_string())),
+        }
+    }
+
+    /// The user's workflow steps: open the order of an application, request the
+    /// payout of a withdrawal; each compensated on the user when the Order refuses.
+    async fn react_to_user(
+        &self,
+        event: &StoredEvent,
+        payload: UserEvent,
+    ) -> Result<(), ProjectionError> {
+        let user_id: Uuid = event
+            .aggregate_id
+            .parse()
+            .map_err(|_| ProjectionError::Load(format!("user id {}", event.aggregate_id)))?;
+        match payload {
+            UserEvent::ApplicationOpened {
+                order_id,
+                application: Some(application),
+                ..
+            } => {
+                let command = OrderCommand::ApplyForLoan {
+                    order_id,
+                    user_id,
+                    app_id: application.app_id,
+                    amount: application.amount,
+                    period_days: application.period_days,
+                    signature: Some(application.signature),
+                    applicant_name: application.applicant_name,
+                    terms_version: application.terms_version,
+                };
+                if let Some(refusal) = self.order_step(order_id, command, event).await? {
+                    let close = UserCommand::CloseApplication {
+                        order_id,
+                        refusal: Some(refusal),
+                    };
+                    self.user(user_id, close, event).await?;
+                }
+                Ok(())
+            }
+            UserEvent::WithdrawalRequested {
+                order_id,
+                payout_id,
+                amount,
+                account,
+                ..
+            } => {
+                let command = OrderCommand::RequestPayout {
+                    payout_id,
+                    amount,
+                    account,
+                };
+                if let Some(refusal) = self.order_step(order_id, command, event).await? {
+                    let cancel = UserCommand::CancelWithdrawal { payout_id, refusal };
+                    self.user(user_id, cancel, event).await?;
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
     }
 
     async fn load_order(&self, order_id: &str) -> Result<Order, ProjectionError> {
@@ -136,6 +270,9 @@ impl LoanProcess {
         } else if event.aggregate_type == Wallet::TYPE {
             let payload: WalletEvent = decode(event)?;
             self.react_to_wallet(event, payload).await
+        } else if event.aggregate_type == User::TYPE {
+            let payload: UserEvent = decode(event)?;
+            self.react_to_user(event, payload).await
         } else {
             Ok(())
         }
@@ -170,15 +307,27 @@ impl LoanProcess {
                 };
                 self.wallet(user_id, command, event).await
             }
-            OrderEvent::PayoutSucceeded { .. } => {
+            OrderEvent::PayoutSucceeded { payout_id, .. } => {
                 self.wallet(user_id, WalletCommand::ReleaseProceeds { order_id }, event)
-                    .await
+                    .await?;
+                let settle = UserCommand::SettleWithdrawal {
+                    order_id,
+                    payout_id,
+                    paid_out: true,
+                };
+                self.user(user_id, settle, event).await
             }
             OrderEvent::PayoutFailed {
                 payout_id, reason, ..
             } => {
                 let command = WalletCommand::ReverseWithdrawal { payout_id, reason };
-                self.wallet(user_id, command, event).await
+                self.wallet(user_id, command, event).await?;
+                let settle = UserCommand::SettleWithdrawal {
+                    order_id,
+                    payout_id,
+                    paid_out: false,
+                };
+                self.user(user_id, settle, event).await
             }
             OrderEvent::LoanCancelled { .. } | OrderEvent::OfferExpired { .. } => {
                 self.wallet(user_id, WalletCommand::ReleaseProceeds { order_id }, event)
@@ -233,6 +382,7 @@ impl LoanProcess {
             tracing::warn!(%payment_ref, %order_id, "payment for an order that owes nothing; kept as the borrower's cash");
             return Ok(());
         }
+        self.failpoint()?;
         let result = self
             .orders
             .execute_with_retry(
@@ -283,7 +433,6 @@ impl LoanProcess {
     /// process moves the checkpoint first, this one re-reads it and goes on from there
     /// (the steps it may have repeated were no-ops).
     pub async fn catch_up(&self) -> Result<usize, ProjectionError> {
-        use std::sync::atomic::Ordering;
         if !self.ensured.load(Ordering::Relaxed) {
             ensure_checkpoint(&self.database, LOAN_PROCESS).await?;
             self.ensured.store(true, Ordering::Relaxed);

@@ -14,7 +14,7 @@ use aggregates::order::{Order, OrderCommand, OrderEvent, RepaymentSource};
 use aggregates::services::doubles::{order_services, test_now, user_services, FixedClock};
 use aggregates::services::{OrderServices, UserServices};
 use aggregates::types::ImageRef;
-use aggregates::user::{LoanActivity, ProfileUpdate, User, UserCommand, UserEvent};
+use aggregates::user::{ProfileUpdate, User, UserCommand, UserEvent};
 use aggregates::wallet::{Wallet, WalletCommand};
 use aggregates::Actor;
 use chrono::{DateTime, Days, NaiveDate, Utc};
@@ -166,8 +166,28 @@ impl Journey {
 
     /// The order reached a terminal status: the user may apply again.
     async fn close_application(&mut self, uid: &str, user: &mut User, order_id: Uuid) {
-        let close = UserCommand::CloseApplication { order_id };
+        let close = UserCommand::CloseApplication {
+            order_id,
+            refusal: None,
+        };
         self.user(uid, user, close, Actor::System).await;
+    }
+
+    /// A payout's result reaches the user (the loan workflow's step).
+    async fn settle(
+        &mut self,
+        uid: &str,
+        user: &mut User,
+        order_id: Uuid,
+        payout_id: Uuid,
+        paid_out: bool,
+    ) {
+        let settle = UserCommand::SettleWithdrawal {
+            order_id,
+            payout_id,
+            paid_out,
+        };
+        self.user(uid, user, settle, Actor::System).await;
     }
 
     /// Cancelled or expired: release the undrawn proceeds, close the application.
@@ -232,7 +252,6 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
             bank_name: "BDO".into(),
             card_no: format!("{:012}", 100_000_000 + index),
             sms_code_verified: false,
-            loan_activity: LoanActivity::Idle,
         },
         UserCommand::UploadSignature {
             image: image("signature", user_id),
@@ -256,21 +275,22 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
             Actor::Auditor(reviewer),
         )
         .await;
-    journey
-        .user(
-            &uid,
-            &mut user,
-            UserCommand::OpenApplication { order_id },
-            me,
-        )
-        .await;
     let amount = Decimal::from(100_000 + 10_000 * (index % 20) as i64);
+    let period_days = [6, 12, 18, 24][index % 4];
+    let open = UserCommand::OpenApplication {
+        order_id,
+        app_id: 1,
+        amount,
+        period_days,
+        terms_version: "2026-11".into(),
+    };
+    journey.user(&uid, &mut user, open, me).await;
     let apply = OrderCommand::ApplyForLoan {
         order_id,
         user_id,
         app_id: 1,
         amount,
-        period_days: [6, 12, 18, 24][index % 4],
+        period_days,
         signature: user.signature.clone(),
         applicant_name: format!("Borrower {index}"),
         terms_version: "2026-11".into(),
@@ -391,23 +411,24 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
         2
     };
     for attempt in 0..attempts {
+        let payout_id = Uuid::now_v7();
         let verified = journey
             .user(
                 &uid,
                 &mut user,
-                UserCommand::VerifyWithdrawPin {
-                    order_id,
+                UserCommand::RequestWithdrawal {
+                    order_id: Some(order_id),
+                    payout_id,
                     amount: drawn,
                     pin: "246810".into(),
                 },
                 me,
             )
             .await;
-        let Some(UserEvent::WithdrawPinVerified { account, .. }) = verified.into_iter().next()
+        let Some(UserEvent::WithdrawalRequested { account, .. }) = verified.into_iter().next()
         else {
             panic!("PIN should verify");
         };
-        let payout_id = Uuid::now_v7();
         let request = OrderCommand::RequestPayout {
             payout_id,
             amount: drawn,
@@ -443,6 +464,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
                     },
                 )
                 .await;
+            journey.settle(&uid, &mut user, order_id, payout_id, false).await;
             continue;
         }
         journey
@@ -460,6 +482,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
                 WalletCommand::ReleaseProceeds { order_id },
             )
             .await;
+        journey.settle(&uid, &mut user, order_id, payout_id, true).await;
         break;
     }
     if matches!(target, Target::ApprovedAfterFailedPayout) {

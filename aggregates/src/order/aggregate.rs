@@ -151,6 +151,12 @@ impl Order {
         Ok(())
     }
 
+    /// True when the payout `payout_id` was accepted (in flight or resolved).
+    pub fn knows_payout(&self, payout_id: Uuid) -> bool {
+        self.payout.as_ref().is_some_and(|p| p.payout_id == payout_id)
+            || self.resolved_payouts.contains(&payout_id)
+    }
+
     /// Total still owed under the schedule; zero before the payout.
     pub fn outstanding(&self) -> Decimal {
         self.loan
@@ -180,6 +186,9 @@ impl Order {
         else {
             unreachable!("called with ApplyForLoan only")
         };
+        if self.id == Some(order_id) {
+            return Ok(()); // the loan workflow repeating its step after a crash
+        }
         if self.id.is_some() {
             return Err(OrderError::AlreadyApplied);
         }
@@ -229,6 +238,9 @@ impl Order {
         sink: &EventSink<Self>,
         now: DateTime<Utc>,
     ) -> Result<(), OrderError> {
+        if self.knows_payout(payout_id) {
+            return Ok(()); // the loan workflow repeating its step after a crash
+        }
         if self.status != OrderStatus::Approved {
             return Err(self.wrong_status("withdraw from"));
         }

@@ -21,7 +21,8 @@ pub enum RepaymentSource {
 /// Something a borrower, an auditor or the platform asks of an order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum OrderCommand {
-    /// `/loan/apply`, after `UserCommand::OpenApplication` succeeded.
+    /// Loan workflow, on `ApplicationOpened`. Repeating it for the same id changes
+    /// nothing.
     ApplyForLoan {
         /// New order id (UUID v7).
         order_id: Uuid,
@@ -81,7 +82,8 @@ pub enum OrderCommand {
     Cancel,
     /// Scheduler: expire an offer not withdrawn in time (9 → 13).
     ExpireOffer,
-    /// `/user/withdraw`, after `UserCommand::VerifyWithdrawPin` succeeded.
+    /// Loan workflow, on `WithdrawalRequested`. Repeating it for a payout id the
+    /// order already has changes nothing.
     RequestPayout {
         /// New payout id.
         payout_id: Uuid,

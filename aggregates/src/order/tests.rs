@@ -294,9 +294,18 @@ fn a_product_breaking_the_compliance_profile_is_refused_at_apply_p5() {
 
 #[test]
 fn an_order_id_is_applied_for_once() {
+    // The loan workflow repeating its step after a crash: nothing new.
     test()
         .given(submitted())
         .when(apply(dec!(80000), 6))
+        .then_expect_events(vec![]);
+    let mut other_id = apply(dec!(80000), 6);
+    if let OrderCommand::ApplyForLoan { order_id, .. } = &mut other_id {
+        *order_id = Uuid::from_u128(0x0DD);
+    }
+    test()
+        .given(submitted())
+        .when(other_id)
         .then_expect_error(OrderError::AlreadyApplied);
 }
 
@@ -642,6 +651,24 @@ fn only_one_payout_can_be_in_flight_single_drawdown() {
             account: account(),
         })
         .then_expect_error(OrderError::PayoutInFlight);
+}
+
+#[test]
+fn a_repeated_payout_request_changes_nothing_p3() {
+    // The loan workflow repeating its step after a crash, in flight and after success.
+    let mut given = approved(dec!(100000), 6);
+    given.push(payout_requested(dec!(50000)));
+    let again = OrderCommand::RequestPayout {
+        payout_id: payout_id(),
+        amount: dec!(50000),
+        account: account(),
+    };
+    test()
+        .given(given.clone())
+        .when(again.clone())
+        .then_expect_events(vec![]);
+    given.push(payout_succeeded(dec!(100000), dec!(50000), 6));
+    test().given(given).when(again).then_expect_events(vec![]);
 }
 
 #[test]

@@ -1,9 +1,10 @@
 //! The User aggregate: state, `handle` (the rules) and `apply` (assignment only).
 
-use super::commands::{LoanActivity, ProfileUpdate, UserCommand, MAX_AGE, MIN_AGE};
+use super::commands::{ProfileUpdate, UserCommand, MAX_AGE, MIN_AGE};
 use super::errors::UserError;
-use super::events::{EmergencyContact, LockKind, Questionnaire, UserEvent};
+use super::events::{EmergencyContact, LoanApplication, LockKind, Questionnaire, UserEvent};
 use crate::actor::Actor;
+use crate::codes::StepRefusal;
 use crate::services::UserServices;
 use crate::types::{
     age_on, all_digits, check_account_no, check_email, check_password, check_pin,
@@ -84,6 +85,15 @@ impl Qualification {
     }
 }
 
+/// A withdrawal authorised by the PIN whose payout has no result yet (P3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingWithdrawal {
+    /// The order withdrawn from.
+    pub order_id: Uuid,
+    /// The payout.
+    pub payout_id: Uuid,
+}
+
 /// A user account as folded from its events.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct User {
@@ -125,6 +135,16 @@ pub struct User {
     pub compliance_hold: Option<String>,
     /// The one open order, if any.
     pub open_order: Option<Uuid>,
+    /// The withdrawal in flight, if any (P3).
+    #[serde(default)]
+    pub withdrawal: Option<PendingWithdrawal>,
+    /// The open order once paid out: being repaid until it closes (section 5).
+    #[serde(default)]
+    pub repaying: Option<Uuid>,
+    /// The latest refusal a workflow step got, with the id of what it refused (an
+    /// order id or a payout id), for the borrower's call to answer.
+    #[serde(default)]
+    pub last_refusal: Option<(Uuid, StepRefusal)>,
 }
 
 impl User {
@@ -145,6 +165,19 @@ impl User {
             basic_information: u8::from(self.profile.is_complete()),
             bank_card: u8::from(self.bank_account.is_some()),
         }
+    }
+
+    /// The payout of the withdrawal in flight, if any.
+    pub fn pending_payout(&self) -> Option<Uuid> {
+        self.withdrawal.as_ref().map(|w| w.payout_id)
+    }
+
+    /// The refusal a workflow step recorded for `id` (an order or payout id), if any.
+    pub fn refusal_of(&self, id: Uuid) -> Option<&StepRefusal> {
+        self.last_refusal
+            .as_ref()
+            .filter(|(refused, _)| *refused == id)
+            .map(|(_, refusal)| refusal)
     }
 
     fn registered(&self) -> Result<Uuid, UserError> {
@@ -389,7 +422,6 @@ impl Aggregate for User {
                 bank_name,
                 card_no,
                 sms_code_verified,
-                loan_activity,
             } => {
                 self.registered()?;
                 self.ensure_borrower(actor)?;
@@ -408,7 +440,9 @@ impl Aggregate for User {
                     .ok_or(UserError::NotQualified("enter your real name first"))?;
                 let replaced = self.bank_account.is_some();
                 if replaced {
-                    if loan_activity != LoanActivity::Idle {
+                    // P3: decided on this aggregate's own state, so it cannot race
+                    // with a withdrawal (both commit against the same version).
+                    if self.withdrawal.is_some() || self.repaying.is_some() {
                         return Err(UserError::BankAccountChangeNotAllowed);
                     }
                     if !sms_code_verified {
@@ -446,13 +480,25 @@ impl Aggregate for User {
                 };
                 sink.write(event, self).await;
             }
-            UserCommand::VerifyWithdrawPin {
+            UserCommand::RequestWithdrawal {
                 order_id,
+                payout_id,
                 amount,
                 pin,
             } => {
                 self.registered()?;
                 self.ensure_unlocked()?;
+                let order_id = match (order_id, self.open_order) {
+                    (None, Some(open)) => open,
+                    (Some(asked), Some(open)) if asked == open => open,
+                    _ => return Err(UserError::NothingToWithdraw),
+                };
+                if self.repaying == Some(order_id) {
+                    return Err(UserError::NothingToWithdraw);
+                }
+                if self.withdrawal.is_some() {
+                    return Err(UserError::WithdrawalInFlight);
+                }
                 let pin_hash = self
                     .pin_hash
                     .clone()
@@ -468,10 +514,12 @@ impl Aggregate for User {
                     ));
                 }
                 if services.hasher.verify(&pin, &pin_hash).await {
-                    let event = UserEvent::WithdrawPinVerified {
+                    let event = UserEvent::WithdrawalRequested {
                         order_id,
+                        payout_id,
                         amount,
                         account,
+                        at: now,
                     };
                     sink.write(event, self).await;
                 } else {
@@ -481,6 +529,32 @@ impl Aggregate for User {
                     };
                     self.record_failure(failures, failed, "too many wrong withdraw PINs", sink)
                         .await;
+                }
+            }
+            UserCommand::CancelWithdrawal { payout_id, refusal } => {
+                self.registered()?;
+                if self.pending_payout() == Some(payout_id) {
+                    let event = UserEvent::WithdrawalCancelled { payout_id, refusal };
+                    sink.write(event, self).await;
+                }
+            }
+            UserCommand::SettleWithdrawal {
+                order_id,
+                payout_id,
+                paid_out,
+            } => {
+                self.registered()?;
+                // A payout requested before withdrawals were recorded here has no
+                // pending entry; its success still marks the open order as repaying.
+                let legacy_payout =
+                    paid_out && self.open_order == Some(order_id) && self.repaying.is_none();
+                if self.pending_payout() == Some(payout_id) || legacy_payout {
+                    let event = UserEvent::WithdrawalSettled {
+                        order_id,
+                        payout_id,
+                        paid_out,
+                    };
+                    sink.write(event, self).await;
                 }
             }
             UserCommand::PlaceComplianceHold { auditor_id, reason } => {
@@ -531,7 +605,13 @@ impl Aggregate for User {
                     sink.write(event, self).await;
                 }
             }
-            UserCommand::OpenApplication { order_id } => {
+            UserCommand::OpenApplication {
+                order_id,
+                app_id,
+                amount,
+                period_days,
+                terms_version,
+            } => {
                 self.registered()?;
                 self.ensure_unlocked()?;
                 if self.open_order.is_some_and(|open| open != order_id) {
@@ -552,17 +632,30 @@ impl Aggregate for User {
                 if !(MIN_AGE..=MAX_AGE).contains(&age) {
                     return Err(UserError::NotQualified("applicants must be aged 22 to 50"));
                 }
-                if self.signature.is_none() {
-                    return Err(InvalidInput::new("signature", "please sign first").into());
-                }
-                sink.write(UserEvent::ApplicationOpened { order_id, at: now }, self)
-                    .await;
+                let signature = self
+                    .signature
+                    .clone()
+                    .ok_or_else(|| InvalidInput::new("signature", "please sign first"))?;
+                let application = LoanApplication {
+                    app_id,
+                    amount,
+                    period_days,
+                    signature,
+                    applicant_name: self.profile.fields.real_name.clone().unwrap_or_default(),
+                    terms_version,
+                };
+                let event = UserEvent::ApplicationOpened {
+                    order_id,
+                    at: now,
+                    application: Some(application),
+                };
+                sink.write(event, self).await;
             }
-            UserCommand::CloseApplication { order_id } => {
+            UserCommand::CloseApplication { order_id, refusal } => {
                 self.registered()?;
                 // Idempotent: closing an order that is not the open one changes nothing.
                 if self.open_order == Some(order_id) {
-                    sink.write(UserEvent::ApplicationClosed { order_id }, self)
+                    sink.write(UserEvent::ApplicationClosed { order_id, refusal }, self)
                         .await;
                 }
             }
@@ -653,8 +746,37 @@ impl Aggregate for User {
                 }
                 LockKind::Compliance => self.compliance_hold = None,
             },
+            UserEvent::WithdrawalRequested {
+                order_id,
+                payout_id,
+                ..
+            } => {
+                self.failed_pins = 0;
+                self.withdrawal = Some(PendingWithdrawal {
+                    order_id,
+                    payout_id,
+                });
+            }
+            UserEvent::WithdrawalCancelled { payout_id, refusal } => {
+                self.withdrawal = None;
+                self.last_refusal = Some((payout_id, refusal));
+            }
+            UserEvent::WithdrawalSettled {
+                order_id, paid_out, ..
+            } => {
+                self.withdrawal = None;
+                if paid_out {
+                    self.repaying = Some(order_id);
+                }
+            }
             UserEvent::ApplicationOpened { order_id, .. } => self.open_order = Some(order_id),
-            UserEvent::ApplicationClosed { .. } => self.open_order = None,
+            UserEvent::ApplicationClosed { order_id, refusal } => {
+                self.open_order = None;
+                self.repaying = None;
+                if let Some(refusal) = refusal {
+                    self.last_refusal = Some((order_id, refusal));
+                }
+            }
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::events::{EmergencyContact, Questionnaire};
 use crate::actor::Actor;
+use crate::codes::StepRefusal;
 use crate::types::ImageRef;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -33,20 +34,6 @@ pub struct ProfileUpdate {
     pub province_city: Option<String>,
     /// Street address.
     pub address: Option<String>,
-}
-
-/// The borrower's loan activity as the api sees it, for the bank-account rule (5):
-/// a bound account cannot change while a payout is in flight or a loan is repaying.
-/// The payout itself always goes to the account captured when the PIN was verified,
-/// so a change racing with a payout cannot redirect money.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum LoanActivity {
-    /// No order, or one in review, approved (status 9) or terminal.
-    Idle,
-    /// A payout has been requested and has no result yet.
-    PayoutInFlight,
-    /// Status 4: disbursed and repaying.
-    Repaying,
 }
 
 /// Something a borrower, an auditor or the platform asks of a user account.
@@ -111,8 +98,6 @@ pub enum UserCommand {
         card_no: String,
         /// True when the api checked a valid `/sms/bank` code.
         sms_code_verified: bool,
-        /// From the api's view of the borrower's orders.
-        loan_activity: LoanActivity,
     },
     /// `/user/signatureImg/upload`.
     UploadSignature {
@@ -128,15 +113,39 @@ pub enum UserCommand {
         /// True when the api checked a valid `/sms/pin` code.
         sms_code_verified: bool,
     },
-    /// `/user/withdraw`, first step: check the PIN and capture the bound account.
-    /// A wrong PIN is recorded as `WithdrawPinFailed`; the fifth locks (P2).
-    VerifyWithdrawPin {
-        /// The order to withdraw from.
-        order_id: Uuid,
-        /// Amount requested.
+    /// `/user/withdraw`: check the PIN and capture the bound account for a payout
+    /// from the open order. The withdrawal is then in flight until the loan workflow
+    /// settles or cancels it; while it is, the bound account cannot change (P3), so
+    /// the payout goes to the account bound when this command committed. A wrong PIN
+    /// is recorded as `WithdrawPinFailed`; the fifth locks (P2).
+    RequestWithdrawal {
+        /// The order; `None` is the open order. Any other order answers 40007.
+        order_id: Option<Uuid>,
+        /// New payout id (the provider's idempotency key).
+        payout_id: Uuid,
+        /// Amount requested; the Order decides it against its balance.
         amount: Decimal,
         /// Plain PIN.
         pin: String,
+    },
+    /// Loan workflow: the Order refused the payout of `payout_id`; the withdrawal is
+    /// no longer in flight. Idempotent: any other payout id changes nothing.
+    CancelWithdrawal {
+        /// The payout the Order refused.
+        payout_id: Uuid,
+        /// Why, as the Order said it (shown to the borrower).
+        refusal: StepRefusal,
+    },
+    /// Loan workflow: the payout of `payout_id` has its result. Paid out: the open
+    /// order is now being repaid (the account stays fixed until it closes, 5).
+    /// Idempotent on the payout id.
+    SettleWithdrawal {
+        /// The order paid out from.
+        order_id: Uuid,
+        /// The payout.
+        payout_id: Uuid,
+        /// True when the money reached the borrower.
+        paid_out: bool,
     },
     /// Auditor: place a compliance hold with a reason (P4).
     PlaceComplianceHold {
@@ -157,15 +166,29 @@ pub enum UserCommand {
         /// True when the api checked a valid `/sms/unlock` code.
         sms_code_verified: bool,
     },
-    /// `/loan/apply`, first step: the applicant conditions and the one-open-order rule.
+    /// `/loan/apply`: the applicant conditions and the one-open-order rule, decided
+    /// here; the loan workflow then opens the order from the recorded application
+    /// (signature and real name taken from this account), or closes the application
+    /// again with the Order's refusal. Repeating the same order id changes nothing.
     OpenApplication {
         /// The new order's id.
         order_id: Uuid,
+        /// Product id.
+        app_id: i64,
+        /// Amount chosen by the borrower (P7).
+        amount: Decimal,
+        /// Period chosen by the borrower (P7).
+        period_days: u32,
+        /// Version of the contract text shown.
+        terms_version: String,
     },
-    /// The order reached a terminal status (process manager).
+    /// Loan workflow: the order reached a terminal status, or was refused before it
+    /// opened (`refusal`). Idempotent: another order id changes nothing.
     CloseApplication {
         /// The order.
         order_id: Uuid,
+        /// Set when the Order refused to open (the borrower's apply answers it).
+        refusal: Option<StepRefusal>,
     },
 }
 

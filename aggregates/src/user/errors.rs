@@ -59,6 +59,12 @@ pub enum UserError {
     /// 40007: the thing acted on does not exist (a hold, an application).
     #[error("record not found")]
     RecordNotFound,
+    /// 40007: no open order to withdraw from (or another borrower's).
+    #[error("record not found: nothing to withdraw")]
+    NothingToWithdraw,
+    /// 40006: a withdrawal is already in flight; its result comes first.
+    #[error("insufficient balance: a payout is already in progress")]
+    WithdrawalInFlight,
 }
 
 impl UserError {
@@ -79,7 +85,8 @@ impl UserError {
             Self::OnlyTheBorrower => ErrorCode::NotLoggedIn,
             Self::NotQualified(_) => ErrorCode::NotQualified,
             Self::OrderInProgress => ErrorCode::OrderInProgress,
-            Self::RecordNotFound => ErrorCode::RecordNotFound,
+            Self::RecordNotFound | Self::NothingToWithdraw => ErrorCode::RecordNotFound,
+            Self::WithdrawalInFlight => ErrorCode::InsufficientBalance,
         }
     }
 }

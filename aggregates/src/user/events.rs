@@ -2,6 +2,7 @@
 //! name; `event_version` is "1.0" for all (a change ships an upcaster, DESIGN.md).
 
 use crate::actor::Actor;
+use crate::codes::StepRefusal;
 use crate::types::{BankAccount, ImageRef};
 use chrono::{DateTime, Utc};
 use cqrs_es::DomainEvent;
@@ -17,6 +18,25 @@ pub enum LockKind {
     Security,
     /// Set and lifted by an auditor, with the reason shown on the lock screen.
     Compliance,
+}
+
+/// A signed application as the borrower submitted it (PRODUCT.md 2 step 6): what the
+/// loan workflow needs to open the order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoanApplication {
+    /// Product id.
+    pub app_id: i64,
+    /// Amount chosen (P7).
+    pub amount: Decimal,
+    /// Period chosen, days (P7).
+    pub period_days: u32,
+    /// The signature on file when applying.
+    pub signature: ImageRef,
+    /// The applicant's real name when applying.
+    pub applicant_name: String,
+    /// Version of the contract text shown.
+    pub terms_version: String,
 }
 
 /// The six questionnaire answers (PRODUCT.md section 2 step 5). All required.
@@ -138,7 +158,9 @@ pub enum UserEvent {
         /// Consecutive failures including this one.
         failed_attempts: u32,
     },
-    /// The correct PIN authorised a withdrawal to the bound account.
+    /// The correct PIN authorised a withdrawal to the bound account. Written by
+    /// earlier versions (one command per step in the api); kept so old logs load.
+    /// New withdrawals record [`UserEvent::WithdrawalRequested`].
     WithdrawPinVerified {
         /// The order withdrawn from.
         order_id: Uuid,
@@ -165,17 +187,60 @@ pub enum UserEvent {
         /// The auditor's reason for lifting a hold.
         reason: Option<String>,
     },
-    /// The user opened an application (order); no other may be open (40005).
+    /// The correct PIN authorised a payout of `amount` from the open order to the
+    /// bound account (P2, P3). The withdrawal is in flight from here until
+    /// `WithdrawalSettled` or `WithdrawalCancelled`; the account cannot change
+    /// meanwhile, so the payout goes to `account`.
+    WithdrawalRequested {
+        /// The order withdrawn from.
+        order_id: Uuid,
+        /// The payout's id.
+        payout_id: Uuid,
+        /// Amount requested.
+        amount: Decimal,
+        /// The bound account at this moment; the payout goes there (P3).
+        account: BankAccount,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// The Order refused the payout (e.g. 40006 above the balance, 40004 offer
+    /// expired): nothing moved and the withdrawal is no longer in flight.
+    WithdrawalCancelled {
+        /// The payout.
+        payout_id: Uuid,
+        /// The Order's refusal.
+        refusal: StepRefusal,
+    },
+    /// The payout has its result; the withdrawal is no longer in flight. When paid
+    /// out, the order is being repaid and the account stays fixed until it closes.
+    WithdrawalSettled {
+        /// The order.
+        order_id: Uuid,
+        /// The payout.
+        payout_id: Uuid,
+        /// True when the money reached the borrower.
+        paid_out: bool,
+    },
+    /// The user opened an application (order); no other may be open (40005). The
+    /// loan workflow opens the order from `application`.
     ApplicationOpened {
         /// The order.
         order_id: Uuid,
         /// When.
         at: DateTime<Utc>,
+        /// What the borrower applied for. Absent in events of earlier versions,
+        /// whose api opened the order itself.
+        #[serde(default)]
+        application: Option<LoanApplication>,
     },
-    /// The order reached a terminal status; the user may apply again.
+    /// The order reached a terminal status, or was refused before it opened; the
+    /// user may apply again.
     ApplicationClosed {
         /// The order.
         order_id: Uuid,
+        /// Why the Order refused to open (absent when it closed normally).
+        #[serde(default)]
+        refusal: Option<StepRefusal>,
     },
 }
 
@@ -198,6 +263,9 @@ impl DomainEvent for UserEvent {
             Self::WithdrawPinVerified { .. } => "WithdrawPinVerified",
             Self::AccountLocked { .. } => "AccountLocked",
             Self::AccountUnlocked { .. } => "AccountUnlocked",
+            Self::WithdrawalRequested { .. } => "WithdrawalRequested",
+            Self::WithdrawalCancelled { .. } => "WithdrawalCancelled",
+            Self::WithdrawalSettled { .. } => "WithdrawalSettled",
             Self::ApplicationOpened { .. } => "ApplicationOpened",
             Self::ApplicationClosed { .. } => "ApplicationClosed",
         };

@@ -9,7 +9,11 @@
 //! - five wrong passwords or five wrong PINs place a security lock, which only the
 //!   borrower lifts with an SMS code; a compliance hold is set and lifted only by an
 //!   auditor, with a reason; no unlock involves a payment (P4);
-//! - at most one non-terminal order at a time (4.3, code 40005).
+//! - at most one non-terminal order at a time (4.3, code 40005);
+//! - the bound account and "a withdrawal is in flight" are decided here together, so
+//!   a bank change and a withdrawal serialize on this aggregate's version: a payout
+//!   goes to the account bound when it was requested, and a change while one is in
+//!   flight, or while the loan is being repaid, answers 110012 (P3, section 5).
 
 mod aggregate;
 mod commands;
@@ -19,7 +23,9 @@ mod events;
 #[cfg(test)]
 mod tests;
 
-pub use aggregate::{IdentityStatus, Profile, Qualification, User, MAX_FAILED_ATTEMPTS};
-pub use commands::{LoanActivity, ProfileUpdate, UserCommand};
+pub use aggregate::{
+    IdentityStatus, PendingWithdrawal, Profile, Qualification, User, MAX_FAILED_ATTEMPTS,
+};
+pub use commands::{ProfileUpdate, UserCommand};
 pub use errors::UserError;
-pub use events::{EmergencyContact, LockKind, Questionnaire, UserEvent};
+pub use events::{EmergencyContact, LoanApplication, LockKind, Questionnaire, UserEvent};

@@ -102,16 +102,67 @@ fn with_pin() -> Vec<UserEvent> {
     events
 }
 
+fn opened() -> UserEvent {
+    UserEvent::ApplicationOpened {
+        order_id: order_id(),
+        at: test_now(),
+        application: None,
+    }
+}
+
+/// A borrower with a PIN and an open (approved) order to withdraw from.
+fn with_open_order() -> Vec<UserEvent> {
+    let mut events = with_pin();
+    events.push(opened());
+    events
+}
+
+fn payout_id() -> Uuid {
+    Uuid::from_u128(0xB0)
+}
+
+fn withdraw(pin: &str) -> UserCommand {
+    UserCommand::RequestWithdrawal {
+        order_id: None,
+        payout_id: payout_id(),
+        amount: dec!(80000),
+        pin: pin.to_string(),
+    }
+}
+
+fn requested() -> UserEvent {
+    UserEvent::WithdrawalRequested {
+        order_id: order_id(),
+        payout_id: payout_id(),
+        amount: dec!(80000),
+        account: account(),
+        at: test_now(),
+    }
+}
+
+fn open_application(order: Uuid) -> UserCommand {
+    UserCommand::OpenApplication {
+        order_id: order,
+        app_id: 1,
+        amount: dec!(80000),
+        period_days: 7,
+        terms_version: "2026-11".to_string(),
+    }
+}
+
+fn closed(refusal: Option<crate::codes::StepRefusal>) -> UserEvent {
+    UserEvent::ApplicationClosed {
+        order_id: order_id(),
+        refusal,
+    }
+}
+
 fn fold(events: Vec<UserEvent>) -> User {
     crate::history::state_as_of::<User>(events, usize::MAX)
 }
 
 fn wrong_pin() -> UserCommand {
-    UserCommand::VerifyWithdrawPin {
-        order_id: order_id(),
-        amount: dec!(80000),
-        pin: "000000".to_string(),
-    }
+    withdraw("000000")
 }
 
 // ---- registration and login -------------------------------------------------------
@@ -193,9 +244,7 @@ fn invite_code_is_attribution_only_p13() {
     let b = fold(via_agent.clone());
     assert_eq!(b.invite_code.as_deref(), Some("AGENT7"));
     assert_eq!(a.qualification(), b.qualification());
-    let open = UserCommand::OpenApplication {
-        order_id: order_id(),
-    };
+    let open = open_application(order_id());
     let from_a = test()
         .given(qualified())
         .when(open.clone())
@@ -471,13 +520,12 @@ fn emergency_contacts_cannot_repeat_a_mobile() {
 
 // ---- bank account (P3) ---------------------------------------------------------------
 
-fn bind(actor: Actor, sms: bool, activity: LoanActivity) -> UserCommand {
+fn bind(actor: Actor, sms: bool) -> UserCommand {
     UserCommand::BindBankCard {
         actor,
         bank_name: "BPI".to_string(),
         card_no: "998877665544".to_string(),
         sms_code_verified: sms,
-        loan_activity: activity,
     }
 }
 
@@ -497,7 +545,7 @@ fn the_bank_account_holder_is_always_the_borrowers_real_name_p3() {
     });
     test()
         .given(given)
-        .when(bind(Actor::User(user_id()), false, LoanActivity::Idle))
+        .when(bind(Actor::User(user_id()), false))
         .then_expect_events(vec![UserEvent::BankCardBound {
             account: new_account(),
             replaced: false,
@@ -505,7 +553,7 @@ fn the_bank_account_holder_is_always_the_borrowers_real_name_p3() {
     // Without a real name there is nobody to hold the account.
     test()
         .given(vec![registered("WELCOME")])
-        .when(bind(Actor::User(user_id()), false, LoanActivity::Idle))
+        .when(bind(Actor::User(user_id()), false))
         .then_expect_error(UserError::NotQualified("enter your real name first"));
 }
 
@@ -518,7 +566,7 @@ fn no_back_office_actor_can_bind_a_bank_account_p3() {
     ] {
         test()
             .given(qualified())
-            .when(bind(actor, true, LoanActivity::Idle))
+            .when(bind(actor, true))
             .then_expect_error(UserError::OnlyTheBorrower);
     }
 }
@@ -527,11 +575,11 @@ fn no_back_office_actor_can_bind_a_bank_account_p3() {
 fn replacing_a_bound_account_needs_an_sms_code_p3() {
     test()
         .given(qualified())
-        .when(bind(Actor::User(user_id()), false, LoanActivity::Idle))
+        .when(bind(Actor::User(user_id()), false))
         .then_expect_error(UserError::SmsCodeRequired);
     test()
         .given(qualified())
-        .when(bind(Actor::User(user_id()), true, LoanActivity::Idle))
+        .when(bind(Actor::User(user_id()), true))
         .then_expect_events(vec![UserEvent::BankCardBound {
             account: new_account(),
             replaced: true,
@@ -539,13 +587,153 @@ fn replacing_a_bound_account_needs_an_sms_code_p3() {
 }
 
 #[test]
-fn the_account_cannot_change_while_a_payout_is_in_flight_or_a_loan_is_repaying() {
-    for activity in [LoanActivity::PayoutInFlight, LoanActivity::Repaying] {
-        test()
-            .given(qualified())
-            .when(bind(Actor::User(user_id()), true, activity))
-            .then_expect_error(UserError::BankAccountChangeNotAllowed);
-    }
+fn the_account_cannot_change_while_a_withdrawal_is_in_flight_p3() {
+    let mut given = with_open_order();
+    given.push(requested());
+    test()
+        .given(given.clone())
+        .when(bind(Actor::User(user_id()), true))
+        .then_expect_error(UserError::BankAccountChangeNotAllowed);
+    // A failed payout frees the account again, so the borrower can fix it (5).
+    given.push(UserEvent::WithdrawalSettled {
+        order_id: order_id(),
+        payout_id: payout_id(),
+        paid_out: false,
+    });
+    test()
+        .given(given)
+        .when(bind(Actor::User(user_id()), true))
+        .then_expect_events(vec![UserEvent::BankCardBound {
+            account: new_account(),
+            replaced: true,
+        }]);
+}
+
+#[test]
+fn the_account_cannot_change_while_the_loan_is_repaid_and_can_once_it_closes_p3() {
+    let mut given = with_open_order();
+    given.push(requested());
+    given.push(UserEvent::WithdrawalSettled {
+        order_id: order_id(),
+        payout_id: payout_id(),
+        paid_out: true,
+    });
+    test()
+        .given(given.clone())
+        .when(bind(Actor::User(user_id()), true))
+        .then_expect_error(UserError::BankAccountChangeNotAllowed);
+    given.push(closed(None));
+    test()
+        .given(given)
+        .when(bind(Actor::User(user_id()), true))
+        .then_expect_events(vec![UserEvent::BankCardBound {
+            account: new_account(),
+            replaced: true,
+        }]);
+}
+
+#[test]
+fn a_withdrawal_after_a_bank_change_captures_the_new_account_p3() {
+    let mut given = with_open_order();
+    given.push(UserEvent::BankCardBound {
+        account: new_account(),
+        replaced: true,
+    });
+    test()
+        .given(given)
+        .when(withdraw("246810"))
+        .then_expect_events(vec![UserEvent::WithdrawalRequested {
+            order_id: order_id(),
+            payout_id: payout_id(),
+            amount: dec!(80000),
+            account: new_account(),
+            at: test_now(),
+        }]);
+}
+
+#[test]
+fn a_second_withdrawal_waits_for_the_first_to_settle_p3() {
+    let mut given = with_open_order();
+    given.push(requested());
+    test()
+        .given(given.clone())
+        .when(UserCommand::RequestWithdrawal {
+            order_id: None,
+            payout_id: Uuid::from_u128(0xB1),
+            amount: dec!(1000),
+            pin: "246810".to_string(),
+        })
+        .then_expect_error(UserError::WithdrawalInFlight);
+    // Refused by the order: the withdrawal is over, with the order's reason kept.
+    let refusal = crate::codes::StepRefusal::new(
+        crate::codes::ErrorCode::InsufficientBalance,
+        "insufficient balance",
+    );
+    given.push(UserEvent::WithdrawalCancelled {
+        payout_id: payout_id(),
+        refusal: refusal.clone(),
+    });
+    let user = fold(given.clone());
+    assert_eq!(user.withdrawal, None);
+    assert_eq!(user.refusal_of(payout_id()), Some(&refusal));
+    assert!(test()
+        .given(given)
+        .when(withdraw("246810"))
+        .inspect_result()
+        .is_ok());
+}
+
+#[test]
+fn workflow_results_for_another_payout_change_nothing() {
+    let mut given = with_open_order();
+    given.push(requested());
+    let other = Uuid::from_u128(0xB9);
+    test()
+        .given(given.clone())
+        .when(UserCommand::CancelWithdrawal {
+            payout_id: other,
+            refusal: crate::codes::StepRefusal::new(crate::codes::ErrorCode::OfferExpired, "x"),
+        })
+        .then_expect_events(vec![]);
+    test()
+        .given(given.clone())
+        .when(UserCommand::SettleWithdrawal {
+            order_id: order_id(),
+            payout_id: other,
+            paid_out: false,
+        })
+        .then_expect_events(vec![]);
+    // The same result twice: recorded once.
+    given.push(UserEvent::WithdrawalSettled {
+        order_id: order_id(),
+        payout_id: payout_id(),
+        paid_out: true,
+    });
+    test()
+        .given(given)
+        .when(UserCommand::SettleWithdrawal {
+            order_id: order_id(),
+            payout_id: payout_id(),
+            paid_out: true,
+        })
+        .then_expect_events(vec![]);
+}
+
+#[test]
+fn only_the_open_order_can_be_withdrawn_from() {
+    test()
+        .given(with_pin())
+        .when(withdraw("246810"))
+        .then_expect_error(UserError::NothingToWithdraw);
+    test()
+        .given(with_open_order())
+        .when(UserCommand::RequestWithdrawal {
+            order_id: Some(Uuid::from_u128(0x0D9)),
+            payout_id: payout_id(),
+            amount: dec!(80000),
+            pin: "246810".to_string(),
+        })
+        .then_expect_error(UserError::NothingToWithdraw);
 }
 
 #[test]
@@ -555,7 +743,6 @@ fn bank_and_account_number_are_validated() {
         bank_name: bank.to_string(),
         card_no: card.to_string(),
         sms_code_verified: true,
-        loan_activity: LoanActivity::Idle,
     };
     test()
         .given(qualified())
@@ -636,22 +823,14 @@ fn changing_the_pin_needs_an_sms_code_p2() {
 #[test]
 fn the_correct_pin_authorises_a_payout_to_the_bound_account_p2_p3() {
     test()
-        .given(with_pin())
-        .when(UserCommand::VerifyWithdrawPin {
-            order_id: order_id(),
-            amount: dec!(80000),
-            pin: "246810".to_string(),
-        })
-        .then_expect_events(vec![UserEvent::WithdrawPinVerified {
-            order_id: order_id(),
-            amount: dec!(80000),
-            account: account(),
-        }]);
+        .given(with_open_order())
+        .when(withdraw("246810"))
+        .then_expect_events(vec![requested()]);
 }
 
 #[test]
 fn five_wrong_pins_lock_the_account_p2() {
-    let mut given = with_pin();
+    let mut given = with_open_order();
     for n in 1..=4 {
         given.push(UserEvent::WithdrawPinFailed { failed_attempts: n });
     }
@@ -676,7 +855,7 @@ fn five_wrong_pins_lock_the_account_p2() {
 
 #[test]
 fn a_locked_account_cannot_withdraw_even_with_the_right_pin_p2() {
-    let mut given = with_pin();
+    let mut given = with_open_order();
     given.push(UserEvent::AccountLocked {
         kind: LockKind::Compliance,
         reason: "document check".to_string(),
@@ -684,11 +863,7 @@ fn a_locked_account_cannot_withdraw_even_with_the_right_pin_p2() {
     });
     test()
         .given(given)
-        .when(UserCommand::VerifyWithdrawPin {
-            order_id: order_id(),
-            amount: dec!(80000),
-            pin: "246810".to_string(),
-        })
+        .when(withdraw("246810"))
         .then_expect_error(UserError::AccountLocked {
             kind: LockKind::Compliance,
             reason: "document check".to_string(),
@@ -697,8 +872,10 @@ fn a_locked_account_cannot_withdraw_even_with_the_right_pin_p2() {
 
 #[test]
 fn a_withdrawal_needs_a_pin_and_a_bank_account_in_the_borrowers_name_p2_p3() {
+    let mut no_pin = qualified();
+    no_pin.push(opened());
     test()
-        .given(qualified())
+        .given(no_pin)
         .when(wrong_pin())
         .then_expect_error(InvalidInput::new("password", "set your withdraw PIN first").into());
     let mut no_bank = vec![registered("WELCOME")];
@@ -706,13 +883,14 @@ fn a_withdrawal_needs_a_pin_and_a_bank_account_in_the_borrowers_name_p2_p3() {
         pin_hash: "hashed:246810".to_string(),
         changed: false,
     });
+    no_bank.push(opened());
     test()
         .given(no_bank)
         .when(wrong_pin())
         .then_expect_error(UserError::NotQualified("bind a bank account first"));
     // An account bound before the real name changed (identity not yet verified) is
     // no longer in the borrower's name.
-    let mut renamed = with_pin();
+    let mut renamed = with_open_order();
     renamed[2] = UserEvent::IdentityRejected {
         auditor_id: auditor(),
         reason: "name mismatch".to_string(),
@@ -851,37 +1029,34 @@ fn unlocking_never_involves_a_payment_p4() {
 fn a_qualified_borrower_opens_one_application() {
     test()
         .given(qualified())
-        .when(UserCommand::OpenApplication {
-            order_id: order_id(),
-        })
+        .when(open_application(order_id()))
         .then_expect_events(vec![UserEvent::ApplicationOpened {
             order_id: order_id(),
             at: test_now(),
+            application: Some(LoanApplication {
+                app_id: 1,
+                amount: dec!(80000),
+                period_days: 7,
+                signature: image("signature"),
+                applicant_name: "Ana Santos".to_string(),
+                terms_version: "2026-11".to_string(),
+            }),
         }]);
 }
 
 #[test]
 fn a_second_open_order_is_refused() {
     let mut given = qualified();
-    given.push(UserEvent::ApplicationOpened {
-        order_id: order_id(),
-        at: test_now(),
-    });
+    given.push(opened());
     test()
         .given(given.clone())
-        .when(UserCommand::OpenApplication {
-            order_id: Uuid::from_u128(0x0D2),
-        })
+        .when(open_application(Uuid::from_u128(0x0D2)))
         .then_expect_error(UserError::OrderInProgress);
     // Once the first order is closed, the borrower may apply again.
-    given.push(UserEvent::ApplicationClosed {
-        order_id: order_id(),
-    });
+    given.push(closed(None));
     let events = test()
         .given(given)
-        .when(UserCommand::OpenApplication {
-            order_id: Uuid::from_u128(0x0D2),
-        })
+        .when(open_application(Uuid::from_u128(0x0D2)))
         .inspect_result()
         .unwrap();
     assert_eq!(events.len(), 1);
@@ -895,9 +1070,7 @@ fn an_unqualified_borrower_cannot_apply() {
     assert_eq!(fold(given.clone()).qualification().bank_card, 0);
     test()
         .given(given)
-        .when(UserCommand::OpenApplication {
-            order_id: order_id(),
-        })
+        .when(open_application(order_id()))
         .then_expect_error(UserError::NotQualified("complete your information first"));
 }
 
@@ -911,9 +1084,7 @@ fn a_rejected_identity_disqualifies_until_reuploaded() {
     assert!(!fold(given.clone()).qualification().is_qualified());
     test()
         .given(given)
-        .when(UserCommand::OpenApplication {
-            order_id: order_id(),
-        })
+        .when(open_application(order_id()))
         .then_expect_error(UserError::NotQualified("complete your information first"));
 }
 
@@ -935,9 +1106,7 @@ fn applicants_must_be_aged_22_to_50_at_apply() {
         });
         let result = test()
             .given(given)
-            .when(UserCommand::OpenApplication {
-                order_id: order_id(),
-            })
+            .when(open_application(order_id()))
             .inspect_result();
         match ok {
             true => assert!(result.is_ok(), "{birthday:?}"),
@@ -955,26 +1124,20 @@ fn applying_needs_a_signature_on_file_p7() {
     given.pop();
     test()
         .given(given)
-        .when(UserCommand::OpenApplication {
-            order_id: order_id(),
-        })
+        .when(open_application(order_id()))
         .then_expect_error(InvalidInput::new("signature", "please sign first").into());
 }
 
 #[test]
 fn closing_an_application_is_idempotent() {
     let mut given = qualified();
-    given.push(UserEvent::ApplicationOpened {
-        order_id: order_id(),
-        at: test_now(),
-    });
-    given.push(UserEvent::ApplicationClosed {
-        order_id: order_id(),
-    });
+    given.push(opened());
+    given.push(closed(None));
     test()
         .given(given)
         .when(UserCommand::CloseApplication {
             order_id: order_id(),
+            refusal: None,
         })
         .then_expect_events(vec![]);
 }

@@ -438,48 +438,43 @@ async fn apply(
     borrower: Borrower,
     ApiJson(body): ApiJson<QuoteBody>,
 ) -> Result<Response, ApiError> {
-    // The terms first (no side effects), then the user's single application slot,
-    // then the order; if the order is refused the slot is released again.
-    quote_for(&state, &body)?;
+    // One command: the User decides the applicant conditions and the single open
+    // application; the loan workflow opens the order (the Order decides the terms)
+    // or closes the application with the Order's reason, which this call answers.
     let user_id = borrower.user_id;
     let uid = user_id.to_string();
     let order_id = Uuid::now_v7();
-    let me = Actor::User(user_id);
-    let request = request_id();
-    state
-        .execute(
-            &state.users,
-            &uid,
-            || UserCommand::OpenApplication { order_id },
-            me,
-            &request,
-        )
-        .await?;
-    let user = state.users.load(&uid).await.map_err(ApiError::internal)?;
-    let command = || OrderCommand::ApplyForLoan {
+    let open = || UserCommand::OpenApplication {
         order_id,
-        user_id,
         app_id: body.app_id,
         amount: body.amt,
         period_days: body.period_days,
-        signature: user.signature.clone(),
-        applicant_name: user.profile.fields.real_name.clone().unwrap_or_default(),
-        terms_version: "2026-11".to_string(),
+        terms_version: TERMS_VERSION.to_string(),
     };
-    if let Err(error) = state
-        .execute(&state.orders, &order_id.to_string(), command, me, &request)
-        .await
-    {
-        let close = || UserCommand::CloseApplication { order_id };
-        state
-            .execute(&state.users, &uid, close, Actor::System, &request)
-            .await?;
-        return Err(error);
-    }
+    state
+        .execute(&state.users, &uid, open, Actor::User(user_id), &request_id())
+        .await?;
+    let oid = order_id.to_string();
+    state
+        .await_workflow(|| async {
+            let order = state.orders.load(&oid).await.map_err(ApiError::internal)?;
+            if order.id.is_some() {
+                return Ok(Some(()));
+            }
+            let user = state.users.load(&uid).await.map_err(ApiError::internal)?;
+            match user.refusal_of(order_id) {
+                Some(refusal) => Err(ApiError::new(refusal.code, refusal.message.clone())),
+                None => Ok(None),
+            }
+        })
+        .await?;
     Ok(ok(ApplyData {
         loan_order_id: order_id,
     }))
 }
+
+/// Version of the contract text the borrower signs.
+const TERMS_VERSION: &str = "2026-11";
 
 #[utoipa::path(
     post,
@@ -622,39 +617,37 @@ async fn withdraw(
     borrower: Borrower,
     ApiJson(body): ApiJson<WithdrawBody>,
 ) -> Result<Response, ApiError> {
-    let (_, order) = own_order(&state, borrower.user_id, body.loan_order_id.as_deref()).await?;
-    let order_id = order
-        .id
-        .ok_or_else(|| ApiError::code(ErrorCode::RecordNotFound))?;
-    // Refusals the order would give come before the PIN check, so they never cost
-    // the borrower a PIN attempt; the order re-checks everything when it decides.
-    if order.status != OrderStatus::Approved {
-        return Err(ApiError::new(
-            ErrorCode::RecordNotFound,
-            "record not found: nothing to withdraw",
-        ));
-    }
-    if order.offer_expires_at.is_some_and(|end| Utc::now() >= end) {
-        return Err(ApiError::code(ErrorCode::OfferExpired));
-    }
-    if body.withdraw_amount > order.balance {
-        return Err(ApiError::code(ErrorCode::InsufficientBalance));
-    }
+    let order_id = match body.loan_order_id.as_deref().filter(|id| !id.is_empty()) {
+        Some(id) => Some(
+            Uuid::parse_str(id)
+                .map_err(|_| ApiError::new(ErrorCode::RecordNotFound, "record not found"))?,
+        ),
+        None => None,
+    };
+    // One command: the User checks the PIN and captures the bound account (P2, P3);
+    // the loan workflow asks the Order for the payout, whose refusal (balance, offer
+    // expired) comes back to this call.
     let uid = borrower.user_id.to_string();
-    let me = Actor::User(borrower.user_id);
-    let request = request_id();
-    let verify = || UserCommand::VerifyWithdrawPin {
+    let payout_id = Uuid::now_v7();
+    let request = || UserCommand::RequestWithdrawal {
         order_id,
+        payout_id,
         amount: body.withdraw_amount,
         pin: body.password.clone(),
     };
     let events = state
-        .execute(&state.users, &uid, verify, me, &request)
+        .execute(
+            &state.users,
+            &uid,
+            request,
+            Actor::User(borrower.user_id),
+            &request_id(),
+        )
         .await?;
-    let mut account = None;
+    let mut order_id = None;
     for event in events.iter().rev() {
         match &event.payload {
-            UserEvent::WithdrawPinVerified { account: bound, .. } => account = Some(bound.clone()),
+            UserEvent::WithdrawalRequested { order_id: id, .. } => order_id = Some(*id),
             UserEvent::AccountLocked { reason, .. } => {
                 return Err(ApiError::new(
                     ErrorCode::AccountLocked,
@@ -671,21 +664,20 @@ async fn withdraw(
             _ => {}
         }
     }
-    let account = account.ok_or_else(|| ApiError::internal("PIN check produced no outcome"))?;
-    let payout_id = Uuid::now_v7();
-    let request_payout = || OrderCommand::RequestPayout {
-        payout_id,
-        amount: body.withdraw_amount,
-        account: account.clone(),
-    };
+    let order_id = order_id.ok_or_else(|| ApiError::internal("PIN check produced no outcome"))?;
+    let oid = order_id.to_string();
     state
-        .execute(
-            &state.orders,
-            &order_id.to_string(),
-            request_payout,
-            me,
-            &request,
-        )
+        .await_workflow(|| async {
+            let order = state.orders.load(&oid).await.map_err(ApiError::internal)?;
+            if order.knows_payout(payout_id) {
+                return Ok(Some(()));
+            }
+            let user = state.users.load(&uid).await.map_err(ApiError::internal)?;
+            match user.refusal_of(payout_id) {
+                Some(refusal) => Err(ApiError::new(refusal.code, refusal.message.clone())),
+                None => Ok(None),
+            }
+        })
         .await?;
     Ok(ok(WithdrawData {
         verified: true,

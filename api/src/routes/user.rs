@@ -2,7 +2,7 @@
 
 use aggregates::types::{check_password, ImageRef, Mobile};
 use aggregates::user::{
-    EmergencyContact, LoanActivity, ProfileUpdate, Questionnaire, UserCommand, UserEvent,
+    EmergencyContact, ProfileUpdate, Questionnaire, UserCommand, UserEvent,
     MAX_FAILED_ATTEMPTS,
 };
 use aggregates::{Actor, ErrorCode};
@@ -625,18 +625,6 @@ async fn update_emergency(
     run_as_borrower(&state, &borrower, command).await
 }
 
-/// The borrower's loan activity for the bank-account rule, from the read models.
-async fn loan_activity(state: &AppState, user_id: Uuid) -> Result<LoanActivity, ApiError> {
-    let sql = "select d.status, d.doc from loan_progress p join order_detail d on d.order_id = p.order_id where p.user_id = $1";
-    let row: Option<(i64, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(user_id.to_string()).fetch_optional(pool).await)?;
-    Ok(match row {
-        Some((4, _)) => LoanActivity::Repaying,
-        Some((_, doc)) if doc.contains("\"payoutInFlight\":true") => LoanActivity::PayoutInFlight,
-        _ => LoanActivity::Idle,
-    })
-}
-
 /// Runs a user command as the calling borrower and answers `ok(null)`.
 async fn run_as_borrower(
     state: &AppState,
@@ -704,13 +692,13 @@ async fn bind_bank(
 ) -> Result<Response, ApiError> {
     let sms_code_verified =
         sms_proof(&state, borrower.user_id, "bank", body.sms_code.as_deref()).await?;
-    let loan_activity = loan_activity(&state, borrower.user_id).await?;
+    // Whether a withdrawal is in flight or the loan is being repaid is decided by the
+    // User aggregate itself (P3), never from a read model.
     let command = || UserCommand::BindBankCard {
         actor: Actor::User(borrower.user_id),
         bank_name: body.bank_name.trim().to_string(),
         card_no: body.card_no.trim().to_string(),
         sms_code_verified,
-        loan_activity,
     };
     run_as_borrower(&state, &borrower, command).await
 }

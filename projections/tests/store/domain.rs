@@ -57,7 +57,13 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
     users
         .execute(
             &uid,
-            UserCommand::OpenApplication { order_id },
+            UserCommand::OpenApplication {
+                order_id,
+                app_id: 1,
+                amount: dec!(100000),
+                period_days: 6,
+                terms_version: "2026-11".into(),
+            },
             borrower("apply"),
         )
         .await
@@ -124,11 +130,13 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
         .expect("proceeds credited");
 
     // Withdraw 80,000 of the 100,000 with the PIN; the payout succeeds.
+    let payout_id = Uuid::now_v7();
     let verified = users
         .execute(
             &uid,
-            UserCommand::VerifyWithdrawPin {
-                order_id,
+            UserCommand::RequestWithdrawal {
+                order_id: Some(order_id),
+                payout_id,
                 amount: dec!(80000),
                 pin: "246810".into(),
             },
@@ -136,10 +144,9 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
         )
         .await
         .expect("PIN checked");
-    let UserEvent::WithdrawPinVerified { account, .. } = verified[0].payload.clone() else {
+    let UserEvent::WithdrawalRequested { account, .. } = verified[0].payload.clone() else {
         panic!("expected the PIN to verify: {verified:?}");
     };
-    let payout_id = Uuid::now_v7();
     let system = || Actor::System.metadata("worker", None);
     orders
         .execute(
@@ -236,7 +243,10 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
             .expect("repayment applied");
     }
     users
-        .execute(&uid, UserCommand::CloseApplication { order_id }, system())
+        .execute(&uid, UserCommand::CloseApplication {
+            order_id,
+            refusal: None,
+        }, system())
         .await
         .expect("application closed");
 

@@ -1,7 +1,7 @@
 //! The borrower the journey tests use: Ana Santos, onboarded up to a withdraw PIN.
 
 use aggregates::types::ImageRef;
-use aggregates::user::{LoanActivity, ProfileUpdate, UserCommand};
+use aggregates::user::{ProfileUpdate, UserCommand};
 use aggregates::Actor;
 use chrono::NaiveDate;
 use uuid::Uuid;
@@ -47,7 +47,6 @@ pub fn onboarding(user_id: Uuid) -> Vec<UserCommand> {
             bank_name: "BDO".into(),
             card_no: "001234567890".into(),
             sms_code_verified: false,
-            loan_activity: LoanActivity::Idle,
         },
         UserCommand::UploadSignature {
             image: image("signature"),

@@ -116,7 +116,13 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
         .await
         .unwrap();
     users
-        .execute(&uid, UserCommand::OpenApplication { order_id }, me())
+        .execute(&uid, UserCommand::OpenApplication {
+                order_id,
+                app_id: 1,
+                amount: dec!(100000),
+                period_days: 6,
+                terms_version: "2026-11".into(),
+            }, me())
         .await
         .unwrap();
     let signature = users.load(&uid).await.unwrap().signature;
@@ -173,11 +179,13 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
         .await
         .expect("approval credits the wallet");
 
+    let payout_id = Uuid::now_v7();
     let verified = users
         .execute(
             &uid,
-            UserCommand::VerifyWithdrawPin {
-                order_id,
+            UserCommand::RequestWithdrawal {
+                order_id: Some(order_id),
+                payout_id,
                 amount: dec!(80000),
                 pin: "246810".into(),
             },
@@ -185,10 +193,9 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
         )
         .await
         .unwrap();
-    let UserEvent::WithdrawPinVerified { account, .. } = verified[0].payload.clone() else {
+    let UserEvent::WithdrawalRequested { account, .. } = verified[0].payload.clone() else {
         panic!()
     };
-    let payout_id = Uuid::now_v7();
     orders
         .execute(
             &oid,
