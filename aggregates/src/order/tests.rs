@@ -617,7 +617,11 @@ fn a_withdrawal_needs_status_9() {
     for (given, status) in [(awaiting_final(), 3), (disbursed(), 4)] {
         test()
             .given(given)
-            .when(withdraw(dec!(1000)))
+            .when(OrderCommand::RequestPayout {
+                payout_id: Uuid::from_u128(0xB7), // a new payout, not the resolved one
+                amount: dec!(1000),
+                account: account(),
+            })
             .then_expect_error(OrderError::WrongStatus {
                 status,
                 action: "withdraw from",
