@@ -19,7 +19,7 @@
 //! checkpoint, or a second process running the same manager never applies a step
 //! twice — it finds the step already done and writes nothing. The crash tests
 //! (`projections/tests/store/workflow_crash.rs`) stop the manager before each of its
-//! commands in turn ([`LoanProcess::crash_before_step`]), restart it, and compare the
+//! commands in turn ([`LoanProcess::with_failpoint_before_command`]), restart it, and compare the
 //! end state with an uncrashed run.
 
 use std::collections::HashMap;
@@ -90,18 +90,18 @@ impl LoanProcess {
     /// For crash tests: this manager fails, as a killed process would, just before
     /// sending its command number `step` (0-based, counted from its creation); what
     /// it committed before stays, its checkpoint does not move past the event.
-    pub fn crash_before_step(mut self, step: usize) -> Self {
+    pub fn with_failpoint_before_command(mut self, step: usize) -> Self {
         self.crash_before = Some(step);
         self
     }
 
-    /// Counts a command about to be sent; the simulated crash of `crash_before_step`.
+    /// Counts a command about to be sent; the simulated crash of `with_failpoint_before_command`.
     fn failpoint(&self) -> Result<(), ProjectionError> {
         let step = self.sent.fetch_add(1, Ordering::SeqCst);
         match self.crash_before {
-            Some(crash) if step >= crash => Err(ProjectionError::Load(format!(
-                "failpoint: crashed before step {step}"
-            ))),
+            Some(crash) if step >= crash => {
+                Err(ProjectionError::Failpoint("before a workflow command"))
+            }
             _ => Ok(()),
         }
     }

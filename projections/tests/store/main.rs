@@ -12,3 +12,4 @@ mod domain;
 mod event_log;
 mod journey;
 mod read_side;
+mod workflow;
