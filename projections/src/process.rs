@@ -118,6 +118,19 @@ impl LoanProcess {
         metadata
     }
 
+    /// Metadata of a step taken on behalf of the person whose command caused it (the
+    /// borrower's apply or withdrawal): their actor, request id and idempotency key,
+    /// plus `caused_by`, so the order's history names who acted.
+    fn on_behalf_of(cause: &StoredEvent) -> HashMap<String, String> {
+        let mut metadata = Self::metadata(cause);
+        for key in ["actor", "request_id", "idempotency_key"] {
+            if let Some(value) = cause.metadata.get(key).and_then(|v| v.as_str()) {
+                metadata.insert(key.to_string(), value.to_string());
+            }
+        }
+        metadata
+    }
+
     async fn wallet(
         &self,
         user_id: Uuid,
@@ -169,8 +182,9 @@ impl LoanProcess {
         result.map(drop).or_else(refused)
     }
 
-    /// Sends `command` to the order; a domain refusal is returned as `Ok(Some(..))`
-    /// for the caller to compensate, infrastructure errors as `Err` (retried).
+    /// Sends `command` to the order on behalf of the cause's actor; a domain refusal
+    /// is returned as `Ok(Some(..))` for the caller to compensate, infrastructure
+    /// errors as `Err` (retried).
     async fn order_step(
         &self,
         order_id: Uuid,
@@ -183,7 +197,7 @@ impl LoanProcess {
             .execute_with_retry(
                 &order_id.to_string(),
                 || command.clone(),
-                Self::metadata(cause),
+                Self::on_behalf_of(cause),
                 RetryPolicy::default(),
             )
             .await;

@@ -491,10 +491,10 @@ impl Aggregate for User {
                 let order_id = match (order_id, self.open_order) {
                     (None, Some(open)) => open,
                     (Some(asked), Some(open)) if asked == open => open,
-                    _ => return Err(UserError::NothingToWithdraw),
+                    _ => return Err(UserError::RecordNotFound),
                 };
                 if self.repaying == Some(order_id) {
-                    return Err(UserError::NothingToWithdraw);
+                    return Err(UserError::RecordNotFound);
                 }
                 if self.withdrawal.is_some() {
                     return Err(UserError::WithdrawalInFlight);

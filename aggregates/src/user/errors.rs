@@ -56,12 +56,10 @@ pub enum UserError {
     /// 40005: another order is still open.
     #[error("an order is already in progress")]
     OrderInProgress,
-    /// 40007: the thing acted on does not exist (a hold, an application).
+    /// 40007: the thing acted on does not exist (a hold, an application, an order
+    /// of this borrower's to withdraw from). The message never says whose it is.
     #[error("record not found")]
     RecordNotFound,
-    /// 40007: no open order to withdraw from (or another borrower's).
-    #[error("record not found: nothing to withdraw")]
-    NothingToWithdraw,
     /// 40006: a withdrawal is already in flight; its result comes first.
     #[error("insufficient balance: a payout is already in progress")]
     WithdrawalInFlight,
@@ -85,7 +83,7 @@ impl UserError {
             Self::OnlyTheBorrower => ErrorCode::NotLoggedIn,
             Self::NotQualified(_) => ErrorCode::NotQualified,
             Self::OrderInProgress => ErrorCode::OrderInProgress,
-            Self::RecordNotFound | Self::NothingToWithdraw => ErrorCode::RecordNotFound,
+            Self::RecordNotFound => ErrorCode::RecordNotFound,
             Self::WithdrawalInFlight => ErrorCode::InsufficientBalance,
         }
     }

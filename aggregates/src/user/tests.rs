@@ -724,7 +724,7 @@ fn only_the_open_order_can_be_withdrawn_from() {
     test()
         .given(with_pin())
         .when(withdraw("246810"))
-        .then_expect_error(UserError::NothingToWithdraw);
+        .then_expect_error(UserError::RecordNotFound);
     test()
         .given(with_open_order())
         .when(UserCommand::RequestWithdrawal {
@@ -733,7 +733,7 @@ fn only_the_open_order_can_be_withdrawn_from() {
             amount: dec!(80000),
             pin: "246810".to_string(),
         })
-        .then_expect_error(UserError::NothingToWithdraw);
+        .then_expect_error(UserError::RecordNotFound);
 }
 
 #[test]

@@ -468,6 +468,8 @@ async fn apply(
             }
         })
         .await?;
+    // The order was written by the workflow: let the read models take it in too.
+    state.settle().await?;
     Ok(ok(ApplyData {
         loan_order_id: order_id,
     }))
@@ -679,6 +681,8 @@ async fn withdraw(
             }
         })
         .await?;
+    // The payout was requested by the workflow: let the read models take it in too.
+    state.settle().await?;
     Ok(ok(WithdrawData {
         verified: true,
         payout_id,

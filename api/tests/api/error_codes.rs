@@ -381,7 +381,6 @@ async fn loan_codes(app: TestApp) {
             10004,
         ),
         ("/jackey/loan/quote", None, unknown.clone(), 40007),
-        ("/jackey/loan/apply", f, unknown, 40007),
         ("/jackey/loan/apply", f, terms.clone(), 40000),
         ("/jackey/loan/orderInfo", f, json!({}), 40007),
         ("/jackey/loan/payoffQuote", f, json!({}), 40007),
@@ -390,6 +389,14 @@ async fn loan_codes(app: TestApp) {
     for (path, token, body, code) in cases {
         app.fails(path, token, body, code).await;
     }
+
+    // A qualified borrower applying for an unknown product: the Order refuses (40007)
+    // through the loan workflow, which releases the application slot again, so the
+    // next apply opens an order.
+    let (qualified, _) = app.qualified_borrower("09178881009").await;
+    let q = Some(qualified.as_str());
+    app.fails("/jackey/loan/apply", q, unknown, 40007).await;
+    app.ok("/jackey/loan/apply", q, terms.clone()).await;
 
     // Qualified but not signed: apply names the signature (10004).
     let unsigned = app.register("09178881001").await;

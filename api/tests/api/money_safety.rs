@@ -68,7 +68,8 @@ async fn money_safety(app: TestApp) {
     assert!(
         results
             .iter()
-            .all(|r| [0, 10004, 40003, 40006].contains(&r["code"].as_u64().unwrap())),
+            // 40007: asked after the one payout went out (nothing left to withdraw).
+            .all(|r| [0, 10004, 40003, 40006, 40007].contains(&r["code"].as_u64().unwrap())),
         "{outcomes:?}"
     );
     let order = app.wait_status(&token, &order_id, 4).await;
