@@ -217,7 +217,9 @@ async fn login(
     ApiJson(body): ApiJson<LoginBody>,
 ) -> Result<Response, ApiError> {
     let name = normalize_username(&body.username);
-    ensure_login_allowed(&state, &name).await?;
+    // The attempt is counted before any password is checked, in one statement, so
+    // parallel guesses cannot check more than the limit allows.
+    let attempt = take_login_attempt(&state, &name).await?;
     let sql = "select auditor_id, username, password_hash from auditor where username = $1";
     let row: Option<(String, String, String)> = with_pool!(&state.database, pool =>
         sqlx::query_as(sql).bind(&name).fetch_optional(pool).await)?;
@@ -226,10 +228,13 @@ async fn login(
         Some(hash) => hash.as_str(),
         None => dummy_hash().await,
     };
-    let verified = Argon2Hasher.verify(&body.password, hash).await;
+    let verified = state.user_services.hasher.verify(&body.password, hash).await;
     let (Some((auditor_id, username, _)), true) = (row, verified) else {
         // Unknown names count too, so the lock tells nobody which names exist.
-        record_failed_login(&state, &name).await?;
+        if attempt >= MAX_FAILED_AUDITOR_LOGINS {
+            tracing::warn!("auditor login locked for {LOGIN_FAILURE_WINDOW_MINUTES} minutes after {MAX_FAILED_AUDITOR_LOGINS} failed attempts");
+            return Err(too_many_logins());
+        }
         return Err(ApiError::new(
             ErrorCode::WrongPhoneOrPassword,
             "wrong username or password",
@@ -263,41 +268,41 @@ fn too_many_logins() -> ApiError {
     )
 }
 
-/// Error 5 while `username` is locked after too many failed logins.
-async fn ensure_login_allowed(state: &AppState, username: &str) -> Result<(), ApiError> {
-    let sql = "select locked_until from auditor_login_failure where username = $1";
-    let locked_until: Option<Option<String>> = with_pool!(&state.database, pool =>
-        sqlx::query_scalar(sql).bind(username).fetch_optional(pool).await)?;
-    match locked_until.flatten() {
-        Some(until) if until > time_text(Utc::now()) => Err(too_many_logins()),
-        _ => Ok(()),
-    }
-}
-
-/// Counts a failed login of `username` (failures older than the window start a new
-/// count); the fifth in a row locks the username: error 5.
-async fn record_failed_login(state: &AppState, username: &str) -> Result<(), ApiError> {
+/// Takes one login attempt of `username` and answers its number in the current
+/// run of attempts, in one statement (an upsert), before any password is checked:
+/// a run starts at 1 after a success (which deletes the row), after a lock has
+/// passed, or when the last attempt is older than the window; the attempt that
+/// reaches [`MAX_FAILED_AUDITOR_LOGINS`] sets the lock. Error 5 for an attempt
+/// beyond it (the username is locked): no password is checked. So however many
+/// guesses arrive at once, at most five passwords are checked per window.
+async fn take_login_attempt(state: &AppState, username: &str) -> Result<i64, ApiError> {
     let now = Utc::now();
     let window = chrono::Duration::minutes(LOGIN_FAILURE_WINDOW_MINUTES);
-    let count =
-        "insert into auditor_login_failure (username, failures, last_failed_at, locked_until) \
-                 values ($1, 1, $2, null) on conflict (username) do update set \
-                 failures = case when auditor_login_failure.last_failed_at < $3 then 1 \
-                 else auditor_login_failure.failures + 1 end, last_failed_at = $2 \
-                 returning failures";
-    let failures: i64 = with_pool!(&state.database, pool => sqlx::query_scalar(count)
+    // `last_failed_at` holds the time of the last attempt of the run.
+    let take = "insert into auditor_login_failure (username, failures, last_failed_at, locked_until) \
+                values ($1, 1, $2, case when 1 >= $5 then $4 end) \
+                on conflict (username) do update set \
+                failures = case \
+                  when auditor_login_failure.locked_until > $2 then auditor_login_failure.failures + 1 \
+                  when auditor_login_failure.locked_until is not null \
+                    or auditor_login_failure.last_failed_at < $3 then 1 \
+                  else auditor_login_failure.failures + 1 end, \
+                locked_until = case \
+                  when auditor_login_failure.locked_until > $2 then auditor_login_failure.locked_until \
+                  when auditor_login_failure.locked_until is null \
+                    and auditor_login_failure.last_failed_at >= $3 \
+                    and auditor_login_failure.failures + 1 >= $5 then $4 \
+                  else null end, \
+                last_failed_at = $2 \
+                returning failures";
+    let attempt: i64 = with_pool!(&state.database, pool => sqlx::query_scalar(take)
         .bind(username).bind(time_text(now)).bind(time_text(now - window))
+        .bind(time_text(now + window)).bind(MAX_FAILED_AUDITOR_LOGINS)
         .fetch_one(pool).await)?;
-    if failures < MAX_FAILED_AUDITOR_LOGINS {
-        return Ok(());
+    if attempt > MAX_FAILED_AUDITOR_LOGINS {
+        return Err(too_many_logins());
     }
-    let lock =
-        "update auditor_login_failure set failures = 0, locked_until = $2 where username = $1";
-    with_pool!(&state.database, pool => sqlx::query(lock)
-        .bind(username).bind(time_text(now + window))
-        .execute(pool).await.map(|r| r.rows_affected()))?;
-    tracing::warn!("auditor login locked for {LOGIN_FAILURE_WINDOW_MINUTES} minutes after {MAX_FAILED_AUDITOR_LOGINS} failed attempts");
-    Err(too_many_logins())
+    Ok(attempt)
 }
 
 /// The bearer token of an authenticated auditor (for logout).

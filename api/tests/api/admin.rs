@@ -738,6 +738,66 @@ on_both_stores!(
     auditor_login_is_limited_per_username_and_per_ip_on_postgres
 );
 
+on_both_stores!(
+    parallel_guesses,
+    parallel_wrong_auditor_logins_check_five_passwords_at_most_on_sqlite,
+    parallel_wrong_auditor_logins_check_five_passwords_at_most_on_postgres
+);
+
+/// Counts the passwords the api checks.
+struct CountingHasher {
+    inner: std::sync::Arc<dyn aggregates::services::SecretHasher>,
+    checks: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+#[async_trait::async_trait]
+impl aggregates::services::SecretHasher for CountingHasher {
+    async fn hash(&self, secret: &str) -> String {
+        self.inner.hash(secret).await
+    }
+    async fn verify(&self, secret: &str, hash: &str) -> bool {
+        self.checks
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.inner.verify(secret, hash).await
+    }
+}
+
+async fn parallel_guesses(app: TestApp) {
+    let checks = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut user_services = app.state.user_services.clone();
+    user_services.hasher = std::sync::Arc::new(CountingHasher {
+        inner: user_services.hasher.clone(),
+        checks: checks.clone(),
+    });
+    let state = api::AppState {
+        rate_limits: std::sync::Arc::new(api::ops::RateLimits::new(true)),
+        user_services,
+        ..app.state.clone()
+    };
+    let app = app.with_state(state);
+    let (_, _) = app.auditor("race-target").await; // logs in once
+    checks.store(0, std::sync::atomic::Ordering::SeqCst);
+    // Ten wrong passwords at once, each from its own address: the attempt is taken
+    // before the password is checked, so only five are checked (the fifth locks).
+    let app_ref = &app;
+    let answers = crate::helpers::futures_join(10, |n| async move {
+        let body = json!({"username": "race-target", "password": format!("guess {n}")});
+        app_ref
+            .post_from(&format!("198.51.100.{}", 100 + n), "/admin/api/login", body)
+            .await
+    })
+    .await;
+    let codes: Vec<u64> = answers.iter().map(|a| a["code"].as_u64().unwrap()).collect();
+    assert_eq!(checks.load(std::sync::atomic::Ordering::SeqCst), 5, "{codes:?}");
+    assert_eq!(codes.iter().filter(|c| **c == 10002).count(), 4, "{codes:?}");
+    assert_eq!(codes.iter().filter(|c| **c == 5).count(), 6, "{codes:?}");
+    // Locked now: the right password is refused without being checked.
+    let right = json!({"username": "race-target", "password": "correct horse"});
+    let locked = app.post_from("198.51.100.99", "/admin/api/login", right).await;
+    assert_eq!(locked["code"], 5);
+    assert_eq!(checks.load(std::sync::atomic::Ordering::SeqCst), 5);
+}
+
 async fn login_lockout(app: TestApp) {
     // Behind a proxy, so each attempt can come from its own address: only the
     // username's count can refuse these.

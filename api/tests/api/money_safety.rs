@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::helpers::TestApp;
+use crate::helpers::{futures_join, TestApp};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn money_safety_on_sqlite() {
@@ -94,44 +94,4 @@ async fn money_safety(app: TestApp) {
         .await
         .unwrap();
     assert!(report.is_clean(), "{:?}", report.drifts);
-}
-
-/// Runs `count` requests at once and collects their answers in order.
-async fn futures_join<'a, F, Fut>(count: usize, make: F) -> Vec<serde_json::Value>
-where
-    F: Fn(usize) -> Fut,
-    Fut: std::future::Future<Output = serde_json::Value> + 'a,
-{
-    let mut set = Vec::new();
-    for n in 0..count {
-        set.push(make(n));
-    }
-    let mut out = Vec::new();
-    // Poll all together on this task: the router calls run concurrently.
-    let joined = join_all(set).await;
-    out.extend(joined);
-    out
-}
-
-async fn join_all<Fut: std::future::Future>(futures: Vec<Fut>) -> Vec<Fut::Output> {
-    let mut pinned: Vec<std::pin::Pin<Box<Fut>>> = futures.into_iter().map(Box::pin).collect();
-    let mut results: Vec<Option<Fut::Output>> = (0..pinned.len()).map(|_| None).collect();
-    std::future::poll_fn(|cx| {
-        let mut pending = false;
-        for (slot, future) in results.iter_mut().zip(pinned.iter_mut()) {
-            if slot.is_none() {
-                match future.as_mut().poll(cx) {
-                    std::task::Poll::Ready(value) => *slot = Some(value),
-                    std::task::Poll::Pending => pending = true,
-                }
-            }
-        }
-        if pending {
-            std::task::Poll::Pending
-        } else {
-            std::task::Poll::Ready(())
-        }
-    })
-    .await;
-    results.into_iter().map(|r| r.expect("all ready")).collect()
 }
