@@ -1,6 +1,6 @@
 //! The Order aggregate: state, `handle` (the rules) and `apply` (assignment only).
 
-use super::commands::{OrderCommand, RepaymentSource};
+use super::commands::{OrderCommand, RepaymentSource, PAYMENT_SESSION_MINUTES};
 use super::errors::OrderError;
 use super::events::{OrderEvent, ReviewStage};
 use super::loan::Loan;
@@ -51,6 +51,36 @@ pub struct PayoutAttempt {
     pub net_amount: Decimal,
     /// The borrower's account.
     pub account: BankAccount,
+}
+
+/// Where a payment session stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SessionStatus {
+    /// Payable until it expires.
+    Open,
+    /// Money arrived on it; never payable again.
+    Paid,
+    /// The provider reported a failure; never payable again.
+    Failed,
+}
+
+/// A payment page of this order (12.1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaymentSession {
+    /// Amount asked for.
+    pub amount: Decimal,
+    /// After this it is no longer payable.
+    pub expires_at: DateTime<Utc>,
+    /// Where it stands.
+    pub status: SessionStatus,
+}
+
+impl PaymentSession {
+    /// Open and not expired at `now`.
+    pub fn is_payable(&self, now: DateTime<Utc>) -> bool {
+        self.status == SessionStatus::Open && now < self.expires_at
+    }
 }
 
 /// Why and where an order was refused (P8).
@@ -113,8 +143,11 @@ pub struct Order {
     pub last_withdraw_error: Option<String>,
     /// The loan, once disbursed.
     pub loan: Option<Loan>,
-    /// Payment references already applied.
+    /// Payment references already applied (or refunded).
     pub payment_refs: BTreeSet<String>,
+    /// Payment sessions by id (12.1).
+    #[serde(default)]
+    pub sessions: std::collections::BTreeMap<Uuid, PaymentSession>,
 }
 
 impl Order {
@@ -155,6 +188,23 @@ impl Order {
     pub fn knows_payout(&self, payout_id: Uuid) -> bool {
         self.payout.as_ref().is_some_and(|p| p.payout_id == payout_id)
             || self.resolved_payouts.contains(&payout_id)
+    }
+
+    /// What closes the loan at `now` (P12): zero unless disbursed.
+    pub fn payoff_at(&self, now: DateTime<Utc>) -> Decimal {
+        match (&self.loan, self.status) {
+            (Some(loan), OrderStatus::Disbursed) => loan.payoff(now.date_naive()).amount,
+            _ => Decimal::ZERO,
+        }
+    }
+
+    /// The sum of the sessions still payable at `now`.
+    pub fn open_sessions_total(&self, now: DateTime<Utc>) -> Decimal {
+        self.sessions
+            .values()
+            .filter(|s| s.is_payable(now))
+            .map(|s| s.amount)
+            .sum()
     }
 
     /// Total still owed under the schedule; zero before the payout.
@@ -270,11 +320,78 @@ impl Order {
         Ok(())
     }
 
+    async fn open_payment_session(
+        &mut self,
+        session_id: Uuid,
+        amount: Decimal,
+        sink: &EventSink<Self>,
+        now: DateTime<Utc>,
+    ) -> Result<(), OrderError> {
+        if self.sessions.contains_key(&session_id) {
+            return Ok(()); // a repeated request
+        }
+        // P1: nothing can be paid before the payout or after closing.
+        let owed = self.payoff_at(now);
+        if owed.is_zero() {
+            return Err(OrderError::NothingOwed);
+        }
+        // P1 made exact (12.1): the open pages together never exceed the payoff.
+        let headroom = (owed - self.open_sessions_total(now)).max(Decimal::ZERO);
+        check_repayment_amount(amount, &self.loan()?.terms, headroom)?;
+        let event = OrderEvent::PaymentSessionOpened {
+            session_id,
+            amount,
+            expires_at: now + chrono::Duration::minutes(PAYMENT_SESSION_MINUTES),
+            at: now,
+        };
+        sink.write(event, self).await;
+        Ok(())
+    }
+
+    /// How much of a recharge of `amount` on `session_id` is applied; the rest is
+    /// refunded, for the reason given (12.1).
+    fn recharge_split(
+        &self,
+        session_id: Option<Uuid>,
+        amount: Decimal,
+        now: DateTime<Utc>,
+    ) -> (Decimal, Option<&'static str>) {
+        let owed = self.payoff_at(now);
+        let Some(session) = session_id.and_then(|id| self.sessions.get(&id)) else {
+            return (Decimal::ZERO, Some("no payment page was opened for this payment"));
+        };
+        if owed.is_zero() {
+            return (Decimal::ZERO, Some("nothing is owed on this loan"));
+        }
+        if !session.is_payable(now) {
+            let reason = match session.status {
+                SessionStatus::Open => "the payment page had expired",
+                _ => "the payment page was already closed",
+            };
+            return (Decimal::ZERO, Some(reason));
+        }
+        let candidate = amount.min(session.amount).min(owed);
+        let terms = match self.loan() {
+            Ok(loan) => &loan.terms,
+            Err(_) => return (Decimal::ZERO, Some("nothing is owed on this loan")),
+        };
+        if check_repayment_amount(candidate, terms, owed).is_err() {
+            return (Decimal::ZERO, Some("the amount differs from the payment page's"));
+        }
+        let reason = if amount > owed && candidate == owed {
+            "more than is owed was paid"
+        } else {
+            "the amount differs from the payment page's"
+        };
+        (candidate, (candidate < amount).then_some(reason))
+    }
+
     async fn receive_repayment(
         &mut self,
         payment_ref: String,
         amount: Decimal,
         source: RepaymentSource,
+        session_id: Option<Uuid>,
         sink: &EventSink<Self>,
         now: DateTime<Utc>,
     ) -> Result<(), OrderError> {
@@ -284,26 +401,60 @@ impl Order {
         if payment_ref.trim().is_empty() {
             return Err(InvalidInput::new("reference", "is required").into());
         }
-        // P1: nothing can be paid before the payout or after closing.
-        if self.status != OrderStatus::Disbursed {
-            return Err(OrderError::NothingOwed);
+        let accepted = match source {
+            // Money that already arrived: apply what is owed, refund the rest (P1).
+            RepaymentSource::Recharge => {
+                if amount <= Decimal::ZERO || amount.round_dp(2) != amount {
+                    return Err(InvalidInput::new("amount", "positive, two decimals").into());
+                }
+                let (accepted, refund_reason) = self.recharge_split(session_id, amount, now);
+                if let Some(session_id) = session_id.filter(|id| self.sessions.contains_key(id)) {
+                    let event = OrderEvent::PaymentSessionPaid {
+                        session_id,
+                        payment_ref: payment_ref.clone(),
+                        amount,
+                        at: now,
+                    };
+                    sink.write(event, self).await;
+                }
+                if let Some(reason) = refund_reason {
+                    let event = OrderEvent::PaymentRefundDue {
+                        payment_ref: payment_ref.clone(),
+                        amount: amount - accepted,
+                        reason: reason.to_string(),
+                        at: now,
+                    };
+                    sink.write(event, self).await;
+                }
+                accepted
+            }
+            // An auditor's entry: refused unless the order owes it (P1).
+            RepaymentSource::Manual { .. } => {
+                if self.status != OrderStatus::Disbursed {
+                    return Err(OrderError::NothingOwed);
+                }
+                let owed = self.payoff_at(now);
+                if owed.is_zero() {
+                    return Err(OrderError::NothingOwed);
+                }
+                check_repayment_amount(amount, &self.loan()?.terms, owed)?;
+                amount
+            }
+        };
+        if accepted.is_zero() {
+            return Ok(());
         }
-        let loan = self.loan()?;
-        let owed = loan.payoff(now.date_naive()).amount;
-        if owed.is_zero() {
-            return Err(OrderError::NothingOwed);
-        }
-        check_repayment_amount(amount, &loan.terms, owed)?;
-        let allocations = loan.allocate(amount);
+        let owed = self.payoff_at(now);
+        let allocations = self.loan()?.allocate(accepted);
         let event = OrderEvent::RepaymentReceived {
             payment_ref,
-            amount,
+            amount: accepted,
             allocations,
             source,
             at: now,
         };
         sink.write(event, self).await;
-        if amount == owed {
+        if accepted == owed {
             // P12: what the payoff does not charge is waived, never owed.
             let loan = self.loan()?;
             let quote = loan.payoff(now.date_naive());
@@ -558,12 +709,32 @@ impl Aggregate for Order {
                 };
                 sink.write(event, self).await;
             }
+            OrderCommand::OpenPaymentSession { session_id, amount } => {
+                self.open_payment_session(session_id, amount, sink, now)
+                    .await?;
+            }
+            OrderCommand::FailPaymentSession { session_id } => {
+                let open = self
+                    .sessions
+                    .get(&session_id)
+                    .ok_or(OrderError::UnknownSession)?
+                    .status
+                    == SessionStatus::Open;
+                if open {
+                    let event = OrderEvent::PaymentSessionFailed {
+                        session_id,
+                        at: now,
+                    };
+                    sink.write(event, self).await;
+                }
+            }
             OrderCommand::ReceiveRepayment {
                 payment_ref,
                 amount,
                 source,
+                session_id,
             } => {
-                self.receive_repayment(payment_ref, amount, source, sink, now)
+                self.receive_repayment(payment_ref, amount, source, session_id, sink, now)
                     .await?;
             }
             OrderCommand::AccrueOverdue => self.accrue_overdue(sink, now).await?,
@@ -715,6 +886,37 @@ impl Aggregate for Order {
                         }
                     }
                 }
+            }
+            OrderEvent::PaymentSessionOpened {
+                session_id,
+                amount,
+                expires_at,
+                ..
+            } => {
+                let session = PaymentSession {
+                    amount,
+                    expires_at,
+                    status: SessionStatus::Open,
+                };
+                self.sessions.insert(session_id, session);
+            }
+            OrderEvent::PaymentSessionFailed { session_id, .. } => {
+                if let Some(session) = self.sessions.get_mut(&session_id) {
+                    session.status = SessionStatus::Failed;
+                }
+            }
+            OrderEvent::PaymentSessionPaid {
+                session_id,
+                payment_ref,
+                ..
+            } => {
+                self.payment_refs.insert(payment_ref);
+                if let Some(session) = self.sessions.get_mut(&session_id) {
+                    session.status = SessionStatus::Paid;
+                }
+            }
+            OrderEvent::PaymentRefundDue { payment_ref, .. } => {
+                self.payment_refs.insert(payment_ref);
             }
             OrderEvent::InstallmentOverdue { period, .. } => {
                 if let Some(i) = self.installment_mut(period) {

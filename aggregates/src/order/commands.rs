@@ -18,6 +18,9 @@ pub enum RepaymentSource {
     },
 }
 
+/// How long a payment session stays payable (PRODUCT.md 12.1).
+pub const PAYMENT_SESSION_MINUTES: i64 = 30;
+
 /// Something a borrower, an auditor or the platform asks of an order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum OrderCommand {
@@ -104,7 +107,26 @@ pub enum OrderCommand {
         /// The provider's reason.
         reason: String,
     },
-    /// A repayment (recharge webhook or auditor entry); each reference applies once.
+    /// `/loan/recharge`: open a payment page for `amount` (12.1, P1). The order
+    /// decides: it must be disbursed, the amount must pass the repayment rule, and
+    /// its open sessions together with this one may never exceed today's payoff.
+    /// The session expires after [`PAYMENT_SESSION_MINUTES`].
+    OpenPaymentSession {
+        /// New session id (random: it is what lets the page be paid).
+        session_id: Uuid,
+        /// Amount asked for.
+        amount: Decimal,
+    },
+    /// A verified `failed` webhook: the session is closed, nothing moved; a later
+    /// payment on it is refunded.
+    FailPaymentSession {
+        /// The session.
+        session_id: Uuid,
+    },
+    /// A repayment (recharge through a payment session, or an auditor's entry); each
+    /// reference applies once. A recharge applies at most what its session allows
+    /// and what is owed today; the rest is refunded (12.1): a stale, paid or failed
+    /// session, an amount different from the session's, or a closed loan.
     ReceiveRepayment {
         /// External payment reference.
         payment_ref: String,
@@ -112,6 +134,8 @@ pub enum OrderCommand {
         amount: Decimal,
         /// Origin.
         source: RepaymentSource,
+        /// The payment session (recharges).
+        session_id: Option<Uuid>,
     },
     /// Scheduler: mark overdue installments and charge overdue fees up to today.
     AccrueOverdue,

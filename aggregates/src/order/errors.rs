@@ -59,6 +59,9 @@ pub enum OrderError {
     /// 40007: no such payout on this order.
     #[error("record not found: payout")]
     UnknownPayout,
+    /// 40007: no such payment session on this order.
+    #[error("record not found: payment session")]
+    UnknownSession,
     /// 40007: nothing is owed, so nothing can be repaid (P1).
     #[error("record not found: nothing is owed")]
     NothingOwed,
@@ -85,7 +88,11 @@ impl OrderError {
             | Self::WrongStatus { .. }
             | Self::SameAuditor
             | Self::OfferStillValid => ErrorCode::RequestError,
-            Self::ProductNotFound | Self::NotFound | Self::UnknownPayout | Self::NothingOwed => {
+            Self::ProductNotFound
+            | Self::NotFound
+            | Self::UnknownPayout
+            | Self::UnknownSession
+            | Self::NothingOwed => {
                 ErrorCode::RecordNotFound
             }
             Self::Compliance(_) => ErrorCode::ServerError,

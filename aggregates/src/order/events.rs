@@ -181,6 +181,49 @@ pub enum OrderEvent {
         /// When.
         at: DateTime<Utc>,
     },
+    /// A payment page was opened for `amount` (12.1); until `expires_at` it counts
+    /// against today's payoff.
+    PaymentSessionOpened {
+        /// The session.
+        session_id: Uuid,
+        /// Amount asked for.
+        amount: Decimal,
+        /// When it stops being payable.
+        expires_at: DateTime<Utc>,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// The provider reported the payment failed; nothing moved.
+    PaymentSessionFailed {
+        /// The session.
+        session_id: Uuid,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// Money arrived on a session; it can never be paid again. What of it is applied
+    /// follows as `RepaymentReceived`, what is not as `PaymentRefundDue`.
+    PaymentSessionPaid {
+        /// The session.
+        session_id: Uuid,
+        /// The payment.
+        payment_ref: String,
+        /// Amount received.
+        amount: Decimal,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// Money received that is not owed is refunded to the borrower's bound account,
+    /// never kept (P1, 12.1); the loan workflow sends the refund.
+    PaymentRefundDue {
+        /// The payment.
+        payment_ref: String,
+        /// Amount to refund.
+        amount: Decimal,
+        /// Why it is not applied, shown to the borrower.
+        reason: String,
+        /// When.
+        at: DateTime<Utc>,
+    },
     /// An installment passed its due day unpaid.
     InstallmentOverdue {
         /// Installment number.
@@ -228,6 +271,10 @@ impl DomainEvent for OrderEvent {
             Self::PayoutSucceeded { .. } => "PayoutSucceeded",
             Self::PayoutFailed { .. } => "PayoutFailed",
             Self::RepaymentReceived { .. } => "RepaymentReceived",
+            Self::PaymentSessionOpened { .. } => "PaymentSessionOpened",
+            Self::PaymentSessionFailed { .. } => "PaymentSessionFailed",
+            Self::PaymentSessionPaid { .. } => "PaymentSessionPaid",
+            Self::PaymentRefundDue { .. } => "PaymentRefundDue",
             Self::InstallmentOverdue { .. } => "InstallmentOverdue",
             Self::OverdueFeeCharged { .. } => "OverdueFeeCharged",
             Self::LoanRepaid { .. } => "LoanRepaid",

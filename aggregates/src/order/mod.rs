@@ -26,8 +26,10 @@ mod status;
 #[cfg(test)]
 mod tests;
 
-pub use aggregate::{check_repayment_amount, Order, PayoutAttempt, Refusal};
-pub use commands::{OrderCommand, RepaymentSource};
+pub use aggregate::{
+    check_repayment_amount, Order, PaymentSession, PayoutAttempt, Refusal, SessionStatus,
+};
+pub use commands::{OrderCommand, RepaymentSource, PAYMENT_SESSION_MINUTES};
 pub use errors::OrderError;
 pub use events::{Allocation, OrderEvent, ReviewStage};
 pub use loan::{Installment, InstallmentStatus, Loan};

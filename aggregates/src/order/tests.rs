@@ -179,11 +179,20 @@ fn disbursed() -> Vec<OrderEvent> {
     events
 }
 
+/// An auditor's entry of a repayment: the repayment rule applies as it is (the
+/// recharge path through payment sessions has its own tests, `..._p1`).
 fn repay(payment_ref: &str, amount: Decimal) -> OrderCommand {
     OrderCommand::ReceiveRepayment {
         payment_ref: payment_ref.to_string(),
         amount,
-        source: RepaymentSource::Recharge,
+        source: manual(),
+        session_id: None,
+    }
+}
+
+fn manual() -> RepaymentSource {
+    RepaymentSource::Manual {
+        auditor_id: auditor_1(),
     }
 }
 
@@ -903,7 +912,7 @@ fn repayments_are_allocated_to_the_oldest_installment_first() {
                     amount: dec!(6506.7),
                 },
             ],
-            source: RepaymentSource::Recharge,
+            source: manual(),
             at: at(8),
         }]);
     let mut given = disbursed();
@@ -1211,6 +1220,7 @@ fn no_auditor_or_borrower_command_increases_what_is_owed_p11() {
             source: RepaymentSource::Manual {
                 auditor_id: auditor_1(),
             },
+            session_id: None,
         },
     ];
     for command in commands {
@@ -1290,4 +1300,223 @@ fn every_order_error_maps_to_its_catalogue_code() {
     }
     let _ = ComplianceProfile::Ph; // the profile used by the services above
     let _: OrderServices = order_services(Arc::new(FixedClock::at(test_now())));
+}
+
+// ---- payment sessions and refunds (P1, 12.1) ----------------------------------------
+
+fn session(n: u128) -> Uuid {
+    Uuid::from_u128(0x5E55_0000 + n)
+}
+
+fn open_session(n: u128, amount: Decimal) -> OrderCommand {
+    OrderCommand::OpenPaymentSession {
+        session_id: session(n),
+        amount,
+    }
+}
+
+fn session_opened(n: u128, amount: Decimal) -> OrderEvent {
+    OrderEvent::PaymentSessionOpened {
+        session_id: session(n),
+        amount,
+        expires_at: test_now() + chrono::Duration::minutes(30),
+        at: test_now(),
+    }
+}
+
+fn recharge(payment_ref: &str, n: u128, amount: Decimal) -> OrderCommand {
+    OrderCommand::ReceiveRepayment {
+        payment_ref: payment_ref.to_string(),
+        amount,
+        source: RepaymentSource::Recharge,
+        session_id: Some(session(n)),
+    }
+}
+
+fn refund(payment_ref: &str, amount: Decimal, reason: &str) -> OrderEvent {
+    OrderEvent::PaymentRefundDue {
+        payment_ref: payment_ref.to_string(),
+        amount,
+        reason: reason.to_string(),
+        at: test_now(),
+    }
+}
+
+fn paid(payment_ref: &str, n: u128, amount: Decimal) -> OrderEvent {
+    OrderEvent::PaymentSessionPaid {
+        session_id: session(n),
+        payment_ref: payment_ref.to_string(),
+        amount,
+        at: test_now(),
+    }
+}
+
+#[test]
+fn open_payment_sessions_never_exceed_todays_payoff_p1() {
+    // Paid out today, within cooling-off: the payoff is the principal, 80,000 (P12).
+    let mut given = disbursed();
+    for n in 0..3 {
+        given.push(session_opened(n, dec!(20000)));
+    }
+    given.push(session_opened(3, dec!(19900)));
+    test()
+        .given(given.clone())
+        .when(open_session(4, dec!(200)))
+        .then_expect_error(OrderError::RepaymentAmount {
+            min: dec!(100),
+            max: dec!(100),
+        });
+    test()
+        .given(given.clone())
+        .when(open_session(4, dec!(100)))
+        .then_expect_events(vec![session_opened(4, dec!(100))]);
+    // An expired session no longer holds any of the payoff.
+    let later = test_now() + chrono::Duration::minutes(31);
+    let events = run(
+        test_at(later),
+        given,
+        open_session(4, dec!(20000)),
+    );
+    assert_eq!(events.len(), 1);
+}
+
+#[test]
+fn no_payment_session_opens_before_the_payout_or_after_closing_p1() {
+    test()
+        .given(approved(dec!(80000), 6))
+        .when(open_session(1, dec!(1000)))
+        .then_expect_error(OrderError::NothingOwed);
+}
+
+#[test]
+fn a_session_payment_is_applied_and_the_session_closes_p1() {
+    let mut given = disbursed();
+    given.push(session_opened(1, dec!(5000)));
+    let events = run(test(), given.clone(), recharge("pay-1", 1, dec!(5000)));
+    assert_eq!(events[0], paid("pay-1", 1, dec!(5000)));
+    assert!(matches!(
+        events[1],
+        OrderEvent::RepaymentReceived { amount, .. } if amount == dec!(5000)
+    ));
+    assert_eq!(events.len(), 2);
+    // The same session paid again (another payment reference): refunded in full.
+    given.extend(events);
+    test()
+        .given(given)
+        .when(recharge("pay-2", 1, dec!(5000)))
+        .then_expect_events(vec![
+            paid("pay-2", 1, dec!(5000)),
+            refund("pay-2", dec!(5000), "the payment page was already closed"),
+        ]);
+}
+
+#[test]
+fn paying_a_stale_session_is_refunded_in_full_p1() {
+    let mut given = disbursed();
+    given.push(session_opened(1, dec!(5000)));
+    let later = test_now() + chrono::Duration::minutes(31);
+    let events = run(
+        test_at(later),
+        given,
+        recharge("pay-1", 1, dec!(5000)),
+    );
+    assert!(matches!(
+        &events[1],
+        OrderEvent::PaymentRefundDue { amount, reason, .. }
+            if *amount == dec!(5000) && reason == "the payment page had expired"
+    ));
+    assert_eq!(events.len(), 2);
+}
+
+#[test]
+fn a_payment_above_its_session_applies_the_session_and_refunds_the_rest_p1() {
+    let mut given = disbursed();
+    given.push(session_opened(1, dec!(100)));
+    test()
+        .given(given)
+        .when(recharge("pay-1", 1, dec!(1000000)))
+        .then_expect_events(vec![
+            paid("pay-1", 1, dec!(1000000)),
+            refund(
+                "pay-1",
+                dec!(999900),
+                "the amount differs from the payment page's",
+            ),
+            OrderEvent::RepaymentReceived {
+                payment_ref: "pay-1".into(),
+                amount: dec!(100),
+                allocations: vec![Allocation {
+                    period: 1,
+                    amount: dec!(100),
+                }],
+                source: RepaymentSource::Recharge,
+                at: test_now(),
+            },
+        ]);
+}
+
+#[test]
+fn a_late_payment_on_a_closed_loan_is_refunded_p1() {
+    // Paid off with the whole payoff on session 1; session 2 was opened before.
+    let mut given = disbursed();
+    given.push(session_opened(1, dec!(20000)));
+    given.push(session_opened(2, dec!(100)));
+    for n in 0..4 {
+        let payment = repay(&format!("bank-{n}"), dec!(20000));
+        given.extend(run(test(), given.clone(), payment));
+    }
+    assert_eq!(fold(given.clone()).status, OrderStatus::Repaid);
+    test()
+        .given(given)
+        .when(recharge("late", 2, dec!(100)))
+        .then_expect_events(vec![
+            paid("late", 2, dec!(100)),
+            refund("late", dec!(100), "nothing is owed on this loan"),
+        ]);
+}
+
+#[test]
+fn a_payment_without_a_session_is_refunded_p1() {
+    test()
+        .given(disbursed())
+        .when(OrderCommand::ReceiveRepayment {
+            payment_ref: "stray".into(),
+            amount: dec!(500),
+            source: RepaymentSource::Recharge,
+            session_id: None,
+        })
+        .then_expect_events(vec![refund(
+            "stray",
+            dec!(500),
+            "no payment page was opened for this payment",
+        )]);
+}
+
+#[test]
+fn a_failed_session_frees_its_amount_and_is_never_paid_p1() {
+    let mut given = disbursed();
+    given.push(session_opened(1, dec!(80000)));
+    test()
+        .given(given.clone())
+        .when(open_session(2, dec!(100)))
+        .then_expect_error(OrderError::RepaymentAmount {
+            min: dec!(0),
+            max: dec!(0),
+        });
+    given.push(OrderEvent::PaymentSessionFailed {
+        session_id: session(1),
+        at: test_now(),
+    });
+    assert_eq!(run(test(), given.clone(), open_session(2, dec!(100))).len(), 1);
+    test()
+        .given(given)
+        .when(recharge("after-failure", 1, dec!(80000)))
+        .then_expect_events(vec![
+            paid("after-failure", 1, dec!(80000)),
+            refund(
+                "after-failure",
+                dec!(80000),
+                "the payment page was already closed",
+            ),
+        ]);
 }

@@ -28,8 +28,26 @@ pub struct Wallet {
     withdrawals: BTreeMap<Uuid, WithdrawalRecord>,
     /// Unapplied cash per payment reference.
     recharges: BTreeMap<String, Decimal>,
+    /// The order each recharge was paid towards.
+    #[serde(default)]
+    recharge_orders: BTreeMap<String, Uuid>,
     /// Payment references already applied to an order.
     applied_payments: BTreeSet<String>,
+    /// Payment references whose excess was refunded.
+    #[serde(default)]
+    refunded_payments: BTreeSet<String>,
+    /// Refunds by id.
+    #[serde(default)]
+    refunds: BTreeMap<Uuid, RefundRecord>,
+}
+
+/// A refund and whether it has its result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct RefundRecord {
+    payment_ref: String,
+    order_id: Uuid,
+    amount: Decimal,
+    resolved: bool,
 }
 
 impl Wallet {
@@ -123,9 +141,11 @@ impl Aggregate for Wallet {
                 payment_ref,
                 order_id,
                 amount,
+                session_id,
             } => {
                 if self.recharges.contains_key(&payment_ref)
                     || self.applied_payments.contains(&payment_ref)
+                    || self.refunded_payments.contains(&payment_ref)
                 {
                     return Ok(());
                 }
@@ -134,6 +154,63 @@ impl Aggregate for Wallet {
                     payment_ref,
                     order_id,
                     amount,
+                    session_id,
+                };
+                sink.write(event, self).await;
+            }
+            WalletCommand::RefundExcess {
+                payment_ref,
+                refund_id,
+                amount,
+                account,
+            } => {
+                if self.refunded_payments.contains(&payment_ref) {
+                    return Ok(());
+                }
+                Self::check_amount(amount)?;
+                let cash = self
+                    .recharges
+                    .get(&payment_ref)
+                    .copied()
+                    .ok_or(WalletError::RecordNotFound)?;
+                if amount > cash {
+                    return Err(WalletError::InsufficientBalance);
+                }
+                let order_id = self
+                    .recharge_orders
+                    .get(&payment_ref)
+                    .copied()
+                    .ok_or(WalletError::RecordNotFound)?;
+                let event = WalletEvent::RefundRequested {
+                    refund_id,
+                    payment_ref,
+                    order_id,
+                    amount,
+                    account,
+                };
+                sink.write(event, self).await;
+            }
+            WalletCommand::RecordRefundResult { refund_id, failure } => {
+                let record = self
+                    .refunds
+                    .get(&refund_id)
+                    .ok_or(WalletError::RecordNotFound)?;
+                if record.resolved {
+                    return Ok(()); // one result per refund
+                }
+                let (order_id, amount) = (record.order_id, record.amount);
+                let event = match failure {
+                    None => WalletEvent::RefundPaid {
+                        refund_id,
+                        order_id,
+                        amount,
+                    },
+                    Some(reason) => WalletEvent::RefundFailed {
+                        refund_id,
+                        order_id,
+                        amount,
+                        reason,
+                    },
                 };
                 sink.write(event, self).await;
             }
@@ -200,10 +277,47 @@ impl Aggregate for Wallet {
             }
             WalletEvent::Recharged {
                 payment_ref,
+                order_id,
                 amount,
                 ..
             } => {
+                self.recharge_orders.insert(payment_ref.clone(), order_id);
                 self.recharges.insert(payment_ref, amount);
+            }
+            WalletEvent::RefundRequested {
+                refund_id,
+                payment_ref,
+                order_id,
+                amount,
+                ..
+            } => {
+                if let Some(cash) = self.recharges.get_mut(&payment_ref) {
+                    *cash -= amount;
+                }
+                self.recharges.retain(|_, cash| !cash.is_zero());
+                self.refunded_payments.insert(payment_ref.clone());
+                let record = RefundRecord {
+                    payment_ref,
+                    order_id,
+                    amount,
+                    resolved: false,
+                };
+                self.refunds.insert(refund_id, record);
+            }
+            WalletEvent::RefundPaid { refund_id, .. } => {
+                if let Some(record) = self.refunds.get_mut(&refund_id) {
+                    record.resolved = true;
+                }
+            }
+            WalletEvent::RefundFailed {
+                refund_id, amount, ..
+            } => {
+                // The money came back: it is the borrower's cash again, under the
+                // refund's own key, until a refund to a fixed account succeeds.
+                if let Some(record) = self.refunds.get_mut(&refund_id) {
+                    record.resolved = true;
+                }
+                self.recharges.insert(format!("refund:{refund_id}"), amount);
             }
             WalletEvent::RepaymentApplied {
                 payment_ref,

@@ -1,5 +1,6 @@
 //! Commands of the Wallet aggregate, sent by the process managers of DESIGN.md.
 
+use crate::types::BankAccount;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -43,6 +44,27 @@ pub enum WalletCommand {
         order_id: Uuid,
         /// Amount received.
         amount: Decimal,
+        /// The payment session it was paid on.
+        session_id: Option<Uuid>,
+    },
+    /// After `PaymentRefundDue`: send back cash of `payment_ref` that the order did not
+    /// take, to the borrower's bound account (12.1). Once per payment reference.
+    RefundExcess {
+        /// The payment the cash came from.
+        payment_ref: String,
+        /// New refund id (the payout provider's idempotency key).
+        refund_id: Uuid,
+        /// Amount to send back.
+        amount: Decimal,
+        /// The borrower's bound account (P3).
+        account: BankAccount,
+    },
+    /// Payout worker: the provider's result for a refund; `failure` is its reason.
+    RecordRefundResult {
+        /// The refund.
+        refund_id: Uuid,
+        /// `None` when the money reached the borrower.
+        failure: Option<String>,
     },
     /// After `RepaymentReceived` on the order.
     ApplyRepayment {

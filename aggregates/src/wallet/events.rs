@@ -1,6 +1,7 @@
 //! Events of the Wallet aggregate.
 
 use cqrs_es::DomainEvent;
+use crate::types::BankAccount;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -50,6 +51,42 @@ pub enum WalletEvent {
         order_id: Uuid,
         /// Amount.
         amount: Decimal,
+        /// The payment session (absent in events of earlier versions).
+        #[serde(default)]
+        session_id: Option<Uuid>,
+    },
+    /// Cash the order did not take is on its way back to the borrower's account.
+    RefundRequested {
+        /// The refund (payout provider's idempotency key).
+        refund_id: Uuid,
+        /// The payment the cash came from.
+        payment_ref: String,
+        /// The order paid towards.
+        order_id: Uuid,
+        /// Amount.
+        amount: Decimal,
+        /// The borrower's bound account.
+        account: BankAccount,
+    },
+    /// The refund reached the borrower.
+    RefundPaid {
+        /// The refund.
+        refund_id: Uuid,
+        /// The order paid towards.
+        order_id: Uuid,
+        /// Amount.
+        amount: Decimal,
+    },
+    /// The bank returned the refund; the cash is the borrower's again.
+    RefundFailed {
+        /// The refund.
+        refund_id: Uuid,
+        /// The order paid towards.
+        order_id: Uuid,
+        /// Amount.
+        amount: Decimal,
+        /// The provider's reason.
+        reason: String,
     },
     /// Cash applied as a repayment of an order.
     RepaymentApplied {
@@ -71,6 +108,9 @@ impl DomainEvent for WalletEvent {
             Self::WithdrawalReversed { .. } => "WithdrawalReversed",
             Self::Recharged { .. } => "Recharged",
             Self::RepaymentApplied { .. } => "RepaymentApplied",
+            Self::RefundRequested { .. } => "RefundRequested",
+            Self::RefundPaid { .. } => "RefundPaid",
+            Self::RefundFailed { .. } => "RefundFailed",
         };
         name.to_string()
     }

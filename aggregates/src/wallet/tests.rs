@@ -140,6 +140,7 @@ fn the_undrawn_remainder_is_released_after_the_drawdown() {
         payment_ref: "pay-1".to_string(),
         order_id: order(),
         amount: dec!(500),
+        session_id: None,
     });
     assert_eq!(fold(history).balance(), dec!(500));
 }
@@ -150,6 +151,7 @@ fn a_payment_is_recorded_once_and_applied_once() {
         payment_ref: "pay-1".to_string(),
         order_id: order(),
         amount: dec!(5000),
+        session_id: None,
     }];
     test()
         .given(recharged.clone())
@@ -157,6 +159,7 @@ fn a_payment_is_recorded_once_and_applied_once() {
             payment_ref: "pay-1".to_string(),
             order_id: order(),
             amount: dec!(5000),
+            session_id: None,
         })
         .then_expect_events(vec![]);
     let apply = WalletCommand::ApplyRepayment {
@@ -187,18 +190,20 @@ fn a_payment_is_recorded_once_and_applied_once() {
             payment_ref: "pay-1".to_string(),
             order_id: order(),
             amount: dec!(5000),
+            session_id: None,
         })
         .then_expect_events(vec![]);
 }
 
 #[test]
-fn money_received_beyond_what_is_owed_stays_the_borrowers_cash_p1() {
-    // 5,000 arrived but the order accepted only 3,000: 2,000 remains the borrower's.
+fn money_received_beyond_what_is_owed_is_refunded_not_kept_p1() {
+    // 5,000 arrived but the order accepted only 3,000: the other 2,000 goes back.
     let history = vec![
         WalletEvent::Recharged {
             payment_ref: "pay-1".to_string(),
             order_id: order(),
             amount: dec!(5000),
+            session_id: None,
         },
         WalletEvent::RepaymentApplied {
             payment_ref: "pay-1".to_string(),
@@ -207,6 +212,88 @@ fn money_received_beyond_what_is_owed_stays_the_borrowers_cash_p1() {
         },
     ];
     assert_eq!(fold(history.clone()).cash(), dec!(2000));
+    let refund = WalletCommand::RefundExcess {
+        payment_ref: "pay-1".to_string(),
+        refund_id: refund_id(),
+        amount: dec!(2000),
+        account: bound(),
+    };
+    let requested = WalletEvent::RefundRequested {
+        refund_id: refund_id(),
+        payment_ref: "pay-1".to_string(),
+        order_id: order(),
+        amount: dec!(2000),
+        account: bound(),
+    };
+    test()
+        .given(history.clone())
+        .when(refund.clone())
+        .then_expect_events(vec![requested.clone()]);
+    let mut refunded = history.clone();
+    refunded.push(requested);
+    // No cash is left in the wallet, and the refund is sent once.
+    assert_eq!(fold(refunded.clone()).cash(), Decimal::ZERO);
+    test()
+        .given(refunded.clone())
+        .when(refund)
+        .then_expect_events(vec![]);
+    // Never more than the payment left.
+    test()
+        .given(history.clone())
+        .when(WalletCommand::RefundExcess {
+            payment_ref: "pay-1".to_string(),
+            refund_id: refund_id(),
+            amount: dec!(2000.01),
+            account: bound(),
+        })
+        .then_expect_error(WalletError::InsufficientBalance);
+    // One result per refund; a returned refund is the borrower's cash again.
+    let failed = WalletEvent::RefundFailed {
+        refund_id: refund_id(),
+        order_id: order(),
+        amount: dec!(2000),
+        reason: "closed account".to_string(),
+    };
+    test()
+        .given(refunded.clone())
+        .when(WalletCommand::RecordRefundResult {
+            refund_id: refund_id(),
+            failure: Some("closed account".to_string()),
+        })
+        .then_expect_events(vec![failed.clone()]);
+    refunded.push(failed);
+    assert_eq!(fold(refunded.clone()).cash(), dec!(2000));
+    test()
+        .given(refunded)
+        .when(WalletCommand::RecordRefundResult {
+            refund_id: refund_id(),
+            failure: None,
+        })
+        .then_expect_events(vec![]);
+}
+
+fn refund_id() -> Uuid {
+    Uuid::from_u128(0xFEF)
+}
+
+fn bound() -> crate::types::BankAccount {
+    crate::types::BankAccount {
+        bank_name: "BDO".to_string(),
+        account_no: "001234567890".to_string(),
+        holder_name: "Ana Santos".to_string(),
+    }
+}
+
+#[test]
+fn applying_more_than_a_payment_brought_is_refused() {
+    let history = vec![
+        WalletEvent::Recharged {
+            payment_ref: "pay-1".to_string(),
+            order_id: order(),
+            amount: dec!(5000),
+            session_id: None,
+        },
+    ];
     test()
         .given(vec![history[0].clone()])
         .when(WalletCommand::ApplyRepayment {
@@ -226,6 +313,7 @@ fn amounts_must_be_positive_with_two_decimals() {
                 payment_ref: "pay-1".to_string(),
                 order_id: order(),
                 amount,
+                session_id: None,
             })
             .then_expect_error(WalletError::InvalidAmount);
     }
