@@ -1,17 +1,19 @@
 //! Repayments through a payment page (PRODUCT.md 8, `/loan/recharge`), behind a
 //! [`PaymentProvider`] so a real gateway can replace the built-in sandbox.
 //!
-//! The flow: the borrower asks to repay an amount; the api checks it against what the
-//! active loan owes today (P1) *before* anything is created, records a
-//! `payment_session` row and asks the provider for the page where the borrower pays.
-//! The provider later reports the result with a signed webhook
-//! (`POST /jackey/payment/webhook`, [`process_webhook`]); only a verified `paid`
-//! webhook moves money, as `WalletCommand::RecordRecharge` on the borrower's wallet.
-//! The process manager then applies it to the order, never beyond what is owed.
+//! The flow: the borrower asks to repay an amount; the Order opens a payment session
+//! (`OrderCommand::OpenPaymentSession`) only if its open sessions together stay within
+//! today's payoff (P1, 12.1), for 30 minutes; the api then records the page
+//! (`payment_session` row) and asks the provider for it. The provider later reports
+//! the result with a signed webhook (`POST /jackey/payment/webhook`,
+//! [`process_webhook`]); only a verified `paid` webhook moves money, as
+//! `WalletCommand::RecordRecharge` on the borrower's wallet. The loan workflow hands
+//! it to the Order, which applies what the session allows and is owed today and has
+//! the rest refunded to the bound account; a `failed` one closes the session.
 //!
 //! Guarantees:
-//! - nothing can be paid when nothing is owed, and a page is only ever opened for an
-//!   amount the order would accept today (the same rule as `Order::receive_repayment`);
+//! - nothing can be paid when nothing is owed, pages are only ever opened for what the
+//!   order would accept today, and money it does not take is refunded, never kept;
 //! - a webhook counts only with a valid HMAC-SHA256 signature made within
 //!   [`SIGNATURE_TOLERANCE_SECS`] of now;
 //! - each payment reference is recorded at most once however often, and in whatever
@@ -29,8 +31,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::OnceLock;
 
-use aggregates::order::{OrderError, OrderStatus};
-use aggregates::pricing::LoanTerms;
+use aggregates::order::{OrderCommand, OrderError};
 use aggregates::wallet::WalletCommand;
 use aggregates::{Actor, ErrorCode};
 use axum::http::{HeaderMap, StatusCode};
@@ -298,86 +299,43 @@ impl SandboxPayment {
     }
 }
 
-/// The checks of `Order::receive_repayment` on a requested amount, made before a
-/// payment page is opened, so a borrower is never sent to pay an amount the order
-/// would refuse: present, positive, at most two decimals, at most `owed` (the payoff
-/// of today), and within `repay_min..=repay_max` unless it is exactly `owed` and
-/// `owed` is below the minimum (the final payment). Error: 40001 naming the range
-/// (both ends capped at `owed`).
-pub fn check_recharge_amount(
-    amount: Option<Decimal>,
-    terms: &LoanTerms,
-    owed: Decimal,
-) -> Result<Decimal, OrderError> {
-    let amount = amount.ok_or(OrderError::RepaymentAmount {
-        min: terms.repay_min.min(owed),
-        max: terms.repay_max.min(owed),
-    })?;
-    aggregates::order::check_repayment_amount(amount, terms, owed)?;
-    Ok(amount)
-}
-
-/// The loan a borrower can repay now: their disbursed order and what it owes today.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OwingLoan {
-    /// The order (status 4).
-    pub order_id: Uuid,
-    /// Its terms (the repayment range).
-    pub terms: LoanTerms,
-    /// The payoff of today (P12): the most a payment may be (P1).
-    pub owed: Decimal,
-}
-
-/// The borrower's loan being repaid (status 4), from the aggregates themselves (no
-/// read-model lag): the user's open order, if it is disbursed and still owes
-/// something today. Error: 40007 otherwise (P1: nothing can be paid when nothing is
-/// owed; the client shows `loan_records_empty`).
-pub async fn owing_loan(state: &AppState, user_id: Uuid) -> Result<OwingLoan, ApiError> {
-    let nothing_owed = || ApiError::from(OrderError::NothingOwed);
+/// The borrower's open order, from the User aggregate (no read-model lag): the order a
+/// payment page is opened for. Error 40007 without one (P1: nothing is owed; the
+/// client shows `loan_records_empty`). Whether it owes anything, and how much may be
+/// paid, the Order decides when the session opens.
+pub async fn open_order_of(state: &AppState, user_id: Uuid) -> Result<Uuid, ApiError> {
     let user = state
         .users
         .load(&user_id.to_string())
         .await
         .map_err(ApiError::internal)?;
-    let order_id = user.open_order.ok_or_else(nothing_owed)?;
-    let order = state
-        .orders
-        .load(&order_id.to_string())
-        .await
-        .map_err(ApiError::internal)?;
-    let (Some(loan), OrderStatus::Disbursed, true) =
-        (order.loan, order.status, order.user_id == user_id)
-    else {
-        return Err(nothing_owed());
-    };
-    let owed = loan
-        .payoff(state.order_services.clock.now().date_naive())
-        .amount;
-    if owed <= Decimal::ZERO {
-        return Err(nothing_owed());
-    }
-    Ok(OwingLoan {
-        order_id,
-        terms: loan.terms,
-        owed,
-    })
+    user.open_order
+        .ok_or_else(|| ApiError::from(OrderError::NothingOwed))
 }
 
-/// Stores a new open session for `amount` on `order_id` and asks `provider` for its
-/// page. Returns the session and the page URL. If the provider fails the session is
-/// marked failed and the borrower gets 40003 (try again).
+/// A new random session id (UUID v4): the id is what lets a page be paid, so it must
+/// not be guessable.
+pub fn new_session_id() -> Uuid {
+    let mut random = [0u8; 16];
+    rand::rngs::OsRng.fill_bytes(&mut random);
+    uuid::Builder::from_random_bytes(random).into_uuid()
+}
+
+/// Stores the page of a session the Order has opened (`session_id`, for `amount` on
+/// `order_id`) and asks `provider` for it. Returns the session and the page URL. If
+/// the provider fails the page is marked failed and the borrower gets 40003 (try
+/// again); the Order's session simply expires unpaid.
 pub async fn open_session(
     state: &AppState,
     provider: &dyn PaymentProvider,
+    session_id: Uuid,
     user_id: Uuid,
     order_id: Uuid,
     amount: Decimal,
 ) -> Result<(PaymentSession, String), ApiError> {
-    let mut random = [0u8; 16];
-    rand::rngs::OsRng.fill_bytes(&mut random);
     let now = time_text(Utc::now());
     let session = PaymentSession {
-        session_id: uuid::Builder::from_random_bytes(random).into_uuid(),
+        session_id,
         user_id,
         order_id,
         amount: amount.round_dp(2),
@@ -600,27 +558,42 @@ pub async fn process_webhook(
     let session = find_session(state, session_id)
         .await?
         .ok_or_else(not_found)?;
-    if event.outcome == Outcome::Paid {
-        if event.amount != session.amount {
-            // Money received is recorded as received; the process manager applies at
-            // most what is owed and the rest stays the borrower's cash.
-            tracing::warn!(%session_id, asked = %session.amount, received = %event.amount,
-                "payment amount differs from the session's");
+    let request = format!("webhook:{}", event.event_id);
+    match event.outcome {
+        Outcome::Paid => {
+            if event.amount != session.amount {
+                tracing::warn!(%session_id, asked = %session.amount, received = %event.amount,
+                    "payment amount differs from the session's; the order refunds what it does not take");
+            }
+            // Money received is recorded as received; the Order then applies what its
+            // session allows and is owed, and the rest is refunded (P1, 12.1).
+            let command = || WalletCommand::RecordRecharge {
+                payment_ref: event.payment_ref.clone(),
+                order_id: session.order_id,
+                amount: event.amount,
+                session_id: Some(session_id),
+            };
+            let wallet = session.user_id.to_string();
+            state
+                .execute(&state.wallets, &wallet, command, Actor::System, &request)
+                .await?;
         }
-        let command = || WalletCommand::RecordRecharge {
-            payment_ref: event.payment_ref.clone(),
-            order_id: session.order_id,
-            amount: event.amount,
-        };
-        state
-            .execute(
-                &state.wallets,
-                &session.user_id.to_string(),
-                command,
-                Actor::System,
-                &format!("webhook:{}", event.event_id),
-            )
-            .await?;
+        Outcome::Failed => {
+            // The Order frees the session's share of the payoff; a later payment on
+            // it is refunded. Pages opened before sessions lived on the Order are
+            // unknown to it: nothing to free.
+            let command = || OrderCommand::FailPaymentSession { session_id };
+            let order = session.order_id.to_string();
+            match state
+                .execute(&state.orders, &order, command, Actor::System, &request)
+                .await
+            {
+                Err(error) if error.code == ErrorCode::RecordNotFound => {}
+                other => {
+                    other?;
+                }
+            }
+        }
     }
     mark_session(state, session_id, event.outcome, Some(&event.payment_ref)).await?;
     claim_event(state, &event, session_id).await?;
@@ -684,14 +657,6 @@ mod tests {
         text.parse().unwrap()
     }
 
-    fn terms() -> LoanTerms {
-        LoanTerms {
-            repay_min: dec("100"),
-            repay_max: dec("20000"),
-            ..LoanTerms::default()
-        }
-    }
-
     #[test]
     fn a_signature_verifies_only_for_its_own_body_timestamp_and_secret() {
         let secret = WebhookSecret::new("s3cret");
@@ -740,34 +705,6 @@ mod tests {
             secret.verify(Some(&ts), Some("zz"), b"x", at),
             Err(SignatureError::Mismatch)
         );
-    }
-
-    #[test]
-    fn recharge_amounts_follow_the_order_rule_p1() {
-        let owed = dec("30000");
-        let ok = |amount| check_recharge_amount(Some(amount), &terms(), owed);
-        assert_eq!(ok(dec("100")), Ok(dec("100")));
-        assert_eq!(ok(dec("20000")), Ok(dec("20000")));
-        let refused = Err(OrderError::RepaymentAmount {
-            min: dec("100"),
-            max: dec("20000"),
-        });
-        assert_eq!(ok(dec("99.99")), refused);
-        assert_eq!(ok(dec("20000.01")), refused);
-        assert_eq!(ok(dec("150.001")), refused);
-        assert_eq!(ok(dec("0")), refused);
-        assert_eq!(ok(dec("-100")), refused);
-        assert_eq!(check_recharge_amount(None, &terms(), owed), refused);
-        // Never above what is owed, even within the range.
-        let small = |amount| check_recharge_amount(Some(amount), &terms(), dec("60"));
-        let capped = Err(OrderError::RepaymentAmount {
-            min: dec("60"),
-            max: dec("60"),
-        });
-        assert_eq!(small(dec("100")), capped);
-        // The final payment may be below the minimum when it is exactly what is owed.
-        assert_eq!(small(dec("60")), Ok(dec("60")));
-        assert_eq!(small(dec("59")), capped);
     }
 
     #[test]

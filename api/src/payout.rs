@@ -1,5 +1,6 @@
-//! Payouts: after `PayoutRequested` is committed, this worker (never `handle`) sends
-//! the money through a [`PayoutProvider`] and records the result on the order.
+//! Payouts: after `PayoutRequested` (a withdrawal) or `RefundRequested` (money not
+//! owed, 12.1) is committed, this worker (never `handle`) sends the money through a
+//! [`PayoutProvider`] and records the result on the order or the wallet.
 //!
 //! At most one payout per withdrawal: the payout id is the provider's idempotency key,
 //! and the order accepts one result per payout id (a repeat is a no-op), so a retried
@@ -10,6 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aggregates::order::{OrderCommand, OrderEvent};
+use aggregates::wallet::{WalletCommand, WalletEvent};
 use aggregates::types::BankAccount;
 use aggregates::Actor;
 use projections::runner::{advance_checkpoint, begin, ensure_checkpoint, read_checkpoint};
@@ -61,15 +63,16 @@ pub async fn step(
     let from = read_checkpoint(&state.database, PAYOUT_WORKER).await?;
     let events = EventLog::new(&state.database).read_after(from, 200).await?;
     for event in &events {
+        let decode = |what| {
+            move |source| projections::ProjectionError::Decode {
+                what,
+                position: event.position,
+                source,
+            }
+        };
         if event.aggregate_type == "Order" && event.event_type == "PayoutRequested" {
-            let payload: OrderEvent =
-                serde_json::from_value(event.payload.clone()).map_err(|source| {
-                    projections::ProjectionError::Decode {
-                        what: "PayoutRequested",
-                        position: event.position,
-                        source,
-                    }
-                })?;
+            let payload: OrderEvent = serde_json::from_value(event.payload.clone())
+                .map_err(decode("PayoutRequested"))?;
             if let OrderEvent::PayoutRequested {
                 payout_id,
                 net_amount,
@@ -93,14 +96,36 @@ pub async fn step(
                         RetryPolicy::default(),
                     )
                     .await;
-                if let Err(error) = result {
-                    match error {
-                        cqrs_es::AggregateError::UserError(refusal) => {
-                            tracing::warn!(%refusal, %payout_id, "payout result refused; skipped");
-                        }
-                        other => return Err(projections::ProjectionError::Load(other.to_string())),
-                    }
-                }
+                skip_refusal(result, payout_id)?;
+            }
+        } else if event.aggregate_type == "Wallet" && event.event_type == "RefundRequested" {
+            let payload: WalletEvent = serde_json::from_value(event.payload.clone())
+                .map_err(decode("RefundRequested"))?;
+            if let WalletEvent::RefundRequested {
+                refund_id,
+                amount,
+                account,
+                ..
+            } = payload
+            {
+                // A refund of money not owed (12.1) goes out like a payout, to the
+                // bound account, keyed by its own id.
+                let failure = match provider.pay(refund_id, &account, amount) {
+                    PayoutOutcome::Paid => None,
+                    PayoutOutcome::Failed(reason) => Some(reason),
+                };
+                let command = WalletCommand::RecordRefundResult { refund_id, failure };
+                let metadata = Actor::System.metadata(&format!("refund:{refund_id}"), None);
+                let result = state
+                    .wallets
+                    .execute_with_retry(
+                        &event.aggregate_id,
+                        || command.clone(),
+                        metadata,
+                        RetryPolicy::default(),
+                    )
+                    .await;
+                skip_refusal(result, refund_id)?;
             }
         }
     }
@@ -114,6 +139,22 @@ pub async fn step(
         tx.commit().await?;
     }
     Ok(events.len())
+}
+
+/// A result the aggregate refused is logged and skipped (retrying cannot help);
+/// infrastructure errors are returned, so the batch runs again.
+fn skip_refusal<T, E: std::error::Error>(
+    result: Result<T, cqrs_es::AggregateError<E>>,
+    id: Uuid,
+) -> Result<(), projections::ProjectionError> {
+    match result {
+        Ok(_) => Ok(()),
+        Err(cqrs_es::AggregateError::UserError(refusal)) => {
+            tracing::warn!(%refusal, %id, "payout result refused; skipped");
+            Ok(())
+        }
+        Err(other) => Err(projections::ProjectionError::Load(other.to_string())),
+    }
 }
 
 /// Runs the payout worker until shutdown.

@@ -177,6 +177,27 @@ pub fn wallet_entry(user_id: &str, event: &WalletEvent) -> Option<JournalEntry> 
             "payment applied to the loan",
             vec![(wallet, *amount), (PAYMENT_CLEARING.into(), -*amount)],
         ),
+        WalletEvent::RefundRequested {
+            order_id, amount, ..
+        } => entry(
+            &order_id.to_string(),
+            "refund: money not owed sent back to the borrower's bank",
+            vec![(wallet, *amount), (PAYOUT_CLEARING.into(), -*amount)],
+        ),
+        WalletEvent::RefundPaid {
+            order_id, amount, ..
+        } => entry(
+            &order_id.to_string(),
+            "refund confirmed by the bank",
+            vec![(PAYOUT_CLEARING.into(), *amount), (LENDER_CASH.into(), -*amount)],
+        ),
+        WalletEvent::RefundFailed {
+            order_id, amount, ..
+        } => entry(
+            &order_id.to_string(),
+            "refund returned by the bank: the borrower's cash again",
+            vec![(PAYOUT_CLEARING.into(), *amount), (wallet, -*amount)],
+        ),
         _ => return None,
     };
     (!e.postings.is_empty()).then_some(e)

@@ -106,7 +106,8 @@ pub static ORDER_TIMELINE: TableSpec = TableSpec {
     ],
 };
 
-/// `transactions` (`/transactionHistory`): disbursements and repayments.
+/// `transactions` (`/transactionHistory`): disbursements, repayments and refunds of
+/// money received that was not owed (12.1).
 pub static TRANSACTIONS: TableSpec = TableSpec {
     name: "transactions",
     key_len: 1,
@@ -140,6 +141,10 @@ pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
         | OrderEvent::PayoutRequested { at, .. }
         | OrderEvent::PayoutFailed { at, .. }
         | OrderEvent::RepaymentReceived { at, .. }
+        | OrderEvent::PaymentSessionOpened { at, .. }
+        | OrderEvent::PaymentSessionFailed { at, .. }
+        | OrderEvent::PaymentSessionPaid { at, .. }
+        | OrderEvent::PaymentRefundDue { at, .. }
         | OrderEvent::LoanRepaid { at, .. } => *at,
         OrderEvent::PayoutSucceeded { paid_at, .. } => *paid_at,
         OrderEvent::InstallmentOverdue { due_date, .. } => {
@@ -265,9 +270,17 @@ fn timeline_detail(event: &OrderEvent) -> Json {
             "feesWaived": money_text(*fees_waived),
             "coolingOff": cooling_off,
         }),
+        OrderEvent::PaymentSessionOpened {
+            amount, expires_at, ..
+        } => json!({"amount": money_text(*amount), "expiresAt": time_text(*expires_at)}),
+        OrderEvent::PaymentSessionPaid { amount, .. } => json!({"amount": money_text(*amount)}),
+        OrderEvent::PaymentRefundDue { amount, reason, .. } => {
+            json!({"amount": money_text(*amount), "reason": reason})
+        }
         OrderEvent::ReviewStarted { .. }
         | OrderEvent::Resubmitted { .. }
-        | OrderEvent::FirstAuditPassed { .. } => json!({}),
+        | OrderEvent::FirstAuditPassed { .. }
+        | OrderEvent::PaymentSessionFailed { .. } => json!({}),
     }
 }
 
@@ -355,6 +368,7 @@ async fn write_event_rows(
             Some(("disbursement", disclosure.net_amount))
         }
         OrderEvent::RepaymentReceived { amount, .. } => Some(("repayment", *amount)),
+        OrderEvent::PaymentRefundDue { amount, .. } => Some(("refund", *amount)),
         _ => None,
     };
     if let Some((kind, amount)) = movement {

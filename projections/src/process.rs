@@ -10,7 +10,8 @@
 //! | `PayoutFailed` | reverse the withdrawal (P3); settle the user's withdrawal (the account can be fixed) |
 //! | `LoanCancelled`, `OfferExpired` | release the proceeds; close the application |
 //! | `LoanRefused`, `LoanRepaid` | close the application |
-//! | `Recharged` (wallet) | repay the order, at most what it owes today (P1) |
+//! | `Recharged` (wallet) | hand the payment to the order, which applies what its session allows and is owed today (P1) |
+//! | `PaymentRefundDue` | refund the rest from the wallet to the bound account (12.1) |
 //! | `RepaymentReceived` (recharge) | apply the wallet cash it used |
 //!
 //! Guarantees: every step is idempotent on its source's identity (order id, payout id,
@@ -25,9 +26,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use aggregates::order::{
-    Order, OrderCommand, OrderError, OrderEvent, OrderStatus, RepaymentSource,
-};
+use aggregates::order::{Order, OrderCommand, OrderEvent, RepaymentSource};
 use aggregates::services::{OrderServices, UserServices};
 use aggregates::codes::StepRefusal;
 use aggregates::user::{User, UserCommand, UserEvent};
@@ -351,6 +350,11 @@ impl LoanProcess {
             OrderEvent::LoanRefused { .. } | OrderEvent::LoanRepaid { .. } => {
                 self.close_application(user_id, order_id, event).await
             }
+            OrderEvent::PaymentRefundDue {
+                payment_ref,
+                amount,
+                ..
+            } => self.refund(user_id, payment_ref, amount, event).await,
             OrderEvent::RepaymentReceived {
                 payment_ref,
                 amount,
@@ -377,46 +381,47 @@ impl LoanProcess {
             payment_ref,
             order_id,
             amount,
+            session_id,
         } = payload
         else {
             return Ok(());
         };
-        let order = self.load_order(&order_id.to_string()).await?;
-        if order.payment_refs.contains(&payment_ref) {
-            return Ok(()); // already applied
-        }
-        // P1: apply at most what is owed today; anything beyond stays the borrower's cash.
-        let today = self.orders.services().clock.now().date_naive();
-        let owed = match (&order.loan, order.status) {
-            (Some(loan), OrderStatus::Disbursed) => loan.payoff(today).amount,
-            _ => Decimal::ZERO,
+        // P1: the order decides what of the money it takes (its session, what is owed
+        // today) and asks for the rest to be refunded; it is idempotent on the
+        // payment reference.
+        let command = OrderCommand::ReceiveRepayment {
+            payment_ref,
+            amount,
+            source: RepaymentSource::Recharge,
+            session_id,
         };
-        let accepted = amount.min(owed);
-        if accepted.is_zero() {
-            tracing::warn!(%payment_ref, %order_id, "payment for an order that owes nothing; kept as the borrower's cash");
+        self.order_step(order_id, command, event).await.map(drop)
+    }
+
+    /// Sends back what the order did not take, to the borrower's bound account.
+    async fn refund(
+        &self,
+        user_id: Uuid,
+        payment_ref: String,
+        amount: Decimal,
+        cause: &StoredEvent,
+    ) -> Result<(), ProjectionError> {
+        let user = self
+            .users
+            .load(&user_id.to_string())
+            .await
+            .map_err(|error| ProjectionError::Load(error.to_string()))?;
+        let Some(account) = user.bank_account else {
+            tracing::error!(%payment_ref, "refund due but no bound account; kept until one is bound");
             return Ok(());
-        }
-        self.failpoint()?;
-        let result = self
-            .orders
-            .execute_with_retry(
-                &order_id.to_string(),
-                || OrderCommand::ReceiveRepayment {
-                    payment_ref: payment_ref.clone(),
-                    amount: accepted,
-                    source: RepaymentSource::Recharge,
-                },
-                Self::metadata(event),
-                RetryPolicy::default(),
-            )
-            .await;
-        match result {
-            Err(AggregateError::UserError(OrderError::RepaymentAmount { min, max })) => {
-                tracing::warn!(%payment_ref, %min, %max, "payment outside the repayment range; kept as the borrower's cash");
-                Ok(())
-            }
-            other => other.map(drop).or_else(refused),
-        }
+        };
+        let command = WalletCommand::RefundExcess {
+            payment_ref,
+            refund_id: Uuid::now_v7(),
+            amount,
+            account,
+        };
+        self.wallet(user_id, command, cause).await
     }
 
     /// Reacts to the next batch of events, then moves the checkpoint past the batch.

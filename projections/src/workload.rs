@@ -521,6 +521,10 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
         }
     }
     for (payment_ref, amount) in schedule {
+        // Each payment on a page of its own (12.1), as the api opens them.
+        let session_id = Uuid::now_v7();
+        let open = OrderCommand::OpenPaymentSession { session_id, amount };
+        journey.order(&oid, &mut order, open, me).await;
         journey
             .wallet(
                 &uid,
@@ -529,6 +533,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
                     payment_ref: payment_ref.clone(),
                     order_id,
                     amount,
+                    session_id: Some(session_id),
                 },
             )
             .await;
@@ -536,6 +541,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
             payment_ref: payment_ref.clone(),
             amount,
             source: RepaymentSource::Recharge,
+            session_id: Some(session_id),
         };
         let events = journey
             .order(&oid, &mut order, receive, Actor::System)

@@ -1123,6 +1123,7 @@ async fn manual_repayment(
                 payment_ref: payment_ref.clone(),
                 amount: body.amount,
                 source: RepaymentSource::Manual { auditor_id },
+                session_id: None,
             },
             Actor::Auditor(auditor_id),
             &request_id(),

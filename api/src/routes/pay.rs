@@ -9,6 +9,8 @@
 
 use std::sync::Arc;
 
+use aggregates::order::OrderCommand;
+use aggregates::Actor;
 use axum::body::Bytes;
 use axum::extract::rejection::{FormRejection, PathRejection};
 use axum::extract::{Path, State};
@@ -75,8 +77,9 @@ fn amount_of(value: Option<&Json>) -> Option<Decimal> {
 }
 
 /// Opens a payment page for `amt` towards the borrower's disbursed loan; `data` is the
-/// page's URL. Everything is checked before anything is created: 40007 when nothing
-/// is owed (P1), 40001 for an amount the order would not accept today.
+/// page's URL. The Order decides before anything is created: 40007 when nothing is
+/// owed (P1), 40001 for an amount it would not accept today, or beyond what the pages
+/// already open leave of today's payoff (12.1).
 #[utoipa::path(
     post,
     path = "/jackey/loan/recharge",
@@ -95,18 +98,31 @@ async fn recharge(
     borrower: Borrower,
     OptionalJson(body): OptionalJson<RechargeBody>,
 ) -> Result<Response, ApiError> {
-    let loan = payment::owing_loan(&state, borrower.user_id).await?;
-    let amount =
-        payment::check_recharge_amount(amount_of(body.amt.as_ref()), &loan.terms, loan.owed)?;
-    let (session, url) = payment::open_session(
+    let order_id = payment::open_order_of(&state, borrower.user_id).await?;
+    // A missing or unreadable amount is answered by the order as out of range (40001).
+    let amount = amount_of(body.amt.as_ref()).unwrap_or_default();
+    let session_id = payment::new_session_id();
+    // One command: the Order decides whether this page may open (P1, 12.1).
+    let open = || OrderCommand::OpenPaymentSession { session_id, amount };
+    state
+        .execute(
+            &state.orders,
+            &order_id.to_string(),
+            open,
+            Actor::User(borrower.user_id),
+            &Uuid::now_v7().to_string(),
+        )
+        .await?;
+    let (_, url) = payment::open_session(
         &state,
         provider.as_ref(),
+        session_id,
         borrower.user_id,
-        loan.order_id,
+        order_id,
         amount,
     )
     .await?;
-    tracing::info!(session_id = %session.session_id, order_id = %loan.order_id, %amount, "payment page opened");
+    tracing::info!(%session_id, %order_id, %amount, "payment page opened");
     Ok(ok(url))
 }
 

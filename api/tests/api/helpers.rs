@@ -164,6 +164,33 @@ impl TestApp {
 pub const PNG: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 impl TestApp {
+    /// A payment of `amount` on `order_id` as a paid payment page leaves it, without
+    /// the page: the Order opens a session, and the webhook's effect (a recharge on
+    /// the session) is recorded on the wallet. Both retried like every api command
+    /// (the loan workflow may be writing to the same aggregates).
+    pub async fn paid_session(&self, user_id: &str, order_id: &str, payment_ref: &str, amount: i64) {
+        let session_id = Uuid::now_v7();
+        let amount = rust_decimal::Decimal::from(amount);
+        let open = || aggregates::order::OrderCommand::OpenPaymentSession { session_id, amount };
+        let system = aggregates::Actor::System;
+        self.state
+            .execute(&self.state.orders, order_id, open, system, "test")
+            .await
+            .expect("the order opens the session");
+        let recharge = || aggregates::wallet::WalletCommand::RecordRecharge {
+            payment_ref: payment_ref.to_string(),
+            order_id: order_id.parse().unwrap(),
+            amount,
+            session_id: Some(session_id),
+        };
+        self.state
+            .execute(&self.state.wallets, user_id, recharge, system, "webhook")
+            .await
+            .expect("the recharge is recorded");
+    }
+}
+
+impl TestApp {
     /// POSTs with an `Idempotency-Key` header; returns the envelope.
     pub async fn post_with_key(&self, path: &str, token: &str, key: &str, body: Value) -> Value {
         let headers = [

@@ -3,9 +3,7 @@
 use aggregates::order::OrderCommand;
 use aggregates::types::ImageRef;
 use aggregates::user::UserCommand;
-use aggregates::wallet::WalletCommand;
 use aggregates::Actor;
-use rust_decimal::Decimal;
 use serde_json::json;
 use uuid::Uuid;
 
@@ -372,27 +370,11 @@ async fn journey(app: TestApp) {
     );
 
     // Repay the principal within cooling-off (P12). The payment page and its signed
-    // webhook have their own tests (payment.rs); here, the webhook's effect: a
-    // recharge recorded on the wallet.
-    let order_uuid: Uuid = order_id.parse().unwrap();
+    // webhook have their own tests (payment.rs); here, their effect: a session the
+    // order opened, and a recharge on it recorded on the wallet.
     for n in 0..4 {
-        let command = WalletCommand::RecordRecharge {
-            payment_ref: format!("pay-{n}"),
-            order_id: order_uuid,
-            amount: Decimal::from(20_000),
-        };
-        // Retried like every api command: the process manager may be writing to the
-        // same wallet at this moment.
-        app.state
-            .execute(
-                &app.state.wallets,
-                &uid,
-                || command.clone(),
-                Actor::System,
-                "webhook",
-            )
-            .await
-            .unwrap();
+        app.paid_session(&uid, &order_id, &format!("pay-{n}"), 20_000)
+            .await;
     }
     let repaid = app.wait_status(&token, &order_id, 10).await;
     assert_eq!(repaid["repaid"], "80000.00");

@@ -4,7 +4,7 @@
 
 use aggregates::types::ImageRef;
 use aggregates::user::UserCommand;
-use aggregates::wallet::{WalletCommand, WalletEvent};
+use aggregates::wallet::WalletEvent;
 use aggregates::Actor;
 use api::payment::{webhook_secret, WebhookSecret, SIGNATURE_HEADER, TIMESTAMP_HEADER};
 use axum::body::Body;
@@ -557,23 +557,10 @@ async fn repaid_in_full(app: TestApp) {
     let (borrower, order_id) = borrower_with_loan(&app, "09171234567").await;
     // 60,000 already repaid (the command-bus shortcut of journey.rs, with the conflict
     // retry: the process manager writes to the same wallet meanwhile): 20,000 left.
-    let order_uuid: Uuid = order_id.parse().unwrap();
     for n in 0..3 {
-        let command = || WalletCommand::RecordRecharge {
-            payment_ref: format!("earlier-{n}"),
-            order_id: order_uuid,
-            amount: Decimal::from(20_000),
-        };
-        app.state
-            .execute(
-                &app.state.wallets,
-                &borrower.user_id.to_string(),
-                command,
-                Actor::System,
-                "test",
-            )
-            .await
-            .unwrap();
+        let uid = borrower.user_id.to_string();
+        app.paid_session(&uid, &order_id, &format!("earlier-{n}"), 20_000)
+            .await;
     }
     wait_repaid(&app, &borrower, &order_id, "60000.00").await;
     assert_eq!(owed_today(&app, &borrower).await, "20000.00");

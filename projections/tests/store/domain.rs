@@ -205,6 +205,15 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
     .enumerate()
     {
         let payment_ref = format!("pay-{n}");
+        let session_id = Uuid::now_v7();
+        orders
+            .execute(
+                &oid,
+                OrderCommand::OpenPaymentSession { session_id, amount },
+                borrower("recharge"),
+            )
+            .await
+            .expect("payment page opened");
         wallets
             .execute(
                 &uid,
@@ -212,6 +221,7 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
                     payment_ref: payment_ref.clone(),
                     order_id,
                     amount,
+                    session_id: Some(session_id),
                 },
                 system(),
             )
@@ -224,6 +234,7 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
                     payment_ref: payment_ref.clone(),
                     amount,
                     source: RepaymentSource::Recharge,
+                    session_id: Some(session_id),
                 },
                 system(),
             )

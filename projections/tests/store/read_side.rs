@@ -231,6 +231,15 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
     .into_iter()
     .enumerate()
     {
+        let session_id = Uuid::from_u128(0x5E55_0000 + n as u128);
+        orders
+            .execute(
+                &oid,
+                OrderCommand::OpenPaymentSession { session_id, amount },
+                me(),
+            )
+            .await
+            .unwrap();
         wallets
             .execute(
                 &uid,
@@ -238,6 +247,7 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
                     payment_ref: format!("pay-{n}"),
                     order_id,
                     amount,
+                    session_id: Some(session_id),
                 },
                 Actor::System.metadata("webhook", None),
             )
@@ -253,6 +263,7 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
                 payment_ref: "pay-0".into(),
                 order_id,
                 amount: dec!(20000),
+                session_id: Some(Uuid::from_u128(0x5E55_0000)),
             },
             Actor::System.metadata("webhook", None),
         )
