@@ -11,8 +11,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aggregates::order::{OrderCommand, OrderEvent};
-use aggregates::wallet::{WalletCommand, WalletEvent};
 use aggregates::types::BankAccount;
+use aggregates::wallet::{WalletCommand, WalletEvent};
 use aggregates::Actor;
 use projections::runner::{advance_checkpoint, begin, ensure_checkpoint, read_checkpoint};
 use projections::store::{EventLog, RetryPolicy};
@@ -71,8 +71,8 @@ pub async fn step(
             }
         };
         if event.aggregate_type == "Order" && event.event_type == "PayoutRequested" {
-            let payload: OrderEvent = serde_json::from_value(event.payload.clone())
-                .map_err(decode("PayoutRequested"))?;
+            let payload: OrderEvent =
+                serde_json::from_value(event.payload.clone()).map_err(decode("PayoutRequested"))?;
             if let OrderEvent::PayoutRequested {
                 payout_id,
                 net_amount,
@@ -99,8 +99,8 @@ pub async fn step(
                 skip_refusal(result, payout_id)?;
             }
         } else if event.aggregate_type == "Wallet" && event.event_type == "RefundRequested" {
-            let payload: WalletEvent = serde_json::from_value(event.payload.clone())
-                .map_err(decode("RefundRequested"))?;
+            let payload: WalletEvent =
+                serde_json::from_value(event.payload.clone()).map_err(decode("RefundRequested"))?;
             if let WalletEvent::RefundRequested {
                 refund_id,
                 amount,

@@ -189,7 +189,10 @@ pub fn wallet_entry(user_id: &str, event: &WalletEvent) -> Option<JournalEntry> 
         } => entry(
             &order_id.to_string(),
             "refund confirmed by the bank",
-            vec![(PAYOUT_CLEARING.into(), *amount), (LENDER_CASH.into(), -*amount)],
+            vec![
+                (PAYOUT_CLEARING.into(), *amount),
+                (LENDER_CASH.into(), -*amount),
+            ],
         ),
         WalletEvent::RefundFailed {
             order_id, amount, ..

@@ -26,9 +26,9 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use aggregates::codes::StepRefusal;
 use aggregates::order::{Order, OrderCommand, OrderEvent, RepaymentSource};
 use aggregates::services::{OrderServices, UserServices};
-use aggregates::codes::StepRefusal;
 use aggregates::user::{User, UserCommand, UserEvent};
 use aggregates::wallet::{Wallet, WalletCommand, WalletEvent};
 use aggregates::Actor;
@@ -202,10 +202,9 @@ impl LoanProcess {
             .await;
         match result {
             Ok(_) => Ok(None),
-            Err(AggregateError::UserError(refusal)) => Ok(Some(StepRefusal::new(
-                refusal.code(),
-                refusal.to_string(),
-            ))),
+            Err(AggregateError::UserError(refusal)) => {
+                Ok(Some(StepRefusal::new(refusal.code(), refusal.to_string())))
+            }
             Err(other) => Err(ProjectionError::Load(other.to_string())),
         }
     }

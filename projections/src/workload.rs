@@ -464,7 +464,9 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
                     },
                 )
                 .await;
-            journey.settle(&uid, &mut user, order_id, payout_id, false).await;
+            journey
+                .settle(&uid, &mut user, order_id, payout_id, false)
+                .await;
             continue;
         }
         journey
@@ -482,7 +484,9 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
                 WalletCommand::ReleaseProceeds { order_id },
             )
             .await;
-        journey.settle(&uid, &mut user, order_id, payout_id, true).await;
+        journey
+            .settle(&uid, &mut user, order_id, payout_id, true)
+            .await;
         break;
     }
     if matches!(target, Target::ApprovedAfterFailedPayout) {

@@ -186,7 +186,9 @@ impl Order {
 
     /// True when the payout `payout_id` was accepted (in flight or resolved).
     pub fn knows_payout(&self, payout_id: Uuid) -> bool {
-        self.payout.as_ref().is_some_and(|p| p.payout_id == payout_id)
+        self.payout
+            .as_ref()
+            .is_some_and(|p| p.payout_id == payout_id)
             || self.resolved_payouts.contains(&payout_id)
     }
 
@@ -358,7 +360,10 @@ impl Order {
     ) -> (Decimal, Option<&'static str>) {
         let owed = self.payoff_at(now);
         let Some(session) = session_id.and_then(|id| self.sessions.get(&id)) else {
-            return (Decimal::ZERO, Some("no payment page was opened for this payment"));
+            return (
+                Decimal::ZERO,
+                Some("no payment page was opened for this payment"),
+            );
         };
         if owed.is_zero() {
             return (Decimal::ZERO, Some("nothing is owed on this loan"));
@@ -376,7 +381,10 @@ impl Order {
             Err(_) => return (Decimal::ZERO, Some("nothing is owed on this loan")),
         };
         if check_repayment_amount(candidate, terms, owed).is_err() {
-            return (Decimal::ZERO, Some("the amount differs from the payment page's"));
+            return (
+                Decimal::ZERO,
+                Some("the amount differs from the payment page's"),
+            );
         }
         let reason = if amount > owed && candidate == owed {
             "more than is owed was paid"

@@ -92,9 +92,7 @@ impl OrderError {
             | Self::NotFound
             | Self::UnknownPayout
             | Self::UnknownSession
-            | Self::NothingOwed => {
-                ErrorCode::RecordNotFound
-            }
+            | Self::NothingOwed => ErrorCode::RecordNotFound,
             Self::Compliance(_) => ErrorCode::ServerError,
             Self::AlreadyApplied => ErrorCode::OrderInProgress,
             Self::IdentityNotVerified => ErrorCode::NotQualified,

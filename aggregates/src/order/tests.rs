@@ -1372,11 +1372,7 @@ fn open_payment_sessions_never_exceed_todays_payoff_p1() {
         .then_expect_events(vec![session_opened(4, dec!(100))]);
     // An expired session no longer holds any of the payoff.
     let later = test_now() + chrono::Duration::minutes(31);
-    let events = run(
-        test_at(later),
-        given,
-        open_session(4, dec!(20000)),
-    );
+    let events = run(test_at(later), given, open_session(4, dec!(20000)));
     assert_eq!(events.len(), 1);
 }
 
@@ -1415,11 +1411,7 @@ fn paying_a_stale_session_is_refunded_in_full_p1() {
     let mut given = disbursed();
     given.push(session_opened(1, dec!(5000)));
     let later = test_now() + chrono::Duration::minutes(31);
-    let events = run(
-        test_at(later),
-        given,
-        recharge("pay-1", 1, dec!(5000)),
-    );
+    let events = run(test_at(later), given, recharge("pay-1", 1, dec!(5000)));
     assert!(matches!(
         &events[1],
         OrderEvent::PaymentRefundDue { amount, reason, .. }
@@ -1507,7 +1499,10 @@ fn a_failed_session_frees_its_amount_and_is_never_paid_p1() {
         session_id: session(1),
         at: test_now(),
     });
-    assert_eq!(run(test(), given.clone(), open_session(2, dec!(100))).len(), 1);
+    assert_eq!(
+        run(test(), given.clone(), open_session(2, dec!(100))).len(),
+        1
+    );
     test()
         .given(given)
         .when(recharge("after-failure", 1, dec!(80000)))

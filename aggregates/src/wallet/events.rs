@@ -1,7 +1,7 @@
 //! Events of the Wallet aggregate.
 
-use cqrs_es::DomainEvent;
 use crate::types::BankAccount;
+use cqrs_es::DomainEvent;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;

@@ -228,7 +228,11 @@ async fn login(
         Some(hash) => hash.as_str(),
         None => dummy_hash().await,
     };
-    let verified = state.user_services.hasher.verify(&body.password, hash).await;
+    let verified = state
+        .user_services
+        .hasher
+        .verify(&body.password, hash)
+        .await;
     let (Some((auditor_id, username, _)), true) = (row, verified) else {
         // Unknown names count too, so the lock tells nobody which names exist.
         if attempt >= MAX_FAILED_AUDITOR_LOGINS {

@@ -452,7 +452,13 @@ async fn apply(
         terms_version: TERMS_VERSION.to_string(),
     };
     state
-        .execute(&state.users, &uid, open, Actor::User(user_id), &request_id())
+        .execute(
+            &state.users,
+            &uid,
+            open,
+            Actor::User(user_id),
+            &request_id(),
+        )
         .await?;
     let oid = order_id.to_string();
     state

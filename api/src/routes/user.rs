@@ -2,8 +2,7 @@
 
 use aggregates::types::{check_password, ImageRef, Mobile};
 use aggregates::user::{
-    EmergencyContact, ProfileUpdate, Questionnaire, UserCommand, UserEvent,
-    MAX_FAILED_ATTEMPTS,
+    EmergencyContact, ProfileUpdate, Questionnaire, UserCommand, UserEvent, MAX_FAILED_ATTEMPTS,
 };
 use aggregates::{Actor, ErrorCode};
 use axum::extract::rejection::PathRejection;

@@ -787,13 +787,26 @@ async fn parallel_guesses(app: TestApp) {
             .await
     })
     .await;
-    let codes: Vec<u64> = answers.iter().map(|a| a["code"].as_u64().unwrap()).collect();
-    assert_eq!(checks.load(std::sync::atomic::Ordering::SeqCst), 5, "{codes:?}");
-    assert_eq!(codes.iter().filter(|c| **c == 10002).count(), 4, "{codes:?}");
+    let codes: Vec<u64> = answers
+        .iter()
+        .map(|a| a["code"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        checks.load(std::sync::atomic::Ordering::SeqCst),
+        5,
+        "{codes:?}"
+    );
+    assert_eq!(
+        codes.iter().filter(|c| **c == 10002).count(),
+        4,
+        "{codes:?}"
+    );
     assert_eq!(codes.iter().filter(|c| **c == 5).count(), 6, "{codes:?}");
     // Locked now: the right password is refused without being checked.
     let right = json!({"username": "race-target", "password": "correct horse"});
-    let locked = app.post_from("198.51.100.99", "/admin/api/login", right).await;
+    let locked = app
+        .post_from("198.51.100.99", "/admin/api/login", right)
+        .await;
     assert_eq!(locked["code"], 5);
     assert_eq!(checks.load(std::sync::atomic::Ordering::SeqCst), 5);
 }

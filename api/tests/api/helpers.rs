@@ -168,7 +168,13 @@ impl TestApp {
     /// the page: the Order opens a session, and the webhook's effect (a recharge on
     /// the session) is recorded on the wallet. Both retried like every api command
     /// (the loan workflow may be writing to the same aggregates).
-    pub async fn paid_session(&self, user_id: &str, order_id: &str, payment_ref: &str, amount: i64) {
+    pub async fn paid_session(
+        &self,
+        user_id: &str,
+        order_id: &str,
+        payment_ref: &str,
+        amount: i64,
+    ) {
         let session_id = Uuid::now_v7();
         let amount = rust_decimal::Decimal::from(amount);
         let open = || aggregates::order::OrderCommand::OpenPaymentSession { session_id, amount };

@@ -38,6 +38,12 @@ on_both_stores!(
     two_recharges_repay_the_loan_and_then_nothing_can_be_paid_p1_on_postgres
 );
 
+on_both_stores!(
+    overpayments,
+    money_beyond_what_is_owed_is_refunded_never_kept_p1_on_sqlite,
+    money_beyond_what_is_owed_is_refunded_never_kept_p1_on_postgres
+);
+
 /// A borrower of the tests.
 struct Borrower {
     token: String,
@@ -616,4 +622,103 @@ async fn repaid_in_full(app: TestApp) {
         "every payment went to the loan"
     );
     assert_eq!(recharges(&app, &borrower).await.len(), 5);
+}
+
+/// P1 made exact (12.1): pages never open beyond today's payoff; a webhook for more
+/// than its page, and a page paid after the loan closed, are refunded to the bound
+/// account through the payout provider, with ledger entries and a transaction each;
+/// no wallet keeps cash, the trial balance is zero and the books verify.
+async fn overpayments(app: TestApp) {
+    let (borrower, order_id) = borrower_with_loan(&app, "09171234567").await;
+    assert_eq!(owed_today(&app, &borrower).await, "80000.00");
+    let mut pages = Vec::new();
+    for _ in 0..4 {
+        pages.push(recharge(&app, &borrower, "20000").await);
+    }
+    // Four open pages of 20,000 fill the payoff: not even 100 more may open.
+    let full = app
+        .fails(
+            "/jackey/loan/recharge",
+            borrower.t(),
+            json!({"amt": "100"}),
+            40001,
+        )
+        .await;
+    assert!(full["msg"].as_str().unwrap().contains("0.00"), "{full}");
+
+    // A signed webhook for 1,000,000 on a 20,000 page: 20,000 applied, the rest refunded.
+    let big = event(
+        "evt-big",
+        &session_of(&pages[0]),
+        "pay-big",
+        "1000000.00",
+        "paid",
+    );
+    let (status, answer) = deliver_signed(&app, &big).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    wait_repaid(&app, &borrower, &order_id, "20000.00").await;
+    for page in &pages[1..3] {
+        app.press(page, "outcome=paid").await;
+    }
+    wait_repaid(&app, &borrower, &order_id, "60000.00").await;
+    // The last 20,000 arrives by bank transfer, recorded by an auditor: closed.
+    let (_, auditor) = app.auditor("cashier").await;
+    let manual = json!({"orderId": order_id, "amount": "20000", "reference": "BANK-1"});
+    app.ok("/admin/api/repayments/manual", Some(&auditor), manual)
+        .await;
+    app.wait_status(&borrower.token, &order_id, 10).await;
+    // The fourth page, opened while the loan owed, is paid after it closed.
+    app.press(&pages[3], "outcome=paid").await;
+    app.quiesce().await;
+
+    let events = app
+        .state
+        .wallets
+        .load_events(&borrower.user_id.to_string())
+        .await
+        .unwrap();
+    let refunds: Vec<Decimal> = events
+        .iter()
+        .filter_map(|e| match &e.payload {
+            WalletEvent::RefundRequested { amount, .. } => Some(*amount),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refunds, vec![Decimal::from(980_000), Decimal::from(20_000)]);
+    let paid_back = events
+        .iter()
+        .filter(|e| matches!(e.payload, WalletEvent::RefundPaid { .. }))
+        .count();
+    assert_eq!(paid_back, 2, "both refunds reached the bound account");
+    let wallet = app
+        .state
+        .wallets
+        .load(&borrower.user_id.to_string())
+        .await
+        .unwrap();
+    assert_eq!(wallet.cash(), Decimal::ZERO, "no money kept in the wallet");
+    // The borrower sees each refund on the order's timeline (the transactions list).
+    let timeline = app
+        .ok(
+            "/jackey/loan/orderTimeline",
+            borrower.t(),
+            json!({ "loanOrderId": order_id }),
+        )
+        .await;
+    let refunded: Vec<&str> = timeline
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "PaymentRefundDue")
+        .map(|e| e["detail"]["amount"].as_str().unwrap())
+        .collect();
+    assert_eq!(refunded, vec!["980000.00", "20000.00"]);
+    let trial = app
+        .ok("/admin/api/ledger/trialBalance", Some(&auditor), json!({}))
+        .await;
+    assert_eq!(trial["sum"], "0.00", "{trial}");
+    let report = projections::verify::verify(&app.state.database)
+        .await
+        .unwrap();
+    assert!(report.is_clean(), "{:?}", report.drifts);
 }

@@ -254,10 +254,14 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
             .expect("repayment applied");
     }
     users
-        .execute(&uid, UserCommand::CloseApplication {
-            order_id,
-            refusal: None,
-        }, system())
+        .execute(
+            &uid,
+            UserCommand::CloseApplication {
+                order_id,
+                refusal: None,
+            },
+            system(),
+        )
         .await
         .expect("application closed");
 

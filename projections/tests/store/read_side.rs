@@ -116,13 +116,17 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
         .await
         .unwrap();
     users
-        .execute(&uid, UserCommand::OpenApplication {
+        .execute(
+            &uid,
+            UserCommand::OpenApplication {
                 order_id,
                 app_id: 1,
                 amount: dec!(100000),
                 period_days: 6,
                 terms_version: "2026-11".into(),
-            }, me())
+            },
+            me(),
+        )
         .await
         .unwrap();
     let signature = users.load(&uid).await.unwrap().signature;

@@ -450,7 +450,10 @@ async fn a_withdrawal_and_a_bank_change_sent_together_never_race_p3(db: &TestDb)
     assert_eq!(mismatches, 0);
     // Both orders of arrival happened: changes before a withdrawal (the payout goes
     // to the new account) and changes during one (refused).
-    assert!(changes_refused > 0 && changes_refused < 50, "{changes_refused}");
+    assert!(
+        changes_refused > 0 && changes_refused < 50,
+        "{changes_refused}"
+    );
     assert_eq!(payouts, 50);
     assert_eq!(captured.len(), 50);
     let order = buses.orders.load(&oid).await.unwrap();

@@ -1,13 +1,14 @@
 /**
  * The borrower's money movements (`/transactionHistory`, PRODUCT.md 3): every
- * disbursement (`PayoutSucceeded`, the net amount that reached the bank account)
- * and every repayment (`RepaymentReceived`) across the borrower's orders, newest
+ * disbursement (`PayoutSucceeded`, the net amount that reached the bank account),
+ * every repayment (`RepaymentReceived`) and every refund of money received that was
+ * not owed (`PaymentRefundDue`, PRODUCT.md 12.1) across the borrower's orders, newest
  * first. There is no dedicated call yet, so they are derived from each order's
  * timeline (projections/src/orders.rs `timeline_detail`, details under `detail`).
  */
 import type { TimelineEvent } from '@/lib/types';
 
-export type MovementKind = 'disbursement' | 'repayment';
+export type MovementKind = 'disbursement' | 'repayment' | 'refund';
 
 export interface Movement {
   /** Unique: order id and the event's sequence. */
@@ -33,7 +34,7 @@ const timeOf = (at: string) => {
   return Number.isNaN(ms) ? 0 : ms;
 };
 
-/** Disbursements and repayments of the given orders' timelines, newest first. */
+/** Disbursements, repayments and refunds of the given orders' timelines, newest first. */
 export function deriveMovements(orders: OrderEvents[]): Movement[] {
   const movements: (Movement & { sequence: number })[] = [];
   for (const { orderId, events } of orders) {
@@ -46,6 +47,9 @@ export function deriveMovements(orders: OrderEvents[]): Movement[] {
         amount = amountOf(detail.netAmount) ?? amountOf(detail.principal);
       } else if (event.type === 'RepaymentReceived') {
         kind = 'repayment';
+        amount = amountOf(detail.amount);
+      } else if (event.type === 'PaymentRefundDue') {
+        kind = 'refund';
         amount = amountOf(detail.amount);
       } else {
         continue;

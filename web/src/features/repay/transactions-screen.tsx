@@ -1,6 +1,7 @@
 /**
  * `/transactionHistory` (PRODUCT.md 3): the borrower's money movements — loans
- * paid out to their bank account and repayments received — newest first, "No
+ * paid out to their bank account, repayments received and refunds of money that
+ * was not owed (12.1) — newest first, "No
  * data" when there are none. Derived from the orders' timelines (movements.ts)
  * until the api has a call of its own.
  */
@@ -18,16 +19,17 @@ function MovementRow({ movement }: { movement: Movement }) {
   const { t } = useTranslation();
   const money = useMoney();
   const dates = useDates();
-  const disbursement = movement.kind === 'disbursement';
+  // Money that reached the borrower (a payout, a refund) reads "Received".
+  const incoming = movement.kind !== 'repayment';
   return (
     <li className="repay-movement" data-testid="movement">
       <div>
-        <div className="repay-movement__kind">{t(disbursement ? 'tx_disbursement' : 'tx_repayment')}</div>
+        <div className="repay-movement__kind">{t(`tx_${movement.kind}`)}</div>
         <div className="muted">{dates.dateTime(movement.at)}</div>
         <div className="muted">{t('tx_order', { id: movement.orderId.slice(0, 8) })}</div>
       </div>
       <div className={`repay-movement__amount repay-movement__amount--${movement.kind}`}>
-        <span className="repay-movement__direction">{t(disbursement ? 'tx_received' : 'tx_paid')}</span>
+        <span className="repay-movement__direction">{t(incoming ? 'tx_received' : 'tx_paid')}</span>
         {money(movement.amount)}
       </div>
     </li>
