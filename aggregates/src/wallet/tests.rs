@@ -286,14 +286,14 @@ fn bound() -> crate::types::BankAccount {
 
 #[test]
 fn applying_more_than_a_payment_brought_is_refused() {
-    let history = vec![WalletEvent::Recharged {
+    let recharged = WalletEvent::Recharged {
         payment_ref: "pay-1".to_string(),
         order_id: order(),
         amount: dec!(5000),
         session_id: None,
-    }];
+    };
     test()
-        .given(vec![history[0].clone()])
+        .given(vec![recharged])
         .when(WalletCommand::ApplyRepayment {
             payment_ref: "pay-1".to_string(),
             order_id: order(),
