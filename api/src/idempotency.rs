@@ -7,6 +7,11 @@
 //!   body answers 10004.
 //! - The caller is the authenticated subject (borrower or auditor), so one borrower's
 //!   key never collides with another's, and a re-login keeps the protection.
+//! - Crashes: the key goes into the metadata of every event the request produces, and
+//!   the ids the request creates are derived from it ([`id_for`]); a claim left
+//!   without an answer for longer than the request timeout is taken over and the
+//!   request runs again, finding in the aggregates what it already did (the real
+//!   outcome) instead of doing it twice. Only successes are stored, for 24 hours.
 
 use std::time::Duration;
 
@@ -16,7 +21,6 @@ use axum::extract::{Request, State};
 use axum::http::HeaderValue;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use chrono::Utc;
 use sha2::{Digest, Sha256};
 
 use crate::auth::{self, TokenKind};
@@ -43,6 +47,52 @@ async fn caller(state: &AppState, authorization: Option<String>) -> Option<Strin
         .ok()
         .map(|auditor| format!("auditor:{auditor}"))
 }
+
+tokio::task_local! {
+    /// The (caller, key) of the idempotent request this task is handling.
+    static CURRENT: Claim;
+}
+
+/// An `Idempotency-Key` claimed by one caller, and when it was first claimed.
+#[derive(Debug, Clone)]
+struct Claim {
+    scope: String,
+    key: String,
+    /// Unix milliseconds of the first claim (kept on a takeover).
+    created_ms: u64,
+}
+
+/// The `Idempotency-Key` of the request this task is handling, if any (it goes into
+/// the metadata of every event the request produces).
+pub fn current_key() -> Option<String> {
+    CURRENT.try_with(|claim| claim.key.clone()).ok()
+}
+
+/// The id a handler gives to what it creates (`purpose`: an order, a payout, a
+/// payment session). With an `Idempotency-Key` it is derived from the caller, the key
+/// and the first claim's time, so a repeat of the request after a crash names the
+/// same order, payout or session, and the aggregate, which ignores an id it already
+/// has, answers with the real outcome instead of doing it twice. Without a key: a
+/// fresh UUID v7. Derived ids are UUID v7 too (the claim's time, 74 bits of SHA-256).
+pub fn id_for(purpose: &str) -> uuid::Uuid {
+    CURRENT
+        .try_with(|claim| {
+            let digest = Sha256::new()
+                .chain_update(purpose.as_bytes())
+                .chain_update([0])
+                .chain_update(claim.scope.as_bytes())
+                .chain_update([0])
+                .chain_update(claim.key.as_bytes())
+                .finalize();
+            let mut random = [0u8; 10];
+            random.copy_from_slice(&digest[..10]);
+            uuid::Builder::from_unix_timestamp_millis(claim.created_ms, &random).into_uuid()
+        })
+        .unwrap_or_else(|_| uuid::Uuid::now_v7())
+}
+
+/// How long a stored answer is replayed (PRODUCT.md 8; issue 12).
+pub const ANSWER_TTL_HOURS: i64 = 24;
 
 /// The middleware. Requests without the header (or without a valid token, which the
 /// handler then refuses) pass straight through.
@@ -73,20 +123,34 @@ pub async fn layer(State(state): State<AppState>, request: Request, next: Next) 
     hasher.update(parts.uri.path().as_bytes());
     hasher.update(&bytes);
     let request_hash = hex(&hasher.finalize());
-    match claim(&state, &scope, &key, &request_hash).await {
-        Ok(true) => {}
-        Ok(false) => return replay(&state, &scope, &key, &request_hash).await,
+    let created = match claim_or_wait(&state, &scope, &key, &request_hash).await {
+        Ok(Turn::Run(created)) => created,
+        Ok(Turn::Answer(response)) => return response,
         Err(error) => return error.into_response(),
-    }
-    let response = next
-        .run(Request::from_parts(parts, Body::from(bytes)))
-        .await;
+    };
+    let current = Claim {
+        scope: scope.clone(),
+        key: key.clone(),
+        created_ms: created,
+    };
+    let request = Request::from_parts(parts, Body::from(bytes));
+    let response = CURRENT.scope(current, next.run(request)).await;
     let (parts, body) = response.into_parts();
     let body = to_bytes(body, usize::MAX).await.unwrap_or_default();
-    let stored = String::from_utf8_lossy(&body).to_string();
-    let sql = "update idempotency set response = $1 where scope = $2 and key = $3";
-    let saved = with_pool!(&state.database, pool => sqlx::query(sql)
-        .bind(&stored).bind(&scope).bind(&key).execute(pool).await.map(|r| r.rows_affected()));
+    // Only a success is an answer to replay; after a refusal the key is released, so
+    // the repeat is decided again (it may succeed once the cause is fixed).
+    let succeeded = serde_json::from_slice::<serde_json::Value>(&body)
+        .is_ok_and(|envelope| envelope["code"] == 0);
+    let saved = if succeeded {
+        let stored = String::from_utf8_lossy(&body).to_string();
+        let sql = "update idempotency set response = $1 where scope = $2 and key = $3";
+        with_pool!(&state.database, pool => sqlx::query(sql)
+            .bind(&stored).bind(&scope).bind(&key).execute(pool).await.map(|r| r.rows_affected()))
+    } else {
+        let sql = "delete from idempotency where scope = $1 and key = $2 and response is null";
+        with_pool!(&state.database, pool => sqlx::query(sql)
+            .bind(&scope).bind(&key).execute(pool).await.map(|r| r.rows_affected()))
+    };
     if let Err(error) = saved {
         tracing::error!(%error, "idempotency answer not saved");
     }
@@ -97,36 +161,49 @@ pub async fn layer(State(state): State<AppState>, request: Request, next: Next) 
     response
 }
 
-/// True when this call claimed the key; false when it was claimed before.
-async fn claim(
+/// What a request with a key does: run (with the first claim's time, Unix ms), or
+/// answer at once (the stored answer, 10004 for another body, 40003 still running).
+enum Turn {
+    Run(u64),
+    Answer(Response),
+}
+
+/// Claims the key, or waits for the request that holds it: its stored answer is
+/// replayed; a claim abandoned for longer than the request timeout (the process
+/// died) is taken over and the request runs again, naming the same ids
+/// ([`id_for`]), so what already happened is answered, not repeated.
+async fn claim_or_wait(
     state: &AppState,
     scope: &str,
     key: &str,
     request_hash: &str,
-) -> Result<bool, ApiError> {
-    let sql = "insert into idempotency (scope, key, request_hash, response, created_at) \
-               values ($1, $2, $3, null, $4) on conflict (scope, key) do nothing";
-    let inserted = with_pool!(&state.database, pool => sqlx::query(sql)
-        .bind(scope).bind(key).bind(request_hash).bind(time_text(Utc::now()))
-        .execute(pool).await.map(|r| r.rows_affected()))?;
-    Ok(inserted == 1)
-}
-
-/// The first answer for a repeated key (waiting while the first request still runs).
-async fn replay(state: &AppState, scope: &str, key: &str, request_hash: &str) -> Response {
-    let sql = "select request_hash, response from idempotency where scope = $1 and key = $2";
+) -> Result<Turn, ApiError> {
+    if let Some(created) = claim(state, scope, key, request_hash).await? {
+        return Ok(Turn::Run(created));
+    }
+    let sql = "select request_hash, response, created_at, claimed_at from idempotency \
+               where scope = $1 and key = $2";
+    type Row = (String, Option<String>, String, Option<String>);
     for _ in 0..300 {
-        let row: Result<Option<(String, Option<String>)>, sqlx::Error> = with_pool!(&state.database, pool =>
-            sqlx::query_as(sql).bind(scope).bind(key).fetch_optional(pool).await);
+        let row: Option<Row> = with_pool!(&state.database, pool =>
+            sqlx::query_as(sql).bind(scope).bind(key).fetch_optional(pool).await)?;
         match row {
-            Ok(Some((hash, _))) if hash != request_hash => {
-                return ApiError::new(
-                    ErrorCode::RequestError,
-                    "Idempotency-Key: reused with a different request",
-                )
-                .into_response();
+            None => {
+                // Released by a refusal meanwhile: claim it afresh.
+                if let Some(created) = claim(state, scope, key, request_hash).await? {
+                    return Ok(Turn::Run(created));
+                }
             }
-            Ok(Some((_, Some(stored)))) => {
+            Some((hash, _, _, _)) if hash != request_hash => {
+                return Ok(Turn::Answer(
+                    ApiError::new(
+                        ErrorCode::RequestError,
+                        "Idempotency-Key: reused with a different request",
+                    )
+                    .into_response(),
+                ));
+            }
+            Some((_, Some(stored), _, _)) => {
                 let mut response = (
                     [(axum::http::header::CONTENT_TYPE, "application/json")],
                     stored,
@@ -135,15 +212,86 @@ async fn replay(state: &AppState, scope: &str, key: &str, request_hash: &str) ->
                 response
                     .headers_mut()
                     .insert("idempotent-replay", HeaderValue::from_static("true"));
-                return response;
+                return Ok(Turn::Answer(response));
             }
-            Ok(_) => tokio::time::sleep(Duration::from_millis(20)).await,
-            Err(error) => return ApiError::internal(error).into_response(),
+            Some((_, None, created_at, claimed_at)) => {
+                let claimed_at = claimed_at.unwrap_or_else(|| created_at.clone());
+                if take_over(state, scope, key, &claimed_at).await? {
+                    tracing::warn!("idempotency claim abandoned by a stopped request; taken over");
+                    return Ok(Turn::Run(millis_of(&created_at)));
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
         }
     }
-    ApiError::new(
-        ErrorCode::ServerError,
-        "the first request with this Idempotency-Key is still running",
-    )
-    .into_response()
+    Ok(Turn::Answer(
+        ApiError::new(
+            ErrorCode::ServerError,
+            "the first request with this Idempotency-Key is still running",
+        )
+        .into_response(),
+    ))
+}
+
+/// Unix milliseconds of a stored time (0 if unreadable, which only makes derived ids
+/// older).
+fn millis_of(text: &str) -> u64 {
+    chrono::DateTime::parse_from_rfc3339(text)
+        .map(|t| u64::try_from(t.timestamp_millis()).unwrap_or_default())
+        .unwrap_or_default()
+}
+
+/// Takes over a claim whose request has not answered within the request timeout:
+/// true when this call now holds it (compare-and-set on `claimed_at`).
+async fn take_over(
+    state: &AppState,
+    scope: &str,
+    key: &str,
+    claimed_at: &str,
+) -> Result<bool, ApiError> {
+    let now = state.order_services.clock.now();
+    let abandoned = now
+        - chrono::Duration::from_std(crate::REQUEST_TIMEOUT).unwrap_or_default()
+        - chrono::Duration::seconds(1);
+    if claimed_at >= time_text(abandoned).as_str() {
+        return Ok(false);
+    }
+    let sql = "update idempotency set claimed_at = $1 \
+               where scope = $2 and key = $3 and response is null \
+               and coalesce(claimed_at, created_at) = $4";
+    let taken = with_pool!(&state.database, pool => sqlx::query(sql)
+        .bind(time_text(now)).bind(scope).bind(key).bind(claimed_at)
+        .execute(pool).await.map(|r| r.rows_affected()))?;
+    Ok(taken == 1)
+}
+
+/// Claims the key (after removing an answer older than [`ANSWER_TTL_HOURS`]):
+/// `Some(first claim's Unix ms)` when this call claimed it, `None` when it is held.
+async fn claim(
+    state: &AppState,
+    scope: &str,
+    key: &str,
+    request_hash: &str,
+) -> Result<Option<u64>, ApiError> {
+    let now = state.order_services.clock.now();
+    let expired = "delete from idempotency where scope = $1 and key = $2 and created_at < $3";
+    let before = time_text(now - chrono::Duration::hours(ANSWER_TTL_HOURS));
+    with_pool!(&state.database, pool => sqlx::query(expired)
+        .bind(scope).bind(key).bind(&before).execute(pool).await.map(|r| r.rows_affected()))?;
+    let sql =
+        "insert into idempotency (scope, key, request_hash, response, created_at, claimed_at) \
+               values ($1, $2, $3, null, $4, $4) on conflict (scope, key) do nothing";
+    let at = time_text(now);
+    let inserted = with_pool!(&state.database, pool => sqlx::query(sql)
+        .bind(scope).bind(key).bind(request_hash).bind(&at)
+        .execute(pool).await.map(|r| r.rows_affected()))?;
+    Ok((inserted == 1).then(|| millis_of(&at)))
+}
+
+/// Removes answers older than [`ANSWER_TTL_HOURS`] (the scheduler's pass).
+pub async fn purge_expired(state: &AppState) -> Result<u64, ApiError> {
+    let before = state.order_services.clock.now() - chrono::Duration::hours(ANSWER_TTL_HOURS);
+    let sql = "delete from idempotency where created_at < $1";
+    Ok(with_pool!(&state.database, pool => sqlx::query(sql)
+        .bind(time_text(before)).execute(pool).await.map(|r| r.rows_affected()))?)
 }

@@ -127,10 +127,14 @@ pub fn app(state: AppState) -> Router {
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT_BYTES))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
-            Duration::from_secs(30),
+            REQUEST_TIMEOUT,
         ))
         .with_state(state)
 }
+
+/// How long a request may run before it is answered 408 (and its idempotency claim,
+/// if any, may be taken over by a repeat).
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The built web app (`WEB_DIST`, default `web/dist`) with history-mode fallback: any
 /// unknown path serves `index.html` with 200 so the client router takes over (a deep

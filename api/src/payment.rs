@@ -313,9 +313,14 @@ pub async fn open_order_of(state: &AppState, user_id: Uuid) -> Result<Uuid, ApiE
         .ok_or_else(|| ApiError::from(OrderError::NothingOwed))
 }
 
-/// A new random session id (UUID v4): the id is what lets a page be paid, so it must
-/// not be guessable.
+/// A new session id: the id is what lets a page be paid, so it must not be guessable:
+/// random (UUID v4), or, for a request with an `Idempotency-Key`, derived from the
+/// caller's secret key ([`crate::idempotency::id_for`]) so a repeat names the same
+/// session.
 pub fn new_session_id() -> Uuid {
+    if crate::idempotency::current_key().is_some() {
+        return crate::idempotency::id_for("session");
+    }
     let mut random = [0u8; 16];
     rand::rngs::OsRng.fill_bytes(&mut random);
     uuid::Builder::from_random_bytes(random).into_uuid()
@@ -345,7 +350,7 @@ pub async fn open_session(
     };
     let sql = "insert into payment_session \
                (session_id, user_id, order_id, amount, status, payment_ref, created_at, updated_at) \
-               values ($1, $2, $3, $4, $5, null, $6, $6)";
+               values ($1, $2, $3, $4, $5, null, $6, $6) on conflict (session_id) do nothing";
     with_pool!(&state.database, pool => sqlx::query(sql)
         .bind(session.session_id.to_string())
         .bind(user_id.to_string())

@@ -65,6 +65,10 @@ pub async fn run_once(state: &AppState) -> Result<(usize, usize), ApiError> {
             accrued += 1;
         }
     }
+    let purged = crate::idempotency::purge_expired(state).await?;
+    if purged > 0 {
+        tracing::info!(purged, "expired idempotency answers removed");
+    }
     Ok((expired, accrued))
 }
 

@@ -72,7 +72,8 @@ impl AppState {
         A::Error: Into<ApiError>,
         AggregateError<A::Error>: Into<ApiError>,
     {
-        let metadata = actor.metadata(request_id, None);
+        let key = crate::idempotency::current_key();
+        let metadata = actor.metadata(request_id, key.as_deref());
         let policy = RetryPolicy {
             max_retries: 10,
             ..RetryPolicy::default()

@@ -138,6 +138,10 @@ pub struct User {
     /// The withdrawal in flight, if any (P3).
     #[serde(default)]
     pub withdrawal: Option<PendingWithdrawal>,
+    /// Every payout this user requested, with its order (a repeated request with the
+    /// same payout id changes nothing and is answered from here).
+    #[serde(default)]
+    pub requested_payouts: std::collections::BTreeMap<Uuid, Uuid>,
     /// The open order once paid out: being repaid until it closes (section 5).
     #[serde(default)]
     pub repaying: Option<Uuid>,
@@ -487,6 +491,9 @@ impl Aggregate for User {
                 pin,
             } => {
                 self.registered()?;
+                if self.requested_payouts.contains_key(&payout_id) {
+                    return Ok(()); // a repeated request (Idempotency-Key after a crash)
+                }
                 self.ensure_unlocked()?;
                 let order_id = match (order_id, self.open_order) {
                     (None, Some(open)) => open,
@@ -752,6 +759,7 @@ impl Aggregate for User {
                 ..
             } => {
                 self.failed_pins = 0;
+                self.requested_payouts.insert(payout_id, order_id);
                 self.withdrawal = Some(PendingWithdrawal {
                     order_id,
                     payout_id,

@@ -443,7 +443,8 @@ async fn apply(
     // or closes the application with the Order's reason, which this call answers.
     let user_id = borrower.user_id;
     let uid = user_id.to_string();
-    let order_id = Uuid::now_v7();
+    // Derived from the Idempotency-Key when there is one: a repeat names this order.
+    let order_id = crate::idempotency::id_for("order");
     let open = || UserCommand::OpenApplication {
         order_id,
         app_id: body.app_id,
@@ -636,7 +637,8 @@ async fn withdraw(
     // the loan workflow asks the Order for the payout, whose refusal (balance, offer
     // expired) comes back to this call.
     let uid = borrower.user_id.to_string();
-    let payout_id = Uuid::now_v7();
+    // Derived from the Idempotency-Key when there is one: a repeat names this payout.
+    let payout_id = crate::idempotency::id_for("payout");
     let request = || UserCommand::RequestWithdrawal {
         order_id,
         payout_id,
@@ -652,10 +654,8 @@ async fn withdraw(
             &request_id(),
         )
         .await?;
-    let mut order_id = None;
     for event in events.iter().rev() {
         match &event.payload {
-            UserEvent::WithdrawalRequested { order_id: id, .. } => order_id = Some(*id),
             UserEvent::AccountLocked { reason, .. } => {
                 return Err(ApiError::new(
                     ErrorCode::AccountLocked,
@@ -672,19 +672,21 @@ async fn withdraw(
             _ => {}
         }
     }
-    let order_id = order_id.ok_or_else(|| ApiError::internal("PIN check produced no outcome"))?;
-    let oid = order_id.to_string();
     state
         .await_workflow(|| async {
-            let order = state.orders.load(&oid).await.map_err(ApiError::internal)?;
-            if order.knows_payout(payout_id) {
-                return Ok(Some(()));
-            }
             let user = state.users.load(&uid).await.map_err(ApiError::internal)?;
-            match user.refusal_of(payout_id) {
-                Some(refusal) => Err(ApiError::new(refusal.code, refusal.message.clone())),
-                None => Ok(None),
+            if let Some(refusal) = user.refusal_of(payout_id) {
+                return Err(ApiError::new(refusal.code, refusal.message.clone()));
             }
+            let Some(order_id) = user.requested_payouts.get(&payout_id) else {
+                return Err(ApiError::internal("PIN check produced no outcome"));
+            };
+            let order = state
+                .orders
+                .load(&order_id.to_string())
+                .await
+                .map_err(ApiError::internal)?;
+            Ok(order.knows_payout(payout_id).then_some(()))
         })
         .await?;
     // The payout was requested by the workflow: let the read models take it in too.

@@ -101,6 +101,7 @@ async fn recharge(
     let order_id = payment::open_order_of(&state, borrower.user_id).await?;
     // A missing or unreadable amount is answered by the order as out of range (40001).
     let amount = amount_of(body.amt.as_ref()).unwrap_or_default();
+    // Derived from the Idempotency-Key when there is one: a repeat names this session.
     let session_id = payment::new_session_id();
     // One command: the Order decides whether this page may open (P1, 12.1).
     let open = || OrderCommand::OpenPaymentSession { session_id, amount };

@@ -164,6 +164,21 @@ impl TestApp {
 pub const PNG: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 impl TestApp {
+    /// Runs one SQL statement on the app's store; returns the rows it touched.
+    pub async fn sql(&self, statement: &str) -> u64 {
+        match &self.state.database {
+            Database::Sqlite(pool) => sqlx::query(statement)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected()),
+            Database::Postgres(pool) => sqlx::query(statement)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected()),
+        }
+        .expect("the statement runs")
+    }
+
     /// A payment of `amount` on `order_id` as a paid payment page leaves it, without
     /// the page: the Order opens a session, and the webhook's effect (a recharge on
     /// the session) is recorded on the wallet. Both retried like every api command

@@ -17,6 +17,160 @@ async fn money_safety_on_postgres() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn idempotency_survives_a_crash_on_sqlite() {
+    idempotency_after_a_crash(TestApp::sqlite().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn idempotency_survives_a_crash_on_postgres() {
+    if let Some(app) = TestApp::postgres().await {
+        idempotency_after_a_crash(app).await;
+    }
+}
+
+/// What a process killed mid-request leaves: the claim, and no answer.
+async fn crash_after_the_effect(app: &TestApp, key: &str) {
+    let abandoned = format!(
+        "update idempotency set response = null, \
+         claimed_at = '2000-01-01T00:00:00.000000Z' where key = '{key}'"
+    );
+    assert_eq!(app.sql(&abandoned).await, 1);
+}
+
+/// A claim taken by a request that died before doing anything.
+async fn crash_before_the_effect(
+    app: &TestApp,
+    user_id: uuid::Uuid,
+    key: &str,
+    path: &str,
+    body: &serde_json::Value,
+) {
+    use sha2::Digest;
+    let hash = sha2::Sha256::new()
+        .chain_update(b"POST")
+        .chain_update(path.as_bytes())
+        .chain_update(body.to_string().as_bytes())
+        .finalize();
+    let hash: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+    let claim = format!(
+        "insert into idempotency (scope, key, request_hash, response, created_at, claimed_at) \
+         values ('user:{user_id}', '{key}', '{hash}', null, \
+         '2026-01-01T00:00:00.000000Z', '2000-01-01T00:00:00.000000Z')"
+    );
+    assert_eq!(app.sql(&claim).await, 1);
+}
+
+/// Issue 12: a key whose effect happened answers that effect; one whose effect did not
+/// happen runs once; a refusal is not stored; answers expire after 24 hours.
+async fn idempotency_after_a_crash(app: TestApp) {
+    let (token, user_id) = app.qualified_borrower("09175550009").await;
+    let apply = json!({"amt": "100000", "periodDays": 6, "appId": 1});
+    let first = app
+        .post_with_key("/jackey/loan/apply", &token, "k-apply", apply.clone())
+        .await;
+    assert_eq!(first["code"], 0, "{first}");
+    crash_after_the_effect(&app, "k-apply").await;
+    let again = app
+        .post_with_key("/jackey/loan/apply", &token, "k-apply", apply.clone())
+        .await;
+    assert_eq!(again, first, "the effect that happened is the answer");
+    let orders = app
+        .ok("/jackey/loan/getUserOrderList", Some(&token), json!({}))
+        .await;
+    assert_eq!(orders.as_array().unwrap().len(), 1, "one order");
+    let order_id = first["data"]["loanOrderId"].as_str().unwrap().to_string();
+    // The key is in the metadata of what it produced, on the user and the order.
+    let events =
+        projections::store::load_events::<aggregates::order::Order>(&app.state.database, &order_id)
+            .await
+            .unwrap();
+    assert_eq!(
+        events[0]
+            .metadata
+            .get("idempotency_key")
+            .map(String::as_str),
+        Some("k-apply")
+    );
+
+    // A withdrawal whose process died after the payout was requested.
+    app.approve(&token, &order_id).await;
+    let withdraw = json!({"password": "246810", "withdrawAmount": "50000", "bankcard": "x"});
+    let paid = app
+        .post_with_key(
+            "/jackey/user/withdraw",
+            &token,
+            "k-withdraw",
+            withdraw.clone(),
+        )
+        .await;
+    assert_eq!(paid["code"], 0, "{paid}");
+    crash_after_the_effect(&app, "k-withdraw").await;
+    let again = app
+        .post_with_key(
+            "/jackey/user/withdraw",
+            &token,
+            "k-withdraw",
+            withdraw.clone(),
+        )
+        .await;
+    assert_eq!(again, paid, "the same payout, not a second one");
+    app.quiesce().await;
+    let events =
+        projections::store::load_events::<aggregates::order::Order>(&app.state.database, &order_id)
+            .await
+            .unwrap();
+    let payouts = events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.payload,
+                aggregates::order::OrderEvent::PayoutRequested { .. }
+            )
+        })
+        .count();
+    assert_eq!(payouts, 1);
+
+    // A repayment page whose request died before doing anything: it runs, once.
+    let recharge = json!({"amt": "1000"});
+    crash_before_the_effect(&app, user_id, "k-pay", "/jackey/loan/recharge", &recharge).await;
+    let page = app
+        .post_with_key("/jackey/loan/recharge", &token, "k-pay", recharge.clone())
+        .await;
+    assert_eq!(page["code"], 0, "{page}");
+    let replayed = app
+        .post_with_key("/jackey/loan/recharge", &token, "k-pay", recharge.clone())
+        .await;
+    assert_eq!(replayed, page);
+    let order = app.state.orders.load(&order_id).await.unwrap();
+    assert_eq!(order.sessions.len(), 1, "one payment session");
+
+    // A refusal is not a stored answer: the key is free again.
+    let too_much = json!({"amt": "20000.01"});
+    let refused = app
+        .post_with_key("/jackey/loan/recharge", &token, "k-refused", too_much)
+        .await;
+    assert_eq!(refused["code"], 40001, "{refused}");
+    let stored = app
+        .sql("update idempotency set response = response where key = 'k-refused'")
+        .await;
+    assert_eq!(stored, 0);
+
+    // Answers expire after 24 hours: an old key may carry another request.
+    let old =
+        "update idempotency set created_at = '2000-01-01T00:00:00.000000Z' where key = 'k-pay'";
+    assert_eq!(app.sql(old).await, 1);
+    let other = app
+        .post_with_key(
+            "/jackey/loan/recharge",
+            &token,
+            "k-pay",
+            json!({"amt": "2000"}),
+        )
+        .await;
+    assert_eq!(other["code"], 0, "{other}");
+}
+
 async fn money_safety(app: TestApp) {
     let (token, _) = app.qualified_borrower("09175550001").await;
     let apply = json!({"amt": "100000", "periodDays": 6, "appId": 1});
