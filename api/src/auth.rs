@@ -5,7 +5,7 @@
 use aggregates::ErrorCode;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use chrono::{Duration, Utc};
+use chrono::Duration;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
@@ -51,7 +51,7 @@ pub async fn issue(state: &AppState, subject: Uuid, kind: TokenKind) -> Result<S
     let mut bytes = [0u8; 32];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
     let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    let now = Utc::now();
+    let now = state.now();
     let expires = match kind {
         TokenKind::Unlock => now + Duration::minutes(UNLOCK_TOKEN_MINUTES),
         _ => now + Duration::hours(state.env.token_ttl_hours),
@@ -82,7 +82,7 @@ pub async fn resolve(state: &AppState, token: &str, kind: TokenKind) -> Result<U
     if revoked_at.is_some() {
         return Err(ApiError::code(ErrorCode::TokenInvalid));
     }
-    if expires_at <= time_text(Utc::now()) {
+    if expires_at <= time_text(state.now()) {
         return Err(ApiError::code(ErrorCode::SessionExpired));
     }
     Uuid::parse_str(&subject).map_err(ApiError::internal)
@@ -92,7 +92,7 @@ pub async fn resolve(state: &AppState, token: &str, kind: TokenKind) -> Result<U
 pub async fn revoke(state: &AppState, token: &str) -> Result<(), ApiError> {
     let sql = "update auth_token set revoked_at = $1 where token_hash = $2 and revoked_at is null";
     with_pool!(&state.database, pool => sqlx::query(sql)
-        .bind(time_text(Utc::now()))
+        .bind(time_text(state.now()))
         .bind(token_hash(token))
         .execute(pool)
         .await.map(|r| r.rows_affected()))?;

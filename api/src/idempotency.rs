@@ -249,7 +249,7 @@ async fn take_over(
     key: &str,
     claimed_at: &str,
 ) -> Result<bool, ApiError> {
-    let now = state.order_services.clock.now();
+    let now = state.now();
     let abandoned = now
         - chrono::Duration::from_std(crate::REQUEST_TIMEOUT).unwrap_or_default()
         - chrono::Duration::seconds(1);
@@ -273,7 +273,7 @@ async fn claim(
     key: &str,
     request_hash: &str,
 ) -> Result<Option<u64>, ApiError> {
-    let now = state.order_services.clock.now();
+    let now = state.now();
     let expired = "delete from idempotency where scope = $1 and key = $2 and created_at < $3";
     let before = time_text(now - chrono::Duration::hours(ANSWER_TTL_HOURS));
     with_pool!(&state.database, pool => sqlx::query(expired)
@@ -290,7 +290,7 @@ async fn claim(
 
 /// Removes answers older than [`ANSWER_TTL_HOURS`] (the scheduler's pass).
 pub async fn purge_expired(state: &AppState) -> Result<u64, ApiError> {
-    let before = state.order_services.clock.now() - chrono::Duration::hours(ANSWER_TTL_HOURS);
+    let before = state.now() - chrono::Duration::hours(ANSWER_TTL_HOURS);
     let sql = "delete from idempotency where created_at < $1";
     Ok(with_pool!(&state.database, pool => sqlx::query(sql)
         .bind(time_text(before)).execute(pool).await.map(|r| r.rows_affected()))?)

@@ -36,7 +36,6 @@ use aggregates::wallet::WalletCommand;
 use aggregates::{Actor, ErrorCode};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use chrono::Utc;
 use hmac::{Hmac, Mac};
 use projections::projection::{money_text, time_text};
 use rand::RngCore;
@@ -286,7 +285,7 @@ impl SandboxPayment {
             outcome,
         };
         let body = serde_json::to_vec(&event).map_err(ApiError::internal)?;
-        let timestamp = Utc::now().timestamp();
+        let timestamp = state.now().timestamp();
         let mut headers = HeaderMap::new();
         let signature = webhook_secret().sign(timestamp, &body);
         for (name, value) in [
@@ -338,7 +337,7 @@ pub async fn open_session(
     order_id: Uuid,
     amount: Decimal,
 ) -> Result<(PaymentSession, String), ApiError> {
-    let now = time_text(Utc::now());
+    let now = time_text(state.now());
     let session = PaymentSession {
         session_id,
         user_id,
@@ -418,7 +417,7 @@ async fn mark_session(
     };
     with_pool!(&state.database, pool => sqlx::query(sql)
         .bind(payment_ref)
-        .bind(time_text(Utc::now()))
+        .bind(time_text(state.now()))
         .bind(session_id.to_string())
         .execute(pool)
         .await.map(|r| r.rows_affected()))?;
@@ -535,7 +534,7 @@ pub async fn process_webhook(
         header(TIMESTAMP_HEADER),
         header(SIGNATURE_HEADER),
         body,
-        Utc::now().timestamp(),
+        state.now().timestamp(),
     )?;
     let event: WebhookEvent =
         serde_json::from_slice(body).map_err(|e| bad_event("body", &e.to_string()))?;
@@ -629,7 +628,7 @@ async fn claim_event(
         .bind(session_id.to_string())
         .bind(&event.payment_ref)
         .bind(event.outcome.as_str())
-        .bind(time_text(Utc::now()))
+        .bind(time_text(state.now()))
         .execute(pool)
         .await.map(|r| r.rows_affected()))?;
     Ok(())

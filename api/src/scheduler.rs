@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use aggregates::order::OrderCommand;
 use aggregates::Actor;
-use chrono::Utc;
 use tokio::sync::watch;
 
 use crate::db::with_pool;
@@ -17,7 +16,7 @@ use projections::projection::time_text;
 
 /// One pass: returns (offers expired, loans accrued).
 pub async fn run_once(state: &AppState) -> Result<(usize, usize), ApiError> {
-    let now = time_text(Utc::now());
+    let now = time_text(state.now());
     // Approved offers whose validity has passed (the order re-checks the time).
     let due = "select order_id, doc from order_detail where status = 9";
     let approved: Vec<(String, String)> = with_pool!(&state.database, pool =>

@@ -4,7 +4,7 @@
 //! log line names the purpose and the masked phone number, never the code.
 
 use aggregates::ErrorCode;
-use chrono::{Duration, Utc};
+use chrono::Duration;
 use rand::Rng;
 use sha2::{Digest, Sha256};
 
@@ -26,7 +26,7 @@ fn code_hash(mobile: &str, purpose: &str, code: &str) -> String {
 /// Sends a new code. Error 5 when the last one for this phone and purpose is younger
 /// than 60 seconds.
 pub async fn send(state: &AppState, mobile: &str, purpose: &str) -> Result<(), ApiError> {
-    let now = Utc::now();
+    let now = state.now();
     let recent = time_text(now - Duration::seconds(60));
     let sql =
         "select count(*) from sms_code where mobile = $1 and purpose = $2 and created_at > $3";
@@ -64,7 +64,7 @@ pub async fn verify(
     purpose: &str,
     code: &str,
 ) -> Result<(), ApiError> {
-    let now = time_text(Utc::now());
+    let now = time_text(state.now());
     let sql =
         "update sms_code set used_at = $1 where mobile = $2 and purpose = $3 and code_hash = $4 \
                and used_at is null and expires_at > $5";

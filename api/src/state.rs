@@ -88,6 +88,12 @@ impl AppState {
         Ok(events)
     }
 
+    /// Now, from the `Clock` service the aggregates use (tests move it): every time
+    /// the api decides with (tokens, codes, sessions, locks, the scheduler).
+    pub fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        self.order_services.clock.now()
+    }
+
     /// Waits, at most [`WORKFLOW_TIMEOUT`], for the outcome of a workflow step that
     /// the caller's command started: `check` reads the aggregates (never a read
     /// model) and answers `Some(outcome)` once the step is done, `Err` for the

@@ -129,8 +129,8 @@ describe('console journey', () => {
     await events.first().waitFor();
     const count = await events.count();
     // Applied, review started, first and final review passed, payout requested and
-    // succeeded, two repayments, repaid: nine events.
-    assert.equal(count, 9, `expected the whole history, got ${count} events`);
+    // succeeded, two payment pages opened and paid, two repayments, repaid: 13 events.
+    assert.equal(count, 13, `expected the whole history, got ${count} events`);
     const actors = await a1.page.getByTestId('history-actor').allInnerTexts();
     assert.equal(actors.length, count, 'every event shows its actor');
     assert.ok(actors.every((a) => a.trim() !== ''), 'no event without an actor');

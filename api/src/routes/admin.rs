@@ -23,7 +23,6 @@ use axum::http::request::Parts;
 use axum::response::Response;
 use axum::routing::post;
 use axum::Router;
-use chrono::Utc;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json};
@@ -154,7 +153,8 @@ pub async fn create_auditor(
         .bind(auditor_id.to_string())
         .bind(&username)
         .bind(&password_hash)
-        .bind(time_text(Utc::now()))
+        // The command line has no Clock service: the account's creation is wall time.
+        .bind(time_text(chrono::Utc::now()))
         .execute(pool)
         .await
         .map(|r| r.rows_affected()));
@@ -280,7 +280,7 @@ fn too_many_logins() -> ApiError {
 /// beyond it (the username is locked): no password is checked. So however many
 /// guesses arrive at once, at most five passwords are checked per window.
 async fn take_login_attempt(state: &AppState, username: &str) -> Result<i64, ApiError> {
-    let now = Utc::now();
+    let now = state.now();
     let window = chrono::Duration::minutes(LOGIN_FAILURE_WINDOW_MINUTES);
     // `last_failed_at` holds the time of the last attempt of the run.
     let take = "insert into auditor_login_failure (username, failures, last_failed_at, locked_until) \

@@ -8,7 +8,6 @@ use axum::extract::State;
 use axum::response::Response;
 use axum::routing::post;
 use axum::Router;
-use chrono::Utc;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json};
@@ -555,7 +554,7 @@ async fn payoff_quote(
             "record not found: nothing is owed",
         ));
     };
-    let payoff = loan.payoff(Utc::now().date_naive());
+    let payoff = loan.payoff(state.now().date_naive());
     Ok(ok(PayoffData {
         amount: money_text(payoff.amount),
         interest_waived: money_text(payoff.interest_waived),

@@ -189,7 +189,7 @@ struct WebhookReceiptDoc {
     )
 )]
 async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
-    let processed = match refuse_nul_event(&headers, &body) {
+    let processed = match refuse_nul_event(&headers, &body, state.now().timestamp()) {
         Ok(()) => payment::process_webhook(&state, &headers, &body).await,
         Err(error) => Err(error),
     };
@@ -205,7 +205,7 @@ async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: Bytes)
 /// A signed event with a NUL character in a text is not a valid event (400, 10004):
 /// the store could not keep it. Checked after the signature, so an unsigned body still
 /// answers 401.
-fn refuse_nul_event(headers: &HeaderMap, body: &[u8]) -> Result<(), WebhookError> {
+fn refuse_nul_event(headers: &HeaderMap, body: &[u8], now: i64) -> Result<(), WebhookError> {
     let Some(field) = crate::envelope::nul_field(body) else {
         return Ok(());
     };
@@ -214,7 +214,7 @@ fn refuse_nul_event(headers: &HeaderMap, body: &[u8]) -> Result<(), WebhookError
         header(payment::TIMESTAMP_HEADER),
         header(payment::SIGNATURE_HEADER),
         body,
-        chrono::Utc::now().timestamp(),
+        now,
     )?;
     Err(WebhookError {
         status: StatusCode::BAD_REQUEST,

@@ -11,7 +11,7 @@ use axum::response::Response;
 use axum::routing::post;
 use axum::Router;
 use base64::Engine;
-use chrono::{NaiveDate, Utc};
+use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -167,7 +167,7 @@ async fn register(
     let user_id = Uuid::now_v7();
     let claim = "insert into user_mobile (mobile, user_id, created_at) values ($1, $2, $3)";
     let claimed = with_pool!(&state.database, pool => sqlx::query(claim)
-        .bind(mobile.as_str()).bind(user_id.to_string()).bind(time_text(Utc::now()))
+        .bind(mobile.as_str()).bind(user_id.to_string()).bind(time_text(state.now()))
         .execute(pool).await.map(|r| r.rows_affected()));
     if let Err(error) = claimed {
         let duplicate = error
@@ -495,7 +495,7 @@ async fn claim(
     // A claim released between the insert and the read is claimed again.
     for _ in 0..3 {
         let inserted = with_pool!(&state.database, pool => sqlx::query(insert)
-            .bind(kind.as_str()).bind(&value).bind(&uid).bind(time_text(Utc::now()))
+            .bind(kind.as_str()).bind(&value).bind(&uid).bind(time_text(state.now()))
             .execute(pool).await.map(|r| r.rows_affected()))?;
         if inserted == 1 {
             return Ok(Claim {

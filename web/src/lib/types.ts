@@ -175,11 +175,19 @@ export interface Order {
  * none). Money fields are decimal strings, times RFC 3339 UTC, days `YYYY-MM-DD`.
  */
 export interface TimelineDetail {
-  /** LoanApplied, PayoutRequested, PayoutFailed, RepaymentReceived, OverdueFeeCharged. */
+  /**
+   * LoanApplied, PayoutRequested, PayoutFailed, RepaymentReceived, OverdueFeeCharged,
+   * PaymentSessionOpened, PaymentSessionPaid, PaymentRefundDue.
+   */
   amount?: string;
+  /** PaymentSessionOpened: when the page stops being payable. */
+  expiresAt?: string;
   /** LoanApplied. */
   periodDays?: number;
-  /** ResubmissionRequested, LoanRefused, PayoutFailed (the latter may end in "(code)"). */
+  /**
+   * ResubmissionRequested, LoanRefused, PayoutFailed (the latter may end in "(code)"),
+   * PaymentRefundDue (why the money was not owed).
+   */
   reason?: string;
   /** LoanRefused: the review stage that refused. */
   stage?: 'first' | 'final';

@@ -37,7 +37,12 @@ export function describeEvent(event: TimelineEvent, t: TFunction, money: Money, 
     case 'PayoutFailed':
       return t('timeline_d_payout_failed', { amount: money(d.amount), reason: payoutReason(d.reason ?? '') });
     case 'RepaymentReceived':
+    case 'PaymentSessionPaid':
       return money(d.amount);
+    case 'PaymentSessionOpened':
+      return t('timeline_d_session_opened', { amount: money(d.amount), date: dates.dateTime(d.expiresAt) });
+    case 'PaymentRefundDue':
+      return t('timeline_d_refund', { amount: money(d.amount), reason: d.reason ?? '' });
     case 'InstallmentOverdue':
       return t('timeline_d_overdue', { period: d.period ?? '', date: dates.day(d.dueDate) });
     case 'OverdueFeeCharged':
@@ -59,16 +64,28 @@ function actorKey(by: string): string {
   return 'timeline_by_system';
 }
 
+/**
+ * Steps of the payment page itself that the borrower's timeline leaves out: the
+ * repayment (or refund) that follows says what happened to the money. The auditor's
+ * history shows them.
+ */
+const PAGE_STEPS = new Set(['PaymentSessionOpened', 'PaymentSessionPaid']);
+
 export function OrderTimeline({ events }: { events: TimelineEvent[] }) {
   const { t } = useTranslation();
   const money = useMoney();
   const dates = useDates();
-  if (events.length === 0) return <p className="muted">{t('timeline_empty')}</p>;
+  const shown = events.filter((event) => !PAGE_STEPS.has(event.type));
+  if (shown.length === 0) return <p className="muted">{t('timeline_empty')}</p>;
   return (
     <ol className="orders-timeline" data-testid="timeline">
-      {events.map((event) => {
+      {shown.map((event) => {
         const detail = describeEvent(event, t, money, dates);
-        const bad = event.type === 'LoanRefused' || event.type === 'PayoutFailed' || event.type === 'InstallmentOverdue';
+        const bad =
+          event.type === 'LoanRefused' ||
+          event.type === 'PayoutFailed' ||
+          event.type === 'InstallmentOverdue' ||
+          event.type === 'PaymentSessionFailed';
         return (
           <li key={event.sequence} className={`orders-timeline__item${bad ? ' orders-timeline__item--bad' : ''}`}>
             <div className="orders-timeline__label">{orderEventLabel(t, 'timeline_', event.type)}</div>
