@@ -145,6 +145,7 @@ pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
         | OrderEvent::PaymentSessionFailed { at, .. }
         | OrderEvent::PaymentSessionPaid { at, .. }
         | OrderEvent::PaymentRefundDue { at, .. }
+        | OrderEvent::ManualRepaymentProposed { at, .. }
         | OrderEvent::LoanRepaid { at, .. } => *at,
         OrderEvent::PayoutSucceeded { paid_at, .. } => *paid_at,
         OrderEvent::InstallmentOverdue { due_date, .. } => {
@@ -273,7 +274,10 @@ fn timeline_detail(event: &OrderEvent) -> Json {
         OrderEvent::PaymentSessionOpened {
             amount, expires_at, ..
         } => json!({"amount": money_text(*amount), "expiresAt": time_text(*expires_at)}),
-        OrderEvent::PaymentSessionPaid { amount, .. } => json!({"amount": money_text(*amount)}),
+        OrderEvent::PaymentSessionPaid { amount, .. }
+        | OrderEvent::ManualRepaymentProposed { amount, .. } => {
+            json!({"amount": money_text(*amount)})
+        }
         OrderEvent::PaymentRefundDue { amount, reason, .. } => {
             json!({"amount": money_text(*amount), "reason": reason})
         }

@@ -353,7 +353,10 @@ impl LoanProcess {
                 payment_ref,
                 amount,
                 ..
-            } => self.refund(user_id, payment_ref, amount, event).await,
+            } => {
+                self.refund(user_id, order_id, payment_ref, amount, event)
+                    .await
+            }
             OrderEvent::RepaymentReceived {
                 payment_ref,
                 amount,
@@ -397,14 +400,24 @@ impl LoanProcess {
         self.order_step(order_id, command, event).await.map(drop)
     }
 
-    /// Sends back what the order did not take, to the borrower's bound account.
+    /// Sends back what the order did not take, to the borrower's bound account. The
+    /// money is first recorded as received in the wallet: a no-op for a recharge (it
+    /// is there already), the excess of an auditor's entry otherwise.
     async fn refund(
         &self,
         user_id: Uuid,
+        order_id: Uuid,
         payment_ref: String,
         amount: Decimal,
         cause: &StoredEvent,
     ) -> Result<(), ProjectionError> {
+        let received = WalletCommand::RecordRecharge {
+            payment_ref: payment_ref.clone(),
+            order_id,
+            amount,
+            session_id: None,
+        };
+        self.wallet(user_id, received, cause).await?;
         let user = self
             .users
             .load(&user_id.to_string())

@@ -1,6 +1,8 @@
 //! The Order aggregate: state, `handle` (the rules) and `apply` (assignment only).
 
-use super::commands::{OrderCommand, RepaymentSource, PAYMENT_SESSION_MINUTES};
+use super::commands::{
+    OrderCommand, RepaymentSource, MANUAL_FOUR_EYES_ABOVE, PAYMENT_SESSION_MINUTES,
+};
 use super::errors::OrderError;
 use super::events::{OrderEvent, ReviewStage};
 use super::loan::Loan;
@@ -148,6 +150,10 @@ pub struct Order {
     /// Payment sessions by id (12.1).
     #[serde(default)]
     pub sessions: std::collections::BTreeMap<Uuid, PaymentSession>,
+    /// Manual repayments above the four-eyes limit awaiting a second auditor:
+    /// reference → (amount, the auditor who entered it).
+    #[serde(default)]
+    pub manual_proposals: std::collections::BTreeMap<String, (Decimal, Uuid)>,
 }
 
 impl Order {
@@ -436,17 +442,53 @@ impl Order {
                 }
                 accepted
             }
-            // An auditor's entry: refused unless the order owes it (P1).
-            RepaymentSource::Manual { .. } => {
-                if self.status != OrderStatus::Disbursed {
-                    return Err(OrderError::NothingOwed);
-                }
+            // An auditor's entry of money received: refused unless the order owes
+            // something (P1); what it does not owe is refunded (12.1).
+            RepaymentSource::Manual { auditor_id } => {
                 let owed = self.payoff_at(now);
                 if owed.is_zero() {
                     return Err(OrderError::NothingOwed);
                 }
-                check_repayment_amount(amount, &self.loan()?.terms, owed)?;
-                amount
+                let terms = &self.loan()?.terms;
+                let accepted = amount.min(owed);
+                // The borrower's range does not cap money that already arrived; the
+                // minimum still applies, except to the final payment.
+                let uncapped = LoanTerms {
+                    repay_max: owed,
+                    ..terms.clone()
+                };
+                check_repayment_amount(accepted, &uncapped, owed)?;
+                if amount > MANUAL_FOUR_EYES_ABOVE {
+                    match self.manual_proposals.get(&payment_ref) {
+                        None => {
+                            let event = OrderEvent::ManualRepaymentProposed {
+                                payment_ref,
+                                amount,
+                                auditor_id,
+                                at: now,
+                            };
+                            sink.write(event, self).await;
+                            return Ok(());
+                        }
+                        Some((proposed, _)) if *proposed != amount => {
+                            return Err(OrderError::ManualAmountMismatch);
+                        }
+                        Some((_, proposer)) if *proposer == auditor_id => {
+                            return Err(OrderError::SecondAuditorRequired);
+                        }
+                        Some(_) => {}
+                    }
+                }
+                if accepted < amount {
+                    let event = OrderEvent::PaymentRefundDue {
+                        payment_ref: payment_ref.clone(),
+                        amount: amount - accepted,
+                        reason: "more than is owed was paid".to_string(),
+                        at: now,
+                    };
+                    sink.write(event, self).await;
+                }
+                accepted
             }
         };
         if accepted.is_zero() {
@@ -881,6 +923,7 @@ impl Aggregate for Order {
                 allocations,
                 ..
             } => {
+                self.manual_proposals.remove(&payment_ref);
                 self.payment_refs.insert(payment_ref);
                 if let Some(loan) = &mut self.loan {
                     loan.repaid += amount;
@@ -925,6 +968,15 @@ impl Aggregate for Order {
             }
             OrderEvent::PaymentRefundDue { payment_ref, .. } => {
                 self.payment_refs.insert(payment_ref);
+            }
+            OrderEvent::ManualRepaymentProposed {
+                payment_ref,
+                amount,
+                auditor_id,
+                ..
+            } => {
+                self.manual_proposals
+                    .insert(payment_ref, (amount, auditor_id));
             }
             OrderEvent::InstallmentOverdue { period, .. } => {
                 if let Some(i) = self.installment_mut(period) {

@@ -18,6 +18,10 @@ pub enum RepaymentSource {
     },
 }
 
+/// A manual repayment above this needs a second auditor to confirm it (four eyes,
+/// PRODUCT.md 12.1).
+pub const MANUAL_FOUR_EYES_ABOVE: Decimal = Decimal::from_parts(20_000, 0, 0, false, 0);
+
 /// How long a payment session stays payable (PRODUCT.md 12.1).
 pub const PAYMENT_SESSION_MINUTES: i64 = 30;
 
@@ -126,7 +130,10 @@ pub enum OrderCommand {
     /// A repayment (recharge through a payment session, or an auditor's entry); each
     /// reference applies once. A recharge applies at most what its session allows
     /// and what is owed today; the rest is refunded (12.1): a stale, paid or failed
-    /// session, an amount different from the session's, or a closed loan.
+    /// session, an amount different from the session's, or a closed loan. An
+    /// auditor's entry applies what is owed and refunds the rest; above
+    /// [`MANUAL_FOUR_EYES_ABOVE`] the first entry is only a proposal, applied when a
+    /// second auditor enters the same reference and amount.
     ReceiveRepayment {
         /// External payment reference.
         payment_ref: String,

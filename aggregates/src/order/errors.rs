@@ -59,6 +59,13 @@ pub enum OrderError {
     /// 40007: no such payout on this order.
     #[error("record not found: payout")]
     UnknownPayout,
+    /// 10004: a manual repayment above the four-eyes limit is confirmed by another
+    /// auditor than the one who entered it (12.1).
+    #[error("request error: another auditor must confirm a manual repayment above 20,000")]
+    SecondAuditorRequired,
+    /// 10004: the reference was entered with another amount.
+    #[error("request error: amount differs from the one entered for this reference")]
+    ManualAmountMismatch,
     /// 40007: no such payment session on this order.
     #[error("record not found: payment session")]
     UnknownSession,
@@ -87,6 +94,8 @@ impl OrderError {
             | Self::ProductDisabled
             | Self::WrongStatus { .. }
             | Self::SameAuditor
+            | Self::SecondAuditorRequired
+            | Self::ManualAmountMismatch
             | Self::OfferStillValid => ErrorCode::RequestError,
             Self::ProductNotFound
             | Self::NotFound

@@ -212,6 +212,18 @@ pub enum OrderEvent {
         /// When.
         at: DateTime<Utc>,
     },
+    /// An auditor entered a manual repayment above the four-eyes limit: it is applied
+    /// when another auditor enters the same reference and amount.
+    ManualRepaymentProposed {
+        /// The payment.
+        payment_ref: String,
+        /// Amount received.
+        amount: Decimal,
+        /// Who entered it first.
+        auditor_id: Uuid,
+        /// When.
+        at: DateTime<Utc>,
+    },
     /// Money received that is not owed is refunded to the borrower's bound account,
     /// never kept (P1, 12.1); the loan workflow sends the refund.
     PaymentRefundDue {
@@ -275,6 +287,7 @@ impl DomainEvent for OrderEvent {
             Self::PaymentSessionFailed { .. } => "PaymentSessionFailed",
             Self::PaymentSessionPaid { .. } => "PaymentSessionPaid",
             Self::PaymentRefundDue { .. } => "PaymentRefundDue",
+            Self::ManualRepaymentProposed { .. } => "ManualRepaymentProposed",
             Self::InstallmentOverdue { .. } => "InstallmentOverdue",
             Self::OverdueFeeCharged { .. } => "OverdueFeeCharged",
             Self::LoanRepaid { .. } => "LoanRepaid",

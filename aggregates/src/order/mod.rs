@@ -29,7 +29,9 @@ mod tests;
 pub use aggregate::{
     check_repayment_amount, Order, PaymentSession, PayoutAttempt, Refusal, SessionStatus,
 };
-pub use commands::{OrderCommand, RepaymentSource, PAYMENT_SESSION_MINUTES};
+pub use commands::{
+    OrderCommand, RepaymentSource, MANUAL_FOUR_EYES_ABOVE, PAYMENT_SESSION_MINUTES,
+};
 pub use errors::OrderError;
 pub use events::{Allocation, OrderEvent, ReviewStage};
 pub use loan::{Installment, InstallmentStatus, Loan};

@@ -817,16 +817,17 @@ fn a_repayment_can_never_exceed_what_is_owed_p1() {
         );
         history.extend(events);
     }
+    // A payment page for more than is owed never opens.
     test_at(at(8))
         .given(history.clone())
-        .when(repay("p4", dec!(1000)))
+        .when(open_session(9, dec!(1000)))
         .then_expect_error(OrderError::RepaymentAmount {
             min: dec!(100),
             max: dec!(960.0),
         });
     test_at(at(8))
         .given(history.clone())
-        .when(repay("p4", dec!(960.01)))
+        .when(open_session(9, dec!(960.01)))
         .then_expect_error(OrderError::RepaymentAmount {
             min: dec!(100),
             max: dec!(960.0),
@@ -859,7 +860,7 @@ fn the_final_payment_may_be_below_the_minimum_but_only_exactly_p1() {
     }
     test_at(at(8))
         .given(history.clone())
-        .when(repay("p5", dec!(50)))
+        .when(open_session(9, dec!(50)))
         .then_expect_error(OrderError::RepaymentAmount {
             min: dec!(60.0),
             max: dec!(60.0),
@@ -870,26 +871,23 @@ fn the_final_payment_may_be_below_the_minimum_but_only_exactly_p1() {
 
 #[test]
 fn a_repayment_outside_the_range_is_refused_unless_it_is_the_final_amount() {
+    for amount in [dec!(99.99), dec!(20000.01), dec!(-5)] {
+        test()
+            .given(disbursed())
+            .when(open_session(1, amount))
+            .then_expect_error(OrderError::RepaymentAmount {
+                min: dec!(100),
+                max: dec!(20000),
+            });
+    }
+    // An auditor's entry of money received is not capped by the page's range, but
+    // its minimum holds.
     test()
         .given(disbursed())
         .when(repay("pay-1", dec!(99.99)))
         .then_expect_error(OrderError::RepaymentAmount {
             min: dec!(100),
-            max: dec!(20000),
-        });
-    test()
-        .given(disbursed())
-        .when(repay("pay-1", dec!(20000.01)))
-        .then_expect_error(OrderError::RepaymentAmount {
-            min: dec!(100),
-            max: dec!(20000),
-        });
-    test()
-        .given(disbursed())
-        .when(repay("pay-1", dec!(-5)))
-        .then_expect_error(OrderError::RepaymentAmount {
-            min: dec!(100),
-            max: dec!(20000),
+            max: dec!(80000),
         });
 }
 
@@ -1003,10 +1001,17 @@ fn prepaying_charges_interest_only_for_the_days_elapsed_p12() {
         disclosure: d,
         paid_at: test_now(),
     });
+    // Entered by one auditor, confirmed by another (above the four-eyes limit).
+    let proposed = run(
+        test_with(product.clone(), at(10)),
+        given.clone(),
+        repay("payoff", dec!(3030000.0)),
+    );
+    given.extend(proposed);
     let events = run(
         test_with(product, at(10)),
         given.clone(),
-        repay("payoff", dec!(3030000.0)),
+        manual_by("payoff", dec!(3030000.0), auditor_2()),
     );
     assert_eq!(
         events.last(),
@@ -1514,4 +1519,73 @@ fn a_failed_session_frees_its_amount_and_is_never_paid_p1() {
                 "the payment page was already closed",
             ),
         ]);
+}
+
+fn manual_by(payment_ref: &str, amount: Decimal, auditor_id: Uuid) -> OrderCommand {
+    OrderCommand::ReceiveRepayment {
+        payment_ref: payment_ref.to_string(),
+        amount,
+        source: RepaymentSource::Manual { auditor_id },
+        session_id: None,
+    }
+}
+
+#[test]
+fn a_manual_repayment_above_20000_needs_a_second_auditor() {
+    let proposed = OrderEvent::ManualRepaymentProposed {
+        payment_ref: "manual:BANK-9".into(),
+        amount: dec!(25000),
+        auditor_id: auditor_1(),
+        at: test_now(),
+    };
+    test()
+        .given(disbursed())
+        .when(manual_by("manual:BANK-9", dec!(25000), auditor_1()))
+        .then_expect_events(vec![proposed.clone()]);
+    let mut given = disbursed();
+    given.push(proposed);
+    // The same auditor cannot confirm their own entry, nor anyone another amount.
+    test()
+        .given(given.clone())
+        .when(manual_by("manual:BANK-9", dec!(25000), auditor_1()))
+        .then_expect_error(OrderError::SecondAuditorRequired);
+    test()
+        .given(given.clone())
+        .when(manual_by("manual:BANK-9", dec!(25000.5), auditor_2()))
+        .then_expect_error(OrderError::ManualAmountMismatch);
+    let events = run(
+        test(),
+        given,
+        manual_by("manual:BANK-9", dec!(25000), auditor_2()),
+    );
+    assert!(matches!(
+        &events[0],
+        OrderEvent::RepaymentReceived { amount, source: RepaymentSource::Manual { auditor_id }, .. }
+            if *amount == dec!(25000) && *auditor_id == auditor_2()
+    ));
+}
+
+#[test]
+fn a_manual_repayment_above_what_is_owed_is_refunded_not_kept_p1() {
+    // 80,000 owed (cooling-off): two auditors record a transfer of 90,000.
+    let mut given = disbursed();
+    given.extend(run(
+        test(),
+        given.clone(),
+        manual_by("manual:BIG", dec!(90000), auditor_1()),
+    ));
+    let events = run(
+        test(),
+        given,
+        manual_by("manual:BIG", dec!(90000), auditor_2()),
+    );
+    assert_eq!(
+        events[0],
+        refund("manual:BIG", dec!(10000), "more than is owed was paid")
+    );
+    assert!(matches!(
+        events[1],
+        OrderEvent::RepaymentReceived { amount, .. } if amount == dec!(80000)
+    ));
+    assert!(matches!(events[2], OrderEvent::LoanRepaid { .. }));
 }

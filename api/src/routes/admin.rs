@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use tokio::sync::OnceCell;
 
-use aggregates::order::{Order, OrderCommand, RepaymentSource};
+use aggregates::order::{Order, OrderCommand, OrderEvent, RepaymentSource};
 use aggregates::services::SecretHasher;
 use aggregates::types::ImageRef;
 use aggregates::user::{User, UserCommand};
@@ -1077,9 +1077,13 @@ struct ManualRepaymentBody {
 
 /// The result of a manual repayment.
 #[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 struct ManualRepaymentData {
-    /// False when this reference was already applied (nothing changed).
+    /// False when this reference was already applied (nothing changed), or when it
+    /// waits for a second auditor.
     recorded: bool,
+    /// True when this entry, above 20,000, waits for another auditor to enter it too.
+    awaiting_second_auditor: bool,
 }
 
 /// Longest payment reference accepted.
@@ -1090,9 +1094,12 @@ const MAX_REFERENCE_CHARS: usize = 100;
     path = "/admin/api/repayments/manual",
     tag = "auditor",
     summary = "Record a repayment received outside the app",
-    description = "The same reference recorded twice applies once. 40007 unknown order or \
-                   nothing owed; 40001 amount out of range; 10004 no reference. Accepts \
-                   `Idempotency-Key`.",
+    description = "The same reference recorded twice applies once. What is not owed is \
+                   refunded to the borrower's bound account (12.1). Above 20,000 the first \
+                   entry waits for another auditor to enter the same reference and amount \
+                   (four eyes). 40007 unknown order or nothing owed; 40001 below the \
+                   minimum; 10004 no reference, the same auditor confirming, or another \
+                   amount for the reference. Accepts `Idempotency-Key`.",
     security(("bearer" = [])),
     params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key")),
     request_body = ManualRepaymentBody,
@@ -1133,9 +1140,12 @@ async fn manual_repayment(
             &request_id(),
         )
         .await?;
-    // `recorded` is false when this reference was already applied (nothing changed).
+    // `recorded` is false when this reference was already applied (nothing changed)
+    // or when it waits for a second auditor (above the four-eyes limit).
+    let has = |matches: fn(&OrderEvent) -> bool| events.iter().any(|e| matches(&e.payload));
     Ok(ok(ManualRepaymentData {
-        recorded: !events.is_empty(),
+        recorded: has(|e| matches!(e, OrderEvent::RepaymentReceived { .. })),
+        awaiting_second_auditor: has(|e| matches!(e, OrderEvent::ManualRepaymentProposed { .. })),
     }))
 }
 

@@ -625,9 +625,10 @@ async fn repaid_in_full(app: TestApp) {
 }
 
 /// P1 made exact (12.1): pages never open beyond today's payoff; a webhook for more
-/// than its page, and a page paid after the loan closed, are refunded to the bound
-/// account through the payout provider, with ledger entries and a transaction each;
-/// no wallet keeps cash, the trial balance is zero and the books verify.
+/// than its page, a bank transfer above what is owed (entered by two auditors) and a
+/// page paid after the loan closed are refunded to the bound account through the
+/// payout provider, with ledger entries and a transaction each; no wallet keeps cash,
+/// the trial balance is zero and the books verify.
 async fn overpayments(app: TestApp) {
     let (borrower, order_id) = borrower_with_loan(&app, "09171234567").await;
     assert_eq!(owed_today(&app, &borrower).await, "80000.00");
@@ -661,11 +662,36 @@ async fn overpayments(app: TestApp) {
         app.press(page, "outcome=paid").await;
     }
     wait_repaid(&app, &borrower, &order_id, "60000.00").await;
-    // The last 20,000 arrives by bank transfer, recorded by an auditor: closed.
+    // A bank transfer of 25,000 arrives for the last 20,000: above 20,000 it takes two
+    // auditors (four eyes); 20,000 closes the loan and 5,000 is refunded.
     let (_, auditor) = app.auditor("cashier").await;
-    let manual = json!({"orderId": order_id, "amount": "20000", "reference": "BANK-1"});
-    app.ok("/admin/api/repayments/manual", Some(&auditor), manual)
+    let (_, second) = app.auditor("controller").await;
+    let manual = json!({"orderId": order_id, "amount": "25000", "reference": "BANK-1"});
+    let entered = app
+        .ok(
+            "/admin/api/repayments/manual",
+            Some(&auditor),
+            manual.clone(),
+        )
         .await;
+    assert_eq!(
+        entered,
+        json!({"recorded": false, "awaitingSecondAuditor": true})
+    );
+    app.fails(
+        "/admin/api/repayments/manual",
+        Some(&auditor),
+        manual.clone(),
+        10004,
+    )
+    .await;
+    let confirmed = app
+        .ok("/admin/api/repayments/manual", Some(&second), manual)
+        .await;
+    assert_eq!(
+        confirmed,
+        json!({"recorded": true, "awaitingSecondAuditor": false})
+    );
     app.wait_status(&borrower.token, &order_id, 10).await;
     // The fourth page, opened while the loan owed, is paid after it closed.
     app.press(&pages[3], "outcome=paid").await;
@@ -684,12 +710,13 @@ async fn overpayments(app: TestApp) {
             _ => None,
         })
         .collect();
-    assert_eq!(refunds, vec![Decimal::from(980_000), Decimal::from(20_000)]);
+    let expected = [980_000, 5_000, 20_000].map(Decimal::from);
+    assert_eq!(refunds, expected);
     let paid_back = events
         .iter()
         .filter(|e| matches!(e.payload, WalletEvent::RefundPaid { .. }))
         .count();
-    assert_eq!(paid_back, 2, "both refunds reached the bound account");
+    assert_eq!(paid_back, 3, "every refund reached the bound account");
     let wallet = app
         .state
         .wallets
@@ -712,7 +739,7 @@ async fn overpayments(app: TestApp) {
         .filter(|e| e["type"] == "PaymentRefundDue")
         .map(|e| e["detail"]["amount"].as_str().unwrap())
         .collect();
-    assert_eq!(refunded, vec!["980000.00", "20000.00"]);
+    assert_eq!(refunded, vec!["980000.00", "5000.00", "20000.00"]);
     let trial = app
         .ok("/admin/api/ledger/trialBalance", Some(&auditor), json!({}))
         .await;

@@ -23,6 +23,7 @@ export const ORDER_EVENT_TYPES = [
   'PaymentSessionFailed',
   'PaymentSessionPaid',
   'PaymentRefundDue',
+  'ManualRepaymentProposed',
   'RepaymentReceived',
   'InstallmentOverdue',
   'OverdueFeeCharged',

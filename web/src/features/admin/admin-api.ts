@@ -122,6 +122,13 @@ export interface ManualRepaymentRequest {
   idempotencyKey: string;
 }
 
+export interface ManualRepaymentResult {
+  /** False when the reference was already applied, or when it awaits a second auditor. */
+  recorded: boolean;
+  /** True when, above 20,000, another auditor must enter the same payment. */
+  awaitingSecondAuditor?: boolean;
+}
+
 const withAdminTags = api.enhanceEndpoints({ addTagTypes: ['AdminOrder', 'AdminUser', 'AdminQueue', 'AdminLedger'] });
 
 export const ADMIN_TAGS = ['AdminOrder', 'AdminUser', 'AdminQueue', 'AdminLedger'] as const;
@@ -171,9 +178,12 @@ export const adminApi = withAdminTags.injectEndpoints({
       ),
       invalidatesTags: (_r, _e, { userId }) => [{ type: 'AdminUser', id: userId }, 'AdminOrder', 'AdminQueue'],
     }),
-    /** `recorded` is false when the reference was already applied (nothing changed). */
-    adminManualRepayment: build.mutation<{ recorded: boolean }, ManualRepaymentRequest>({
-      queryFn: call<{ recorded: boolean }, ManualRepaymentRequest>(
+    /**
+     * `recorded` is false when the reference was already applied (nothing changed);
+     * `awaitingSecondAuditor` when, above 20,000, another auditor must enter it too.
+     */
+    adminManualRepayment: build.mutation<ManualRepaymentResult, ManualRepaymentRequest>({
+      queryFn: call<ManualRepaymentResult, ManualRepaymentRequest>(
         'admin/api/repayments/manual',
         ({ orderId, amount, reference, idempotencyKey }) => ({
           body: { orderId, amount, reference },

@@ -3,7 +3,8 @@
  * disbursed order (status 4) with its amount and reference. The request carries
  * an `Idempotency-Key` that stays the same while the form is unchanged, so a
  * double click or a retry after a lost answer records it once; the server also
- * applies a reference only once (`recorded: false` then).
+ * applies a reference only once (`recorded: false` then). Above 20,000 a second
+ * auditor must enter the same payment before it applies (four eyes, PRODUCT.md 12.1).
  */
 import { useRef, useState, type FormEvent } from 'react';
 import Button from 'antd-mobile/es/components/button';
@@ -54,7 +55,13 @@ export function RepaymentForm({ orderId, remaining }: { orderId: string; remaini
       setError(adminErrorMessage(t, result.error));
       return;
     }
-    setDone(result.data.recorded ? t('admin_repayment_recorded', { amount: money(amount) }) : t('admin_repayment_duplicate'));
+    setDone(
+      result.data.awaitingSecondAuditor
+        ? t('admin_repayment_awaiting')
+        : result.data.recorded
+          ? t('admin_repayment_recorded', { amount: money(amount) })
+          : t('admin_repayment_duplicate'),
+    );
     key.current = newIdempotencyKey();
     setAmount('');
     setReference('');

@@ -138,4 +138,18 @@ describe('the order review', () => {
       { body: { orderId: 'o1', amount: '1000.5', reference: 'BANK-123' }, key: expect.stringMatching(/^[0-9a-f-]{36}$/) },
     ]);
   });
+
+  it('says when a repayment above 20,000 waits for a second auditor', async () => {
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    server.use(
+      http.post('http://localhost/admin/api/repayments/manual', () =>
+        HttpResponse.json({ code: 0, msg: 'ok', data: { recorded: false, awaitingSecondAuditor: true } }),
+      ),
+    );
+    mount(orderReview(4));
+    await user.type(await screen.findByLabelText('Amount received'), '25000');
+    await user.type(screen.getByLabelText('Payment reference'), 'BANK-9');
+    await user.click(screen.getByRole('button', { name: 'Record repayment' }));
+    expect(await screen.findByText(/another auditor must enter the same payment/)).toBeInTheDocument();
+  });
 });
