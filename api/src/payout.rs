@@ -8,16 +8,14 @@
 //! balance with the provider's real reason (P3).
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use aggregates::order::{OrderCommand, OrderEvent};
 use aggregates::types::BankAccount;
 use aggregates::wallet::{WalletCommand, WalletEvent};
 use aggregates::Actor;
-use projections::runner::{advance_checkpoint, begin, ensure_checkpoint, read_checkpoint};
-use projections::store::{EventLog, RetryPolicy};
+use projections::consumer::Workflow;
+use projections::store::{RetryPolicy, StoredEvent};
 use rust_decimal::Decimal;
-use tokio::sync::{watch, Notify};
 use uuid::Uuid;
 
 use crate::state::AppState;
@@ -55,14 +53,41 @@ impl PayoutProvider for SandboxPayout {
 /// Checkpoint name of the payout worker.
 pub const PAYOUT_WORKER: &str = "worker:payout";
 
-/// Handles every `PayoutRequested` after the checkpoint; returns how many events it read.
-pub async fn step(
-    state: &AppState,
-    provider: &dyn PayoutProvider,
-) -> Result<usize, projections::ProjectionError> {
-    let from = read_checkpoint(&state.database, PAYOUT_WORKER).await?;
-    let events = EventLog::new(&state.database).read_after(from, 200).await?;
-    for event in &events {
+/// The payout worker: after `PayoutRequested` or `RefundRequested` it calls the
+/// provider and records the result. A [`Workflow`] run by the one consumer loop
+/// ([`projections::consumer`]); its checkpoint moves once per batch without waiting
+/// for its WAL flush: the provider call is idempotent on the payout (or refund) id and
+/// a repeated result is refused by the aggregate, so after a crash the batch runs
+/// again without a second payment.
+pub struct PayoutWorker {
+    state: AppState,
+    provider: Arc<dyn PayoutProvider>,
+}
+
+impl PayoutWorker {
+    /// A worker paying through `provider`.
+    pub fn new(state: AppState, provider: Arc<dyn PayoutProvider>) -> Self {
+        Self { state, provider }
+    }
+
+    /// Handles every payout and refund after its checkpoint; how many events it read.
+    pub async fn catch_up(&self) -> Result<usize, projections::ProjectionError> {
+        projections::consumer::workflow_catch_up(self).await
+    }
+}
+
+#[async_trait::async_trait]
+impl Workflow for PayoutWorker {
+    fn name(&self) -> &'static str {
+        PAYOUT_WORKER
+    }
+
+    fn database(&self) -> &projections::store::Database {
+        &self.state.database
+    }
+
+    async fn react(&self, event: &StoredEvent) -> Result<(), projections::ProjectionError> {
+        let (state, provider) = (&self.state, self.provider.as_ref());
         let decode = |what| {
             move |source| projections::ProjectionError::Decode {
                 what,
@@ -128,17 +153,8 @@ pub async fn step(
                 skip_refusal(result, refund_id)?;
             }
         }
+        Ok(())
     }
-    // One checkpoint write per batch, without waiting for its WAL flush: the provider
-    // call is idempotent on the payout id and a repeated result is refused by the
-    // order, so after a crash the batch runs again without a second payment.
-    if let Some(last) = events.last() {
-        let mut tx = begin(&state.database).await?;
-        tx.derived_only().await?;
-        advance_checkpoint(&mut tx, PAYOUT_WORKER, from, last.position).await?;
-        tx.commit().await?;
-    }
-    Ok(events.len())
 }
 
 /// A result the aggregate refused is logged and skipped (retrying cannot help);
@@ -154,35 +170,5 @@ fn skip_refusal<T, E: std::error::Error>(
             Ok(())
         }
         Err(other) => Err(projections::ProjectionError::Load(other.to_string())),
-    }
-}
-
-/// Runs the payout worker until shutdown.
-pub async fn run(
-    state: AppState,
-    provider: Arc<dyn PayoutProvider>,
-    wakeup: Arc<Notify>,
-    mut shutdown: watch::Receiver<bool>,
-) {
-    if let Err(error) = ensure_checkpoint(&state.database, PAYOUT_WORKER).await {
-        tracing::error!(%error, "payout worker cannot start");
-        return;
-    }
-    while !*shutdown.borrow() {
-        // Registered before the step: a wake-up during the step is not lost.
-        let woken = wakeup.notified();
-        match step(&state, provider.as_ref()).await {
-            Ok(0) => {}
-            Ok(_) => {
-                state.wakeup.notify_waiters();
-                continue;
-            }
-            Err(error) => tracing::error!(%error, "payout worker step failed; retrying"),
-        }
-        tokio::select! {
-            () = woken => {},
-            () = tokio::time::sleep(Duration::from_millis(250)) => {},
-            _ = shutdown.changed() => {},
-        }
     }
 }

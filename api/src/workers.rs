@@ -1,17 +1,19 @@
-//! The background workers an api process runs: every projection, the loan process
-//! manager, the payout worker and the scheduler. Several api processes may run them against one
-//! PostgreSQL: checkpoints (compare-and-set, advisory locks) and idempotent steps keep
-//! every effect single.
+//! The background workers an api process runs: every projection, the loan workflow
+//! (process manager), the payout worker — all on the one consumer loop of
+//! [`projections::consumer`] — and the scheduler. Several api processes may run them
+//! against one PostgreSQL: checkpoints (compare-and-set, advisory locks) and
+//! idempotent steps keep every effect single.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use projections::consumer::{self, WorkflowConsumer};
 use projections::process::LoanProcess;
 use projections::projection::all;
 use projections::runner::Runner;
 use tokio::sync::{watch, Notify};
 
-use crate::payout::{self, SandboxPayout};
+use crate::payout::{PayoutWorker, SandboxPayout};
 use crate::state::AppState;
 
 /// How often the scheduler expires offers and accrues overdue fees (a pass also runs
@@ -26,35 +28,24 @@ pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bo
             Runner::new(&state.database, projection).with_checkpoints(state.checkpoints.clone());
         tokio::spawn(runner.run(wakeup.clone(), poll, shutdown.clone()));
     }
+    // The workflows run on the same consumer loop as the projections.
     let process = LoanProcess::new(
         &state.database,
         state.user_services.clone(),
         state.order_services.clone(),
     );
-    let (process_wakeup, mut process_shutdown, process_state) =
-        (wakeup.clone(), shutdown.clone(), state.clone());
+    let payout = PayoutWorker::new(state.clone(), Arc::new(SandboxPayout));
+    let workflow_poll = Duration::from_millis(250);
+    let (woken, stop) = (wakeup.clone(), shutdown.clone());
     tokio::spawn(async move {
-        while !*process_shutdown.borrow() {
-            // Registered before the step: a wake-up during the step is not lost.
-            let woken = process_wakeup.notified();
-            match process.catch_up().await {
-                Ok(0) => {}
-                Ok(_) => process_state.wakeup.notify_waiters(),
-                Err(error) => tracing::error!(%error, "process manager step failed; retrying"),
-            }
-            tokio::select! {
-                () = woken => {},
-                () = tokio::time::sleep(Duration::from_millis(250)) => {},
-                _ = process_shutdown.changed() => {},
-            }
-        }
+        let consumer = WorkflowConsumer::new(process);
+        consumer::run(&consumer, woken, workflow_poll, stop).await;
     });
-    tokio::spawn(payout::run(
-        state.clone(),
-        Arc::new(SandboxPayout),
-        wakeup,
-        shutdown.clone(),
-    ));
+    let (woken, stop) = (wakeup, shutdown.clone());
+    tokio::spawn(async move {
+        let consumer = WorkflowConsumer::new(payout);
+        consumer::run(&consumer, woken, workflow_poll, stop).await;
+    });
     tokio::spawn(crate::scheduler::run(
         state.clone(),
         SCHEDULER_EVERY,

@@ -10,6 +10,7 @@
 //! - [`rebuild`]: rebuild from the log, compare with the live tables, hash them.
 //! - [`process`]: the process managers that move money between aggregates.
 
+pub mod consumer;
 pub mod history;
 pub mod lag;
 pub mod ledger;

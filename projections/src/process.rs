@@ -37,8 +37,7 @@ use rust_decimal::Decimal;
 use uuid::Uuid;
 
 use crate::projection::{decode, ProjectionError};
-use crate::runner::{advance_checkpoint, begin, ensure_checkpoint, read_checkpoint};
-use crate::store::{CommandBus, Database, EventLog, RetryPolicy, StoredEvent};
+use crate::store::{CommandBus, Database, RetryPolicy, StoredEvent};
 
 /// Checkpoint name of the loan process manager.
 pub const LOAN_PROCESS: &str = "process:loan";
@@ -46,12 +45,9 @@ pub const LOAN_PROCESS: &str = "process:loan";
 /// The loan process manager.
 pub struct LoanProcess {
     database: Database,
-    log: EventLog,
     users: CommandBus<User>,
     orders: CommandBus<Order>,
     wallets: CommandBus<Wallet>,
-    /// The checkpoint row exists (made once, not on every catch-up).
-    ensured: std::sync::atomic::AtomicBool,
     /// Crash tests: the manager stops (returns an error, as if the process died)
     /// before sending its command number `n` (0-based), counted from its start.
     crash_before: Option<usize>,
@@ -76,11 +72,9 @@ impl LoanProcess {
     pub fn new(database: &Database, users: UserServices, orders: OrderServices) -> Self {
         Self {
             database: database.clone(),
-            log: EventLog::new(database),
             users: CommandBus::new(database, users),
             orders: CommandBus::new(database, orders),
             wallets: CommandBus::new(database, ()),
-            ensured: std::sync::atomic::AtomicBool::new(false),
             crash_before: None,
             sent: AtomicUsize::new(0),
         }
@@ -436,46 +430,30 @@ impl LoanProcess {
         self.wallet(user_id, command, cause).await
     }
 
-    /// Reacts to the next batch of events, then moves the checkpoint past the batch.
-    /// Returns the number of events handled (0: caught up).
-    ///
-    /// One checkpoint write per batch, not per event, and without waiting for its WAL
-    /// flush ([`crate::rows::SqlTx::derived_only`]): every reaction is idempotent on its
-    /// source id, so after a crash the batch's reactions simply run again as no-ops.
-    /// (A durable commit per event made this worker, which sees every event of the
-    /// log, the slowest step of every loan under load.)
+    /// Reacts to the next batch of events, then moves the checkpoint past the batch
+    /// ([`crate::consumer::workflow_step`]). Returns the number of events handled.
     pub async fn step(&self) -> Result<usize, ProjectionError> {
-        let from = read_checkpoint(&self.database, LOAN_PROCESS).await?;
-        let events = self.log.read_after(from, 200).await?;
-        let Some(last) = events.last().map(|event| event.position) else {
-            return Ok(0);
-        };
-        for event in &events {
-            self.react(event).await?;
-        }
-        let mut tx = begin(&self.database).await?;
-        tx.derived_only().await?;
-        advance_checkpoint(&mut tx, LOAN_PROCESS, from, last).await?;
-        tx.commit().await?;
-        Ok(events.len())
+        crate::consumer::workflow_step(self).await
     }
 
-    /// Steps until caught up; returns the number of events handled. When another
-    /// process moves the checkpoint first, this one re-reads it and goes on from there
-    /// (the steps it may have repeated were no-ops).
+    /// Steps until caught up ([`crate::consumer::workflow_catch_up`]); returns the
+    /// number of events handled.
     pub async fn catch_up(&self) -> Result<usize, ProjectionError> {
-        if !self.ensured.load(Ordering::Relaxed) {
-            ensure_checkpoint(&self.database, LOAN_PROCESS).await?;
-            self.ensured.store(true, Ordering::Relaxed);
-        }
-        let mut total = 0;
-        loop {
-            match self.step().await {
-                Ok(0) => return Ok(total),
-                Ok(n) => total += n,
-                Err(ProjectionError::CheckpointMoved(_)) => continue,
-                Err(error) => return Err(error),
-            }
-        }
+        crate::consumer::workflow_catch_up(self).await
+    }
+}
+
+#[async_trait::async_trait]
+impl crate::consumer::Workflow for LoanProcess {
+    fn name(&self) -> &'static str {
+        LOAN_PROCESS
+    }
+
+    fn database(&self) -> &Database {
+        &self.database
+    }
+
+    async fn react(&self, event: &StoredEvent) -> Result<(), ProjectionError> {
+        LoanProcess::react(self, event).await
     }
 }

@@ -317,69 +317,32 @@ impl Runner {
         }
     }
 
-    /// Runs until `shutdown` turns true: steps while there is work, then waits for a
-    /// wake-up or `poll` to pass. Failures are reported and retried after a pause.
-    pub async fn run(
-        self,
-        wakeup: Arc<Notify>,
-        poll: Duration,
-        mut shutdown: watch::Receiver<bool>,
-    ) {
-        let name = self.projection.name();
-        let mut pause = Duration::from_millis(50);
-        // The checkpoint row is made once (and again after a failure, which may have
-        // been a dropped table), not on every step.
-        let mut ensured = false;
-        while !*shutdown.borrow() {
-            // Registered before the step, so a wake-up that arrives while the step runs
-            // (an append the step did not see yet) is not lost: tokio's `Notified`
-            // receives `notify_waiters` from the moment it is created. Without this a
-            // worker could sleep a whole `poll` with work waiting.
-            let woken = wakeup.notified();
-            let outcome = match ensured {
-                true => self.step().await,
-                false => match ensure_checkpoint(&self.database, name).await {
-                    Ok(()) => {
-                        ensured = true;
-                        self.step().await
-                    }
-                    Err(error) => Err(error),
-                },
-            };
-            match outcome {
-                Ok(0) => {
-                    pause = Duration::from_millis(50);
-                    tokio::select! {
-                        () = woken => {},
-                        () = tokio::time::sleep(poll) => {},
-                        _ = shutdown.changed() => {},
-                    }
-                }
-                // A short batch reached the end of what the log shows: wait for the
-                // next append instead of asking again at once (the wake-up was
-                // registered before the step, so none is missed).
-                Ok(applied) if (applied as i64) < self.batch_size => {
-                    pause = Duration::from_millis(50);
-                    tokio::select! {
-                        () = woken => {},
-                        () = tokio::time::sleep(poll) => {},
-                        _ = shutdown.changed() => {},
-                    }
-                }
-                Ok(_) => pause = Duration::from_millis(50),
-                Err(error) => {
-                    ensured = false;
-                    self.stats.failures.fetch_add(1, Ordering::Relaxed);
-                    *self.stats.last_error.lock().expect("stats lock") = Some(error.to_string());
-                    tracing::error!(projection = name, %error, "projection step failed; retrying");
-                    tokio::select! {
-                        () = tokio::time::sleep(pause) => {},
-                        _ = shutdown.changed() => {},
-                    }
-                    pause = (pause * 2).min(Duration::from_secs(5));
-                }
-            }
-        }
+    /// Runs until `shutdown` turns true ([`crate::consumer::run`]).
+    pub async fn run(self, wakeup: Arc<Notify>, poll: Duration, shutdown: watch::Receiver<bool>) {
+        crate::consumer::run(&self, wakeup, poll, shutdown).await;
+    }
+}
+
+#[async_trait::async_trait]
+impl crate::consumer::Consumer for Runner {
+    fn name(&self) -> &'static str {
+        self.projection.name()
+    }
+
+    fn database(&self) -> &Database {
+        &self.database
+    }
+
+    async fn step(&self) -> Result<usize, ProjectionError> {
+        Runner::step(self).await
+    }
+
+    fn batch_size(&self) -> usize {
+        usize::try_from(self.batch_size).unwrap_or(usize::MAX)
+    }
+
+    fn stats(&self) -> &RunnerStats {
+        &self.stats
     }
 }
 
