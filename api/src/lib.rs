@@ -4,6 +4,7 @@
 //! `Application::build` binds first (port 0 works) so tests can run the real server.
 
 pub mod auth;
+pub mod command_count;
 mod db;
 pub mod envelope;
 pub mod files;
@@ -115,6 +116,7 @@ pub fn app(state: AppState) -> Router {
             state.clone(),
             idempotency::layer,
         ))
+        .layer(axum::middleware::from_fn(command_count::layer))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             ops::rate_limit,

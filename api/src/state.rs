@@ -72,6 +72,7 @@ impl AppState {
         A::Error: Into<ApiError>,
         AggregateError<A::Error>: Into<ApiError>,
     {
+        crate::command_count::record();
         let key = crate::idempotency::current_key();
         let metadata = actor.metadata(request_id, key.as_deref());
         let policy = RetryPolicy {

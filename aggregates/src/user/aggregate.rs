@@ -389,8 +389,9 @@ impl Aggregate for User {
                 sink.write(UserEvent::ProfileUpdated { changes }, self)
                     .await;
             }
-            UserCommand::AnswerQuestionnaire(answers) => {
+            UserCommand::AnswerQuestionnaire { answers, profile } => {
                 self.registered()?;
+                self.check_profile_update(&profile, now.date_naive())?;
                 let texts = [
                     ("job", &answers.job),
                     ("monthlyIncome", &answers.monthly_income),
@@ -401,6 +402,10 @@ impl Aggregate for User {
                     if value.trim().is_empty() {
                         return Err(InvalidInput::new(field, "is required").into());
                     }
+                }
+                if profile != ProfileUpdate::default() {
+                    let event = UserEvent::ProfileUpdated { changes: profile };
+                    sink.write(event, self).await;
                 }
                 sink.write(UserEvent::QuestionnaireAnswered { answers }, self)
                     .await;

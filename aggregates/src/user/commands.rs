@@ -81,8 +81,15 @@ pub enum UserCommand {
     },
     /// `/user/update` (profile part).
     UpdateProfile(ProfileUpdate),
-    /// `/user/update` (questionnaire part).
-    AnswerQuestionnaire(Questionnaire),
+    /// `/user/update` with the questionnaire: the six answers, and the profile fields
+    /// the questionnaire screen sends with them (realName, identity, marriage), in one
+    /// command so the call records both or neither.
+    AnswerQuestionnaire {
+        /// All six answers.
+        answers: Questionnaire,
+        /// Profile fields sent along (`ProfileUpdate::default()` for none).
+        profile: ProfileUpdate,
+    },
     /// `/user/updateEmergency`.
     UpdateEmergencyContacts {
         /// No duplicate mobiles.

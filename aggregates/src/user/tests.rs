@@ -492,14 +492,37 @@ fn the_questionnaire_needs_all_six_answers() {
     };
     test()
         .given(vec![registered("WELCOME")])
-        .when(UserCommand::AnswerQuestionnaire(answers.clone()))
+        .when(UserCommand::AnswerQuestionnaire {
+            answers: answers.clone(),
+            profile: ProfileUpdate::default(),
+        })
         .then_expect_events(vec![UserEvent::QuestionnaireAnswered {
             answers: answers.clone(),
         }]);
+    // The profile fields the questionnaire screen sends go in the same command.
+    let name = ProfileUpdate {
+        real_name: Some("Ana Santos".to_string()),
+        ..ProfileUpdate::default()
+    };
+    test()
+        .given(vec![registered("WELCOME")])
+        .when(UserCommand::AnswerQuestionnaire {
+            answers: answers.clone(),
+            profile: name.clone(),
+        })
+        .then_expect_events(vec![
+            UserEvent::ProfileUpdated { changes: name },
+            UserEvent::QuestionnaireAnswered {
+                answers: answers.clone(),
+            },
+        ]);
     answers.loan_purpose = String::new();
     test()
         .given(vec![registered("WELCOME")])
-        .when(UserCommand::AnswerQuestionnaire(answers))
+        .when(UserCommand::AnswerQuestionnaire {
+            answers,
+            profile: ProfileUpdate::default(),
+        })
         .then_expect_error(InvalidInput::new("loanPurpose", "is required").into());
 }
 

@@ -400,43 +400,27 @@ async fn update(
                 "all six answers are required",
             ));
         };
-        let answers = Questionnaire {
+        // Empty answers are refused by the User aggregate, naming the field.
+        Some(Questionnaire {
             job: body.job.clone().unwrap_or_default(),
             monthly_income: body.monthly_income.clone().unwrap_or_default(),
             expenses: body.expenses.clone().unwrap_or_default(),
             loan_purpose: body.loan_purpose.clone().unwrap_or_default(),
             loan_before,
             guarantee,
-        };
-        for (field, value) in [
-            ("job", &answers.job),
-            ("monthlyIncome", &answers.monthly_income),
-            ("expenses", &answers.expenses),
-            ("loanPurpose", &answers.loan_purpose),
-        ] {
-            if value.trim().is_empty() {
-                return Err(ApiError::bad_input(field, "is required"));
-            }
-        }
-        Some(answers)
+        })
     } else {
         None
     };
-    if answers.is_none() || profile != ProfileUpdate::default() {
-        update_profile(&state, borrower.user_id, &profile, &request).await?;
-    }
-    if let Some(answers) = answers {
-        let uid = borrower.user_id.to_string();
-        state
-            .execute(
-                &state.users,
-                &uid,
-                || UserCommand::AnswerQuestionnaire(answers.clone()),
-                Actor::User(borrower.user_id),
-                &request,
-            )
-            .await?;
-    }
+    // One command: the profile, or the questionnaire with the profile fields it sends.
+    let command = match answers {
+        Some(answers) => UserCommand::AnswerQuestionnaire {
+            answers,
+            profile: profile.clone(),
+        },
+        None => UserCommand::UpdateProfile(profile.clone()),
+    };
+    with_claims(&state, borrower.user_id, &profile, command, &request).await?;
     Ok(ok(json!(null)))
 }
 
@@ -524,14 +508,15 @@ async fn claim(
     ))
 }
 
-/// Runs `UpdateProfile` holding the claims on its ID number and email: another
-/// account's value answers 10026 or 10025 before anything is recorded. After the
-/// change the borrower's previous values are released; if it is refused, the claims
-/// this request made are released again.
-async fn update_profile(
+/// Runs `command` (which records `profile`) holding the claims on its ID number and
+/// email: another account's value answers 10026 or 10025 before anything is
+/// recorded. After the change the borrower's previous values are released; if it is
+/// refused, the claims this request made are released again.
+async fn with_claims(
     state: &AppState,
     user_id: Uuid,
     profile: &ProfileUpdate,
+    command: UserCommand,
     request: &str,
 ) -> Result<(), ApiError> {
     let mut claims = Vec::new();
@@ -558,7 +543,7 @@ async fn update_profile(
             .execute(
                 &state.users,
                 &user_id.to_string(),
-                || UserCommand::UpdateProfile(profile.clone()),
+                || command.clone(),
                 Actor::User(user_id),
                 request,
             )

@@ -63,6 +63,24 @@ async fn fresh_postgres_schema() -> Option<PgConnectOptions> {
     )
 }
 
+/// The app's router, with a check on every answer: no handler sent more than one
+/// command (DESIGN.md "Where each rule lives"; `api::command_count`), so every call
+/// of every test checks it.
+fn checked_router(state: &AppState) -> Router {
+    api::app(state.clone()).layer(axum::middleware::map_response(
+        |response: axum::response::Response| async move {
+            let sent = response
+                .headers()
+                .get(api::command_count::HEADER)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse::<u32>().ok())
+                .unwrap_or(0);
+            assert!(sent <= 1, "a handler sent {sent} commands in one request");
+            response
+        },
+    ))
+}
+
 impl TestApp {
     /// An app over `database`; with `storage`, images go there instead of a fresh
     /// in-memory store (two apps of one deployment share it).
@@ -78,7 +96,7 @@ impl TestApp {
         let (stop, stopped) = watch::channel(false);
         api::workers::spawn(&state, wakeup, stopped);
         Self {
-            router: api::app(state.clone()),
+            router: checked_router(&state),
             state,
             _stop: std::sync::Arc::new(stop),
         }
@@ -747,7 +765,7 @@ impl TestApp {
     /// The same app (store, workers) behind a router over `state`.
     pub fn with_state(&self, state: AppState) -> Self {
         Self {
-            router: api::app(state.clone()),
+            router: checked_router(&state),
             state,
             _stop: self._stop.clone(),
         }

@@ -249,3 +249,33 @@ async fn money_safety(app: TestApp) {
         .unwrap();
     assert!(report.is_clean(), "{:?}", report.drifts);
 }
+
+/// The one-command rule is observable, so the check every test call makes (helpers'
+/// `checked_router`) can fail: a command answers 1, a query 0.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_answer_says_how_many_commands_its_handler_sent() {
+    use axum::body::Body;
+    use axum::http::Request;
+    use tower::ServiceExt;
+    let app = TestApp::sqlite().await;
+    let token = app.register("09175550077").await;
+    let sent = |path: &'static str, body: serde_json::Value| {
+        let (router, token) = (app.router.clone(), token.clone());
+        async move {
+            let request = Request::post(path)
+                .header("content-type", "application/json")
+                .header("authorization", format!("Bearer {token}"))
+                .body(Body::from(body.to_string()))
+                .unwrap();
+            let response = router.oneshot(request).await.unwrap();
+            response.headers()[api::command_count::HEADER]
+                .to_str()
+                .unwrap()
+                .to_string()
+        }
+    };
+    let contacts =
+        json!({"contacts": [{"name": "Ben", "relation": "brother", "mobile": "09171112222"}]});
+    assert_eq!(sent("/jackey/user/updateEmergency", contacts).await, "1");
+    assert_eq!(sent("/jackey/user/info", json!({})).await, "0");
+}
