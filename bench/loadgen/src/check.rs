@@ -34,11 +34,18 @@ pub async fn check(pool: &PgPool, done: &[Done]) -> Result<Value, sqlx::Error> {
                 .fetch_one(pool)
                 .await?
             }
+            // A page: the order opened its session (12.1) and the page row exists.
             (None, "recharge") => {
-                sqlx::query_scalar("select exists (select 1 from payment_session where session_id = $1)")
-                    .bind(&call.session_id)
-                    .fetch_one(pool)
-                    .await?
+                sqlx::query_scalar(
+                    "select exists (select 1 from payment_session where session_id = $1) \
+                     and exists (select 1 from events where aggregate_id = $2 \
+                       and event_type = 'PaymentSessionOpened' \
+                       and payload -> 'PaymentSessionOpened' ->> 'session_id' = $1)",
+                )
+                .bind(&call.session_id)
+                .bind(&call.order_id)
+                .fetch_one(pool)
+                .await?
             }
             // A paid page: the session is paid and the wallet got the money exactly
             // under the session's payment reference.
@@ -71,6 +78,14 @@ pub async fn check(pool: &PgPool, done: &[Done]) -> Result<Value, sqlx::Error> {
             where event_type = 'RepaymentReceived' group by 1 having count(*) > 1) d").await?,
         "repaymentAppliedTwice": count(pool, "select count(*) from (select payload -> 'RepaymentApplied' ->> 'payment_ref' from events \
             where event_type = 'RepaymentApplied' group by 1 having count(*) > 1) d").await?,
+        // A session paid at most once, a refund sent at most once per payment (12.1).
+        "sessionPaidTwice": count(pool, "select count(*) from (select payload -> 'PaymentSessionPaid' ->> 'session_id' from events \
+            where event_type = 'PaymentSessionPaid' group by 1 having count(*) > 1) d").await?,
+        "refundedTwice": count(pool, "select count(*) from (select payload -> 'RefundRequested' ->> 'payment_ref' from events \
+            where event_type = 'RefundRequested' group by 1 having count(*) > 1) d").await?,
+        // One application open per borrower at a time (apply as a workflow).
+        "applicationOpenedTwice": count(pool, "select count(*) from (select payload -> 'ApplicationOpened' ->> 'order_id' from events \
+            where event_type = 'ApplicationOpened' group by 1 having count(*) > 1) d").await?,
     });
     Ok(json!({
         "answeredOk": done.len(),
