@@ -69,22 +69,6 @@ pub enum StorageError {
     },
 }
 
-/// `STORAGE_URL`; else the deprecated `STORAGE_DIR` (with a warning); else the default
-/// directory.
-pub fn storage_url_from_env() -> String {
-    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
-    if let Some(url) = var("STORAGE_URL") {
-        return url.trim().to_string();
-    }
-    if let Some(dir) = var("STORAGE_DIR") {
-        tracing::warn!(
-            "STORAGE_DIR is deprecated: set STORAGE_URL (a directory or file:///path) instead"
-        );
-        return dir.trim().to_string();
-    }
-    DEFAULT_STORAGE_DIR.to_string()
-}
-
 /// Opens the store `url` names; S3 is configured from the environment
 /// (`AmazonS3Builder::from_env()`).
 pub fn open(url: &str) -> Result<Storage, StorageError> {

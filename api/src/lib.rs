@@ -70,6 +70,7 @@ pub enum StartError {
 
 /// Builds the shared state over an open store.
 pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
+    let trust_proxy = env.trust_proxy;
     let config = Arc::new(env.lending_config()?);
     let storage = files::open(&env.storage_url)?;
     let configured = Arc::new(Configured::new(config.clone()));
@@ -94,7 +95,7 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
         config,
         user_services,
         order_services,
-        rate_limits: Arc::new(ops::RateLimits::from_env()),
+        rate_limits: Arc::new(ops::RateLimits::new(trust_proxy)),
         storage,
         checkpoints: projections::runner::Checkpoints::default(),
     })
@@ -121,7 +122,7 @@ pub fn app(state: AppState) -> Router {
             state.clone(),
             ops::rate_limit,
         ));
-    with_web_app(api)
+    with_web_app(api, &state.env.web_dist)
         .layer(axum::middleware::from_fn(ops::security_headers))
         .layer(axum::middleware::from_fn(ops::track))
         // axum's extractors stop at 2 MB by default; uploads may be up to 5 MB.
@@ -142,14 +143,7 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// unknown path serves `index.html` with 200 so the client router takes over (a deep
 /// link such as `/detail/<id>` is a page, not an error). Without a build,
 /// `/` serves a start page.
-fn with_web_app(router: Router<AppState>) -> Router<AppState> {
-    let dist = std::env::var("WEB_DIST")
-        .ok()
-        .filter(|v| !v.trim().is_empty())
-        .map_or_else(
-            || std::path::PathBuf::from("web/dist"),
-            std::path::PathBuf::from,
-        );
+fn with_web_app(router: Router<AppState>, dist: &std::path::Path) -> Router<AppState> {
     let index = dist.join("index.html");
     if index.exists() {
         // The build writes a `.br` and a `.gz` beside each text file

@@ -49,11 +49,6 @@ pub struct RateLimits {
 }
 
 impl RateLimits {
-    /// A fresh limiter; `TRUST_PROXY=true` trusts `X-Forwarded-For`.
-    pub fn from_env() -> Self {
-        Self::new(std::env::var("TRUST_PROXY").is_ok_and(|v| v == "true" || v == "1"))
-    }
-
     /// A fresh limiter, trusting `X-Forwarded-For` when `trust_proxy`.
     pub fn new(trust_proxy: bool) -> Self {
         Self {

@@ -157,19 +157,14 @@ impl WebhookSecret {
 /// when the router is built, i.e. at start-up).
 pub fn webhook_secret() -> &'static WebhookSecret {
     static SECRET: OnceLock<WebhookSecret> = OnceLock::new();
-    SECRET.get_or_init(|| {
-        match std::env::var("WEBHOOK_SECRET")
-            .ok()
-            .filter(|v| !v.trim().is_empty())
-        {
-            Some(secret) => WebhookSecret::new(secret),
-            None => {
-                tracing::warn!(
-                    "WEBHOOK_SECRET is not set: payment webhooks are verified with the public \
+    SECRET.get_or_init(|| match crate::settings::var("WEBHOOK_SECRET") {
+        Some(secret) => WebhookSecret::new(secret),
+        None => {
+            tracing::warn!(
+                "WEBHOOK_SECRET is not set: payment webhooks are verified with the public \
                      development secret; set WEBHOOK_SECRET before taking real payments"
-                );
-                WebhookSecret::new(DEVELOPMENT_WEBHOOK_SECRET)
-            }
+            );
+            WebhookSecret::new(DEVELOPMENT_WEBHOOK_SECRET)
         }
     })
 }

@@ -198,12 +198,40 @@ pub struct Env {
     pub token_ttl_hours: i64,
     /// `STORAGE_URL`: where uploaded images are stored (see [`crate::files`]).
     pub storage_url: String,
+    /// `TRUST_PROXY` (`true` or `1`): the per-address limits read the client from
+    /// the address the proxy appended to `X-Forwarded-For`.
+    pub trust_proxy: bool,
+    /// `WEB_DIST`: the built web app (default `web/dist`).
+    pub web_dist: std::path::PathBuf,
+}
+
+/// One environment variable, trimmed; `None` when unset or empty. Every setting of
+/// the api is read through here (README "Configuration").
+pub fn var(name: &str) -> Option<String> {
+    std::env::var(name)
+        .ok()
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+}
+
+/// `STORAGE_URL`; else the deprecated `STORAGE_DIR` (with a warning); else the default
+/// directory.
+pub fn storage_url() -> String {
+    if let Some(url) = var("STORAGE_URL") {
+        return url;
+    }
+    if let Some(dir) = var("STORAGE_DIR") {
+        tracing::warn!(
+            "STORAGE_DIR is deprecated: set STORAGE_URL (a directory or file:///path) instead"
+        );
+        return dir;
+    }
+    crate::files::DEFAULT_STORAGE_DIR.to_string()
 }
 
 impl Env {
     /// Reads the environment, with working defaults.
     pub fn from_env() -> Result<Self, ConfigError> {
-        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
         let profile_name = var("COMPLIANCE_PROFILE").unwrap_or_else(|| "PH".to_string());
         let compliance_profile =
             ComplianceProfile::named(&profile_name).ok_or(ConfigError::Profile(profile_name))?;
@@ -215,7 +243,12 @@ impl Env {
             token_ttl_hours: var("TOKEN_TTL_HOURS")
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(720),
-            storage_url: crate::files::storage_url_from_env(),
+            storage_url: storage_url(),
+            trust_proxy: var("TRUST_PROXY").is_some_and(|v| v == "true" || v == "1"),
+            web_dist: var("WEB_DIST").map_or_else(
+                || std::path::PathBuf::from("web/dist"),
+                std::path::PathBuf::from,
+            ),
         })
     }
 

@@ -36,6 +36,8 @@ pub fn env() -> Env {
         config_file: None,
         token_ttl_hours: 24,
         storage_url: "memory://".into(),
+        trust_proxy: false,
+        web_dist: "web/dist".into(),
     }
 }
 
