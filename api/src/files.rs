@@ -27,6 +27,9 @@ pub type Storage = Arc<dyn ObjectStore>;
 /// The store used when neither `STORAGE_URL` nor `STORAGE_DIR` is set.
 pub const DEFAULT_STORAGE_DIR: &str = "data/uploads";
 
+/// Largest upload, bytes (PRODUCT.md section 5).
+pub const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
+
 /// Why `STORAGE_URL` names no usable store (a start-up error).
 #[derive(Debug, thiserror::Error)]
 pub enum StorageError {

@@ -3,7 +3,9 @@
 //!
 //! `Application::build` binds first (port 0 works) so tests can run the real server.
 
+pub mod auditors;
 pub mod auth;
+pub mod claims;
 pub mod command_count;
 mod db;
 pub mod envelope;
@@ -13,6 +15,7 @@ pub mod openapi;
 pub mod ops;
 pub mod payment;
 pub mod payout;
+pub mod queries;
 pub mod routes;
 pub mod scheduler;
 pub mod services;
@@ -26,9 +29,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aggregates::services::{OrderServices, UserServices};
-use axum::extract::State;
 use axum::http::StatusCode;
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{Html, Response};
 use axum::routing::get;
 use axum::Router;
 use projections::store::{CommandBus, Database, StoreError};
@@ -104,14 +106,12 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
 /// The whole router, so tests can call it without a socket.
 pub fn app(state: AppState) -> Router {
     let api = Router::new()
-        .route("/healthz", get(|| async { "ok" }))
-        .route("/readyz", get(readyz))
-        .route("/metrics", get(ops::metrics))
-        .merge(routes::user::router())
-        .merge(routes::loan::router())
+        .merge(routes::ops::router())
+        .merge(routes::borrower::account::router())
+        .merge(routes::borrower::loan::router())
         .merge(routes::files::router())
         .merge(routes::admin::router())
-        .merge(routes::pay::router())
+        .merge(routes::borrower::pay::router())
         .merge(openapi::router())
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -149,7 +149,7 @@ fn with_web_app(router: Router<AppState>, dist: &std::path::Path) -> Router<AppS
         // The build writes a `.br` and a `.gz` beside each text file
         // (web/scripts/precompress.mjs): served as such to browsers that accept them,
         // with no compression work per request.
-        let files = tower_http::services::ServeDir::new(&dist)
+        let files = tower_http::services::ServeDir::new(dist)
             .precompressed_br()
             .precompressed_gzip()
             .fallback(
@@ -178,14 +178,6 @@ async fn cache_policy(request: axum::extract::Request, next: axum::middleware::N
         );
     }
     response
-}
-
-async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
-    if state.database.ping().await {
-        (StatusCode::OK, "ready")
-    } else {
-        (StatusCode::SERVICE_UNAVAILABLE, "event store unavailable")
-    }
 }
 
 async fn start_page() -> Html<&'static str> {

@@ -8,7 +8,7 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
-use api::routes::admin::create_auditor;
+use api::auditors::create_auditor;
 use api::settings::Env;
 use api::Application;
 use clap::{Parser, Subcommand};

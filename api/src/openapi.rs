@@ -107,10 +107,10 @@ pub fn document() -> utoipa::openapi::OpenApi {
             }),
         ))
         .build();
-    document.merge(routes::user::Doc::openapi());
-    document.merge(routes::loan::Doc::openapi());
+    document.merge(routes::borrower::account::Doc::openapi());
+    document.merge(routes::borrower::loan::Doc::openapi());
     document.merge(routes::files::Doc::openapi());
-    document.merge(routes::pay::Doc::openapi());
+    document.merge(routes::borrower::pay::Doc::openapi());
     // Auditor handlers share names with borrower ones (`login`, `logout`): their
     // operation ids say whose they are.
     document.merge(prefix_operation_ids(

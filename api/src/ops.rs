@@ -3,7 +3,7 @@
 //! - Rate limits (code 5): per client IP on borrower and auditor login, SMS and
 //!   unlock, with the `governor` crate (GCRA). Per phone, the SMS resend limit (60 s)
 //!   and the lock after five wrong passwords or PINs apply on top; per auditor
-//!   username, five failed logins lock it for 15 minutes (`routes::admin`).
+//!   username, five failed logins lock it for 15 minutes (`auditors`).
 //! - Security headers on every response; no CORS headers, so browsers allow only the
 //!   app's own origin.
 //! - `/metrics` (Prometheus text): requests and latency by route class, and each

@@ -245,7 +245,7 @@ pub trait PaymentProvider: Send + Sync {
 }
 
 /// The offline default: a checkout page served by the api itself at
-/// `/pay/sandbox/{session}` (`routes::pay`), whose buttons deliver a signed webhook.
+/// `/pay/sandbox/{session}` (`routes::borrower::pay`), whose buttons deliver a signed webhook.
 pub struct SandboxPayment;
 
 impl PaymentProvider for SandboxPayment {

@@ -10,13 +10,9 @@
 //! refuses the first two from anyone but the borrower; this module simply has no
 //! route for any of them.
 
-use std::collections::HashMap;
-use tokio::sync::OnceCell;
-
 use aggregates::order::{Order, OrderCommand, OrderEvent, RepaymentSource};
-use aggregates::services::SecretHasher;
 use aggregates::types::ImageRef;
-use aggregates::user::{User, UserCommand};
+use aggregates::user::{IdentityStatus, User, UserCommand};
 use aggregates::{Actor, ErrorCode};
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
@@ -29,14 +25,13 @@ use serde_json::{json, Value as Json};
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
+use crate::auditors;
 use crate::auth::{self, Auditor, TokenKind};
-use crate::db::with_pool;
 use crate::envelope::{ok, AnyData, ApiError, ApiJson, Envelope, Null, OptionalJson};
-use crate::services::Argon2Hasher;
+use crate::queries::admin as queries;
 use crate::state::AppState;
 use projections::history::{order_history, state_as_of};
 use projections::projection::{money_text, time_text};
-use projections::store::Database;
 
 /// The routes of this module.
 pub fn router() -> Router<AppState> {
@@ -91,94 +86,6 @@ pub struct Doc;
 // ---------------------------------------------------------------------------------
 // Auditor accounts (`api create-auditor`) and sessions.
 
-/// Shortest auditor password accepted by [`create_auditor`].
-pub const MIN_AUDITOR_PASSWORD_CHARS: usize = 8;
-
-/// Why an auditor account could not be created.
-#[derive(Debug, thiserror::Error)]
-pub enum CreateAuditorError {
-    /// The username breaks the rules (3–64 of `a-z 0-9 . _ - @`).
-    #[error("username: {0}")]
-    InvalidUsername(&'static str),
-    /// The password is shorter than [`MIN_AUDITOR_PASSWORD_CHARS`].
-    #[error("password: must be at least {MIN_AUDITOR_PASSWORD_CHARS} characters")]
-    PasswordTooShort,
-    /// Another auditor already has this username.
-    #[error("an auditor named {0:?} already exists")]
-    DuplicateUsername(String),
-    /// The store refused the insert for another reason.
-    #[error("event store: {0}")]
-    Database(#[from] sqlx::Error),
-}
-
-/// The username as stored and looked up: trimmed and lower-cased, so `Alice` and
-/// `alice` are one account.
-fn normalize_username(username: &str) -> String {
-    username.trim().to_lowercase()
-}
-
-/// Creates an auditor (loan officer) account: the password is stored only as an
-/// argon2id hash, the id is a new UUID v7. Used by `api create-auditor` and by tests.
-///
-/// # Errors
-/// [`CreateAuditorError::InvalidUsername`], [`CreateAuditorError::PasswordTooShort`],
-/// [`CreateAuditorError::DuplicateUsername`] when the (normalized) name is taken, and
-/// [`CreateAuditorError::Database`] for any other store failure.
-pub async fn create_auditor(
-    database: &Database,
-    username: &str,
-    password: &str,
-) -> Result<Uuid, CreateAuditorError> {
-    let username = normalize_username(username);
-    let length = username.chars().count();
-    if !(3..=64).contains(&length) {
-        return Err(CreateAuditorError::InvalidUsername(
-            "must be 3 to 64 characters",
-        ));
-    }
-    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '@');
-    if !username.chars().all(allowed) {
-        return Err(CreateAuditorError::InvalidUsername(
-            "only letters, digits and . _ - @ are allowed",
-        ));
-    }
-    if password.chars().count() < MIN_AUDITOR_PASSWORD_CHARS {
-        return Err(CreateAuditorError::PasswordTooShort);
-    }
-    let auditor_id = Uuid::now_v7();
-    let password_hash = Argon2Hasher.hash(password).await;
-    let sql = "insert into auditor (auditor_id, username, password_hash, created_at) \
-               values ($1, $2, $3, $4)";
-    let inserted = with_pool!(database, pool => sqlx::query(sql)
-        .bind(auditor_id.to_string())
-        .bind(&username)
-        .bind(&password_hash)
-        // The command line has no Clock service: the account's creation is wall time.
-        .bind(time_text(chrono::Utc::now()))
-        .execute(pool)
-        .await
-        .map(|r| r.rows_affected()));
-    match inserted {
-        Ok(_) => Ok(auditor_id),
-        Err(error)
-            if error
-                .as_database_error()
-                .is_some_and(|e| e.is_unique_violation()) =>
-        {
-            Err(CreateAuditorError::DuplicateUsername(username))
-        }
-        Err(error) => Err(error.into()),
-    }
-}
-
-/// A hash to verify against when the username is unknown, so an unknown name takes
-/// as long to refuse as a wrong password.
-async fn dummy_hash() -> &'static str {
-    static HASH: OnceCell<String> = OnceCell::const_new();
-    HASH.get_or_init(|| Argon2Hasher.hash("not an auditor password"))
-        .await
-}
-
 #[derive(Deserialize, ToSchema)]
 #[schema(as = AuditorLoginBody)]
 struct LoginBody {
@@ -216,17 +123,15 @@ async fn login(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<LoginBody>,
 ) -> Result<Response, ApiError> {
-    let name = normalize_username(&body.username);
+    let name = auditors::normalize_username(&body.username);
     // The attempt is counted before any password is checked, in one statement, so
     // parallel guesses cannot check more than the limit allows.
-    let attempt = take_login_attempt(&state, &name).await?;
-    let sql = "select auditor_id, username, password_hash from auditor where username = $1";
-    let row: Option<(String, String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(&name).fetch_optional(pool).await)?;
+    let attempt = auditors::take_login_attempt(&state, &name).await?;
+    let row = auditors::find(&state, &name).await?;
     let hash = row.as_ref().map(|(_, _, hash)| hash.clone());
     let hash = match &hash {
         Some(hash) => hash.as_str(),
-        None => dummy_hash().await,
+        None => auditors::dummy_hash().await,
     };
     let verified = state
         .user_services
@@ -235,18 +140,19 @@ async fn login(
         .await;
     let (Some((auditor_id, username, _)), true) = (row, verified) else {
         // Unknown names count too, so the lock tells nobody which names exist.
-        if attempt >= MAX_FAILED_AUDITOR_LOGINS {
-            tracing::warn!("auditor login locked for {LOGIN_FAILURE_WINDOW_MINUTES} minutes after {MAX_FAILED_AUDITOR_LOGINS} failed attempts");
-            return Err(too_many_logins());
+        if attempt >= auditors::MAX_FAILED_AUDITOR_LOGINS {
+            tracing::warn!(
+                "auditor login locked after {} failed attempts",
+                auditors::MAX_FAILED_AUDITOR_LOGINS
+            );
+            return Err(auditors::too_many_logins());
         }
         return Err(ApiError::new(
             ErrorCode::WrongPhoneOrPassword,
             "wrong username or password",
         ));
     };
-    let clear = "delete from auditor_login_failure where username = $1";
-    with_pool!(&state.database, pool => sqlx::query(clear)
-        .bind(&name).execute(pool).await.map(|r| r.rows_affected()))?;
+    auditors::clear_login_attempts(&state, &name).await?;
     let auditor_id = Uuid::parse_str(&auditor_id).map_err(ApiError::internal)?;
     let token = auth::issue(&state, auditor_id, TokenKind::Auditor).await?;
     Ok(ok(LoginData {
@@ -254,59 +160,6 @@ async fn login(
         auditor_id,
         username,
     }))
-}
-
-/// Failed logins in a row (within [`LOGIN_FAILURE_WINDOW_MINUTES`]) that lock an
-/// auditor username.
-pub const MAX_FAILED_AUDITOR_LOGINS: i64 = 5;
-/// How long a locked username stays locked, and how long failures are remembered.
-pub const LOGIN_FAILURE_WINDOW_MINUTES: i64 = 15;
-
-fn too_many_logins() -> ApiError {
-    ApiError::new(
-        ErrorCode::TooManyRequests,
-        format!(
-            "too many requests, try again later: too many failed logins for this username; \
-             try again in {LOGIN_FAILURE_WINDOW_MINUTES} minutes"
-        ),
-    )
-}
-
-/// Takes one login attempt of `username` and answers its number in the current
-/// run of attempts, in one statement (an upsert), before any password is checked:
-/// a run starts at 1 after a success (which deletes the row), after a lock has
-/// passed, or when the last attempt is older than the window; the attempt that
-/// reaches [`MAX_FAILED_AUDITOR_LOGINS`] sets the lock. Error 5 for an attempt
-/// beyond it (the username is locked): no password is checked. So however many
-/// guesses arrive at once, at most five passwords are checked per window.
-async fn take_login_attempt(state: &AppState, username: &str) -> Result<i64, ApiError> {
-    let now = state.now();
-    let window = chrono::Duration::minutes(LOGIN_FAILURE_WINDOW_MINUTES);
-    // `last_failed_at` holds the time of the last attempt of the run.
-    let take = "insert into auditor_login_failure (username, failures, last_failed_at, locked_until) \
-                values ($1, 1, $2, case when 1 >= $5 then $4 end) \
-                on conflict (username) do update set \
-                failures = case \
-                  when auditor_login_failure.locked_until > $2 then auditor_login_failure.failures + 1 \
-                  when auditor_login_failure.locked_until is not null \
-                    or auditor_login_failure.last_failed_at < $3 then 1 \
-                  else auditor_login_failure.failures + 1 end, \
-                locked_until = case \
-                  when auditor_login_failure.locked_until > $2 then auditor_login_failure.locked_until \
-                  when auditor_login_failure.locked_until is null \
-                    and auditor_login_failure.last_failed_at >= $3 \
-                    and auditor_login_failure.failures + 1 >= $5 then $4 \
-                  else null end, \
-                last_failed_at = $2 \
-                returning failures";
-    let attempt: i64 = with_pool!(&state.database, pool => sqlx::query_scalar(take)
-        .bind(username).bind(time_text(now)).bind(time_text(now - window))
-        .bind(time_text(now + window)).bind(MAX_FAILED_AUDITOR_LOGINS)
-        .fetch_one(pool).await)?;
-    if attempt > MAX_FAILED_AUDITOR_LOGINS {
-        return Err(too_many_logins());
-    }
-    Ok(attempt)
 }
 
 /// The bearer token of an authenticated auditor (for logout).
@@ -427,20 +280,6 @@ struct QueueBody {
     page_size: Option<i64>,
 }
 
-type QueueRow = (
-    String,
-    String,
-    i64,
-    String,
-    String,
-    String,
-    i64,
-    String,
-    String,
-    Option<String>,
-    Option<i64>,
-);
-
 #[utoipa::path(
     post,
     path = "/admin/api/orders/queue",
@@ -457,32 +296,7 @@ async fn queue(
     OptionalJson(body): OptionalJson<QueueBody>,
 ) -> Result<Response, ApiError> {
     let (limit, offset) = paging(body.page, body.page_size, 100)?;
-    let (filter, next) = match body.status {
-        Some(_) => ("where q.status = $1", 2),
-        None => ("", 1),
-    };
-    let sql = format!(
-        "select q.order_id, q.user_id, q.status, q.applicant_name, q.product_name, q.amount, \
-         q.period_days, q.applied_at, q.updated_at, u.mobile, u.identity_status \
-         from audit_queue q left join user_profile u on u.user_id = q.user_id {filter} \
-         order by q.applied_at, q.order_id limit ${next} offset ${}",
-        next + 1
-    );
-    let count_sql = format!("select count(*) from audit_queue q {filter}");
-    let rows: Vec<QueueRow> = with_pool!(&state.database, pool => {
-        let mut query = sqlx::query_as(&sql);
-        if let Some(status) = body.status {
-            query = query.bind(status);
-        }
-        query.bind(limit).bind(offset).fetch_all(pool).await
-    })?;
-    let total: i64 = with_pool!(&state.database, pool => {
-        let mut query = sqlx::query_scalar(&count_sql);
-        if let Some(status) = body.status {
-            query = query.bind(status);
-        }
-        query.fetch_one(pool).await
-    })?;
+    let (rows, total) = queries::queue(&state, body.status, limit, offset).await?;
     let orders: Vec<Json> = rows
         .into_iter()
         .map(
@@ -549,16 +363,13 @@ async fn order_detail(
     ApiJson(body): ApiJson<OrderBody>,
 ) -> Result<Response, ApiError> {
     let order_id = record_id(&body.order_id, "order")?;
-    let sql = "select doc, state from order_detail where order_id = $1";
-    let row: Option<(String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(&order_id).fetch_optional(pool).await)?;
-    let (doc, order) = row.ok_or_else(|| not_found("order"))?;
+    let (doc, order) = queries::order_row(&state, &order_id)
+        .await?
+        .ok_or_else(|| not_found("order"))?;
     let doc: Json = serde_json::from_str(&doc).map_err(ApiError::internal)?;
     let order: Order = serde_json::from_str(&order).map_err(ApiError::internal)?;
 
-    let sql = "select doc, state, identity_status from user_profile where user_id = $1";
-    let row: Option<(String, String, i64)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(order.user_id.to_string()).fetch_optional(pool).await)?;
+    let row = queries::applicant(&state, &order.user_id.to_string()).await?;
     let (applicant, user, identity_status) = match row {
         Some((doc, user, identity_status)) => {
             let doc: Json = serde_json::from_str(&doc).map_err(ApiError::internal)?;
@@ -568,9 +379,7 @@ async fn order_detail(
         None => (Json::Null, None, None),
     };
 
-    let sql = "select doc, actor from order_timeline where order_id = $1 order by sequence";
-    let rows: Vec<(String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(&order_id).fetch_all(pool).await)?;
+    let rows = queries::timeline(&state, &order_id).await?;
     let mut timeline = Vec::with_capacity(rows.len());
     for (entry, actor) in rows {
         let mut entry: Json = serde_json::from_str(&entry).map_err(ApiError::internal)?;
@@ -678,12 +487,10 @@ async fn pass_first(
 ) -> Result<Response, ApiError> {
     let order_id = record_id(&body.order_id, "order")?;
     let order = load_order(&state, &order_id).await?;
-    // The applicant's identity as the users read model has it (4.3: the first review
-    // passes only once the identity is verified).
-    let sql = "select identity_status from user_profile where user_id = $1";
-    let identity: Option<i64> = with_pool!(&state.database, pool =>
-        sqlx::query_scalar(sql).bind(order.user_id.to_string()).fetch_optional(pool).await)?;
-    let identity_verified = identity == Some(2);
+    // The applicant's identity as the User aggregate has it, never a read model
+    // (4.3: the first review passes only once the identity is verified).
+    let applicant = load_user(&state, &order.user_id.to_string()).await?;
+    let identity_verified = applicant.identity == IdentityStatus::Verified;
     let auditor_id = auditor.auditor_id;
     order_command(&state, &auditor, &order_id, || {
         OrderCommand::PassFirstAudit {
@@ -812,7 +619,7 @@ async fn history(
     let at = body.at_sequence.unwrap_or(history.len());
     let order = state_as_of(&history, at)
         .ok_or_else(|| ApiError::bad_input("atSequence", "must be 1 or more"))?;
-    let names = auditor_names(&state).await?;
+    let names = queries::auditor_names(&state).await?;
     let events: Vec<Json> = history
         .iter()
         .map(|entry| {
@@ -837,14 +644,6 @@ async fn history(
         "status": order.status.code(),
         "state": order,
     })))
-}
-
-/// Auditor id → username, to show who acted in the history.
-async fn auditor_names(state: &AppState) -> Result<HashMap<String, String>, ApiError> {
-    let sql = "select auditor_id, username from auditor";
-    let rows: Vec<(String, String)> =
-        with_pool!(&state.database, pool => sqlx::query_as(sql).fetch_all(pool).await)?;
-    Ok(rows.into_iter().collect())
 }
 
 // ---------------------------------------------------------------------------------
@@ -872,23 +671,13 @@ async fn user_detail(
     ApiJson(body): ApiJson<UserBody>,
 ) -> Result<Response, ApiError> {
     let user_id = record_id(&body.user_id, "user")?;
-    let sql = "select state from user_profile where user_id = $1";
-    let user: Option<String> = with_pool!(&state.database, pool =>
-        sqlx::query_scalar(sql).bind(&user_id).fetch_optional(pool).await)?;
-    let user: User = serde_json::from_str(&user.ok_or_else(|| not_found("user"))?)
-        .map_err(ApiError::internal)?;
+    let user = queries::user_state(&state, &user_id)
+        .await?
+        .ok_or_else(|| not_found("user"))?;
+    let user: User = serde_json::from_str(&user).map_err(ApiError::internal)?;
     let uuid = Uuid::parse_str(&user_id).map_err(ApiError::internal)?;
-    let profile = crate::routes::user::user_doc(&state, uuid).await?;
-    let sql = "select order_id, status, principal, applied_at from order_list \
-               where user_id = $1 order by applied_at desc";
-    let rows: Vec<(String, i64, String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(&user_id).fetch_all(pool).await)?;
-    let orders: Vec<Json> = rows
-        .into_iter()
-        .map(|(order_id, status, principal, applied_at)| {
-            json!({ "orderId": order_id, "status": status, "principal": principal, "applyTime": applied_at })
-        })
-        .collect();
+    let profile = crate::queries::borrower::user_doc(&state, uuid).await?;
+    let orders = crate::queries::borrower::order_list(&state, uuid).await?;
     Ok(ok(json!({
         "profile": profile,
         "identity": {
@@ -911,7 +700,7 @@ async fn auditor_actions(state: &AppState, user_id: &str) -> Result<Vec<Json>, A
     let envelopes = projections::store::load_events::<User>(&state.database, user_id)
         .await
         .map_err(ApiError::internal)?;
-    let names = auditor_names(state).await?;
+    let names = queries::auditor_names(state).await?;
     Ok(envelopes
         .into_iter()
         .filter_map(|envelope| {
@@ -1162,8 +951,6 @@ struct JournalBody {
     page_size: Option<i64>,
 }
 
-type PostingRow = (String, i64, String, String, String, String, String);
-
 #[utoipa::path(
     post,
     path = "/admin/api/ledger/journal",
@@ -1207,30 +994,7 @@ async fn journal(
         ),
         (None, None) => ("", None),
     };
-    let next = if value.is_some() { 2 } else { 1 };
-    // Paged by entry (oldest first); every posting of a listed entry is returned.
-    let sql = format!(
-        "select j.entry_id, j.posting_no, j.at, j.order_id, j.account, j.amount, j.description \
-         from ledger_journal j join (select entry_id, min(at) as first_at from ledger_journal \
-         {filter} group by entry_id order by first_at, entry_id limit ${next} offset ${}) p \
-         on p.entry_id = j.entry_id order by p.first_at, j.entry_id, j.posting_no",
-        next + 1
-    );
-    let count_sql = format!("select count(distinct entry_id) from ledger_journal {filter}");
-    let rows: Vec<PostingRow> = with_pool!(&state.database, pool => {
-        let mut query = sqlx::query_as(&sql);
-        if let Some(value) = &value {
-            query = query.bind(value);
-        }
-        query.bind(limit).bind(offset).fetch_all(pool).await
-    })?;
-    let total: i64 = with_pool!(&state.database, pool => {
-        let mut query = sqlx::query_scalar(&count_sql);
-        if let Some(value) = &value {
-            query = query.bind(value);
-        }
-        query.fetch_one(pool).await
-    })?;
+    let (rows, total) = queries::journal(&state, filter, value.as_deref(), limit, offset).await?;
     let mut entries: Vec<Json> = Vec::new();
     for (entry_id, posting_no, at, order_id, account, amount, description) in rows {
         let posting = json!({ "postingNo": posting_no, "account": account, "amount": amount });
@@ -1272,9 +1036,7 @@ async fn trial_balance(
 ) -> Result<Response, ApiError> {
     // As of the request, like the journal: see `journal`.
     state.settle().await?;
-    let sql = "select account, balance_minor, postings from ledger_balances order by account";
-    let rows: Vec<(String, i64, i64)> =
-        with_pool!(&state.database, pool => sqlx::query_as(sql).fetch_all(pool).await)?;
+    let rows = queries::trial_balance(&state).await?;
     let sum: i128 = rows.iter().map(|(_, minor, _)| i128::from(*minor)).sum();
     let accounts: Vec<Json> = rows
         .into_iter()

@@ -25,7 +25,8 @@ use uuid::Uuid;
 
 use crate::auth::{self, Borrower, TokenKind};
 use crate::envelope::{ok, AnyData, ApiError, Envelope, Null};
-use crate::routes::user::{user_doc, MAX_IMAGE_BYTES};
+use crate::files::MAX_IMAGE_BYTES;
+use crate::queries::borrower::user_doc;
 use crate::state::AppState;
 
 /// The routes of this module.

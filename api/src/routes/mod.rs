@@ -1,7 +1,9 @@
-//! The HTTP routes, one module per area of PRODUCT.md section 8.
+//! The HTTP routes, grouped by who calls them: `borrower` (the app), `admin` (the
+//! auditor console), `files` (images, for their owner and auditors) and `ops`
+//! (health, readiness, metrics). A handler sends at most one command or runs
+//! queries (`crate::queries`); it never re-checks what an aggregate decides.
 
 pub mod admin;
+pub mod borrower;
 pub mod files;
-pub mod loan;
-pub mod pay;
-pub mod user;
+pub mod ops;

@@ -3,7 +3,7 @@
 //! to the borrower, identity review, compliance holds, history replay, manual
 //! repayments and the ledger. The borrowers' side goes through `/jackey` only.
 
-use api::routes::admin::{create_auditor, CreateAuditorError};
+use api::auditors::{create_auditor, CreateAuditorError};
 use axum::body::Body;
 use axum::http::Request;
 use http_body_util::BodyExt;

@@ -17,7 +17,7 @@ use tokio::sync::watch;
 use tower::ServiceExt;
 use uuid::Uuid;
 
-use api::routes::admin::create_auditor;
+use api::auditors::create_auditor;
 
 /// A running app over its own store (clones share it).
 #[derive(Clone)]

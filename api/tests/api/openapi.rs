@@ -399,7 +399,7 @@ async fn odd_input(app: &TestApp) {
         .expect("token")
         .to_string();
     let username = format!("fuzz{}", Uuid::now_v7().simple());
-    api::routes::admin::create_auditor(&app.state.database, &username, "correct horse")
+    api::auditors::create_auditor(&app.state.database, &username, "correct horse")
         .await
         .expect("auditor");
     let login = json!({"username": username, "password": "correct horse"});

@@ -1,6 +1,6 @@
 //! Borrower loan calls: `/jackey/loan/*` and `/jackey/user/withdraw` (PRODUCT.md 8).
 
-use aggregates::order::{Order, OrderCommand, OrderStatus};
+use aggregates::order::{OrderCommand, OrderStatus};
 use aggregates::pricing::disclose;
 use aggregates::user::{UserCommand, UserEvent, MAX_FAILED_ATTEMPTS};
 use aggregates::{Actor, ErrorCode};
@@ -15,8 +15,8 @@ use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
 use crate::auth::Borrower;
-use crate::db::with_pool;
 use crate::envelope::{ok, AnyData, ApiError, ApiJson, Envelope, Null, OptionalJson};
+use crate::queries::borrower as queries;
 use crate::state::AppState;
 use projections::projection::money_text;
 
@@ -238,12 +238,7 @@ async fn loan_progress(
     State(state): State<AppState>,
     borrower: Borrower,
 ) -> Result<Response, ApiError> {
-    let sql = "select order_id, status, apply_amount, balance, contract from loan_progress where user_id = $1";
-    let row: Option<(String, i64, String, String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(borrower.user_id.to_string()).fetch_optional(pool).await)?;
-    Ok(ok(row.map(|(order_id, status, apply_amount, balance, contract)| {
-        json!({ "orderId": order_id, "status": status, "applyAmount": apply_amount, "balance": balance, "contract": contract })
-    })))
+    Ok(ok(queries::loan_progress(&state, borrower.user_id).await?))
 }
 
 #[utoipa::path(
@@ -259,16 +254,7 @@ async fn order_list(
     State(state): State<AppState>,
     borrower: Borrower,
 ) -> Result<Response, ApiError> {
-    let sql = "select order_id, status, principal, applied_at from order_list where user_id = $1 order by applied_at desc";
-    let rows: Vec<(String, i64, String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(borrower.user_id.to_string()).fetch_all(pool).await)?;
-    let orders: Vec<Json> = rows
-        .into_iter()
-        .map(|(order_id, status, principal, applied_at)| {
-            json!({ "orderId": order_id, "status": status, "principal": principal, "applyTime": applied_at })
-        })
-        .collect();
-    Ok(ok(orders))
+    Ok(ok(queries::order_list(&state, borrower.user_id).await?))
 }
 
 #[derive(Deserialize, Default, ToSchema)]
@@ -277,32 +263,6 @@ struct OrderBody {
     /// The order; omitted or empty: the borrower's latest.
     #[serde(default)]
     loan_order_id: Option<String>,
-}
-
-/// The borrower's order (the given one, or the latest), as `(doc, state)`.
-/// Error 40007 when it does not exist or belongs to someone else.
-async fn own_order(
-    state: &AppState,
-    user_id: Uuid,
-    order_id: Option<&str>,
-) -> Result<(Json, Order), ApiError> {
-    let not_found = || ApiError::code(ErrorCode::RecordNotFound);
-    let order_id = match order_id.filter(|id| !id.is_empty()) {
-        Some(id) => id.to_string(),
-        None => {
-            let sql = "select order_id from loan_progress where user_id = $1";
-            let latest: Option<String> = with_pool!(&state.database, pool =>
-                sqlx::query_scalar(sql).bind(user_id.to_string()).fetch_optional(pool).await)?;
-            latest.ok_or_else(not_found)?
-        }
-    };
-    let sql = "select doc, state from order_detail where order_id = $1 and user_id = $2";
-    let row: Option<(String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(&order_id).bind(user_id.to_string()).fetch_optional(pool).await)?;
-    let (doc, order) = row.ok_or_else(not_found)?;
-    let doc = serde_json::from_str(&doc).map_err(ApiError::internal)?;
-    let order = serde_json::from_str(&order).map_err(ApiError::internal)?;
-    Ok((doc, order))
 }
 
 #[utoipa::path(
@@ -320,7 +280,8 @@ async fn order_info(
     borrower: Borrower,
     OptionalJson(body): OptionalJson<OrderBody>,
 ) -> Result<Response, ApiError> {
-    let (doc, _) = own_order(&state, borrower.user_id, body.loan_order_id.as_deref()).await?;
+    let (doc, _) =
+        queries::own_order(&state, borrower.user_id, body.loan_order_id.as_deref()).await?;
     Ok(ok(doc))
 }
 
@@ -339,21 +300,10 @@ async fn order_timeline(
     borrower: Borrower,
     ApiJson(body): ApiJson<OrderBody>,
 ) -> Result<Response, ApiError> {
-    let (_, order) = own_order(&state, borrower.user_id, body.loan_order_id.as_deref()).await?;
+    let (_, order) =
+        queries::own_order(&state, borrower.user_id, body.loan_order_id.as_deref()).await?;
     let order_id = order.id.map(|id| id.to_string()).unwrap_or_default();
-    let sql = "select doc, actor from order_timeline where order_id = $1 order by sequence";
-    let rows: Vec<(String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(&order_id).fetch_all(pool).await)?;
-    let events: Vec<Json> = rows
-        .into_iter()
-        .map(|(doc, actor)| {
-            let mut doc: Json = serde_json::from_str(&doc).unwrap_or(Json::Null);
-            // The borrower sees who acted by role, never an auditor's identity.
-            doc["by"] = json!(actor.split(':').next().unwrap_or("system"));
-            doc
-        })
-        .collect();
-    Ok(ok(events))
+    Ok(ok(queries::order_timeline(&state, &order_id).await?))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -501,7 +451,8 @@ async fn cancel(
     borrower: Borrower,
     ApiJson(body): ApiJson<OrderBody>,
 ) -> Result<Response, ApiError> {
-    let (_, order) = own_order(&state, borrower.user_id, body.loan_order_id.as_deref()).await?;
+    let (_, order) =
+        queries::own_order(&state, borrower.user_id, body.loan_order_id.as_deref()).await?;
     let order_id = order
         .id
         .ok_or_else(|| ApiError::code(ErrorCode::RecordNotFound))?;
@@ -547,7 +498,8 @@ async fn payoff_quote(
     borrower: Borrower,
     OptionalJson(body): OptionalJson<OrderBody>,
 ) -> Result<Response, ApiError> {
-    let (_, order) = own_order(&state, borrower.user_id, body.loan_order_id.as_deref()).await?;
+    let (_, order) =
+        queries::own_order(&state, borrower.user_id, body.loan_order_id.as_deref()).await?;
     let (Some(loan), OrderStatus::Disbursed) = (&order.loan, order.status) else {
         return Err(ApiError::new(
             ErrorCode::RecordNotFound,
@@ -576,10 +528,9 @@ async fn last_withdraw_error(
     State(state): State<AppState>,
     borrower: Borrower,
 ) -> Result<Response, ApiError> {
-    let sql = "select message from last_withdraw_error where user_id = $1";
-    let message: Option<String> = with_pool!(&state.database, pool =>
-        sqlx::query_scalar(sql).bind(borrower.user_id.to_string()).fetch_optional(pool).await)?;
-    Ok(ok(message.unwrap_or_default()))
+    Ok(ok(
+        queries::last_withdraw_error(&state, borrower.user_id).await?
+    ))
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -19,11 +19,11 @@ use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
 use crate::auth::{self, Borrower, TokenKind};
-use crate::db::with_pool;
+use crate::claims;
 use crate::envelope::{ok, AnyData, ApiError, ApiJson, Envelope, Null};
+use crate::queries::borrower as queries;
 use crate::sms;
 use crate::state::AppState;
-use projections::projection::time_text;
 
 /// The routes of this module.
 pub fn router() -> Router<AppState> {
@@ -165,20 +165,7 @@ async fn register(
         return Err(ApiError::code(ErrorCode::InvalidInviteCode));
     }
     let user_id = Uuid::now_v7();
-    let claim = "insert into user_mobile (mobile, user_id, created_at) values ($1, $2, $3)";
-    let claimed = with_pool!(&state.database, pool => sqlx::query(claim)
-        .bind(mobile.as_str()).bind(user_id.to_string()).bind(time_text(state.now()))
-        .execute(pool).await.map(|r| r.rows_affected()));
-    if let Err(error) = claimed {
-        let duplicate = error
-            .as_database_error()
-            .is_some_and(|e| e.is_unique_violation());
-        return Err(if duplicate {
-            ApiError::code(ErrorCode::PhoneAlreadyRegistered)
-        } else {
-            ApiError::internal(error)
-        });
-    }
+    claims::claim_mobile(&state, mobile.as_str(), user_id).await?;
     let command = || UserCommand::Register {
         user_id,
         mobile: mobile.as_str().to_string(),
@@ -197,9 +184,7 @@ async fn register(
         )
         .await
     {
-        let release = "delete from user_mobile where mobile = $1 and user_id = $2";
-        let _ = with_pool!(&state.database, pool => sqlx::query(release)
-            .bind(mobile.as_str()).bind(&uid).execute(pool).await.map(|r| r.rows_affected()));
+        claims::release_mobile(&state, mobile.as_str(), user_id).await;
         return Err(error);
     }
     let token = auth::issue(&state, user_id, TokenKind::Borrower).await?;
@@ -213,14 +198,6 @@ struct LoginBody {
     mobile: String,
     /// Password.
     password: String,
-}
-
-/// The user id that holds this phone number.
-pub async fn user_by_mobile(state: &AppState, mobile: &str) -> Result<Option<Uuid>, ApiError> {
-    let sql = "select user_id from user_mobile where mobile = $1";
-    let id: Option<String> = with_pool!(&state.database, pool =>
-        sqlx::query_scalar(sql).bind(mobile).fetch_optional(pool).await)?;
-    Ok(id.and_then(|id| Uuid::parse_str(&id).ok()))
 }
 
 #[utoipa::path(
@@ -238,7 +215,7 @@ async fn login(
     ApiJson(body): ApiJson<LoginBody>,
 ) -> Result<Response, ApiError> {
     let wrong = || ApiError::code(ErrorCode::WrongPhoneOrPassword);
-    let Some(user_id) = user_by_mobile(&state, body.mobile.trim()).await? else {
+    let Some(user_id) = queries::user_by_mobile(&state, body.mobile.trim()).await? else {
         return Err(wrong());
     };
     let events = state
@@ -293,22 +270,6 @@ async fn logout(State(state): State<AppState>, borrower: Borrower) -> Result<Res
     Ok(ok(json!(null)))
 }
 
-/// The borrower's `user_profile` document, with `lastOrderId` from `loan_progress`.
-pub async fn user_doc(state: &AppState, user_id: Uuid) -> Result<serde_json::Value, ApiError> {
-    let sql = "select doc from user_profile where user_id = $1";
-    let doc: Option<String> = with_pool!(&state.database, pool =>
-        sqlx::query_scalar(sql).bind(user_id.to_string()).fetch_optional(pool).await)?;
-    let doc = doc.ok_or_else(|| ApiError::code(ErrorCode::CouldNotGetUserInfo))?;
-    let mut doc: serde_json::Value = serde_json::from_str(&doc).map_err(ApiError::internal)?;
-    let latest = "select order_id from loan_progress where user_id = $1";
-    let last_order: Option<String> = with_pool!(&state.database, pool =>
-        sqlx::query_scalar(latest).bind(user_id.to_string()).fetch_optional(pool).await)?;
-    doc["lastOrderId"] = json!(last_order);
-    // No credit scoring model is configured; the score is not invented.
-    doc["creditScore"] = json!(null);
-    Ok(doc)
-}
-
 #[utoipa::path(
     post,
     path = "/jackey/user/info",
@@ -319,7 +280,7 @@ pub async fn user_doc(state: &AppState, user_id: Uuid) -> Result<serde_json::Val
     responses((status = 200, description = "Envelope with the user document", body = Envelope<AnyData>))
 )]
 async fn info(State(state): State<AppState>, borrower: Borrower) -> Result<Response, ApiError> {
-    Ok(ok(user_doc(&state, borrower.user_id).await?))
+    Ok(ok(queries::user_doc(&state, borrower.user_id).await?))
 }
 
 /// Profile fields (any subset), or the questionnaire (all six answers together).
@@ -424,90 +385,6 @@ async fn update(
     Ok(ok(json!(null)))
 }
 
-/// A value one account at most may hold (`user_claim`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ClaimKind {
-    /// The ID number: 10026 when another account holds it.
-    Identity,
-    /// The email address (compared lower-case): 10025 when another account holds it.
-    Email,
-}
-
-impl ClaimKind {
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::Identity => "identity",
-            Self::Email => "email",
-        }
-    }
-
-    fn taken(self) -> ErrorCode {
-        match self {
-            Self::Identity => ErrorCode::IdentityAlreadyRegistered,
-            Self::Email => ErrorCode::EmailAlreadyExists,
-        }
-    }
-
-    fn normalize(self, value: &str) -> String {
-        match self {
-            Self::Identity => value.trim().to_string(),
-            Self::Email => value.trim().to_lowercase(),
-        }
-    }
-}
-
-/// A claim this request holds: its kind, value, and whether this request made it.
-struct Claim {
-    kind: ClaimKind,
-    value: String,
-    new: bool,
-}
-
-/// Claims `value` of `kind` for `user_id`. Error 10026 or 10025 when another account
-/// holds it.
-async fn claim(
-    state: &AppState,
-    user_id: Uuid,
-    kind: ClaimKind,
-    value: &str,
-) -> Result<Claim, ApiError> {
-    let insert = "insert into user_claim (kind, value, user_id, created_at) \
-                  values ($1, $2, $3, $4) on conflict (kind, value) do nothing";
-    let holder_sql = "select user_id from user_claim where kind = $1 and value = $2";
-    let uid = user_id.to_string();
-    let value = kind.normalize(value);
-    // A claim released between the insert and the read is claimed again.
-    for _ in 0..3 {
-        let inserted = with_pool!(&state.database, pool => sqlx::query(insert)
-            .bind(kind.as_str()).bind(&value).bind(&uid).bind(time_text(state.now()))
-            .execute(pool).await.map(|r| r.rows_affected()))?;
-        if inserted == 1 {
-            return Ok(Claim {
-                kind,
-                value,
-                new: true,
-            });
-        }
-        let holder: Option<String> = with_pool!(&state.database, pool =>
-            sqlx::query_scalar(holder_sql).bind(kind.as_str()).bind(&value).fetch_optional(pool).await)?;
-        match holder {
-            Some(holder) if holder == uid => {
-                return Ok(Claim {
-                    kind,
-                    value,
-                    new: false,
-                })
-            }
-            Some(_) => return Err(ApiError::code(kind.taken())),
-            None => continue,
-        }
-    }
-    Err(ApiError::new(
-        ErrorCode::ServerError,
-        "busy, please try again",
-    ))
-}
-
 /// Runs `command` (which records `profile`) holding the claims on its ID number and
 /// email: another account's value answers 10026 or 10025 before anything is
 /// recorded. After the change the borrower's previous values are released; if it is
@@ -521,15 +398,15 @@ async fn with_claims(
 ) -> Result<(), ApiError> {
     let mut claims = Vec::new();
     let wanted = [
-        (ClaimKind::Identity, profile.identity.as_deref()),
-        (ClaimKind::Email, profile.email.as_deref()),
+        (claims::ClaimKind::Identity, profile.identity.as_deref()),
+        (claims::ClaimKind::Email, profile.email.as_deref()),
     ];
     let mut refused = None;
     for (kind, value) in wanted {
         let Some(value) = value.filter(|v| !v.trim().is_empty()) else {
             continue;
         };
-        match claim(state, user_id, kind, value).await {
+        match claims::claim(state, user_id, kind, value).await {
             Ok(claim) => claims.push(claim),
             Err(error) => {
                 refused = Some(error);
@@ -550,25 +427,7 @@ async fn with_claims(
             .await
             .map(|_| ()),
     };
-    let uid = user_id.to_string();
-    for claim in &claims {
-        let (sql, release) = if outcome.is_ok() {
-            let others = "delete from user_claim where kind = $1 and user_id = $2 and value <> $3";
-            (others, true)
-        } else {
-            let this = "delete from user_claim where kind = $1 and user_id = $2 and value = $3";
-            (this, claim.new)
-        };
-        if !release {
-            continue;
-        }
-        let released = with_pool!(&state.database, pool => sqlx::query(sql)
-            .bind(claim.kind.as_str()).bind(&uid).bind(&claim.value)
-            .execute(pool).await.map(|r| r.rows_affected()));
-        if let Err(error) = released {
-            tracing::error!(%error, kind = claim.kind.as_str(), "claim not released");
-        }
-    }
+    claims::settle(state, user_id, &claims, outcome.is_ok()).await;
     outcome
 }
 
@@ -634,14 +493,9 @@ async fn sms_proof(
     let Some(code) = code.filter(|c| !c.is_empty()) else {
         return Ok(false);
     };
-    let mobile = mobile_of(state, user_id).await?;
+    let mobile = queries::mobile_of(state, user_id).await?;
     sms::verify(state, &mobile, purpose, code).await?;
     Ok(true)
-}
-
-async fn mobile_of(state: &AppState, user_id: Uuid) -> Result<String, ApiError> {
-    let doc = user_doc(state, user_id).await?;
-    Ok(doc["mobile"].as_str().unwrap_or_default().to_string())
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -731,9 +585,6 @@ struct SignatureBody {
     img: String,
 }
 
-/// Largest upload (PRODUCT.md section 5).
-pub const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
-
 #[utoipa::path(
     post,
     path = "/jackey/user/signatureImg/upload",
@@ -756,7 +607,7 @@ async fn upload_signature(
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(data.trim())
         .map_err(|_| ApiError::bad_input("img", "not valid base64"))?;
-    if bytes.len() >= MAX_IMAGE_BYTES {
+    if bytes.len() >= crate::files::MAX_IMAGE_BYTES {
         return Err(ApiError::new(
             ErrorCode::UploadFailed,
             "image must be smaller than 5 MB",
@@ -826,7 +677,7 @@ async fn unlock(
     // (10013 without a code waiting, 10011 for a wrong one), so unlock tells nobody
     // which numbers have accounts.
     sms::verify(&state, mobile, "unlock", &body.unlock_code).await?;
-    let Some(user_id) = user_by_mobile(&state, mobile).await? else {
+    let Some(user_id) = queries::user_by_mobile(&state, mobile).await? else {
         return Err(ApiError::code(ErrorCode::VerificationCodeInvalid));
     };
     let uid = user_id.to_string();

@@ -1,0 +1,176 @@
+//! Auditor (loan officer) accounts: created on the command line (`api
+//! create-auditor`), passwords only as argon2id hashes, and the per-username login
+//! attempt counter (five failed logins lock a username for 15 minutes, PRODUCT.md 7).
+
+use tokio::sync::OnceCell;
+use uuid::Uuid;
+
+use aggregates::services::SecretHasher;
+use aggregates::ErrorCode;
+
+use crate::db::with_pool;
+use crate::envelope::ApiError;
+use crate::services::Argon2Hasher;
+use crate::state::AppState;
+use projections::projection::time_text;
+use projections::store::Database;
+
+/// Shortest auditor password accepted by [`create_auditor`].
+pub const MIN_AUDITOR_PASSWORD_CHARS: usize = 8;
+
+/// Why an auditor account could not be created.
+#[derive(Debug, thiserror::Error)]
+pub enum CreateAuditorError {
+    /// The username breaks the rules (3–64 of `a-z 0-9 . _ - @`).
+    #[error("username: {0}")]
+    InvalidUsername(&'static str),
+    /// The password is shorter than [`MIN_AUDITOR_PASSWORD_CHARS`].
+    #[error("password: must be at least {MIN_AUDITOR_PASSWORD_CHARS} characters")]
+    PasswordTooShort,
+    /// Another auditor already has this username.
+    #[error("an auditor named {0:?} already exists")]
+    DuplicateUsername(String),
+    /// The store refused the insert for another reason.
+    #[error("event store: {0}")]
+    Database(#[from] sqlx::Error),
+}
+
+/// The username as stored and looked up: trimmed and lower-cased, so `Alice` and
+/// `alice` are one account.
+pub fn normalize_username(username: &str) -> String {
+    username.trim().to_lowercase()
+}
+
+/// Creates an auditor (loan officer) account: the password is stored only as an
+/// argon2id hash, the id is a new UUID v7. Used by `api create-auditor` and by tests.
+///
+/// # Errors
+/// [`CreateAuditorError::InvalidUsername`], [`CreateAuditorError::PasswordTooShort`],
+/// [`CreateAuditorError::DuplicateUsername`] when the (normalized) name is taken, and
+/// [`CreateAuditorError::Database`] for any other store failure.
+pub async fn create_auditor(
+    database: &Database,
+    username: &str,
+    password: &str,
+) -> Result<Uuid, CreateAuditorError> {
+    let username = normalize_username(username);
+    let length = username.chars().count();
+    if !(3..=64).contains(&length) {
+        return Err(CreateAuditorError::InvalidUsername(
+            "must be 3 to 64 characters",
+        ));
+    }
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '@');
+    if !username.chars().all(allowed) {
+        return Err(CreateAuditorError::InvalidUsername(
+            "only letters, digits and . _ - @ are allowed",
+        ));
+    }
+    if password.chars().count() < MIN_AUDITOR_PASSWORD_CHARS {
+        return Err(CreateAuditorError::PasswordTooShort);
+    }
+    let auditor_id = Uuid::now_v7();
+    let password_hash = Argon2Hasher.hash(password).await;
+    let sql = "insert into auditor (auditor_id, username, password_hash, created_at) \
+               values ($1, $2, $3, $4)";
+    let inserted = with_pool!(database, pool => sqlx::query(sql)
+        .bind(auditor_id.to_string())
+        .bind(&username)
+        .bind(&password_hash)
+        // The command line has no Clock service: the account's creation is wall time.
+        .bind(time_text(chrono::Utc::now()))
+        .execute(pool)
+        .await
+        .map(|r| r.rows_affected()));
+    match inserted {
+        Ok(_) => Ok(auditor_id),
+        Err(error)
+            if error
+                .as_database_error()
+                .is_some_and(|e| e.is_unique_violation()) =>
+        {
+            Err(CreateAuditorError::DuplicateUsername(username))
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// A hash to verify against when the username is unknown, so an unknown name takes
+/// as long to refuse as a wrong password.
+pub async fn dummy_hash() -> &'static str {
+    static HASH: OnceCell<String> = OnceCell::const_new();
+    HASH.get_or_init(|| Argon2Hasher.hash("not an auditor password"))
+        .await
+}
+
+/// The auditor named `username` (normalized): (id, username, password hash).
+pub async fn find(
+    state: &AppState,
+    username: &str,
+) -> Result<Option<(String, String, String)>, ApiError> {
+    let sql = "select auditor_id, username, password_hash from auditor where username = $1";
+    Ok(with_pool!(&state.database, pool =>
+        sqlx::query_as(sql).bind(username).fetch_optional(pool).await)?)
+}
+
+/// A successful login ends the run of attempts of `username`.
+pub async fn clear_login_attempts(state: &AppState, username: &str) -> Result<(), ApiError> {
+    let clear = "delete from auditor_login_failure where username = $1";
+    with_pool!(&state.database, pool => sqlx::query(clear)
+        .bind(username).execute(pool).await.map(|r| r.rows_affected()))?;
+    Ok(())
+}
+
+/// Failed logins in a row (within [`LOGIN_FAILURE_WINDOW_MINUTES`]) that lock an
+/// auditor username.
+pub const MAX_FAILED_AUDITOR_LOGINS: i64 = 5;
+/// How long a locked username stays locked, and how long failures are remembered.
+pub const LOGIN_FAILURE_WINDOW_MINUTES: i64 = 15;
+
+/// Error 5: the username is locked for the window after too many failed logins.
+pub fn too_many_logins() -> ApiError {
+    ApiError::new(
+        ErrorCode::TooManyRequests,
+        format!(
+            "too many requests, try again later: too many failed logins for this username; \
+             try again in {LOGIN_FAILURE_WINDOW_MINUTES} minutes"
+        ),
+    )
+}
+
+/// Takes one login attempt of `username` and answers its number in the current
+/// run of attempts, in one statement (an upsert), before any password is checked:
+/// a run starts at 1 after a success (which deletes the row), after a lock has
+/// passed, or when the last attempt is older than the window; the attempt that
+/// reaches [`MAX_FAILED_AUDITOR_LOGINS`] sets the lock. Error 5 for an attempt
+/// beyond it (the username is locked): no password is checked. So however many
+/// guesses arrive at once, at most five passwords are checked per window.
+pub async fn take_login_attempt(state: &AppState, username: &str) -> Result<i64, ApiError> {
+    let now = state.now();
+    let window = chrono::Duration::minutes(LOGIN_FAILURE_WINDOW_MINUTES);
+    // `last_failed_at` holds the time of the last attempt of the run.
+    let take = "insert into auditor_login_failure (username, failures, last_failed_at, locked_until) \
+                values ($1, 1, $2, case when 1 >= $5 then $4 end) \
+                on conflict (username) do update set \
+                failures = case \
+                  when auditor_login_failure.locked_until > $2 then auditor_login_failure.failures + 1 \
+                  when auditor_login_failure.locked_until is not null \
+                    or auditor_login_failure.last_failed_at < $3 then 1 \
+                  else auditor_login_failure.failures + 1 end, \
+                locked_until = case \
+                  when auditor_login_failure.locked_until > $2 then auditor_login_failure.locked_until \
+                  when auditor_login_failure.locked_until is null \
+                    and auditor_login_failure.last_failed_at >= $3 \
+                    and auditor_login_failure.failures + 1 >= $5 then $4 \
+                  else null end, \
+                last_failed_at = $2 \
+                returning failures";
+    let attempt: i64 = with_pool!(&state.database, pool => sqlx::query_scalar(take)
+        .bind(username).bind(time_text(now)).bind(time_text(now - window))
+        .bind(time_text(now + window)).bind(MAX_FAILED_AUDITOR_LOGINS)
+        .fetch_one(pool).await)?;
+    if attempt > MAX_FAILED_AUDITOR_LOGINS {
+        return Err(too_many_logins());
+    }
+    Ok(attempt)
+}

@@ -1,0 +1,147 @@
+//! The auditor console's read models (PRODUCT.md 7): every SQL query of the admin
+//! routes. Read models lag the log; no rule is decided from them.
+
+use std::collections::HashMap;
+
+use crate::db::with_pool;
+use crate::envelope::ApiError;
+use crate::state::AppState;
+
+/// A queue row: order, user, status, name, product, amount, period, applied,
+/// updated, mobile, identity status.
+pub type QueueRow = (
+    String,
+    String,
+    i64,
+    String,
+    String,
+    String,
+    i64,
+    String,
+    String,
+    Option<String>,
+    Option<i64>,
+);
+
+/// A page of the review queue (oldest first), optionally of one status, and the total.
+pub async fn queue(
+    state: &AppState,
+    status: Option<i64>,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<QueueRow>, i64), ApiError> {
+    let (filter, next) = match status {
+        Some(_) => ("where q.status = $1", 2),
+        None => ("", 1),
+    };
+    let sql = format!(
+        "select q.order_id, q.user_id, q.status, q.applicant_name, q.product_name, q.amount, \
+         q.period_days, q.applied_at, q.updated_at, u.mobile, u.identity_status \
+         from audit_queue q left join user_profile u on u.user_id = q.user_id {filter} \
+         order by q.applied_at, q.order_id limit ${next} offset ${}",
+        next + 1
+    );
+    let count_sql = format!("select count(*) from audit_queue q {filter}");
+    let rows: Vec<QueueRow> = with_pool!(&state.database, pool => {
+        let mut query = sqlx::query_as(&sql);
+        if let Some(status) = status {
+            query = query.bind(status);
+        }
+        query.bind(limit).bind(offset).fetch_all(pool).await
+    })?;
+    let total: i64 = with_pool!(&state.database, pool => {
+        let mut query = sqlx::query_scalar(&count_sql);
+        if let Some(status) = status {
+            query = query.bind(status);
+        }
+        query.fetch_one(pool).await
+    })?;
+    Ok((rows, total))
+}
+
+/// An order's `order_detail` row: (doc, state).
+pub async fn order_row(
+    state: &AppState,
+    order_id: &str,
+) -> Result<Option<(String, String)>, ApiError> {
+    let sql = "select doc, state from order_detail where order_id = $1";
+    Ok(with_pool!(&state.database, pool =>
+        sqlx::query_as(sql).bind(order_id).fetch_optional(pool).await)?)
+}
+
+/// An applicant's `user_profile` row: (doc, state, identity status).
+pub async fn applicant(
+    state: &AppState,
+    user_id: &str,
+) -> Result<Option<(String, String, i64)>, ApiError> {
+    let sql = "select doc, state, identity_status from user_profile where user_id = $1";
+    Ok(with_pool!(&state.database, pool =>
+        sqlx::query_as(sql).bind(user_id).fetch_optional(pool).await)?)
+}
+
+/// A user's folded state as the users read model has it.
+pub async fn user_state(state: &AppState, user_id: &str) -> Result<Option<String>, ApiError> {
+    let sql = "select state from user_profile where user_id = $1";
+    Ok(with_pool!(&state.database, pool =>
+        sqlx::query_scalar(sql).bind(user_id).fetch_optional(pool).await)?)
+}
+
+/// An order's timeline with each event's actor: (doc, actor), in order.
+pub async fn timeline(state: &AppState, order_id: &str) -> Result<Vec<(String, String)>, ApiError> {
+    let sql = "select doc, actor from order_timeline where order_id = $1 order by sequence";
+    Ok(with_pool!(&state.database, pool =>
+        sqlx::query_as(sql).bind(order_id).fetch_all(pool).await)?)
+}
+
+/// Auditor id → username, to show who acted in the history.
+pub async fn auditor_names(state: &AppState) -> Result<HashMap<String, String>, ApiError> {
+    let sql = "select auditor_id, username from auditor";
+    let rows: Vec<(String, String)> =
+        with_pool!(&state.database, pool => sqlx::query_as(sql).fetch_all(pool).await)?;
+    Ok(rows.into_iter().collect())
+}
+
+/// A journal posting: entry, posting number, time, order, account, amount, description.
+pub type PostingRow = (String, i64, String, String, String, String, String);
+
+/// A page of journal entries (oldest first, every posting of each), filtered by
+/// `filter` (a `where` clause on `$1` = `value`, or empty), and the number of entries.
+pub async fn journal(
+    state: &AppState,
+    filter: &str,
+    value: Option<&str>,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<PostingRow>, i64), ApiError> {
+    let next = if value.is_some() { 2 } else { 1 };
+    // Paged by entry (oldest first); every posting of a listed entry is returned.
+    let sql = format!(
+        "select j.entry_id, j.posting_no, j.at, j.order_id, j.account, j.amount, j.description \
+         from ledger_journal j join (select entry_id, min(at) as first_at from ledger_journal \
+         {filter} group by entry_id order by first_at, entry_id limit ${next} offset ${}) p \
+         on p.entry_id = j.entry_id order by p.first_at, j.entry_id, j.posting_no",
+        next + 1
+    );
+    let count_sql = format!("select count(distinct entry_id) from ledger_journal {filter}");
+    let rows: Vec<PostingRow> = with_pool!(&state.database, pool => {
+        let mut query = sqlx::query_as(&sql);
+        if let Some(value) = value {
+            query = query.bind(value);
+        }
+        query.bind(limit).bind(offset).fetch_all(pool).await
+    })?;
+    let total: i64 = with_pool!(&state.database, pool => {
+        let mut query = sqlx::query_scalar(&count_sql);
+        if let Some(value) = value {
+            query = query.bind(value);
+        }
+        query.fetch_one(pool).await
+    })?;
+    Ok((rows, total))
+}
+
+/// Every ledger account: (account, balance in minor units, number of postings).
+pub async fn trial_balance(state: &AppState) -> Result<Vec<(String, i64, i64)>, ApiError> {
+    let sql = "select account, balance_minor, postings from ledger_balances order by account";
+    Ok(with_pool!(&state.database, pool => sqlx::query_as(sql).fetch_all(pool).await)?)
+}
