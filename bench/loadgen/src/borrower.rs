@@ -216,7 +216,11 @@ impl Borrower {
             }
             Step::Apply => {
                 let body = json!({"amt": APPLY_AMOUNT, "periodDays": 6, "appId": 1, "configId": 1});
-                let outcome = api.call("/jackey/loan/apply", t, &body, &self.ip).await;
+                // One key per loan cycle (after the previous order), kept across retries.
+                let key = format!("apply-after-{}", self.order_id.as_deref().unwrap_or("none"));
+                let outcome = api
+                    .call_with_key("/jackey/loan/apply", t, &body, &self.ip, Some(&key))
+                    .await;
                 ("apply", outcome)
             }
             Step::StartReview => {
@@ -245,16 +249,20 @@ impl Borrower {
             }
             Step::Withdraw => {
                 let body = json!({"password": PIN, "withdrawAmount": WITHDRAW_AMOUNT, "bankcard": "x", "loanOrderId": self.order_id});
+                let key = format!("withdraw-{}", self.order_id.as_deref().unwrap_or("none"));
                 (
                     "withdraw",
-                    api.call("/jackey/user/withdraw", t, &body, &self.ip).await,
+                    api.call_with_key("/jackey/user/withdraw", t, &body, &self.ip, Some(&key))
+                        .await,
                 )
             }
             Step::Recharge => {
                 let body = json!({ "amt": WITHDRAW_AMOUNT });
+                let key = format!("recharge-{}", self.order_id.as_deref().unwrap_or("none"));
                 (
                     "recharge",
-                    api.call("/jackey/loan/recharge", t, &body, &self.ip).await,
+                    api.call_with_key("/jackey/loan/recharge", t, &body, &self.ip, Some(&key))
+                        .await,
                 )
             }
             Step::Pay => {

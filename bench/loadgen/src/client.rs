@@ -93,6 +93,19 @@ impl Api {
         body: &Value,
         client_ip: &str,
     ) -> Result<Answer, Transport> {
+        self.call_with_key(path, token, body, client_ip, None).await
+    }
+
+    /// [`Api::call`] with an `Idempotency-Key`, as the app sends on money calls: the
+    /// same key on a retry after a lost answer (a killed api) gets the first effect.
+    pub async fn call_with_key(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: &Value,
+        client_ip: &str,
+        key: Option<&str>,
+    ) -> Result<Answer, Transport> {
         let mut request = self
             .http
             .post(self.url(path))
@@ -101,6 +114,9 @@ impl Api {
             .body(body.to_string());
         if let Some(token) = token {
             request = request.header("authorization", format!("Bearer {token}"));
+        }
+        if let Some(key) = key {
+            request = request.header("idempotency-key", key);
         }
         self.envelope(request).await
     }
