@@ -111,17 +111,7 @@ impl Workflow for PayoutWorker {
                         OrderCommand::RecordPayoutFailed { payout_id, reason }
                     }
                 };
-                let metadata = Actor::System.metadata(&format!("payout:{payout_id}"), None);
-                let result = state
-                    .orders
-                    .execute_with_retry(
-                        &event.aggregate_id,
-                        || command.clone(),
-                        metadata,
-                        RetryPolicy::default(),
-                    )
-                    .await;
-                skip_refusal(result, payout_id)?;
+                record(&state.orders, &event.aggregate_id, command, payout_id).await?;
             }
         } else if event.aggregate_type == "Wallet" && event.event_type == "RefundRequested" {
             let payload: WalletEvent =
@@ -140,29 +130,36 @@ impl Workflow for PayoutWorker {
                     PayoutOutcome::Failed(reason) => Some(reason),
                 };
                 let command = WalletCommand::RecordRefundResult { refund_id, failure };
-                let metadata = Actor::System.metadata(&format!("refund:{refund_id}"), None);
-                let result = state
-                    .wallets
-                    .execute_with_retry(
-                        &event.aggregate_id,
-                        || command.clone(),
-                        metadata,
-                        RetryPolicy::default(),
-                    )
-                    .await;
-                skip_refusal(result, refund_id)?;
+                record(&state.wallets, &event.aggregate_id, command, refund_id).await?;
             }
         }
         Ok(())
     }
 }
 
-/// A result the aggregate refused is logged and skipped (retrying cannot help);
-/// infrastructure errors are returned, so the batch runs again.
-fn skip_refusal<T, E: std::error::Error>(
-    result: Result<T, cqrs_es::AggregateError<E>>,
+/// Records the provider's result `command` for `id` (a payout or refund id) on the
+/// aggregate `aggregate_id`. A result the aggregate refuses (a repeat) is logged and
+/// skipped, since retrying cannot help; infrastructure errors are returned, so the
+/// batch runs again.
+async fn record<A>(
+    bus: &projections::store::CommandBus<A>,
+    aggregate_id: &str,
+    command: A::Command,
     id: Uuid,
-) -> Result<(), projections::ProjectionError> {
+) -> Result<(), projections::ProjectionError>
+where
+    A: cqrs_es::Aggregate,
+    A::Command: Clone,
+{
+    let metadata = Actor::System.metadata(&format!("payout:{id}"), None);
+    let result = bus
+        .execute_with_retry(
+            aggregate_id,
+            || command.clone(),
+            metadata,
+            RetryPolicy::default(),
+        )
+        .await;
     match result {
         Ok(_) => Ok(()),
         Err(cqrs_es::AggregateError::UserError(refusal)) => {

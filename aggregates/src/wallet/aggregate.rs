@@ -61,6 +61,22 @@ impl Wallet {
         self.proceeds.values().copied().sum::<Decimal>() + self.cash()
     }
 
+    /// `amount` may be taken from the cash that payment `payment_ref` brought:
+    /// positive, two decimals (10004), a payment this wallet has (40007), at most
+    /// what is left of it (40006).
+    fn check_cash(&self, payment_ref: &str, amount: Decimal) -> Result<(), WalletError> {
+        Self::check_amount(amount)?;
+        let cash = self
+            .recharges
+            .get(payment_ref)
+            .copied()
+            .ok_or(WalletError::RecordNotFound)?;
+        if amount > cash {
+            return Err(WalletError::InsufficientBalance);
+        }
+        Ok(())
+    }
+
     fn check_amount(amount: Decimal) -> Result<(), WalletError> {
         if amount <= Decimal::ZERO || amount.round_dp(2) != amount {
             return Err(WalletError::InvalidAmount);
@@ -167,15 +183,7 @@ impl Aggregate for Wallet {
                 if self.refunded_payments.contains(&payment_ref) {
                     return Ok(());
                 }
-                Self::check_amount(amount)?;
-                let cash = self
-                    .recharges
-                    .get(&payment_ref)
-                    .copied()
-                    .ok_or(WalletError::RecordNotFound)?;
-                if amount > cash {
-                    return Err(WalletError::InsufficientBalance);
-                }
+                self.check_cash(&payment_ref, amount)?;
                 let order_id = self
                     .recharge_orders
                     .get(&payment_ref)
@@ -222,15 +230,7 @@ impl Aggregate for Wallet {
                 if self.applied_payments.contains(&payment_ref) {
                     return Ok(());
                 }
-                Self::check_amount(amount)?;
-                let cash = self
-                    .recharges
-                    .get(&payment_ref)
-                    .copied()
-                    .ok_or(WalletError::RecordNotFound)?;
-                if amount > cash {
-                    return Err(WalletError::InsufficientBalance);
-                }
+                self.check_cash(&payment_ref, amount)?;
                 let event = WalletEvent::RepaymentApplied {
                     payment_ref,
                     order_id,
