@@ -19,9 +19,9 @@
 //! only after an event's steps are committed. So a retry, a crash before the
 //! checkpoint, or a second process running the same manager never applies a step
 //! twice — it finds the step already done and writes nothing. The crash tests
-//! (`projections/tests/store/workflow_crash.rs`) stop the manager before each of its
-//! commands in turn ([`LoanProcess::with_failpoint_before_command`]), restart it, and compare the
-//! end state with an uncrashed run.
+//! (`projections/tests/store/workflow.rs`) stop the manager before each of its
+//! commands in turn ([`LoanProcess::with_failpoint_before_command`]), restart it, and
+//! compare the end state with an uncrashed run.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
