@@ -266,9 +266,12 @@ fault_mix = next(iter(lines("fault-mix.jsonl")), {})
 check = next(iter(lines("fault-check.jsonl")), {})
 kills = text("fault-kills.txt").splitlines()
 emit(f"`loadgen mix` at 16 clients while the api was killed with SIGKILL {len(kills)} times and restarted "
-     "(random moments); afterwards `replay-tool verify` and every success-answered command "
-     "looked up in the store.\n")
-emit("| Sent | Answered | Success answers | Found afterwards | Missing | Payouts twice | Payments applied twice | verify exit |")
+     "(random moments); apply, withdraw and recharge carry an `Idempotency-Key`, as the app's do; "
+     "afterwards `replay-tool verify` and every success-answered command looked up in the store "
+     "(applications and payment sessions on the order included). \"Other effects twice\" counts "
+     "payments recorded, applied or received twice, sessions paid twice, refunds sent twice and "
+     "applications opened twice.\n")
+emit("| Sent | Answered | Success answers | Found afterwards | Missing | Payouts twice | Other effects twice | verify exit |")
 emit("|---|---|---|---|---|---|---|---|")
 dup = check.get("duplicates", {})
 twice = sum(v for k, v in dup.items() if k != "payoutSucceededTwice")
