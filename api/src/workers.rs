@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use projections::consumer::{self, WorkflowConsumer};
-use projections::process::LoanProcess;
+use projections::process::{LoanProcess, LOAN_PROCESS_PARTITIONS};
 use projections::projection::all;
 use projections::runner::Runner;
 use tokio::sync::{watch, Notify};
@@ -28,19 +28,29 @@ pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bo
             Runner::new(&state.database, projection).with_checkpoints(state.checkpoints.clone());
         tokio::spawn(runner.run(wakeup.clone(), poll, shutdown.clone()));
     }
-    // The workflows run on the same consumer loop as the projections.
-    let process = LoanProcess::new(
-        &state.database,
-        state.user_services.clone(),
-        state.order_services.clone(),
-    );
-    let payout = PayoutWorker::new(state.clone(), Arc::new(SandboxPayout));
+    // The workflows run on the same consumer loop as the projections; the loan
+    // process in partitions, so one borrower's steps never queue behind another's.
     let workflow_poll = Duration::from_millis(250);
-    let (woken, stop) = (wakeup.clone(), shutdown.clone());
+    let (woken, stop, loan_state) = (wakeup.clone(), shutdown.clone(), state.clone());
     tokio::spawn(async move {
-        let consumer = WorkflowConsumer::new(process);
-        consumer::run(&consumer, woken, workflow_poll, stop).await;
+        if let Err(error) = LoanProcess::ensure_partition_checkpoints(&loan_state.database).await {
+            tracing::error!(%error, "loan process checkpoints not created; retrying in the loop");
+        }
+        for index in 0..LOAN_PROCESS_PARTITIONS.len() {
+            let process = LoanProcess::new(
+                &loan_state.database,
+                loan_state.user_services.clone(),
+                loan_state.order_services.clone(),
+            )
+            .partition(index);
+            let (woken, stop) = (woken.clone(), stop.clone());
+            tokio::spawn(async move {
+                let consumer = WorkflowConsumer::new(process);
+                consumer::run(&consumer, woken, workflow_poll, stop).await;
+            });
+        }
     });
+    let payout = PayoutWorker::new(state.clone(), Arc::new(SandboxPayout));
     let (woken, stop) = (wakeup, shutdown.clone());
     tokio::spawn(async move {
         let consumer = WorkflowConsumer::new(payout);

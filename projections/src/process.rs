@@ -39,8 +39,50 @@ use uuid::Uuid;
 use crate::projection::{decode, ProjectionError};
 use crate::store::{CommandBus, Database, RetryPolicy, StoredEvent};
 
-/// Checkpoint name of the loan process manager.
+/// Checkpoint name of the loan process manager run as one consumer (tests,
+/// `replay-tool`), and the checkpoint its partitions start from.
 pub const LOAN_PROCESS: &str = "process:loan";
+
+/// The partitions the api runs the loan process manager in, each with its own
+/// checkpoint, reacting to the events of the aggregates whose id hashes to it. A
+/// borrower's steps never wait for another borrower's: each step depends only on
+/// state its target aggregate already committed, and the events of one aggregate
+/// stay in one partition, in log order.
+pub const LOAN_PROCESS_PARTITIONS: [&str; 4] = [
+    "process:loan:0",
+    "process:loan:1",
+    "process:loan:2",
+    "process:loan:3",
+];
+
+/// The event types the loan process reacts to; every other event is passed over
+/// without decoding it.
+const REACTS_TO: [&str; 13] = [
+    "ApplicationOpened",
+    "WithdrawalRequested",
+    "FinalAuditPassed",
+    "PayoutRequested",
+    "PayoutSucceeded",
+    "PayoutFailed",
+    "LoanCancelled",
+    "OfferExpired",
+    "LoanRefused",
+    "LoanRepaid",
+    "RepaymentReceived",
+    "PaymentRefundDue",
+    "Recharged",
+];
+
+/// A stable partition of an aggregate id (FNV-1a): the same in every process and
+/// every release.
+fn partition_of(aggregate_id: &str, count: usize) -> usize {
+    let hash = aggregate_id
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+    (hash % count as u64) as usize
+}
 
 /// The loan process manager.
 pub struct LoanProcess {
@@ -53,6 +95,9 @@ pub struct LoanProcess {
     crash_before: Option<usize>,
     /// Commands sent so far (for `crash_before`).
     sent: AtomicUsize,
+    /// Which partition of [`LOAN_PROCESS_PARTITIONS`] this manager runs; `None`: all
+    /// events, under [`LOAN_PROCESS`].
+    partition: Option<usize>,
 }
 
 /// A command the manager sent was refused by the domain: the step is skipped and
@@ -77,7 +122,32 @@ impl LoanProcess {
             wallets: CommandBus::new(database, ()),
             crash_before: None,
             sent: AtomicUsize::new(0),
+            partition: None,
         }
+    }
+
+    /// The manager of partition `index` of [`LOAN_PROCESS_PARTITIONS`].
+    pub fn partition(mut self, index: usize) -> Self {
+        self.partition = Some(index % LOAN_PROCESS_PARTITIONS.len());
+        self
+    }
+
+    /// Creates the checkpoints of the partitions where [`LOAN_PROCESS`] stands (so a
+    /// store that ran the single manager does not react to its whole log again), or
+    /// at the start of the log.
+    pub async fn ensure_partition_checkpoints(database: &Database) -> Result<(), ProjectionError> {
+        let from_single = "insert into projection_checkpoint \
+             (name, transaction_id, global_position, updated_at) \
+             select $1, transaction_id, global_position, updated_at \
+             from projection_checkpoint where name = $2 on conflict (name) do nothing";
+        for name in LOAN_PROCESS_PARTITIONS {
+            let mut tx = crate::runner::begin(database).await?;
+            tx.execute(from_single, &[name.into(), LOAN_PROCESS.into()])
+                .await?;
+            tx.commit().await?;
+            crate::runner::ensure_checkpoint(database, name).await?;
+        }
+        Ok(())
     }
 
     /// For crash tests: this manager fails, as a killed process would, just before
@@ -270,6 +340,14 @@ impl LoanProcess {
 
     /// The steps one event calls for.
     pub async fn react(&self, event: &StoredEvent) -> Result<(), ProjectionError> {
+        if !REACTS_TO.contains(&event.event_type.as_str()) {
+            return Ok(());
+        }
+        if let Some(index) = self.partition {
+            if partition_of(&event.aggregate_id, LOAN_PROCESS_PARTITIONS.len()) != index {
+                return Ok(());
+            }
+        }
         if event.aggregate_type == Order::TYPE {
             let payload: OrderEvent = decode(event)?;
             self.react_to_order(event, payload).await
@@ -446,7 +524,10 @@ impl LoanProcess {
 #[async_trait::async_trait]
 impl crate::consumer::Workflow for LoanProcess {
     fn name(&self) -> &'static str {
-        LOAN_PROCESS
+        match self.partition {
+            Some(index) => LOAN_PROCESS_PARTITIONS[index],
+            None => LOAN_PROCESS,
+        }
     }
 
     fn database(&self) -> &Database {

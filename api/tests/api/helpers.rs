@@ -415,13 +415,15 @@ impl TestApp {
     pub async fn quiesce(&self) {
         let database = &self.state.database;
         let log = projections::store::EventLog::new(database);
+        let mut workflows = projections::process::LOAN_PROCESS_PARTITIONS.to_vec();
+        workflows.push(api::payout::PAYOUT_WORKER);
         for _ in 0..50 {
             let head = log.head().await.unwrap();
             assert!(
                 projections::runner::wait_for_checkpoints(
                     database,
                     &self.state.checkpoints,
-                    &[projections::process::LOAN_PROCESS],
+                    &workflows,
                     head,
                     Duration::from_secs(10)
                 )

@@ -15,7 +15,7 @@ use aggregates::user::{User, UserCommand, UserError, UserEvent};
 use aggregates::wallet::Wallet;
 use aggregates::Actor;
 use cqrs_es::AggregateError;
-use projections::process::LoanProcess;
+use projections::process::{LoanProcess, LOAN_PROCESS_PARTITIONS};
 use projections::store::{CommandBus, Database};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
@@ -27,6 +27,7 @@ use crate::journey::onboarding;
 
 on_both_stores!(
     the_loan_workflow_killed_before_any_command_ends_as_an_uninterrupted_run,
+    the_partitioned_loan_workflow_ends_as_the_single_one,
     a_withdrawal_and_a_bank_change_sent_together_never_race_p3,
 );
 
@@ -66,6 +67,8 @@ struct Workflow<'a> {
     buses: &'a Buses,
     process: LoanProcess,
     crashed: bool,
+    /// The api's partitions; when there are some, they run instead of `process`.
+    partitions: Vec<LoanProcess>,
 }
 
 impl<'a> Workflow<'a> {
@@ -78,12 +81,42 @@ impl<'a> Workflow<'a> {
             buses,
             process,
             crashed: false,
+            partitions: Vec::new(),
+        }
+    }
+
+    /// The workflow as the api runs it: one manager per partition.
+    async fn partitioned(buses: &'a Buses) -> Self {
+        LoanProcess::ensure_partition_checkpoints(&buses.database)
+            .await
+            .unwrap();
+        let partitions = (0..LOAN_PROCESS_PARTITIONS.len())
+            .map(|index| buses.process().partition(index))
+            .collect();
+        Self {
+            buses,
+            process: buses.process(),
+            crashed: false,
+            partitions,
         }
     }
 
     /// Runs the workflow until it has handled the whole log, restarting it once if
     /// its failpoint fires.
     async fn pump(&mut self) {
+        if !self.partitions.is_empty() {
+            // Each partition in turn until none has anything left (a step of one may
+            // append events another reacts to).
+            loop {
+                let mut handled = 0;
+                for partition in &self.partitions {
+                    handled += partition.catch_up().await.expect("a partition catches up");
+                }
+                if handled == 0 {
+                    return;
+                }
+            }
+        }
         if let Err(error) = self.process.catch_up().await {
             assert!(!self.crashed, "a restarted workflow failed: {error}");
             assert!(
@@ -217,7 +250,10 @@ async fn outcome(buses: &Buses, user_id: Uuid, orders: &[Uuid]) -> serde_json::V
 /// number `crash_before_command`. Returns the outcome and how many commands the
 /// workflow sent.
 async fn journey(buses: &Buses, crash_before_command: Option<usize>) -> serde_json::Value {
-    let mut workflow = Workflow::new(buses, crash_before_command);
+    journey_with(buses, Workflow::new(buses, crash_before_command)).await
+}
+
+async fn journey_with(buses: &Buses, mut workflow: Workflow<'_>) -> serde_json::Value {
     let user_id = verified_borrower(buses).await;
     let uid = user_id.to_string();
     let (refused, order_id) = (Uuid::now_v7(), Uuid::now_v7());
@@ -321,6 +357,14 @@ async fn the_loan_workflow_killed_before_any_command_ends_as_an_uninterrupted_ru
         }
     }
     assert!(crashes >= 12, "the failpoint fired in {crashes} runs only");
+}
+
+async fn the_partitioned_loan_workflow_ends_as_the_single_one(db: &TestDb) {
+    let buses = Buses::new(&db.database);
+    let single = journey(&buses, None).await;
+    let partitioned = journey_with(&buses, Workflow::partitioned(&buses).await).await;
+    assert_eq!(partitioned["end"], single["end"]);
+    assert_eq!(single["end"]["orders"][1]["status"], json!(4));
 }
 
 fn account(number: &str) -> BankAccount {
