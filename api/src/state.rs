@@ -72,6 +72,31 @@ impl AppState {
         A::Error: Into<ApiError>,
         AggregateError<A::Error>: Into<ApiError>,
     {
+        let events = self
+            .execute_for_workflow(bus, id, command, actor, request_id)
+            .await?;
+        if !events.is_empty() {
+            self.settle().await?;
+        }
+        Ok(events)
+    }
+
+    /// [`AppState::execute`] for a command that starts a workflow step: it wakes the
+    /// workers but does not wait for the read models, since the caller waits for the
+    /// step ([`AppState::await_workflow`]) and then for the read models once.
+    pub async fn execute_for_workflow<A>(
+        &self,
+        bus: &CommandBus<A>,
+        id: &str,
+        command: impl Fn() -> A::Command,
+        actor: Actor,
+        request_id: &str,
+    ) -> Result<Vec<EventEnvelope<A>>, ApiError>
+    where
+        A: Aggregate,
+        A::Error: Into<ApiError>,
+        AggregateError<A::Error>: Into<ApiError>,
+    {
         crate::command_count::record();
         let key = crate::idempotency::current_key();
         let metadata = actor.metadata(request_id, key.as_deref());
@@ -83,9 +108,7 @@ impl AppState {
             .execute_with_retry(id, command, metadata, policy)
             .await
             .map_err(Into::into)?;
-        if !events.is_empty() {
-            self.settle().await?;
-        }
+        self.wakeup.notify_waiters();
         Ok(events)
     }
 

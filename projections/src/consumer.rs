@@ -124,8 +124,11 @@ pub trait Workflow: Send + Sync {
 /// Events a workflow reads per step.
 pub const WORKFLOW_BATCH: usize = 200;
 
-/// Reacts to the next batch of events, then moves the checkpoint past it. One
-/// checkpoint write per batch, without waiting for its WAL flush
+/// Reacts to the next batch of events, then moves the checkpoint past it. The events
+/// of one aggregate are reacted to in log order; different aggregates' at the same
+/// time (a workflow step depends only on state its target aggregate has already
+/// committed, so lanes need no order between them), so one busy loan does not hold
+/// up the others. One checkpoint write per batch, without waiting for its WAL flush
 /// ([`crate::rows::SqlTx::derived_only`]): every reaction is idempotent, so after a
 /// crash the batch's reactions simply run again as no-ops.
 pub async fn workflow_step(workflow: &dyn Workflow) -> Result<usize, ProjectionError> {
@@ -137,9 +140,24 @@ pub async fn workflow_step(workflow: &dyn Workflow) -> Result<usize, ProjectionE
     let Some(last) = events.last().map(|event| event.position) else {
         return Ok(0);
     };
+    let mut lanes: Vec<Vec<&StoredEvent>> = Vec::new();
+    let mut lane_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for event in &events {
-        workflow.react(event).await?;
+        let lane = *lane_of
+            .entry(event.aggregate_id.as_str())
+            .or_insert_with(|| {
+                lanes.push(Vec::new());
+                lanes.len() - 1
+            });
+        lanes[lane].push(event);
     }
+    futures_util::future::try_join_all(lanes.into_iter().map(|lane| async move {
+        for event in lane {
+            workflow.react(event).await?;
+        }
+        Ok::<(), ProjectionError>(())
+    }))
+    .await?;
     let mut tx = begin(database).await?;
     tx.derived_only().await?;
     advance_checkpoint(&mut tx, name, from, last).await?;

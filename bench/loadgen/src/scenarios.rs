@@ -131,8 +131,29 @@ pub async fn disbursed(
         let (api, ip) = (api.clone(), ip.clone());
         async move { data_of(path, api.call(path, token.as_deref(), &body, &ip).await) }
     };
+    // Apply and withdraw start a workflow step: with an Idempotency-Key, a repeat
+    // after "still being processed" (40003; the workflows may still be catching up
+    // with an earlier phase's backlog) answers the same order or payout.
+    let keyed = |path: &'static str, body: Value, key: String| {
+        let (api, ip, token) = (api.clone(), ip.clone(), t.clone());
+        async move {
+            let deadline = Instant::now() + Duration::from_secs(120);
+            loop {
+                let answer = api
+                    .call_with_key(path, token.as_deref(), &body, &ip, Some(&key))
+                    .await;
+                match answer {
+                    Ok(a) if a.code == 40003 && Instant::now() < deadline => {
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                    }
+                    other => return data_of(path, other),
+                }
+            }
+        }
+    };
     let terms = json!({"amt": amount, "periodDays": 24, "appId": 1, "configId": 1});
-    let order_id = call("/jackey/loan/apply", t.clone(), terms).await?["loanOrderId"]
+    let apply_key = format!("setup-apply-{}", borrower.user_id);
+    let order_id = keyed("/jackey/loan/apply", terms, apply_key).await?["loanOrderId"]
         .as_str()
         .unwrap_or_default()
         .to_string();
@@ -151,7 +172,12 @@ pub async fn disbursed(
     })
     .await?;
     let withdraw = json!({"password": PIN, "withdrawAmount": amount, "bankcard": "x", "loanOrderId": order_id});
-    call("/jackey/user/withdraw", t.clone(), withdraw).await?;
+    keyed(
+        "/jackey/user/withdraw",
+        withdraw,
+        format!("setup-withdraw-{order_id}"),
+    )
+    .await?;
     wait_until(|| async { progress().await.map(|p| p["status"] == 4) }).await?;
     borrower.order_id = Some(order_id);
     borrower.step = Step::Recharge;

@@ -402,7 +402,7 @@ async fn apply(
         terms_version: TERMS_VERSION.to_string(),
     };
     state
-        .execute(
+        .execute_for_workflow(
             &state.users,
             &uid,
             open,
@@ -596,7 +596,7 @@ async fn withdraw(
         pin: body.password.clone(),
     };
     let events = state
-        .execute(
+        .execute_for_workflow(
             &state.users,
             &uid,
             request,
@@ -604,6 +604,16 @@ async fn withdraw(
             &request_id(),
         )
         .await?;
+    let pin_refused = events.iter().any(|event| {
+        matches!(
+            event.payload,
+            UserEvent::WithdrawPinFailed { .. } | UserEvent::AccountLocked { .. }
+        )
+    });
+    if pin_refused {
+        // The attempt count and a lock show at once on the next read (the lock screen).
+        state.settle().await?;
+    }
     for event in events.iter().rev() {
         match &event.payload {
             UserEvent::AccountLocked { reason, .. } => {
