@@ -169,37 +169,9 @@ pub fn webhook_secret() -> &'static WebhookSecret {
     })
 }
 
-/// Where a payment session stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SessionStatus {
-    /// The page is open; nothing was reported yet.
-    Open,
-    /// A verified webhook reported the payment received.
-    Paid,
-    /// A verified webhook reported the payment failed; no money moved.
-    Failed,
-}
-
-impl SessionStatus {
-    /// The stored text.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Open => "open",
-            Self::Paid => "paid",
-            Self::Failed => "failed",
-        }
-    }
-
-    fn parse(text: &str) -> Option<Self> {
-        match text {
-            "open" => Some(Self::Open),
-            "paid" => Some(Self::Paid),
-            "failed" => Some(Self::Failed),
-            _ => None,
-        }
-    }
-}
+/// Where a payment page stands: the Order's session status (paid and failed only
+/// ever as a verified webhook said), stored as its lowercase text.
+pub use aggregates::order::SessionStatus;
 
 /// A payment page opened by a borrower to repay their disbursed order.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -78,6 +78,24 @@ pub struct PaymentSession {
     pub status: SessionStatus,
 }
 
+impl SessionStatus {
+    /// The stored text (`open`, `paid`, `failed`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Open => "open",
+            Self::Paid => "paid",
+            Self::Failed => "failed",
+        }
+    }
+
+    /// The status a stored text names.
+    pub fn parse(text: &str) -> Option<Self> {
+        [Self::Open, Self::Paid, Self::Failed]
+            .into_iter()
+            .find(|status| status.as_str() == text)
+    }
+}
+
 impl PaymentSession {
     /// Open and not expired at `now`.
     pub fn is_payable(&self, now: DateTime<Utc>) -> bool {
