@@ -274,16 +274,17 @@ async fn claim(
     request_hash: &str,
 ) -> Result<Option<u64>, ApiError> {
     let now = state.now();
-    let expired = "delete from idempotency where scope = $1 and key = $2 and created_at < $3";
-    let before = time_text(now - chrono::Duration::hours(ANSWER_TTL_HOURS));
-    with_pool!(&state.database, pool => sqlx::query(expired)
-        .bind(scope).bind(key).bind(&before).execute(pool).await.map(|r| r.rows_affected()))?;
+    // One statement: a new claim, or one replacing an answer that has expired.
     let sql =
         "insert into idempotency (scope, key, request_hash, response, created_at, claimed_at) \
-               values ($1, $2, $3, null, $4, $4) on conflict (scope, key) do nothing";
+         values ($1, $2, $3, null, $4, $4) on conflict (scope, key) do update set \
+         request_hash = excluded.request_hash, response = null, \
+         created_at = excluded.created_at, claimed_at = excluded.claimed_at \
+         where idempotency.created_at < $5";
     let at = time_text(now);
+    let expired_before = time_text(now - chrono::Duration::hours(ANSWER_TTL_HOURS));
     let inserted = with_pool!(&state.database, pool => sqlx::query(sql)
-        .bind(scope).bind(key).bind(request_hash).bind(&at)
+        .bind(scope).bind(key).bind(request_hash).bind(&at).bind(&expired_before)
         .execute(pool).await.map(|r| r.rows_affected()))?;
     Ok((inserted == 1).then(|| millis_of(&at)))
 }

@@ -469,7 +469,13 @@ impl LoanProcess {
             source: RepaymentSource::Recharge,
             session_id,
         };
-        self.order_step(order_id, command, event).await.map(drop)
+        if let Some(refusal) = self.order_step(order_id, command, event).await? {
+            // Money that arrived is never refused by the order (it refunds what it does
+            // not take); a refusal here is a malformed payment, logged for an operator.
+            tracing::warn!(%order_id, code = ?refusal.code, msg = %refusal.message,
+                "payment refused by the order; skipped");
+        }
+        Ok(())
     }
 
     /// Sends back what the order did not take, to the borrower's bound account. The

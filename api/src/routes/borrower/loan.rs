@@ -604,33 +604,24 @@ async fn withdraw(
             &request_id(),
         )
         .await?;
-    let pin_refused = events.iter().any(|event| {
-        matches!(
-            event.payload,
-            UserEvent::WithdrawPinFailed { .. } | UserEvent::AccountLocked { .. }
-        )
+    let refusal = events.iter().rev().find_map(|event| match &event.payload {
+        UserEvent::AccountLocked { reason, .. } => Some(ApiError::new(
+            ErrorCode::AccountLocked,
+            format!("account locked: {reason}"),
+        )),
+        UserEvent::WithdrawPinFailed { failed_attempts } => {
+            let left = MAX_FAILED_ATTEMPTS.saturating_sub(*failed_attempts);
+            Some(ApiError::new(
+                ErrorCode::WrongWithdrawPin,
+                format!("wrong withdraw PIN ({left} attempts left)"),
+            ))
+        }
+        _ => None,
     });
-    if pin_refused {
+    if let Some(refusal) = refusal {
         // The attempt count and a lock show at once on the next read (the lock screen).
         state.settle().await?;
-    }
-    for event in events.iter().rev() {
-        match &event.payload {
-            UserEvent::AccountLocked { reason, .. } => {
-                return Err(ApiError::new(
-                    ErrorCode::AccountLocked,
-                    format!("account locked: {reason}"),
-                ));
-            }
-            UserEvent::WithdrawPinFailed { failed_attempts } => {
-                let left = MAX_FAILED_ATTEMPTS.saturating_sub(*failed_attempts);
-                return Err(ApiError::new(
-                    ErrorCode::WrongWithdrawPin,
-                    format!("wrong withdraw PIN ({left} attempts left)"),
-                ));
-            }
-            _ => {}
-        }
+        return Err(refusal);
     }
     state
         .await_workflow(|| async {
