@@ -16,6 +16,7 @@ pub mod ops;
 pub mod payment;
 pub mod payout;
 pub mod queries;
+pub mod read_your_writes;
 pub mod routes;
 pub mod scheduler;
 pub mod services;
@@ -118,6 +119,10 @@ pub fn app(state: AppState) -> Router {
             idempotency::layer,
         ))
         .layer(axum::middleware::from_fn(command_count::layer))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            read_your_writes::layer,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             ops::rate_limit,

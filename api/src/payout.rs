@@ -86,6 +86,13 @@ impl Workflow for PayoutWorker {
         &self.state.database
     }
 
+    fn reacts_to(&self, event: &StoredEvent) -> bool {
+        matches!(
+            (event.aggregate_type.as_str(), event.event_type.as_str()),
+            ("Order", "PayoutRequested") | ("Wallet", "RefundRequested")
+        )
+    }
+
     async fn react(&self, event: &StoredEvent) -> Result<(), projections::ProjectionError> {
         let (state, provider) = (&self.state, self.provider.as_ref());
         let decode = |what| {

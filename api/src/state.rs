@@ -10,8 +10,7 @@ use aggregates::user::User;
 use aggregates::wallet::Wallet;
 use aggregates::Actor;
 use cqrs_es::{Aggregate, AggregateError, EventEnvelope};
-use projections::projection::all;
-use projections::runner::{wait_for_checkpoints, Checkpoints};
+use projections::runner::Checkpoints;
 use projections::store::{CommandBus, Database, EventLog, RetryPolicy};
 use tokio::sync::Notify;
 
@@ -48,43 +47,17 @@ pub struct AppState {
     pub checkpoints: Checkpoints,
 }
 
-/// How long a command waits for the read models before answering anyway.
-const SETTLE_TIMEOUT: Duration = Duration::from_secs(3);
-
 /// How long a call waits for the loan workflow to finish the step its command
 /// started (opening the order, requesting the payout) before answering 40003.
 pub const WORKFLOW_TIMEOUT: Duration = Duration::from_secs(10);
 
 impl AppState {
-    /// Runs a command (retrying optimistic-concurrency conflicts), wakes the workers,
-    /// and waits until the read models include its events, so the client reads its
-    /// own write. Returns the committed events.
+    /// Runs a command (retrying optimistic-concurrency conflicts) and wakes the
+    /// workers. It does not wait for the read models: the call answers with the log
+    /// position of the command's last event (`X-Log-Position`,
+    /// [`crate::read_your_writes`]), which the caller's next query waits for.
+    /// Returns the committed events.
     pub async fn execute<A>(
-        &self,
-        bus: &CommandBus<A>,
-        id: &str,
-        command: impl Fn() -> A::Command,
-        actor: Actor,
-        request_id: &str,
-    ) -> Result<Vec<EventEnvelope<A>>, ApiError>
-    where
-        A: Aggregate,
-        A::Error: Into<ApiError>,
-        AggregateError<A::Error>: Into<ApiError>,
-    {
-        let events = self
-            .execute_for_workflow(bus, id, command, actor, request_id)
-            .await?;
-        if !events.is_empty() {
-            self.settle().await?;
-        }
-        Ok(events)
-    }
-
-    /// [`AppState::execute`] for a command that starts a workflow step: it wakes the
-    /// workers but does not wait for the read models, since the caller waits for the
-    /// step ([`AppState::await_workflow`]) and then for the read models once.
-    pub async fn execute_for_workflow<A>(
         &self,
         bus: &CommandBus<A>,
         id: &str,
@@ -108,7 +81,10 @@ impl AppState {
             .execute_with_retry(id, command, metadata, policy)
             .await
             .map_err(Into::into)?;
-        self.wakeup.notify_waiters();
+        if !events.is_empty() {
+            self.wakeup.notify_waiters();
+            crate::read_your_writes::record_latest(self, A::TYPE, id).await?;
+        }
         Ok(events)
     }
 
@@ -152,26 +128,14 @@ impl AppState {
         }
     }
 
-    /// Wakes the workers and waits (bounded) until every projection has passed the
-    /// current head of the log.
-    pub async fn settle(&self) -> Result<(), ApiError> {
+    /// Waits (bounded) until every read model has passed the current head of the
+    /// log: for the auditor's books, which answer as of the request whoever wrote.
+    pub async fn read_models_at_head(&self) -> Result<(), ApiError> {
         self.wakeup.notify_waiters();
         let head = EventLog::new(&self.database)
             .head()
             .await
             .map_err(ApiError::internal)?;
-        let names: Vec<&str> = all().iter().map(|p| p.name()).collect();
-        if !wait_for_checkpoints(
-            &self.database,
-            &self.checkpoints,
-            &names,
-            head,
-            SETTLE_TIMEOUT,
-        )
-        .await?
-        {
-            tracing::warn!("read models did not catch up in time; answering anyway");
-        }
-        Ok(())
+        crate::read_your_writes::wait_for(self, head).await
     }
 }

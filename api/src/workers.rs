@@ -7,7 +7,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use projections::consumer::{self, WorkflowConsumer};
+use projections::consumer::{self, Consumer, WorkflowConsumer};
+use projections::feed::LogFeed;
 use projections::process::{LoanProcess, LOAN_PROCESS_PARTITIONS};
 use projections::projection::all;
 use projections::runner::Runner;
@@ -23,39 +24,42 @@ pub const SCHEDULER_EVERY: Duration = Duration::from_secs(60);
 /// Starts the workers; they stop when `shutdown` turns true.
 pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bool>) {
     let poll = Duration::from_millis(500);
-    for projection in all() {
-        let runner =
-            Runner::new(&state.database, projection).with_checkpoints(state.checkpoints.clone());
-        tokio::spawn(runner.run(wakeup.clone(), poll, shutdown.clone()));
-    }
-    // The workflows run on the same consumer loop as the projections; the loan
+    // One log reader for every read model (one read and one transaction per batch),
+    // which hands each batch to the workflows through the feed.
+    let feed = LogFeed::new();
+    let reader = Runner::group(&state.database, all())
+        .with_checkpoints(state.checkpoints.clone())
+        .with_feed(feed.clone());
+    tokio::spawn(reader.run(wakeup.clone(), poll, shutdown.clone()));
+    // The workflows run on the same consumer loop, woken by the feed; the loan
     // process in partitions, so one borrower's steps never queue behind another's.
     let workflow_poll = Duration::from_millis(250);
-    let (woken, stop, loan_state) = (wakeup.clone(), shutdown.clone(), state.clone());
-    tokio::spawn(async move {
-        if let Err(error) = LoanProcess::ensure_partition_checkpoints(&loan_state.database).await {
-            tracing::error!(%error, "loan process checkpoints not created; retrying in the loop");
-        }
-        for index in 0..LOAN_PROCESS_PARTITIONS.len() {
-            let process = LoanProcess::new(
-                &loan_state.database,
-                loan_state.user_services.clone(),
-                loan_state.order_services.clone(),
-            )
-            .partition(index);
-            let (woken, stop) = (woken.clone(), stop.clone());
-            tokio::spawn(async move {
-                let consumer = WorkflowConsumer::new(process);
-                consumer::run(&consumer, woken, workflow_poll, stop).await;
-            });
-        }
-    });
+    let mut workflows: Vec<Box<dyn Consumer>> = Vec::new();
+    for index in 0..LOAN_PROCESS_PARTITIONS.len() {
+        let process = LoanProcess::new(
+            &state.database,
+            state.user_services.clone(),
+            state.order_services.clone(),
+        )
+        .partition(index);
+        workflows.push(Box::new(
+            WorkflowConsumer::new(process)
+                .with_feed(feed.clone())
+                .waking(wakeup.clone()),
+        ));
+    }
     let payout = PayoutWorker::new(state.clone(), Arc::new(SandboxPayout));
-    let (woken, stop) = (wakeup, shutdown.clone());
-    tokio::spawn(async move {
-        let consumer = WorkflowConsumer::new(payout);
-        consumer::run(&consumer, woken, workflow_poll, stop).await;
-    });
+    workflows.push(Box::new(
+        WorkflowConsumer::new(payout)
+            .with_feed(feed.clone())
+            .waking(wakeup),
+    ));
+    for workflow in workflows {
+        let (published, stop) = (feed.published(), shutdown.clone());
+        tokio::spawn(async move {
+            consumer::run(workflow.as_ref(), published, workflow_poll, stop).await;
+        });
+    }
     tokio::spawn(crate::scheduler::run(
         state.clone(),
         SCHEDULER_EVERY,

@@ -21,9 +21,10 @@ use std::time::Duration;
 use async_trait::async_trait;
 use tokio::sync::{watch, Notify};
 
+use crate::feed::LogFeed;
 use crate::projection::ProjectionError;
 use crate::runner::{advance_checkpoint, begin, ensure_checkpoint, read_checkpoint, RunnerStats};
-use crate::store::{Database, EventLog, StoredEvent};
+use crate::store::{Database, EventLog, LogPosition, StoredEvent};
 
 /// Something that consumes the log from its checkpoint, one batch per step.
 #[async_trait]
@@ -39,10 +40,10 @@ pub trait Consumer: Send + Sync {
     fn batch_size(&self) -> usize;
     /// Its counters.
     fn stats(&self) -> &RunnerStats;
-    /// True when its steps append events (a workflow's commands): after a step that
-    /// did work, the other workers are woken.
-    fn appends(&self) -> bool {
-        false
+    /// Creates the checkpoint rows it needs (at start, and again after a failure,
+    /// which may have been a dropped table).
+    async fn ensure(&self) -> Result<(), ProjectionError> {
+        ensure_checkpoint(self.database(), self.name()).await
     }
 }
 
@@ -67,7 +68,7 @@ pub async fn run(
         let woken = wakeup.notified();
         let outcome = match ensured {
             true => consumer.step().await,
-            false => match ensure_checkpoint(consumer.database(), name).await {
+            false => match consumer.ensure().await {
                 Ok(()) => {
                     ensured = true;
                     consumer.step().await
@@ -78,9 +79,6 @@ pub async fn run(
         match outcome {
             Ok(handled) => {
                 pause = Duration::from_millis(50);
-                if handled > 0 && consumer.appends() {
-                    wakeup.notify_waiters();
-                }
                 // A short batch reached the end of what the log shows: wait for the
                 // next append instead of asking again at once (the wake-up was
                 // registered before the step, so none is missed).
@@ -117,6 +115,13 @@ pub trait Workflow: Send + Sync {
     fn name(&self) -> &'static str;
     /// The store it reads and checkpoints in.
     fn database(&self) -> &Database;
+    /// True when `event` may call for a step ([`Workflow::react`] is not called for
+    /// the others, and a batch without any leaves the checkpoint row alone).
+    fn reacts_to(&self, event: &StoredEvent) -> bool;
+    /// Creates its checkpoint row if it has none.
+    async fn ensure(&self) -> Result<(), ProjectionError> {
+        ensure_checkpoint(self.database(), self.name()).await
+    }
     /// The steps one event calls for.
     async fn react(&self, event: &StoredEvent) -> Result<(), ProjectionError>;
 }
@@ -124,13 +129,56 @@ pub trait Workflow: Send + Sync {
 /// Events a workflow reads per step.
 pub const WORKFLOW_BATCH: usize = 200;
 
-/// Reacts to the next batch of events, then moves the checkpoint past it. The events
-/// of one aggregate are reacted to in log order; different aggregates' at the same
-/// time (a workflow step depends only on state its target aggregate has already
-/// committed, so lanes need no order between them), so one busy loan does not hold
-/// up the others. One checkpoint write per batch, without waiting for its WAL flush
-/// ([`crate::rows::SqlTx::derived_only`]): every reaction is idempotent, so after a
-/// crash the batch's reactions simply run again as no-ops.
+/// Reacts to the events of a batch that `workflow` reacts to; returns how many. The
+/// events of one aggregate are reacted to in log order; different aggregates' at
+/// the same time (a workflow step depends only on state its target aggregate has
+/// already committed, so lanes need no order between them), so one busy loan does
+/// not hold up the others.
+async fn react_all(
+    workflow: &dyn Workflow,
+    events: &[StoredEvent],
+) -> Result<usize, ProjectionError> {
+    let mut lanes: Vec<Vec<&StoredEvent>> = Vec::new();
+    let mut lane_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut reacted = 0;
+    for event in events.iter().filter(|event| workflow.reacts_to(event)) {
+        let lane = *lane_of
+            .entry(event.aggregate_id.as_str())
+            .or_insert_with(|| {
+                lanes.push(Vec::new());
+                lanes.len() - 1
+            });
+        lanes[lane].push(event);
+        reacted += 1;
+    }
+    futures_util::future::try_join_all(lanes.into_iter().map(|lane| async move {
+        for event in lane {
+            workflow.react(event).await?;
+        }
+        Ok::<(), ProjectionError>(())
+    }))
+    .await?;
+    Ok(reacted)
+}
+
+/// Moves `workflow`'s checkpoint from `from` to `to` in a transaction of its own,
+/// without waiting for its WAL flush ([`crate::rows::SqlTx::derived_only`]): every
+/// reaction is idempotent, so after a crash the batch's reactions simply run again
+/// as no-ops.
+async fn persist(
+    workflow: &dyn Workflow,
+    from: LogPosition,
+    to: LogPosition,
+) -> Result<(), ProjectionError> {
+    let mut tx = begin(workflow.database()).await?;
+    tx.derived_only().await?;
+    advance_checkpoint(&mut tx, workflow.name(), from, to).await?;
+    tx.commit().await
+}
+
+/// Reacts to the next batch of the log after the workflow's checkpoint, then moves
+/// the checkpoint past it (what a test or a one-off catch-up runs; the live
+/// [`WorkflowConsumer`] keeps its place in memory and shares the process's reader).
 pub async fn workflow_step(workflow: &dyn Workflow) -> Result<usize, ProjectionError> {
     let (database, name) = (workflow.database(), workflow.name());
     let from = read_checkpoint(database, name).await?;
@@ -140,28 +188,8 @@ pub async fn workflow_step(workflow: &dyn Workflow) -> Result<usize, ProjectionE
     let Some(last) = events.last().map(|event| event.position) else {
         return Ok(0);
     };
-    let mut lanes: Vec<Vec<&StoredEvent>> = Vec::new();
-    let mut lane_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for event in &events {
-        let lane = *lane_of
-            .entry(event.aggregate_id.as_str())
-            .or_insert_with(|| {
-                lanes.push(Vec::new());
-                lanes.len() - 1
-            });
-        lanes[lane].push(event);
-    }
-    futures_util::future::try_join_all(lanes.into_iter().map(|lane| async move {
-        for event in lane {
-            workflow.react(event).await?;
-        }
-        Ok::<(), ProjectionError>(())
-    }))
-    .await?;
-    let mut tx = begin(database).await?;
-    tx.derived_only().await?;
-    advance_checkpoint(&mut tx, name, from, last).await?;
-    tx.commit().await?;
+    react_all(workflow, &events).await?;
+    persist(workflow, from, last).await?;
     Ok(events.len())
 }
 
@@ -169,7 +197,7 @@ pub async fn workflow_step(workflow: &dyn Workflow) -> Result<usize, ProjectionE
 /// another process moves the checkpoint first, this one re-reads it and goes on from
 /// there (the steps it may have repeated were no-ops).
 pub async fn workflow_catch_up(workflow: &dyn Workflow) -> Result<usize, ProjectionError> {
-    ensure_checkpoint(workflow.database(), workflow.name()).await?;
+    workflow.ensure().await?;
     let mut total = 0;
     loop {
         match workflow_step(workflow).await {
@@ -181,10 +209,30 @@ pub async fn workflow_catch_up(workflow: &dyn Workflow) -> Result<usize, Project
     }
 }
 
-/// A [`Workflow`] as a [`Consumer`] for [`run`], with its counters.
+/// How long a live workflow may go without writing its checkpoint while the batches
+/// it reads hold nothing it reacts to (after a restart it re-reads at most that
+/// much of the log, reacting to nothing).
+const PERSIST_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Where a live workflow is: the position it has handled, and the one its
+/// checkpoint row holds.
+#[derive(Clone, Copy)]
+struct Cursor {
+    handled: LogPosition,
+    persisted: LogPosition,
+    persisted_at: tokio::time::Instant,
+}
+
+/// A [`Workflow`] as a [`Consumer`] for [`run`], with its counters. It takes its
+/// batches from the process's [`LogFeed`] when it can (one log reader per process),
+/// keeps its position in memory, and writes its checkpoint after a batch it reacted
+/// to, once a second otherwise, and when it has caught up.
 pub struct WorkflowConsumer<W> {
     workflow: W,
     stats: RunnerStats,
+    feed: Option<LogFeed>,
+    wakes: Option<Arc<Notify>>,
+    cursor: std::sync::Mutex<Option<Cursor>>,
 }
 
 impl<W: Workflow> WorkflowConsumer<W> {
@@ -193,7 +241,73 @@ impl<W: Workflow> WorkflowConsumer<W> {
         Self {
             workflow,
             stats: RunnerStats::default(),
+            feed: None,
+            wakes: None,
+            cursor: std::sync::Mutex::new(None),
         }
+    }
+
+    /// Reads its batches from `feed` when it holds them.
+    pub fn with_feed(mut self, feed: LogFeed) -> Self {
+        self.feed = Some(feed);
+        self
+    }
+
+    /// Wakes `wakes` (the log reader, handlers waiting for a step) after a batch
+    /// whose reactions may have appended events.
+    pub fn waking(mut self, wakes: Arc<Notify>) -> Self {
+        self.wakes = Some(wakes);
+        self
+    }
+
+    async fn cursor(&self) -> Result<Cursor, ProjectionError> {
+        if let Some(cursor) = *self.cursor.lock().expect("cursor lock") {
+            return Ok(cursor);
+        }
+        let at = read_checkpoint(self.workflow.database(), self.workflow.name()).await?;
+        Ok(Cursor {
+            handled: at,
+            persisted: at,
+            persisted_at: tokio::time::Instant::now(),
+        })
+    }
+
+    async fn step_from(&self, mut cursor: Cursor) -> Result<(usize, Cursor), ProjectionError> {
+        let cached = self
+            .feed
+            .as_ref()
+            .and_then(|feed| feed.read_after(cursor.handled, WORKFLOW_BATCH));
+        let events = match cached {
+            Some(events) => events,
+            None => {
+                EventLog::new(self.workflow.database())
+                    .read_after(cursor.handled, WORKFLOW_BATCH as i64)
+                    .await?
+            }
+        };
+        let Some(last) = events.last().map(|event| event.position) else {
+            // Caught up: a checkpoint row left behind by batches without a reaction
+            // is brought up to date now that the log is quiet.
+            if cursor.persisted != cursor.handled {
+                persist(&self.workflow, cursor.persisted, cursor.handled).await?;
+                cursor.persisted = cursor.handled;
+                cursor.persisted_at = tokio::time::Instant::now();
+            }
+            return Ok((0, cursor));
+        };
+        let reacted = react_all(&self.workflow, &events).await?;
+        if reacted > 0 || cursor.persisted_at.elapsed() >= PERSIST_EVERY {
+            persist(&self.workflow, cursor.persisted, last).await?;
+            cursor.persisted = last;
+            cursor.persisted_at = tokio::time::Instant::now();
+        }
+        cursor.handled = last;
+        if reacted > 0 {
+            if let Some(wakes) = &self.wakes {
+                wakes.notify_waiters();
+            }
+        }
+        Ok((events.len(), cursor))
     }
 }
 
@@ -207,12 +321,28 @@ impl<W: Workflow> Consumer for WorkflowConsumer<W> {
         self.workflow.database()
     }
 
+    async fn ensure(&self) -> Result<(), ProjectionError> {
+        self.workflow.ensure().await
+    }
+
     async fn step(&self) -> Result<usize, ProjectionError> {
-        let handled = workflow_step(&self.workflow).await?;
-        self.stats
-            .events_applied
-            .fetch_add(handled as u64, Ordering::Relaxed);
-        Ok(handled)
+        let cursor = self.cursor().await?;
+        let outcome = self.step_from(cursor).await;
+        let mut kept = self.cursor.lock().expect("cursor lock");
+        match outcome {
+            Ok((handled, cursor)) => {
+                *kept = Some(cursor);
+                self.stats
+                    .events_applied
+                    .fetch_add(handled as u64, Ordering::Relaxed);
+                Ok(handled)
+            }
+            Err(error) => {
+                // Start again from the checkpoint row: the reactions since are no-ops.
+                *kept = None;
+                Err(error)
+            }
+        }
     }
 
     fn batch_size(&self) -> usize {
@@ -221,9 +351,5 @@ impl<W: Workflow> Consumer for WorkflowConsumer<W> {
 
     fn stats(&self) -> &RunnerStats {
         &self.stats
-    }
-
-    fn appends(&self) -> bool {
-        true
     }
 }

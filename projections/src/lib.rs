@@ -11,6 +11,7 @@
 //! - [`process`]: the process managers that move money between aggregates.
 
 pub mod consumer;
+pub mod feed;
 pub mod history;
 pub mod lag;
 pub mod ledger;

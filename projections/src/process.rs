@@ -75,6 +75,23 @@ const REACTS_TO: [&str; 13] = [
 
 /// A stable partition of an aggregate id (FNV-1a): the same in every process and
 /// every release.
+/// Creates partition `name`'s checkpoint where [`LOAN_PROCESS`] stands, or at the
+/// start of the log.
+async fn ensure_partition_checkpoint(
+    database: &Database,
+    name: &str,
+) -> Result<(), ProjectionError> {
+    let from_single = "insert into projection_checkpoint \
+         (name, transaction_id, global_position, updated_at) \
+         select $1, transaction_id, global_position, updated_at \
+         from projection_checkpoint where name = $2 on conflict (name) do nothing";
+    let mut tx = crate::runner::begin(database).await?;
+    tx.execute(from_single, &[name.into(), LOAN_PROCESS.into()])
+        .await?;
+    tx.commit().await?;
+    crate::runner::ensure_checkpoint(database, name).await
+}
+
 fn partition_of(aggregate_id: &str, count: usize) -> usize {
     let hash = aggregate_id
         .bytes()
@@ -136,16 +153,8 @@ impl LoanProcess {
     /// store that ran the single manager does not react to its whole log again), or
     /// at the start of the log.
     pub async fn ensure_partition_checkpoints(database: &Database) -> Result<(), ProjectionError> {
-        let from_single = "insert into projection_checkpoint \
-             (name, transaction_id, global_position, updated_at) \
-             select $1, transaction_id, global_position, updated_at \
-             from projection_checkpoint where name = $2 on conflict (name) do nothing";
         for name in LOAN_PROCESS_PARTITIONS {
-            let mut tx = crate::runner::begin(database).await?;
-            tx.execute(from_single, &[name.into(), LOAN_PROCESS.into()])
-                .await?;
-            tx.commit().await?;
-            crate::runner::ensure_checkpoint(database, name).await?;
+            ensure_partition_checkpoint(database, name).await?;
         }
         Ok(())
     }
@@ -338,15 +347,18 @@ impl LoanProcess {
             .map_err(|error| ProjectionError::Load(error.to_string()))
     }
 
+    /// True for the events this process (partition) takes a step on.
+    pub fn reacts_to(&self, event: &StoredEvent) -> bool {
+        REACTS_TO.contains(&event.event_type.as_str())
+            && self.partition.is_none_or(|index| {
+                partition_of(&event.aggregate_id, LOAN_PROCESS_PARTITIONS.len()) == index
+            })
+    }
+
     /// The steps one event calls for.
     pub async fn react(&self, event: &StoredEvent) -> Result<(), ProjectionError> {
-        if !REACTS_TO.contains(&event.event_type.as_str()) {
+        if !self.reacts_to(event) {
             return Ok(());
-        }
-        if let Some(index) = self.partition {
-            if partition_of(&event.aggregate_id, LOAN_PROCESS_PARTITIONS.len()) != index {
-                return Ok(());
-            }
         }
         if event.aggregate_type == Order::TYPE {
             let payload: OrderEvent = decode(event)?;
@@ -538,6 +550,17 @@ impl crate::consumer::Workflow for LoanProcess {
 
     fn database(&self) -> &Database {
         &self.database
+    }
+
+    fn reacts_to(&self, event: &StoredEvent) -> bool {
+        LoanProcess::reacts_to(self, event)
+    }
+
+    async fn ensure(&self) -> Result<(), ProjectionError> {
+        match self.partition {
+            Some(_) => ensure_partition_checkpoint(&self.database, self.name()).await,
+            None => crate::runner::ensure_checkpoint(&self.database, LOAN_PROCESS).await,
+        }
     }
 
     async fn react(&self, event: &StoredEvent) -> Result<(), ProjectionError> {

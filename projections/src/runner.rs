@@ -22,6 +22,7 @@ use chrono::Utc;
 use sqlx::postgres::PgListener;
 use tokio::sync::{watch, Notify};
 
+use crate::feed::LogFeed;
 use crate::projection::{time_text, Projection, ProjectionError};
 use crate::rows::SqlTx;
 use crate::store::{Database, EventLog, LogPosition};
@@ -60,27 +61,46 @@ impl SqlTx<'_> {
         Ok(())
     }
 
-    /// Waits for the right to write `name`'s tables until this transaction ends
-    /// (PostgreSQL: an advisory lock; SQLite: the database's single write lock).
-    pub async fn lock_projection(&mut self, name: &str) -> Result<(), ProjectionError> {
+    /// Waits for the right to write the tables of every projection in `names` until
+    /// this transaction ends, in one statement (PostgreSQL: advisory locks taken in
+    /// name order, so two lockers of overlapping sets never deadlock; SQLite: the
+    /// database's single write lock).
+    pub async fn lock_projections(&mut self, names: &[&str]) -> Result<(), ProjectionError> {
         match self {
             SqlTx::Postgres(tx) => {
-                sqlx::query("select pg_advisory_xact_lock(hashtext($1))")
-                    .bind(format!("projection:{name}"))
-                    .execute(&mut **tx)
-                    .await?;
+                let keys: Vec<String> = names
+                    .iter()
+                    .map(|name| format!("projection:{name}"))
+                    .collect();
+                sqlx::query(
+                    "select pg_advisory_xact_lock(hashtext(key)) \
+                     from (select unnest($1::text[]) as key order by 1) as keys",
+                )
+                .bind(keys)
+                .execute(&mut **tx)
+                .await?;
             }
             // Take SQLite's write lock with the first statement: a transaction that
             // reads first and writes later cannot wait for the lock in WAL mode (it
             // fails at once with SQLITE_BUSY), while a first write waits its turn.
             SqlTx::Sqlite(tx) => {
-                sqlx::query("update projection_checkpoint set name = name where name = $1")
-                    .bind(name)
-                    .execute(&mut **tx)
-                    .await?;
+                let sql = format!(
+                    "update projection_checkpoint set name = name where name in ({})",
+                    placeholders(1, names.len())
+                );
+                let mut query = sqlx::query(&sql);
+                for name in names {
+                    query = query.bind(*name);
+                }
+                query.execute(&mut **tx).await?;
             }
         }
         Ok(())
+    }
+
+    /// [`SqlTx::lock_projections`] for one projection.
+    pub async fn lock_projection(&mut self, name: &str) -> Result<(), ProjectionError> {
+        self.lock_projections(&[name]).await
     }
 
     /// Runs a statement with `$1..$n` text/int parameters; returns the rows affected.
@@ -140,6 +160,14 @@ pub async fn read_checkpoint(
     )
 }
 
+/// `$first, $first+1, …` for `count` parameters.
+fn placeholders(first: usize, count: usize) -> String {
+    (first..first + count)
+        .map(|n| format!("${n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Moves `name` from `from` to `to` inside `tx`. Fails with
 /// [`ProjectionError::CheckpointMoved`] when another worker moved it first.
 pub async fn advance_checkpoint(
@@ -148,25 +176,37 @@ pub async fn advance_checkpoint(
     from: LogPosition,
     to: LogPosition,
 ) -> Result<(), ProjectionError> {
-    let moved = tx
-        .execute(
-            "update projection_checkpoint \
-             set transaction_id = $1, global_position = $2, updated_at = $3 \
-             where name = $4 and transaction_id = $5 and global_position = $6",
-            &[
-                to.transaction_id.into(),
-                to.global_position.into(),
-                time_text(Utc::now()).into(),
-                name.into(),
-                from.transaction_id.into(),
-                from.global_position.into(),
-            ],
-        )
-        .await?;
-    if moved == 1 {
+    advance_checkpoints(tx, &[name], from, to).await
+}
+
+/// Moves every checkpoint in `names` from `from` to `to` inside `tx`, in one
+/// statement. Fails with [`ProjectionError::CheckpointMoved`] (and the caller rolls
+/// back) unless every one of them was still at `from`.
+pub async fn advance_checkpoints(
+    tx: &mut SqlTx<'_>,
+    names: &[&str],
+    from: LogPosition,
+    to: LogPosition,
+) -> Result<(), ProjectionError> {
+    let sql = format!(
+        "update projection_checkpoint \
+         set transaction_id = $1, global_position = $2, updated_at = $3 \
+         where transaction_id = $4 and global_position = $5 and name in ({})",
+        placeholders(6, names.len())
+    );
+    let mut params: Vec<crate::rows::Value> = vec![
+        to.transaction_id.into(),
+        to.global_position.into(),
+        time_text(Utc::now()).into(),
+        from.transaction_id.into(),
+        from.global_position.into(),
+    ];
+    params.extend(names.iter().map(|name| (*name).into()));
+    let moved = tx.execute(&sql, &params).await?;
+    if moved == names.len() as u64 {
         Ok(())
     } else {
-        Err(ProjectionError::CheckpointMoved(name.to_string()))
+        Err(ProjectionError::CheckpointMoved(names.join(",")))
     }
 }
 
@@ -189,44 +229,78 @@ pub struct Failpoint {
     pub after_events: usize,
 }
 
-/// Runs one projection over the global log.
+/// The name under which a group of read models logs and counts its steps.
+pub const READ_MODELS: &str = "read_models";
+
+/// The one log reader of a process for its read models (issue 14): reads each batch
+/// of the log once and applies it to every projection it holds in one transaction,
+/// which also moves their checkpoints. Each projection keeps its own checkpoint row
+/// (`rebuild` and `verify` work per projection); when they differ (one was just
+/// rebuilt) the batch starts at the lowest and each projection gets only the events
+/// past its own.
 pub struct Runner {
     database: Database,
     log: EventLog,
-    projection: Arc<dyn Projection>,
+    projections: Vec<Arc<dyn Projection>>,
+    name: &'static str,
     batch_size: i64,
     failpoint: Option<Failpoint>,
     stats: Arc<RunnerStats>,
-    /// This worker's lag histogram (shared with `/metrics` through [`crate::lag`]).
-    lag: Arc<crate::lag::LagHistogram>,
+    /// Each projection's lag histogram (shared with `/metrics` through [`crate::lag`]).
+    lags: Vec<Arc<crate::lag::LagHistogram>>,
     /// Where it publishes each committed checkpoint.
     checkpoints: Checkpoints,
-    /// The checkpoint this worker last committed, so a step need not read it back.
-    /// Forgotten on any failure; if another worker moved the checkpoint meanwhile,
-    /// the compare-and-set of the next step fails and the row is read again.
-    known: Mutex<Option<LogPosition>>,
+    /// Where it publishes each batch it reads, for the workflows.
+    feed: Option<LogFeed>,
+    /// The checkpoints this worker last committed, so a step need not read them back.
+    /// Forgotten on any failure; if another worker moved a checkpoint meanwhile,
+    /// the compare-and-set of the next step fails and the rows are read again.
+    known: Mutex<Option<Vec<LogPosition>>>,
 }
 
 impl Runner {
-    /// A worker for `projection` on `database`, 500 events per transaction.
+    /// A worker for one projection on `database`, 500 events per transaction.
     pub fn new(database: &Database, projection: Arc<dyn Projection>) -> Self {
+        let name = projection.name();
+        Self::group(database, vec![projection]).named(name)
+    }
+
+    /// The worker for every projection in `projections`, sharing one log read and
+    /// one transaction per batch.
+    pub fn group(database: &Database, projections: Vec<Arc<dyn Projection>>) -> Self {
         Self {
             database: database.clone(),
             log: EventLog::new(database),
-            lag: crate::lag::histogram(projection.name()),
-            projection,
+            lags: projections
+                .iter()
+                .map(|projection| crate::lag::histogram(projection.name()))
+                .collect(),
+            projections,
+            name: READ_MODELS,
             batch_size: 500,
             failpoint: None,
             stats: Arc::default(),
             checkpoints: Checkpoints::default(),
+            feed: None,
             known: Mutex::new(None),
         }
     }
 
+    fn named(mut self, name: &'static str) -> Self {
+        self.name = name;
+        self
+    }
+
     /// Publishes each committed checkpoint on `checkpoints` (the api's board, on
-    /// which its commands wait for their read models).
+    /// which queries wait for their read models).
     pub fn with_checkpoints(mut self, checkpoints: Checkpoints) -> Self {
         self.checkpoints = checkpoints;
+        self
+    }
+
+    /// Publishes each batch it reads on `feed`, for the workflows of this process.
+    pub fn with_feed(mut self, feed: LogFeed) -> Self {
+        self.feed = Some(feed);
         self
     }
 
@@ -247,67 +321,110 @@ impl Runner {
         self.stats.clone()
     }
 
-    /// The projection's name.
+    /// The projection's name (or [`READ_MODELS`] for a group).
     pub fn name(&self) -> &'static str {
-        self.projection.name()
+        self.name
     }
 
-    /// Applies the next batch and moves the checkpoint, all in one transaction.
-    /// Returns how many events it applied (0: caught up).
+    fn names(&self) -> Vec<&'static str> {
+        self.projections.iter().map(|p| p.name()).collect()
+    }
+
+    /// Applies the next batch and moves the checkpoints, all in one transaction.
+    /// Returns how many events it read and applied (0: caught up).
     pub async fn step(&self) -> Result<usize, ProjectionError> {
         let outcome = self.apply_next().await;
         let mut known = self.known.lock().expect("checkpoint cache");
-        match &outcome {
-            Ok((_, Some(last))) => *known = Some(*last),
-            Ok((_, None)) => {}
-            Err(_) => *known = None,
+        match outcome {
+            Ok((applied, Some(positions))) => {
+                *known = Some(positions);
+                Ok(applied)
+            }
+            Ok((applied, None)) => Ok(applied),
+            Err(error) => {
+                *known = None;
+                Err(error)
+            }
         }
-        outcome.map(|(applied, _)| applied)
     }
 
-    /// One step: the number of events applied and the checkpoint committed after them.
-    async fn apply_next(&self) -> Result<(usize, Option<LogPosition>), ProjectionError> {
-        let name = self.projection.name();
-        let known = *self.known.lock().expect("checkpoint cache");
-        let from = match known {
-            Some(position) => position,
-            None => read_checkpoint(&self.database, name).await?,
-        };
+    /// Each projection's checkpoint, from memory or (after a failure) the database.
+    async fn froms(&self) -> Result<Vec<LogPosition>, ProjectionError> {
+        if let Some(known) = self.known.lock().expect("checkpoint cache").clone() {
+            return Ok(known);
+        }
+        let mut froms = Vec::with_capacity(self.projections.len());
+        for name in self.names() {
+            froms.push(read_checkpoint(&self.database, name).await?);
+        }
+        *self.known.lock().expect("checkpoint cache") = Some(froms.clone());
+        Ok(froms)
+    }
+
+    /// One step: the number of events read and each projection's checkpoint after it.
+    async fn apply_next(&self) -> Result<(usize, Option<Vec<LogPosition>>), ProjectionError> {
+        let froms = self.froms().await?;
+        let from = froms.iter().copied().min().unwrap_or(LogPosition::START);
         // Read outside the write transaction: on PostgreSQL an open transaction of our
         // own would hold the log's visibility horizon back.
         let events = self.log.read_after(from, self.batch_size).await?;
         let Some(last) = events.last().map(|e| e.position) else {
             return Ok((0, None));
         };
+        // The workflows may react before the read models commit: they read
+        // aggregates, never read models.
+        if let Some(feed) = &self.feed {
+            feed.publish(from, &events);
+        }
+        let names = self.names();
         let mut tx = begin(&self.database).await?;
         tx.derived_only().await?;
-        // One writer per projection at a time: on PostgreSQL a transaction-scoped
-        // advisory lock (two workers applying different batches could otherwise lock
+        // One writer per projection at a time: on PostgreSQL transaction-scoped
+        // advisory locks (two workers applying different batches could otherwise lock
         // shared rows in opposite orders and deadlock); SQLite has a single writer.
-        // If another worker moved the checkpoint while we read the log, the
-        // compare-and-set of `advance_checkpoint` fails and this transaction rolls back.
-        tx.lock_projection(name).await?;
-        match self.failpoint.filter(|f| f.after_events < events.len()) {
-            Some(failpoint) => {
-                let applied = &events[..failpoint.after_events];
-                self.projection.apply_all(&mut tx, applied).await?;
-                return Err(ProjectionError::Failpoint("before the checkpoint moved"));
+        // If another worker moved a checkpoint while we read the log, the
+        // compare-and-set below fails and this transaction rolls back.
+        tx.lock_projections(&names).await?;
+        for (projection, own_from) in self.projections.iter().zip(&froms) {
+            let first = events.partition_point(|event| event.position <= *own_from);
+            let own = &events[first..];
+            match self.failpoint.filter(|f| f.after_events < own.len()) {
+                Some(failpoint) => {
+                    projection
+                        .apply_all(&mut tx, &own[..failpoint.after_events])
+                        .await?;
+                    return Err(ProjectionError::Failpoint("before the checkpoint moved"));
+                }
+                None => projection.apply_all(&mut tx, own).await?,
             }
-            None => self.projection.apply_all(&mut tx, &events).await?,
         }
-        advance_checkpoint(&mut tx, name, from, last).await?;
+        // One statement per distinct starting point (one in the steady state).
+        let mut groups: BTreeMap<LogPosition, Vec<&str>> = BTreeMap::new();
+        for (name, own_from) in names.iter().zip(&froms) {
+            if *own_from < last {
+                groups.entry(*own_from).or_default().push(name);
+            }
+        }
+        for (own_from, group) in &groups {
+            advance_checkpoints(&mut tx, group, *own_from, last).await?;
+        }
         tx.commit().await?;
-        self.checkpoints.publish(name, last);
-        crate::lag::record(&self.lag, &events, chrono::Utc::now());
+        let now = Utc::now();
+        for ((name, own_from), lag) in names.iter().zip(&froms).zip(&self.lags) {
+            self.checkpoints.publish(name, last);
+            let first = events.partition_point(|event| event.position <= *own_from);
+            crate::lag::record(lag, &events[first..], now);
+        }
         self.stats
             .events_applied
             .fetch_add(events.len() as u64, Ordering::Relaxed);
-        Ok((events.len(), Some(last)))
+        let positions = froms.iter().map(|own_from| (*own_from).max(last)).collect();
+        Ok((events.len(), Some(positions)))
     }
 
-    /// Steps until nothing is left to apply; returns the number of events applied.
+    /// Steps until nothing is left to apply; returns the number of events read.
     pub async fn catch_up(&self) -> Result<usize, ProjectionError> {
-        ensure_checkpoint(&self.database, self.projection.name()).await?;
+        self.ensure_checkpoints().await?;
         let mut total = 0;
         loop {
             match self.step().await? {
@@ -315,6 +432,14 @@ impl Runner {
                 n => total += n,
             }
         }
+    }
+
+    /// Creates the checkpoint rows it needs.
+    pub async fn ensure_checkpoints(&self) -> Result<(), ProjectionError> {
+        for name in self.names() {
+            ensure_checkpoint(&self.database, name).await?;
+        }
+        Ok(())
     }
 
     /// Runs until `shutdown` turns true ([`crate::consumer::run`]).
@@ -326,11 +451,15 @@ impl Runner {
 #[async_trait::async_trait]
 impl crate::consumer::Consumer for Runner {
     fn name(&self) -> &'static str {
-        self.projection.name()
+        self.name
     }
 
     fn database(&self) -> &Database {
         &self.database
+    }
+
+    async fn ensure(&self) -> Result<(), ProjectionError> {
+        self.ensure_checkpoints().await
     }
 
     async fn step(&self) -> Result<usize, ProjectionError> {

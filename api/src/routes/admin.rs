@@ -969,7 +969,7 @@ async fn journal(
     let (limit, offset) = paging(body.page, body.page_size, 200)?;
     // The books answer as of the request: a payment settled by the loan process a moment
     // ago must show, even though no command of this auditor waited for it.
-    state.settle().await?;
+    state.read_models_at_head().await?;
     let order_id = body
         .order_id
         .as_deref()
@@ -1035,7 +1035,7 @@ async fn trial_balance(
     _auditor: Auditor,
 ) -> Result<Response, ApiError> {
     // As of the request, like the journal: see `journal`.
-    state.settle().await?;
+    state.read_models_at_head().await?;
     let rows = queries::trial_balance(&state).await?;
     let sum: i128 = rows.iter().map(|(_, minor, _)| i128::from(*minor)).sum();
     let accounts: Vec<Json> = rows

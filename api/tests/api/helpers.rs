@@ -1,6 +1,7 @@
 //! A fresh app per test, and a typed-enough way to call it.
 
 use std::str::FromStr;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use api::files::Storage;
@@ -10,7 +11,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt;
-use projections::store::Database;
+use projections::store::{Database, EventLog, LogPosition};
 use serde_json::{json, Value};
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use tokio::sync::watch;
@@ -24,6 +25,8 @@ use api::auditors::create_auditor;
 pub struct TestApp {
     pub router: Router,
     pub state: AppState,
+    /// What this client has written up to (shared by its clones).
+    pub position: Position,
     _stop: std::sync::Arc<watch::Sender<bool>>,
 }
 
@@ -65,22 +68,58 @@ async fn fresh_postgres_schema() -> Option<PgConnectOptions> {
     )
 }
 
+/// The highest `X-Log-Position` a test client has been answered, which it sends as
+/// `X-Min-Position` on every call, as the SPA does (read-your-writes by position).
+pub type Position = Arc<Mutex<Option<LogPosition>>>;
+
 /// The app's router, with a check on every answer: no handler sent more than one
 /// command (DESIGN.md "Where each rule lives"; `api::command_count`), so every call
-/// of every test checks it.
-fn checked_router(state: &AppState) -> Router {
-    api::app(state.clone()).layer(axum::middleware::map_response(
-        |response: axum::response::Response| async move {
-            let sent = response
-                .headers()
-                .get(api::command_count::HEADER)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.parse::<u32>().ok())
-                .unwrap_or(0);
-            assert!(sent <= 1, "a handler sent {sent} commands in one request");
-            response
-        },
-    ))
+/// of every test checks it. Like the SPA, it sends the highest log position it was
+/// answered with and keeps the one each answer carries.
+fn checked_router(state: &AppState, position: Position) -> Router {
+    let sent_position = position.clone();
+    api::app(state.clone())
+        .layer(axum::middleware::map_response(
+            move |response: axum::response::Response| {
+                let position = position.clone();
+                async move {
+                    let sent = response
+                        .headers()
+                        .get(api::command_count::HEADER)
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|v| v.parse::<u32>().ok())
+                        .unwrap_or(0);
+                    assert!(sent <= 1, "a handler sent {sent} commands in one request");
+                    let written = response
+                        .headers()
+                        .get(api::read_your_writes::LOG_POSITION)
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|v| v.parse::<LogPosition>().ok());
+                    if let Some(written) = written {
+                        let mut known = position.lock().unwrap();
+                        *known = Some(known.map_or(written, |k| k.max(written)));
+                    }
+                    response
+                }
+            },
+        ))
+        .layer(axum::middleware::map_request(
+            move |mut request: axum::extract::Request| {
+                let known = *sent_position.lock().unwrap();
+                async move {
+                    let headers = request.headers_mut();
+                    if let Some(known) = known {
+                        if !headers.contains_key(api::read_your_writes::MIN_POSITION) {
+                            headers.insert(
+                                api::read_your_writes::MIN_POSITION,
+                                known.to_string().parse().unwrap(),
+                            );
+                        }
+                    }
+                    request
+                }
+            },
+        ))
 }
 
 impl TestApp {
@@ -97,9 +136,11 @@ impl TestApp {
         };
         let (stop, stopped) = watch::channel(false);
         api::workers::spawn(&state, wakeup, stopped);
+        let position = Position::default();
         Self {
-            router: checked_router(&state),
+            router: checked_router(&state, position.clone()),
             state,
+            position,
             _stop: std::sync::Arc::new(stop),
         }
     }
@@ -131,6 +172,14 @@ impl TestApp {
         let first = Self::over(first, None).await;
         let storage = first.state.storage.clone();
         Some((first, Self::over(second, Some(storage)).await))
+    }
+
+    /// After a write made outside a call (straight to a command bus): the client's
+    /// next reads wait for everything in the log now.
+    pub async fn wrote(&self) {
+        let head = EventLog::new(&self.state.database).head().await.unwrap();
+        let mut known = self.position.lock().unwrap();
+        *known = Some(known.map_or(head, |k| k.max(head)));
     }
 
     /// POSTs a JSON body (or raw text) and returns the envelope.
@@ -228,6 +277,7 @@ impl TestApp {
             .execute(&self.state.wallets, user_id, recharge, system, "webhook")
             .await
             .expect("the recharge is recorded");
+        self.wrote().await;
     }
 }
 
@@ -313,6 +363,7 @@ impl TestApp {
             )
             .await
             .unwrap();
+        self.wrote().await;
     }
 
     /// Binds Bangkok Bank 001234567890, uploads the signature [`PNG`] and sets PIN
@@ -366,6 +417,7 @@ impl TestApp {
                 .await
                 .unwrap();
         }
+        self.wrote().await;
         self.wait_status(token, order_id, 9).await;
     }
 }
@@ -431,7 +483,7 @@ impl TestApp {
                 .unwrap(),
                 "the process manager did not catch up"
             );
-            self.state.settle().await.unwrap();
+            self.state.read_models_at_head().await.unwrap();
             if log.head().await.unwrap() == head {
                 return;
             }
@@ -769,8 +821,9 @@ impl TestApp {
     /// The same app (store, workers) behind a router over `state`.
     pub fn with_state(&self, state: AppState) -> Self {
         Self {
-            router: checked_router(&state),
+            router: checked_router(&state, self.position.clone()),
             state,
+            position: self.position.clone(),
             _stop: self._stop.clone(),
         }
     }

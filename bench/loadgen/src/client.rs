@@ -1,6 +1,8 @@
 //! The api over HTTP: envelope calls (`{code, msg, data}`), multipart uploads and the
 //! sandbox payment page, each timed.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -51,10 +53,21 @@ impl std::fmt::Display for Transport {
 }
 
 /// A client of one api base URL. Cheap to clone (one connection pool).
+///
+/// Like the SPA, it reads its own writes by log position: per bearer token (one
+/// phone), it keeps the highest `X-Log-Position` answered and sends it as
+/// `X-Min-Position` on that token's calls.
 #[derive(Clone)]
 pub struct Api {
     http: reqwest::Client,
     base: String,
+    positions: Arc<Mutex<HashMap<String, (i64, i64)>>>,
+}
+
+/// `"<transaction>:<position>"` as a comparable pair.
+fn parse_position(text: &str) -> Option<(i64, i64)> {
+    let (transaction, position) = text.split_once(':')?;
+    Some((transaction.parse().ok()?, position.parse().ok()?))
 }
 
 impl Api {
@@ -71,6 +84,22 @@ impl Api {
         Self {
             http,
             base: base.trim_end_matches('/').to_string(),
+            positions: Arc::default(),
+        }
+    }
+
+    /// Adds `X-Min-Position` for `token`'s writes so far.
+    fn with_position(
+        &self,
+        request: reqwest::RequestBuilder,
+        token: Option<&str>,
+    ) -> reqwest::RequestBuilder {
+        let known = token.and_then(|token| self.positions.lock().unwrap().get(token).copied());
+        match known {
+            Some((transaction, position)) => {
+                request.header("x-min-position", format!("{transaction}:{position}"))
+            }
+            None => request,
         }
     }
 
@@ -118,7 +147,8 @@ impl Api {
         if let Some(key) = key {
             request = request.header("idempotency-key", key);
         }
-        self.envelope(request).await
+        let request = self.with_position(request, token);
+        self.envelope(request, token).await
     }
 
     /// `POST /jackey/user/identity/apply` with three ID photos.
@@ -140,7 +170,8 @@ impl Api {
             )
             .header("authorization", format!("Bearer {token}"))
             .body(body);
-        self.envelope(request).await
+        let request = self.with_position(request, Some(token));
+        self.envelope(request, Some(token)).await
     }
 
     /// Presses Pay on the sandbox payment page at `url`, as a browser would
@@ -180,9 +211,23 @@ impl Api {
         response.text().await.map_err(|e| Transport(e.to_string()))
     }
 
-    async fn envelope(&self, request: reqwest::RequestBuilder) -> Result<Answer, Transport> {
+    async fn envelope(
+        &self,
+        request: reqwest::RequestBuilder,
+        token: Option<&str>,
+    ) -> Result<Answer, Transport> {
         let started = Instant::now();
         let response = request.send().await.map_err(|e| Transport(e.to_string()))?;
+        let written = response
+            .headers()
+            .get("x-log-position")
+            .and_then(|value| value.to_str().ok())
+            .and_then(parse_position);
+        if let (Some(token), Some(written)) = (token, written) {
+            let mut positions = self.positions.lock().unwrap();
+            let known = positions.entry(token.to_string()).or_insert(written);
+            *known = (*known).max(written);
+        }
         let bytes = response
             .bytes()
             .await

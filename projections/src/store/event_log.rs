@@ -40,6 +40,31 @@ impl LogPosition {
     };
 }
 
+/// The text form `"<transaction_id>:<global_position>"` (as [`fmt::Display`] writes
+/// it) could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a log position is two non-negative integers, \"<transaction>:<position>\"")]
+pub struct BadLogPosition;
+
+impl std::str::FromStr for LogPosition {
+    type Err = BadLogPosition;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let (transaction_id, global_position) =
+            text.trim().split_once(':').ok_or(BadLogPosition)?;
+        let number = |part: &str| {
+            part.parse::<i64>()
+                .ok()
+                .filter(|n| *n >= 0)
+                .ok_or(BadLogPosition)
+        };
+        Ok(Self {
+            transaction_id: number(transaction_id)?,
+            global_position: number(global_position)?,
+        })
+    }
+}
+
 impl fmt::Display for LogPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}", self.transaction_id, self.global_position)
@@ -145,6 +170,47 @@ impl EventLog {
             }
         };
         Ok(rows.into_iter().map(StoredEvent::from).collect())
+    }
+
+    /// Where the newest event of one aggregate sits in the log (`None` when it has no
+    /// event): what a command answers as `X-Log-Position`, so that the caller's
+    /// next query waits for exactly its own write and not for anyone else's.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] when the query fails.
+    pub async fn position_of(
+        &self,
+        aggregate_type: &str,
+        aggregate_id: &str,
+    ) -> Result<Option<LogPosition>, StoreError> {
+        let row: Option<(i64, i64)> = match &self.database {
+            Database::Sqlite(pool) => {
+                sqlx::query_as(
+                    "select 0, global_position from events
+                     where aggregate_type = $1 and aggregate_id = $2
+                     order by sequence desc limit 1",
+                )
+                .bind(aggregate_type)
+                .bind(aggregate_id)
+                .fetch_optional(pool)
+                .await?
+            }
+            Database::Postgres(pool) => {
+                sqlx::query_as(
+                    "select transaction_id::text::bigint, global_position from events
+                     where aggregate_type = $1 and aggregate_id = $2
+                     order by sequence desc limit 1",
+                )
+                .bind(aggregate_type)
+                .bind(aggregate_id)
+                .fetch_optional(pool)
+                .await?
+            }
+        };
+        Ok(row.map(|(transaction_id, global_position)| LogPosition {
+            transaction_id,
+            global_position,
+        }))
     }
 
     /// The position of the newest committed event ([`LogPosition::START`] for an empty log).

@@ -1,7 +1,8 @@
 /**
  * The one RTK Query API slice (STYLE.md "React"): features add their calls with
  * `api.injectEndpoints`. Every call goes through `baseQuery`, which sends the
- * bearer token and the unlock token, reads the envelope (lib/envelope.ts) and
+ * bearer token, the unlock token and the log position it has written up to
+ * (lib/log-position.ts), reads the envelope (lib/envelope.ts) and
  * applies the session behaviour of PRODUCT.md 9.
  */
 import {
@@ -13,6 +14,7 @@ import {
 import { interpret, NOTHING_FOUND, type ApiFailure } from './envelope';
 import { locked, signedOut } from './session';
 import { storage } from './storage';
+import { rememberPosition, sendPosition } from './log-position';
 
 /** The state shape the base query reads (the store's `session` slice). */
 interface WithSession {
@@ -27,7 +29,7 @@ const raw = fetchBaseQuery({
     if (token) headers.set('Authorization', `Bearer ${token}`);
     const unlock = storage.getUnlockToken();
     if (unlock) headers.set('X-Security-Token', unlock);
-    return headers;
+    return sendPosition(headers);
   },
 });
 
@@ -43,6 +45,7 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiFailure> = a
   const request: FetchArgs =
     typeof args === 'string' ? { url: args, method: 'POST', body: {} } : { method: 'POST', ...args };
   const result = await raw(request, api, extra);
+  rememberPosition(result.meta?.response?.headers);
   const status =
     result.meta?.response?.status ??
     (typeof result.error?.status === 'number' ? result.error.status : undefined);

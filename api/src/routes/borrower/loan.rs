@@ -1,6 +1,6 @@
 //! Borrower loan calls: `/jackey/loan/*` and `/jackey/user/withdraw` (PRODUCT.md 8).
 
-use aggregates::order::{OrderCommand, OrderStatus};
+use aggregates::order::{Order, OrderCommand, OrderStatus};
 use aggregates::pricing::disclose;
 use aggregates::user::{UserCommand, UserEvent, MAX_FAILED_ATTEMPTS};
 use aggregates::{Actor, ErrorCode};
@@ -402,7 +402,7 @@ async fn apply(
         terms_version: TERMS_VERSION.to_string(),
     };
     state
-        .execute_for_workflow(
+        .execute(
             &state.users,
             &uid,
             open,
@@ -424,8 +424,9 @@ async fn apply(
             }
         })
         .await?;
-    // The order was written by the workflow: let the read models take it in too.
-    state.settle().await?;
+    // The order was written by the workflow: the borrower's next read waits for it.
+    crate::read_your_writes::record_latest(&state, <Order as cqrs_es::Aggregate>::TYPE, &oid)
+        .await?;
     Ok(ok(ApplyData {
         loan_order_id: order_id,
     }))
@@ -596,7 +597,7 @@ async fn withdraw(
         pin: body.password.clone(),
     };
     let events = state
-        .execute_for_workflow(
+        .execute(
             &state.users,
             &uid,
             request,
@@ -619,11 +620,11 @@ async fn withdraw(
         _ => None,
     });
     if let Some(refusal) = refusal {
-        // The attempt count and a lock show at once on the next read (the lock screen).
-        state.settle().await?;
+        // The attempt count and a lock show on the next read (the lock screen): the
+        // answer carries their position.
         return Err(refusal);
     }
-    state
+    let order_id = state
         .await_workflow(|| async {
             let user = state.users.load(&uid).await.map_err(ApiError::internal)?;
             if let Some(refusal) = user.refusal_of(payout_id) {
@@ -637,11 +638,14 @@ async fn withdraw(
                 .load(&order_id.to_string())
                 .await
                 .map_err(ApiError::internal)?;
-            Ok(order.knows_payout(payout_id).then_some(()))
+            Ok(order
+                .knows_payout(payout_id)
+                .then_some(order_id.to_string()))
         })
         .await?;
-    // The payout was requested by the workflow: let the read models take it in too.
-    state.settle().await?;
+    // The payout was requested by the workflow: the borrower's next read waits for it.
+    crate::read_your_writes::record_latest(&state, <Order as cqrs_es::Aggregate>::TYPE, &order_id)
+        .await?;
     Ok(ok(WithdrawData {
         verified: true,
         payout_id,

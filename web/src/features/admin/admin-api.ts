@@ -17,6 +17,7 @@ import {
 } from '@reduxjs/toolkit/query/react';
 import { api } from '@/lib/api';
 import { interpret, type ApiFailure } from '@/lib/envelope';
+import { rememberPosition, sendPosition } from '@/lib/log-position';
 import { adminSession } from './admin-session';
 import type {
   AdminLogin,
@@ -48,7 +49,9 @@ export async function adminBaseQuery<T = unknown>(
   const token = adminSession.token();
   const headers = new Headers(args.headers as HeadersInit | undefined);
   if (token) headers.set('Authorization', `Bearer ${token}`);
+  sendPosition(headers);
   const result = await raw({ method: 'POST', body: {}, ...args, headers }, queryApi, extra as object);
+  rememberPosition(result.meta?.response?.headers);
   const status =
     result.meta?.response?.status ?? (typeof result.error?.status === 'number' ? result.error.status : undefined);
   const body = result.error ? (result.error as { data?: unknown }).data : result.data;

@@ -8,6 +8,7 @@
 import { http, HttpResponse } from 'msw';
 import { makeStore } from '@/app/store';
 import { api } from '@/lib/api';
+import { forgetPosition } from '@/lib/log-position';
 import { setLanguage } from '@/lib/i18n';
 import type { ApiFailure } from '@/lib/envelope';
 import { answer, fail, server } from '@/testing/server';
@@ -53,6 +54,27 @@ describe('base query', () => {
     );
     await call();
     expect(header).toBe('unl');
+  });
+
+  it('sends the highest X-Log-Position it was answered as X-Min-Position (read-your-writes)', async () => {
+    forgetPosition();
+    const sent: (string | null)[] = [];
+    const answers = ['12:40', '9:99', null, '12:41'];
+    server.use(
+      http.post('http://localhost/jackey/probe', ({ request }) => {
+        sent.push(request.headers.get('x-min-position'));
+        const position = answers[sent.length - 1];
+        return HttpResponse.json(
+          { code: 0, msg: 'ok', data: null },
+          { headers: position ? { 'X-Log-Position': position } : {} },
+        );
+      }),
+    );
+    for (let i = 0; i < 5; i += 1) await call();
+    // Nothing written yet, then the highest seen: an older position (9:99) or none
+    // never moves it back.
+    expect(sent).toEqual([null, '12:40', '12:40', '12:40', '12:41']);
+    forgetPosition();
   });
 
   it.each([401, 20001, 7])('code %i signs out and redirects to /login', async (code) => {
