@@ -14,6 +14,7 @@ use crate::db::with_pool;
 use crate::envelope::ApiError;
 use crate::state::AppState;
 use projections::projection::time_text;
+use projections::reads::Session;
 
 /// Who a token belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,7 +28,8 @@ pub enum TokenKind {
 }
 
 impl TokenKind {
-    fn as_str(self) -> &'static str {
+    /// The `kind` column's value.
+    pub const fn as_str(self) -> &'static str {
         match self {
             Self::Borrower => "borrower",
             Self::Auditor => "auditor",
@@ -74,18 +76,43 @@ pub async fn issue(state: &AppState, subject: Uuid, kind: TokenKind) -> Result<S
 /// other kind), 7 expired.
 pub async fn resolve(state: &AppState, token: &str, kind: TokenKind) -> Result<Uuid, ApiError> {
     let sql = "select subject, expires_at, revoked_at from auth_token where token_hash = $1 and kind = $2";
-    let row: Option<(String, String, Option<String>)> = with_pool!(&state.database, pool =>
+    let row: Option<Session> = with_pool!(&state.database, pool =>
         sqlx::query_as(sql).bind(token_hash(token)).bind(kind.as_str()).fetch_optional(pool).await)?;
-    let Some((subject, expires_at, revoked_at)) = row else {
+    check(state, row)
+}
+
+/// Whether a session row found for a token is live: the one place that rule lives,
+/// for [`resolve`] and for the reads that fetch the session with their rows
+/// ([`projections::reads`]). Errors: 20001 no row or revoked, 7 expired.
+pub fn check(state: &AppState, session: Option<Session>) -> Result<Uuid, ApiError> {
+    let Some(session) = session else {
         return Err(ApiError::code(ErrorCode::TokenInvalid));
     };
-    if revoked_at.is_some() {
+    if session.revoked_at.is_some() {
         return Err(ApiError::code(ErrorCode::TokenInvalid));
     }
-    if expires_at <= time_text(state.now()) {
+    if session.expires_at <= time_text(state.now()) {
         return Err(ApiError::code(ErrorCode::SessionExpired));
     }
-    Uuid::parse_str(&subject).map_err(ApiError::internal)
+    Uuid::parse_str(&session.subject).map_err(ApiError::internal)
+}
+
+/// A borrower's bearer token, not yet checked: for the reads that check the session
+/// in the same statement as they read ([`projections::reads`], then [`check`]).
+#[derive(Debug, Clone)]
+pub struct BorrowerToken {
+    /// SHA-256 of the token, as stored.
+    pub hash: String,
+}
+
+impl FromRequestParts<AppState> for BorrowerToken {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &AppState) -> Result<Self, ApiError> {
+        Ok(Self {
+            hash: token_hash(&bearer(parts)?),
+        })
+    }
 }
 
 /// Revokes a token (logout). Revoking twice is harmless.

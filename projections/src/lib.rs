@@ -18,6 +18,7 @@ pub mod ledger;
 pub mod orders;
 pub mod process;
 pub mod projection;
+pub mod reads;
 pub mod rebuild;
 pub mod rows;
 pub mod runner;

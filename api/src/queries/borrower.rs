@@ -7,17 +7,26 @@ use aggregates::ErrorCode;
 use serde_json::{json, Value as Json};
 use uuid::Uuid;
 
+use projections::reads::{self, OrderListRow};
+
+use crate::auth::{self, BorrowerToken, TokenKind};
 use crate::db::with_pool;
 use crate::envelope::ApiError;
 use crate::state::AppState;
 
+/// The session kind every read here checks.
+const BORROWER: &str = TokenKind::Borrower.as_str();
+
 /// `/loan/getLoanProgress`: {status, applyAmount, balance, orderId, contract} of the
 /// latest order, or `None` without one.
-pub async fn loan_progress(state: &AppState, user_id: Uuid) -> Result<Option<Json>, ApiError> {
-    let sql = "select order_id, status, apply_amount, balance, contract from loan_progress where user_id = $1";
-    let row: Option<(String, i64, String, String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(user_id.to_string()).fetch_optional(pool).await)?;
-    Ok(row.map(|(order_id, status, apply_amount, balance, contract)| {
+pub async fn loan_progress(
+    state: &AppState,
+    token: &BorrowerToken,
+) -> Result<Option<Json>, ApiError> {
+    let found = reads::progress(&state.database, &token.hash, BORROWER).await?;
+    let (session, row) = found.unzip();
+    auth::check(state, session)?;
+    Ok(row.flatten().map(|(order_id, status, apply_amount, balance, contract)| {
         json!({ "orderId": order_id, "status": status, "applyAmount": apply_amount, "balance": balance, "contract": contract })
     }))
 }
@@ -25,14 +34,29 @@ pub async fn loan_progress(state: &AppState, user_id: Uuid) -> Result<Option<Jso
 /// `/loan/getUserOrderList`: {orderId, status, principal, applyTime}, newest first.
 pub async fn order_list(state: &AppState, user_id: Uuid) -> Result<Vec<Json>, ApiError> {
     let sql = "select order_id, status, principal, applied_at from order_list where user_id = $1 order by applied_at desc";
-    let rows: Vec<(String, i64, String, String)> = with_pool!(&state.database, pool =>
+    let rows: Vec<OrderListRow> = with_pool!(&state.database, pool =>
         sqlx::query_as(sql).bind(user_id.to_string()).fetch_all(pool).await)?;
-    Ok(rows
+    Ok(order_list_docs(rows))
+}
+
+/// [`order_list`] of the token's borrower, with the session check in the same statement.
+pub async fn own_order_list(
+    state: &AppState,
+    token: &BorrowerToken,
+) -> Result<Vec<Json>, ApiError> {
+    let found = reads::orders(&state.database, &token.hash, BORROWER).await?;
+    let (session, rows) = found.unzip();
+    auth::check(state, session)?;
+    Ok(order_list_docs(rows.unwrap_or_default()))
+}
+
+fn order_list_docs(rows: Vec<OrderListRow>) -> Vec<Json> {
+    rows
         .into_iter()
         .map(|(order_id, status, principal, applied_at)| {
             json!({ "orderId": order_id, "status": status, "principal": principal, "applyTime": applied_at })
         })
-        .collect())
+        .collect()
 }
 
 /// `/loan/orderTimeline`: the order's events as the borrower sees them; who acted is
@@ -59,30 +83,25 @@ pub async fn last_withdraw_error(state: &AppState, user_id: Uuid) -> Result<Stri
     Ok(message.unwrap_or_default())
 }
 
-/// The borrower's order (the given one, or the latest), as `(doc, state)`.
-/// Error 40007 when it does not exist or belongs to someone else.
+/// The token's borrower and their order (the given one, or the latest), as
+/// `(user id, doc, state)`, with the session check in the same statement.
+/// Errors: those of [`auth::check`]; 40007 when the order does not exist or belongs
+/// to someone else.
 pub async fn own_order(
     state: &AppState,
-    user_id: Uuid,
+    token: &BorrowerToken,
     order_id: Option<&str>,
-) -> Result<(Json, Order), ApiError> {
-    let not_found = || ApiError::code(ErrorCode::RecordNotFound);
-    let order_id = match order_id.filter(|id| !id.is_empty()) {
-        Some(id) => id.to_string(),
-        None => {
-            let sql = "select order_id from loan_progress where user_id = $1";
-            let latest: Option<String> = with_pool!(&state.database, pool =>
-                sqlx::query_scalar(sql).bind(user_id.to_string()).fetch_optional(pool).await)?;
-            latest.ok_or_else(not_found)?
-        }
-    };
-    let sql = "select doc, state from order_detail where order_id = $1 and user_id = $2";
-    let row: Option<(String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(&order_id).bind(user_id.to_string()).fetch_optional(pool).await)?;
-    let (doc, order) = row.ok_or_else(not_found)?;
+) -> Result<(Uuid, Json, Order), ApiError> {
+    let order_id = order_id.filter(|id| !id.is_empty());
+    let found = reads::order(&state.database, &token.hash, BORROWER, order_id).await?;
+    let (session, detail) = found.unzip();
+    let user_id = auth::check(state, session)?;
+    let (doc, order) = detail
+        .flatten()
+        .ok_or_else(|| ApiError::code(ErrorCode::RecordNotFound))?;
     let doc = serde_json::from_str(&doc).map_err(ApiError::internal)?;
     let order = serde_json::from_str(&order).map_err(ApiError::internal)?;
-    Ok((doc, order))
+    Ok((user_id, doc, order))
 }
 
 /// The user id that holds this phone number.
@@ -98,11 +117,26 @@ pub async fn user_doc(state: &AppState, user_id: Uuid) -> Result<serde_json::Val
     let sql = "select doc from user_profile where user_id = $1";
     let doc: Option<String> = with_pool!(&state.database, pool =>
         sqlx::query_scalar(sql).bind(user_id.to_string()).fetch_optional(pool).await)?;
-    let doc = doc.ok_or_else(|| ApiError::code(ErrorCode::CouldNotGetUserInfo))?;
-    let mut doc: serde_json::Value = serde_json::from_str(&doc).map_err(ApiError::internal)?;
     let latest = "select order_id from loan_progress where user_id = $1";
     let last_order: Option<String> = with_pool!(&state.database, pool =>
         sqlx::query_scalar(latest).bind(user_id.to_string()).fetch_optional(pool).await)?;
+    profile_doc(doc, last_order)
+}
+
+/// [`user_doc`] of the token's borrower, with the session check in the same statement.
+pub async fn own_user_doc(state: &AppState, token: &BorrowerToken) -> Result<Json, ApiError> {
+    let found = reads::profile(&state.database, &token.hash, BORROWER).await?;
+    let (session, doc, last_order) = match found {
+        Some((session, doc, last_order)) => (Some(session), doc, last_order),
+        None => (None, None, None),
+    };
+    auth::check(state, session)?;
+    profile_doc(doc, last_order)
+}
+
+fn profile_doc(doc: Option<String>, last_order: Option<String>) -> Result<Json, ApiError> {
+    let doc = doc.ok_or_else(|| ApiError::code(ErrorCode::CouldNotGetUserInfo))?;
+    let mut doc: serde_json::Value = serde_json::from_str(&doc).map_err(ApiError::internal)?;
     doc["lastOrderId"] = json!(last_order);
     // No credit scoring model is configured; the score is not invented.
     doc["creditScore"] = json!(null);

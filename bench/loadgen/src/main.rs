@@ -5,6 +5,7 @@
 //!   several client counts; `--record` keeps every success-answered command (fault run).
 //! - `contention`: every client repays the same loan at once.
 //! - `growth`: command latency as one order's history grows.
+//! - `simple`: the simplest command (`/jackey/user/updateEmergency`) at several client counts.
 //! - `queries`: `/jackey/user/info`, `/jackey/loan/getUserOrderList`, `/jackey/loan/orderInfo`.
 //! - `check`: the fault run's check of a `--record` file against PostgreSQL.
 
@@ -89,6 +90,20 @@ enum Command {
         /// The PostgreSQL store the api writes (to count an order's events).
         #[arg(long)]
         database_url: String,
+    },
+    /// The simplest command (updateEmergency) at each client count.
+    Simple {
+        #[command(flatten)]
+        target: Target,
+        /// Client counts, one phase each, e.g. `1,8,64`.
+        #[arg(long, value_delimiter = ',', default_value = "1,8,64")]
+        clients: Vec<usize>,
+        /// Seconds per phase.
+        #[arg(long, default_value_t = 15)]
+        seconds: u64,
+        /// Borrowers whose sessions the commands use.
+        #[arg(long, default_value_t = 256)]
+        borrowers: usize,
     },
     /// The three borrower queries.
     Queries {
@@ -226,6 +241,20 @@ async fn run(command: Command) -> Result<Vec<Value>, String> {
             Ok(vec![
                 scenarios::queries(&api, &list, clients, seconds).await,
             ])
+        }
+        Command::Simple {
+            target,
+            clients,
+            seconds,
+            borrowers,
+        } => {
+            let (api, auditors) = connect(&target).await?;
+            let list = scenarios::register_many(&api, &auditors, target.prefix, borrowers).await?;
+            let mut phases = Vec::new();
+            for count in clients {
+                phases.push(scenarios::simple(&api, &list, count, seconds).await);
+            }
+            Ok(phases)
         }
         Command::Check {
             record,

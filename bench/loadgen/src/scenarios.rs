@@ -359,3 +359,44 @@ pub async fn queries(api: &Api, borrowers: &[Borrower], clients: usize, seconds:
     eprintln!("queries at {clients} clients: {summary}");
     summary
 }
+
+/// The simplest command (issue 14): `/jackey/user/updateEmergency` (load a User,
+/// append one event), `clients` at once for `seconds`, rotating over `borrowers`'
+/// sessions, so no two calls in a row touch the same aggregate.
+pub async fn simple(api: &Api, borrowers: &[Borrower], clients: usize, seconds: u64) -> Value {
+    let sessions: Arc<Vec<(String, String)>> = Arc::new(
+        borrowers
+            .iter()
+            .map(|b| (b.token.clone(), b.ip.clone()))
+            .collect(),
+    );
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(seconds);
+    let mut tasks = Vec::new();
+    for client in 0..clients {
+        let (api, sessions) = (api.clone(), sessions.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut stats = Stats::default();
+            let mut i = client;
+            while Instant::now() < deadline {
+                let (token, ip) = &sessions[i % sessions.len()];
+                let body = json!({"contacts": [{"name": format!("Ana {}", i % 1000), "relation": "Mother", "mobile": format!("0917{:07}", i % 9_999_999)}]});
+                let outcome = api
+                    .call("/jackey/user/updateEmergency", Some(token), &body, ip)
+                    .await;
+                stats.record("updateEmergency", outcome);
+                i += clients;
+            }
+            stats
+        }));
+    }
+    let mut total = Stats::default();
+    for task in tasks {
+        total.merge(&task.await.expect("client task"));
+    }
+    let mut summary = total.summary(started.elapsed());
+    summary["scenario"] = json!("simple");
+    summary["clients"] = json!(clients);
+    eprintln!("simple at {clients} clients: {summary}");
+    summary
+}

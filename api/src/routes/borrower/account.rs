@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
-use crate::auth::{self, Borrower, TokenKind};
+use crate::auth::{self, Borrower, BorrowerToken, TokenKind};
 use crate::claims;
 use crate::envelope::{ok, AnyData, ApiError, ApiJson, Envelope, Null};
 use crate::queries::borrower as queries;
@@ -279,8 +279,8 @@ async fn logout(State(state): State<AppState>, borrower: Borrower) -> Result<Res
     security(("bearer" = [])),
     responses((status = 200, description = "Envelope with the user document", body = Envelope<AnyData>))
 )]
-async fn info(State(state): State<AppState>, borrower: Borrower) -> Result<Response, ApiError> {
-    Ok(ok(queries::user_doc(&state, borrower.user_id).await?))
+async fn info(State(state): State<AppState>, token: BorrowerToken) -> Result<Response, ApiError> {
+    Ok(ok(queries::own_user_doc(&state, &token).await?))
 }
 
 /// Profile fields (any subset), or the questionnaire (all six answers together).

@@ -14,7 +14,7 @@ use serde_json::{json, Value as Json};
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
-use crate::auth::Borrower;
+use crate::auth::{Borrower, BorrowerToken};
 use crate::envelope::{ok, AnyData, ApiError, ApiJson, Envelope, Null, OptionalJson};
 use crate::queries::borrower as queries;
 use crate::state::AppState;
@@ -236,9 +236,9 @@ async fn config_by_key(
 )]
 async fn loan_progress(
     State(state): State<AppState>,
-    borrower: Borrower,
+    token: BorrowerToken,
 ) -> Result<Response, ApiError> {
-    Ok(ok(queries::loan_progress(&state, borrower.user_id).await?))
+    Ok(ok(queries::loan_progress(&state, &token).await?))
 }
 
 #[utoipa::path(
@@ -252,9 +252,9 @@ async fn loan_progress(
 )]
 async fn order_list(
     State(state): State<AppState>,
-    borrower: Borrower,
+    token: BorrowerToken,
 ) -> Result<Response, ApiError> {
-    Ok(ok(queries::order_list(&state, borrower.user_id).await?))
+    Ok(ok(queries::own_order_list(&state, &token).await?))
 }
 
 #[derive(Deserialize, Default, ToSchema)]
@@ -277,11 +277,10 @@ struct OrderBody {
 )]
 async fn order_info(
     State(state): State<AppState>,
-    borrower: Borrower,
+    token: BorrowerToken,
     OptionalJson(body): OptionalJson<OrderBody>,
 ) -> Result<Response, ApiError> {
-    let (doc, _) =
-        queries::own_order(&state, borrower.user_id, body.loan_order_id.as_deref()).await?;
+    let (_, doc, _) = queries::own_order(&state, &token, body.loan_order_id.as_deref()).await?;
     Ok(ok(doc))
 }
 
@@ -297,11 +296,10 @@ async fn order_info(
 )]
 async fn order_timeline(
     State(state): State<AppState>,
-    borrower: Borrower,
+    token: BorrowerToken,
     ApiJson(body): ApiJson<OrderBody>,
 ) -> Result<Response, ApiError> {
-    let (_, order) =
-        queries::own_order(&state, borrower.user_id, body.loan_order_id.as_deref()).await?;
+    let (_, _, order) = queries::own_order(&state, &token, body.loan_order_id.as_deref()).await?;
     let order_id = order.id.map(|id| id.to_string()).unwrap_or_default();
     Ok(ok(queries::order_timeline(&state, &order_id).await?))
 }
@@ -449,11 +447,11 @@ const TERMS_VERSION: &str = "2026-11";
 )]
 async fn cancel(
     State(state): State<AppState>,
-    borrower: Borrower,
+    token: BorrowerToken,
     ApiJson(body): ApiJson<OrderBody>,
 ) -> Result<Response, ApiError> {
-    let (_, order) =
-        queries::own_order(&state, borrower.user_id, body.loan_order_id.as_deref()).await?;
+    let (user_id, _, order) =
+        queries::own_order(&state, &token, body.loan_order_id.as_deref()).await?;
     let order_id = order
         .id
         .ok_or_else(|| ApiError::code(ErrorCode::RecordNotFound))?;
@@ -462,7 +460,7 @@ async fn cancel(
             &state.orders,
             &order_id.to_string(),
             || OrderCommand::Cancel,
-            Actor::User(borrower.user_id),
+            Actor::User(user_id),
             &request_id(),
         )
         .await?;
@@ -496,11 +494,10 @@ struct PayoffData {
 )]
 async fn payoff_quote(
     State(state): State<AppState>,
-    borrower: Borrower,
+    token: BorrowerToken,
     OptionalJson(body): OptionalJson<OrderBody>,
 ) -> Result<Response, ApiError> {
-    let (_, order) =
-        queries::own_order(&state, borrower.user_id, body.loan_order_id.as_deref()).await?;
+    let (_, _, order) = queries::own_order(&state, &token, body.loan_order_id.as_deref()).await?;
     let (Some(loan), OrderStatus::Disbursed) = (&order.loan, order.status) else {
         return Err(ApiError::new(
             ErrorCode::RecordNotFound,
