@@ -436,3 +436,66 @@ async fn secrets_stay_out_of_the_logs(app: TestApp) {
         );
     }
 }
+
+on_both_stores!(
+    reads_check_the_session_in_their_statement,
+    one_statement_reads_refuse_revoked_expired_and_unknown_tokens_on_sqlite,
+    one_statement_reads_refuse_revoked_expired_and_unknown_tokens_on_postgres
+);
+
+/// The four reads that fetch the session with their rows (`projections::reads`)
+/// answer as `auth::check` decides: a live token reads, an unknown token and a
+/// revoked one answer 20001, an expired one 7, and another borrower's order 40007.
+async fn reads_check_the_session_in_their_statement(app: TestApp) {
+    let reads = [
+        "/jackey/user/info",
+        "/jackey/loan/getLoanProgress",
+        "/jackey/loan/getUserOrderList",
+        "/jackey/loan/orderInfo",
+    ];
+    let (token, _) = app.qualified_borrower("09170001401").await;
+    let t = Some(token.as_str());
+    let order = app
+        .ok(
+            "/jackey/loan/apply",
+            t,
+            json!({"amt": "80000", "periodDays": 6, "appId": 1}),
+        )
+        .await;
+    let order_id = order["loanOrderId"].as_str().unwrap().to_string();
+    let info = app.ok("/jackey/user/info", t, json!({})).await;
+    assert_eq!(info["lastOrderId"], order_id.as_str());
+    let progress = app.ok("/jackey/loan/getLoanProgress", t, json!({})).await;
+    assert_eq!(progress["orderId"], order_id.as_str());
+    let list = app.ok("/jackey/loan/getUserOrderList", t, json!({})).await;
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    let detail = app.ok("/jackey/loan/orderInfo", t, json!({})).await;
+    assert_eq!(detail["orderId"], order_id.as_str());
+
+    // Someone else's order is not found, whoever asks for it by id.
+    let other = app.register("09170001402").await;
+    let by_id = json!({"loanOrderId": order_id});
+    app.fails("/jackey/loan/orderInfo", Some(&other), by_id, 40007)
+        .await;
+    assert_eq!(
+        app.ok("/jackey/loan/getUserOrderList", Some(&other), json!({}))
+            .await,
+        json!([])
+    );
+
+    for path in reads {
+        app.fails(path, Some("not-a-token"), json!({}), 20001).await;
+    }
+    app.sql(
+        "update auth_token set expires_at = '2000-01-01T00:00:00.000000Z' where kind = 'borrower'",
+    )
+    .await;
+    for path in reads {
+        app.fails(path, t, json!({}), 7).await;
+    }
+    app.sql("update auth_token set expires_at = '2999-01-01T00:00:00.000000Z', revoked_at = '2026-01-01T00:00:00.000000Z' where kind = 'borrower'")
+        .await;
+    for path in reads {
+        app.fails(path, t, json!({}), 20001).await;
+    }
+}
