@@ -223,11 +223,7 @@ impl Api {
             .get("x-log-position")
             .and_then(|value| value.to_str().ok())
             .and_then(parse_position);
-        if let (Some(token), Some(written)) = (token, written) {
-            let mut positions = self.positions.lock().unwrap();
-            let known = positions.entry(token.to_string()).or_insert(written);
-            *known = (*known).max(written);
-        }
+
         let bytes = response
             .bytes()
             .await
@@ -239,6 +235,13 @@ impl Api {
                 String::from_utf8_lossy(&bytes)
             ))
         })?;
+        // Register and login answer the session's token: their write counts for it.
+        let issued = envelope["data"]["token"].as_str().or(token);
+        if let (Some(token), Some(written)) = (issued, written) {
+            let mut positions = self.positions.lock().unwrap();
+            let known = positions.entry(token.to_string()).or_insert(written);
+            *known = (*known).max(written);
+        }
         Ok(Answer {
             code: envelope["code"].as_i64().unwrap_or(-1),
             msg: envelope["msg"].as_str().unwrap_or_default().to_string(),

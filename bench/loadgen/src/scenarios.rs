@@ -315,6 +315,43 @@ pub async fn growth(
 /// The three borrower queries of issue 7, round-robin, `clients` at once, for
 /// `seconds`, spread over `borrowers`' sessions.
 pub async fn queries(api: &Api, borrowers: &[Borrower], clients: usize, seconds: u64) -> Value {
+    closed_loop(
+        api,
+        borrowers,
+        clients,
+        seconds,
+        "queries",
+        |i, order_id| match i % 3 {
+            0 => ("/jackey/user/info", json!({})),
+            1 => ("/jackey/loan/getUserOrderList", json!({})),
+            _ => ("/jackey/loan/orderInfo", json!({ "loanOrderId": order_id })),
+        },
+    )
+    .await
+}
+
+/// The simplest command (issue 14): `/jackey/user/updateEmergency` (load a User,
+/// append one event), `clients` at once for `seconds`, rotating over `borrowers`'
+/// sessions, so no two calls in a row touch the same aggregate.
+pub async fn simple(api: &Api, borrowers: &[Borrower], clients: usize, seconds: u64) -> Value {
+    closed_loop(api, borrowers, clients, seconds, "simple", |i, _| {
+        let contact = json!({"name": format!("Ana {}", i % 1000), "relation": "Mother", "mobile": format!("0917{:07}", i % 9_999_999)});
+        ("/jackey/user/updateEmergency", json!({ "contacts": [contact] }))
+    })
+    .await
+}
+
+/// `clients` tasks, each sending its next call as soon as the last one answered,
+/// for `seconds`: call number `i` is `request(i, order id)` on borrower `i` (mod
+/// their number). Answers the summary, named `scenario`.
+async fn closed_loop(
+    api: &Api,
+    borrowers: &[Borrower],
+    clients: usize,
+    seconds: u64,
+    scenario: &str,
+    request: fn(usize, &str) -> (&'static str, Value),
+) -> Value {
     let sessions: Arc<Vec<(String, String, String)>> = Arc::new(
         borrowers
             .iter()
@@ -337,54 +374,9 @@ pub async fn queries(api: &Api, borrowers: &[Borrower], clients: usize, seconds:
             let mut i = client;
             while Instant::now() < deadline {
                 let (token, ip, order_id) = &sessions[i % sessions.len()];
-                let (path, body) = match i % 3 {
-                    0 => ("/jackey/user/info", json!({})),
-                    1 => ("/jackey/loan/getUserOrderList", json!({})),
-                    _ => ("/jackey/loan/orderInfo", json!({ "loanOrderId": order_id })),
-                };
+                let (path, body) = request(i, order_id);
                 let outcome = api.call(path, Some(token), &body, ip).await;
                 stats.record(path, outcome);
-                i += 1;
-            }
-            stats
-        }));
-    }
-    let mut total = Stats::default();
-    for task in tasks {
-        total.merge(&task.await.expect("client task"));
-    }
-    let mut summary = total.summary(started.elapsed());
-    summary["scenario"] = json!("queries");
-    summary["clients"] = json!(clients);
-    eprintln!("queries at {clients} clients: {summary}");
-    summary
-}
-
-/// The simplest command (issue 14): `/jackey/user/updateEmergency` (load a User,
-/// append one event), `clients` at once for `seconds`, rotating over `borrowers`'
-/// sessions, so no two calls in a row touch the same aggregate.
-pub async fn simple(api: &Api, borrowers: &[Borrower], clients: usize, seconds: u64) -> Value {
-    let sessions: Arc<Vec<(String, String)>> = Arc::new(
-        borrowers
-            .iter()
-            .map(|b| (b.token.clone(), b.ip.clone()))
-            .collect(),
-    );
-    let started = Instant::now();
-    let deadline = started + Duration::from_secs(seconds);
-    let mut tasks = Vec::new();
-    for client in 0..clients {
-        let (api, sessions) = (api.clone(), sessions.clone());
-        tasks.push(tokio::spawn(async move {
-            let mut stats = Stats::default();
-            let mut i = client;
-            while Instant::now() < deadline {
-                let (token, ip) = &sessions[i % sessions.len()];
-                let body = json!({"contacts": [{"name": format!("Ana {}", i % 1000), "relation": "Mother", "mobile": format!("0917{:07}", i % 9_999_999)}]});
-                let outcome = api
-                    .call("/jackey/user/updateEmergency", Some(token), &body, ip)
-                    .await;
-                stats.record("updateEmergency", outcome);
                 i += clients;
             }
             stats
@@ -395,8 +387,8 @@ pub async fn simple(api: &Api, borrowers: &[Borrower], clients: usize, seconds: 
         total.merge(&task.await.expect("client task"));
     }
     let mut summary = total.summary(started.elapsed());
-    summary["scenario"] = json!("simple");
+    summary["scenario"] = json!(scenario);
     summary["clients"] = json!(clients);
-    eprintln!("simple at {clients} clients: {summary}");
+    eprintln!("{scenario} at {clients} clients: {summary}");
     summary
 }

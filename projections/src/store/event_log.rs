@@ -183,28 +183,30 @@ impl EventLog {
         aggregate_type: &str,
         aggregate_id: &str,
     ) -> Result<Option<LogPosition>, StoreError> {
+        // SQLite has no transaction ids (always 0); xid8 reaches bigint through text.
+        let transaction = match &self.database {
+            Database::Sqlite(_) => "0",
+            Database::Postgres(_) => "transaction_id::text::bigint",
+        };
+        let sql = format!(
+            "select {transaction}, global_position from events
+             where aggregate_type = $1 and aggregate_id = $2
+             order by sequence desc limit 1"
+        );
         let row: Option<(i64, i64)> = match &self.database {
             Database::Sqlite(pool) => {
-                sqlx::query_as(
-                    "select 0, global_position from events
-                     where aggregate_type = $1 and aggregate_id = $2
-                     order by sequence desc limit 1",
-                )
-                .bind(aggregate_type)
-                .bind(aggregate_id)
-                .fetch_optional(pool)
-                .await?
+                sqlx::query_as(&sql)
+                    .bind(aggregate_type)
+                    .bind(aggregate_id)
+                    .fetch_optional(pool)
+                    .await?
             }
             Database::Postgres(pool) => {
-                sqlx::query_as(
-                    "select transaction_id::text::bigint, global_position from events
-                     where aggregate_type = $1 and aggregate_id = $2
-                     order by sequence desc limit 1",
-                )
-                .bind(aggregate_type)
-                .bind(aggregate_id)
-                .fetch_optional(pool)
-                .await?
+                sqlx::query_as(&sql)
+                    .bind(aggregate_type)
+                    .bind(aggregate_id)
+                    .fetch_optional(pool)
+                    .await?
             }
         };
         Ok(row.map(|(transaction_id, global_position)| LogPosition {
