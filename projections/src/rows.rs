@@ -3,7 +3,7 @@
 //! is written once against [`RowStore`] and runs unchanged on both, which is what
 //! lets `verify` compare the live tables with a fresh rebuild.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use async_trait::async_trait;
 use sqlx::{Postgres, Row as _, Sqlite, Transaction};
@@ -200,8 +200,23 @@ pub enum SqlTx<'c> {
 }
 
 fn upsert_sql(table: &TableSpec) -> String {
+    upsert_many_sql(table, 1)
+}
+
+/// `insert into <table> (…) values ($1, …), ($n+1, …), … on conflict (<key>) do update
+/// set <every other column> = excluded.<column>`, for `rows` rows (no two with one key:
+/// PostgreSQL refuses to update a row twice in one statement).
+fn upsert_many_sql(table: &TableSpec, rows: usize) -> String {
     let columns: Vec<&str> = table.columns.iter().map(|(c, _)| *c).collect();
-    let placeholders: Vec<String> = (1..=columns.len()).map(|i| format!("${i}")).collect();
+    let tuples: Vec<String> = (0..rows)
+        .map(|row| {
+            let first = row * columns.len();
+            let placeholders: Vec<String> = (1..=columns.len())
+                .map(|i| format!("${}", first + i))
+                .collect();
+            format!("({})", placeholders.join(", "))
+        })
+        .collect();
     let keys: Vec<&str> = table.key_columns().collect();
     let updates: Vec<String> = columns[table.key_len..]
         .iter()
@@ -209,10 +224,10 @@ fn upsert_sql(table: &TableSpec) -> String {
         .collect();
     // Placeholders appear in ascending order, which SQLite's `$N` numbering requires.
     format!(
-        "insert into {} ({}) values ({}) on conflict ({}) do update set {}",
+        "insert into {} ({}) values {} on conflict ({}) do update set {}",
         table.name,
         columns.join(", "),
-        placeholders.join(", "),
+        tuples.join(", "),
         keys.join(", "),
         updates.join(", ")
     )
@@ -300,6 +315,90 @@ impl RowStore for SqlTx<'_> {
                 bind_values!(sqlx::query(&sql), &row.values)
                     .execute(&mut **tx)
                     .await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A [`RowStore`] over a transaction that holds its upserts back and writes them,
+/// table by table, in multi-row statements at [`Buffered::flush`]: a live batch of
+/// the read models then costs one statement per table touched instead of one per row
+/// (issue 14). A `get` sees the rows upserted before it (the held-back row, if any,
+/// else the table's), so projections read what they wrote; a key upserted twice is
+/// written once, with its last row.
+pub struct Buffered<'s, 't> {
+    tx: &'s mut SqlTx<'t>,
+    pending: Vec<Row>,
+    index: HashMap<(&'static str, Vec<Value>), usize>,
+}
+
+impl<'s, 't> Buffered<'s, 't> {
+    /// Buffers the upserts of `tx`.
+    pub fn new(tx: &'s mut SqlTx<'t>) -> Self {
+        Self {
+            tx,
+            pending: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+
+    /// Writes the held-back rows, grouped by table in the order tables were first
+    /// written, at most [`SQLITE_MAX_ROWS_PER_INSERT`] rows (and the parameter limit)
+    /// per statement.
+    pub async fn flush(self) -> Result<(), ProjectionError> {
+        let mut tables: Vec<(&'static TableSpec, Vec<Row>)> = Vec::new();
+        for row in self.pending {
+            match tables.iter_mut().find(|(table, _)| *table == row.table) {
+                Some((_, rows)) => rows.push(row),
+                None => tables.push((row.table, vec![row])),
+            }
+        }
+        for (table, rows) in tables {
+            let per_statement = (SQLITE_MAX_PARAMETERS / table.columns.len())
+                .min(SQLITE_MAX_ROWS_PER_INSERT)
+                .max(1);
+            for chunk in rows.chunks(per_statement) {
+                let sql = upsert_many_sql(table, chunk.len());
+                let values = chunk.iter().flat_map(|row| row.values.iter());
+                match &mut *self.tx {
+                    SqlTx::Sqlite(tx) => {
+                        bind_values!(sqlx::query(&sql), values)
+                            .execute(&mut **tx)
+                            .await?;
+                    }
+                    SqlTx::Postgres(tx) => {
+                        bind_values!(sqlx::query(&sql), values)
+                            .execute(&mut **tx)
+                            .await?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl RowStore for Buffered<'_, '_> {
+    async fn get(
+        &mut self,
+        table: &'static TableSpec,
+        key: &[Value],
+    ) -> Result<Option<Row>, ProjectionError> {
+        if let Some(&slot) = self.index.get(&(table.name, key.to_vec())) {
+            return Ok(Some(self.pending[slot].clone()));
+        }
+        self.tx.get(table, key).await
+    }
+
+    async fn upsert(&mut self, row: Row) -> Result<(), ProjectionError> {
+        let key = (row.table.name, row.values[..row.table.key_len].to_vec());
+        match self.index.get(&key) {
+            Some(&slot) => self.pending[slot] = row,
+            None => {
+                self.index.insert(key, self.pending.len());
+                self.pending.push(row);
             }
         }
         Ok(())
@@ -535,6 +634,40 @@ mod tests {
         for row in &rows {
             let stored = tx.get(&T, row.key()).await.unwrap();
             assert_eq!(stored.as_ref(), Some(row), "row {:?}", row.key());
+        }
+        buffered_upserts_land_once_with_the_last_row(tx, &rows).await;
+    }
+
+    /// Held-back upserts: a key written twice lands once with its last row, a `get`
+    /// sees the held-back row, and more rows than one statement takes all land.
+    async fn buffered_upserts_land_once_with_the_last_row(tx: &mut SqlTx<'_>, existing: &[Row]) {
+        let with_n = |row: &Row, n: i64| Row {
+            table: &T,
+            values: vec![row.values[0].clone(), n.into(), row.values[2].clone()],
+        };
+        let fresh: Vec<Row> = (0..(SQLITE_MAX_ROWS_PER_INSERT as i64 + 100))
+            .map(|i| Row {
+                table: &T,
+                values: vec![format!("new-{i}").into(), i.into(), "{}".into()],
+            })
+            .collect();
+        let mut buffered = Buffered::new(tx);
+        for row in existing {
+            buffered.upsert(with_n(row, 1)).await.unwrap();
+            buffered.upsert(with_n(row, 2)).await.unwrap();
+        }
+        for row in &fresh {
+            buffered.upsert(row.clone()).await.unwrap();
+        }
+        let seen = buffered.get(&T, existing[0].key()).await.unwrap();
+        assert_eq!(seen, Some(with_n(&existing[0], 2)));
+        buffered.flush().await.unwrap();
+        for row in existing {
+            let stored = tx.get(&T, row.key()).await.unwrap();
+            assert_eq!(stored, Some(with_n(row, 2)), "row {:?}", row.key());
+        }
+        for row in &fresh {
+            assert_eq!(tx.get(&T, row.key()).await.unwrap().as_ref(), Some(row));
         }
     }
 

@@ -24,7 +24,7 @@ use tokio::sync::{watch, Notify};
 
 use crate::feed::LogFeed;
 use crate::projection::{time_text, Projection, ProjectionError};
-use crate::rows::SqlTx;
+use crate::rows::{Buffered, SqlTx};
 use crate::store::{Database, EventLog, LogPosition};
 
 /// Opens a write transaction on either store.
@@ -61,46 +61,27 @@ impl SqlTx<'_> {
         Ok(())
     }
 
-    /// Waits for the right to write the tables of every projection in `names` until
-    /// this transaction ends, in one statement (PostgreSQL: advisory locks taken in
-    /// name order, so two lockers of overlapping sets never deadlock; SQLite: the
-    /// database's single write lock).
-    pub async fn lock_projections(&mut self, names: &[&str]) -> Result<(), ProjectionError> {
+    /// Waits for the right to write `name`'s tables until this transaction ends
+    /// (PostgreSQL: an advisory lock; SQLite: the database's single write lock).
+    pub async fn lock_projection(&mut self, name: &str) -> Result<(), ProjectionError> {
         match self {
             SqlTx::Postgres(tx) => {
-                let keys: Vec<String> = names
-                    .iter()
-                    .map(|name| format!("projection:{name}"))
-                    .collect();
-                sqlx::query(
-                    "select pg_advisory_xact_lock(hashtext(key)) \
-                     from (select unnest($1::text[]) as key order by 1) as keys",
-                )
-                .bind(keys)
-                .execute(&mut **tx)
-                .await?;
+                sqlx::query("select pg_advisory_xact_lock(hashtext($1))")
+                    .bind(format!("projection:{name}"))
+                    .execute(&mut **tx)
+                    .await?;
             }
             // Take SQLite's write lock with the first statement: a transaction that
             // reads first and writes later cannot wait for the lock in WAL mode (it
             // fails at once with SQLITE_BUSY), while a first write waits its turn.
             SqlTx::Sqlite(tx) => {
-                let sql = format!(
-                    "update projection_checkpoint set name = name where name in ({})",
-                    placeholders(1, names.len())
-                );
-                let mut query = sqlx::query(&sql);
-                for name in names {
-                    query = query.bind(*name);
-                }
-                query.execute(&mut **tx).await?;
+                sqlx::query("update projection_checkpoint set name = name where name = $1")
+                    .bind(name)
+                    .execute(&mut **tx)
+                    .await?;
             }
         }
         Ok(())
-    }
-
-    /// [`SqlTx::lock_projections`] for one projection.
-    pub async fn lock_projection(&mut self, name: &str) -> Result<(), ProjectionError> {
-        self.lock_projections(&[name]).await
     }
 
     /// Runs a statement with `$1..$n` text/int parameters; returns the rows affected.
@@ -160,14 +141,6 @@ pub async fn read_checkpoint(
     )
 }
 
-/// `$first, $first+1, …` for `count` parameters.
-fn placeholders(first: usize, count: usize) -> String {
-    (first..first + count)
-        .map(|n| format!("${n}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// Moves `name` from `from` to `to` inside `tx`. Fails with
 /// [`ProjectionError::CheckpointMoved`] when another worker moved it first.
 pub async fn advance_checkpoint(
@@ -176,37 +149,25 @@ pub async fn advance_checkpoint(
     from: LogPosition,
     to: LogPosition,
 ) -> Result<(), ProjectionError> {
-    advance_checkpoints(tx, &[name], from, to).await
-}
-
-/// Moves every checkpoint in `names` from `from` to `to` inside `tx`, in one
-/// statement. Fails with [`ProjectionError::CheckpointMoved`] (and the caller rolls
-/// back) unless every one of them was still at `from`.
-pub async fn advance_checkpoints(
-    tx: &mut SqlTx<'_>,
-    names: &[&str],
-    from: LogPosition,
-    to: LogPosition,
-) -> Result<(), ProjectionError> {
-    let sql = format!(
-        "update projection_checkpoint \
-         set transaction_id = $1, global_position = $2, updated_at = $3 \
-         where transaction_id = $4 and global_position = $5 and name in ({})",
-        placeholders(6, names.len())
-    );
-    let mut params: Vec<crate::rows::Value> = vec![
-        to.transaction_id.into(),
-        to.global_position.into(),
-        time_text(Utc::now()).into(),
-        from.transaction_id.into(),
-        from.global_position.into(),
-    ];
-    params.extend(names.iter().map(|name| (*name).into()));
-    let moved = tx.execute(&sql, &params).await?;
-    if moved == names.len() as u64 {
+    let moved = tx
+        .execute(
+            "update projection_checkpoint \
+             set transaction_id = $1, global_position = $2, updated_at = $3 \
+             where name = $4 and transaction_id = $5 and global_position = $6",
+            &[
+                to.transaction_id.into(),
+                to.global_position.into(),
+                time_text(Utc::now()).into(),
+                name.into(),
+                from.transaction_id.into(),
+                from.global_position.into(),
+            ],
+        )
+        .await?;
+    if moved == 1 {
         Ok(())
     } else {
-        Err(ProjectionError::CheckpointMoved(names.join(",")))
+        Err(ProjectionError::CheckpointMoved(name.to_string()))
     }
 }
 
@@ -233,11 +194,11 @@ pub struct Failpoint {
 pub const READ_MODELS: &str = "read_models";
 
 /// The one log reader of a process for its read models (issue 14): reads each batch
-/// of the log once and applies it to every projection it holds in one transaction,
-/// which also moves their checkpoints. Each projection keeps its own checkpoint row
-/// (`rebuild` and `verify` work per projection); when they differ (one was just
-/// rebuilt) the batch starts at the lowest and each projection gets only the events
-/// past its own.
+/// of the log once and hands it to every projection it holds, each applying it and
+/// moving its own checkpoint in one transaction, all at once. Each projection keeps
+/// its own checkpoint row (`rebuild` and `verify` work per projection); when they
+/// differ (one was just rebuilt, or failed a step the others committed) the batch
+/// starts at the lowest and each projection gets only the events past its own.
 pub struct Runner {
     database: Database,
     log: EventLog,
@@ -330,8 +291,8 @@ impl Runner {
         self.projections.iter().map(|p| p.name()).collect()
     }
 
-    /// Applies the next batch and moves the checkpoints, all in one transaction.
-    /// Returns how many events it read and applied (0: caught up).
+    /// Reads the next batch and has every projection apply it and move its
+    /// checkpoint. Returns how many events it read (0: caught up).
     pub async fn step(&self) -> Result<usize, ProjectionError> {
         let outcome = self.apply_next().await;
         let mut known = self.known.lock().expect("checkpoint cache");
@@ -368,58 +329,77 @@ impl Runner {
         // Read outside the write transaction: on PostgreSQL an open transaction of our
         // own would hold the log's visibility horizon back.
         let events = self.log.read_after(from, self.batch_size).await?;
-        let Some(last) = events.last().map(|e| e.position) else {
+        if events.is_empty() {
             return Ok((0, None));
-        };
+        }
         // The workflows may react before the read models commit: they read
         // aggregates, never read models.
         if let Some(feed) = &self.feed {
             feed.publish(from, &events);
         }
-        let names = self.names();
-        let mut tx = begin(&self.database).await?;
-        tx.derived_only().await?;
-        // One writer per projection at a time: on PostgreSQL transaction-scoped
-        // advisory locks (two workers applying different batches could otherwise lock
-        // shared rows in opposite orders and deadlock); SQLite has a single writer.
-        // If another worker moved a checkpoint while we read the log, the
-        // compare-and-set below fails and this transaction rolls back.
-        tx.lock_projections(&names).await?;
-        for (projection, own_from) in self.projections.iter().zip(&froms) {
-            let first = events.partition_point(|event| event.position <= *own_from);
-            let own = &events[first..];
-            match self.failpoint.filter(|f| f.after_events < own.len()) {
-                Some(failpoint) => {
-                    projection
-                        .apply_all(&mut tx, &own[..failpoint.after_events])
-                        .await?;
-                    return Err(ProjectionError::Failpoint("before the checkpoint moved"));
-                }
-                None => projection.apply_all(&mut tx, own).await?,
-            }
-        }
-        // One statement per distinct starting point (one in the steady state).
-        let mut groups: BTreeMap<LogPosition, Vec<&str>> = BTreeMap::new();
-        for (name, own_from) in names.iter().zip(&froms) {
-            if *own_from < last {
-                groups.entry(*own_from).or_default().push(name);
-            }
-        }
-        for (own_from, group) in &groups {
-            advance_checkpoints(&mut tx, group, *own_from, last).await?;
-        }
-        tx.commit().await?;
-        let now = Utc::now();
-        for ((name, own_from), lag) in names.iter().zip(&froms).zip(&self.lags) {
-            self.checkpoints.publish(name, last);
-            let first = events.partition_point(|event| event.position <= *own_from);
-            crate::lag::record(lag, &events[first..], now);
+        // Every read model applies the batch in a transaction of its own, all at
+        // once: a batch then takes as long as its slowest read model, not the sum of
+        // them (bench/PROFILE.md, issue 14). Each moves its own checkpoint; if some
+        // commit and another fails, the next step starts each from its own.
+        let outcomes = futures_util::future::join_all(
+            self.projections.iter().zip(&froms).zip(&self.lags).map(
+                |((projection, own_from), lag)| {
+                    self.apply_one(projection.as_ref(), *own_from, &events, lag)
+                },
+            ),
+        )
+        .await;
+        let mut positions = Vec::with_capacity(outcomes.len());
+        for outcome in outcomes {
+            positions.push(outcome?);
         }
         self.stats
             .events_applied
             .fetch_add(events.len() as u64, Ordering::Relaxed);
-        let positions = froms.iter().map(|own_from| (*own_from).max(last)).collect();
         Ok((events.len(), Some(positions)))
+    }
+
+    /// Applies the events of `events` past `own_from` to one read model and moves its
+    /// checkpoint, in one transaction; returns its checkpoint after.
+    async fn apply_one(
+        &self,
+        projection: &dyn Projection,
+        own_from: LogPosition,
+        events: &[crate::store::StoredEvent],
+        lag: &crate::lag::LagHistogram,
+    ) -> Result<LogPosition, ProjectionError> {
+        let first = events.partition_point(|event| event.position <= own_from);
+        let own = &events[first..];
+        let Some(last) = own.last().map(|event| event.position) else {
+            return Ok(own_from);
+        };
+        let name = projection.name();
+        let mut tx = begin(&self.database).await?;
+        tx.derived_only().await?;
+        // One writer per projection at a time: on PostgreSQL a transaction-scoped
+        // advisory lock (two workers applying different batches could otherwise lock
+        // shared rows in opposite orders and deadlock); SQLite has a single writer.
+        // If another worker moved the checkpoint while we read the log, the
+        // compare-and-set below fails and this transaction rolls back.
+        tx.lock_projection(name).await?;
+        // The batch's rows go out in one multi-row statement per table.
+        let mut rows = Buffered::new(&mut tx);
+        match self.failpoint.filter(|f| f.after_events < own.len()) {
+            Some(failpoint) => {
+                projection
+                    .apply_all(&mut rows, &own[..failpoint.after_events])
+                    .await?;
+                rows.flush().await?;
+                return Err(ProjectionError::Failpoint("before the checkpoint moved"));
+            }
+            None => projection.apply_all(&mut rows, own).await?,
+        }
+        rows.flush().await?;
+        advance_checkpoint(&mut tx, name, own_from, last).await?;
+        tx.commit().await?;
+        self.checkpoints.publish(name, last);
+        crate::lag::record(lag, own, Utc::now());
+        Ok(last)
     }
 
     /// Steps until nothing is left to apply; returns the number of events read.
