@@ -355,9 +355,8 @@ impl<'s, 't> Buffered<'s, 't> {
             }
         }
         for (table, rows) in tables {
-            let per_statement = (SQLITE_MAX_PARAMETERS / table.columns.len())
-                .min(SQLITE_MAX_ROWS_PER_INSERT)
-                .max(1);
+            let per_statement =
+                (SQLITE_MAX_PARAMETERS / table.columns.len()).clamp(1, SQLITE_MAX_ROWS_PER_INSERT);
             for chunk in rows.chunks(per_statement) {
                 let sql = upsert_many_sql(table, chunk.len());
                 let values = chunk.iter().flat_map(|row| row.values.iter());
