@@ -25,7 +25,7 @@ use tokio::sync::{watch, Notify};
 use crate::feed::LogFeed;
 use crate::projection::{time_text, Projection, ProjectionError};
 use crate::rows::{Buffered, SqlTx};
-use crate::store::{Database, EventLog, LogPosition};
+use crate::store::{Database, EventLog, LogPosition, StoredEvent};
 
 /// Opens a write transaction on either store.
 pub async fn begin(database: &Database) -> Result<SqlTx<'static>, ProjectionError> {
@@ -190,6 +190,13 @@ pub struct Failpoint {
     pub after_events: usize,
 }
 
+/// One read model's part of a batch: where it stands and its lag histogram.
+struct Share<'a> {
+    projection: &'a dyn Projection,
+    from: LogPosition,
+    lag: &'a crate::lag::LagHistogram,
+}
+
 /// The name under which a group of read models logs and counts its steps.
 pub const READ_MODELS: &str = "read_models";
 
@@ -337,21 +344,36 @@ impl Runner {
         if let Some(feed) = &self.feed {
             feed.publish(from, &events);
         }
-        // Every read model applies the batch in a transaction of its own, all at
-        // once: a batch then takes as long as its slowest read model, not the sum of
-        // them (bench/PROFILE.md, issue 14). Each moves its own checkpoint; if some
-        // commit and another fails, the next step starts each from its own.
+        // PostgreSQL: every read model applies the batch in a transaction of its
+        // own, all at once, so a batch takes as long as its slowest read model, not
+        // the sum of them. SQLite: one transaction for all, since its single writer
+        // would run them one after another anyway and each commit is an fsync
+        // (bench/PROFILE.md, issue 14). Each read model moves its own checkpoint; if
+        // some commit and another fails, the next step starts each from its own.
+        let work: Vec<Share<'_>> = self
+            .projections
+            .iter()
+            .zip(&froms)
+            .zip(&self.lags)
+            .map(|((projection, own_from), lag)| Share {
+                projection: projection.as_ref(),
+                from: *own_from,
+                lag,
+            })
+            .collect();
+        let groups: Vec<&[Share<'_>]> = match self.database {
+            Database::Sqlite(_) => vec![&work[..]],
+            Database::Postgres(_) => work.chunks(1).collect(),
+        };
         let outcomes = futures_util::future::join_all(
-            self.projections.iter().zip(&froms).zip(&self.lags).map(
-                |((projection, own_from), lag)| {
-                    self.apply_one(projection.as_ref(), *own_from, &events, lag)
-                },
-            ),
+            groups
+                .into_iter()
+                .map(|group| self.apply_together(group, &events)),
         )
         .await;
-        let mut positions = Vec::with_capacity(outcomes.len());
+        let mut positions = Vec::with_capacity(work.len());
         for outcome in outcomes {
-            positions.push(outcome?);
+            positions.extend(outcome?);
         }
         self.stats
             .events_applied
@@ -359,47 +381,64 @@ impl Runner {
         Ok((events.len(), Some(positions)))
     }
 
-    /// Applies the events of `events` past `own_from` to one read model and moves its
-    /// checkpoint, in one transaction; returns its checkpoint after.
-    async fn apply_one(
+    /// Applies `events` to the read models of `group`, each only the events past its
+    /// own checkpoint, and moves their checkpoints, all in one transaction; returns
+    /// their checkpoints after, in the group's order.
+    async fn apply_together(
         &self,
-        projection: &dyn Projection,
-        own_from: LogPosition,
-        events: &[crate::store::StoredEvent],
-        lag: &crate::lag::LagHistogram,
-    ) -> Result<LogPosition, ProjectionError> {
-        let first = events.partition_point(|event| event.position <= own_from);
-        let own = &events[first..];
-        let Some(last) = own.last().map(|event| event.position) else {
-            return Ok(own_from);
+        group: &[Share<'_>],
+        events: &[StoredEvent],
+    ) -> Result<Vec<LogPosition>, ProjectionError> {
+        let own = |share: &Share<'_>| {
+            let first = events.partition_point(|event| event.position <= share.from);
+            &events[first..]
         };
-        let name = projection.name();
+        let last_of = |share: &Share<'_>| own(share).last().map(|event| event.position);
+        if group.iter().all(|share| last_of(share).is_none()) {
+            return Ok(group.iter().map(|share| share.from).collect());
+        }
         let mut tx = begin(&self.database).await?;
         tx.derived_only().await?;
         // One writer per projection at a time: on PostgreSQL a transaction-scoped
         // advisory lock (two workers applying different batches could otherwise lock
         // shared rows in opposite orders and deadlock); SQLite has a single writer.
-        // If another worker moved the checkpoint while we read the log, the
+        // If another worker moved a checkpoint while we read the log, the
         // compare-and-set below fails and this transaction rolls back.
-        tx.lock_projection(name).await?;
+        for share in group {
+            tx.lock_projection(share.projection.name()).await?;
+        }
         // The batch's rows go out in one multi-row statement per table.
         let mut rows = Buffered::new(&mut tx);
-        match self.failpoint.filter(|f| f.after_events < own.len()) {
-            Some(failpoint) => {
-                projection
-                    .apply_all(&mut rows, &own[..failpoint.after_events])
-                    .await?;
-                rows.flush().await?;
-                return Err(ProjectionError::Failpoint("before the checkpoint moved"));
+        for share in group {
+            let own = own(share);
+            match self.failpoint.filter(|f| f.after_events < own.len()) {
+                Some(failpoint) => {
+                    share
+                        .projection
+                        .apply_all(&mut rows, &own[..failpoint.after_events])
+                        .await?;
+                    rows.flush().await?;
+                    return Err(ProjectionError::Failpoint("before the checkpoint moved"));
+                }
+                None => share.projection.apply_all(&mut rows, own).await?,
             }
-            None => projection.apply_all(&mut rows, own).await?,
         }
         rows.flush().await?;
-        advance_checkpoint(&mut tx, name, own_from, last).await?;
+        for share in group {
+            if let Some(last) = last_of(share) {
+                advance_checkpoint(&mut tx, share.projection.name(), share.from, last).await?;
+            }
+        }
         tx.commit().await?;
-        self.checkpoints.publish(name, last);
-        crate::lag::record(lag, own, Utc::now());
-        Ok(last)
+        let now = Utc::now();
+        let mut positions = Vec::with_capacity(group.len());
+        for share in group {
+            let at = last_of(share).unwrap_or(share.from);
+            self.checkpoints.publish(share.projection.name(), at);
+            crate::lag::record(share.lag, own(share), now);
+            positions.push(at);
+        }
+        Ok(positions)
     }
 
     /// Steps until nothing is left to apply; returns the number of events read.
