@@ -150,7 +150,10 @@ call `POST /admin/api/...`, with a JSON body (multipart for the ID photos). They
 HTTP 200 with the envelope `{code, msg, data}`: `code` 0 is success, any other code is an \
 error of PRODUCT.md section 9 (10004: bad input, `msg` names the field), with `data: null`. \
 Money is a decimal string; rates are integers in thousandths of a percent per day. \
-Requests that move money accept an `Idempotency-Key` header. A body over 8 MB answers 413.";
+Requests that move money accept an `Idempotency-Key` header. A body over 8 MB answers 413. \
+A call that wrote answers `X-Log-Position` (`<transaction>:<position>`); a call that sends \
+`X-Min-Position` waits (at most 3 s) until the read models have passed it, so a client that \
+sends the highest position it was answered reads its own writes (a malformed one: 10004).";
 
 type Answer = (StatusCode, &'static str, &'static str);
 

@@ -499,3 +499,33 @@ async fn reads_check_the_session_in_their_statement(app: TestApp) {
         app.fails(path, t, json!({}), 20001).await;
     }
 }
+
+on_both_stores!(
+    positions_are_answered_and_checked,
+    a_command_answers_its_log_position_and_a_malformed_min_position_is_refused_on_sqlite,
+    a_command_answers_its_log_position_and_a_malformed_min_position_is_refused_on_postgres
+);
+
+/// Read-your-writes by position (`api::read_your_writes`): a command answers
+/// `X-Log-Position`, a later one a higher position, and a malformed
+/// `X-Min-Position` answers 10004 instead of being ignored or failing.
+async fn positions_are_answered_and_checked(app: TestApp) {
+    let token = app.register("09170001403").await;
+    let t = Some(token.as_str());
+    let before = *app.position.lock().unwrap();
+    let contacts =
+        json!({"contacts": [{"name": "Ana", "relation": "Mother", "mobile": "09171234567"}]});
+    app.ok("/jackey/user/updateEmergency", t, contacts).await;
+    let after = *app.position.lock().unwrap();
+    assert!(after.is_some() && after > before, "{before:?} -> {after:?}");
+    for bad in ["garbage", "1", "-1:5", "1:2:3", "99999999999999999999:1"] {
+        let headers = [
+            ("authorization", format!("Bearer {token}")),
+            ("x-min-position", bad.to_string()),
+        ];
+        let answer = app
+            .post_with_headers("/jackey/user/info", &headers, json!({}))
+            .await;
+        assert_eq!(answer["code"], 10004, "{bad}: {answer}");
+    }
+}
