@@ -47,27 +47,15 @@ pub async fn profile(
          from session s left join user_profile p on p.user_id = s.subject \
          left join loan_progress lp on lp.user_id = s.subject"
     );
-    type Row = (
-        String,
-        String,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    );
-    let row: Option<Row> = fetch!(database, &sql, fetch_optional, token_hash, kind);
-    Ok(
-        row.map(|(subject, expires_at, revoked_at, doc, last_order)| {
-            (
-                Session {
-                    subject,
-                    expires_at,
-                    revoked_at,
-                },
-                doc,
-                last_order,
-            )
-        }),
-    )
+    #[derive(sqlx::FromRow)]
+    struct Found {
+        #[sqlx(flatten)]
+        session: Session,
+        doc: Option<String>,
+        order_id: Option<String>,
+    }
+    let found: Option<Found> = fetch!(database, &sql, fetch_optional, token_hash, kind);
+    Ok(found.map(|f| (f.session, f.doc, f.order_id)))
 }
 
 /// A `loan_progress` row: order id, status, amount applied for, balance, contract.
@@ -84,33 +72,29 @@ pub async fn progress(
          lp.order_id, lp.status, lp.apply_amount, lp.balance, lp.contract \
          from session s left join loan_progress lp on lp.user_id = s.subject"
     );
-    type Row = (
-        String,
-        String,
-        Option<String>,
-        Option<String>,
-        Option<i64>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    );
-    let row: Option<Row> = fetch!(database, &sql, fetch_optional, token_hash, kind);
-    Ok(row.map(
-        |(subject, expires_at, revoked_at, order_id, status, amount, balance, contract)| {
-            let progress = match (order_id, status, amount, balance, contract) {
-                (Some(o), Some(s), Some(a), Some(b), Some(c)) => Some((o, s, a, b, c)),
-                _ => None,
-            };
-            (
-                Session {
-                    subject,
-                    expires_at,
-                    revoked_at,
-                },
-                progress,
-            )
-        },
-    ))
+    #[derive(sqlx::FromRow)]
+    struct Found {
+        #[sqlx(flatten)]
+        session: Session,
+        order_id: Option<String>,
+        status: Option<i64>,
+        apply_amount: Option<String>,
+        balance: Option<String>,
+        contract: Option<String>,
+    }
+    let found: Option<Found> = fetch!(database, &sql, fetch_optional, token_hash, kind);
+    Ok(found.map(|f| {
+        let progress = (|| {
+            Some((
+                f.order_id?,
+                f.status?,
+                f.apply_amount?,
+                f.balance?,
+                f.contract?,
+            ))
+        })();
+        (f.session, progress)
+    }))
 }
 
 /// An `order_list` row: order id, status, principal, applied at.
@@ -128,33 +112,24 @@ pub async fn orders(
          from session s left join order_list o on o.user_id = s.subject \
          order by o.applied_at desc"
     );
-    type Row = (
-        String,
-        String,
-        Option<String>,
-        Option<String>,
-        Option<i64>,
-        Option<String>,
-        Option<String>,
-    );
-    let rows: Vec<Row> = fetch!(database, &sql, fetch_all, token_hash, kind);
-    let Some((subject, expires_at, revoked_at, ..)) = rows.first().cloned() else {
+    #[derive(sqlx::FromRow)]
+    struct Found {
+        #[sqlx(flatten)]
+        session: Session,
+        order_id: Option<String>,
+        status: Option<i64>,
+        principal: Option<String>,
+        applied_at: Option<String>,
+    }
+    let found: Vec<Found> = fetch!(database, &sql, fetch_all, token_hash, kind);
+    let Some(session) = found.first().map(|f| f.session.clone()) else {
         return Ok(None);
     };
-    let orders = rows
+    let orders = found
         .into_iter()
-        .filter_map(|(_, _, _, order_id, status, principal, applied_at)| {
-            Some((order_id?, status?, principal?, applied_at?))
-        })
+        .filter_map(|f| Some((f.order_id?, f.status?, f.principal?, f.applied_at?)))
         .collect();
-    Ok(Some((
-        Session {
-            subject,
-            expires_at,
-            revoked_at,
-        },
-        orders,
-    )))
+    Ok(Some((session, orders)))
 }
 
 /// `/loan/orderInfo` and the other calls on one order: the session and the
@@ -173,23 +148,13 @@ pub async fn order(
          left join order_detail d on d.user_id = s.subject \
              and d.order_id = coalesce($3, lp.order_id)"
     );
-    type Row = (
-        String,
-        String,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    );
-    let row: Option<Row> = fetch!(database, &sql, fetch_optional, token_hash, kind, order_id);
-    Ok(row.map(|(subject, expires_at, revoked_at, doc, state)| {
-        let detail = doc.zip(state);
-        (
-            Session {
-                subject,
-                expires_at,
-                revoked_at,
-            },
-            detail,
-        )
-    }))
+    #[derive(sqlx::FromRow)]
+    struct Found {
+        #[sqlx(flatten)]
+        session: Session,
+        doc: Option<String>,
+        state: Option<String>,
+    }
+    let found: Option<Found> = fetch!(database, &sql, fetch_optional, token_hash, kind, order_id);
+    Ok(found.map(|f| (f.session, f.doc.zip(f.state))))
 }
