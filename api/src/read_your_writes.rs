@@ -11,6 +11,7 @@
 //! else: the wait holds no connection.
 
 use std::cell::Cell;
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use aggregates::ErrorCode;
@@ -64,13 +65,16 @@ pub async fn record_latest(
     Ok(())
 }
 
+/// The read models' names, made once rather than on every call that waits.
+static READ_MODELS: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| all().iter().map(|p| p.name()).collect());
+
 /// Waits (bounded) until every read model of this process has passed `position`.
 pub async fn wait_for(state: &AppState, position: LogPosition) -> Result<(), ApiError> {
-    let names: Vec<&str> = all().iter().map(|p| p.name()).collect();
     let reached = wait_for_checkpoints(
         &state.database,
         &state.checkpoints,
-        &names,
+        &READ_MODELS,
         position,
         READ_TIMEOUT,
     )
