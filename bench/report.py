@@ -306,21 +306,25 @@ kills = text("fault-kills.txt").splitlines()
 emit(f"`loadgen mix` at 16 clients while the api was killed with SIGKILL {len(kills)} times and restarted "
      "(random moments); apply, withdraw and recharge carry an `Idempotency-Key`, as the app's do; "
      "afterwards `replay-tool verify` and every success-answered command looked up in the store "
-     "(applications and payment sessions on the order included). \"Other effects twice\" counts "
+     "(applications, payment sessions and bank account changes included; each borrower replaces its "
+     "account with an SMS code between loans, at most once a minute). \"Other effects twice\" counts "
      "payments recorded, applied or received twice, sessions paid twice, refunds sent twice and "
      "applications opened twice.\n")
-emit("| Sent | Answered | Success answers | Found afterwards | Missing | Payouts twice | Other effects twice | verify exit |")
-emit("|---|---|---|---|---|---|---|---|")
+emit("| Sent | Answered | Success answers | Found afterwards | Missing | Bank changes | Payouts to another account (P3) | Payouts twice | Other effects twice | verify exit |")
+emit("|---|---|---|---|---|---|---|---|---|---|")
 dup = check.get("duplicates", {})
 twice = sum(v for k, v in dup.items() if k != "payoutSucceededTwice")
 emit(f"| {fault_mix.get('sent')} | {fault_mix.get('answered')} | {check.get('answeredOk')} | {check.get('found')} | "
-     f"{check.get('missingCount')} | {dup.get('payoutSucceededTwice')} | {twice} | {verify['fault']} |")
+     f"{check.get('missingCount')} | {check.get('bankChanges')} | {check.get('payoutToAnotherAccount')} | "
+     f"{dup.get('payoutSucceededTwice')} | {twice} | {verify['fault']} |")
 emit("")
 fault_ok = (bool(check) and check.get("missingCount") == 0 and dup.get("payoutSucceededTwice") == 0
+            and check.get("payoutToAnotherAccount") == 0 and (check.get("bankChanges") or 0) > 0
             and twice == 0 and verify["fault"] == "0" and len(kills) == 3)
 targets.append(("Fault run: zero lost or duplicated effects",
                 f"{check.get('found')} of {check.get('answeredOk')} found, {dup.get('payoutSucceededTwice')} double payouts, "
-                f"{twice} double payments, verify exit {verify['fault']}", fault_ok))
+                f"{twice} double payments, {check.get('bankChanges')} bank changes, "
+                f"{check.get('payoutToAnotherAccount')} payouts to another account, verify exit {verify['fault']}", fault_ok))
 
 summary = ["## Targets\n", "| Target | Measured | |", "|---|---|---|"]
 summary += [f"| {target} | {measured} | {verdict(ok)} |" for target, measured, ok in targets]

@@ -1,7 +1,8 @@
 //! Simulated borrowers: set-up over HTTP (registration to PIN, identity verified by an
 //! auditor), and the loan cycle the command mix runs: apply → start review → pass first
 //! (auditor A) → pass final (auditor B, four eyes) → withdraw (PIN) → recharge → pay →
-//! repaid → apply again (PRODUCT.md 4.3).
+//! repaid → apply again (PRODUCT.md 4.3). With an SMS inbox (the fault run), a
+//! borrower also replaces its bank account between loans, with the code the api sent.
 
 use std::time::{Duration, Instant};
 
@@ -75,6 +76,55 @@ pub enum Step {
     Recharge,
     /// Pay on the sandbox page opened by the recharge.
     Pay,
+    /// `/jackey/sms/bank`, then `/jackey/user/bank/binding` with the code (between
+    /// loans, when the borrower has an SMS inbox).
+    ChangeBank,
+}
+
+/// Where a borrower reads the SMS codes the api sends it: the default sender's
+/// `sms_outbox` table on the store the api writes (PostgreSQL).
+#[derive(Clone)]
+pub struct SmsInbox(pub sqlx::PgPool);
+
+impl SmsInbox {
+    /// The code in the newest message to `mobile` (`Your verification code is NNNNNN.`).
+    async fn last_code(&self, mobile: &str) -> Option<String> {
+        let sql = "select body from sms_outbox where mobile = $1 order by created_at desc limit 1";
+        let body: String = sqlx::query_scalar(sql)
+            .bind(mobile)
+            .fetch_optional(&self.0)
+            .await
+            .ok()??;
+        let code: String = body.chars().filter(char::is_ascii_digit).take(6).collect();
+        (code.len() == 6).then_some(code)
+    }
+}
+
+/// A borrower's bank account changes (PRODUCT.md 12: an SMS code replaces a bound
+/// account; never while a loan is active, P3).
+pub struct BankChanges {
+    inbox: SmsInbox,
+    /// The last change tried: the api sends one code per phone and purpose a minute.
+    last_try: Option<Instant>,
+    /// How many changes succeeded (the next account number derives from it).
+    changed: u32,
+}
+
+impl BankChanges {
+    /// Changes read their codes from `inbox`.
+    pub fn new(inbox: SmsInbox) -> Self {
+        Self {
+            inbox,
+            last_try: None,
+            changed: 0,
+        }
+    }
+
+    /// Whether a change is due (none tried in the last 61 s).
+    fn due(&self) -> bool {
+        self.last_try
+            .is_none_or(|at| at.elapsed() > Duration::from_secs(61))
+    }
 }
 
 /// One simulated borrower.
@@ -83,6 +133,10 @@ pub struct Borrower {
     pub token: String,
     /// The user id.
     pub user_id: String,
+    /// The phone number.
+    pub mobile: String,
+    /// Bank account changes between loans, when it can read its SMS codes.
+    pub bank_changes: Option<BankChanges>,
     /// The address it appears to come from (`X-Forwarded-For`).
     pub ip: String,
     /// The current order.
@@ -121,6 +175,9 @@ pub struct Done {
     pub order_id: String,
     /// The payment session (`recharge`, `pay`).
     pub session_id: Option<String>,
+    /// The account number bound (`changeBank`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub account_no: Option<String>,
 }
 
 /// How much each loan is: the product's minimum (PRODUCT.md demo configuration),
@@ -140,6 +197,7 @@ impl Borrower {
             rand::random::<u8>()
         );
         let must = crate::client::data_of;
+        let first_account = account_no(&mobile, 0);
         let body = json!({"mobile": mobile, "password": "secret-pass", "telemarketingCode": "WELCOME", "installationSource": "web", "platform": "h5"});
         let registered = must(
             "register",
@@ -158,7 +216,7 @@ impl Borrower {
             (
                 "/jackey/user/bank/binding",
                 // Never ending in 0000: the sandbox fails payouts to such accounts.
-                json!({"bankName": "Bangkok Bank", "cardNo": format!("7{}1", &mobile[2..])}),
+                json!({"bankName": "Bangkok Bank", "cardNo": first_account}),
             ),
             ("/jackey/user/update", questionnaire()),
             ("/jackey/user/signatureImg/upload", json!({"img": PNG_URL})),
@@ -180,6 +238,8 @@ impl Borrower {
         Ok(Self {
             token,
             user_id,
+            mobile,
+            bank_changes: None,
             ip,
             order_id: None,
             pay_url: None,
@@ -269,6 +329,7 @@ impl Borrower {
                 let url = self.pay_url.clone().unwrap_or_default();
                 ("pay", api.pay(&url).await)
             }
+            Step::ChangeBank => ("changeBank", self.change_bank(api).await),
         };
         if let Err(error) = &outcome {
             stats.record(kind, Err(error.clone()));
@@ -304,7 +365,7 @@ impl Borrower {
                 self.pay_url = Some(url);
                 Step::Pay
             }
-            Step::Refresh => Step::Refresh,
+            Step::ChangeBank | Step::Refresh => Step::Refresh,
         };
         if kind == "pay" {
             session_id = self
@@ -313,12 +374,38 @@ impl Borrower {
                 .and_then(|url| url.rsplit('/').next())
                 .map(str::to_string);
         }
+        let account_no = (kind == "changeBank").then(|| {
+            let changes = self.bank_changes.as_mut().expect("a change has its inbox");
+            changes.changed += 1;
+            account_no(&self.mobile, changes.changed)
+        });
         Ok(Some(Done {
             kind,
             user_id: self.user_id.clone(),
             order_id: self.order_id.clone().unwrap_or_default(),
             session_id,
+            account_no,
         }))
+    }
+
+    /// Asks for a bank code, reads it from the inbox and binds the next account with
+    /// it. A refusal of either call is the outcome (the code's request is limited to
+    /// one a minute, so the change is not tried again before then).
+    async fn change_bank(&mut self, api: &Api) -> Result<crate::client::Answer, Transport> {
+        let changes = self.bank_changes.as_mut().expect("a change has its inbox");
+        changes.last_try = Some(Instant::now());
+        let next = account_no(&self.mobile, changes.changed + 1);
+        let t = Some(self.token.as_str());
+        let sent = api
+            .call("/jackey/sms/bank", t, &json!({ "mobile": self.mobile }), &self.ip)
+            .await?;
+        if !sent.ok() {
+            return Ok(sent);
+        }
+        let code = changes.inbox.last_code(&self.mobile).await;
+        let body = json!({"bankName": "Bangkok Bank", "cardNo": next, "smsCode": code});
+        api.call("/jackey/user/bank/binding", t, &body, &self.ip)
+            .await
     }
 
     /// Waits (refreshing) until the loan reaches `state`.
@@ -361,10 +448,20 @@ impl Borrower {
             // requested payout leaves 9 only when the payout worker is done.
             9 if balance > Decimal::ZERO => Step::Withdraw,
             4 => Step::Recharge,
+            // Between loans: replace the bank account when a change is due.
+            5 | 10 | 11 | 12 | 13 if self.bank_changes.as_ref().is_some_and(BankChanges::due) => {
+                Step::ChangeBank
+            }
             5 | 10 | 11 | 12 | 13 => Step::Apply,
             _ => Step::Refresh,
         }
     }
+}
+
+/// The `n`th account number of `mobile` (0: the one bound at registration); never
+/// ending in 0000, for which the sandbox fails payouts.
+fn account_no(mobile: &str, n: u32) -> String {
+    format!("7{}{}1", &mobile[2..], n % 10)
 }
 
 /// The profile of `/jackey/user/update`; the ID number and e-mail derive from the

@@ -1,6 +1,7 @@
 //! The fault run's check, on the PostgreSQL store the api wrote: every command that got
 //! a success answer left its event (or payment page), and no payout or repayment was
-//! applied twice.
+//! applied twice; every bank change that got a success answer bound its account, and
+//! every payout went to the account bound when it was requested (P3).
 
 use serde_json::{json, Value};
 use sqlx::PgPool;
@@ -19,7 +20,8 @@ fn expected_event(kind: &str) -> Option<&'static str> {
     }
 }
 
-/// Checks `done` against the store: `{answeredOk, found, missing: [...], duplicates: {...}}`.
+/// Checks `done` against the store: `{answeredOk, bankChanges, payoutToAnotherAccount,
+/// found, missing: [...], missingCount, duplicates: {...}}`.
 pub async fn check(pool: &PgPool, done: &[Done]) -> Result<Value, sqlx::Error> {
     let mut found = 0u64;
     let mut missing = Vec::new();
@@ -59,6 +61,19 @@ pub async fn check(pool: &PgPool, done: &[Done]) -> Result<Value, sqlx::Error> {
                 .fetch_one(pool)
                 .await?
             }
+            // A bank change: the user's stream bound exactly that account (12.3).
+            (None, "changeBank") => {
+                sqlx::query_scalar(
+                    "select exists (select 1 from events where aggregate_type = 'User' \
+                       and aggregate_id = $1 and event_type = 'BankCardBound' \
+                       and payload -> 'BankCardBound' -> 'account' ->> 'account_no' = $2 \
+                       and (payload -> 'BankCardBound' ->> 'replaced')::boolean)",
+                )
+                .bind(&call.user_id)
+                .bind(&call.account_no)
+                .fetch_one(pool)
+                .await?
+            }
             _ => false,
         };
         if present {
@@ -89,12 +104,31 @@ pub async fn check(pool: &PgPool, done: &[Done]) -> Result<Value, sqlx::Error> {
     });
     Ok(json!({
         "answeredOk": done.len(),
+        // Bank accounts replaced (with an SMS code) during the run.
+        "bankChanges": count(pool, "select count(*) from events where event_type = 'BankCardBound' \
+            and (payload -> 'BankCardBound' ->> 'replaced')::boolean").await?,
+        // P3: every payout goes to the account the borrower's stream had bound last
+        // before the payout was requested, in log order (never an old or a newer one).
+        "payoutToAnotherAccount": count(pool, PAYOUT_TO_ANOTHER_ACCOUNT).await?,
         "found": found,
         "missing": missing.iter().take(20).collect::<Vec<_>>(),
         "missingCount": missing.len(),
         "duplicates": duplicates,
     }))
 }
+
+/// Payouts whose account differs from the last `BankCardBound` of the order's
+/// borrower before the `PayoutRequested` in the log.
+const PAYOUT_TO_ANOTHER_ACCOUNT: &str = "\
+    select count(*) from events p \
+    join events a on a.aggregate_id = p.aggregate_id and a.event_type = 'LoanApplied' \
+    where p.event_type = 'PayoutRequested' \
+      and (p.payload -> 'PayoutRequested' -> 'account' ->> 'account_no') is distinct from ( \
+        select b.payload -> 'BankCardBound' -> 'account' ->> 'account_no' from events b \
+        where b.aggregate_type = 'User' and b.event_type = 'BankCardBound' \
+          and b.aggregate_id = a.payload -> 'LoanApplied' ->> 'user_id' \
+          and (b.transaction_id, b.global_position) < (p.transaction_id, p.global_position) \
+        order by b.transaction_id desc, b.global_position desc limit 1)";
 
 async fn count(pool: &PgPool, sql: &str) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(sql).fetch_one(pool).await

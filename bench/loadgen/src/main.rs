@@ -23,7 +23,7 @@ use clap::{Parser, Subcommand};
 use serde_json::{json, Value};
 use tokio::sync::Mutex;
 
-use crate::borrower::{Auditors, Borrower, Done};
+use crate::borrower::{Auditors, BankChanges, Borrower, Done, SmsInbox};
 use crate::client::Api;
 
 #[derive(Parser)]
@@ -68,6 +68,10 @@ enum Command {
         /// Write every success-answered command to this file (JSON array).
         #[arg(long)]
         record: Option<std::path::PathBuf>,
+        /// The api's PostgreSQL store: borrowers read their SMS codes from its
+        /// `sms_outbox` and replace their bank account between loans (the fault run).
+        #[arg(long)]
+        bank_changes: Option<String>,
     },
     /// Every client repays one loan.
     Contention {
@@ -154,11 +158,20 @@ async fn run(command: Command) -> Result<Vec<Value>, String> {
             seconds,
             per_client,
             record,
+            bank_changes,
         } => {
             let (api, auditors) = connect(&target).await?;
             let most = clients.iter().copied().max().unwrap_or(1);
             let mut borrowers =
                 scenarios::register_many(&api, &auditors, target.prefix, most * per_client).await?;
+            if let Some(url) = bank_changes {
+                let pool = sqlx::PgPool::connect(&url)
+                    .await
+                    .map_err(|e| format!("--bank-changes: {e}"))?;
+                for borrower in &mut borrowers {
+                    borrower.bank_changes = Some(BankChanges::new(SmsInbox(pool.clone())));
+                }
+            }
             let mut groups = Vec::new();
             while !borrowers.is_empty() {
                 let rest = borrowers.split_off(per_client.min(borrowers.len()));
@@ -269,6 +282,7 @@ async fn run(command: Command) -> Result<Vec<Value>, String> {
                     user_id: v["user_id"].as_str().unwrap_or_default().to_string(),
                     order_id: v["order_id"].as_str().unwrap_or_default().to_string(),
                     session_id: v["session_id"].as_str().map(str::to_string),
+                    account_no: v["account_no"].as_str().map(str::to_string),
                 })
                 .collect();
             let pool = sqlx::PgPool::connect(&database_url)
@@ -293,6 +307,7 @@ fn kind_name(kind: &str) -> &'static str {
         "withdraw",
         "recharge",
         "pay",
+        "changeBank",
     ]
     .into_iter()
     .find(|k| *k == kind)
