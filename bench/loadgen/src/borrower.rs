@@ -397,7 +397,12 @@ impl Borrower {
         let next = account_no(&self.mobile, changes.changed + 1);
         let t = Some(self.token.as_str());
         let sent = api
-            .call("/jackey/sms/bank", t, &json!({ "mobile": self.mobile }), &self.ip)
+            .call(
+                "/jackey/sms/bank",
+                t,
+                &json!({ "mobile": self.mobile }),
+                &self.ip,
+            )
             .await?;
         if !sent.ok() {
             return Ok(sent);
