@@ -296,17 +296,19 @@ impl<W: Workflow> WorkflowConsumer<W> {
             return Ok((0, cursor));
         };
         let reacted = react_all(&self.workflow, &events).await?;
+        // The reactions are committed: wake the handlers waiting for them (they read
+        // the aggregates, never this checkpoint) before the checkpoint's own commit.
+        if reacted > 0 {
+            if let Some(wakes) = &self.wakes {
+                wakes.notify_waiters();
+            }
+        }
         if reacted > 0 || cursor.persisted_at.elapsed() >= PERSIST_EVERY {
             persist(&self.workflow, cursor.persisted, last).await?;
             cursor.persisted = last;
             cursor.persisted_at = tokio::time::Instant::now();
         }
         cursor.handled = last;
-        if reacted > 0 {
-            if let Some(wakes) = &self.wakes {
-                wakes.notify_waiters();
-            }
-        }
         Ok((events.len(), cursor))
     }
 }

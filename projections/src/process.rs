@@ -13,6 +13,7 @@
 //! | `Recharged` (wallet) | hand the payment to the order, which applies what its session allows and is owed today (P1) |
 //! | `PaymentRefundDue` | refund the rest from the wallet to the bound account (12.1) |
 //! | `RepaymentReceived` (recharge) | apply the wallet cash it used |
+//! | `RefundFailed` (wallet), `BankCardBound` (user) | send each refund the bank returned again, to the bound account if it is not the one that returned it (12.1) |
 //!
 //! Guarantees: every step is idempotent on its source's identity (order id, payout id,
 //! payment reference), which the target aggregate remembers; the checkpoint moves
@@ -57,7 +58,7 @@ pub const LOAN_PROCESS_PARTITIONS: [&str; 4] = [
 
 /// The event types the loan process reacts to; every other event is passed over
 /// without decoding it.
-const REACTS_TO: [&str; 13] = [
+const REACTS_TO: [&str; 15] = [
     "ApplicationOpened",
     "WithdrawalRequested",
     "FinalAuditPassed",
@@ -71,6 +72,8 @@ const REACTS_TO: [&str; 13] = [
     "RepaymentReceived",
     "PaymentRefundDue",
     "Recharged",
+    "RefundFailed",
+    "BankCardBound",
 ];
 
 /// A stable partition of an aggregate id (FNV-1a): the same in every process and
@@ -336,6 +339,7 @@ impl LoanProcess {
                 }
                 Ok(())
             }
+            UserEvent::BankCardBound { .. } => self.resend_returned_refunds(user_id, event).await,
             _ => Ok(()),
         }
     }
@@ -463,6 +467,13 @@ impl LoanProcess {
         event: &StoredEvent,
         payload: WalletEvent,
     ) -> Result<(), ProjectionError> {
+        if let WalletEvent::RefundFailed { .. } = payload {
+            let user_id = event
+                .aggregate_id
+                .parse()
+                .map_err(|_| ProjectionError::Load(format!("wallet id {}", event.aggregate_id)))?;
+            return self.resend_returned_refunds(user_id, event).await;
+        }
         let WalletEvent::Recharged {
             payment_ref,
             order_id,
@@ -524,6 +535,46 @@ impl LoanProcess {
             account,
         };
         self.wallet(user_id, command, cause).await
+    }
+
+    /// Sends each refund the bank returned again, to the borrower's bound account
+    /// unless that is the account that returned it (the borrower fixes the account,
+    /// as for a failed payout, P3). The wallet refunds each returned amount once.
+    async fn resend_returned_refunds(
+        &self,
+        user_id: Uuid,
+        cause: &StoredEvent,
+    ) -> Result<(), ProjectionError> {
+        let wallet = self
+            .wallets
+            .load(&user_id.to_string())
+            .await
+            .map_err(|error| ProjectionError::Load(error.to_string()))?;
+        let returned = wallet.returned_refunds();
+        if returned.is_empty() {
+            return Ok(());
+        }
+        let user = self
+            .users
+            .load(&user_id.to_string())
+            .await
+            .map_err(|error| ProjectionError::Load(error.to_string()))?;
+        let Some(account) = user.bank_account else {
+            return Ok(());
+        };
+        for refund in returned {
+            if refund.returned_by.as_ref() == Some(&account) {
+                continue; // the same account would return it again
+            }
+            let command = WalletCommand::RefundExcess {
+                payment_ref: refund.key,
+                refund_id: Uuid::now_v7(),
+                amount: refund.amount,
+                account: account.clone(),
+            };
+            self.wallet(user_id, command, cause).await?;
+        }
+        Ok(())
     }
 
     /// Reacts to the next batch of events, then moves the checkpoint past the batch

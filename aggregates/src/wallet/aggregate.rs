@@ -3,6 +3,7 @@
 use super::commands::WalletCommand;
 use super::errors::WalletError;
 use super::events::WalletEvent;
+use crate::types::BankAccount;
 use cqrs_es::event_sink::EventSink;
 use cqrs_es::Aggregate;
 use rust_decimal::Decimal;
@@ -48,6 +49,27 @@ struct RefundRecord {
     order_id: Uuid,
     amount: Decimal,
     resolved: bool,
+    /// The account it was sent to (absent in states folded by earlier versions).
+    #[serde(default)]
+    account: Option<BankAccount>,
+}
+
+/// Cash a bank sent back from a refund, waiting to be refunded again to a fixed
+/// account (12.1: the wallet never keeps money the borrower cannot take out).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReturnedRefund {
+    /// The wallet key of the cash (`refund:{refund_id}`): the `payment_ref` of the
+    /// [`WalletCommand::RefundExcess`] that sends it again.
+    pub key: String,
+    /// Amount returned.
+    pub amount: Decimal,
+    /// The account that returned it; `None` in states folded by earlier versions.
+    pub returned_by: Option<BankAccount>,
+}
+
+/// The wallet key under which a returned refund's cash waits.
+fn returned_key(refund_id: Uuid) -> String {
+    format!("refund:{refund_id}")
 }
 
 impl Wallet {
@@ -75,6 +97,24 @@ impl Wallet {
             return Err(WalletError::InsufficientBalance);
         }
         Ok(())
+    }
+
+    /// Refunds the bank sent back whose cash is still here, oldest first. The loan
+    /// process sends each again ([`WalletCommand::RefundExcess`] with `key` as the
+    /// payment reference) once the bound account differs from `returned_by`.
+    pub fn returned_refunds(&self) -> Vec<ReturnedRefund> {
+        self.refunds
+            .iter()
+            .filter_map(|(refund_id, record)| {
+                let key = returned_key(*refund_id);
+                let amount = self.recharges.get(&key).copied()?;
+                Some(ReturnedRefund {
+                    key,
+                    amount,
+                    returned_by: record.account.clone(),
+                })
+            })
+            .collect()
     }
 
     fn check_amount(amount: Decimal) -> Result<(), WalletError> {
@@ -289,7 +329,7 @@ impl Aggregate for Wallet {
                 payment_ref,
                 order_id,
                 amount,
-                ..
+                account,
             } => {
                 if let Some(cash) = self.recharges.get_mut(&payment_ref) {
                     *cash -= amount;
@@ -301,6 +341,7 @@ impl Aggregate for Wallet {
                     order_id,
                     amount,
                     resolved: false,
+                    account: Some(account),
                 };
                 self.refunds.insert(refund_id, record);
             }
@@ -310,14 +351,20 @@ impl Aggregate for Wallet {
                 }
             }
             WalletEvent::RefundFailed {
-                refund_id, amount, ..
+                refund_id,
+                order_id,
+                amount,
+                ..
             } => {
                 // The money came back: it is the borrower's cash again, under the
-                // refund's own key, until a refund to a fixed account succeeds.
+                // refund's own key, until a refund to a fixed account succeeds
+                // (`returned_refunds`, sent again with `RefundExcess`).
                 if let Some(record) = self.refunds.get_mut(&refund_id) {
                     record.resolved = true;
                 }
-                self.recharges.insert(format!("refund:{refund_id}"), amount);
+                let key = returned_key(refund_id);
+                self.recharge_orders.insert(key.clone(), order_id);
+                self.recharges.insert(key, amount);
             }
             WalletEvent::RepaymentApplied {
                 payment_ref,

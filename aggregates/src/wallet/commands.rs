@@ -48,7 +48,9 @@ pub enum WalletCommand {
         session_id: Option<Uuid>,
     },
     /// After `PaymentRefundDue`: send back cash of `payment_ref` that the order did not
-    /// take, to the borrower's bound account (12.1). Once per payment reference.
+    /// take, to the borrower's bound account (12.1). Once per payment reference; the
+    /// cash of a refund the bank returned is sent again under its own key
+    /// ([`super::ReturnedRefund::key`]) once the borrower binds another account.
     RefundExcess {
         /// The payment the cash came from.
         payment_ref: String,

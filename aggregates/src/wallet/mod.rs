@@ -16,7 +16,7 @@ mod events;
 #[cfg(test)]
 mod tests;
 
-pub use aggregate::Wallet;
+pub use aggregate::{ReturnedRefund, Wallet};
 pub use commands::WalletCommand;
 pub use errors::WalletError;
 pub use events::WalletEvent;

@@ -272,6 +272,71 @@ fn money_received_beyond_what_is_owed_is_refunded_not_kept_p1() {
         .then_expect_events(vec![]);
 }
 
+#[test]
+fn a_refund_the_bank_returned_is_sent_again_once_to_another_account_p1() {
+    let returned_by = bound();
+    let fixed = crate::types::BankAccount {
+        account_no: "009876543210".to_string(),
+        ..bound()
+    };
+    let history = vec![
+        WalletEvent::Recharged {
+            payment_ref: "pay-1".to_string(),
+            order_id: order(),
+            amount: dec!(2000),
+            session_id: None,
+        },
+        WalletEvent::RefundRequested {
+            refund_id: refund_id(),
+            payment_ref: "pay-1".to_string(),
+            order_id: order(),
+            amount: dec!(2000),
+            account: returned_by.clone(),
+        },
+        WalletEvent::RefundFailed {
+            refund_id: refund_id(),
+            order_id: order(),
+            amount: dec!(2000),
+            reason: "closed account".to_string(),
+        },
+    ];
+    let wallet = fold(history.clone());
+    let key = format!("refund:{}", refund_id());
+    assert_eq!(
+        wallet.returned_refunds(),
+        vec![ReturnedRefund {
+            key: key.clone(),
+            amount: dec!(2000),
+            returned_by: Some(returned_by),
+        }]
+    );
+    let again = Uuid::from_u128(0xFF0);
+    let resend = WalletCommand::RefundExcess {
+        payment_ref: key.clone(),
+        refund_id: again,
+        amount: dec!(2000),
+        account: fixed.clone(),
+    };
+    let requested = WalletEvent::RefundRequested {
+        refund_id: again,
+        payment_ref: key,
+        order_id: order(),
+        amount: dec!(2000),
+        account: fixed,
+    };
+    test()
+        .given(history.clone())
+        .when(resend.clone())
+        .then_expect_events(vec![requested.clone()]);
+    let mut resent = history;
+    resent.push(requested);
+    let wallet = fold(resent.clone());
+    assert_eq!(wallet.cash(), Decimal::ZERO);
+    assert!(wallet.returned_refunds().is_empty());
+    // Sent once, however often the process retries.
+    test().given(resent).when(resend).then_expect_events(vec![]);
+}
+
 fn refund_id() -> Uuid {
     Uuid::from_u128(0xFEF)
 }

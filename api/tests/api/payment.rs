@@ -39,6 +39,12 @@ on_both_stores!(
 );
 
 on_both_stores!(
+    returned_refund,
+    a_refund_the_bank_returned_goes_to_the_account_bound_after_it_p1_on_sqlite,
+    a_refund_the_bank_returned_goes_to_the_account_bound_after_it_p1_on_postgres
+);
+
+on_both_stores!(
     overpayments,
     money_beyond_what_is_owed_is_refunded_never_kept_p1_on_sqlite,
     money_beyond_what_is_owed_is_refunded_never_kept_p1_on_postgres
@@ -740,6 +746,109 @@ async fn overpayments(app: TestApp) {
         .map(|e| e["detail"]["amount"].as_str().unwrap())
         .collect();
     assert_eq!(refunded, vec!["980000.00", "5000.00", "20000.00"]);
+    let trial = app
+        .ok("/admin/api/ledger/trialBalance", Some(&auditor), json!({}))
+        .await;
+    assert_eq!(trial["sum"], "0.00", "{trial}");
+    let report = projections::verify::verify(&app.state.database)
+        .await
+        .unwrap();
+    assert!(report.is_clean(), "{:?}", report.drifts);
+}
+
+/// Binds `card_no` as the borrower's new account with a checked SMS code (the
+/// command-bus shortcut of `qualified`: the code itself is tested in `bank.rs`).
+async fn change_bank(app: &TestApp, borrower: &Borrower, card_no: &str) {
+    let bind = UserCommand::BindBankCard {
+        actor: Actor::User(borrower.user_id),
+        bank_name: "Bangkok Bank".to_string(),
+        card_no: card_no.to_string(),
+        sms_code_verified: true,
+    };
+    app.state
+        .users
+        .execute(
+            &borrower.user_id.to_string(),
+            bind,
+            Actor::User(borrower.user_id).metadata("t", None),
+        )
+        .await
+        .unwrap();
+}
+
+/// 12.1 and P3: a refund the bank sends back is the borrower's cash again, never
+/// kept: once the borrower binds another account it is sent there, once.
+async fn returned_refund(app: TestApp) {
+    let (borrower, order_id) = borrower_with_loan(&app, "09171234567").await;
+    let mut opened = Vec::new();
+    for _ in 0..4 {
+        opened.push(recharge(&app, &borrower, "20000").await);
+    }
+    for page in &opened {
+        app.press(page, "outcome=paid").await;
+    }
+    app.wait_status(&borrower.token, &order_id, 10).await;
+    app.quiesce().await;
+    // Repaid: the borrower moves to an account the bank will refuse (sandbox: `…0000`).
+    change_bank(&app, &borrower, "009999990000").await;
+    // A late payment on a paid page: refunded to that account, which returns it.
+    let late = event(
+        "evt-late",
+        &session_of(&opened[3]),
+        "pay-late",
+        "20000.00",
+        "paid",
+    );
+    let (status, answer) = deliver_signed(&app, &late).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    app.quiesce().await;
+    let wallet_id = borrower.user_id.to_string();
+    let wallet = app.state.wallets.load(&wallet_id).await.unwrap();
+    assert_eq!(
+        wallet.cash(),
+        Decimal::from(20_000),
+        "returned: the borrower's cash"
+    );
+    assert_eq!(wallet.returned_refunds().len(), 1);
+
+    // The borrower fixes the account: the refund goes there, once.
+    change_bank(&app, &borrower, "001122334455").await;
+    app.quiesce().await;
+    let events = app.state.wallets.load_events(&wallet_id).await.unwrap();
+    let sent: Vec<(Decimal, String)> = events
+        .iter()
+        .filter_map(|e| match &e.payload {
+            WalletEvent::RefundRequested {
+                amount, account, ..
+            } => Some((*amount, account.account_no.clone())),
+            _ => None,
+        })
+        .collect();
+    let twenty = Decimal::from(20_000);
+    assert_eq!(
+        sent,
+        vec![
+            (twenty, "009999990000".to_string()),
+            (twenty, "001122334455".to_string())
+        ]
+    );
+    let results: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e.payload {
+            WalletEvent::RefundPaid { .. } => Some("paid"),
+            WalletEvent::RefundFailed { .. } => Some("returned"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results, vec!["returned", "paid"]);
+    let wallet = app.state.wallets.load(&wallet_id).await.unwrap();
+    assert_eq!(wallet.cash(), Decimal::ZERO, "no money kept in the wallet");
+    // A later bank change sends nothing more.
+    change_bank(&app, &borrower, "001122334466").await;
+    app.quiesce().await;
+    let after = app.state.wallets.load_events(&wallet_id).await.unwrap();
+    assert_eq!(after.len(), events.len());
+    let (_, auditor) = app.auditor("controller").await;
     let trial = app
         .ok("/admin/api/ledger/trialBalance", Some(&auditor), json!({}))
         .await;
