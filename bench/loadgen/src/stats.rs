@@ -14,6 +14,8 @@ pub struct Stats {
     latency: Histogram<u64>,
     /// Successful calls by kind (`apply`, `withdraw`, `query:/jackey/user/info`, …).
     pub ok: BTreeMap<String, u64>,
+    /// Latency of successful calls per kind, microseconds (where the time goes).
+    by_kind: BTreeMap<String, Histogram<u64>>,
     /// Refused calls by `kind code`: the code and a sample message.
     pub refused: BTreeMap<String, (u64, String)>,
     /// Calls that got no envelope (connection refused while the api was down, say).
@@ -29,8 +31,9 @@ pub struct Stats {
 impl Default for Stats {
     fn default() -> Self {
         Self {
-            latency: Histogram::new_with_bounds(1, 60_000_000, 3).expect("histogram bounds"),
+            latency: new_histogram(),
             ok: BTreeMap::new(),
+            by_kind: BTreeMap::new(),
             refused: BTreeMap::new(),
             transport: 0,
             conflicts: 0,
@@ -44,8 +47,12 @@ impl Stats {
     pub fn record(&mut self, kind: &str, outcome: Result<Answer, Transport>) -> Option<Answer> {
         match outcome {
             Ok(answer) if answer.ok() => {
-                self.latency
-                    .saturating_record(micros(answer.latency).max(1));
+                let us = micros(answer.latency).max(1);
+                self.latency.saturating_record(us);
+                self.by_kind
+                    .entry(kind.to_string())
+                    .or_insert_with(new_histogram)
+                    .saturating_record(us);
                 *self.ok.entry(kind.to_string()).or_default() += 1;
                 Some(answer)
             }
@@ -73,6 +80,10 @@ impl Stats {
         for (kind, n) in &other.ok {
             *self.ok.entry(kind.clone()).or_default() += n;
         }
+        for (kind, histogram) in &other.by_kind {
+            let mine = self.by_kind.entry(kind.clone()).or_insert_with(new_histogram);
+            mine.add(histogram).expect("same bounds");
+        }
         for (key, (n, msg)) in &other.refused {
             self.refused
                 .entry(key.clone())
@@ -90,7 +101,7 @@ impl Stats {
     }
 
     /// The summary of a run that lasted `elapsed`: `{successes, perSecond, p50Ms,
-    /// p99Ms, maxMs, byKind, refused, transport, conflicts}`.
+    /// p99Ms, maxMs, byKind, p50MsByKind, refused, transport, conflicts}`.
     pub fn summary(&self, elapsed: Duration) -> Value {
         let ms = |q: f64| self.latency.value_at_quantile(q) as f64 / 1000.0;
         json!({
@@ -101,12 +112,20 @@ impl Stats {
             "p99Ms": ms(0.99),
             "maxMs": self.latency.max() as f64 / 1000.0,
             "byKind": self.ok,
+            "p50MsByKind": self.by_kind.iter().map(|(kind, h)| {
+                (kind.clone(), json!(h.value_at_quantile(0.5) as f64 / 1000.0))
+            }).collect::<serde_json::Map<_, _>>(),
             "refused": self.refused.iter().map(|(k, (n, m))| json!({"call": k, "count": n, "msg": m})).collect::<Vec<_>>(),
             "transport": self.transport,
             "conflicts": self.conflicts,
             "notReady": self.not_ready,
         })
     }
+}
+
+/// A latency histogram: 1 µs … 60 s, 3 significant digits.
+fn new_histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, 60_000_000, 3).expect("histogram bounds")
 }
 
 /// Whole microseconds of `duration`.
