@@ -1,7 +1,7 @@
 //! Operations: rate limits, security headers and `/metrics`.
 //!
-//! - Rate limits (code 5): per client IP on borrower and auditor login, SMS and
-//!   unlock, with the `governor` crate (GCRA). Per phone, the SMS resend limit (60 s)
+//! - Rate limits (code 5): per client IP on borrower and auditor login, SMS, unlock,
+//!   bank binding and withdraw PIN (the calls that check SMS codes), with the `governor` crate (GCRA). Per phone, the SMS resend limit (60 s)
 //!   and the lock after five wrong passwords or PINs apply on top; per auditor
 //!   username, five failed logins lock it for 15 minutes (`auditors`).
 //! - Security headers on every response; no CORS headers, so browsers allow only the
@@ -25,11 +25,14 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use crate::envelope::ApiError;
 use crate::state::AppState;
 
-/// Paths limited per client IP.
-const LIMITED: [&str; 4] = [
+/// Paths limited per client IP: logins, SMS sends, and every call that checks an SMS
+/// code (PRODUCT.md 12.2; the code itself allows 5 wrong entries, `sms::verify`).
+const LIMITED: [&str; 6] = [
     "/jackey/user/login",
     "/jackey/sms/",
     "/jackey/user/unlock",
+    "/jackey/user/bank/binding",
+    "/jackey/user/withdrawPin",
     "/admin/api/login",
 ];
 

@@ -1,5 +1,8 @@
-//! SMS verification codes (PRODUCT.md section 5): 6 digits, valid 5 minutes, single
-//! use, one request per 60 s per phone and purpose, stored only as a hash. The default
+//! SMS verification codes (PRODUCT.md 5 and 12.2, NIST SP 800-63B out-of-band
+//! authenticator): 6 digits, valid 5 minutes, single use, one request per 60 s per
+//! phone and purpose, stored only as a hash. A new code voids the older codes of that
+//! phone and purpose, and a code allows [`MAX_WRONG_ENTRIES`] wrong entries, counted
+//! in the statement that checks it, so parallel guesses cannot outrun the count. The default
 //! sender writes each message to the `sms_outbox` table, so the app works offline; its
 //! log line names the purpose and the masked phone number, never the code.
 
@@ -16,6 +19,9 @@ use projections::projection::time_text;
 /// What a code is for; a code for one purpose never unlocks another.
 pub const PURPOSES: [&str; 5] = ["register", "login", "unlock", "bank", "pin"];
 
+/// Wrong entries a code allows; the last of them voids it (PRODUCT.md 12.2).
+pub const MAX_WRONG_ENTRIES: i64 = 5;
+
 fn code_hash(mobile: &str, purpose: &str, code: &str) -> String {
     Sha256::digest(format!("{mobile}:{purpose}:{code}").as_bytes())
         .iter()
@@ -23,8 +29,8 @@ fn code_hash(mobile: &str, purpose: &str, code: &str) -> String {
         .collect()
 }
 
-/// Sends a new code. Error 5 when the last one for this phone and purpose is younger
-/// than 60 seconds.
+/// Sends a new code and voids the older ones of this phone and purpose. Error 5 when
+/// the last one is younger than 60 seconds.
 pub async fn send(state: &AppState, mobile: &str, purpose: &str) -> Result<(), ApiError> {
     let now = state.now();
     let recent = time_text(now - Duration::seconds(60));
@@ -40,10 +46,13 @@ pub async fn send(state: &AppState, mobile: &str, purpose: &str) -> Result<(), A
     }
     let code = format!("{:06}", rand::thread_rng().gen_range(0..1_000_000));
     let body = format!("Your verification code is {code}. It is valid for 5 minutes. We never ask you to pay to receive a loan.");
+    let void_older =
+        "update sms_code set used_at = $1 where mobile = $2 and purpose = $3 and used_at is null";
     let insert = "insert into sms_code (mobile, purpose, code_hash, expires_at, used_at, created_at) values ($1, $2, $3, $4, null, $5)";
     let outbox = "insert into sms_outbox (mobile, body, created_at) values ($1, $2, $3)";
     with_pool!(&state.database, pool => {
         let mut tx = pool.begin().await?;
+        sqlx::query(void_older).bind(time_text(now)).bind(mobile).bind(purpose).execute(&mut *tx).await?;
         sqlx::query(insert).bind(mobile).bind(purpose).bind(code_hash(mobile, purpose, &code))
             .bind(time_text(now + Duration::minutes(5))).bind(time_text(now)).execute(&mut *tx).await?;
         sqlx::query(outbox).bind(mobile).bind(&body).bind(time_text(now)).execute(&mut *tx).await?;
@@ -55,9 +64,15 @@ pub async fn send(state: &AppState, mobile: &str, purpose: &str) -> Result<(), A
     Ok(())
 }
 
-/// Consumes a valid, unexpired, unused code. Errors: 10013 when no such code is
-/// waiting for this phone and purpose at all (never sent, expired or used: ask for a
-/// new one), 10011 when one is waiting but `code` is not it.
+/// Consumes a valid, unexpired, unused code. Errors: 10013 when no code is waiting
+/// for this phone and purpose (never sent, expired, used, replaced by a newer one or
+/// voided by wrong entries: ask for a new one); 10011 when one is waiting but `code`
+/// is not it, saying how many entries are left (the last wrong one voids it).
+///
+/// One statement decides: it consumes the waiting code when `code` matches, and
+/// otherwise counts a wrong entry on it and voids it at [`MAX_WRONG_ENTRIES`]. Row
+/// locks serialize parallel entries on a code, and each re-reads it, so no more than
+/// five wrong guesses are ever checked against one code.
 pub async fn verify(
     state: &AppState,
     mobile: &str,
@@ -65,22 +80,28 @@ pub async fn verify(
     code: &str,
 ) -> Result<(), ApiError> {
     let now = time_text(state.now());
-    let sql =
-        "update sms_code set used_at = $1 where mobile = $2 and purpose = $3 and code_hash = $4 \
-               and used_at is null and expires_at > $5";
-    let used = with_pool!(&state.database, pool => sqlx::query(sql)
-        .bind(&now).bind(mobile).bind(purpose).bind(code_hash(mobile, purpose, code.trim())).bind(&now)
-        .execute(pool).await.map(|r| r.rows_affected()))?;
-    if used == 0 {
-        let live = "select count(*) from sms_code where mobile = $1 and purpose = $2 \
-                    and used_at is null and expires_at > $3";
-        let waiting: i64 = with_pool!(&state.database, pool => sqlx::query_scalar(live)
-            .bind(mobile).bind(purpose).bind(&now).fetch_one(pool).await)?;
-        return Err(ApiError::code(if waiting == 0 {
-            ErrorCode::GetVerificationCodeAgain
-        } else {
-            ErrorCode::VerificationCodeInvalid
-        }));
+    let hash = code_hash(mobile, purpose, code.trim());
+    let sql = "update sms_code set \
+               failed_attempts = failed_attempts + case when code_hash = $1 then 0 else 1 end, \
+               used_at = case when code_hash = $1 or failed_attempts + 1 >= $2 then $3 else null end \
+               where mobile = $4 and purpose = $5 and used_at is null and expires_at > $3 \
+               returning cast(case when code_hash = $1 then -1 else failed_attempts end as bigint)";
+    let outcomes: Vec<i64> = with_pool!(&state.database, pool => sqlx::query_scalar(sql)
+        .bind(&hash).bind(MAX_WRONG_ENTRIES).bind(&now).bind(mobile).bind(purpose)
+        .fetch_all(pool).await)?;
+    if outcomes.contains(&-1) {
+        return Ok(());
     }
-    Ok(())
+    match outcomes.iter().max() {
+        None => Err(ApiError::code(ErrorCode::GetVerificationCodeAgain)),
+        Some(&wrong) => {
+            let left = (MAX_WRONG_ENTRIES - wrong).max(0);
+            let message = if left == 0 {
+                "wrong verification code; it is void now, ask for a new one".to_string()
+            } else {
+                format!("wrong verification code ({left} attempts left)")
+            };
+            Err(ApiError::new(ErrorCode::VerificationCodeInvalid, message))
+        }
+    }
 }

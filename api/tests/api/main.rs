@@ -11,4 +11,5 @@ mod openapi;
 mod payment;
 mod scale_out;
 mod security;
+mod sms_codes;
 mod storage;

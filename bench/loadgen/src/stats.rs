@@ -81,7 +81,10 @@ impl Stats {
             *self.ok.entry(kind.clone()).or_default() += n;
         }
         for (kind, histogram) in &other.by_kind {
-            let mine = self.by_kind.entry(kind.clone()).or_insert_with(new_histogram);
+            let mine = self
+                .by_kind
+                .entry(kind.clone())
+                .or_insert_with(new_histogram);
             mine.add(histogram).expect("same bounds");
         }
         for (key, (n, msg)) in &other.refused {

@@ -1,0 +1,130 @@
+//! SMS codes cannot be brute-forced (PRODUCT.md 12.2, issue 13): five wrong entries
+//! void a code, even when sent all at once; a new code voids the older ones; the
+//! calls that check codes are rate limited per client address.
+
+use api::sms;
+use serde_json::json;
+
+use crate::helpers::{on_both_stores, TestApp};
+
+on_both_stores!(
+    five_wrong_entries,
+    a_code_is_void_after_five_wrong_entries_on_sqlite,
+    a_code_is_void_after_five_wrong_entries_on_postgres
+);
+on_both_stores!(
+    parallel_guesses,
+    thirty_guesses_sent_at_once_check_only_five_on_sqlite,
+    thirty_guesses_sent_at_once_check_only_five_on_postgres
+);
+on_both_stores!(
+    newer_code,
+    a_new_code_voids_the_older_one_on_sqlite,
+    a_new_code_voids_the_older_one_on_postgres
+);
+on_both_stores!(
+    throttled_checks,
+    calls_that_check_codes_are_rate_limited_on_sqlite,
+    calls_that_check_codes_are_rate_limited_on_postgres
+);
+
+/// The code of this purpose as an error code, 0 for success.
+async fn enter(app: &TestApp, mobile: &str, code: &str) -> (u32, String) {
+    match sms::verify(&app.state, mobile, "bank", code).await {
+        Ok(()) => (0, String::new()),
+        Err(error) => (error.code.code(), error.msg),
+    }
+}
+
+/// A code the sender did not write (the real one differs in its last digit).
+fn wrong(code: &str) -> String {
+    let last = code.chars().last().unwrap().to_digit(10).unwrap();
+    format!("{}{}", &code[..5], (last + 1) % 10)
+}
+
+async fn five_wrong_entries(app: TestApp) {
+    let mobile = "09170000501";
+    sms::send(&app.state, mobile, "bank").await.unwrap();
+    let code = app.last_sms_code(mobile).await;
+    for left in [4, 3, 2, 1] {
+        let (status, message) = enter(&app, mobile, &wrong(&code)).await;
+        assert_eq!(status, 10011);
+        assert!(
+            message.contains(&format!("{left} attempts left")),
+            "{message}"
+        );
+    }
+    let (status, message) = enter(&app, mobile, &wrong(&code)).await;
+    assert_eq!(
+        (status, message.contains("void")),
+        (10011, true),
+        "{message}"
+    );
+    // The right code no longer works: a new one must be sent.
+    assert_eq!(enter(&app, mobile, &code).await.0, 10013);
+}
+
+async fn parallel_guesses(app: TestApp) {
+    let mobile = "09170000502";
+    sms::send(&app.state, mobile, "bank").await.unwrap();
+    let code = app.last_sms_code(mobile).await;
+    let guesses: Vec<_> = (0..30)
+        .map(|n| {
+            let state = app.state.clone();
+            // Thirty different wrong codes, none of them the real one.
+            let guess = format!("{:06}", (code.parse::<u32>().unwrap() + 1 + n) % 1_000_000);
+            tokio::spawn(async move { sms::verify(&state, mobile, "bank", &guess).await })
+        })
+        .collect();
+    let mut checked = 0;
+    let mut void = 0;
+    for guess in guesses {
+        match guess.await.unwrap() {
+            Ok(()) => panic!("a wrong code was accepted"),
+            Err(error) if error.code.code() == 10011 => checked += 1,
+            Err(error) if error.code.code() == 10013 => void += 1,
+            Err(error) => panic!("{error:?}"),
+        }
+    }
+    assert_eq!((checked, void), (5, 25), "only five guesses reach the code");
+    assert_eq!(enter(&app, mobile, &code).await.0, 10013);
+}
+
+async fn newer_code(app: TestApp) {
+    let mobile = "09170000503";
+    sms::send(&app.state, mobile, "bank").await.unwrap();
+    let older = app.last_sms_code(mobile).await;
+    // A minute later (the resend limit), the borrower asks again.
+    app.sql("update sms_code set created_at = '2000-01-01T00:00:00.000000Z'")
+        .await;
+    sms::send(&app.state, mobile, "bank").await.unwrap();
+    let newer = app.last_sms_code(mobile).await;
+    if older != newer {
+        assert_eq!(enter(&app, mobile, &older).await.0, 10011);
+    }
+    assert_eq!(enter(&app, mobile, &newer).await.0, 0);
+    assert_eq!(enter(&app, mobile, &older).await.0, 10013);
+}
+
+async fn throttled_checks(app: TestApp) {
+    let token = app.register("09170000504").await;
+    let t = Some(token.as_str());
+    let body = json!({"bankName": "Bangkok Bank", "cardNo": "001234567890", "smsCode": "123456"});
+    let mut limited = 0;
+    for _ in 0..15 {
+        let answer = app.post("/jackey/user/bank/binding", t, body.clone()).await;
+        if answer["code"] == 5 {
+            limited += 1;
+        }
+    }
+    assert!(limited >= 5, "the 11th call onwards is refused: {limited}");
+    let pin = json!({"pin": "246810", "smsCode": "123456"});
+    let mut limited = 0;
+    for _ in 0..15 {
+        let answer = app.post("/jackey/user/withdrawPin", t, pin.clone()).await;
+        if answer["code"] == 5 {
+            limited += 1;
+        }
+    }
+    assert!(limited >= 5, "the 11th call onwards is refused: {limited}");
+}
