@@ -142,6 +142,26 @@ pub fn mask(text: &str, visible: usize) -> String {
         .collect()
 }
 
+/// Longest free text, in characters (PRODUCT.md 5): names, job, list choices.
+pub const MAX_NAME_CHARS: usize = 60;
+/// Longest address, province/city or loan purpose, in characters (PRODUCT.md 5).
+pub const MAX_ADDRESS_CHARS: usize = 200;
+/// Longest reason or note, in characters (PRODUCT.md 5).
+pub const MAX_NOTE_CHARS: usize = 500;
+
+/// `value` is at most `max` characters (PRODUCT.md 5: every free-text field has a
+/// maximum length, so nothing oversized becomes permanent in the event log).
+/// Errors: [`InvalidInput`] naming `field` (10004).
+pub fn check_length(field: &'static str, value: &str, max: usize) -> Result<(), InvalidInput> {
+    if value.chars().count() > max {
+        return Err(InvalidInput::new(
+            field,
+            format!("at most {max} characters"),
+        ));
+    }
+    Ok(())
+}
+
 /// Checks a bank account number: 8–20 digits (PRODUCT.md section 5). Errors: 10028.
 pub fn check_account_no(account_no: &str) -> bool {
     (8..=20).contains(&account_no.len()) && all_digits(account_no)
@@ -205,5 +225,127 @@ mod tests {
             age_on(birthday, NaiveDate::from_ymd_opt(2022, 6, 15).unwrap()),
             22
         );
+    }
+}
+
+/// An amount of money as it arrives on the wire (PRODUCT.md 5): a decimal string of 1
+/// to 9 digits with at most two decimals, `^\d{1,9}(\.\d{1,2})?$`: no sign, no
+/// exponent, no spaces. A JSON number is accepted when its value fits the same
+/// pattern; serde_json keeps no text of a number, so `1e5` written as a JSON *number*
+/// reads as 100000, while the string `"1e5"` is refused. Refusals name the field
+/// (10004 in the api).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct Amount(rust_decimal::Decimal);
+
+impl Amount {
+    /// What a refused amount is told.
+    pub const RULE: &'static str =
+        "an amount is 1 to 9 digits with at most two decimals (e.g. \"5000\" or \"5000.50\")";
+
+    /// The amount written `text`, or `None` when it breaks the pattern.
+    pub fn parse(text: &str) -> Option<Self> {
+        let (whole, fraction) = match text.split_once('.') {
+            Some((whole, fraction)) => (whole, Some(fraction)),
+            None => (text, None),
+        };
+        let whole_ok = (1..=9).contains(&whole.len()) && all_digits(whole);
+        let fraction_ok = fraction.is_none_or(|f| (1..=2).contains(&f.len()) && all_digits(f));
+        if !(whole_ok && fraction_ok) {
+            return None;
+        }
+        text.parse().ok().map(Self)
+    }
+
+    /// `value` as an amount, `None` when it breaks the pattern (a sign, more than two
+    /// decimals or nine digits).
+    pub fn new(value: rust_decimal::Decimal) -> Option<Self> {
+        Self::parse(&value.to_string())
+    }
+
+    /// The value.
+    pub fn value(self) -> rust_decimal::Decimal {
+        self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for Amount {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Amount;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(Amount::RULE)
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Amount, E> {
+                Amount::parse(text).ok_or_else(|| E::custom(Amount::RULE))
+            }
+            fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Amount, E> {
+                self.visit_str(&value.to_string())
+            }
+            fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Amount, E> {
+                self.visit_str(&value.to_string())
+            }
+            fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Amount, E> {
+                self.visit_str(&value.to_string())
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+#[cfg(test)]
+mod amount_tests {
+    use super::Amount;
+    use rust_decimal_macros::dec;
+
+    fn read(json: &str) -> Option<rust_decimal::Decimal> {
+        serde_json::from_str::<Amount>(json).ok().map(Amount::value)
+    }
+
+    #[test]
+    fn plain_amounts_are_read() {
+        assert_eq!(read(r#""80000""#), Some(dec!(80000)));
+        assert_eq!(read(r#""5000.5""#), Some(dec!(5000.5)));
+        assert_eq!(read(r#""0.01""#), Some(dec!(0.01)));
+        assert_eq!(read(r#""999999999.99""#), Some(dec!(999999999.99)));
+        assert_eq!(read("80000"), Some(dec!(80000)));
+        assert_eq!(read("5000.25"), Some(dec!(5000.25)));
+    }
+
+    #[test]
+    fn exponents_signs_and_odd_forms_are_refused() {
+        for bad in [
+            r#""1e5""#,
+            r#""8E4""#,
+            r#""+80000""#,
+            r#""-5""#,
+            r#""1e-2""#,
+            r#"" 100""#,
+            r#""100 ""#,
+            r#""1,000""#,
+            r#""1.""#,
+            r#"".5""#,
+            r#""1.234""#,
+            r#""""#,
+            r#""1000000000""#,
+            r#""0x10""#,
+            r#""NaN""#,
+            r#""١٢٣""#,
+            "-5",
+            "1.234",
+            "1e21",
+            "true",
+            "null",
+            "[]",
+        ] {
+            assert_eq!(read(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_refusal_says_what_an_amount_is() {
+        let error = serde_json::from_str::<Amount>(r#""1e5""#).unwrap_err();
+        assert!(error.to_string().contains("1 to 9 digits"), "{error}");
     }
 }

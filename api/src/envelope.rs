@@ -284,7 +284,16 @@ where
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Self(T::default()));
         }
-        let value = serde_json::from_slice(&bytes)
+        // The refusal names the field, as `ApiJson`'s (axum's) does.
+        let mut reader = serde_json::Deserializer::from_slice(&bytes);
+        let value = serde_path_to_error::deserialize(&mut reader).map_err(|error| {
+            ApiError::new(
+                ErrorCode::RequestError,
+                format!("{}: {}", error.path(), error.inner()),
+            )
+        })?;
+        reader
+            .end()
             .map_err(|error| ApiError::new(ErrorCode::RequestError, error.to_string()))?;
         refuse_nul(&bytes)?;
         Ok(Self(value))

@@ -91,10 +91,22 @@ pub async fn rate_limit(State(state): State<AppState>, request: Request, next: N
     next.run(request).await
 }
 
-/// Adds the security headers.
+/// Paths whose answers may carry personal data (a profile holds the full ID number,
+/// `/files` the ID photos): never stored by a browser or a shared cache
+/// (`Cache-Control: no-store`, issue 13 item 5).
+const PRIVATE: [&str; 4] = ["/jackey/", "/admin/api/", "/files", "/pay/"];
+
+/// Adds the security headers, and `Cache-Control: no-store` on [`PRIVATE`] paths.
 pub async fn security_headers(request: Request, next: Next) -> Response {
+    let private = PRIVATE.iter().any(|p| request.uri().path().starts_with(p));
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
+    if private {
+        headers.insert(
+            axum::http::header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        );
+    }
     let set = [
         ("x-content-type-options", "nosniff"),
         ("x-frame-options", "DENY"),

@@ -248,7 +248,8 @@ impl SandboxPayment {
             event_id: format!("sandbox-{}-{}", session.session_id, outcome.as_str()),
             session_id: session.session_id.to_string(),
             payment_ref: Self::payment_ref(session.session_id),
-            amount: session.amount,
+            amount: aggregates::types::Amount::new(session.amount)
+                .ok_or_else(|| ApiError::internal("a session amount out of pattern"))?,
             outcome,
         };
         let body = serde_json::to_vec(&event).map_err(ApiError::internal)?;
@@ -422,8 +423,8 @@ pub struct WebhookEvent {
     /// The provider's reference of the payment: the money's identity, recorded at
     /// most once.
     pub payment_ref: String,
-    /// Amount received (decimal, two places).
-    pub amount: Decimal,
+    /// Amount received: a plain decimal, at most two places (PRODUCT.md 5).
+    pub amount: aggregates::types::Amount,
     /// `paid` or `failed`.
     pub outcome: Outcome,
 }
@@ -513,9 +514,7 @@ pub async fn process_webhook(
             return Err(bad_event(field, "1 to 200 characters"));
         }
     }
-    if event.outcome == Outcome::Paid
-        && (event.amount <= Decimal::ZERO || event.amount.round_dp(2) != event.amount)
-    {
+    if event.outcome == Outcome::Paid && event.amount.value() <= Decimal::ZERO {
         return Err(bad_event("amount", "positive, at most two decimals"));
     }
     if already_processed(state, &event.event_id).await? {
@@ -532,8 +531,8 @@ pub async fn process_webhook(
     let request = format!("webhook:{}", event.event_id);
     match event.outcome {
         Outcome::Paid => {
-            if event.amount != session.amount {
-                tracing::warn!(%session_id, asked = %session.amount, received = %event.amount,
+            if event.amount.value() != session.amount {
+                tracing::warn!(%session_id, asked = %session.amount, received = %event.amount.value(),
                     "payment amount differs from the session's; the order refunds what it does not take");
             }
             // Money received is recorded as received; the Order then applies what its
@@ -541,7 +540,7 @@ pub async fn process_webhook(
             let command = || WalletCommand::RecordRecharge {
                 payment_ref: event.payment_ref.clone(),
                 order_id: session.order_id,
-                amount: event.amount,
+                amount: event.amount.value(),
                 session_id: Some(session_id),
             };
             let wallet = session.user_id.to_string();

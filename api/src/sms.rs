@@ -19,6 +19,11 @@ use projections::projection::time_text;
 /// What a code is for; a code for one purpose never unlocks another.
 pub const PURPOSES: [&str; 5] = ["register", "login", "unlock", "bank", "pin"];
 
+/// Purposes that act on an existing account: their codes go only to a registered
+/// phone (PRODUCT.md 12.2). The answer is the same either way, so `/sms/*` never tells
+/// whether a phone is registered.
+const ACCOUNT_PURPOSES: [&str; 4] = ["login", "unlock", "bank", "pin"];
+
 /// Wrong entries a code allows; the last of them voids it (PRODUCT.md 12.2).
 pub const MAX_WRONG_ENTRIES: i64 = 5;
 
@@ -30,7 +35,9 @@ fn code_hash(mobile: &str, purpose: &str, code: &str) -> String {
 }
 
 /// Sends a new code and voids the older ones of this phone and purpose. Error 5 when
-/// the last one is younger than 60 seconds.
+/// the last one is younger than 60 seconds. For an account purpose and a phone no
+/// account holds, the code is recorded (so the 60 s limit answers alike) but no
+/// message is written.
 pub async fn send(state: &AppState, mobile: &str, purpose: &str) -> Result<(), ApiError> {
     let now = state.now();
     let recent = time_text(now - Duration::seconds(60));
@@ -44,6 +51,10 @@ pub async fn send(state: &AppState, mobile: &str, purpose: &str) -> Result<(), A
             "too many requests, try again later: one code per 60 seconds",
         ));
     }
+    let deliver = !ACCOUNT_PURPOSES.contains(&purpose)
+        || crate::queries::borrower::user_by_mobile(state, mobile)
+            .await?
+            .is_some();
     let code = format!("{:06}", rand::thread_rng().gen_range(0..1_000_000));
     let body = format!("Your verification code is {code}. It is valid for 5 minutes. We never ask you to pay to receive a loan.");
     let void_older =
@@ -55,12 +66,19 @@ pub async fn send(state: &AppState, mobile: &str, purpose: &str) -> Result<(), A
         sqlx::query(void_older).bind(time_text(now)).bind(mobile).bind(purpose).execute(&mut *tx).await?;
         sqlx::query(insert).bind(mobile).bind(purpose).bind(code_hash(mobile, purpose, &code))
             .bind(time_text(now + Duration::minutes(5))).bind(time_text(now)).execute(&mut *tx).await?;
-        sqlx::query(outbox).bind(mobile).bind(&body).bind(time_text(now)).execute(&mut *tx).await?;
+        if deliver {
+            sqlx::query(outbox).bind(mobile).bind(&body).bind(time_text(now)).execute(&mut *tx).await?;
+        }
         tx.commit().await
     })?;
     // The default sender: the outbox is the delivery channel; the log never holds the
     // code (nor the message body).
-    tracing::info!(purpose, mobile = %aggregates::types::mask(mobile, 4), "SMS code sent to the outbox");
+    let masked = aggregates::types::mask(mobile, 4);
+    if deliver {
+        tracing::info!(purpose, mobile = %masked, "SMS code sent to the outbox");
+    } else {
+        tracing::info!(purpose, mobile = %masked, "SMS code recorded, not sent: no account holds this phone");
+    }
     Ok(())
 }
 

@@ -11,7 +11,7 @@ use crate::pricing::{
     disclose, fee_headroom, overdue_fee_for_day, processing_fee, Disclosure, LoanTerms,
 };
 use crate::services::OrderServices;
-use crate::types::{BankAccount, ImageRef, InvalidInput};
+use crate::types::{check_length, BankAccount, ImageRef, InvalidInput, MAX_NOTE_CHARS};
 use chrono::{DateTime, Days, Utc};
 use cqrs_es::event_sink::EventSink;
 use cqrs_es::Aggregate;
@@ -205,7 +205,7 @@ impl Order {
         if reason.trim().is_empty() {
             return Err(InvalidInput::new("reason", "is required").into());
         }
-        Ok(())
+        Ok(check_length("reason", reason, MAX_NOTE_CHARS)?)
     }
 
     /// True when the payout `payout_id` was accepted (in flight or resolved).
@@ -660,6 +660,7 @@ impl Aggregate for Order {
                 if !identity_verified {
                     return Err(OrderError::IdentityNotVerified);
                 }
+                check_length("note", &note, MAX_NOTE_CHARS)?;
                 let event = OrderEvent::FirstAuditPassed {
                     auditor_id,
                     note,
@@ -675,6 +676,7 @@ impl Aggregate for Order {
                 if self.first_auditor == Some(auditor_id) {
                     return Err(OrderError::SameAuditor);
                 }
+                check_length("note", &note, MAX_NOTE_CHARS)?;
                 let valid_days = u64::from(self.terms()?.offer_valid_days);
                 let event = OrderEvent::FinalAuditPassed {
                     auditor_id,

@@ -1589,3 +1589,24 @@ fn a_manual_repayment_above_what_is_owed_is_refunded_not_kept_p1() {
     ));
     assert!(matches!(events[2], OrderEvent::LoanRepaid { .. }));
 }
+
+#[test]
+fn notes_and_reasons_longer_than_500_characters_are_refused() {
+    let pass = OrderCommand::PassFirstAudit {
+        auditor_id: auditor_1(),
+        note: "n".repeat(501),
+        identity_verified: true,
+    };
+    test()
+        .given(in_first_review())
+        .when(pass)
+        .then_expect_error(InvalidInput::new("note", "at most 500 characters").into());
+    let resubmit = OrderCommand::RequestResubmission {
+        auditor_id: auditor_1(),
+        reason: "r".repeat(501),
+    };
+    test()
+        .given(in_first_review())
+        .when(resubmit)
+        .then_expect_error(InvalidInput::new("reason", "at most 500 characters").into());
+}

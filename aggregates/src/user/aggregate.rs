@@ -7,8 +7,9 @@ use crate::actor::Actor;
 use crate::codes::StepRefusal;
 use crate::services::UserServices;
 use crate::types::{
-    age_on, all_digits, check_account_no, check_email, check_password, check_pin,
-    earliest_birthday, BankAccount, ImageRef, InvalidInput, Mobile,
+    age_on, all_digits, check_account_no, check_email, check_length, check_password, check_pin,
+    earliest_birthday, BankAccount, ImageRef, InvalidInput, Mobile, MAX_ADDRESS_CHARS,
+    MAX_NAME_CHARS,
 };
 use cqrs_es::event_sink::EventSink;
 use cqrs_es::Aggregate;
@@ -222,6 +223,20 @@ impl User {
         if changes(&update.identity, &current.identity) {
             return Err(UserError::VerifiedFieldReadOnly { field: "identity" });
         }
+        let limits = [
+            ("realName", &update.real_name, MAX_NAME_CHARS),
+            ("identity", &update.identity, MAX_NAME_CHARS),
+            ("marriage", &update.marriage, MAX_NAME_CHARS),
+            ("facebook", &update.facebook, MAX_ADDRESS_CHARS),
+            ("education", &update.education, MAX_NAME_CHARS),
+            ("provinceCity", &update.province_city, MAX_ADDRESS_CHARS),
+            ("address", &update.address, MAX_ADDRESS_CHARS),
+        ];
+        for (field, value, max) in limits {
+            if let Some(value) = value {
+                check_length(field, value, max)?;
+            }
+        }
         if let Some(name) = &update.real_name {
             if name.trim().is_empty() {
                 return Err(InvalidInput::new("realName", "is required").into());
@@ -393,15 +408,16 @@ impl Aggregate for User {
                 self.registered()?;
                 self.check_profile_update(&profile, now.date_naive())?;
                 let texts = [
-                    ("job", &answers.job),
-                    ("monthlyIncome", &answers.monthly_income),
-                    ("expenses", &answers.expenses),
-                    ("loanPurpose", &answers.loan_purpose),
+                    ("job", &answers.job, MAX_NAME_CHARS),
+                    ("monthlyIncome", &answers.monthly_income, MAX_NAME_CHARS),
+                    ("expenses", &answers.expenses, MAX_NAME_CHARS),
+                    ("loanPurpose", &answers.loan_purpose, MAX_ADDRESS_CHARS),
                 ];
-                for (field, value) in texts {
+                for (field, value, max) in texts {
                     if value.trim().is_empty() {
                         return Err(InvalidInput::new(field, "is required").into());
                     }
+                    check_length(field, value, max)?;
                 }
                 if profile != ProfileUpdate::default() {
                     let event = UserEvent::ProfileUpdated { changes: profile };
@@ -417,6 +433,8 @@ impl Aggregate for User {
                     if contact.name.trim().is_empty() {
                         return Err(InvalidInput::new("contacts", "each needs a name").into());
                     }
+                    check_length("contacts", &contact.name, MAX_NAME_CHARS)?;
+                    check_length("contacts", &contact.relation, MAX_NAME_CHARS)?;
                     Mobile::parse(&contact.mobile)
                         .map_err(|_| InvalidInput::new("contacts", "invalid mobile"))?;
                     if !seen.insert(contact.mobile.clone()) {

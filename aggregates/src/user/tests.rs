@@ -1206,3 +1206,63 @@ fn apply_only_assigns_state() {
     assert_eq!(user.bank_account, Some(account()));
     assert_eq!(User::TYPE, "User");
 }
+
+#[test]
+fn oversized_free_text_is_refused_naming_the_field() {
+    let long = |n: usize| "é".repeat(n);
+    let cases = [
+        (
+            "realName",
+            ProfileUpdate {
+                real_name: Some(long(61)),
+                ..ProfileUpdate::default()
+            },
+        ),
+        (
+            "address",
+            ProfileUpdate {
+                address: Some(long(201)),
+                ..ProfileUpdate::default()
+            },
+        ),
+        (
+            "provinceCity",
+            ProfileUpdate {
+                province_city: Some(long(201)),
+                ..ProfileUpdate::default()
+            },
+        ),
+        (
+            "education",
+            ProfileUpdate {
+                education: Some(long(61)),
+                ..ProfileUpdate::default()
+            },
+        ),
+    ];
+    for (field, update) in cases {
+        test()
+            .given(vec![registered("WELCOME")])
+            .when(UserCommand::UpdateProfile(update))
+            .then_expect_error(
+                InvalidInput::new(field, "at most ".to_string() + &limit(field)).into(),
+            );
+    }
+    // At the limit, counted in characters (not bytes), the value is kept.
+    let at_limit = ProfileUpdate {
+        address: Some(long(200)),
+        ..ProfileUpdate::default()
+    };
+    let events = test()
+        .given(vec![registered("WELCOME")])
+        .when(UserCommand::UpdateProfile(at_limit.clone()))
+        .inspect_result();
+    assert_eq!(events.unwrap().len(), 1);
+}
+
+fn limit(field: &str) -> String {
+    match field {
+        "realName" | "education" => "60 characters".to_string(),
+        _ => "200 characters".to_string(),
+    }
+}

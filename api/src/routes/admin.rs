@@ -11,7 +11,7 @@
 //! route for any of them.
 
 use aggregates::order::{Order, OrderCommand, OrderEvent, RepaymentSource};
-use aggregates::types::ImageRef;
+use aggregates::types::{Amount, ImageRef};
 use aggregates::user::{IdentityStatus, User, UserCommand};
 use aggregates::{Actor, ErrorCode};
 use axum::extract::{FromRequestParts, State};
@@ -857,9 +857,9 @@ async fn release_hold(
 #[serde(rename_all = "camelCase")]
 struct ManualRepaymentBody {
     order_id: String,
-    /// Amount received: a decimal string (a JSON number is accepted too).
-    #[schema(value_type = String, pattern = r"^[0-9]+(\.[0-9]{1,2})?$", example = "1000.00")]
-    amount: Decimal,
+    /// Amount received: a decimal string (a JSON number is accepted too), PRODUCT.md 5.
+    #[schema(value_type = String, pattern = r"^[0-9]{1,9}(\.[0-9]{1,2})?$", example = "1000.00")]
+    amount: Amount,
     /// The payment's reference (1 to 100 characters).
     reference: String,
 }
@@ -921,7 +921,7 @@ async fn manual_repayment(
             &order_id,
             || OrderCommand::ReceiveRepayment {
                 payment_ref: payment_ref.clone(),
-                amount: body.amount,
+                amount: body.amount.value(),
                 source: RepaymentSource::Manual { auditor_id },
                 session_id: None,
             },

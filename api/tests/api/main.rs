@@ -5,6 +5,7 @@ mod admin;
 mod error_codes;
 mod full_journey;
 mod helpers;
+mod inputs;
 mod journey;
 mod money_safety;
 mod openapi;

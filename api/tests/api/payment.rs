@@ -285,17 +285,31 @@ async fn recharge_refusals(app: TestApp) {
     disbursed(&app, &borrower, &order_id).await;
     assert_eq!(owed_today(&app, &borrower).await, "80000.00");
 
-    // Out of the range, above what is owed, malformed or absent: 40001 with the range.
+    // Not a plain amount (PRODUCT.md 5): 10004 naming the field.
+    for amt in [
+        "150.005", "-500", "abc", "", "1e5", "8E4", "+80000", "1e-2", " 100",
+    ] {
+        let refused = app
+            .fails(
+                "/jackey/loan/recharge",
+                borrower.t(),
+                json!({ "amt": amt }),
+                10004,
+            )
+            .await;
+        let msg = refused["msg"].as_str().unwrap();
+        assert!(
+            msg.contains("amt") && msg.contains("digits"),
+            "{amt}: {msg}"
+        );
+    }
+    // Out of the range, above what is owed, or absent: 40001 with the range.
     for amt in [
         json!("99.99"),
         json!("20000.01"),
         json!("80000"),
         json!("80000.01"),
-        json!("150.005"),
         json!("0"),
-        json!("-500"),
-        json!("abc"),
-        json!(""),
         json!(null),
     ] {
         let refused = app

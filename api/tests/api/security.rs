@@ -302,6 +302,17 @@ async fn limits_headers_and_metrics() {
         headers.get("access-control-allow-origin").is_none(),
         "same origin only"
     );
+    // Answers that may carry personal data are never cached; others may be.
+    assert!(headers.get("cache-control").is_none());
+    for path in ["/jackey/user/info", "/admin/api/orders", "/files/id/x.jpg"] {
+        let response = app
+            .router
+            .clone()
+            .oneshot(Request::post(path).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(response.headers()["cache-control"], "no-store", "{path}");
+    }
     // Metrics: request counts and every worker's lag.
     let response = app
         .router

@@ -23,10 +23,21 @@ on_both_stores!(
     a_new_code_voids_the_older_one_on_postgres
 );
 on_both_stores!(
+    unregistered_phones,
+    account_codes_go_only_to_registered_phones_and_the_answer_tells_nothing_on_sqlite,
+    account_codes_go_only_to_registered_phones_and_the_answer_tells_nothing_on_postgres
+);
+on_both_stores!(
     throttled_checks,
     calls_that_check_codes_are_rate_limited_on_sqlite,
     calls_that_check_codes_are_rate_limited_on_postgres
 );
+
+/// Registers `mobile` (bank codes go only to a registered phone).
+async fn registered(app: &TestApp, mobile: &str) {
+    app.register(mobile).await;
+    app.quiesce().await;
+}
 
 /// The code of this purpose as an error code, 0 for success.
 async fn enter(app: &TestApp, mobile: &str, code: &str) -> (u32, String) {
@@ -44,6 +55,7 @@ fn wrong(code: &str) -> String {
 
 async fn five_wrong_entries(app: TestApp) {
     let mobile = "09170000501";
+    registered(&app, mobile).await;
     sms::send(&app.state, mobile, "bank").await.unwrap();
     let code = app.last_sms_code(mobile).await;
     for left in [4, 3, 2, 1] {
@@ -66,6 +78,7 @@ async fn five_wrong_entries(app: TestApp) {
 
 async fn parallel_guesses(app: TestApp) {
     let mobile = "09170000502";
+    registered(&app, mobile).await;
     sms::send(&app.state, mobile, "bank").await.unwrap();
     let code = app.last_sms_code(mobile).await;
     let guesses: Vec<_> = (0..30)
@@ -92,6 +105,7 @@ async fn parallel_guesses(app: TestApp) {
 
 async fn newer_code(app: TestApp) {
     let mobile = "09170000503";
+    registered(&app, mobile).await;
     sms::send(&app.state, mobile, "bank").await.unwrap();
     let older = app.last_sms_code(mobile).await;
     // A minute later (the resend limit), the borrower asks again.
@@ -104,6 +118,43 @@ async fn newer_code(app: TestApp) {
     }
     assert_eq!(enter(&app, mobile, &newer).await.0, 0);
     assert_eq!(enter(&app, mobile, &older).await.0, 10013);
+}
+
+async fn unregistered_phones(app: TestApp) {
+    let (known, unknown) = ("09170000505", "09170000506");
+    app.register(known).await;
+    app.quiesce().await;
+    let outbox = |mobile: &'static str| {
+        let app = &app;
+        async move {
+            let sql = "select cast(count(*) as text) from sms_outbox where mobile = $1";
+            app.scalar(sql, mobile).await.unwrap()
+        }
+    };
+    // Two purposes: ten SMS calls per client address come before its own limit.
+    for purpose in ["bank", "unlock"] {
+        let path = format!("/jackey/sms/{purpose}");
+        for mobile in [known, unknown] {
+            // The same answers for both phones: sent, then the 60 s limit.
+            let first = app.post(&path, None, json!({ "mobile": mobile })).await;
+            let again = app.post(&path, None, json!({ "mobile": mobile })).await;
+            assert_eq!(
+                (&first["code"], &again["code"]),
+                (&json!(0), &json!(5)),
+                "{purpose} {mobile}"
+            );
+        }
+    }
+    assert_eq!(
+        outbox(known).await,
+        "2",
+        "the registered phone got each code"
+    );
+    assert_eq!(
+        outbox(unknown).await,
+        "0",
+        "no message to a phone with no account"
+    );
 }
 
 async fn throttled_checks(app: TestApp) {

@@ -2,13 +2,13 @@
 
 use aggregates::order::{Order, OrderCommand, OrderStatus};
 use aggregates::pricing::disclose;
+use aggregates::types::Amount;
 use aggregates::user::{UserCommand, UserEvent, MAX_FAILED_ATTEMPTS};
 use aggregates::{Actor, ErrorCode};
 use axum::extract::State;
 use axum::response::Response;
 use axum::routing::post;
 use axum::Router;
-use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json};
 use utoipa::{OpenApi, ToSchema};
@@ -307,9 +307,9 @@ async fn order_timeline(
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct QuoteBody {
-    /// Amount to borrow: a decimal string (a JSON number is accepted too).
-    #[schema(value_type = String, pattern = r"^[0-9]+(\.[0-9]{1,2})?$", example = "5000.00")]
-    amt: Decimal,
+    /// Amount to borrow: a decimal string (a JSON number is accepted too), PRODUCT.md 5.
+    #[schema(value_type = String, pattern = r"^[0-9]{1,9}(\.[0-9]{1,2})?$", example = "5000.00")]
+    amt: Amount,
     /// Term in days (one of the product's `periodDays`).
     #[schema(example = 7)]
     period_days: u32,
@@ -330,14 +330,14 @@ fn quote_for(
         .terms_for(body.period_days)
         .map_err(|e| ApiError::new(ErrorCode::RequestError, e.to_string()))?;
     product
-        .check_amount(body.amt)
+        .check_amount(body.amt.value())
         .map_err(|e| ApiError::new(ErrorCode::RequestError, e.to_string()))?;
     state
         .order_services
         .compliance
-        .check_loan(body.amt, &terms)
+        .check_loan(body.amt.value(), &terms)
         .map_err(|e| aggregates::order::OrderError::Compliance(e).into())
-        .map(|()| disclose(body.amt, &terms, &state.config.lender))
+        .map(|()| disclose(body.amt.value(), &terms, &state.config.lender))
 }
 
 #[utoipa::path(
@@ -395,7 +395,7 @@ async fn apply(
     let open = || UserCommand::OpenApplication {
         order_id,
         app_id: body.app_id,
-        amount: body.amt,
+        amount: body.amt.value(),
         period_days: body.period_days,
         terms_version: TERMS_VERSION.to_string(),
     };
@@ -537,9 +537,9 @@ struct WithdrawBody {
     /// The withdraw PIN.
     #[schema(example = "246810")]
     password: String,
-    /// Amount to pay out: a decimal string (a JSON number is accepted too).
-    #[schema(value_type = String, pattern = r"^[0-9]+(\.[0-9]{1,2})?$", example = "5000.00")]
-    withdraw_amount: Decimal,
+    /// Amount to pay out: a decimal string (a JSON number is accepted too), PRODUCT.md 5.
+    #[schema(value_type = String, pattern = r"^[0-9]{1,9}(\.[0-9]{1,2})?$", example = "5000.00")]
+    withdraw_amount: Amount,
     /// The order; omitted: the latest.
     #[serde(default)]
     loan_order_id: Option<String>,
@@ -590,7 +590,7 @@ async fn withdraw(
     let request = || UserCommand::RequestWithdrawal {
         order_id,
         payout_id,
-        amount: body.withdraw_amount,
+        amount: body.withdraw_amount.value(),
         pin: body.password.clone(),
     };
     let events = state

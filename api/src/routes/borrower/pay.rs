@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use aggregates::order::OrderCommand;
+use aggregates::types::Amount;
 use aggregates::Actor;
 use axum::body::Bytes;
 use axum::extract::rejection::{FormRejection, PathRejection};
@@ -20,7 +21,6 @@ use axum::routing::{get, post};
 use axum::{Extension, Form, Router};
 use rust_decimal::Decimal;
 use serde::Deserialize;
-use serde_json::Value as Json;
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
@@ -57,23 +57,11 @@ pub fn router_with(provider: Arc<dyn PaymentProvider>) -> Router<AppState> {
 
 #[derive(Deserialize, Default, ToSchema)]
 struct RechargeBody {
-    /// Amount to pay: a decimal string (a JSON number is accepted too).
+    /// Amount to pay: a decimal string (a JSON number is accepted too), PRODUCT.md 5;
+    /// another form is 10004, an absent amount is out of range (40001).
     #[serde(default)]
-    #[schema(value_type = Option<String>, pattern = r"^[0-9]+(\.[0-9]{1,2})?$", example = "1000.00")]
-    amt: Option<Json>,
-}
-
-/// `amt` as sent: a decimal string or a JSON number; anything else counts as absent
-/// (answered with 40001 like any amount out of range).
-fn amount_of(value: Option<&Json>) -> Option<Decimal> {
-    let text = match value? {
-        Json::String(text) => text.trim().to_string(),
-        Json::Number(number) => number.to_string(),
-        _ => return None,
-    };
-    text.parse()
-        .ok()
-        .or_else(|| Decimal::from_scientific(&text).ok())
+    #[schema(value_type = Option<String>, pattern = r"^[0-9]{1,9}(\.[0-9]{1,2})?$", example = "1000.00")]
+    amt: Option<Amount>,
 }
 
 /// Opens a payment page for `amt` towards the borrower's disbursed loan; `data` is the
@@ -99,8 +87,8 @@ async fn recharge(
     OptionalJson(body): OptionalJson<RechargeBody>,
 ) -> Result<Response, ApiError> {
     let order_id = payment::open_order_of(&state, borrower.user_id).await?;
-    // A missing or unreadable amount is answered by the order as out of range (40001).
-    let amount = amount_of(body.amt.as_ref()).unwrap_or_default();
+    // A missing amount is answered by the order as out of range (40001).
+    let amount = body.amt.map(Amount::value).unwrap_or_default();
     // Derived from the Idempotency-Key when there is one: a repeat names this session.
     let session_id = payment::new_session_id();
     // One command: the Order decides whether this page may open (P1, 12.1).
@@ -141,7 +129,7 @@ struct WebhookEventDoc {
     #[schema(min_length = 1, max_length = 200)]
     payment_ref: String,
     /// Amount received, a decimal string (positive, at most two decimals when paid).
-    #[schema(value_type = String, pattern = r"^[0-9]+(\.[0-9]{1,2})?$", example = "1000.00")]
+    #[schema(value_type = String, pattern = r"^[0-9]{1,9}(\.[0-9]{1,2})?$", example = "1000.00")]
     amount: Decimal,
     /// The outcome.
     outcome: OutcomeDoc,
