@@ -30,6 +30,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use aggregates::codes::StepRefusal;
 use aggregates::order::{Order, OrderCommand, OrderEvent, RepaymentSource};
 use aggregates::services::{OrderServices, UserServices};
+use aggregates::types::BankAccount;
 use aggregates::user::{User, UserCommand, UserEvent};
 use aggregates::wallet::{Wallet, WalletCommand, WalletEvent};
 use aggregates::Actor;
@@ -519,12 +520,7 @@ impl LoanProcess {
             session_id: None,
         };
         self.wallet(user_id, received, cause).await?;
-        let user = self
-            .users
-            .load(&user_id.to_string())
-            .await
-            .map_err(|error| ProjectionError::Load(error.to_string()))?;
-        let Some(account) = user.bank_account else {
+        let Some(account) = self.bound_account(user_id).await? else {
             tracing::error!(%payment_ref, "refund due but no bound account; kept until one is bound");
             return Ok(());
         };
@@ -535,6 +531,16 @@ impl LoanProcess {
             account,
         };
         self.wallet(user_id, command, cause).await
+    }
+
+    /// The account the borrower has bound now (P3), read from the User aggregate.
+    async fn bound_account(&self, user_id: Uuid) -> Result<Option<BankAccount>, ProjectionError> {
+        let user = self
+            .users
+            .load(&user_id.to_string())
+            .await
+            .map_err(|error| ProjectionError::Load(error.to_string()))?;
+        Ok(user.bank_account)
     }
 
     /// Sends each refund the bank returned again, to the borrower's bound account
@@ -554,12 +560,7 @@ impl LoanProcess {
         if returned.is_empty() {
             return Ok(());
         }
-        let user = self
-            .users
-            .load(&user_id.to_string())
-            .await
-            .map_err(|error| ProjectionError::Load(error.to_string()))?;
-        let Some(account) = user.bank_account else {
+        let Some(account) = self.bound_account(user_id).await? else {
             return Ok(());
         };
         for refund in returned {
