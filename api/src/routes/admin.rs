@@ -857,7 +857,7 @@ async fn release_hold(
 #[serde(rename_all = "camelCase")]
 struct ManualRepaymentBody {
     order_id: String,
-    /// Amount received: a decimal string (a JSON number is accepted too), PRODUCT.md 5.
+    /// Amount received: a decimal string (a whole JSON number is accepted too), PRODUCT.md 5.
     #[schema(value_type = String, pattern = r"^[0-9]{1,9}(\.[0-9]{1,2})?$", example = "1000.00")]
     amount: Amount,
     /// The payment's reference (1 to 100 characters).

@@ -307,7 +307,7 @@ async fn order_timeline(
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct QuoteBody {
-    /// Amount to borrow: a decimal string (a JSON number is accepted too), PRODUCT.md 5.
+    /// Amount to borrow: a decimal string (a whole JSON number is accepted too), PRODUCT.md 5.
     #[schema(value_type = String, pattern = r"^[0-9]{1,9}(\.[0-9]{1,2})?$", example = "5000.00")]
     amt: Amount,
     /// Term in days (one of the product's `periodDays`).
@@ -537,7 +537,7 @@ struct WithdrawBody {
     /// The withdraw PIN.
     #[schema(example = "246810")]
     password: String,
-    /// Amount to pay out: a decimal string (a JSON number is accepted too), PRODUCT.md 5.
+    /// Amount to pay out: a decimal string (a whole JSON number is accepted too), PRODUCT.md 5.
     #[schema(value_type = String, pattern = r"^[0-9]{1,9}(\.[0-9]{1,2})?$", example = "5000.00")]
     withdraw_amount: Amount,
     /// The order; omitted: the latest.

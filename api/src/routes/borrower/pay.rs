@@ -57,7 +57,7 @@ pub fn router_with(provider: Arc<dyn PaymentProvider>) -> Router<AppState> {
 
 #[derive(Deserialize, Default, ToSchema)]
 struct RechargeBody {
-    /// Amount to pay: a decimal string (a JSON number is accepted too), PRODUCT.md 5;
+    /// Amount to pay: a decimal string (a whole JSON number is accepted too), PRODUCT.md 5;
     /// another form is 10004, an absent amount is out of range (40001).
     #[serde(default)]
     #[schema(value_type = Option<String>, pattern = r"^[0-9]{1,9}(\.[0-9]{1,2})?$", example = "1000.00")]
