@@ -1,7 +1,8 @@
 //! Operations: rate limits, security headers and `/metrics`.
 //!
 //! - Rate limits (code 5): per client IP on borrower and auditor login, SMS, unlock,
-//!   bank binding and withdraw PIN (the calls that check SMS codes), with the `governor` crate (GCRA). Per phone, the SMS resend limit (60 s)
+//!   bank binding and withdraw PIN (the calls that check SMS codes), with the
+//!   `governor` crate (GCRA). Per phone, the SMS resend limit (60 s)
 //!   and the lock after five wrong passwords or PINs apply on top; per auditor
 //!   username, five failed logins lock it for 15 minutes (`auditors`).
 //! - Security headers on every response; no CORS headers, so browsers allow only the

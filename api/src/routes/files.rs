@@ -95,7 +95,8 @@ pub fn clean_image(bytes: &[u8]) -> Result<(Vec<u8>, &'static str), ApiError> {
     Ok((out.into_inner(), extension))
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
+/// The SHA-256 of `bytes`, lower-case hex (the key and checksum of a stored image).
+pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))

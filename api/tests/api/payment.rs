@@ -159,6 +159,40 @@ async fn recharge(app: &TestApp, borrower: &Borrower, amount: &str) -> String {
     url
 }
 
+/// Opens `n` payment pages of 20,000; returns their URLs.
+async fn pages_of_20000(app: &TestApp, borrower: &Borrower, n: usize) -> Vec<String> {
+    let mut pages = Vec::new();
+    for _ in 0..n {
+        pages.push(recharge(app, borrower, "20000").await);
+    }
+    pages
+}
+
+/// Delivers a signed `paid` webhook of `amount` for the page at `url`; it is accepted.
+async fn paid_by_webhook(
+    app: &TestApp,
+    event_id: &str,
+    url: &str,
+    payment_ref: &str,
+    amount: &str,
+) {
+    let body = event(event_id, &session_of(url), payment_ref, amount, "paid");
+    let (status, answer) = deliver_signed(app, &body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+}
+
+/// The books balance (trial balance zero) and match the log (`verify`).
+async fn assert_books_balance(app: &TestApp, auditor: &str) {
+    let trial = app
+        .ok("/admin/api/ledger/trialBalance", Some(auditor), json!({}))
+        .await;
+    assert_eq!(trial["sum"], "0.00", "{trial}");
+    let report = projections::verify::verify(&app.state.database)
+        .await
+        .unwrap();
+    assert!(report.is_clean(), "{:?}", report.drifts);
+}
+
 fn session_of(url: &str) -> String {
     url.trim_start_matches("/pay/sandbox/").to_string()
 }
@@ -633,10 +667,7 @@ async fn repaid_in_full(app: TestApp) {
 async fn overpayments(app: TestApp) {
     let (borrower, order_id) = borrower_with_loan(&app, "09171234567").await;
     assert_eq!(owed_today(&app, &borrower).await, "80000.00");
-    let mut pages = Vec::new();
-    for _ in 0..4 {
-        pages.push(recharge(&app, &borrower, "20000").await);
-    }
+    let pages = pages_of_20000(&app, &borrower, 4).await;
     // Four open pages of 20,000 fill the payoff: not even 100 more may open.
     let full = app
         .fails(
@@ -649,15 +680,7 @@ async fn overpayments(app: TestApp) {
     assert!(full["msg"].as_str().unwrap().contains("0.00"), "{full}");
 
     // A signed webhook for 1,000,000 on a 20,000 page: 20,000 applied, the rest refunded.
-    let big = event(
-        "evt-big",
-        &session_of(&pages[0]),
-        "pay-big",
-        "1000000.00",
-        "paid",
-    );
-    let (status, answer) = deliver_signed(&app, &big).await;
-    assert_eq!(status, StatusCode::OK, "{answer}");
+    paid_by_webhook(&app, "evt-big", &pages[0], "pay-big", "1000000.00").await;
     wait_repaid(&app, &borrower, &order_id, "20000.00").await;
     for page in &pages[1..3] {
         app.press(page, "outcome=paid").await;
@@ -741,14 +764,7 @@ async fn overpayments(app: TestApp) {
         .map(|e| e["detail"]["amount"].as_str().unwrap())
         .collect();
     assert_eq!(refunded, vec!["980000.00", "5000.00", "20000.00"]);
-    let trial = app
-        .ok("/admin/api/ledger/trialBalance", Some(&auditor), json!({}))
-        .await;
-    assert_eq!(trial["sum"], "0.00", "{trial}");
-    let report = projections::verify::verify(&app.state.database)
-        .await
-        .unwrap();
-    assert!(report.is_clean(), "{:?}", report.drifts);
+    assert_books_balance(&app, &auditor).await;
 }
 
 /// Binds `card_no` as the borrower's new account with a checked SMS code (the
@@ -775,10 +791,7 @@ async fn change_bank(app: &TestApp, borrower: &Borrower, card_no: &str) {
 /// kept: once the borrower binds another account it is sent there, once.
 async fn returned_refund(app: TestApp) {
     let (borrower, order_id) = borrower_with_loan(&app, "09171234567").await;
-    let mut opened = Vec::new();
-    for _ in 0..4 {
-        opened.push(recharge(&app, &borrower, "20000").await);
-    }
+    let opened = pages_of_20000(&app, &borrower, 4).await;
     for page in &opened {
         app.press(page, "outcome=paid").await;
     }
@@ -787,15 +800,7 @@ async fn returned_refund(app: TestApp) {
     // Repaid: the borrower moves to an account the bank will refuse (sandbox: `…0000`).
     change_bank(&app, &borrower, "009999990000").await;
     // A late payment on a paid page: refunded to that account, which returns it.
-    let late = event(
-        "evt-late",
-        &session_of(&opened[3]),
-        "pay-late",
-        "20000.00",
-        "paid",
-    );
-    let (status, answer) = deliver_signed(&app, &late).await;
-    assert_eq!(status, StatusCode::OK, "{answer}");
+    paid_by_webhook(&app, "evt-late", &opened[3], "pay-late", "20000.00").await;
     app.quiesce().await;
     let wallet_id = borrower.user_id.to_string();
     let wallet = app.state.wallets.load(&wallet_id).await.unwrap();
@@ -844,12 +849,5 @@ async fn returned_refund(app: TestApp) {
     let after = app.state.wallets.load_events(&wallet_id).await.unwrap();
     assert_eq!(after.len(), events.len());
     let (_, auditor) = app.auditor("controller").await;
-    let trial = app
-        .ok("/admin/api/ledger/trialBalance", Some(&auditor), json!({}))
-        .await;
-    assert_eq!(trial["sum"], "0.00", "{trial}");
-    let report = projections::verify::verify(&app.state.database)
-        .await
-        .unwrap();
-    assert!(report.is_clean(), "{:?}", report.drifts);
+    assert_books_balance(&app, &auditor).await;
 }

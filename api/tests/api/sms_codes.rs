@@ -157,25 +157,29 @@ async fn unregistered_phones(app: TestApp) {
     );
 }
 
+/// How many of 15 quick calls of `path` are refused by the rate limit (code 5).
+async fn limited_of_15(app: &TestApp, token: &str, path: &str, body: serde_json::Value) -> usize {
+    let mut limited = 0;
+    for _ in 0..15 {
+        if app.post(path, Some(token), body.clone()).await["code"] == 5 {
+            limited += 1;
+        }
+    }
+    limited
+}
+
 async fn throttled_checks(app: TestApp) {
     let token = app.register("09170000504").await;
-    let t = Some(token.as_str());
-    let body = json!({"bankName": "Bangkok Bank", "cardNo": "001234567890", "smsCode": "123456"});
-    let mut limited = 0;
-    for _ in 0..15 {
-        let answer = app.post("/jackey/user/bank/binding", t, body.clone()).await;
-        if answer["code"] == 5 {
-            limited += 1;
-        }
-    }
-    assert!(limited >= 5, "the 11th call onwards is refused: {limited}");
+    let bank = json!({"bankName": "Bangkok Bank", "cardNo": "001234567890", "smsCode": "123456"});
     let pin = json!({"pin": "246810", "smsCode": "123456"});
-    let mut limited = 0;
-    for _ in 0..15 {
-        let answer = app.post("/jackey/user/withdrawPin", t, pin.clone()).await;
-        if answer["code"] == 5 {
-            limited += 1;
-        }
+    for (path, body) in [
+        ("/jackey/user/bank/binding", bank),
+        ("/jackey/user/withdrawPin", pin),
+    ] {
+        let limited = limited_of_15(&app, &token, path, body).await;
+        assert!(
+            limited >= 5,
+            "{path}: the 11th call onwards is refused: {limited}"
+        );
     }
-    assert!(limited >= 5, "the 11th call onwards is refused: {limited}");
 }

@@ -14,7 +14,6 @@ use base64::Engine;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use sha2::{Digest, Sha256};
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
@@ -641,10 +640,7 @@ async fn upload_signature(
             error
         }
     })?;
-    let sha256: String = Sha256::digest(&bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let sha256 = crate::routes::files::sha256_hex(&bytes);
     let key = format!("signature/{}/{sha256}.png", borrower.user_id);
     crate::files::put(&state.storage, &key, bytes)
         .await
