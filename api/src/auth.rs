@@ -23,8 +23,6 @@ pub enum TokenKind {
     Borrower,
     /// An auditor (`/admin/api/...`).
     Auditor,
-    /// Proof of a fresh unlock by SMS (`X-Security-Token`, PRODUCT.md 4.5).
-    Unlock,
 }
 
 impl TokenKind {
@@ -33,7 +31,6 @@ impl TokenKind {
         match self {
             Self::Borrower => "borrower",
             Self::Auditor => "auditor",
-            Self::Unlock => "unlock",
         }
     }
 }
@@ -45,19 +42,13 @@ fn token_hash(token: &str) -> String {
         .collect()
 }
 
-/// Lifetime of an unlock token.
-const UNLOCK_TOKEN_MINUTES: i64 = 15;
-
 /// Issues a token for `subject`; only its hash is stored.
 pub async fn issue(state: &AppState, subject: Uuid, kind: TokenKind) -> Result<String, ApiError> {
     let mut bytes = [0u8; 32];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
     let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     let now = state.now();
-    let expires = match kind {
-        TokenKind::Unlock => now + Duration::minutes(UNLOCK_TOKEN_MINUTES),
-        _ => now + Duration::hours(state.env.token_ttl_hours),
-    };
+    let expires = now + Duration::hours(state.env.token_ttl_hours);
     let sql =
         "insert into auth_token (token_hash, subject, kind, expires_at, revoked_at, created_at) \
                values ($1, $2, $3, $4, null, $5)";

@@ -73,7 +73,7 @@ pub enum StartError {
 
 /// Builds the shared state over an open store.
 pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
-    let trust_proxy = env.trust_proxy;
+    let client_ip_source = env.client_ip_source.clone();
     let config = Arc::new(env.lending_config()?);
     let storage = files::open(&env.storage_url)?;
     let configured = Arc::new(Configured::new(config.clone()));
@@ -98,7 +98,7 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
         config,
         user_services,
         order_services,
-        rate_limits: Arc::new(ops::RateLimits::new(trust_proxy)),
+        rate_limits: Arc::new(ops::RateLimits::new(client_ip_source)),
         storage,
         checkpoints: projections::runner::Checkpoints::default(),
     })
@@ -106,7 +106,11 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
 
 /// The whole router, so tests can call it without a socket.
 pub fn app(state: AppState) -> Router {
-    let api = Router::new()
+    let mut api = Router::new();
+    if state.env.app_env == settings::AppEnv::Demo {
+        api = api.merge(routes::borrower::sms_inbox::router());
+    }
+    let api = api
         .merge(routes::ops::router())
         .merge(routes::borrower::account::router())
         .merge(routes::borrower::loan::router())
@@ -201,7 +205,9 @@ impl Application {
     /// and binds the address.
     pub async fn build(env: Env) -> Result<Self, StartError> {
         // The configuration and the storage first: a mistake there stops the start
-        // before the store is opened or migrated.
+        // before the store is opened or migrated; a production start refuses a demo
+        // setting first (PRODUCT.md 12.7).
+        env.check_production()?;
         env.lending_config()?;
         files::open(&env.storage_url)?;
         let database = Database::connect(&env.database_url).await?;

@@ -111,6 +111,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
     document.merge(routes::borrower::loan::Doc::openapi());
     document.merge(routes::files::Doc::openapi());
     document.merge(routes::borrower::pay::Doc::openapi());
+    document.merge(routes::borrower::sms_inbox::Doc::openapi());
     // Auditor handlers share names with borrower ones (`login`, `logout`): their
     // operation ids say whose they are.
     document.merge(prefix_operation_ids(
@@ -184,8 +185,20 @@ const OPERATIONS: &[(&str, &str, &[Answer])] = &[
     ),
     (
         "/metrics",
-        "Prometheus metrics: requests and latency by route class, worker lag",
-        &[(StatusCode::OK, "The metrics", "text/plain")],
+        "Prometheus metrics (bearer `METRICS_TOKEN`): requests and latency by route class, worker lag",
+        &[
+            (StatusCode::OK, "The metrics", "text/plain"),
+            (
+                StatusCode::UNAUTHORIZED,
+                "No or a wrong `METRICS_TOKEN` bearer token",
+                "text/plain",
+            ),
+            (
+                StatusCode::NOT_FOUND,
+                "Metrics are off: no `METRICS_TOKEN` is configured",
+                "text/plain",
+            ),
+        ],
     ),
     (
         DOCUMENT_PATH,

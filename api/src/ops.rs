@@ -1,34 +1,36 @@
 //! Operations: rate limits, security headers and `/metrics`.
 //!
-//! - Rate limits (code 5): per client IP on borrower and auditor login, SMS, unlock,
-//!   bank binding and withdraw PIN (the calls that check SMS codes), with the
+//! - Rate limits (code 5): per client IP on registration, borrower and auditor login,
+//!   SMS, unlock, bank binding and withdraw PIN (the calls that check SMS codes), with the
 //!   `governor` crate (GCRA). Per phone, the SMS resend limit (60 s)
 //!   and the lock after five wrong passwords or PINs apply on top; per auditor
 //!   username, five failed logins lock it for 15 minutes (`auditors`).
 //! - Security headers on every response; no CORS headers, so browsers allow only the
 //!   app's own origin.
-//! - `/metrics` (Prometheus text): requests and latency by route class, and each
+//! - `/metrics` (Prometheus text, only with `METRICS_TOKEN` as a bearer token): requests and latency by route class, and each
 //!   worker's lag behind the event log, in events and in time (`projection_apply_lag_seconds`).
 
-use std::net::SocketAddr;
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 
 use aggregates::ErrorCode;
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{FromRequestParts, Request, State};
 use axum::http::{HeaderName, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use axum_client_ip::{ClientIp, ClientIpSource};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use sha2::{Digest, Sha256};
 
 use crate::envelope::ApiError;
 use crate::state::AppState;
 
 /// Paths limited per client IP: logins, SMS sends, and every call that checks an SMS
 /// code (PRODUCT.md 12.2; the code itself allows 5 wrong entries, `sms::verify`).
-const LIMITED: [&str; 6] = [
+const LIMITED: [&str; 7] = [
+    "/jackey/user/register",
     "/jackey/user/login",
     "/jackey/sms/",
     "/jackey/user/unlock",
@@ -47,47 +49,55 @@ fn quota() -> Quota {
 /// The per-IP limiter of one api process.
 pub struct RateLimits {
     limiter: DefaultKeyedRateLimiter<String>,
-    /// `TRUST_PROXY`: take the client address from `X-Forwarded-For` (only behind a
-    /// proxy that sets it; otherwise a client could pick its own key).
-    trust_proxy: bool,
+    /// Where the client address is read (`TRUST_PROXY`, [`client_ip_source`]).
+    source: ClientIpSource,
 }
 
 impl RateLimits {
-    /// A fresh limiter, trusting `X-Forwarded-For` when `trust_proxy`.
-    pub fn new(trust_proxy: bool) -> Self {
+    /// A fresh limiter reading the client address from `source`.
+    pub fn new(source: ClientIpSource) -> Self {
         Self {
             limiter: RateLimiter::keyed(quota()),
-            trust_proxy,
+            source,
         }
     }
 }
 
-fn client_ip(request: &Request, trust_proxy: bool) -> String {
-    if trust_proxy {
-        if let Some(forwarded) = request
-            .headers()
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(',').next())
-        {
-            return forwarded.trim().to_string();
-        }
+/// The client address source a `TRUST_PROXY` value names: unset, `false` or `0` the TCP
+/// peer; `true` or `1` the right-most `X-Forwarded-For` entry, the one the trusted proxy
+/// appended (entries to its left are written by the client and never trusted); or any
+/// source `axum-client-ip` names (`XRealIp`, `CfConnectingIp`, `RightmostXForwardedFor`,
+/// ...). `None` for anything else, which stops the start-up.
+pub fn client_ip_source(trust_proxy: Option<&str>) -> Option<ClientIpSource> {
+    match trust_proxy {
+        None | Some("false" | "0") => Some(ClientIpSource::ConnectInfo),
+        Some("true" | "1") => Some(ClientIpSource::RightmostXForwardedFor),
+        Some(name) => name.parse().ok(),
     }
-    request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or_else(|| "local".to_string(), |info| info.0.ip().to_string())
+}
+
+/// The client address of `request` as `axum-client-ip` reads it from `source`. A
+/// request without one (no proxy header where one is required, or no TCP peer in a
+/// test) shares the key `unknown`, so it is still limited.
+async fn client_ip(request: Request, source: &ClientIpSource) -> (String, Request) {
+    let (mut parts, body) = request.into_parts();
+    parts.extensions.insert(source.clone());
+    let ip = ClientIp::from_request_parts(&mut parts, &())
+        .await
+        .map_or_else(|_| "unknown".to_string(), |ClientIp(ip)| ip.to_string());
+    (ip, Request::from_parts(parts, body))
 }
 
 /// Refuses a limited call beyond its quota with code 5.
 pub async fn rate_limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let path = request.uri().path();
-    if let Some(prefix) = LIMITED.iter().find(|p| path.starts_with(*p)) {
-        let limits = &state.rate_limits;
-        let key = format!("{}|{prefix}", client_ip(&request, limits.trust_proxy));
-        if limits.limiter.check_key(&key).is_err() {
-            return ApiError::code(ErrorCode::TooManyRequests).into_response();
-        }
+    let Some(prefix) = LIMITED.iter().find(|p| path.starts_with(*p)) else {
+        return next.run(request).await;
+    };
+    let limits = &state.rate_limits;
+    let (ip, request) = client_ip(request, &limits.source).await;
+    if limits.limiter.check_key(&format!("{ip}|{prefix}")).is_err() {
+        return ApiError::code(ErrorCode::TooManyRequests).into_response();
     }
     next.run(request).await
 }
@@ -95,7 +105,7 @@ pub async fn rate_limit(State(state): State<AppState>, request: Request, next: N
 /// Paths whose answers may carry personal data (a profile holds the full ID number,
 /// `/files` the ID photos): never stored by a browser or a shared cache
 /// (`Cache-Control: no-store`, issue 13 item 5).
-const PRIVATE: [&str; 4] = ["/jackey/", "/admin/api/", "/files", "/pay/"];
+const PRIVATE: [&str; 5] = ["/jackey/", "/admin/api/", "/files", "/pay/", "/sandbox/"];
 
 /// Adds the security headers, and `Cache-Control: no-store` on [`PRIVATE`] paths.
 pub async fn security_headers(request: Request, next: Next) -> Response {
@@ -196,8 +206,35 @@ fn push_apply_lag(out: &mut String) {
     }
 }
 
-/// `GET /metrics`.
-pub async fn metrics(State(state): State<AppState>) -> Response {
+/// Whether `headers` carry `Authorization: Bearer <METRICS_TOKEN>`. Without a
+/// configured token nobody may read the metrics. The two sides are compared as SHA-256
+/// digests, so the time taken tells nothing about the token.
+fn metrics_allowed(state: &AppState, headers: &axum::http::HeaderMap) -> bool {
+    let Some(expected) = state.env.metrics_token.as_deref() else {
+        return false;
+    };
+    let sent = crate::auth::bearer_of(headers).unwrap_or_default();
+    Sha256::digest(sent.as_bytes()) == Sha256::digest(expected.as_bytes())
+}
+
+/// `GET /metrics` with `Authorization: Bearer <METRICS_TOKEN>`: Prometheus text.
+/// 401 with a wrong or missing token; 404 when no `METRICS_TOKEN` is configured.
+pub async fn metrics(State(state): State<AppState>, headers: axum::http::HeaderMap) -> Response {
+    if state.env.metrics_token.is_none() {
+        return (
+            axum::http::StatusCode::NOT_FOUND,
+            "metrics are off: set METRICS_TOKEN and send it as a bearer token",
+        )
+            .into_response();
+    }
+    if !metrics_allowed(&state, &headers) {
+        return (
+            axum::http::StatusCode::UNAUTHORIZED,
+            [(axum::http::header::WWW_AUTHENTICATE, "Bearer")],
+            "send METRICS_TOKEN as a bearer token",
+        )
+            .into_response();
+    }
     let mut out = String::new();
     let m = &*METRICS;
     out.push_str("# TYPE http_requests_total counter\n");

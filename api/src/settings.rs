@@ -108,6 +108,26 @@ pub enum ConfigError {
     /// `COMPLIANCE_PROFILE` names no shipped profile.
     #[error("unknown COMPLIANCE_PROFILE {0:?}: expected PH or TH")]
     Profile(String),
+    /// `TRUST_PROXY` names no client address source.
+    #[error(
+        "unknown TRUST_PROXY {0:?}: expected false, true (the right-most X-Forwarded-For \
+         entry) or an axum-client-ip source such as XRealIp"
+    )]
+    TrustProxy(String),
+    /// `APP_ENV` is neither `demo` nor `production`.
+    #[error("unknown APP_ENV {0:?}: expected demo or production")]
+    AppEnv(String),
+    /// A provider variable names an adapter this build does not have.
+    #[error("unknown {name} {value:?}: this build has only the sandbox provider")]
+    Provider {
+        /// The variable.
+        name: &'static str,
+        /// Its value.
+        value: String,
+    },
+    /// `APP_ENV=production` with something only a demo may run with.
+    #[error("APP_ENV=production refused: {0}")]
+    Production(&'static str),
 }
 
 impl LendingConfig {
@@ -198,12 +218,57 @@ pub struct Env {
     pub token_ttl_hours: i64,
     /// `STORAGE_URL`: where uploaded images are stored (see [`crate::files`]).
     pub storage_url: String,
-    /// `TRUST_PROXY` (`true` or `1`): the per-address limits read the client from
-    /// the address the proxy appended to `X-Forwarded-For`.
-    pub trust_proxy: bool,
+    /// `TRUST_PROXY`: where the per-address limits read the client address
+    /// ([`crate::ops::client_ip_source`]).
+    pub client_ip_source: axum_client_ip::ClientIpSource,
     /// `WEB_DIST`: the built web app (default `web/dist`).
     pub web_dist: std::path::PathBuf,
+    /// `APP_ENV`: `demo` (default) or `production` (PRODUCT.md 12.7, [`Env::check_production`]).
+    pub app_env: AppEnv,
+    /// `PAYMENT_PROVIDER` and `PAYOUT_PROVIDER`: only `sandbox` is built in (no money
+    /// moves), so a production start is refused until a real adapter exists.
+    pub providers: Providers,
+    /// `WEBHOOK_SECRET`, as set (checked by a production start; the webhook itself
+    /// reads it through [`crate::payment::webhook_secret`]).
+    pub webhook_secret: Option<String>,
+    /// `METRICS_TOKEN`: the bearer token `GET /metrics` needs; without one `/metrics`
+    /// answers 404, so the figures are never public.
+    pub metrics_token: Option<String>,
 }
+
+/// Which kind of deployment this is (`APP_ENV`, PRODUCT.md 12.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AppEnv {
+    /// The default: the sandbox payment page and sandbox payout are allowed.
+    Demo,
+    /// Real money: [`Env::check_production`] must pass before anything is opened.
+    Production,
+}
+
+/// The providers named by configuration (PRODUCT.md 12.7).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Providers {
+    /// `PAYMENT_PROVIDER` (default `sandbox`).
+    pub payment: String,
+    /// `PAYOUT_PROVIDER` (default `sandbox`).
+    pub payout: String,
+}
+
+impl Default for Providers {
+    fn default() -> Self {
+        Self {
+            payment: SANDBOX.to_string(),
+            payout: SANDBOX.to_string(),
+        }
+    }
+}
+
+/// The built-in provider that moves no money.
+pub const SANDBOX: &str = "sandbox";
+
+/// Shortest `WEBHOOK_SECRET` a production start accepts: 32 bytes, the HMAC-SHA256
+/// block-size guidance of RFC 2104 section 3 for a key of full strength.
+pub const MIN_PRODUCTION_SECRET_LEN: usize = 32;
 
 /// One environment variable, trimmed; `None` when unset or empty. Every setting of
 /// the api is read through here (README "Configuration").
@@ -235,6 +300,27 @@ impl Env {
         let profile_name = var("COMPLIANCE_PROFILE").unwrap_or_else(|| "PH".to_string());
         let compliance_profile =
             ComplianceProfile::named(&profile_name).ok_or(ConfigError::Profile(profile_name))?;
+        let trust_proxy = var("TRUST_PROXY");
+        let app_env = match var("APP_ENV").as_deref() {
+            None | Some("demo") => AppEnv::Demo,
+            Some("production") => AppEnv::Production,
+            Some(other) => return Err(ConfigError::AppEnv(other.to_string())),
+        };
+        let providers = Providers {
+            payment: var("PAYMENT_PROVIDER").unwrap_or_else(|| SANDBOX.to_string()),
+            payout: var("PAYOUT_PROVIDER").unwrap_or_else(|| SANDBOX.to_string()),
+        };
+        for (name, value) in [
+            ("PAYMENT_PROVIDER", &providers.payment),
+            ("PAYOUT_PROVIDER", &providers.payout),
+        ] {
+            if value != SANDBOX {
+                return Err(ConfigError::Provider {
+                    name,
+                    value: value.clone(),
+                });
+            }
+        }
         Ok(Self {
             database_url: projections::store::default_database_url(),
             bind_addr: var("BIND_ADDR").unwrap_or_else(|| crate::DEFAULT_BIND_ADDR.to_string()),
@@ -244,12 +330,52 @@ impl Env {
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(720),
             storage_url: storage_url(),
-            trust_proxy: var("TRUST_PROXY").is_some_and(|v| v == "true" || v == "1"),
+            client_ip_source: crate::ops::client_ip_source(trust_proxy.as_deref())
+                .ok_or(ConfigError::TrustProxy(trust_proxy.unwrap_or_default()))?,
             web_dist: var("WEB_DIST").map_or_else(
                 || std::path::PathBuf::from("web/dist"),
                 std::path::PathBuf::from,
             ),
+            app_env,
+            providers,
+            webhook_secret: var("WEBHOOK_SECRET"),
+            metrics_token: var("METRICS_TOKEN"),
         })
+    }
+
+    /// With `APP_ENV=production`, refuses what would let a real-money deployment take
+    /// or pay money that never moves, or verify webhooks with a public key (PRODUCT.md
+    /// 12.7): a sandbox provider, an unset, development or short `WEBHOOK_SECRET`, or
+    /// the shipped demo configuration (its lender and licence are fictional; a missing
+    /// licence is refused in every mode, P14). The error says which, in one line.
+    /// Nothing is checked in demo.
+    pub fn check_production(&self) -> Result<(), ConfigError> {
+        if self.app_env != AppEnv::Production {
+            return Ok(());
+        }
+        let refuse = |reason: &'static str| Err(ConfigError::Production(reason));
+        if self.providers.payment == SANDBOX {
+            return refuse("PAYMENT_PROVIDER is the sandbox, which takes no real money");
+        }
+        if self.providers.payout == SANDBOX {
+            return refuse("PAYOUT_PROVIDER is the sandbox, which pays no real money");
+        }
+        match self.webhook_secret.as_deref() {
+            None => return refuse("WEBHOOK_SECRET is not set"),
+            Some(crate::payment::DEVELOPMENT_WEBHOOK_SECRET) => {
+                return refuse("WEBHOOK_SECRET is the public development secret")
+            }
+            Some(secret) if secret.len() < MIN_PRODUCTION_SECRET_LEN => {
+                return refuse("WEBHOOK_SECRET is shorter than 32 bytes")
+            }
+            Some(_) => {}
+        }
+        if self.config_file.is_none() {
+            return refuse(
+                "CONFIG_FILE is not set: the shipped demo configuration names a fictional lender and licence",
+            );
+        }
+        Ok(())
     }
 
     /// Loads the lending configuration this environment names.

@@ -138,8 +138,15 @@ async function checkServer() {
 /** Registers a fresh borrower and logs in; returns the session token. */
 async function borrowerToken() {
   const mobile = `09${String(Date.now()).slice(-9)}`;
+  // Registration needs the code texted to the phone (PRODUCT.md 12.2): the demo's
+  // inbox page shows it (APP_ENV=demo).
+  await post('/jackey/sms/register', { mobile });
+  const inbox = await (await fetch(`${base}/sandbox/sms/${mobile}`)).text();
+  const smsCode = inbox.split('data-testid="sms">')[1]?.match(/\b(\d{6})\b/)?.[1];
+  if (!smsCode) throw new Error(`no SMS code for ${mobile} in the demo inbox`);
   await post('/jackey/user/register', {
     mobile,
+    smsCode,
     password: PASSWORD,
     telemarketingCode: INVITE_CODE,
     installationSource: 'lighthouse',

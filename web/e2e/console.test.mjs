@@ -67,7 +67,7 @@ async function expectStatus(page, code) {
 /** A borrower on a phone who has applied; returns the page, context and order id. */
 async function applicant(realName) {
   const { context, page } = await phone(browser, server.url);
-  await register(page);
+  await register(page, server);
   await completeProfile(page, { realName });
   await sign(page);
   await page.getByText('I have read and agree to the').click();

@@ -1,6 +1,6 @@
 // Borrower steps through the screens, shared by the borrower and console journeys.
 import assert from 'node:assert/strict';
-import { makeJpeg, shot } from './harness.mjs';
+import { makeJpeg, shot, smsCode } from './harness.mjs';
 
 let mobileSeq = 0;
 /** A fresh 11-digit mobile starting with 0. */
@@ -21,12 +21,17 @@ export async function eventually(check, ms = 10000) {
   }
 }
 
-/** Registers through the sign-up screen; returns the mobile. */
-export async function register(page, name) {
+/**
+ * Registers through the sign-up screen, with the code texted to the phone (read from
+ * `server`'s SMS outbox, PRODUCT.md 12.2); returns the mobile.
+ */
+export async function register(page, server, name) {
   const mobile = newMobile();
   await page.goto('/register?code=WELCOME&channel=e2e');
-  if (name) await shot(page, name);
   await page.getByRole('textbox', { name: 'Phone number' }).fill(mobile);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await page.getByRole('textbox', { name: 'SMS code' }).fill(await smsCode(server, mobile));
+  if (name) await shot(page, name);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
   await page.getByRole('textbox', { name: 'Confirm password' }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign Up' }).click();

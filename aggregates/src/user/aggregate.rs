@@ -369,6 +369,7 @@ impl Aggregate for User {
                 hand_hold,
             } => {
                 self.registered()?;
+                self.ensure_unlocked()?;
                 if self.identity == IdentityStatus::Verified {
                     return Err(UserError::VerifiedFieldReadOnly { field: "identity" });
                 }
@@ -400,12 +401,14 @@ impl Aggregate for User {
             }
             UserCommand::UpdateProfile(changes) => {
                 self.registered()?;
+                self.ensure_unlocked()?;
                 self.check_profile_update(&changes, now.date_naive())?;
                 sink.write(UserEvent::ProfileUpdated { changes }, self)
                     .await;
             }
             UserCommand::AnswerQuestionnaire { answers, profile } => {
                 self.registered()?;
+                self.ensure_unlocked()?;
                 self.check_profile_update(&profile, now.date_naive())?;
                 let texts = [
                     ("job", &answers.job, MAX_NAME_CHARS),
@@ -428,6 +431,7 @@ impl Aggregate for User {
             }
             UserCommand::UpdateEmergencyContacts { contacts } => {
                 self.registered()?;
+                self.ensure_unlocked()?;
                 let mut seen = std::collections::HashSet::new();
                 for contact in &contacts {
                     if contact.name.trim().is_empty() {
@@ -486,6 +490,7 @@ impl Aggregate for User {
             }
             UserCommand::UploadSignature { image } => {
                 self.registered()?;
+                self.ensure_unlocked()?;
                 sink.write(UserEvent::SignatureUploaded { image }, self)
                     .await;
             }
@@ -496,6 +501,11 @@ impl Aggregate for User {
             } => {
                 self.registered()?;
                 self.ensure_borrower(actor)?;
+                // A locked account changes nothing but through an SMS flow (PRODUCT.md
+                // 12.3): a PIN, even a first one, then needs a code sent to the phone.
+                if !sms_code_verified {
+                    self.ensure_unlocked()?;
+                }
                 check_pin(&pin)?;
                 let changed = self.pin_hash.is_some();
                 if changed && !sms_code_verified {

@@ -974,6 +974,47 @@ fn a_security_lock_is_lifted_by_the_borrower_with_an_sms_code_p4() {
 }
 
 #[test]
+fn a_locked_account_changes_nothing_but_through_an_sms_flow_p4() {
+    let locked = || UserError::AccountLocked {
+        kind: LockKind::Security,
+        reason: "too many wrong withdraw PINs".to_string(),
+    };
+    let changes = [
+        UserCommand::SubmitIdentity {
+            front: image("f"),
+            back: image("b"),
+            hand_hold: image("h"),
+        },
+        UserCommand::UpdateProfile(full_profile()),
+        UserCommand::UpdateEmergencyContacts { contacts: vec![] },
+        UserCommand::UploadSignature { image: image("s") },
+        UserCommand::SetWithdrawPin {
+            actor: Actor::User(user_id()),
+            pin: "135790".to_string(),
+            sms_code_verified: false,
+        },
+    ];
+    for command in changes {
+        test()
+            .given(security_locked())
+            .when(command)
+            .then_expect_error(locked());
+    }
+    // The PIN flow with an SMS code sent to the registered phone still works.
+    test()
+        .given(security_locked())
+        .when(UserCommand::SetWithdrawPin {
+            actor: Actor::User(user_id()),
+            pin: "135790".to_string(),
+            sms_code_verified: true,
+        })
+        .then_expect_events(vec![UserEvent::WithdrawPinSet {
+            pin_hash: "hashed:135790".to_string(),
+            changed: true,
+        }]);
+}
+
+#[test]
 fn a_compliance_hold_is_set_and_lifted_only_by_an_auditor_with_a_reason_p4() {
     let hold = UserEvent::AccountLocked {
         kind: LockKind::Compliance,

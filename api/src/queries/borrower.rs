@@ -104,6 +104,20 @@ pub async fn own_order(
     Ok((user_id, doc, order))
 }
 
+/// The newest `limit` messages the default sender wrote for `mobile`: (UTC time as
+/// stored, body), newest first (the demo SMS inbox).
+pub async fn sms_messages(
+    state: &AppState,
+    mobile: &str,
+    limit: i64,
+) -> Result<Vec<(String, String)>, ApiError> {
+    let sql = "select created_at, body from sms_outbox where mobile = $1 \
+               order by created_at desc limit $2";
+    let rows: Vec<(String, String)> = with_pool!(&state.database, pool =>
+        sqlx::query_as(sql).bind(mobile).bind(limit).fetch_all(pool).await)?;
+    Ok(rows)
+}
+
 /// The user id that holds this phone number.
 pub async fn user_by_mobile(state: &AppState, mobile: &str) -> Result<Option<Uuid>, ApiError> {
     let sql = "select user_id from user_mobile where mobile = $1";

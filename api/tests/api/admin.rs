@@ -646,7 +646,7 @@ async fn accounts(app: &TestApp) {
         .ok(
             "/jackey/user/register",
             None,
-            json!({"mobile": "09171112222", "password": "secret-pass", "telemarketingCode": "WELCOME"}),
+            app.with_register_code(json!({"mobile": "09171112222", "password": "secret-pass", "telemarketingCode": "WELCOME"})).await,
         )
         .await["token"]
         .as_str()
@@ -770,7 +770,9 @@ async fn parallel_guesses(app: TestApp) {
         checks: checks.clone(),
     });
     let state = api::AppState {
-        rate_limits: std::sync::Arc::new(api::ops::RateLimits::new(true)),
+        rate_limits: std::sync::Arc::new(api::ops::RateLimits::new(
+            axum_client_ip::ClientIpSource::RightmostXForwardedFor,
+        )),
         user_services,
         ..app.state.clone()
     };
@@ -815,7 +817,9 @@ async fn login_lockout(app: TestApp) {
     // Behind a proxy, so each attempt can come from its own address: only the
     // username's count can refuse these.
     let state = api::AppState {
-        rate_limits: std::sync::Arc::new(api::ops::RateLimits::new(true)),
+        rate_limits: std::sync::Arc::new(api::ops::RateLimits::new(
+            axum_client_ip::ClientIpSource::RightmostXForwardedFor,
+        )),
         ..app.state.clone()
     };
     let app = app.with_state(state);

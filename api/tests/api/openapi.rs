@@ -42,6 +42,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/jackey/user/withdrawPin"),
     ("post", "/jackey/user/signatureImg/upload"),
     ("post", "/jackey/user/unlock"),
+    // routes/borrower/sms_inbox.rs (APP_ENV=demo)
+    ("get", "/sandbox/sms/{mobile}"),
     // routes/loan.rs
     ("post", "/jackey/loan/appList"),
     ("post", "/jackey/loan/getPeriodConfig"),
@@ -394,7 +396,13 @@ async fn odd_input(app: &TestApp) {
     let mobile = format!("09{:09}", Uuid::now_v7().as_u128() % 1_000_000_000);
     let register =
         json!({"mobile": mobile, "password": "secret-pass", "telemarketingCode": "WELCOME"});
-    let borrower = app.ok("/jackey/user/register", None, register).await["token"]
+    let borrower = app
+        .ok(
+            "/jackey/user/register",
+            None,
+            app.with_register_code(register).await,
+        )
+        .await["token"]
         .as_str()
         .expect("token")
         .to_string();
@@ -421,7 +429,7 @@ async fn odd_input(app: &TestApp) {
         (
             "/jackey/user/register",
             None,
-            format!(r#"{{"mobile":"{nul}","password":"secret-pass"}}"#),
+            format!(r#"{{"mobile":"{nul}","password":"secret-pass","smsCode":"123456"}}"#),
             "mobile",
         ),
         (
@@ -578,7 +586,13 @@ async fn uploads_above_two_megabytes_are_accepted() {
     let mobile = format!("09{:09}", Uuid::now_v7().as_u128() % 1_000_000_000);
     let register =
         json!({"mobile": mobile, "password": "secret-pass", "telemarketingCode": "WELCOME"});
-    let token = app.ok("/jackey/user/register", None, register).await["token"]
+    let token = app
+        .ok(
+            "/jackey/user/register",
+            None,
+            app.with_register_code(register).await,
+        )
+        .await["token"]
         .as_str()
         .expect("token")
         .to_string();

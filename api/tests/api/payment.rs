@@ -66,7 +66,13 @@ impl Borrower {
 /// same HTTP calls and command-bus shortcuts as `journey.rs`).
 async fn qualified(app: &TestApp, mobile: &str) -> Borrower {
     let register = json!({"mobile": mobile, "password": "secret-pass", "telemarketingCode": "WELCOME", "installationSource": "web", "platform": "h5", "companyId": 1, "appId": 1});
-    let token = app.ok("/jackey/user/register", None, register).await["token"]
+    let token = app
+        .ok(
+            "/jackey/user/register",
+            None,
+            app.with_register_code(register).await,
+        )
+        .await["token"]
         .as_str()
         .unwrap()
         .to_string();

@@ -82,7 +82,7 @@ async fn lock_and_unlock(app: &TestApp) {
             json!({"mobile": mobile, "unlockCode": code}),
         )
         .await;
-    assert_eq!(unlocked["unlockToken"].as_str().unwrap().len(), 64);
+    assert!(unlocked.is_null(), "no unlock token: {unlocked}");
     // A code is single use: none is waiting any more, so ask for a new one.
     app.fails(
         "/jackey/user/unlock",
@@ -313,13 +313,24 @@ async fn limits_headers_and_metrics() {
             .unwrap();
         assert_eq!(response.headers()["cache-control"], "no-store", "{path}");
     }
-    // Metrics: request counts and every worker's lag.
-    let response = app
-        .router
-        .clone()
-        .oneshot(Request::get("/metrics").body(Body::empty()).unwrap())
-        .await
-        .unwrap();
+    // Metrics: only with METRICS_TOKEN as a bearer token; then request counts and
+    // every worker's lag.
+    let metrics = |auth: Option<&str>| {
+        let mut request = Request::get("/metrics");
+        if let Some(auth) = auth {
+            request = request.header("authorization", auth);
+        }
+        app.router
+            .clone()
+            .oneshot(request.body(Body::empty()).unwrap())
+    };
+    for refused in [None, Some("Bearer wrong-token"), Some("Basic dGVzdA==")] {
+        let response = metrics(refused).await.unwrap();
+        assert_eq!(response.status(), 401, "{refused:?}");
+    }
+    let bearer = format!("Bearer {}", crate::helpers::METRICS_TOKEN);
+    let response = metrics(Some(&bearer)).await.unwrap();
+    assert_eq!(response.status(), 200);
     let text = String::from_utf8(
         response
             .into_body()
@@ -376,7 +387,13 @@ async fn secrets_stay_out_of_the_logs(app: TestApp) {
         ];
         let register =
             json!({"mobile": mobile, "password": password, "telemarketingCode": "WELCOME"});
-        let first = app.ok("/jackey/user/register", None, register).await;
+        let first = app
+            .ok(
+                "/jackey/user/register",
+                None,
+                app.with_register_code(register).await,
+            )
+            .await;
         secrets.push(("token", first["token"].as_str().unwrap().to_string()));
         let wrong = json!({"mobile": mobile, "password": "Wrong-Pass-0000"});
         app.fails("/jackey/user/login", None, wrong, 10002).await;
@@ -539,4 +556,164 @@ async fn positions_are_answered_and_checked(app: TestApp) {
             .await;
         assert_eq!(answer["code"], 10004, "{bad}: {answer}");
     }
+}
+
+on_both_stores!(
+    forged_first_hop,
+    a_forged_x_forwarded_for_first_hop_is_still_limited_on_sqlite,
+    a_forged_x_forwarded_for_first_hop_is_still_limited_on_postgres
+);
+
+/// Behind a trusted proxy (`TRUST_PROXY=true`) the limit keys on the right-most
+/// `X-Forwarded-For` entry, the one the proxy appended: a client writing a new first
+/// hop on every attempt is still one client (issue 13 item 2).
+async fn forged_first_hop(app: TestApp) {
+    let state = api::AppState {
+        rate_limits: std::sync::Arc::new(api::ops::RateLimits::new(
+            api::ops::client_ip_source(Some("true")).unwrap(),
+        )),
+        ..app.state.clone()
+    };
+    let app = app.with_state(state);
+    let body = json!({"mobile": "09170009998", "password": "whatever-1"});
+    let mut codes = Vec::new();
+    for forged in 0..12 {
+        let chain = format!("10.0.{forged}.1, 198.51.100.{forged}, 203.0.113.9");
+        let answer = app
+            .post_with_headers(
+                "/jackey/user/login",
+                &[("x-forwarded-for", chain)],
+                body.clone(),
+            )
+            .await;
+        codes.push(answer["code"].as_u64().unwrap());
+    }
+    assert_eq!(&codes[..10], &[10002; 10], "{codes:?}");
+    assert_eq!(&codes[10..], &[5, 5], "{codes:?}");
+    // Another client behind the same proxy is not held back by the first one.
+    let other = [("x-forwarded-for", "10.0.0.1, 203.0.113.10".to_string())];
+    let answer = app
+        .post_with_headers("/jackey/user/login", &other, body)
+        .await;
+    assert_eq!(answer["code"], 10002, "{answer}");
+}
+
+#[test]
+fn trust_proxy_names_a_maintained_client_address_source() {
+    use axum_client_ip::ClientIpSource;
+    let source = api::ops::client_ip_source;
+    assert_eq!(source(None), Some(ClientIpSource::ConnectInfo));
+    assert_eq!(source(Some("false")), Some(ClientIpSource::ConnectInfo));
+    assert_eq!(
+        source(Some("true")),
+        Some(ClientIpSource::RightmostXForwardedFor)
+    );
+    assert_eq!(source(Some("XRealIp")), Some(ClientIpSource::XRealIp));
+    assert_eq!(source(Some("first-hop")), None);
+}
+
+#[tokio::test]
+async fn metrics_are_off_without_a_metrics_token() {
+    let app = TestApp::sqlite().await;
+    let mut env = (*app.state.env).clone();
+    env.metrics_token = None;
+    let app = app.with_state(api::AppState {
+        env: std::sync::Arc::new(env),
+        ..app.state.clone()
+    });
+    let response = app
+        .router
+        .clone()
+        .oneshot(Request::get("/metrics").body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 404);
+}
+
+/// `APP_ENV=production` refuses, before anything is opened and in one line, a sandbox
+/// provider, a missing, public or short webhook secret and the demo configuration
+/// (PRODUCT.md 12.7; issue 13 item 6).
+#[tokio::test]
+async fn a_production_start_is_refused_with_a_sandbox_provider_or_a_demo_setting() {
+    use api::settings::{AppEnv, Env, Providers};
+    let real = Providers {
+        payment: "acme-pay".into(),
+        payout: "acme-pay".into(),
+    };
+    let production = Env {
+        app_env: AppEnv::Production,
+        database_url: "sqlite:///nonexistent/never-opened.db".into(),
+        providers: real.clone(),
+        webhook_secret: Some("k".repeat(32)),
+        config_file: Some(concat!(env!("CARGO_MANIFEST_DIR"), "/config/demo.json").into()),
+        ..crate::helpers::env()
+    };
+    let cases = [
+        (
+            Env {
+                providers: Providers::default(),
+                ..production.clone()
+            },
+            "PAYMENT_PROVIDER is the sandbox",
+        ),
+        (
+            Env {
+                providers: Providers {
+                    payout: "sandbox".into(),
+                    ..real.clone()
+                },
+                ..production.clone()
+            },
+            "PAYOUT_PROVIDER is the sandbox",
+        ),
+        (
+            Env {
+                webhook_secret: None,
+                ..production.clone()
+            },
+            "WEBHOOK_SECRET is not set",
+        ),
+        (
+            Env {
+                webhook_secret: Some(api::payment::DEVELOPMENT_WEBHOOK_SECRET.into()),
+                ..production.clone()
+            },
+            "WEBHOOK_SECRET is the public development secret",
+        ),
+        (
+            Env {
+                webhook_secret: Some("short".into()),
+                ..production.clone()
+            },
+            "WEBHOOK_SECRET is shorter than 32 bytes",
+        ),
+        (
+            Env {
+                config_file: None,
+                ..production.clone()
+            },
+            "CONFIG_FILE is not set",
+        ),
+    ];
+    for (env, says) in cases {
+        let Err(error) = api::Application::build(env).await else {
+            panic!("{says}: started");
+        };
+        let error = error.to_string();
+        assert!(
+            error.starts_with("configuration: APP_ENV=production refused: "),
+            "{error}"
+        );
+        assert!(error.contains(says), "{error}");
+        assert!(!error.contains('\n'), "one line: {error}");
+    }
+    // The same demo settings pass in demo.
+    let demo = Env {
+        app_env: AppEnv::Demo,
+        providers: Providers::default(),
+        webhook_secret: None,
+        config_file: None,
+        ..production
+    };
+    assert!(demo.check_production().is_ok());
 }

@@ -28,6 +28,16 @@ on_both_stores!(
     account_codes_go_only_to_registered_phones_and_the_answer_tells_nothing_on_postgres
 );
 on_both_stores!(
+    registration_code,
+    registration_needs_the_code_sent_to_the_phone_on_sqlite,
+    registration_needs_the_code_sent_to_the_phone_on_postgres
+);
+on_both_stores!(
+    demo_inbox,
+    the_demo_inbox_shows_a_phones_texts_and_production_has_none_on_sqlite,
+    the_demo_inbox_shows_a_phones_texts_and_production_has_none_on_postgres
+);
+on_both_stores!(
     throttled_checks,
     calls_that_check_codes_are_rate_limited_on_sqlite,
     calls_that_check_codes_are_rate_limited_on_postgres
@@ -147,8 +157,8 @@ async fn unregistered_phones(app: TestApp) {
     }
     assert_eq!(
         outbox(known).await,
-        "2",
-        "the registered phone got each code"
+        "3",
+        "the registered phone got its registration code and each code"
     );
     assert_eq!(
         outbox(unknown).await,
@@ -172,9 +182,11 @@ async fn throttled_checks(app: TestApp) {
     let token = app.register("09170000504").await;
     let bank = json!({"bankName": "Bangkok Bank", "cardNo": "001234567890", "smsCode": "123456"});
     let pin = json!({"pin": "246810", "smsCode": "123456"});
+    let register = json!({"mobile": "09170000514", "password": "secret-pass", "smsCode": "123456", "telemarketingCode": "WELCOME"});
     for (path, body) in [
         ("/jackey/user/bank/binding", bank),
         ("/jackey/user/withdrawPin", pin),
+        ("/jackey/user/register", register),
     ] {
         let limited = limited_of_15(&app, &token, path, body).await;
         assert!(
@@ -182,4 +194,93 @@ async fn throttled_checks(app: TestApp) {
             "{path}: the 11th call onwards is refused: {limited}"
         );
     }
+}
+
+/// Registration proves the phone with a `register` code (PRODUCT.md 12.2): without
+/// one, with a wrong one or with none waiting it is refused; a refusal of another
+/// field does not spend it; it is single use; and "already registered" is said only
+/// to whoever holds a code of that phone.
+async fn registration_code(app: TestApp) {
+    let mobile = "09170000511";
+    let body = |code: Option<&str>, invite: &str| {
+        let mut body =
+            json!({"mobile": mobile, "password": "secret-pass", "telemarketingCode": invite});
+        if let Some(code) = code {
+            body["smsCode"] = json!(code);
+        }
+        body
+    };
+    let register = |body: serde_json::Value| app.post("/jackey/user/register", None, body);
+    let missing = register(body(None, "WELCOME")).await;
+    assert_eq!(missing["code"], 10004, "{missing}");
+    assert!(
+        missing["msg"].as_str().unwrap().contains("smsCode"),
+        "{missing}"
+    );
+    assert_eq!(
+        register(body(Some("123456"), "WELCOME")).await["code"],
+        10013
+    );
+    let code = app.register_code(mobile).await;
+    let wrong = register(body(Some(&wrong(&code)), "WELCOME")).await;
+    assert_eq!(wrong["code"], 10011, "{wrong}");
+    assert!(
+        wrong["msg"].as_str().unwrap().contains("4 attempts left"),
+        "{wrong}"
+    );
+    // An invite code refused first leaves the phone's code unspent.
+    assert_eq!(register(body(Some(&code), "NOPE")).await["code"], 10000);
+    let token = register(body(Some(&code), "WELCOME")).await;
+    assert_eq!(token["code"], 0, "{token}");
+    assert_eq!(register(body(Some(&code), "WELCOME")).await["code"], 10013);
+    // Someone without the phone's messages cannot learn that it is registered...
+    let probe = app
+        .post(
+            "/jackey/user/register",
+            None,
+            body(Some("000000"), "WELCOME"),
+        )
+        .await;
+    assert_eq!(probe["code"], 10013, "{probe}");
+    // ...while its owner, with a fresh code, is told.
+    app.sql("update sms_code set created_at = '2000-01-01T00:00:00.000000Z'")
+        .await;
+    let again = app.register_code(mobile).await;
+    assert_eq!(register(body(Some(&again), "WELCOME")).await["code"], 10001);
+}
+
+/// The demo has no real phones: `/sandbox/sms/{mobile}` lists that phone's texts,
+/// newest first, never cached; a production app does not mount it (PRODUCT.md 12.7).
+async fn demo_inbox(app: TestApp) {
+    let mobile = "09170000512";
+    let (status, _, empty) = app.get(&format!("/sandbox/sms/{mobile}"), None).await;
+    assert_eq!(status, 200);
+    assert!(String::from_utf8(empty)
+        .unwrap()
+        .contains("No messages yet"));
+    let code = app.register_code(mobile).await;
+    let (status, content_type, page) = app.get(&format!("/sandbox/sms/{mobile}"), None).await;
+    let page = String::from_utf8(page).unwrap();
+    assert_eq!(
+        (status.as_u16(), content_type.starts_with("text/html")),
+        (200, true)
+    );
+    assert!(
+        page.contains(&format!("Your verification code is {code}.")),
+        "{page}"
+    );
+    // Another phone's texts are not on this page.
+    let (_, _, other) = app.get("/sandbox/sms/09170000513", None).await;
+    assert!(!String::from_utf8(other).unwrap().contains(&code));
+
+    let mut env = (*app.state.env).clone();
+    env.app_env = api::settings::AppEnv::Production;
+    let production = app.with_state(api::AppState {
+        env: std::sync::Arc::new(env),
+        ..app.state.clone()
+    });
+    let (status, _, _) = production
+        .get(&format!("/sandbox/sms/{mobile}"), None)
+        .await;
+    assert_eq!(status, 404);
 }

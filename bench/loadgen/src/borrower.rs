@@ -198,7 +198,11 @@ impl Borrower {
         );
         let must = crate::client::data_of;
         let first_account = account_no(&mobile, 0);
-        let body = json!({"mobile": mobile, "password": "secret-pass", "telemarketingCode": "WELCOME", "installationSource": "web", "platform": "h5"});
+        let sms_code = api
+            .register_code(&mobile, &ip)
+            .await
+            .ok_or_else(|| format!("register: no SMS code for {mobile}"))?;
+        let body = json!({"mobile": mobile, "password": "secret-pass", "smsCode": sms_code, "telemarketingCode": "WELCOME", "installationSource": "web", "platform": "h5"});
         let registered = must(
             "register",
             api.call("/jackey/user/register", None, &body, &ip).await,

@@ -200,14 +200,35 @@ impl Api {
         })
     }
 
-    /// `GET path`: the body as text.
-    pub async fn text(&self, path: &str) -> Result<String, Transport> {
-        let response = self
-            .http
-            .get(self.url(path))
-            .send()
+    /// Sends a `register` code to `mobile` (from `client_ip`) and reads it back from
+    /// the demo SMS inbox (`GET /sandbox/sms/{mobile}`, APP_ENV=demo): registration
+    /// needs it (PRODUCT.md 12.2). `None` when either step fails.
+    pub async fn register_code(&self, mobile: &str, client_ip: &str) -> Option<String> {
+        let send = serde_json::json!({ "mobile": mobile });
+        let sent = self
+            .call("/jackey/sms/register", None, &send, client_ip)
             .await
-            .map_err(|e| Transport(e.to_string()))?;
+            .ok()?;
+        if sent.code != 0 {
+            return None;
+        }
+        let page = self.text(&format!("/sandbox/sms/{mobile}")).await.ok()?;
+        // The newest message comes first; its code is its first run of exactly 6 digits.
+        let (_, newest) = page.split_once("data-testid=\"sms\">")?;
+        newest
+            .split(|c: char| !c.is_ascii_digit())
+            .find(|run| run.len() == 6)
+            .map(str::to_string)
+    }
+
+    /// `GET path`: the body as text, with `METRICS_TOKEN` (when set in this
+    /// process's environment) as the bearer token, which `/metrics` needs.
+    pub async fn text(&self, path: &str) -> Result<String, Transport> {
+        let mut request = self.http.get(self.url(path));
+        if let Ok(token) = std::env::var("METRICS_TOKEN") {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.map_err(|e| Transport(e.to_string()))?;
         response.text().await.map_err(|e| Transport(e.to_string()))
     }
 

@@ -1,6 +1,8 @@
 /**
  * An SMS code input with a "send code" button that counts down 60 s before it
- * can be pressed again (PRODUCT.md 5: one request per 60 s per phone).
+ * can be pressed again (PRODUCT.md 5: one request per 60 s per phone). In the demo
+ * (`demo` in the company config), where no real SMS is sent, a link to the demo
+ * inbox of `mobile` appears once a code was sent.
  */
 import { useEffect, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
@@ -9,19 +11,24 @@ import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import { SMS_RESEND_SECONDS } from '@/config/constants';
 import type { ApiFailure } from '@/lib/envelope';
+import { useCompanyConfigQuery } from '@/lib/shared-api';
 
 export interface SmsCodeFieldProps {
   value: string;
   onChange: (code: string) => void;
   /** Sends the code; rejects with an `ApiFailure` when the server refuses. */
   send: () => Promise<unknown>;
+  /** The phone the code goes to (for the demo inbox link). */
+  mobile?: string;
   disabled?: boolean;
 }
 
-export function SmsCodeField({ value, onChange, send, disabled }: SmsCodeFieldProps) {
+export function SmsCodeField({ value, onChange, send, mobile, disabled }: SmsCodeFieldProps) {
   const { t } = useTranslation();
   const [left, setLeft] = useState(0);
   const [sending, setSending] = useState(false);
+  const [sent, setSent] = useState(false);
+  const { data: config } = useCompanyConfigQuery();
 
   useEffect(() => {
     if (left <= 0) return;
@@ -33,6 +40,7 @@ export function SmsCodeField({ value, onChange, send, disabled }: SmsCodeFieldPr
     setSending(true);
     try {
       await send();
+      setSent(true);
       setLeft(SMS_RESEND_SECONDS);
       Toast.show({ content: t('sms_sent') });
     } catch (error) {
@@ -42,19 +50,27 @@ export function SmsCodeField({ value, onChange, send, disabled }: SmsCodeFieldPr
     }
   };
 
+  const inbox = config?.demo && sent && mobile ? `/sandbox/sms/${encodeURIComponent(mobile)}` : null;
   return (
-    <div className="row">
-      <Input
-        aria-label={t('sms_code')}
-        placeholder={t('sms_code_placeholder')}
-        inputMode="numeric"
-        maxLength={6}
-        value={value}
-        onChange={(v) => onChange(v.replace(/\D/g, '').slice(0, 6))}
-      />
-      <Button size="small" color="primary" fill="outline" disabled={disabled || left > 0} loading={sending} onClick={onSend}>
-        {left > 0 ? t('resend_in', { s: left }) : t('send_code')}
-      </Button>
-    </div>
+    <>
+      <div className="row">
+        <Input
+          aria-label={t('sms_code')}
+          placeholder={t('sms_code_placeholder')}
+          inputMode="numeric"
+          maxLength={6}
+          value={value}
+          onChange={(v) => onChange(v.replace(/\D/g, '').slice(0, 6))}
+        />
+        <Button size="small" color="primary" fill="outline" disabled={disabled || left > 0} loading={sending} onClick={onSend}>
+          {left > 0 ? t('resend_in', { s: left }) : t('send_code')}
+        </Button>
+      </div>
+      {inbox && (
+        <a className="field__help" href={inbox} target="_blank" rel="noreferrer">
+          {t('demo_sms_inbox')}
+        </a>
+      )}
+    </>
   );
 }

@@ -3,12 +3,14 @@
  * these only drive the form hints and the client-side checks of section 5.
  */
 
-/** Storage keys (PRODUCT.md 11): local `token`, `channel`, `inviteCode`; session `unlockToken`. */
+/**
+ * Storage keys (PRODUCT.md 11): local `token`, `channel`, `inviteCode`. No unlock token:
+ * an unlock lifts the lock on the account itself (docs/security.md).
+ */
 export const STORAGE_KEYS = {
   token: 'token',
   channel: 'channel',
   inviteCode: 'inviteCode',
-  unlockToken: 'unlockToken',
   policyAccepted: 'policyAccepted',
   language: 'language',
 } as const;

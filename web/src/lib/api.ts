@@ -13,7 +13,6 @@ import {
 } from '@reduxjs/toolkit/query/react';
 import { interpret, NOTHING_FOUND, type ApiFailure } from './envelope';
 import { locked, signedOut } from './session';
-import { storage } from './storage';
 import { rememberPosition, sendPosition } from './log-position';
 
 /** The state shape the base query reads (the store's `session` slice). */
@@ -27,8 +26,6 @@ const raw = fetchBaseQuery({
   prepareHeaders: (headers, { getState }) => {
     const token = (getState() as WithSession).session.token;
     if (token) headers.set('Authorization', `Bearer ${token}`);
-    const unlock = storage.getUnlockToken();
-    if (unlock) headers.set('X-Security-Token', unlock);
     return sendPosition(headers);
   },
 });

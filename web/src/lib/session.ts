@@ -32,7 +32,6 @@ export const sessionSlice = createSlice({
       state.token = null;
       state.redirect = '/login';
       storage.set('token', null);
-      storage.setUnlockToken(null);
     },
     /** 20003 account locked: go to the lock screen (the token stays; the lock is on the account). */
     locked(state) {

@@ -24,13 +24,10 @@ function write(store: Storage | undefined, key: string, value: string | null) {
 }
 
 const local = () => (typeof window === 'undefined' ? undefined : window.localStorage);
-const session = () => (typeof window === 'undefined' ? undefined : window.sessionStorage);
 
 export const storage = {
   get: (key: LocalKey) => read(local(), STORAGE_KEYS[key]),
   set: (key: LocalKey, value: string | null) => write(local(), STORAGE_KEYS[key], value),
-  getUnlockToken: () => read(session(), STORAGE_KEYS.unlockToken),
-  setUnlockToken: (value: string | null) => write(session(), STORAGE_KEYS.unlockToken, value),
 };
 
 /**

@@ -83,6 +83,8 @@ export interface CompanyConfig {
   lender?: Lender;
   currency?: { code: string; symbol: string; locale?: string };
   notice?: string;
+  /** APP_ENV=demo: no real SMS is sent; the demo inbox `/sandbox/sms/{mobile}` shows them. */
+  demo?: boolean;
   'about-us'?: string;
   'customer-service-link'?: string | null;
   'partner-image'?: string;

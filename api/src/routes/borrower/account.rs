@@ -128,6 +128,10 @@ struct RegisterBody {
     mobile: String,
     /// The password (rules of PRODUCT.md section 4.1).
     password: String,
+    /// The code `/jackey/sms/register` sent to this phone: it proves the phone is the
+    /// borrower's (PRODUCT.md 12.2).
+    #[schema(example = "123456")]
+    sms_code: String,
     /// Invite code, when the configuration asks for one.
     #[serde(default)]
     telemarketing_code: Option<String>,
@@ -141,8 +145,12 @@ struct RegisterBody {
     path = "/jackey/user/register",
     tag = "borrower account",
     summary = "Register a borrower",
-    description = "Creates the account and answers a session token. \
-                   10001 phone already registered, 10000 invalid invite code, 10004 bad input.",
+    description = "Creates the account and answers a session token. Needs the code \
+                   `/jackey/sms/register` sent to the phone (PRODUCT.md 12.2). 10004 bad \
+                   input; 10000 invalid invite code; 10013 no code is waiting (request \
+                   one); 10011 wrong code (the fifth wrong entry voids it); 10001 phone \
+                   already registered (said only to whoever holds the phone's code); 5 too \
+                   many requests from this client.",
     request_body = RegisterBody,
     responses((status = 200, description = "Envelope with the token", body = Envelope<Option<TokenData>>))
 )]
@@ -163,6 +171,10 @@ async fn register(
     {
         return Err(ApiError::code(ErrorCode::InvalidInviteCode));
     }
+    // The phone is proven last among the checks, so a refusal above does not spend the
+    // code, and first before the claim, so "already registered" (10001) is said only
+    // to whoever can read the phone's messages (no account enumeration, 12.2).
+    sms::verify(&state, mobile.as_str(), "register", &body.sms_code).await?;
     let user_id = Uuid::now_v7();
     claims::claim_mobile(&state, mobile.as_str(), user_id).await?;
     let command = || UserCommand::Register {
@@ -661,14 +673,6 @@ struct UnlockBody {
     unlock_code: String,
 }
 
-/// The proof of a fresh unlock.
-#[derive(Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-struct UnlockData {
-    /// Sent as `X-Security-Token` (15 minutes).
-    unlock_token: String,
-}
-
 #[utoipa::path(
     post,
     path = "/jackey/user/unlock",
@@ -678,10 +682,12 @@ struct UnlockData {
                    wrong code; 10013 no code is waiting (request one); 20003 a compliance \
                    hold (an auditor lifts it); 5 too many requests from this client.",
     request_body = UnlockBody,
-    responses((status = 200, description = "Envelope with the unlock token", body = Envelope<Option<UnlockData>>))
+    responses((status = 200, description = "Envelope, `data` null: the account is unlocked", body = Envelope<Null>))
 )]
 /// Lifts a security lock with the SMS code sent to the registered phone (P4); never a
-/// compliance hold, never a payment. Returns the unlock token (`X-Security-Token`).
+/// compliance hold, never a payment. The lock is lifted on the account itself, so no
+/// separate unlock token is issued (PRODUCT.md 4.5's `X-Security-Token` would prove
+/// nothing a session and the account's own state do not; `docs/security.md`).
 async fn unlock(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<UnlockBody>,
@@ -710,6 +716,5 @@ async fn unlock(
             &request_id(),
         )
         .await?;
-    let unlock_token = auth::issue(&state, user_id, TokenKind::Unlock).await?;
-    Ok(ok(UnlockData { unlock_token }))
+    Ok(ok(json!(null)))
 }

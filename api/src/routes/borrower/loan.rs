@@ -171,7 +171,8 @@ async fn customer_service(State(state): State<AppState>) -> Result<Response, Api
     path = "/jackey/loan/getAllCompanyConfigs",
     tag = "borrower loan",
     summary = "Company texts and the lender's identity",
-    description = "`data`: key → value, with `lender`, `currency` and `notice`.",
+    description = "`data`: key → value, with `lender`, `currency`, `notice` and `demo` \
+                   (true with APP_ENV=demo: the demo SMS inbox exists).",
     responses((status = 200, description = "Envelope with the settings", body = Envelope<AnyData>))
 )]
 async fn company_configs(State(state): State<AppState>) -> Result<Response, ApiError> {
@@ -185,6 +186,11 @@ async fn company_configs(State(state): State<AppState>) -> Result<Response, ApiE
         serde_json::to_value(&state.config.currency).map_err(ApiError::internal)?,
     );
     all.insert("notice".into(), json!(aggregates::pricing::Lender::NOTICE));
+    // The SPA links the demo SMS inbox next to "Send code" (routes::borrower::sms_inbox).
+    all.insert(
+        "demo".into(),
+        json!(state.env.app_env == crate::settings::AppEnv::Demo),
+    );
     Ok(ok(all))
 }
 

@@ -361,7 +361,9 @@ fn session_page(state: &AppState, session: &PaymentSession) -> String {
     page(state, "Loan repayment", &body)
 }
 
-fn page(state: &AppState, title: &str, body: &str) -> String {
+/// A whole sandbox page: `body` in a card, with the lender's name, licence and notice
+/// (P14) below it.
+pub(super) fn page(state: &AppState, title: &str, body: &str) -> String {
     let lender = &state.config.lender;
     format!(
         r#"<!doctype html>
@@ -409,7 +411,8 @@ fn page(state: &AppState, title: &str, body: &str) -> String {
     )
 }
 
-fn html(status: StatusCode, body: &str) -> Response {
+/// `body` as an HTML answer that is never cached nor framed.
+pub(super) fn html(status: StatusCode, body: &str) -> Response {
     let mut response = (status, axum::response::Html(body.to_string())).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
@@ -418,7 +421,8 @@ fn html(status: StatusCode, body: &str) -> Response {
     response
 }
 
-fn escape(text: &str) -> String {
+/// `text` with the HTML special characters escaped.
+pub(super) fn escape(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

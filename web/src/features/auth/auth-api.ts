@@ -5,6 +5,8 @@ import { COMPANY_ID, PLATFORM } from '@/config/constants';
 export interface Credentials {
   mobile: string;
   password: string;
+  /** Registration only: the code `/sms/register` sent to the phone (PRODUCT.md 12.2). */
+  smsCode?: string;
   telemarketingCode?: string;
   installationSource?: string;
 }
@@ -19,7 +21,7 @@ export const authApi = api.injectEndpoints({
     register: build.mutation<{ token: string }, Credentials>({
       query: (body) => ({ url: 'jackey/user/register', body: withApp(body) }),
     }),
-    unlock: build.mutation<{ unlockToken: string }, { mobile: string; unlockCode: string }>({
+    unlock: build.mutation<null, { mobile: string; unlockCode: string }>({
       query: (body) => ({ url: 'jackey/user/unlock', body }),
       invalidatesTags: ['User'],
     }),

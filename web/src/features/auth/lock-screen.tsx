@@ -1,8 +1,7 @@
 /**
  * `/lock` (PRODUCT.md 3, P4). A security lock (too many wrong passwords or PINs)
  * shows the account, the reason, a "send code" button and the unlock-code input;
- * the SMS code lifts it and the unlock token goes to session storage
- * (`unlockToken`, 4.5). A compliance hold shows its reason and the contact button
+ * the SMS code lifts it on the account itself (no separate unlock token). A compliance hold shows its reason and the contact button
  * only. Unlocking never involves a payment.
  */
 import { useState } from 'react';
@@ -19,7 +18,6 @@ import { useOpenService } from '@/components/service-button';
 import { SmsCodeField } from '@/components/sms-code-field';
 import type { ApiFailure } from '@/lib/envelope';
 import { useSendSmsMutation, useUserInfoQuery } from '@/lib/shared-api';
-import { storage } from '@/lib/storage';
 import { mask } from '@/lib/mask';
 import { checkPhone, digitsOnly } from '@/lib/validation';
 import { useUnlockMutation } from './auth-api';
@@ -45,8 +43,7 @@ export default function LockScreen() {
       return;
     }
     try {
-      const { unlockToken } = await unlock({ mobile, unlockCode: code.trim() }).unwrap();
-      storage.setUnlockToken(unlockToken);
+      await unlock({ mobile, unlockCode: code.trim() }).unwrap();
       Toast.show({ icon: 'success', content: t('unlocked') });
       if (token) await refetch();
       navigate(token ? '/' : '/login', { replace: true });
@@ -83,6 +80,7 @@ export default function LockScreen() {
                 value={code}
                 onChange={setCode}
                 disabled={!!checkPhone(mobile)}
+                mobile={mobile}
                 send={() => sendSms({ purpose: 'unlock', mobile }).unwrap()}
               />
             </Form.Item>

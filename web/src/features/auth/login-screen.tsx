@@ -1,8 +1,9 @@
 /**
  * `/login` and `/register`: one screen, two modes (PRODUCT.md 3). Phone (digits
- * only, max 11), password; register adds confirm password and invite code, the
- * latter pre-filled from the saved `code` parameter. The button is enabled only
- * when the required fields are filled (PRODUCT.md 5).
+ * only, max 11), password; register adds the SMS code that proves the phone
+ * (PRODUCT.md 12.2), confirm password and invite code, the latter pre-filled from
+ * the saved `code` parameter. The button is enabled only when the required fields
+ * are filled (PRODUCT.md 5).
  */
 import { useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
@@ -14,10 +15,12 @@ import { showToast } from '@/components/feedback';
 import { LenderFooter } from '@/components/lender-footer';
 import { LanguageSwitch } from '@/components/language-switch';
 import { ServiceButton } from '@/components/service-button';
+import { SmsCodeField } from '@/components/sms-code-field';
 import type { ApiFailure } from '@/lib/envelope';
 import { signedIn } from '@/lib/session';
 import { storage } from '@/lib/storage';
-import { checkConfirm, checkPassword, checkPhone, digitsOnly } from '@/lib/validation';
+import { useSendSmsMutation } from '@/lib/shared-api';
+import { checkConfirm, checkPassword, checkPhone, checkSmsCode, digitsOnly } from '@/lib/validation';
 import { useLoginMutation, useRegisterMutation } from './auth-api';
 
 export default function LoginScreen() {
@@ -29,17 +32,22 @@ export default function LoginScreen() {
   const [mobile, setMobile] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
+  const [smsCode, setSmsCode] = useState('');
+  const [sendSms] = useSendSmsMutation();
   const [invite, setInvite] = useState(() => storage.get('inviteCode') ?? '');
   const [problem, setProblem] = useState<string | null>(null);
   const [login, loginState] = useLoginMutation();
   const [register, registerState] = useRegisterMutation();
   const busy = loginState.isLoading || registerState.isLoading;
 
-  const filled = registering ? !!(mobile && password && confirm && invite) : !!(mobile && password);
+  const filled = registering ? !!(mobile && smsCode && password && confirm && invite) : !!(mobile && password);
 
   const submit = async () => {
     const check =
-      checkPhone(mobile) ?? checkPassword(password) ?? (registering ? checkConfirm(password, confirm) : null);
+      checkPhone(mobile) ??
+      (registering ? checkSmsCode(smsCode) : null) ??
+      checkPassword(password) ??
+      (registering ? checkConfirm(password, confirm) : null);
     if (check) {
       setProblem(t(check));
       return;
@@ -48,6 +56,7 @@ export default function LoginScreen() {
     const body = {
       mobile,
       password,
+      smsCode: registering ? smsCode : undefined,
       telemarketingCode: registering ? invite.trim() : undefined,
       installationSource: storage.get('channel') ?? undefined,
     };
@@ -86,6 +95,18 @@ export default function LoginScreen() {
           />
           <span className="field__help">{t('phone_hint')}</span>
         </label>
+        {registering && (
+          <label className="field">
+            <span className="field__label">{t('sms_code')}</span>
+            <SmsCodeField
+              value={smsCode}
+              onChange={setSmsCode}
+              disabled={!!checkPhone(mobile)}
+              mobile={mobile}
+              send={() => sendSms({ purpose: 'register', mobile }).unwrap()}
+            />
+          </label>
+        )}
         <label className="field">
           <span className="field__label">{t('password')}</span>
           <Input

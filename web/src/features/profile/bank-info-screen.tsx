@@ -69,7 +69,7 @@ function BankForm({ user }: { user: User }) {
         </Form.Item>
         {replacing && (
           <Form.Item label={t('sms_code')}>
-            <SmsCodeField value={smsCode} onChange={setSmsCode} send={() => sendSms({ purpose: 'bank', mobile: user.mobile }).unwrap()} />
+            <SmsCodeField value={smsCode} onChange={setSmsCode} mobile={user.mobile} send={() => sendSms({ purpose: 'bank', mobile: user.mobile }).unwrap()} />
           </Form.Item>
         )}
       </Form>

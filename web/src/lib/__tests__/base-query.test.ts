@@ -43,8 +43,8 @@ describe('base query', () => {
     expect(store.getState().session.redirect).toBeNull();
   });
 
-  it('sends the unlock token as X-Security-Token', async () => {
-    let header: string | null = null;
+  it('sends no X-Security-Token: the unlock is on the account, not a token', async () => {
+    let header: string | null = 'unset';
     sessionStorage.setItem('unlockToken', 'unl');
     server.use(
       http.post('http://localhost/jackey/probe', ({ request }) => {
@@ -53,7 +53,7 @@ describe('base query', () => {
       }),
     );
     await call();
-    expect(header).toBe('unl');
+    expect(header).toBeNull();
   });
 
   it('sends the highest X-Log-Position it was answered as X-Min-Position (read-your-writes)', async () => {

@@ -31,10 +31,50 @@ describe('sign in / sign up', () => {
     expect(field('Phone number').value).toBe('09171234567');
     type(secret('Password'), 'abcdefgh');
     type(secret('Confirm password'), 'abcdefgX');
+    expect(button).toBeDisabled(); // the SMS code is missing
+    type(field('SMS code'), '12a345');
+    expect(field('SMS code').value).toBe('12345');
     expect(button).toBeEnabled();
+    fireEvent.click(button);
+    expect(await screen.findByRole('alert')).toHaveTextContent('The code is 6 digits.');
+    type(field('SMS code'), '123456');
     fireEvent.click(button);
     expect(await screen.findByRole('alert')).toHaveTextContent('The passwords do not match.');
     expect(called).toBe(false);
+  });
+
+  it('register: sends the register code to the phone and the code with the registration (PRODUCT.md 12.2)', async () => {
+    const sent: unknown[] = [];
+    server.use(
+      http.post('http://localhost/jackey/sms/register', async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json({ code: 0, msg: 'ok', data: null });
+      }),
+      http.post('http://localhost/jackey/user/register', async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json({ code: 0, msg: 'ok', data: { token: 'fresh' } });
+      }),
+    );
+    server.use(answer('jackey/loan/getAllCompanyConfigs', { demo: true }));
+    localStorage.setItem('inviteCode', 'WELCOME');
+    const { router } = renderWithProviders(<LoginScreen />, { route: '/register', others: { '/': <p>home</p> } });
+    const send = screen.getByRole('button', { name: 'Send code' });
+    expect(send).toBeDisabled(); // no phone yet
+    type(field('Phone number'), '09171234567');
+    fireEvent.click(send);
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toMatchObject({ mobile: '09171234567' });
+    // The demo sends no real SMS: its inbox is linked once a code was sent.
+    expect(await screen.findByRole('link', { name: 'Demo: read the text message' })).toHaveAttribute(
+      'href',
+      '/sandbox/sms/09171234567',
+    );
+    type(field('SMS code'), '654321');
+    type(secret('Password'), 'abcdefgh');
+    type(secret('Confirm password'), 'abcdefgh');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(sent[1]).toMatchObject({ mobile: '09171234567', smsCode: '654321', telemarketingCode: 'WELCOME' });
   });
 
   it('login: short phone and short password get their messages', async () => {
