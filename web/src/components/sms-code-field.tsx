@@ -7,8 +7,8 @@
 import { useEffect, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
 import Input from 'antd-mobile/es/components/input';
-import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
+import { showToast } from '@/components/feedback';
 import { SMS_RESEND_SECONDS } from '@/config/constants';
 import type { ApiFailure } from '@/lib/envelope';
 import { useCompanyConfigQuery } from '@/lib/shared-api';
@@ -42,9 +42,9 @@ export function SmsCodeField({ value, onChange, send, mobile, disabled }: SmsCod
       await send();
       setSent(true);
       setLeft(SMS_RESEND_SECONDS);
-      Toast.show({ content: t('sms_sent') });
+      showToast({ content: t('sms_sent') });
     } catch (error) {
-      Toast.show({ content: (error as ApiFailure).message });
+      showToast({ content: (error as ApiFailure).message });
     } finally {
       setSending(false);
     }

@@ -56,17 +56,19 @@ async fn inbox(State(state): State<AppState>, Path(mobile): Path<String>) -> Res
         messages
             .iter()
             .map(|(at, body)| {
+                // To the second: the stored fraction adds nothing here.
+                let at = at.split('.').next().unwrap_or(at).replace('T', " ");
                 format!(
-                    "<li><span class=\"code\">{}</span><br><span data-testid=\"sms\">{}</span></li>",
-                    // To the second: the stored fraction adds nothing here.
-                    escape(at.split('.').next().unwrap_or(at)),
+                    "<li style=\"margin: 0 0 16px\"><span class=\"code\">{} UTC</span><br>\
+                     <span data-testid=\"sms\">{}</span></li>",
+                    escape(&at),
                     escape(body)
                 )
             })
             .collect::<String>()
     };
     let body = format!(
-        "<h1>Text messages to {}</h1><ul class=\"inbox\">{list}</ul>\
+        "<h1>Text messages to {}</h1><ul style=\"list-style: none; padding: 0; text-align: left\">{list}</ul>\
          <p class=\"sandbox\">Demo inbox: this demo sends no real SMS. A real deployment \
          (APP_ENV=production) texts the phone and has no such page.</p>",
         escape(&mobile)
