@@ -17,6 +17,7 @@ pub mod payment;
 pub mod payout;
 pub mod queries;
 pub mod read_your_writes;
+pub mod request_id;
 pub mod routes;
 pub mod scheduler;
 pub mod services;
@@ -131,7 +132,7 @@ pub fn app(state: AppState) -> Router {
             state.clone(),
             ops::rate_limit,
         ));
-    with_web_app(api, &state.env.web_dist)
+    let app = with_web_app(api, &state.env.web_dist)
         .layer(axum::middleware::from_fn(ops::security_headers))
         .layer(axum::middleware::from_fn(ops::track))
         // axum's extractors stop at 2 MB by default; uploads may be up to 5 MB.
@@ -141,7 +142,10 @@ pub fn app(state: AppState) -> Router {
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,
         ))
-        .with_state(state)
+        .with_state(state);
+    // Outermost: every answer (a 408 or 413 too) carries the request id, and every log
+    // line of the request its span.
+    request_id::layers(app)
 }
 
 /// How long a request may run before it is answered 408 (and its idempotency claim,

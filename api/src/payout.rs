@@ -93,6 +93,11 @@ impl Workflow for PayoutWorker {
         )
     }
 
+    #[tracing::instrument(name = "payout", skip_all, fields(
+        event = %event.event_type,
+        aggregate = %event.aggregate_id,
+        request_id = %event.request_id(),
+    ))]
     async fn react(&self, event: &StoredEvent) -> Result<(), projections::ProjectionError> {
         let (state, provider) = (&self.state, self.provider.as_ref());
         let decode = |what| {

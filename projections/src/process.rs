@@ -615,6 +615,11 @@ impl crate::consumer::Workflow for LoanProcess {
         }
     }
 
+    #[tracing::instrument(name = "loan_process", skip_all, fields(
+        event = %event.event_type,
+        aggregate = %event.aggregate_id,
+        request_id = %event.request_id(),
+    ))]
     async fn react(&self, event: &StoredEvent) -> Result<(), ProjectionError> {
         LoanProcess::react(self, event).await
     }

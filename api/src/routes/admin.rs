@@ -194,9 +194,8 @@ async fn logout(
 // ---------------------------------------------------------------------------------
 // Shared helpers.
 
-fn request_id() -> String {
-    Uuid::now_v7().to_string()
-}
+/// The request id the events of this request's command record (`x-request-id`).
+use crate::request_id::current as request_id;
 
 fn not_found(what: &str) -> ApiError {
     ApiError::new(

@@ -93,6 +93,17 @@ pub struct StoredEvent {
     pub metadata: Value,
 }
 
+impl StoredEvent {
+    /// The `request_id` of the request whose command wrote this event (empty when
+    /// its metadata has none), so a workflow's log lines name the request it serves.
+    pub fn request_id(&self) -> &str {
+        self.metadata
+            .get("request_id")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    }
+}
+
 /// Reads the global event log of a [`Database`].
 #[derive(Debug, Clone)]
 pub struct EventLog {

@@ -60,9 +60,8 @@ pub fn router() -> Router<AppState> {
 )]
 pub struct Doc;
 
-fn request_id() -> String {
-    Uuid::now_v7().to_string()
-}
+/// The request id the events of this request's command record (`x-request-id`).
+use crate::request_id::current as request_id;
 
 /// What an SMS code is for (the path segment of `/jackey/sms/{purpose}`).
 #[derive(ToSchema)]

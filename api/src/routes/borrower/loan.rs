@@ -64,9 +64,8 @@ pub fn router() -> Router<AppState> {
 ))]
 pub struct Doc;
 
-fn request_id() -> String {
-    Uuid::now_v7().to_string()
-}
+/// The request id the events of this request's command record (`x-request-id`).
+use crate::request_id::current as request_id;
 
 #[utoipa::path(
     post,
