@@ -15,6 +15,7 @@ pub mod openapi;
 pub mod ops;
 pub mod payment;
 pub mod payout;
+pub mod providers;
 pub mod queries;
 pub mod read_your_writes;
 pub mod request_id;
@@ -23,6 +24,7 @@ pub mod scheduler;
 pub mod services;
 pub mod settings;
 pub mod sms;
+pub mod sms_relay;
 pub mod state;
 pub mod workers;
 
@@ -117,7 +119,7 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::borrower::loan::router())
         .merge(routes::files::router())
         .merge(routes::admin::router())
-        .merge(routes::borrower::pay::router())
+        .merge(routes::borrower::pay::router_for(&state))
         .merge(openapi::router())
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -212,7 +214,7 @@ impl Application {
         // before the store is opened or migrated; a production start refuses a demo
         // setting first (PRODUCT.md 12.7).
         env.check_production()?;
-        env.lending_config()?;
+        env.check_providers(&env.lending_config()?)?;
         files::open(&env.storage_url)?;
         let database = Database::connect(&env.database_url).await?;
         let bind_addr = env.bind_addr.clone();

@@ -22,7 +22,6 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum_client_ip::{ClientIp, ClientIpSource};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
-use sha2::{Digest, Sha256};
 
 use crate::envelope::ApiError;
 use crate::state::AppState;
@@ -214,7 +213,7 @@ fn metrics_allowed(state: &AppState, headers: &axum::http::HeaderMap) -> bool {
         return false;
     };
     let sent = crate::auth::bearer_of(headers).unwrap_or_default();
-    Sha256::digest(sent.as_bytes()) == Sha256::digest(expected.as_bytes())
+    crate::providers::same_secret(&sent, expected)
 }
 
 /// `GET /metrics` with `Authorization: Bearer <METRICS_TOKEN>`: Prometheus text.

@@ -506,6 +506,18 @@ pub async fn process_webhook(
     )?;
     let event: WebhookEvent =
         serde_json::from_slice(body).map_err(|e| bad_event("body", &e.to_string()))?;
+    apply_payment_event(state, event).await
+}
+
+/// Applies one authenticated payment notification, from our signed webhook or from a
+/// provider adapter that verified its own ([`crate::providers`]): checks its fields,
+/// then for `paid` records the money on the session owner's wallet and for `failed`
+/// frees the session's share of the payoff; marks the session and claims the event
+/// id. A repeat of a processed event id answers at once with `duplicate: true`.
+pub async fn apply_payment_event(
+    state: &AppState,
+    event: WebhookEvent,
+) -> Result<WebhookReceipt, WebhookError> {
     for (field, value) in [
         ("eventId", &event.event_id),
         ("paymentRef", &event.payment_ref),

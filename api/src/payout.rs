@@ -27,26 +27,90 @@ pub enum PayoutOutcome {
     Paid,
     /// The bank refused it, with the reason shown to the borrower.
     Failed(String),
+    /// The provider took it and reports the result later (its webhook calls
+    /// [`record_result`]); nothing is recorded now.
+    Accepted,
 }
 
+/// What is being paid out: a withdrawal of an order or a refund of a wallet, with the
+/// aggregate its result is recorded on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PayoutFor {
+    /// `PayoutRequested` of this order.
+    Withdrawal {
+        /// The order.
+        order_id: Uuid,
+    },
+    /// `RefundRequested` of this wallet (the user id).
+    Refund {
+        /// The wallet.
+        wallet_id: Uuid,
+    },
+}
+
+/// One payout to send.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Payout {
+    /// The payout (or refund) id: the provider's idempotency key.
+    pub id: Uuid,
+    /// Whose result it is.
+    pub kind: PayoutFor,
+    /// The borrower's own bound account (P3).
+    pub account: BankAccount,
+    /// Amount, in the configured currency.
+    pub amount: Decimal,
+}
+
+impl Payout {
+    /// The reference a provider keeps and quotes back in its webhook:
+    /// `order:<order id>:<payout id>` or `wallet:<user id>:<refund id>`.
+    pub fn reference(&self) -> String {
+        match self.kind {
+            PayoutFor::Withdrawal { order_id } => format!("order:{order_id}:{}", self.id),
+            PayoutFor::Refund { wallet_id } => format!("wallet:{wallet_id}:{}", self.id),
+        }
+    }
+
+    /// Reads a [`Payout::reference`] back: (kind, payout id).
+    pub fn parse_reference(reference: &str) -> Option<(PayoutFor, Uuid)> {
+        let mut parts = reference.splitn(3, ':');
+        let (kind, owner, id) = (parts.next()?, parts.next()?, parts.next()?);
+        let (owner, id) = (owner.parse().ok()?, id.parse().ok()?);
+        let kind = match kind {
+            "order" => PayoutFor::Withdrawal { order_id: owner },
+            "wallet" => PayoutFor::Refund { wallet_id: owner },
+            _ => return None,
+        };
+        Some((kind, id))
+    }
+}
+
+/// The provider could not be reached or did not answer in time: nothing is known, so
+/// the step runs again later with the same idempotency key (never a second payment).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("payout provider unavailable: {0}")]
+pub struct PayoutUnavailable(pub String);
+
 /// Sends money to a borrower's bank account.
+#[async_trait::async_trait]
 pub trait PayoutProvider: Send + Sync {
-    /// Pays `amount` to `account`; `payout_id` is the idempotency key (a repeat must
-    /// not pay twice).
-    fn pay(&self, payout_id: Uuid, account: &BankAccount, amount: Decimal) -> PayoutOutcome;
+    /// Pays `payout.amount` to `payout.account`; `payout.id` is the idempotency key (a
+    /// repeat must not pay twice). `Err` when the outcome is unknown (retried).
+    async fn pay(&self, payout: &Payout) -> Result<PayoutOutcome, PayoutUnavailable>;
 }
 
 /// The offline default: succeeds, and fails with 10012 for account numbers ending in
 /// `0000` (DESIGN.md "API conventions").
 pub struct SandboxPayout;
 
+#[async_trait::async_trait]
 impl PayoutProvider for SandboxPayout {
-    fn pay(&self, _payout_id: Uuid, account: &BankAccount, _amount: Decimal) -> PayoutOutcome {
-        if account.account_no.ends_with("0000") {
+    async fn pay(&self, payout: &Payout) -> Result<PayoutOutcome, PayoutUnavailable> {
+        Ok(if payout.account.account_no.ends_with("0000") {
             PayoutOutcome::Failed("connection to bank account failed (10012)".to_string())
         } else {
             PayoutOutcome::Paid
-        }
+        })
     }
 }
 
@@ -117,13 +181,16 @@ impl Workflow for PayoutWorker {
                 ..
             } = payload
             {
-                let command = match provider.pay(payout_id, &account, net_amount) {
-                    PayoutOutcome::Paid => OrderCommand::RecordPayoutSucceeded { payout_id },
-                    PayoutOutcome::Failed(reason) => {
-                        OrderCommand::RecordPayoutFailed { payout_id, reason }
-                    }
+                let order_id = event.aggregate_id.parse().map_err(|_| {
+                    projections::ProjectionError::Load(format!("order id {}", event.aggregate_id))
+                })?;
+                let payout = Payout {
+                    id: payout_id,
+                    kind: PayoutFor::Withdrawal { order_id },
+                    account,
+                    amount: net_amount,
                 };
-                record(&state.orders, &event.aggregate_id, command, payout_id).await?;
+                send(state, provider, &payout).await?;
             }
         } else if event.aggregate_type == "Wallet" && event.event_type == "RefundRequested" {
             let payload: WalletEvent =
@@ -137,15 +204,71 @@ impl Workflow for PayoutWorker {
             {
                 // A refund of money not owed (12.1) goes out like a payout, to the
                 // bound account, keyed by its own id.
-                let failure = match provider.pay(refund_id, &account, amount) {
-                    PayoutOutcome::Paid => None,
-                    PayoutOutcome::Failed(reason) => Some(reason),
+                let wallet_id = event.aggregate_id.parse().map_err(|_| {
+                    projections::ProjectionError::Load(format!("wallet id {}", event.aggregate_id))
+                })?;
+                let payout = Payout {
+                    id: refund_id,
+                    kind: PayoutFor::Refund { wallet_id },
+                    account,
+                    amount,
                 };
-                let command = WalletCommand::RecordRefundResult { refund_id, failure };
-                record(&state.wallets, &event.aggregate_id, command, refund_id).await?;
+                send(state, provider, &payout).await?;
             }
         }
         Ok(())
+    }
+}
+
+/// Sends `payout` and records its outcome, unless the provider reports it later. An
+/// unreachable provider is an error: the step runs again with the same key.
+async fn send(
+    state: &AppState,
+    provider: &dyn PayoutProvider,
+    payout: &Payout,
+) -> Result<(), projections::ProjectionError> {
+    match provider.pay(payout).await {
+        Ok(PayoutOutcome::Accepted) => {
+            tracing::info!(payout_id = %payout.id, "payout accepted; the provider reports its result");
+            Ok(())
+        }
+        Ok(outcome) => record_result(state, payout.kind, payout.id, outcome).await,
+        Err(unavailable) => Err(projections::ProjectionError::Load(unavailable.to_string())),
+    }
+}
+
+/// Records a payout's final `outcome` (paid or failed) on the order or wallet it is
+/// for: from the worker, or from a provider's webhook. A repeat is refused by the
+/// aggregate and skipped; [`PayoutOutcome::Accepted`] records nothing.
+pub async fn record_result(
+    state: &AppState,
+    kind: PayoutFor,
+    id: Uuid,
+    outcome: PayoutOutcome,
+) -> Result<(), projections::ProjectionError> {
+    let failure = match outcome {
+        PayoutOutcome::Accepted => return Ok(()),
+        PayoutOutcome::Paid => None,
+        PayoutOutcome::Failed(reason) => Some(reason),
+    };
+    match kind {
+        PayoutFor::Withdrawal { order_id } => {
+            let command = match failure {
+                None => OrderCommand::RecordPayoutSucceeded { payout_id: id },
+                Some(reason) => OrderCommand::RecordPayoutFailed {
+                    payout_id: id,
+                    reason,
+                },
+            };
+            record(&state.orders, &order_id.to_string(), command, id).await
+        }
+        PayoutFor::Refund { wallet_id } => {
+            let command = WalletCommand::RecordRefundResult {
+                refund_id: id,
+                failure,
+            };
+            record(&state.wallets, &wallet_id.to_string(), command, id).await
+        }
     }
 }
 

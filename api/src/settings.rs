@@ -72,6 +72,10 @@ pub struct LendingConfig {
     pub marriage: Vec<String>,
     /// Regions and provinces.
     pub provinces: Vec<Region>,
+    /// Bank name → the payout provider's channel code (Xendit's `PH_BDO`, ...):
+    /// `PAYOUT_PROVIDER=xendit` needs one for every bank in `banks`.
+    #[serde(default)]
+    pub payout_channels: std::collections::HashMap<String, String>,
 }
 
 fn yes() -> bool {
@@ -118,13 +122,18 @@ pub enum ConfigError {
     #[error("unknown APP_ENV {0:?}: expected demo or production")]
     AppEnv(String),
     /// A provider variable names an adapter this build does not have.
-    #[error("unknown {name} {value:?}: this build has only the sandbox provider")]
+    #[error("unknown {name} {value:?}: expected one of {known}")]
     Provider {
         /// The variable.
         name: &'static str,
         /// Its value.
         value: String,
+        /// The names this build has.
+        known: String,
     },
+    /// `PAYOUT_PROVIDER=xendit` and a bank without a channel code.
+    #[error("PAYOUT_PROVIDER=xendit: the bank {0:?} has no entry in payout_channels")]
+    NoPayoutChannel(String),
     /// `APP_ENV=production` with something only a demo may run with.
     #[error("APP_ENV=production refused: {0}")]
     Production(&'static str),
@@ -225,9 +234,14 @@ pub struct Env {
     pub web_dist: std::path::PathBuf,
     /// `APP_ENV`: `demo` (default) or `production` (PRODUCT.md 12.7, [`Env::check_production`]).
     pub app_env: AppEnv,
-    /// `PAYMENT_PROVIDER` and `PAYOUT_PROVIDER`: only `sandbox` is built in (no money
-    /// moves), so a production start is refused until a real adapter exists.
+    /// `PAYMENT_PROVIDER`, `PAYOUT_PROVIDER` and `SMS_PROVIDER` (PRODUCT.md 12.7).
     pub providers: Providers,
+    /// `XENDIT_SECRET_KEY`, `XENDIT_CALLBACK_TOKEN`, `XENDIT_BASE_URL`: needed when a
+    /// provider is `xendit`.
+    pub xendit: Option<XenditSettings>,
+    /// `SEMAPHORE_API_KEY`, `SEMAPHORE_SENDER_NAME`, `SEMAPHORE_BASE_URL`: needed with
+    /// `SMS_PROVIDER=semaphore`.
+    pub semaphore: Option<SemaphoreSettings>,
     /// `WEBHOOK_SECRET`, as set (checked by a production start; the webhook itself
     /// reads it through [`crate::payment::webhook_secret`]).
     pub webhook_secret: Option<String>,
@@ -248,10 +262,13 @@ pub enum AppEnv {
 /// The providers named by configuration (PRODUCT.md 12.7).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Providers {
-    /// `PAYMENT_PROVIDER` (default `sandbox`).
+    /// `PAYMENT_PROVIDER`: `sandbox` (default) or `xendit` (invoices).
     pub payment: String,
-    /// `PAYOUT_PROVIDER` (default `sandbox`).
+    /// `PAYOUT_PROVIDER`: `sandbox` (default) or `xendit` (payouts v2).
     pub payout: String,
+    /// `SMS_PROVIDER`: `outbox` (default: the `sms_outbox` table is the delivery) or
+    /// `semaphore` (the outbox relayed to Semaphore's API).
+    pub sms: String,
 }
 
 impl Default for Providers {
@@ -259,12 +276,54 @@ impl Default for Providers {
         Self {
             payment: SANDBOX.to_string(),
             payout: SANDBOX.to_string(),
+            sms: OUTBOX.to_string(),
         }
     }
 }
 
-/// The built-in provider that moves no money.
+/// The built-in payment and payout provider that moves no money.
 pub const SANDBOX: &str = "sandbox";
+/// Xendit (api.xendit.co): invoices for payments, payouts v2 for payouts.
+pub const XENDIT: &str = "xendit";
+/// The built-in SMS "provider": messages stay in the `sms_outbox` table.
+pub const OUTBOX: &str = "outbox";
+/// Semaphore (api.semaphore.co), a Philippine SMS gateway.
+pub const SEMAPHORE: &str = "semaphore";
+
+/// How to reach Xendit.
+#[derive(Clone, PartialEq, Eq)]
+pub struct XenditSettings {
+    /// `XENDIT_BASE_URL` (default `https://api.xendit.co`; a loopback fake in tests).
+    pub base_url: String,
+    /// `XENDIT_SECRET_KEY`: the API key, sent as the basic-auth user name.
+    pub secret_key: String,
+    /// `XENDIT_CALLBACK_TOKEN`: the webhook verification token Xendit sends as
+    /// `x-callback-token`.
+    pub callback_token: String,
+}
+
+impl std::fmt::Debug for XenditSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "XenditSettings({}, keys hidden)", self.base_url)
+    }
+}
+
+/// How to reach Semaphore.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SemaphoreSettings {
+    /// `SEMAPHORE_BASE_URL` (default `https://api.semaphore.co`).
+    pub base_url: String,
+    /// `SEMAPHORE_API_KEY`.
+    pub api_key: String,
+    /// `SEMAPHORE_SENDER_NAME`: the registered sender name, when there is one.
+    pub sender_name: Option<String>,
+}
+
+impl std::fmt::Debug for SemaphoreSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SemaphoreSettings({}, key hidden)", self.base_url)
+    }
+}
 
 /// Shortest `WEBHOOK_SECRET` a production start accepts: 32 bytes, the HMAC-SHA256
 /// block-size guidance of RFC 2104 section 3 for a key of full strength.
@@ -309,18 +368,23 @@ impl Env {
         let providers = Providers {
             payment: var("PAYMENT_PROVIDER").unwrap_or_else(|| SANDBOX.to_string()),
             payout: var("PAYOUT_PROVIDER").unwrap_or_else(|| SANDBOX.to_string()),
+            sms: var("SMS_PROVIDER").unwrap_or_else(|| OUTBOX.to_string()),
         };
-        for (name, value) in [
-            ("PAYMENT_PROVIDER", &providers.payment),
-            ("PAYOUT_PROVIDER", &providers.payout),
-        ] {
-            if value != SANDBOX {
-                return Err(ConfigError::Provider {
-                    name,
-                    value: value.clone(),
-                });
-            }
-        }
+        let xendit = match (var("XENDIT_SECRET_KEY"), var("XENDIT_CALLBACK_TOKEN")) {
+            (Some(secret_key), Some(callback_token)) => Some(XenditSettings {
+                base_url: var("XENDIT_BASE_URL")
+                    .unwrap_or_else(|| "https://api.xendit.co".to_string()),
+                secret_key,
+                callback_token,
+            }),
+            _ => None,
+        };
+        let semaphore = var("SEMAPHORE_API_KEY").map(|api_key| SemaphoreSettings {
+            base_url: var("SEMAPHORE_BASE_URL")
+                .unwrap_or_else(|| "https://api.semaphore.co".to_string()),
+            api_key,
+            sender_name: var("SEMAPHORE_SENDER_NAME"),
+        });
         Ok(Self {
             database_url: projections::store::default_database_url(),
             bind_addr: var("BIND_ADDR").unwrap_or_else(|| crate::DEFAULT_BIND_ADDR.to_string()),
@@ -338,17 +402,67 @@ impl Env {
             ),
             app_env,
             providers,
+            xendit,
+            semaphore,
             webhook_secret: var("WEBHOOK_SECRET"),
             metrics_token: var("METRICS_TOKEN"),
         })
     }
 
+    /// Refuses a provider name this build does not have, a xendit or semaphore
+    /// provider without its settings, and Xendit payouts to a configured bank that
+    /// has no channel code.
+    pub fn check_providers(&self, config: &LendingConfig) -> Result<(), ConfigError> {
+        let known = [
+            (
+                "PAYMENT_PROVIDER",
+                &self.providers.payment,
+                [SANDBOX, XENDIT],
+            ),
+            ("PAYOUT_PROVIDER", &self.providers.payout, [SANDBOX, XENDIT]),
+            ("SMS_PROVIDER", &self.providers.sms, [OUTBOX, SEMAPHORE]),
+        ];
+        for (name, value, names) in known {
+            if !names.contains(&value.as_str()) {
+                return Err(ConfigError::Provider {
+                    name,
+                    value: value.clone(),
+                    known: names.join(", "),
+                });
+            }
+        }
+        let uses_xendit = [&self.providers.payment, &self.providers.payout]
+            .iter()
+            .any(|p| p.as_str() == XENDIT);
+        if uses_xendit && self.xendit.is_none() {
+            return Err(ConfigError::Missing(
+                "a xendit provider needs XENDIT_SECRET_KEY and XENDIT_CALLBACK_TOKEN",
+            ));
+        }
+        if self.providers.sms == SEMAPHORE && self.semaphore.is_none() {
+            return Err(ConfigError::Missing(
+                "SMS_PROVIDER=semaphore needs SEMAPHORE_API_KEY",
+            ));
+        }
+        if self.providers.payout == XENDIT {
+            if let Some(bank) = config
+                .banks
+                .iter()
+                .find(|bank| !config.payout_channels.contains_key(*bank))
+            {
+                return Err(ConfigError::NoPayoutChannel(bank.clone()));
+            }
+        }
+        Ok(())
+    }
+
     /// With `APP_ENV=production`, refuses what would let a real-money deployment take
-    /// or pay money that never moves, or verify webhooks with a public key (PRODUCT.md
-    /// 12.7): a sandbox provider, an unset, development or short `WEBHOOK_SECRET`, or
-    /// the shipped demo configuration (its lender and licence are fictional; a missing
-    /// licence is refused in every mode, P14). The error says which, in one line.
-    /// Nothing is checked in demo.
+    /// or pay money that never moves, text no phone, or verify webhooks with a public
+    /// key (PRODUCT.md 12.7): a sandbox payment or payout provider, the outbox as the
+    /// SMS provider, an unset, development or short `WEBHOOK_SECRET`, or the shipped
+    /// demo configuration (its lender and licence are fictional; a missing licence is
+    /// refused in every mode, P14). The error says which, in one line. Nothing is
+    /// checked in demo.
     pub fn check_production(&self) -> Result<(), ConfigError> {
         if self.app_env != AppEnv::Production {
             return Ok(());
@@ -359,6 +473,9 @@ impl Env {
         }
         if self.providers.payout == SANDBOX {
             return refuse("PAYOUT_PROVIDER is the sandbox, which pays no real money");
+        }
+        if self.providers.sms == OUTBOX {
+            return refuse("SMS_PROVIDER is the outbox, which texts no phone");
         }
         match self.webhook_secret.as_deref() {
             None => return refuse("WEBHOOK_SECRET is not set"),

@@ -60,14 +60,16 @@ pub async fn send(state: &AppState, mobile: &str, purpose: &str) -> Result<(), A
     let void_older =
         "update sms_code set used_at = $1 where mobile = $2 and purpose = $3 and used_at is null";
     let insert = "insert into sms_code (mobile, purpose, code_hash, expires_at, used_at, created_at) values ($1, $2, $3, $4, null, $5)";
-    let outbox = "insert into sms_outbox (mobile, body, created_at) values ($1, $2, $3)";
+    let outbox =
+        "insert into sms_outbox (mobile, body, created_at, message_id) values ($1, $2, $3, $4)";
     with_pool!(&state.database, pool => {
         let mut tx = pool.begin().await?;
         sqlx::query(void_older).bind(time_text(now)).bind(mobile).bind(purpose).execute(&mut *tx).await?;
         sqlx::query(insert).bind(mobile).bind(purpose).bind(code_hash(mobile, purpose, &code))
             .bind(time_text(now + Duration::minutes(5))).bind(time_text(now)).execute(&mut *tx).await?;
         if deliver {
-            sqlx::query(outbox).bind(mobile).bind(&body).bind(time_text(now)).execute(&mut *tx).await?;
+            sqlx::query(outbox).bind(mobile).bind(&body).bind(time_text(now))
+                .bind(uuid::Uuid::now_v7().to_string()).execute(&mut *tx).await?;
         }
         tx.commit().await
     })?;

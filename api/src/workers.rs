@@ -14,7 +14,7 @@ use projections::projection::all;
 use projections::runner::Runner;
 use tokio::sync::{watch, Notify};
 
-use crate::payout::{PayoutWorker, SandboxPayout};
+use crate::payout::PayoutWorker;
 use crate::state::AppState;
 
 /// How often the scheduler expires offers and accrues overdue fees (a pass also runs
@@ -48,7 +48,11 @@ pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bo
                 .waking(wakeup.clone()),
         ));
     }
-    let payout = PayoutWorker::new(state.clone(), Arc::new(SandboxPayout));
+    let xendit = crate::providers::xendit(&state.env, &state.config);
+    let payout = PayoutWorker::new(
+        state.clone(),
+        crate::providers::payout(&state.env, xendit.as_ref()),
+    );
     workflows.push(Box::new(
         WorkflowConsumer::new(payout)
             .with_feed(feed.clone())
@@ -59,6 +63,20 @@ pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bo
         tokio::spawn(async move {
             consumer::run(workflow.as_ref(), published, workflow_poll, stop).await;
         });
+    }
+    if let Some(settings) = state
+        .env
+        .semaphore
+        .clone()
+        .filter(|_| state.env.providers.sms == crate::settings::SEMAPHORE)
+    {
+        let sender = Arc::new(crate::providers::semaphore::Semaphore::new(settings));
+        tokio::spawn(crate::sms_relay::run(
+            state.clone(),
+            sender,
+            Duration::from_secs(1),
+            shutdown.clone(),
+        ));
     }
     tokio::spawn(crate::scheduler::run(
         state.clone(),

@@ -7,3 +7,4 @@ pub mod admin;
 pub mod borrower;
 pub mod files;
 pub mod ops;
+pub mod xendit;

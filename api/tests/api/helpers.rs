@@ -48,6 +48,8 @@ pub fn env() -> Env {
         web_dist: "web/dist".into(),
         app_env: api::settings::AppEnv::Demo,
         providers: api::settings::Providers::default(),
+        xendit: None,
+        semaphore: None,
         webhook_secret: None,
         metrics_token: Some(METRICS_TOKEN.into()),
     }
@@ -135,8 +137,13 @@ impl TestApp {
     /// An app over `database`; with `storage`, images go there instead of a fresh
     /// in-memory store (two apps of one deployment share it).
     pub async fn over(database: Database, storage: Option<Storage>) -> Self {
+        Self::over_with(database, storage, env()).await
+    }
+
+    /// An app over `database` with the settings `env` (providers, modes).
+    pub async fn over_with(database: Database, storage: Option<Storage>, env: Env) -> Self {
         logs::init();
-        let state = api::state(database, env()).expect("state");
+        let state = api::state(database, env).expect("state");
         let wakeup = projections::runner::wakeup_for(&state.database).await;
         let state = AppState {
             wakeup: wakeup.clone(),
@@ -156,18 +163,28 @@ impl TestApp {
 
     /// On a fresh SQLite file.
     pub async fn sqlite() -> Self {
+        Self::sqlite_with(env()).await
+    }
+
+    /// On a fresh SQLite file, with the settings `env`.
+    pub async fn sqlite_with(env: Env) -> Self {
         let dir = std::env::temp_dir()
             .join("api-tests")
             .join(Uuid::now_v7().simple().to_string());
         let url = format!("sqlite://{}", dir.join("loan.db").display());
-        Self::over(Database::connect(&url).await.expect("sqlite"), None).await
+        Self::over_with(Database::connect(&url).await.expect("sqlite"), None, env).await
     }
 
     /// On a fresh PostgreSQL schema, or `None` (said on stderr) without `TEST_DATABASE_URL`.
     pub async fn postgres() -> Option<Self> {
+        Self::postgres_with(env()).await
+    }
+
+    /// On a fresh PostgreSQL schema with the settings `env`, or `None`.
+    pub async fn postgres_with(env: Env) -> Option<Self> {
         let options = fresh_postgres_schema().await?;
         let database = Database::connect_postgres(options).await.expect("postgres");
-        Some(Self::over(database, None).await)
+        Some(Self::over_with(database, None, env).await)
     }
 
     /// Two apps (two pools, two sets of workers) over one fresh PostgreSQL schema, as

@@ -10,6 +10,7 @@ mod journey;
 mod money_safety;
 mod openapi;
 mod payment;
+mod providers;
 mod request_ids;
 mod scale_out;
 mod security;

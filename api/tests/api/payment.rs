@@ -51,20 +51,20 @@ on_both_stores!(
 );
 
 /// A borrower of the tests.
-struct Borrower {
-    token: String,
-    user_id: Uuid,
+pub(crate) struct Borrower {
+    pub(crate) token: String,
+    pub(crate) user_id: Uuid,
 }
 
 impl Borrower {
-    fn t(&self) -> Option<&str> {
+    pub(crate) fn t(&self) -> Option<&str> {
         Some(self.token.as_str())
     }
 }
 
 /// Registered, verified, profiled, bank account bound, signed: ready to apply (the
 /// same HTTP calls and command-bus shortcuts as `journey.rs`).
-async fn qualified(app: &TestApp, mobile: &str) -> Borrower {
+pub(crate) async fn qualified(app: &TestApp, mobile: &str) -> Borrower {
     let register = json!({"mobile": mobile, "password": "secret-pass", "telemarketingCode": "WELCOME", "installationSource": "web", "platform": "h5", "companyId": 1, "appId": 1});
     let token = app
         .ok(
@@ -112,7 +112,7 @@ async fn qualified(app: &TestApp, mobile: &str) -> Borrower {
 }
 
 /// Applies for 100,000 over 6 days and has two auditors approve it (status 9).
-async fn approved(app: &TestApp, borrower: &Borrower) -> String {
+pub(crate) async fn approved(app: &TestApp, borrower: &Borrower) -> String {
     let applied = app
         .ok(
             "/jackey/loan/apply",
@@ -251,7 +251,12 @@ async fn order(app: &TestApp, borrower: &Borrower, order_id: &str) -> Value {
 }
 
 /// Polls until the order's `repaid` is `amount`.
-async fn wait_repaid(app: &TestApp, borrower: &Borrower, order_id: &str, amount: &str) -> Value {
+pub(crate) async fn wait_repaid(
+    app: &TestApp,
+    borrower: &Borrower,
+    order_id: &str,
+    amount: &str,
+) -> Value {
     app.wait_order(&borrower.token, order_id, "repaid", json!(amount))
         .await
 }

@@ -637,8 +637,9 @@ async fn metrics_are_off_without_a_metrics_token() {
 async fn a_production_start_is_refused_with_a_sandbox_provider_or_a_demo_setting() {
     use api::settings::{AppEnv, Env, Providers};
     let real = Providers {
-        payment: "acme-pay".into(),
-        payout: "acme-pay".into(),
+        payment: "xendit".into(),
+        payout: "xendit".into(),
+        sms: "semaphore".into(),
     };
     let production = Env {
         app_env: AppEnv::Production,
@@ -665,6 +666,16 @@ async fn a_production_start_is_refused_with_a_sandbox_provider_or_a_demo_setting
                 ..production.clone()
             },
             "PAYOUT_PROVIDER is the sandbox",
+        ),
+        (
+            Env {
+                providers: Providers {
+                    sms: "outbox".into(),
+                    ..real.clone()
+                },
+                ..production.clone()
+            },
+            "SMS_PROVIDER is the outbox",
         ),
         (
             Env {

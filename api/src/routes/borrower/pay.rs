@@ -45,6 +45,19 @@ pub fn router() -> Router<AppState> {
     )
 }
 
+/// The routes for the provider `PAYMENT_PROVIDER` names: the sandbox with its page, or
+/// a real gateway's adapter (with its webhook routes, [`crate::routes::xendit`]).
+pub fn router_for(state: &AppState) -> Router<AppState> {
+    let xendit = crate::providers::xendit(&state.env, &state.config);
+    match xendit {
+        Some(client) if state.env.providers.payment == crate::settings::XENDIT => {
+            router_with(client.clone()).merge(crate::routes::xendit::router(client))
+        }
+        Some(client) => router().merge(crate::routes::xendit::router(client)),
+        None => router(),
+    }
+}
+
 /// The recharge call and the webhook, with `provider` opening the payment pages.
 pub fn router_with(provider: Arc<dyn PaymentProvider>) -> Router<AppState> {
     // Read WEBHOOK_SECRET now, so a missing one is warned about at start-up.

@@ -1,0 +1,100 @@
+//! Xendit's webhooks ([`crate::providers::xendit`]), mounted when a provider is
+//! `xendit`: `POST /jackey/payment/xendit/invoice` (a repayment paid or expired) and
+//! `POST /jackey/payment/xendit/payout` (a withdrawal or refund succeeded or failed).
+//! Each checks `x-callback-token` first (401 without the right one), answers 200 once
+//! the notification is recorded (Xendit redelivers anything else for 24 hours), and
+//! is idempotent: a redelivery changes nothing.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Extension, Router};
+use serde_json::json;
+
+use crate::envelope::{ok, ApiError};
+use crate::payment::{apply_payment_event, WebhookError};
+use crate::payout::{record_result, Payout, PayoutOutcome};
+use crate::providers::xendit::{InvoiceWebhook, PayoutWebhook, Xendit};
+use crate::state::AppState;
+
+/// The webhook routes, verifying with `client`'s callback token.
+pub fn router(client: Arc<Xendit>) -> Router<AppState> {
+    Router::new()
+        .route("/jackey/payment/xendit/invoice", post(invoice))
+        .route("/jackey/payment/xendit/payout", post(payout))
+        .layer(Extension(client))
+}
+
+fn refused(status: StatusCode, field: &str, reason: &str) -> Response {
+    (status, ApiError::bad_input(field, reason)).into_response()
+}
+
+async fn invoice(
+    State(state): State<AppState>,
+    Extension(client): Extension<Arc<Xendit>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    if !client.verify_callback(&headers) {
+        return refused(
+            StatusCode::UNAUTHORIZED,
+            "x-callback-token",
+            "does not match",
+        );
+    }
+    let notification: InvoiceWebhook = match serde_json::from_slice(&body) {
+        Ok(notification) => notification,
+        Err(error) => return refused(StatusCode::BAD_REQUEST, "body", &error.to_string()),
+    };
+    match notification.event() {
+        Err(reason) => refused(StatusCode::BAD_REQUEST, "amount", &reason),
+        Ok(None) => ok(json!({ "ignored": notification.status })),
+        Ok(Some(event)) => match apply_payment_event(&state, event).await {
+            Ok(receipt) => ok(receipt),
+            Err(WebhookError { status, error }) => (status, error).into_response(),
+        },
+    }
+}
+
+async fn payout(
+    State(state): State<AppState>,
+    Extension(client): Extension<Arc<Xendit>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    if !client.verify_callback(&headers) {
+        return refused(
+            StatusCode::UNAUTHORIZED,
+            "x-callback-token",
+            "does not match",
+        );
+    }
+    let notification: PayoutWebhook = match serde_json::from_slice(&body) {
+        Ok(notification) => notification,
+        Err(error) => return refused(StatusCode::BAD_REQUEST, "body", &error.to_string()),
+    };
+    let Some((kind, id)) = Payout::parse_reference(&notification.data.reference_id) else {
+        // Not one of ours (another integration on the same account): nothing to do.
+        return ok(json!({ "ignored": notification.data.reference_id }));
+    };
+    let outcome = notification.data.outcome();
+    if notification.data.status == "REVERSED" {
+        // Paid, then returned by the bank: the money is back on the lender's balance
+        // and the borrower was told they received it. An operator decides.
+        tracing::error!(%id, "xendit reports a payout reversed after it succeeded; needs an operator");
+    }
+    if outcome == PayoutOutcome::Accepted {
+        return ok(json!({ "ignored": notification.event }));
+    }
+    match record_result(&state, kind, id, outcome).await {
+        Ok(()) => ok(json!({ "recorded": notification.event })),
+        Err(error) => {
+            tracing::error!(%error, %id, "payout result not recorded; xendit will redeliver");
+            (StatusCode::SERVICE_UNAVAILABLE, ApiError::internal(error)).into_response()
+        }
+    }
+}
