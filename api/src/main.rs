@@ -4,6 +4,8 @@
 //! - `api` (no subcommand): serve.
 //! - `api create-auditor --username NAME --password-stdin`: create an auditor (loan
 //!   officer) account; the password is read from standard input (PRODUCT.md 6).
+//! - `api openapi`: print the OpenAPI document (the web app's types are generated from
+//!   it: `scripts/contract`).
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
@@ -33,6 +35,8 @@ enum Command {
         #[arg(long, required = true)]
         password_stdin: bool,
     },
+    /// Print the OpenAPI document (pretty JSON) on standard output.
+    Openapi,
 }
 
 /// mimalloc instead of glibc malloc: see the workspace `Cargo.toml`.
@@ -47,6 +51,16 @@ async fn main() -> ExitCode {
     match Cli::parse().command {
         None => serve().await,
         Some(Command::CreateAuditor { username, .. }) => create_auditor_command(&username).await,
+        Some(Command::Openapi) => match api::openapi::document().to_pretty_json() {
+            Ok(json) => {
+                println!("{json}");
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("api openapi: {error}");
+                ExitCode::FAILURE
+            }
+        },
     }
 }
 

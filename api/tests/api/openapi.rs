@@ -647,3 +647,17 @@ async fn uploads_above_two_megabytes_are_accepted() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(envelope(&answer)["code"], 0, "{}", envelope(&answer));
 }
+
+/// The web app's types are generated from a committed copy of this document
+/// (`web/src/lib/openapi.json` → `web/src/lib/api-schema.ts`, checked by
+/// `web/scripts/contract.mjs --check`); this fails when the copy is stale.
+#[test]
+fn the_web_apps_copy_of_the_document_is_current() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/src/lib/openapi.json");
+    let committed = std::fs::read_to_string(path).expect("web/src/lib/openapi.json");
+    let current = api::openapi::document().to_pretty_json().unwrap() + "\n";
+    assert!(
+        committed == current,
+        "web/src/lib/openapi.json differs from the api's document: run scripts/contract"
+    );
+}

@@ -9,15 +9,8 @@
  * Tags: `AdminOrder` per order id (detail, history), `AdminUser` per user id,
  * `AdminQueue` and `AdminLedger`; every action invalidates what it changes.
  */
-import {
-  fetchBaseQuery,
-  type BaseQueryApi,
-  type FetchArgs,
-  type FetchBaseQueryMeta,
-} from '@reduxjs/toolkit/query/react';
-import { api } from '@/lib/api';
-import { interpret, type ApiFailure } from '@/lib/envelope';
-import { rememberPosition, sendPosition } from '@/lib/log-position';
+import { type BaseQueryApi, type FetchArgs } from '@reduxjs/toolkit/query/react';
+import { api, envelopeQuery, type EnvelopeResult } from '@/lib/api';
 import { adminSession } from './admin-session';
 import type {
   AdminLogin,
@@ -29,38 +22,22 @@ import type {
   UserDetail,
 } from './admin-types';
 
-const raw = fetchBaseQuery({
-  // Absolute, so the same code runs in the browser and under Node in tests.
-  baseUrl: typeof window === 'undefined' ? 'http://localhost/' : new URL('/', window.location.href).href,
-});
-
-type AdminResult<T> = { data: T; meta?: FetchBaseQueryMeta } | { error: ApiFailure; meta?: FetchBaseQueryMeta };
-
 /**
- * `POST args.url` with the auditor token (and no borrower token or unlock token).
- * Answers the envelope's `data`, or an `ApiFailure`; 401, 20001 and 7 end the
- * console session (never the borrower's).
+ * `POST args.url` with the auditor token (and never the borrower's). Answers the
+ * envelope's `data`, or an `ApiFailure`; 401, 20001 and 7 end the console session
+ * (never the borrower's), and only the session that made the call (not one signed in
+ * since).
  */
-export async function adminBaseQuery<T = unknown>(
+export const adminBaseQuery: <T = unknown>(
   args: FetchArgs,
   queryApi: BaseQueryApi,
   extra: unknown,
-): Promise<AdminResult<T>> {
-  const token = adminSession.token();
-  const headers = new Headers(args.headers as HeadersInit | undefined);
-  if (token) headers.set('Authorization', `Bearer ${token}`);
-  sendPosition(headers);
-  const result = await raw({ method: 'POST', body: {}, ...args, headers }, queryApi, extra as object);
-  rememberPosition(result.meta?.response?.headers);
-  const status =
-    result.meta?.response?.status ?? (typeof result.error?.status === 'number' ? result.error.status : undefined);
-  const body = result.error ? (result.error as { data?: unknown }).data : result.data;
-  const outcome = interpret<T>(status, body);
-  if ('data' in outcome) return { data: outcome.data, meta: result.meta };
-  // Only the session that made the call ends (not one signed in since).
-  if (outcome.effect === 'signOut' && token && adminSession.token() === token) adminSession.signOut('expired');
-  return { error: outcome.error, meta: result.meta };
-}
+) => Promise<EnvelopeResult<T>> = envelopeQuery({
+  token: () => adminSession.token(),
+  onEffect: (effect, _api, token) => {
+    if (effect === 'signOut' && token && adminSession.token() === token) adminSession.signOut('expired');
+  },
+});
 
 /** A `queryFn` calling `url` with the body (and headers) built from the argument. */
 function call<T, A>(

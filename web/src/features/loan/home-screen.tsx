@@ -63,12 +63,13 @@ export default function HomeScreen() {
   // The sheet opens by itself once per visit for a qualified borrower without a
   // signature (PRODUCT.md 3); closing it leaves the "Add signature" button.
   const [offered, setOffered] = useState(false);
+  const openSignature = signature.open;
   useEffect(() => {
     if (needsSignature && qualified && !offered) {
       setOffered(true);
-      signature.open();
+      openSignature();
     }
-  }, [needsSignature, qualified, offered, signature.open]);
+  }, [needsSignature, qualified, offered, openSignature]);
 
   const action = mainButton(user.data?.userQualificationView, latest);
   const { onClick, cooling } = useCooldown(() => {

@@ -4,6 +4,7 @@
  * record so the next read sees the change (the api answers after read-your-writes).
  */
 import { api } from '@/lib/api';
+import type { Sent, Wire } from '@/lib/wire';
 
 export interface ProfileUpdate {
   realName?: string;
@@ -52,7 +53,7 @@ export const profileApi = api.injectEndpoints({
       query: (body) => ({ url: 'jackey/user/update', body }),
       invalidatesTags: ['User'],
     }),
-    bindBank: build.mutation<null, { bankName: string; cardNo: string; smsCode?: string }>({
+    bindBank: build.mutation<null, Sent<Wire['BankBody']>>({
       query: (body) => ({ url: 'jackey/user/bank/binding', body }),
       invalidatesTags: ['User'],
     }),
