@@ -26,6 +26,7 @@ pub mod settings;
 pub mod sms;
 pub mod sms_relay;
 pub mod state;
+pub mod telemetry;
 pub mod workers;
 
 use std::net::SocketAddr;

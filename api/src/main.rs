@@ -15,7 +15,6 @@ use api::settings::Env;
 use api::Application;
 use clap::{Parser, Subcommand};
 use projections::store::{default_database_url, Database};
-use tracing_subscriber::EnvFilter;
 
 #[derive(Parser)]
 #[command(name = "api", version, about = "The cash-loan platform's HTTP server")]
@@ -45,9 +44,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
-        .init();
+    let _telemetry = api::telemetry::init();
     match Cli::parse().command {
         None => serve().await,
         Some(Command::CreateAuditor { username, .. }) => create_auditor_command(&username).await,

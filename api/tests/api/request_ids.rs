@@ -101,3 +101,90 @@ async fn request_ids(app: TestApp) {
     assert_eq!(metadata["request_id"], "req-emergency-1", "{metadata}");
     assert_eq!(metadata["idempotency_key"], "key-emergency-1", "{metadata}");
 }
+
+/// With `OTEL_EXPORTER_OTLP_ENDPOINT` set, the server exports its spans over OTLP/HTTP:
+/// a fake collector on loopback receives a request's span, with the service name and
+/// the request id (issue 17 item 2).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spans_are_exported_to_an_otlp_collector_when_one_is_set() {
+    use std::sync::{Arc, Mutex};
+    use tokio::io::AsyncBufReadExt;
+
+    let received: Arc<Mutex<Vec<Vec<u8>>>> = Arc::default();
+    let collector = axum::Router::new()
+        .route(
+            "/v1/traces",
+            axum::routing::post(
+                |axum::extract::State(seen): axum::extract::State<Arc<Mutex<Vec<Vec<u8>>>>>,
+                 body: axum::body::Bytes| async move {
+                    seen.lock().unwrap().push(body.to_vec());
+                    axum::http::StatusCode::OK
+                },
+            ),
+        )
+        .with_state(received.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let collector_addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, collector).await.unwrap() });
+
+    let dir = std::env::temp_dir().join(format!("otel-{}", uuid::Uuid::now_v7().simple()));
+    let mut server = tokio::process::Command::new(env!("CARGO_BIN_EXE_api"))
+        .env(
+            "DATABASE_URL",
+            format!("sqlite://{}", dir.join("loan.db").display()),
+        )
+        .env("BIND_ADDR", "127.0.0.1:0")
+        .env("STORAGE_URL", "memory://")
+        .env("WEB_DIST", dir.join("no-web-app"))
+        .env("RUST_LOG", "info")
+        .env(
+            "OTEL_EXPORTER_OTLP_ENDPOINT",
+            format!("http://{collector_addr}"),
+        )
+        .env("OTEL_BSP_SCHEDULE_DELAY", "100")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the api binary");
+    let mut lines = tokio::io::BufReader::new(server.stderr.take().unwrap()).lines();
+    let base = loop {
+        let line = tokio::time::timeout(std::time::Duration::from_secs(60), lines.next_line())
+            .await
+            .expect("the server starts")
+            .unwrap()
+            .expect("the server is running");
+        if let Some(rest) = line.split("running at ").nth(1) {
+            break rest.trim().trim_end_matches('/').to_string();
+        }
+    };
+    // Keep reading its log so the pipe never fills.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    let answer = reqwest::Client::new()
+        .get(format!("{base}/readyz"))
+        .header("x-request-id", "otel-req-4711")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.headers()["x-request-id"], "otel-req-4711");
+
+    let contains = |haystack: &[u8], needle: &str| {
+        haystack
+            .windows(needle.len())
+            .any(|w| w == needle.as_bytes())
+    };
+    let mut exported = false;
+    for _ in 0..100 {
+        exported = received
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|body| contains(body, "otel-req-4711") && contains(body, "loan-api"));
+        if exported {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    server.kill().await.ok();
+    assert!(exported, "the request's span reached the collector");
+}
