@@ -33,22 +33,34 @@ fn refused(status: StatusCode, field: &str, reason: &str) -> Response {
     (status, ApiError::bad_input(field, reason)).into_response()
 }
 
+/// The notification in `body`, once its `x-callback-token` is checked (401 before the
+/// body is read when it is wrong; 400 for a body that is not the notification).
+fn authenticated<T: serde::de::DeserializeOwned>(
+    client: &Xendit,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<T, (StatusCode, ApiError)> {
+    if !client.verify_callback(headers) {
+        let error = ApiError::bad_input("x-callback-token", "does not match");
+        return Err((StatusCode::UNAUTHORIZED, error));
+    }
+    serde_json::from_slice(body).map_err(|error| {
+        (
+            StatusCode::BAD_REQUEST,
+            ApiError::bad_input("body", &error.to_string()),
+        )
+    })
+}
+
 async fn invoice(
     State(state): State<AppState>,
     Extension(client): Extension<Arc<Xendit>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    if !client.verify_callback(&headers) {
-        return refused(
-            StatusCode::UNAUTHORIZED,
-            "x-callback-token",
-            "does not match",
-        );
-    }
-    let notification: InvoiceWebhook = match serde_json::from_slice(&body) {
+    let notification: InvoiceWebhook = match authenticated(&client, &headers, &body) {
         Ok(notification) => notification,
-        Err(error) => return refused(StatusCode::BAD_REQUEST, "body", &error.to_string()),
+        Err(refusal) => return refusal.into_response(),
     };
     match notification.event() {
         Err(reason) => refused(StatusCode::BAD_REQUEST, "amount", &reason),
@@ -66,16 +78,9 @@ async fn payout(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    if !client.verify_callback(&headers) {
-        return refused(
-            StatusCode::UNAUTHORIZED,
-            "x-callback-token",
-            "does not match",
-        );
-    }
-    let notification: PayoutWebhook = match serde_json::from_slice(&body) {
+    let notification: PayoutWebhook = match authenticated(&client, &headers, &body) {
         Ok(notification) => notification,
-        Err(error) => return refused(StatusCode::BAD_REQUEST, "body", &error.to_string()),
+        Err(refusal) => return refusal.into_response(),
     };
     let Some((kind, id)) = Payout::parse_reference(&notification.data.reference_id) else {
         // Not one of ours (another integration on the same account): nothing to do.

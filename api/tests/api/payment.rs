@@ -125,9 +125,8 @@ pub(crate) async fn approved(app: &TestApp, borrower: &Borrower) -> String {
     order_id
 }
 
-/// Withdraws 80,000 of the approved order (status 4): 80,000 owed today
-/// (cooling-off), repayments 100–20,000.
-async fn disbursed(app: &TestApp, borrower: &Borrower, order_id: &str) {
+/// Sets the PIN and asks to withdraw 80,000 of the approved order.
+pub(crate) async fn withdraw_80000(app: &TestApp, borrower: &Borrower) {
     app.ok(
         "/jackey/user/withdrawPin",
         borrower.t(),
@@ -140,6 +139,12 @@ async fn disbursed(app: &TestApp, borrower: &Borrower, order_id: &str) {
         json!({"password": "246810", "withdrawAmount": "80000", "bankcard": "x"}),
     )
     .await;
+}
+
+/// Withdraws 80,000 of the approved order (status 4): 80,000 owed today
+/// (cooling-off), repayments 100–20,000.
+async fn disbursed(app: &TestApp, borrower: &Borrower, order_id: &str) {
+    withdraw_80000(app, borrower).await;
     app.wait_status(&borrower.token, order_id, 4).await;
 }
 

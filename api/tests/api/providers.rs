@@ -16,7 +16,7 @@ use base64::Engine;
 use serde_json::{json, Value};
 
 use crate::helpers::{env, TestApp};
-use crate::payment::{approved, qualified, wait_repaid};
+use crate::payment::{approved, qualified, wait_repaid, withdraw_80000};
 
 const SECRET_KEY: &str = "xnd_development_test_key";
 const CALLBACK_TOKEN: &str = "test-callback-token";
@@ -167,6 +167,12 @@ async fn webhook(app: &TestApp, path: &str, token: &str, body: Value) -> (Status
     )
 }
 
+/// A webhook with a wrong `x-callback-token` is refused before it is read.
+async fn refused_when_forged(app: &TestApp, path: &str, body: &Value) {
+    let (status, _) = webhook(app, path, "forged", body.clone()).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn xendit_pays_out_once_after_a_lost_answer_and_takes_a_repayment_on_sqlite() {
     let fake = Shared::default();
@@ -186,18 +192,7 @@ async fn xendit_pays_out_once_after_a_lost_answer_and_takes_a_repayment_on_postg
 async fn xendit_journey(app: TestApp, fake: Shared) {
     let borrower = qualified(&app, "09170008801").await;
     let order_id = approved(&app, &borrower).await;
-    app.ok(
-        "/jackey/user/withdrawPin",
-        borrower.t(),
-        json!({"pin": "246810"}),
-    )
-    .await;
-    app.ok(
-        "/jackey/user/withdraw",
-        borrower.t(),
-        json!({"password": "246810", "withdrawAmount": "80000", "bankcard": "x"}),
-    )
-    .await;
+    withdraw_80000(&app, &borrower).await;
 
     // The worker calls, loses the answer (504), calls again with the same key.
     let mut calls = 0;
@@ -236,14 +231,7 @@ async fn xendit_journey(app: TestApp, fake: Shared) {
     // changes nothing.
     let succeeded = json!({"event": "payout.succeeded", "data": {
         "id": format!("disb-{key}"), "reference_id": reference, "status": "SUCCEEDED", "amount": 80000}});
-    let (status, _) = webhook(
-        &app,
-        "/jackey/payment/xendit/payout",
-        "forged",
-        succeeded.clone(),
-    )
-    .await;
-    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    refused_when_forged(&app, "/jackey/payment/xendit/payout", &succeeded).await;
     let detail = app
         .ok(
             "/jackey/loan/orderInfo",
@@ -283,14 +271,7 @@ async fn xendit_journey(app: TestApp, fake: Shared) {
     let session = invoice["external_id"].as_str().unwrap().to_string();
     let paid = json!({"id": "inv-1", "external_id": session, "status": "PAID",
         "amount": 20000, "paid_amount": 20000, "currency": "PHP"});
-    let (status, _) = webhook(
-        &app,
-        "/jackey/payment/xendit/invoice",
-        "forged",
-        paid.clone(),
-    )
-    .await;
-    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    refused_when_forged(&app, "/jackey/payment/xendit/invoice", &paid).await;
     let (status, answer) = webhook(
         &app,
         "/jackey/payment/xendit/invoice",
