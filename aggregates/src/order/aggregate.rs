@@ -20,20 +20,24 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use uuid::Uuid;
 
-/// The repayment rule (PRODUCT.md 5, P1): positive, at most two decimals, never more
-/// than `owed` today, and within `repay_min..=repay_max` — except that the final
-/// payment may be exactly what is owed when that is below the minimum. Error 40001
-/// with the range capped at what is owed. The order applies it to every repayment;
-/// the api applies the same function before opening a payment page.
+/// The repayment rule (PRODUCT.md 5, P1, P12): positive, at most two decimals, never
+/// more than `owed` today, and within `repay_min..=repay_max` — except that the final
+/// payment may be exactly what is owed when that is below the minimum, and that the
+/// amounts in `always` (today's payoff and the installments due today, PRODUCT.md 5:
+/// "two amounts are always allowed in one payment whatever `repay_max` says") pass
+/// whatever the range. Error 40001 with the range capped at what is owed. The order
+/// applies it to every payment page and every repayment.
 pub fn check_repayment_amount(
     amount: Decimal,
     terms: &LoanTerms,
     owed: Decimal,
+    always: &[Decimal],
 ) -> Result<(), OrderError> {
     let in_range = amount >= terms.repay_min && amount <= terms.repay_max;
     let final_small = amount == owed && owed < terms.repay_min;
+    let exempt = always.iter().any(|a| *a > Decimal::ZERO && *a == amount);
     let well_formed = amount > Decimal::ZERO && amount.round_dp(2) == amount;
-    if !well_formed || amount > owed || !(in_range || final_small) {
+    if !well_formed || amount > owed || !(in_range || final_small || exempt) {
         return Err(OrderError::RepaymentAmount {
             min: terms.repay_min.min(owed),
             max: terms.repay_max.min(owed),
@@ -363,7 +367,9 @@ impl Order {
         }
         // P1 made exact (12.1): the open pages together never exceed the payoff.
         let headroom = (owed - self.open_sessions_total(now)).max(Decimal::ZERO);
-        check_repayment_amount(amount, &self.loan()?.terms, headroom)?;
+        let loan = self.loan()?;
+        let always = [owed, loan.due_on(now.date_naive())];
+        check_repayment_amount(amount, &loan.terms, headroom, &always)?;
         let event = OrderEvent::PaymentSessionOpened {
             session_id,
             amount,
@@ -400,11 +406,14 @@ impl Order {
             return (Decimal::ZERO, Some(reason));
         }
         let candidate = amount.min(session.amount).min(owed);
-        let terms = match self.loan() {
-            Ok(loan) => &loan.terms,
+        let loan = match self.loan() {
+            Ok(loan) => loan,
             Err(_) => return (Decimal::ZERO, Some("nothing is owed on this loan")),
         };
-        if check_repayment_amount(candidate, terms, owed).is_err() {
+        // The page's own amount was allowed when it opened (a payoff or today's
+        // installments may exceed the range); so are today's two amounts.
+        let always = [session.amount, owed, loan.due_on(now.date_naive())];
+        if check_repayment_amount(candidate, &loan.terms, owed, &always).is_err() {
             return (
                 Decimal::ZERO,
                 Some("the amount differs from the payment page's"),
@@ -475,7 +484,7 @@ impl Order {
                     repay_max: owed,
                     ..terms.clone()
                 };
-                check_repayment_amount(accepted, &uncapped, owed)?;
+                check_repayment_amount(accepted, &uncapped, owed, &[])?;
                 if amount > MANUAL_FOUR_EYES_ABOVE {
                     match self.manual_proposals.get(&payment_ref) {
                         None => {

@@ -128,6 +128,16 @@ impl Loan {
         self.schedule.iter().map(Installment::unpaid).sum()
     }
 
+    /// What the installments due on or before `today` still ask for (fees included):
+    /// the "due today" amount a borrower may always pay in one payment (PRODUCT.md 5).
+    pub fn due_on(&self, today: NaiveDate) -> Decimal {
+        self.schedule
+            .iter()
+            .filter(|installment| installment.due_date <= today)
+            .map(Installment::unpaid)
+            .sum()
+    }
+
     /// Whole days from the payout day to `today`.
     pub fn days_since_payout(&self, today: NaiveDate) -> i64 {
         (today - self.paid_at.date_naive()).num_days()

@@ -1382,6 +1382,59 @@ fn open_payment_sessions_never_exceed_todays_payoff_p1() {
 }
 
 #[test]
+fn todays_payoff_is_paid_in_one_payment_whatever_repay_max_says_p12() {
+    // Paid out today (cooling-off): the payoff is the principal, 80,000, four times
+    // repay_max (20,000). One page for all of it opens, and its payment closes the loan.
+    let given = disbursed();
+    test()
+        .given(given.clone())
+        .when(open_session(1, dec!(80000)))
+        .then_expect_events(vec![session_opened(1, dec!(80000))]);
+    let mut paid_off = given.clone();
+    paid_off.push(session_opened(1, dec!(80000)));
+    let events = run(test(), paid_off.clone(), recharge("payoff", 1, dec!(80000)));
+    assert_eq!(events[0], paid("payoff", 1, dec!(80000)));
+    assert!(
+        matches!(
+            events.last(),
+            Some(OrderEvent::LoanRepaid {
+                cooling_off: true,
+                ..
+            })
+        ),
+        "{events:?}"
+    );
+    paid_off.extend(events);
+    assert_eq!(fold(paid_off).status.code(), 10);
+    // Any other amount above repay_max is still refused.
+    test()
+        .given(given)
+        .when(open_session(2, dec!(30000)))
+        .then_expect_error(OrderError::RepaymentAmount {
+            min: dec!(100),
+            max: dec!(20000),
+        });
+}
+
+#[test]
+fn the_installments_due_today_are_paid_in_one_payment_whatever_repay_max_says() {
+    // 80,000 over 6 days, three days later: three installments are due, above 20,000
+    // together, and below the payoff (the principal, within cooling-off).
+    let later = test_now() + chrono::Duration::days(3);
+    let order = fold(disbursed());
+    let loan = order.loan.clone().unwrap();
+    let due = loan.due_on(later.date_naive());
+    assert!(due > dec!(20000), "{due}");
+    let payoff = order.payoff_at(later);
+    assert!(due <= payoff);
+    let events = run(test_at(later), disbursed(), open_session(1, due));
+    assert!(
+        matches!(events.as_slice(), [OrderEvent::PaymentSessionOpened { amount, .. }] if *amount == due),
+        "{events:?}"
+    );
+}
+
+#[test]
 fn no_payment_session_opens_before_the_payout_or_after_closing_p1() {
     test()
         .given(approved(dec!(80000), 6))

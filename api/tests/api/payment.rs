@@ -335,12 +335,13 @@ async fn recharge_refusals(app: TestApp) {
     disbursed(&app, &borrower, &order_id).await;
     assert_eq!(owed_today(&app, &borrower).await, "80000.00");
 
-    // Not a plain amount (PRODUCT.md 5): 10004 naming the field. Out of the range,
-    // above what is owed, or absent: 40001 with the range.
+    // Not a plain amount (PRODUCT.md 5): 10004 naming the field. Out of the range
+    // (and not today's payoff, 80,000, which is always one payment, P12), above what
+    // is owed, or absent: 40001 with the range.
     let odd = [
         "150.005", "-500", "abc", "", "1e5", "8E4", "+80000", "1e-2", " 100",
     ];
-    let out_of_range = ["99.99", "20000.01", "80000", "80000.01", "0"];
+    let out_of_range = ["99.99", "20000.01", "79999.99", "80000.01", "0"];
     let cases = odd
         .map(|amt| (json!(amt), 10004, ["amt", "digits"]))
         .into_iter()

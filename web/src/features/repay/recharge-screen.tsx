@@ -24,7 +24,7 @@ import { useLatestOrderQuery } from '@/lib/shared-api';
 import type { Order } from '@/lib/types';
 import { openPaymentPage } from './open-page';
 import { usePayoffQuoteQuery, useRechargeMutation, type PayoffQuote } from './repay-api';
-import { checkRecharge, nextInstallment, payoffShortcut, repayRange } from './repay-rules';
+import { checkRecharge, nextInstallment, repayRange } from './repay-rules';
 import './repay.css';
 
 function NothingOwed() {
@@ -48,19 +48,16 @@ function RechargeForm({ order, payoff, onNothingOwed }: { order: Order; payoff: 
   const money = useMoney();
   const [amount, setAmount] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
   const [recharge, rechargeState] = useRechargeMutation();
   const attempt = useRef<{ body: string; key: string } | null>(null);
 
   const owed = payoff.amount;
   const range = repayRange(owed);
   const next = nextInstallment(order, owed);
-  const payoffFill = payoffShortcut(owed);
 
   const type = (value: string) => {
     setAmount(decimalInput(value));
     setProblem(null);
-    setNote(null);
   };
 
   const problemText = (key: string) =>
@@ -134,17 +131,16 @@ function RechargeForm({ order, payoff, onNothingOwed }: { order: Order; payoff: 
         <p className="muted" data-testid="recharge-range">
           {range.finalOnly
             ? t('recharge_final_exact', { amount: money(owed) })
-            : t('recharge_range_hint', { min: money(range.min), max: money(range.max) })}
+            : range.max === minorToText(toMinor(owed) ?? 0n)
+              ? t('recharge_range_hint', { min: money(range.min), max: money(range.max) })
+              : t('recharge_range_hint_payoff', { min: money(range.min), max: money(range.max), payoff: money(owed) })}
         </p>
         <div className="repay-shortcuts">
           <Button
             size="small"
             color="primary"
             fill="outline"
-            onClick={() => {
-              type(payoffFill.amount);
-              if (payoffFill.capped) setNote(t('recharge_payoff_capped', { amount: money(owed), max: money(range.max) }));
-            }}
+            onClick={() => type(minorToText(toMinor(owed) ?? 0n))}
           >
             {t('recharge_pay_off_today')}
           </Button>
@@ -154,7 +150,6 @@ function RechargeForm({ order, payoff, onNothingOwed }: { order: Order; payoff: 
             </Button>
           )}
         </div>
-        {note && <p className="warning-box">{note}</p>}
         {problem && (
           <p className="error-text" role="alert" data-testid="recharge-error">
             {problem}

@@ -1,9 +1,11 @@
 /**
  * The recharge amount rule as the repayment screen applies it (PRODUCT.md 5, P1,
  * P12): between `REPAY_MIN` and `REPAY_MAX` and never more than what is owed
- * today (the payoff quote, as the server's `owing_loan`), except that the final
- * payment may be exactly what is owed when that is below the minimum. All
- * comparisons are in minor units (bigint), never floats.
+ * today (the payoff quote, as the server's `owing_loan`), except that the whole
+ * payoff is always one payment (P12: the right to prepay), and the final payment may
+ * be exactly what is owed when that is below the minimum. (The server also takes the
+ * installments due today in one payment.) All comparisons are in minor units
+ * (bigint), never floats.
  */
 import { REPAY_MAX, REPAY_MIN } from '@/config/constants';
 import { minorToText, toMinor } from '@/lib/money';
@@ -29,18 +31,10 @@ export function repayRange(owed: string): { min: string; max: string; finalOnly:
 /** Null when `amount` may be paid now, else the problem's key (`repay_amount_rule`). */
 export function checkRecharge(amount: string, owed: string): string | null {
   if (!amount.trim()) return 'recharge_amount_required';
-  return checkRepayAmount(toMinor(amount), toMinor(owed) ?? 0n, REPAY_MIN_MINOR, REPAY_MAX_MINOR);
-}
-
-/**
- * "Pay off today": the payoff amount, or the most one payment may be when the
- * payoff is larger (`capped`: it takes several payments).
- */
-export function payoffShortcut(payoff: string): { amount: string; capped: boolean } {
-  const minor = toMinor(payoff) ?? 0n;
-  return minor > REPAY_MAX_MINOR
-    ? { amount: minorToText(REPAY_MAX_MINOR), capped: true }
-    : { amount: minorToText(minor), capped: false };
+  const minor = toMinor(amount);
+  const owedMinor = toMinor(owed) ?? 0n;
+  if (minor !== null && minor === owedMinor && owedMinor > 0n) return null; // the payoff (P12)
+  return checkRepayAmount(minor, owedMinor, REPAY_MIN_MINOR, REPAY_MAX_MINOR);
 }
 
 /**

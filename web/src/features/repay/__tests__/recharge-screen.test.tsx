@@ -66,7 +66,9 @@ describe('the recharge amount rule', () => {
     mount({ handlers: [recorder.handler] });
     const input = await amountInput();
     expect(screen.getByTestId('owed-today')).toHaveTextContent('₱49,000.00');
-    expect(screen.getByTestId('recharge-range')).toHaveTextContent('Each payment is between ₱100.00 and ₱20,000.00.');
+    expect(screen.getByTestId('recharge-range')).toHaveTextContent(
+      'Each payment is between ₱100.00 and ₱20,000.00, or the whole ₱49,000.00 to pay off today.',
+    );
 
     expect(submit()).toBeDisabled();
     await user.type(input, '99.99');
@@ -116,15 +118,25 @@ describe('the recharge amount rule', () => {
     await waitFor(() => expect(recorder.calls).toEqual([{ body: { amt: '60.00' }, key: expect.any(String) }]));
   });
 
-  it('fills the payoff (capped at one payment) and the next installment, and explains cooling-off (P12)', async () => {
+  it('fills the whole payoff, one payment above the range, and the next installment, and explains cooling-off (P12)', async () => {
     const user = userEvent.setup();
-    mount();
+    const recorder = rechargeRecorder();
+    mount({ handlers: [recorder.handler] });
     const input = await amountInput();
     expect(screen.getByTestId('cooling-off')).toHaveTextContent('returning the principal now closes the loan with no interest and no fee');
 
     await user.click(screen.getByRole('button', { name: 'Pay off today' }));
-    expect(input).toHaveValue('20000.00');
-    expect(screen.getByText(/Paying off takes ₱49,000.00, more than one payment may be \(₱20,000.00\)/)).toBeInTheDocument();
+    expect(input).toHaveValue('49000.00');
+    expect(screen.getByTestId('recharge-range')).toHaveTextContent('or the whole ₱49,000.00 to pay off today');
+    // The payoff goes out as one payment, though it is above the 20,000 range.
+    await user.click(submit());
+    await waitFor(() => expect(recorder.calls).toEqual([{ body: { amt: '49000.00' }, key: expect.any(String) }]));
+    // Any other amount above the range is refused before any call.
+    await user.clear(input);
+    await user.type(input, '30000');
+    await user.click(submit());
+    expect(await screen.findByRole('alert')).toHaveTextContent('Enter an amount between');
+    expect(recorder.calls).toHaveLength(1);
 
     // The first installment is 8,433.30 with 1,000.00 paid.
     await user.click(screen.getByRole('button', { name: 'Next installment' }));
