@@ -72,6 +72,12 @@ describe('borrower journey', () => {
     // Withdraw: home main button → amount → bank card → PIN set-up → confirm.
     await withdrawFromHome(page, { amount: '10000', shots: true });
     await shot(page, 'detail-repaying');
+    // Home says what is owed and when the next installment is due (PRODUCT.md 12.5).
+    await page.goto('/');
+    await page.getByTestId('owed-card').getByText('Total outstanding').waitFor();
+    await page.getByTestId('owed-next').getByText(/Next installment ₱[\d,]+\.\d\d, due /).waitFor();
+    assert.equal(await page.getByText('Account balance').count(), 0, 'no balance while repaying');
+    await shot(page, 'home-repaying');
 
     // Repay in two payments through the sandbox payment page.
     await repay(page, ['4000', 'payoff'], { shots: true });

@@ -1,6 +1,7 @@
 /**
  * `/`: home (PRODUCT.md 3, 4.2). Balance card (applied amount and account
- * balance), the policy checkbox that enables the main button, the icon buttons,
+ * balance; while repaying, what is owed instead: total outstanding, the next
+ * installment and its due date, any overdue amount, PRODUCT.md 12.5), the policy checkbox that enables the main button, the icon buttons,
  * the main button with its one-second cool-down, the refusal overlay with its
  * reason (P8) and the signature sheet when no signature is on file.
  *
@@ -28,11 +29,14 @@ import { showAlert, showToast } from '@/components/feedback';
 import { LazySignatureSheet } from '@/components/lazy-signature-sheet';
 import { Page } from '@/components/page';
 import { StatusTag } from '@/components/status-tag';
+import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { isQualified, mainButton, walletPath } from '@/lib/rules';
 import { useCompanyConfigQuery, useLoanProgressQuery, useOrderInfoQuery, useUserInfoQuery } from '@/lib/shared-api';
 import { storage } from '@/lib/storage';
+import type { Order } from '@/lib/types';
 import Banner from './banner';
+import { owedSummary } from './owed-summary';
 import { useCooldown } from './use-cooldown';
 import { useSignature } from './use-signature';
 
@@ -43,6 +47,35 @@ const Mask = lazy(() => import('antd-mobile/es/components/mask'));
 const ErrorState = lazy(() => import('@/components/states').then((m) => ({ default: m.ErrorState })));
 
 const BANNERS = ['banner_licensed', 'banner_no_fees', 'banner_prepay'];
+
+/** While repaying: what is owed, never "balance ₱0.00" (PRODUCT.md 12.5). */
+function OwedCard({ order, status }: { order: Order | undefined | null; status: number }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const dates = useDates();
+  const summary = order ? owedSummary(order) : null;
+  return (
+    <section className="card card--hero balance-card" data-testid="owed-card" aria-busy={!summary}>
+      <div className="muted">{t('home_outstanding')}</div>
+      <div className="amount-big">
+        {summary ? money(summary.outstanding) : <Skeleton animated className="balance-skeleton" />}
+      </div>
+      {summary?.overdue && (
+        <div className="warning-text" data-testid="owed-overdue">
+          {t('home_overdue', { amount: money(summary.overdue) })}
+        </div>
+      )}
+      <div className="row balance-card__foot">
+        <span className="muted" data-testid="owed-next">
+          {summary?.next
+            ? t('home_next_installment', { amount: money(summary.next.amount), date: dates.day(summary.next.dueDate) })
+            : null}
+        </span>
+        <StatusTag status={status} />
+      </div>
+    </section>
+  );
+}
 
 export default function HomeScreen() {
   const { t } = useTranslation();
@@ -55,6 +88,8 @@ export default function HomeScreen() {
   const latest = progress.data;
   const refused = latest && (latest.status === 5 || latest.status === 12);
   const { data: refusedOrder } = useOrderInfoQuery(refused ? latest.orderId : skipToken);
+  const repaying = latest?.status === 4;
+  const { data: repayingOrder } = useOrderInfoQuery(repaying ? latest.orderId : skipToken);
   const [accepted, setAccepted] = useState(() => storage.get('policyAccepted') === '1');
   const [overlayClosed, setOverlayClosed] = useState(false);
   const signature = useSignature();
@@ -123,6 +158,9 @@ export default function HomeScreen() {
   return (
     <Page title={company?.title ?? t('app_name')} tabs>
       <Banner slides={BANNERS.map((key) => t(key))} />
+      {repaying ? (
+        <OwedCard order={repayingOrder} status={latest.status} />
+      ) : (
       <section className="card card--hero balance-card" data-testid="balance-card" aria-busy={loading}>
         <div className="muted">{t('account_balance')}</div>
         <div className="amount-big">
@@ -139,6 +177,7 @@ export default function HomeScreen() {
           {latest && <StatusTag status={latest.status} />}
         </div>
       </section>
+      )}
       <section className="card">
         <div className="icon-grid">
           {icons.map((item) => (

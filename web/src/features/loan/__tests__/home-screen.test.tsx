@@ -11,6 +11,7 @@ import HomeScreen from '@/features/loan/home-screen';
 import { answer, server } from '@/testing/server';
 import { renderWithProviders } from '@/testing/render';
 import { userFixture } from '@/testing/fixtures';
+import { disbursedOrder } from '@/features/repay/__tests__/fixtures';
 
 const session = { token: 'tok', redirect: null };
 
@@ -54,6 +55,25 @@ describe('home main button', () => {
     given({ orderId: 'o1', status: 4, applyAmount: '80000.00', balance: '0.00', contract: '' });
     renderWithProviders(<HomeScreen />, { preloadedState: { session } });
     await waitFor(() => expect(screen.getByTestId('main-button')).toHaveTextContent('Repay'));
+  });
+
+  it('while repaying shows what is owed, the next installment and any overdue amount, never the balance (12.5)', async () => {
+    const order = disbursedOrder({
+      periodViews: [
+        { period: 1, dueDate: '2026-11-23', amt: '8433.30', paid: '8433.30', status: 1 },
+        { period: 2, dueDate: '2026-11-24', amt: '8433.30', paid: '1000.00', status: 2 },
+        { period: 3, dueDate: '2026-11-25', amt: '8433.30', paid: '0.00', status: 0 },
+      ],
+      remaining: '15866.60',
+    });
+    given({ orderId: order.orderId, status: 4, applyAmount: '50000.00', balance: '0.00', contract: '' }, true, order);
+    renderWithProviders(<HomeScreen />, { preloadedState: { session } });
+    const card = await screen.findByTestId('owed-card');
+    await waitFor(() => expect(card).toHaveTextContent('Total outstanding₱15,866.60'));
+    expect(screen.getByTestId('owed-next')).toHaveTextContent('Next installment ₱7,433.30, due Nov 24, 2026');
+    expect(screen.getByTestId('owed-overdue')).toHaveTextContent('Overdue: ₱7,433.30');
+    expect(screen.queryByText('Account balance')).not.toBeInTheDocument();
+    expect(screen.getByTestId('main-button')).toHaveTextContent('Repay');
   });
 
   it('is disabled for one second after each click', async () => {
