@@ -1,11 +1,11 @@
 /**
  * `/loan`: the product list (PRODUCT.md 3): logo, name, maximum amount, daily
- * rate, score 5.0 and an Apply button; disabled products are greyed. The button
+ * rate and an Apply button; disabled products are greyed. No star score: a fixed
+ * "5.0" on every product (PRODUCT.md 3 `/loan`) would be a rating nobody gave. The button
  * reads "Complete info" while the borrower is not qualified (4.1).
  */
 import Button from 'antd-mobile/es/components/button';
 import Image from 'antd-mobile/es/components/image';
-import Rate from 'antd-mobile/es/components/rate';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Page } from '@/components/page';
@@ -38,10 +38,6 @@ export default function ProductsScreen() {
                       <div className="product__name">{p.name}</div>
                       <div className="muted">
                         {t('up_to')} {money(p.maxAmount)} · {t('daily_rate')} {p.defaultRate}%
-                      </div>
-                      <div className="row" style={{ justifyContent: 'flex-start' }}>
-                        <Rate readOnly value={5} style={{ '--star-size': '12px' } as React.CSSProperties} />
-                        <span className="muted">5.0</span>
                       </div>
                     </div>
                     <Button
