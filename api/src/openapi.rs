@@ -112,6 +112,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
     document.merge(routes::files::Doc::openapi());
     document.merge(routes::borrower::pay::Doc::openapi());
     document.merge(routes::borrower::sms_inbox::Doc::openapi());
+    document.merge(routes::xendit::Doc::openapi());
     // Auditor handlers share names with borrower ones (`login`, `logout`): their
     // operation ids say whose they are.
     document.merge(prefix_operation_ids(

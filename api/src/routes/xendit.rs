@@ -1,9 +1,10 @@
-//! Xendit's webhooks ([`crate::providers::xendit`]), mounted when a provider is
-//! `xendit`: `POST /jackey/payment/xendit/invoice` (a repayment paid or expired) and
-//! `POST /jackey/payment/xendit/payout` (a withdrawal or refund succeeded or failed).
-//! Each checks `x-callback-token` first (401 without the right one), answers 200 once
-//! the notification is recorded (Xendit redelivers anything else for 24 hours), and
-//! is idempotent: a redelivery changes nothing.
+//! Xendit's webhooks ([`crate::providers::xendit`]): `POST /jackey/payment/xendit/invoice`
+//! (a repayment paid or expired) and `POST /jackey/payment/xendit/payout` (a withdrawal
+//! or refund succeeded or failed). Each checks `x-callback-token` first (401 without
+//! the right one), answers 200 once the notification is recorded (Xendit redelivers
+//! anything else for 24 hours), and is idempotent: a redelivery changes nothing. When
+//! no provider is `xendit` they answer 404 (they stay routed, so the OpenAPI document
+//! lists every route of every deployment).
 
 use std::sync::Arc;
 
@@ -15,14 +16,19 @@ use axum::routing::post;
 use axum::{Extension, Router};
 use serde_json::json;
 
-use crate::envelope::{ok, ApiError};
+use crate::envelope::{ok, AnyData, ApiError, Envelope};
 use crate::payment::{apply_payment_event, WebhookError};
 use crate::payout::{record_result, Payout, PayoutOutcome};
 use crate::providers::xendit::{InvoiceWebhook, PayoutWebhook, Xendit};
 use crate::state::AppState;
 
-/// The webhook routes, verifying with `client`'s callback token.
-pub fn router(client: Arc<Xendit>) -> Router<AppState> {
+/// The OpenAPI description of the two webhooks (see [`crate::openapi`]).
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(invoice, payout))]
+pub struct Doc;
+
+/// The webhook routes, verifying with `client`'s callback token (404 without one).
+pub fn router(client: Option<Arc<Xendit>>) -> Router<AppState> {
     Router::new()
         .route("/jackey/payment/xendit/invoice", post(invoice))
         .route("/jackey/payment/xendit/payout", post(payout))
@@ -33,13 +39,21 @@ fn refused(status: StatusCode, field: &str, reason: &str) -> Response {
     (status, ApiError::bad_input(field, reason)).into_response()
 }
 
-/// The notification in `body`, once its `x-callback-token` is checked (401 before the
-/// body is read when it is wrong; 400 for a body that is not the notification).
+/// The notification in `body`, once its `x-callback-token` is checked: 404 in a
+/// deployment without Xendit, 401 before the body is read when the token is wrong,
+/// 400 for a body that is not the notification.
 fn authenticated<T: serde::de::DeserializeOwned>(
-    client: &Xendit,
+    client: Option<&Xendit>,
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<T, (StatusCode, ApiError)> {
+    let Some(client) = client else {
+        let error = ApiError::new(
+            aggregates::ErrorCode::RecordNotFound,
+            "record not found: xendit is not a configured provider",
+        );
+        return Err((StatusCode::NOT_FOUND, error));
+    };
     if !client.verify_callback(headers) {
         let error = ApiError::bad_input("x-callback-token", "does not match");
         return Err((StatusCode::UNAUTHORIZED, error));
@@ -52,13 +66,29 @@ fn authenticated<T: serde::de::DeserializeOwned>(
     })
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/payment/xendit/invoice",
+    tag = "payment",
+    summary = "Xendit's invoice webhook (PAYMENT_PROVIDER=xendit)",
+    description = "Xendit's invoice notification (`PAID`, `SETTLED`, `EXPIRED`), checked by \
+                   `x-callback-token`; a redelivery counts once.",
+    request_body(content = String, content_type = "application/json"),
+    responses(
+        (status = 200, description = "Recorded, or a status that moves no money", body = Envelope<AnyData>),
+        (status = 400, description = "Not an invoice notification", body = Envelope<AnyData>),
+        (status = 401, description = "Wrong `x-callback-token`", body = Envelope<AnyData>),
+        (status = 404, description = "Xendit is not a configured provider", body = Envelope<AnyData>),
+        (status = 503, description = "Not recorded; Xendit should deliver again", body = Envelope<AnyData>)
+    )
+)]
 async fn invoice(
     State(state): State<AppState>,
-    Extension(client): Extension<Arc<Xendit>>,
+    Extension(client): Extension<Option<Arc<Xendit>>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let notification: InvoiceWebhook = match authenticated(&client, &headers, &body) {
+    let notification: InvoiceWebhook = match authenticated(client.as_deref(), &headers, &body) {
         Ok(notification) => notification,
         Err(refusal) => return refusal.into_response(),
     };
@@ -72,13 +102,29 @@ async fn invoice(
     }
 }
 
+#[utoipa::path(
+    post,
+    path = "/jackey/payment/xendit/payout",
+    tag = "payment",
+    summary = "Xendit's payout webhook (PAYOUT_PROVIDER=xendit)",
+    description = "Xendit's payout notification (`payout.succeeded`, `payout.failed`), checked \
+                   by `x-callback-token`; records the result on the order or wallet once.",
+    request_body(content = String, content_type = "application/json"),
+    responses(
+        (status = 200, description = "Recorded, or nothing to record", body = Envelope<AnyData>),
+        (status = 400, description = "Not a payout notification", body = Envelope<AnyData>),
+        (status = 401, description = "Wrong `x-callback-token`", body = Envelope<AnyData>),
+        (status = 404, description = "Xendit is not a configured provider", body = Envelope<AnyData>),
+        (status = 503, description = "Not recorded; Xendit should deliver again", body = Envelope<AnyData>)
+    )
+)]
 async fn payout(
     State(state): State<AppState>,
-    Extension(client): Extension<Arc<Xendit>>,
+    Extension(client): Extension<Option<Arc<Xendit>>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let notification: PayoutWebhook = match authenticated(&client, &headers, &body) {
+    let notification: PayoutWebhook = match authenticated(client.as_deref(), &headers, &body) {
         Ok(notification) => notification,
         Err(refusal) => return refusal.into_response(),
     };

@@ -42,6 +42,9 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/jackey/user/withdrawPin"),
     ("post", "/jackey/user/signatureImg/upload"),
     ("post", "/jackey/user/unlock"),
+    // routes/xendit.rs (404 unless a provider is xendit)
+    ("post", "/jackey/payment/xendit/invoice"),
+    ("post", "/jackey/payment/xendit/payout"),
     // routes/borrower/sms_inbox.rs (APP_ENV=demo)
     ("get", "/sandbox/sms/{mobile}"),
     // routes/loan.rs

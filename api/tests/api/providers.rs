@@ -409,3 +409,19 @@ fn a_xendit_provider_needs_its_keys_and_a_channel_for_every_bank() {
         "{refused}"
     );
 }
+
+#[tokio::test]
+async fn xendits_webhooks_answer_404_where_xendit_is_not_configured() {
+    let app = TestApp::sqlite().await;
+    for path in [
+        "/jackey/payment/xendit/invoice",
+        "/jackey/payment/xendit/payout",
+    ] {
+        let (status, answer) = webhook(&app, path, CALLBACK_TOKEN, json!({})).await;
+        assert_eq!(
+            (status, &answer["code"]),
+            (StatusCode::NOT_FOUND, &json!(40007)),
+            "{path}"
+        );
+    }
+}

@@ -730,6 +730,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/jackey/payment/xendit/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Xendit's invoice webhook (PAYMENT_PROVIDER=xendit)
+         * @description Xendit's invoice notification (`PAID`, `SETTLED`, `EXPIRED`), checked by `x-callback-token`; a redelivery counts once.
+         */
+        post: operations["invoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jackey/payment/xendit/payout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Xendit's payout webhook (PAYOUT_PROVIDER=xendit)
+         * @description Xendit's payout notification (`payout.succeeded`, `payout.failed`), checked by `x-callback-token`; records the result on the order or wallet once.
+         */
+        post: operations["payout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/jackey/sms/{purpose}": {
         parameters: {
             query?: never;
@@ -2591,6 +2631,126 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    invoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": string;
+            };
+        };
+        responses: {
+            /** @description Recorded, or a status that moves no money */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AnyData"];
+                };
+            };
+            /** @description Not an invoice notification */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AnyData"];
+                };
+            };
+            /** @description Wrong `x-callback-token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AnyData"];
+                };
+            };
+            /** @description Xendit is not a configured provider */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AnyData"];
+                };
+            };
+            /** @description Not recorded; Xendit should deliver again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AnyData"];
+                };
+            };
+        };
+    };
+    payout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": string;
+            };
+        };
+        responses: {
+            /** @description Recorded, or nothing to record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AnyData"];
+                };
+            };
+            /** @description Not a payout notification */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AnyData"];
+                };
+            };
+            /** @description Wrong `x-callback-token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AnyData"];
+                };
+            };
+            /** @description Xendit is not a configured provider */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AnyData"];
+                };
+            };
+            /** @description Not recorded; Xendit should deliver again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AnyData"];
                 };
             };
         };

@@ -49,13 +49,13 @@ pub fn router() -> Router<AppState> {
 /// a real gateway's adapter (with its webhook routes, [`crate::routes::xendit`]).
 pub fn router_for(state: &AppState) -> Router<AppState> {
     let xendit = crate::providers::xendit(&state.env, &state.config);
-    match xendit {
+    let payments = match &xendit {
         Some(client) if state.env.providers.payment == crate::settings::XENDIT => {
-            router_with(client.clone()).merge(crate::routes::xendit::router(client))
+            router_with(client.clone())
         }
-        Some(client) => router().merge(crate::routes::xendit::router(client)),
-        None => router(),
-    }
+        _ => router(),
+    };
+    payments.merge(crate::routes::xendit::router(xendit))
 }
 
 /// The recharge call and the webhook, with `provider` opening the payment pages.
