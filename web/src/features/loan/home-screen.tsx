@@ -16,7 +16,7 @@ import Checkbox from 'antd-mobile/es/components/checkbox';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import {
   BankcardOutline,
-  BillOutline,
+  CalendarOutline,
   FileOutline,
   HistogramOutline,
   InformationCircleOutline,
@@ -150,7 +150,7 @@ export default function HomeScreen() {
     { key: 'transactions', icon: <HistogramOutline />, to: '/transactionHistory' },
     { key: 'settings', icon: <SetOutline />, to: '/my' },
     { key: 'cooperation', icon: <TeamOutline />, to: '/partner' },
-    { key: 'repay_detail', icon: <BillOutline />, to: '/repayDetail' },
+    { key: 'repay_detail', icon: <CalendarOutline />, to: '/repayDetail' },
     { key: 'contract', icon: <FileOutline />, to: '/contract' },
     { key: 'about_us', icon: <InformationCircleOutline />, to: null },
   ];
