@@ -300,6 +300,9 @@ pub struct XenditSettings {
     /// `XENDIT_CALLBACK_TOKEN`: the webhook verification token Xendit sends as
     /// `x-callback-token`.
     pub callback_token: String,
+    /// `XENDIT_TIMEOUT_SECS` (default 15): how long one call may take before it counts
+    /// as unanswered and is retried with the same idempotency key.
+    pub timeout: std::time::Duration,
 }
 
 impl std::fmt::Debug for XenditSettings {
@@ -376,6 +379,11 @@ impl Env {
                     .unwrap_or_else(|| "https://api.xendit.co".to_string()),
                 secret_key,
                 callback_token,
+                timeout: std::time::Duration::from_secs(
+                    var("XENDIT_TIMEOUT_SECS")
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(15),
+                ),
             }),
             _ => None,
         };

@@ -21,8 +21,8 @@ use crate::payment::{PaymentProvider, SandboxPayment};
 use crate::payout::{PayoutProvider, SandboxPayout};
 use crate::settings::{Env, LendingConfig, XENDIT};
 
-/// How long one call to a provider may take before it counts as unanswered (and is
-/// retried with the same idempotency key).
+/// How long one call to an SMS gateway may take before it counts as failed (and is
+/// retried). Xendit's is `XENDIT_TIMEOUT_SECS`.
 pub const CALL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(15);
 
 /// The Xendit client, when a provider is `xendit` and its settings are present.

@@ -158,7 +158,7 @@ impl Xendit {
         currency: String,
     ) -> Self {
         let http = reqwest::Client::builder()
-            .timeout(super::CALL_TIMEOUT)
+            .timeout(settings.timeout)
             .build()
             .expect("an HTTP client");
         Self {

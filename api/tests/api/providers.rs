@@ -62,8 +62,9 @@ async fn create_invoice(
     .into_response()
 }
 
-/// Creates the payout once per idempotency key. The first call's answer is lost (a
-/// 504 after the payout was created), as when a connection drops mid-answer.
+/// Creates the payout once per idempotency key. The first call's answer never comes
+/// in time: the payout is created, then the answer waits past the client's timeout,
+/// as when a connection stalls mid-answer.
 async fn create_payout(
     State(fake): State<Shared>,
     headers: HeaderMap,
@@ -79,23 +80,26 @@ async fn create_payout(
         )
             .into_response();
     };
-    let mut fake = fake.lock().unwrap();
-    fake.payout_calls.push((key.to_string(), body.clone()));
-    let first_call = !fake.payouts.contains_key(key);
-    let payout = fake
-        .payouts
-        .entry(key.to_string())
-        .or_insert_with(|| {
-            json!({
-                "id": format!("disb-{key}"),
-                "reference_id": body["reference_id"],
-                "status": "ACCEPTED",
-                "amount": body["amount"],
+    let (first_call, payout) = {
+        let mut fake = fake.lock().unwrap();
+        fake.payout_calls.push((key.to_string(), body.clone()));
+        let first_call = !fake.payouts.contains_key(key);
+        let payout = fake
+            .payouts
+            .entry(key.to_string())
+            .or_insert_with(|| {
+                json!({
+                    "id": format!("disb-{key}"),
+                    "reference_id": body["reference_id"],
+                    "status": "ACCEPTED",
+                    "amount": body["amount"],
+                })
             })
-        })
-        .clone();
+            .clone();
+        (first_call, payout)
+    };
     if first_call {
-        return StatusCode::GATEWAY_TIMEOUT.into_response();
+        tokio::time::sleep(Duration::from_secs(3)).await;
     }
     Json(payout).into_response()
 }
@@ -143,6 +147,7 @@ fn xendit_env(base_url: &str) -> api::settings::Env {
             base_url: base_url.to_string(),
             secret_key: SECRET_KEY.into(),
             callback_token: CALLBACK_TOKEN.into(),
+            timeout: Duration::from_secs(1),
         }),
         ..env()
     }
@@ -194,7 +199,7 @@ async fn xendit_journey(app: TestApp, fake: Shared) {
     let order_id = approved(&app, &borrower).await;
     withdraw_80000(&app, &borrower).await;
 
-    // The worker calls, loses the answer (504), calls again with the same key.
+    // The worker calls, times out waiting for the answer, calls again with the same key.
     let mut calls = 0;
     for _ in 0..200 {
         calls = fake.lock().unwrap().payout_calls.len();
