@@ -29,12 +29,19 @@ const INSTALLMENT_TAG: Record<number, TagStyle> = {
   1: { color: 'success', fill: 'solid', key: 'repay_installment_repaid' },
   2: { color: 'danger', fill: 'solid', key: 'repay_installment_overdue' },
 };
+/** An unpaid installment with a payment on it is "Partly paid", not "Unpaid". */
+const PARTLY_PAID: TagStyle = { color: 'primary', fill: 'outline', key: 'repay_installment_partly_paid' };
+
+function tagOf(line: Installment): TagStyle {
+  const partly = line.status === 0 && (toMinor(line.paid) ?? 0n) > 0n;
+  return partly ? PARTLY_PAID : (INSTALLMENT_TAG[line.status] ?? INSTALLMENT_TAG[0]);
+}
 
 function InstallmentRow({ line }: { line: Installment }) {
   const { t } = useTranslation();
   const money = useMoney();
   const dates = useDates();
-  const tag = INSTALLMENT_TAG[line.status] ?? INSTALLMENT_TAG[0];
+  const tag = tagOf(line);
   return (
     <tr data-testid="installment">
       <td>{line.period}</td>

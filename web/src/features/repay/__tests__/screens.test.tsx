@@ -29,12 +29,14 @@ describe('the repayment schedule', () => {
     const order = disbursedOrder();
     order.periodViews[0] = { ...order.periodViews[0], paid: '8433.30', status: 1 };
     order.periodViews[1] = { ...order.periodViews[1], status: 2 };
+    order.periodViews[3] = { ...order.periodViews[3], paid: '100.00', status: 0 };
     const { router } = mount(order);
     const rows = await screen.findAllByTestId('installment');
     expect(rows).toHaveLength(6);
     expect(within(rows[0]).getByText('Repaid')).toBeInTheDocument();
     expect(within(rows[1]).getByText('Overdue')).toBeInTheDocument();
     expect(within(rows[2]).getByText('Unpaid')).toBeInTheDocument();
+    expect(within(rows[3]).getByText('Partly paid')).toBeInTheDocument();
     expect(rows[5]).toHaveTextContent('₱8,433.50');
     const totals = screen.getByRole('region', { name: 'Totals' });
     for (const text of ['₱50,000.00', '₱600.00', '₱50,600.00', '₱1,000.00', '₱49,600.00']) {
