@@ -52,6 +52,20 @@ export default function LockScreen() {
     }
   };
 
+  // Signed in and not locked: say so, instead of a lock screen for a lock that is not there.
+  if (user && !lock) {
+    return (
+      <Page title={t('lock_title')} back="/">
+        <div className="card">
+          <Result status="success" title={t('lock_none_title')} description={t('lock_none_text')} />
+        </div>
+        <Button block color="primary" size="large" onClick={() => navigate('/', { replace: true })}>
+          {t('tab_home')}
+        </Button>
+      </Page>
+    );
+  }
+
   return (
     <Page title={t('lock_title')} back={token ? '/' : '/login'}>
       <div className="card">

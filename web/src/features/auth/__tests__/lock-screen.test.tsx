@@ -1,0 +1,35 @@
+/**
+ * The lock screen (P4): a security lock shows the unlock form; a signed-in borrower
+ * whose account is not locked is told so, not shown a lock that is not there.
+ */
+import { screen } from '@testing-library/react';
+import LockScreen from '@/features/auth/lock-screen';
+import { answer, server } from '@/testing/server';
+import { renderWithProviders } from '@/testing/render';
+import { userFixture } from '@/testing/fixtures';
+
+const session = { token: 'tok', redirect: null };
+
+function given(lock: unknown) {
+  server.use(
+    answer('jackey/user/info', { ...userFixture(), lock }),
+    answer('jackey/loan/getAllCompanyConfigs', {}),
+    answer('jackey/loan/getCustomerService', null),
+  );
+}
+
+describe('the lock screen', () => {
+  it('says the account is not locked when it is not', async () => {
+    given(null);
+    renderWithProviders(<LockScreen />, { route: '/lock', preloadedState: { session } });
+    expect(await screen.findByText('Your account is not locked')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Unlock' })).not.toBeInTheDocument();
+  });
+
+  it('offers the SMS unlock for a security lock', async () => {
+    given({ kind: 'security', reason: 'too many wrong passwords' });
+    renderWithProviders(<LockScreen />, { route: '/lock', preloadedState: { session } });
+    expect(await screen.findByRole('button', { name: 'Unlock' })).toBeInTheDocument();
+    expect(screen.queryByText('Your account is not locked')).not.toBeInTheDocument();
+  });
+});
