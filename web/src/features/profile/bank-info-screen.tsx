@@ -16,7 +16,7 @@ import { QueryGate } from '@/components/query-gate';
 import { SelectField, optionsOf } from '@/components/select-field';
 import { SmsCodeField } from '@/components/sms-code-field';
 import type { ApiFailure } from '@/lib/envelope';
-import { useReferenceListQuery, useSendSmsMutation, useUserInfoQuery } from '@/lib/shared-api';
+import { useLoanProgressQuery, useReferenceListQuery, useSendSmsMutation, useUserInfoQuery } from '@/lib/shared-api';
 import type { User } from '@/lib/types';
 import { checkAccountNo, checkSmsCode, digitsOnly } from '@/lib/validation';
 import { useBindBankMutation } from './profile-api';
@@ -32,6 +32,10 @@ function BankForm({ user }: { user: User }) {
   const [bind, bindState] = useBindBankMutation();
   const [sendSms] = useSendSmsMutation();
   const replacing = user.userQualificationView.bankCard === 1;
+  // While a loan is repaid the account cannot change (P3, 110012): say so first,
+  // instead of asking for an SMS code the server would then refuse.
+  const { data: progress, isLoading: progressLoading } = useLoanProgressQuery();
+  const frozen = replacing && progress?.status === 4;
   const ready = !!bankName && !!cardNo && (!replacing || !!smsCode);
 
   const submit = async () => {
@@ -49,14 +53,28 @@ function BankForm({ user }: { user: User }) {
     }
   };
 
+  const current = replacing && (
+    <div className="card">
+      <div className="muted">{t('current_account')}</div>
+      <div>{user.bankName} · {user.cardNo}</div>
+    </div>
+  );
+  // Until the progress answers, a replacement shows only the current account.
+  if (replacing && progressLoading) return current || null;
+  if (frozen) {
+    return (
+      <>
+        {current}
+        <p className="info-box" data-testid="bank-frozen">
+          {t('bank_change_after_loan')}
+        </p>
+      </>
+    );
+  }
+
   return (
     <>
-      {replacing && (
-        <div className="card">
-          <div className="muted">{t('current_account')}</div>
-          <div>{user.bankName} · {user.cardNo}</div>
-        </div>
-      )}
+      {current}
       <Form layout="horizontal" mode="card">
         <Form.Item label={t('holder_name')}>
           <Input aria-label={t('holder_name')} value={user.realName ?? ''} readOnly />
