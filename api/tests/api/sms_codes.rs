@@ -247,6 +247,24 @@ async fn registration_code(app: TestApp) {
         .await;
     let again = app.register_code(mobile).await;
     assert_eq!(register(body(Some(&again), "WELCOME")).await["code"], 10001);
+
+    // One code sent twice at once registers one account: the code is spent by one
+    // statement, so the other answers that no code is waiting.
+    let other = "09170000515";
+    let code = app.register_code(other).await;
+    let twice = json!({"mobile": other, "password": "secret-pass", "smsCode": code, "telemarketingCode": "WELCOME"});
+    let app_ref = &app;
+    let answers = crate::helpers::futures_join(2, |_| {
+        let twice = twice.clone();
+        async move { app_ref.post("/jackey/user/register", None, twice).await }
+    })
+    .await;
+    let mut codes: Vec<u64> = answers
+        .iter()
+        .map(|a| a["code"].as_u64().unwrap())
+        .collect();
+    codes.sort_unstable();
+    assert_eq!(codes, [0, 10013], "{answers:?}");
 }
 
 /// The demo has no real phones: `/sandbox/sms/{mobile}` lists that phone's texts,
