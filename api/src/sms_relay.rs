@@ -55,9 +55,12 @@ pub async fn pass(
     for (id, mobile, body, attempts) in rows {
         let claim = "update sms_outbox set next_attempt_at = $1 where message_id = $2 \
                      and sent_at is null and (next_attempt_at is null or next_attempt_at <= $3)";
-        let lease = time_text(now + Span::seconds(LEASE_SECS));
+        // The lease counts from the claim, not from the start of the pass: earlier
+        // sends of this pass may have taken most of a lease already.
+        let claimed_at = state.now();
+        let lease = time_text(claimed_at + Span::seconds(LEASE_SECS));
         let claimed = with_pool!(&state.database, pool => sqlx::query(claim)
-            .bind(&lease).bind(&id).bind(time_text(now)).execute(pool).await.map(|r| r.rows_affected()))?;
+            .bind(&lease).bind(&id).bind(time_text(claimed_at)).execute(pool).await.map(|r| r.rows_affected()))?;
         if claimed != 1 {
             continue; // another process has it
         }
