@@ -45,7 +45,8 @@ export async function startServer() {
     ...process.env,
     DATABASE_URL: `sqlite://${join(dir, 'loan.db')}`,
     BIND_ADDR: `127.0.0.1:${port}`,
-    WEB_DIST: join(repo, 'web/dist'),
+    // E2E_WEB_DIST: another build of the app (e.g. an older one, to see a test fail on it).
+    WEB_DIST: process.env.E2E_WEB_DIST ?? join(repo, 'web/dist'),
     STORAGE_DIR: join(dir, 'uploads'),
     STORAGE_URL: join(dir, 'uploads'),
     RUST_LOG: process.env.RUST_LOG ?? 'warn',

@@ -1,7 +1,9 @@
 /**
  * The frame of every borrower screen: header bar (optional back button, title,
- * action slot), the content, the lender footer (P14), the floating
- * customer-service button and, on tab screens, the bottom tab bar (PRODUCT.md 3).
+ * action slot and the customer-service button), the content, the lender footer
+ * (P14) and, on tab screens, the bottom tab bar (PRODUCT.md 3). The service
+ * button sits in the header, not floating over the content, where it covered
+ * controls (issue 15).
  */
 import type { ReactNode } from 'react';
 import NavBar from 'antd-mobile/es/components/nav-bar';
@@ -20,7 +22,7 @@ export interface PageProps {
   tabs?: boolean;
   /** Show the lender footer (default true). */
   footer?: boolean;
-  /** Show the floating customer-service button (default true). */
+  /** Show the customer-service button in the header (default true). */
   service?: boolean;
   children: ReactNode;
 }
@@ -34,14 +36,19 @@ export function Page({ title, back, right, tabs, footer = true, service = true, 
   };
   return (
     <div className={`page${tabs ? ' page--tabs' : ''}`}>
-      <NavBar className="page__header" back={back ? '' : null} backIcon={back ? undefined : false} onBack={onBack} right={right}>
+      <NavBar className="page__header" back={back ? '' : null} backIcon={back ? undefined : false} onBack={onBack} right={
+          <>
+            {right}
+            {service && <ServiceButton />}
+          </>
+        }
+      >
         {title}
       </NavBar>
       <main className="page__body">
         {children}
         {footer && <LenderFooter />}
       </main>
-      {service && <ServiceButton />}
       {tabs && <TabBar />}
     </div>
   );

@@ -1,24 +1,35 @@
 /**
- * Floating customer-service button, 60 px from the bottom and 10 px from the
- * right (PRODUCT.md 3). Opens the configured link in a new window, or says
- * "Please contact customer service." when none is configured. A plain fixed
- * button: it is on every screen, so it stays light (the dialog loads on demand).
+ * The customer-service button, in the header bar of every borrower screen
+ * (beside the screen's own actions) and on the sign-in screen's brand row.
+ *
+ * It used to float 60 px from the bottom and 10 px from the right over the
+ * content, where it covered Next, "Sign and submit", the bank "Change" link,
+ * select arrows and the schedule's status column (issue 15). The header is
+ * reserved space that content never scrolls under, so the button is always
+ * reachable and never covers a control.
+ *
+ * It opens the configured link in a new window only when that link can open
+ * (an https URL on a public host, src/lib/service-link.ts); otherwise, e.g. the
+ * demo's placeholder link, it shows the in-app dialog with the lender's contact
+ * details. The dialog's code loads on first use.
  */
 import { MessageOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-import { useCustomerServiceQuery } from '@/lib/shared-api';
-import { showAlert } from './feedback';
+import { openableLink } from '@/lib/service-link';
+import { useCompanyConfigQuery, useCustomerServiceQuery } from '@/lib/shared-api';
 
-/** Opens customer service: the link in a new window, else a dialog. */
+/** Opens customer service: a link that can open in a new window, else the contact dialog. */
 export function useOpenService() {
   const { t } = useTranslation();
   const { data: link } = useCustomerServiceQuery();
+  const { data: config } = useCompanyConfigQuery();
   return () => {
-    if (link) {
-      window.open(link, '_blank', 'noopener,noreferrer');
+    const href = openableLink(link);
+    if (href) {
+      window.open(href, '_blank', 'noopener,noreferrer');
       return;
     }
-    showAlert({ content: t('contact_service_dialog'), confirmText: t('ok') });
+    void import('./contact-dialog').then(({ showContactDialog }) => showContactDialog(config, t));
   };
 }
 
@@ -26,8 +37,15 @@ export function ServiceButton() {
   const { t } = useTranslation();
   const open = useOpenService();
   return (
-    <button type="button" className="service-button" aria-label={t('customer_service')} title={t('customer_service')} onClick={open}>
-      <MessageOutline fontSize={24} />
+    <button
+      type="button"
+      className="service-button"
+      aria-label={t('customer_service')}
+      title={t('customer_service')}
+      data-testid="service-button"
+      onClick={open}
+    >
+      <MessageOutline aria-hidden="true" fontSize={22} />
     </button>
   );
 }

@@ -78,6 +78,7 @@ export default function LoginScreen() {
           <h1 className="auth__title">{t(registering ? 'sign_up' : 'sign_in')}</h1>
           <div className="muted">{t('auth_subtitle')}</div>
         </div>
+        <ServiceButton />
       </div>
       {/* Plain labelled fields: the first screen stays light (no form library). */}
       <div className="auth__fields">
@@ -147,7 +148,6 @@ export default function LoginScreen() {
       </p>
       <LanguageSwitch />
       <LenderFooter />
-      <ServiceButton />
     </div>
   );
 }
