@@ -22,15 +22,13 @@ import type {
 } from './types';
 
 /** Keys of `/loan/getConfigByKey` (PRODUCT.md 8). */
-export type ListKey = 'website' | 'marriage' | 'education' | 'banks' | 'provinces';
+export type ListKey = 'website' | 'marriage' | 'education' | 'banks' | 'eWallets' | 'provinces';
 
 /** Purposes of `/jackey/sms/{purpose}` (PRODUCT.md 8). */
 export type SmsPurpose = 'register' | 'login' | 'unlock' | 'bank' | 'pin';
 
-export interface Region {
-  region: string;
-  provinces: string[];
-}
+/** The location tree of `provinces` (see `./place`). */
+export type { Region } from './place';
 
 export const sharedApi = api.injectEndpoints({
   endpoints: (build) => ({

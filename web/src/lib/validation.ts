@@ -60,8 +60,13 @@ export function checkEmail(email: string): Check {
   return ok ? null : 'email_rule';
 }
 
-/** Bank account number: 8–20 digits (`card_rule`). */
-export function checkAccountNo(cardNo: string): Check {
+/**
+ * Payout account number (aggregates/src/reference.rs `AccountKind`): at a bank 8–20
+ * digits (`card_rule`); at an e-wallet (`/loan/getConfigByKey` `eWallets`) the
+ * wallet's mobile number, 09 and 9 more digits (`ewallet_rule`).
+ */
+export function checkAccountNo(cardNo: string, eWallet = false): Check {
+  if (eWallet) return /^09\d{9}$/.test(cardNo) ? null : 'ewallet_rule';
   return /^\d{8,20}$/.test(cardNo) ? null : 'card_rule';
 }
 

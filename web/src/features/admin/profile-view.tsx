@@ -6,6 +6,7 @@
 import { useTranslation } from 'react-i18next';
 import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
+import { formatPlace } from '@/lib/place';
 import type { Questionnaire, User } from '@/lib/types';
 import type { Contact } from './admin-types';
 import { KeyValues, TableHead, type KeyValue } from './admin-ui';
@@ -30,7 +31,7 @@ export function ApplicantProfile({ user }: { user: User }) {
     [t('admin_email'), user.email],
     [t('admin_facebook'), user.facebook],
     [t('admin_education'), user.education],
-    [t('admin_province_city'), user.provinceCity?.split(',').join(', ')],
+    [t('admin_province_city'), formatPlace(user.provinceCity)],
     [t('admin_address'), user.address],
     [t('admin_bank'), user.bankName ? `${user.bankName} ${user.cardNo ?? ''}` : null],
     [t('admin_has_pin'), yesNo(user.hasWithdrawPin)],

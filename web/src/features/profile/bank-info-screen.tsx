@@ -25,6 +25,7 @@ function BankForm({ user }: { user: User }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { data: banks } = useReferenceListQuery('banks');
+  const { data: eWallets } = useReferenceListQuery('eWallets');
   const [bankName, setBankName] = useState(user.bankName ?? '');
   const [cardNo, setCardNo] = useState('');
   const [smsCode, setSmsCode] = useState('');
@@ -37,9 +38,10 @@ function BankForm({ user }: { user: User }) {
   const { data: progress, isLoading: progressLoading } = useLoanProgressQuery();
   const frozen = replacing && progress?.status === 4;
   const ready = !!bankName && !!cardNo && (!replacing || !!smsCode);
+  const eWallet = (eWallets as string[] | undefined)?.includes(bankName) ?? false;
 
   const submit = async () => {
-    const check = checkAccountNo(cardNo) ?? (replacing ? checkSmsCode(smsCode) : null);
+    const check = checkAccountNo(cardNo, eWallet) ?? (replacing ? checkSmsCode(smsCode) : null);
     if (check) {
       setProblem(t(check));
       return;
@@ -82,8 +84,13 @@ function BankForm({ user }: { user: User }) {
         <Form.Item label={t('bank_name')}>
           <SelectField label={t('bank_name')} value={bankName} options={optionsOf(banks as string[])} onChange={setBankName} />
         </Form.Item>
-        <Form.Item label={t('card_no')}>
-          <Input aria-label={t('card_no')} inputMode="numeric" value={cardNo} onChange={(x) => setCardNo(digitsOnly(x, 20))} />
+        <Form.Item label={t(eWallet ? 'ewallet_no' : 'card_no')}>
+          <Input
+            aria-label={t(eWallet ? 'ewallet_no' : 'card_no')}
+            inputMode="numeric"
+            value={cardNo}
+            onChange={(x) => setCardNo(digitsOnly(x, eWallet ? 11 : 20))}
+          />
         </Form.Item>
         {replacing && (
           <Form.Item label={t('sms_code')}>

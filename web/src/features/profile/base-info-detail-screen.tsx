@@ -11,6 +11,7 @@ import { useNavigate } from 'react-router';
 import { Page } from '@/components/page';
 import { QueryGate } from '@/components/query-gate';
 import { mask } from '@/lib/mask';
+import { formatPlace } from '@/lib/place';
 import { useUserInfoQuery } from '@/lib/shared-api';
 import { IdPhotos } from './id-photos';
 
@@ -36,7 +37,7 @@ export default function BaseInfoDetailScreen() {
               <List.Item extra={u.birthday ?? '—'}>{t('birthday')}</List.Item>
               <List.Item extra={u.marriage ?? '—'}>{t('marriage')}</List.Item>
               <List.Item extra={u.email ?? '—'}>{t('email')}</List.Item>
-              <List.Item extra={u.provinceCity?.split(',').reverse().join(', ') ?? '—'}>{t('province_city')}</List.Item>
+              <List.Item extra={formatPlace(u.provinceCity) || '—'}>{t('province_city')}</List.Item>
               <List.Item extra={u.address ?? '—'}>{t('address')}</List.Item>
               <List.Item extra={u.education ?? '—'}>{t('education')}</List.Item>
               <List.Item extra={u.bankName ?? '—'}>{t('bank_name')}</List.Item>

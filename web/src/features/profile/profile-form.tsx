@@ -5,7 +5,7 @@
  * bank account. Next stays disabled until the required values are set; verified
  * values (name and ID number once identity is verified) are read-only.
  */
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
 import Form from 'antd-mobile/es/components/form';
 import Input from 'antd-mobile/es/components/input';
@@ -16,10 +16,12 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { SelectField, optionsOf } from '@/components/select-field';
 import type { ApiFailure } from '@/lib/envelope';
-import { useReferenceListQuery, type Region } from '@/lib/shared-api';
+import type { Region } from '@/lib/place';
+import { useReferenceListQuery } from '@/lib/shared-api';
 import type { User } from '@/lib/types';
 import { checkAccountNo, checkBirthday, checkEmail, checkIdNumber, digitsOnly } from '@/lib/validation';
 import { allPhotos, IdPhotos, type PhotoSet } from './id-photos';
+import { PlacePicker } from './place-picker';
 import { useBindBankMutation, useUpdateProfileMutation, useUploadIdPhotosMutation } from './profile-api';
 
 export interface ProfileFormProps {
@@ -39,6 +41,7 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
   const { data: educations } = useReferenceListQuery('education', { skip: !full });
   const { data: regions } = useReferenceListQuery('provinces', { skip: !full });
   const { data: banks } = useReferenceListQuery('banks', { skip: !full });
+  const { data: eWallets } = useReferenceListQuery('eWallets', { skip: !full });
   const [uploadPhotos] = useUploadIdPhotosMutation();
   const [updateProfile] = useUpdateProfileMutation();
   const [bindBank] = useBindBankMutation();
@@ -65,13 +68,7 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
   });
   const set = (key: keyof typeof v) => (value: string) => setV((old) => ({ ...old, [key]: value }));
 
-  const provinceOptions = useMemo(
-    () =>
-      ((regions ?? []) as Region[]).flatMap((r) =>
-        r.provinces.map((p) => ({ value: `${r.region},${p}`, label: `${p}, ${r.region}` })),
-      ),
-    [regions],
-  );
+  const eWallet = (eWallets as string[] | undefined)?.includes(v.bankName) ?? false;
 
   const identityReady =
     (!needPhotos || allPhotos(photos)) && v.realName.trim() && v.identity && v.sex && v.birthday && v.marriage;
@@ -83,7 +80,7 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
       checkIdNumber(v.identity) ??
       checkBirthday(v.birthday) ??
       (full ? checkEmail(v.email) : null) ??
-      (full && !bankBound ? checkAccountNo(v.cardNo) : null);
+      (full && !bankBound ? checkAccountNo(v.cardNo, eWallet) : null);
     if (check) {
       setProblem(t(check));
       return;
@@ -169,9 +166,7 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
             <Form.Item label={t('email')}>
               <Input aria-label={t('email')} type="email" value={v.email} onChange={set('email')} maxLength={254} />
             </Form.Item>
-            <Form.Item label={t('province_city')}>
-              <SelectField label={t('province_city')} value={v.provinceCity} options={provinceOptions} onChange={set('provinceCity')} />
-            </Form.Item>
+            <PlacePicker regions={regions as Region[] | undefined} value={v.provinceCity} onChange={set('provinceCity')} />
             <Form.Item label={t('address')}>
               <Input aria-label={t('address')} value={v.address} onChange={set('address')} maxLength={200} />
             </Form.Item>
@@ -189,7 +184,7 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
                   <SelectField label={t('bank_name')} value={v.bankName} options={optionsOf(banks as string[])} onChange={set('bankName')} />
                 </Form.Item>
                 <Form.Item
-                  label={t('card_no')}
+                  label={t(eWallet ? 'ewallet_no' : 'card_no')}
                   extra={
                     <span role="button" aria-label={t('show_hide')} onClick={() => setShowCard((s) => !s)}>
                       {showCard ? <EyeOutline /> : <EyeInvisibleOutline />}
@@ -197,11 +192,11 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
                   }
                 >
                   <Input
-                    aria-label={t('card_no')}
+                    aria-label={t(eWallet ? 'ewallet_no' : 'card_no')}
                     type={showCard ? 'text' : 'password'}
                     inputMode="numeric"
                     value={v.cardNo}
-                    onChange={(x) => set('cardNo')(digitsOnly(x, 20))}
+                    onChange={(x) => set('cardNo')(digitsOnly(x, eWallet ? 11 : 20))}
                   />
                 </Form.Item>
                 <Form.Item label={t('holder_name')}>

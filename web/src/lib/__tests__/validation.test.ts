@@ -48,6 +48,13 @@ describe('validation (PRODUCT.md 5)', () => {
     expect(checkAccountNo('1'.repeat(21))).toBe('card_rule');
   });
 
+  it('takes an e-wallet account as the wallet mobile number', () => {
+    expect(checkAccountNo('09171234567', true)).toBeNull();
+    expect(checkAccountNo('001234567890', true)).toBe('ewallet_rule');
+    expect(checkAccountNo('0917123456', true)).toBe('ewallet_rule');
+    expect(checkAccountNo('08171234567', true)).toBe('ewallet_rule');
+  });
+
   it('email as the server checks it', () => {
     expect(checkEmail('ana@example.ph')).toBeNull();
     for (const bad of ['ana@', '@x.ph', 'ana@x', 'a na@x.ph', 'ana@x..ph', 'a@b@c.ph']) {

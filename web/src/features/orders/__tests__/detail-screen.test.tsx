@@ -61,7 +61,7 @@ describe('the withdraw form', () => {
     expect(amount).toHaveValue('50000.55');
     await user.click(next());
     await waitFor(() => expect(router.state.location.search).toBe('?index=1'));
-    expect(screen.getByTestId('withdraw-bank')).toHaveTextContent('Bangkok Bank');
+    expect(screen.getByTestId('withdraw-bank')).toHaveTextContent('BDO Unibank');
     expect(screen.getByTestId('withdraw-bank')).toHaveTextContent('****5678');
 
     await user.click(next());
@@ -74,7 +74,7 @@ describe('the withdraw form', () => {
     await user.click(next());
     await waitFor(() => expect(router.state.location.search).toBe('?index=3'));
     expect(screen.getByTestId('withdraw-summary')).toHaveTextContent('₱50,000.55');
-    expect(screen.getByTestId('withdraw-summary')).toHaveTextContent('Bangkok Bank ****5678');
+    expect(screen.getByTestId('withdraw-summary')).toHaveTextContent('BDO Unibank ****5678');
 
     // The browser's back button walks back one step, keeping what was typed.
     await act(() => router.navigate(-1));
@@ -152,10 +152,10 @@ describe('the withdraw form', () => {
     expect(bodies[2]).toEqual({ password: '246810', withdrawAmount: '80000.00', loanOrderId: 'o1' });
 
     // The result, then the order read every 2 s until it is paid out.
-    expect(await screen.findByTestId('payout-result')).toHaveTextContent('Payout sent to Bangkok Bank ****5678');
+    expect(await screen.findByTestId('payout-result')).toHaveTextContent('Payout sent to BDO Unibank ****5678');
     expect(router.state.location.search).toBe('');
     expect(
-      await screen.findByText('The money has been paid to Bangkok Bank ****5678.', undefined, { timeout: 5000 }),
+      await screen.findByText('The money has been paid to BDO Unibank ****5678.', undefined, { timeout: 5000 }),
     ).toBeInTheDocument();
     expect(screen.queryByTestId('withdraw-form')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Repay' })).toBeInTheDocument();

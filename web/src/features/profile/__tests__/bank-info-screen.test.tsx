@@ -14,7 +14,7 @@ function given(status: number | null) {
   server.use(
     answer('jackey/user/info', userFixture()),
     answer('jackey/loan/getLoanProgress', status === null ? null : { orderId: 'o1', status, applyAmount: '80000.00', balance: '0.00', contract: '' }),
-    answer('jackey/loan/getConfigByKey', ['Bangkok Bank', 'Tisco Bank']),
+    answer('jackey/loan/getConfigByKey', ['BDO Unibank', 'GCash']),
     answer('jackey/loan/getAllCompanyConfigs', {}),
     answer('jackey/loan/getCustomerService', null),
   );
