@@ -6,7 +6,7 @@ import { LANGUAGES, setLanguage } from '@/lib/i18n';
 export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
   return (
-    <div className="language-switch" aria-label={t('language')}>
+    <div className="language-switch" role="group" aria-label={t('language')}>
       {LANGUAGES.map((language) => (
         <Button
           key={language}

@@ -6,7 +6,8 @@
  * controls (issue 15).
  */
 import type { ReactNode } from 'react';
-import NavBar from 'antd-mobile/es/components/nav-bar';
+import { LeftOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LenderFooter } from './lender-footer';
 import { ServiceButton } from './service-button';
@@ -28,6 +29,7 @@ export interface PageProps {
 }
 
 export function Page({ title, back, right, tabs, footer = true, service = true, children }: PageProps) {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const onBack = () => {
     if (typeof back === 'string') navigate(back);
@@ -36,15 +38,23 @@ export function Page({ title, back, right, tabs, footer = true, service = true, 
   };
   return (
     <div className={`page${tabs ? ' page--tabs' : ''}`}>
-      <NavBar className="page__header" back={back ? '' : null} backIcon={back ? undefined : false} onBack={onBack} right={
-          <>
-            {right}
-            {service && <ServiceButton />}
-          </>
-        }
-      >
-        {title}
-      </NavBar>
+      {/* A plain header, not antd-mobile's NavBar: that one is an unnamed
+          role="button" even without a back arrow, and its back arrow is a div
+          that Tab never reaches. The title is the screen's one h1 (WCAG 2.4.6). */}
+      <header className="page__header">
+        <div className="page__header-side">
+          {back && (
+            <button type="button" className="page__back" aria-label={t('go_back')} onClick={onBack}>
+              <LeftOutline aria-hidden="true" />
+            </button>
+          )}
+        </div>
+        <h1 className="page__title">{title}</h1>
+        <div className="page__header-side page__header-side--right">
+          {right}
+          {service && <ServiceButton />}
+        </div>
+      </header>
       <main className="page__body">
         {children}
         {footer && <LenderFooter />}

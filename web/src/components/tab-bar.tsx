@@ -1,23 +1,39 @@
 /**
  * Bottom tab bar: Home `/` and My `/my` (PRODUCT.md 3). Selecting the current
- * tab does nothing.
+ * tab does nothing. Real links in a `nav` landmark, so Tab reaches them and a
+ * screen reader announces the current one (`aria-current="page"`); antd-mobile's
+ * TabBar items are divs that the keyboard never reaches.
  */
-import Bar from 'antd-mobile/es/components/tab-bar';
+import type { MouseEvent } from 'react';
 import { AppOutline, UserOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { Link, useLocation } from 'react-router';
 
 export function TabBar() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const navigate = useNavigate();
   const active = pathname === '/my' ? '/my' : '/';
+  const items = [
+    { to: '/', icon: <AppOutline aria-hidden="true" />, title: t('tab_home') },
+    { to: '/my', icon: <UserOutline aria-hidden="true" />, title: t('tab_my') },
+  ];
+  const stay = (to: string) => (event: MouseEvent) => {
+    if (to === active) event.preventDefault();
+  };
   return (
-    <div className="tab-bar">
-      <Bar activeKey={active} onChange={(key) => key !== active && navigate(key)}>
-        <Bar.Item key="/" icon={<AppOutline />} title={t('tab_home')} />
-        <Bar.Item key="/my" icon={<UserOutline />} title={t('tab_my')} />
-      </Bar>
-    </div>
+    <nav className="tab-bar" aria-label={t('main_navigation')}>
+      {items.map((item) => (
+        <Link
+          key={item.to}
+          to={item.to}
+          className={`tab-bar__item${item.to === active ? ' tab-bar__item--active' : ''}`}
+          aria-current={item.to === active ? 'page' : undefined}
+          onClick={stay(item.to)}
+        >
+          <span className="tab-bar__icon">{item.icon}</span>
+          <span className="tab-bar__title">{item.title}</span>
+        </Link>
+      ))}
+    </nav>
   );
 }

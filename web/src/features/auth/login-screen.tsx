@@ -5,13 +5,14 @@
  * the saved `code` parameter. The button is enabled only when the required fields
  * are filled (PRODUCT.md 5).
  */
-import { useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
-import Input from 'antd-mobile/es/components/input';
+import Input, { type InputRef } from 'antd-mobile/es/components/input';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useAppDispatch } from '@/app/hooks';
 import { showToast } from '@/components/feedback';
+import { useFieldError } from '@/components/field-error';
 import { LenderFooter } from '@/components/lender-footer';
 import { LanguageSwitch } from '@/components/language-switch';
 import { ServiceButton } from '@/components/service-button';
@@ -36,6 +37,15 @@ export default function LoginScreen() {
   const [sendSms] = useSendSmsMutation();
   const [invite, setInvite] = useState(() => storage.get('inviteCode') ?? '');
   const [problem, setProblem] = useState<string | null>(null);
+  // The field a client-side check found wrong: its input is tied to the message (WCAG 3.3.1).
+  const [problemField, setProblemField] = useState<'phone' | 'password' | 'confirm' | null>(null);
+  const errorId = useId();
+  const phoneRef = useRef<InputRef>(null);
+  const passwordRef = useRef<InputRef>(null);
+  const confirmRef = useRef<InputRef>(null);
+  useFieldError(phoneRef, errorId, !!problem && problemField === 'phone');
+  useFieldError(passwordRef, errorId, !!problem && problemField === 'password');
+  useFieldError(confirmRef, errorId, !!problem && problemField === 'confirm');
   const [login, loginState] = useLoginMutation();
   const [register, registerState] = useRegisterMutation();
   const busy = loginState.isLoading || registerState.isLoading;
@@ -43,16 +53,20 @@ export default function LoginScreen() {
   const filled = registering ? !!(mobile && smsCode && password && confirm && invite) : !!(mobile && password);
 
   const submit = async () => {
-    const check =
-      checkPhone(mobile) ??
-      (registering ? checkSmsCode(smsCode) : null) ??
-      checkPassword(password) ??
-      (registering ? checkConfirm(password, confirm) : null);
-    if (check) {
-      setProblem(t(check));
+    const checks = [
+      ['phone', checkPhone(mobile)],
+      [null, registering ? checkSmsCode(smsCode) : null],
+      ['password', checkPassword(password)],
+      ['confirm', registering ? checkConfirm(password, confirm) : null],
+    ] as const;
+    const failed = checks.find(([, issue]) => issue);
+    if (failed) {
+      setProblem(t(failed[1] as string));
+      setProblemField(failed[0]);
       return;
     }
     setProblem(null);
+    setProblemField(null);
     const body = {
       mobile,
       password,
@@ -67,11 +81,12 @@ export default function LoginScreen() {
       navigate('/', { replace: true });
     } catch (error) {
       setProblem((error as ApiFailure).message);
+      setProblemField(null);
     }
   };
 
   return (
-    <div className="auth">
+    <main className="auth">
       <div className="auth__brand">
         <div className="auth__logo">₱</div>
         <div>
@@ -85,6 +100,7 @@ export default function LoginScreen() {
         <label className="field">
           <span className="field__label">{t('phone')}</span>
           <Input
+            ref={phoneRef}
             aria-label={t('phone')}
             placeholder="09XXXXXXXXX"
             inputMode="numeric"
@@ -111,6 +127,7 @@ export default function LoginScreen() {
         <label className="field">
           <span className="field__label">{t('password')}</span>
           <Input
+            ref={passwordRef}
             aria-label={t('password')}
             type="password"
             autoComplete={registering ? 'new-password' : 'current-password'}
@@ -124,7 +141,7 @@ export default function LoginScreen() {
           <>
             <label className="field">
               <span className="field__label">{t('confirm_password')}</span>
-              <Input aria-label={t('confirm_password')} type="password" autoComplete="new-password" value={confirm} onChange={setConfirm} />
+              <Input ref={confirmRef} aria-label={t('confirm_password')} type="password" autoComplete="new-password" value={confirm} onChange={setConfirm} />
             </label>
             <label className="field">
               <span className="field__label">{t('invite_code')}</span>
@@ -134,7 +151,7 @@ export default function LoginScreen() {
         )}
       </div>
       {problem && (
-        <p className="error-text" role="alert" data-testid="form-error">
+        <p className="error-text" role="alert" id={errorId} data-testid="form-error">
           {problem}
         </p>
       )}
@@ -148,6 +165,6 @@ export default function LoginScreen() {
       </p>
       <LanguageSwitch />
       <LenderFooter />
-    </div>
+    </main>
   );
 }

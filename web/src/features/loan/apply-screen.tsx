@@ -11,7 +11,6 @@ import Checkbox from 'antd-mobile/es/components/checkbox';
 import Dialog from 'antd-mobile/es/components/dialog';
 import Input from 'antd-mobile/es/components/input';
 import Result from 'antd-mobile/es/components/result';
-import Selector from 'antd-mobile/es/components/selector';
 import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
@@ -27,6 +26,7 @@ import { gatherTerms } from '@/lib/rules';
 import { usePeriodConfigQuery, useProductsQuery, useUserInfoQuery } from '@/lib/shared-api';
 import { checkAge, checkApplyAmount, clampAmount, digitsOnly } from '@/lib/validation';
 import { useApplyMutation, useQuoteQuery } from './loan-api';
+import { PeriodPicker } from './period-picker';
 import { useSignature } from './use-signature';
 
 /** Waits until `value` has been stable for `ms` (the quote follows typing calmly). */
@@ -144,15 +144,14 @@ export default function ApplyScreen() {
         {amountText && amountProblem && <div className="error-text">{t(amountProblem)}</div>}
       </section>
       <section className="card">
-        <div className="muted" style={{ marginBottom: 8 }}>{t('loan_period')}</div>
-        <Selector
-          columns={4}
-          value={period === null ? [] : [period]}
-          onChange={(v) => v.length && setPeriod(v[0])}
+        <PeriodPicker
+          legend={t('loan_period')}
+          value={period}
+          onChange={setPeriod}
           options={terms.periods.map((days) => ({
+            days,
             label: t('days', { n: days }),
             description: `${terms.rates.get(days)}%/${t('day')}`,
-            value: days,
           }))}
         />
       </section>

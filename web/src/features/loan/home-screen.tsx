@@ -9,7 +9,7 @@
  * its largest element): the figures show as skeletons of their own size until
  * then. What the first paint does not show loads when needed.
  */
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import Button from 'antd-mobile/es/components/button';
 import Checkbox from 'antd-mobile/es/components/checkbox';
@@ -27,6 +27,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
 import { showAlert, showToast } from '@/components/feedback';
 import { LazySignatureSheet } from '@/components/lazy-signature-sheet';
+import { OverlayDialog } from '@/components/overlay-dialog';
 import { Page } from '@/components/page';
 import { StatusTag } from '@/components/status-tag';
 import { useDates } from '@/components/use-dates';
@@ -40,10 +41,9 @@ import { owedSummary } from './owed-summary';
 import { useCooldown } from './use-cooldown';
 import { useSignature } from './use-signature';
 
-// Not needed for the first paint, so not in this chunk: the refusal overlay and
-// the error state. (The carousel is: it holds the largest element, and loading it
-// apart put one more round trip before that element's paint, LCP 3.3 s → 3.0 s.)
-const Mask = lazy(() => import('antd-mobile/es/components/mask'));
+// Not needed for the first paint, so not in this chunk: the error state. (The
+// carousel is: it holds the largest element, and loading it apart put one more
+// round trip before that element's paint, LCP 3.3 s → 3.0 s.)
 const ErrorState = lazy(() => import('@/components/states').then((m) => ({ default: m.ErrorState })));
 
 const BANNERS = ['banner_licensed', 'banner_no_fees', 'banner_prepay'];
@@ -92,6 +92,7 @@ export default function HomeScreen() {
   const { data: repayingOrder } = useOrderInfoQuery(repaying ? latest.orderId : skipToken);
   const [accepted, setAccepted] = useState(() => storage.get('policyAccepted') === '1');
   const [overlayClosed, setOverlayClosed] = useState(false);
+  const closeOverlay = useCallback(() => setOverlayClosed(true), []);
   const signature = useSignature();
   const needsSignature = !!user.data && !user.data.signatureImg;
   const qualified = isQualified(user.data?.userQualificationView);
@@ -227,20 +228,15 @@ export default function HomeScreen() {
         )}
       </section>
       {refused && (
-        <Suspense fallback={null}>
-          <Mask visible={!overlayClosed} onMaskClick={() => setOverlayClosed(true)}>
-            <div className="overlay-card card" role="dialog" aria-label={t('refused_title')}>
-              <h3 className="card__title">{t('refused_title')}</h3>
-              <p data-testid="refusal-reason">
-                {t('refused_reason', { reason: refusedOrder?.refuseReason ?? '…' })}
-              </p>
-              <p className="muted">{t('refused_can_reapply')}</p>
-              <Button block color="primary" onClick={() => setOverlayClosed(true)}>
-                {t('ok')}
-              </Button>
-            </div>
-          </Mask>
-        </Suspense>
+        <OverlayDialog visible={!overlayClosed} title={t('refused_title')} onClose={closeOverlay}>
+          <p data-testid="refusal-reason">
+            {t('refused_reason', { reason: refusedOrder?.refuseReason ?? '…' })}
+          </p>
+          <p className="muted">{t('refused_can_reapply')}</p>
+          <Button block color="primary" onClick={closeOverlay}>
+            {t('ok')}
+          </Button>
+        </OverlayDialog>
       )}
       <LazySignatureSheet {...signature.sheet} />
     </Page>

@@ -8,13 +8,14 @@
  * key while the request may not have arrived (network failure), a new one once
  * the server has answered or the amount or PIN changed.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
-import Input from 'antd-mobile/es/components/input';
+import Input, { type InputRef } from 'antd-mobile/es/components/input';
 import Steps from 'antd-mobile/es/components/steps';
 import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useFieldError } from '@/components/field-error';
 import { useMoney } from '@/components/use-money';
 import { paths } from '@/config/paths';
 import type { ApiFailure } from '@/lib/envelope';
@@ -69,17 +70,23 @@ function PinField({
   autoComplete,
   value,
   onChange,
+  errorId,
 }: {
   label: string;
   autoComplete: 'off' | 'new-password';
   value: string;
   onChange: (pin: string) => void;
+  /** The id of the error message about this field, when there is one. */
+  errorId?: string;
 }) {
   const { t } = useTranslation();
+  const ref = useRef<InputRef>(null);
+  useFieldError(ref, errorId ?? '', !!errorId);
   return (
     <div className="orders-field">
       <span className="muted">{label}</span>
       <Input
+        ref={ref}
         aria-label={label}
         type="password"
         inputMode="numeric"
@@ -100,6 +107,12 @@ export function WithdrawForm({ order, user, draft, onDraft, onSent }: WithdrawFo
   const location = useLocation();
   const [params] = useSearchParams();
   const [problem, setProblem] = useState<string | null>(null);
+  // Which field the problem is about, so the message is tied to it (WCAG 3.3.1).
+  const [problemField, setProblemField] = useState<'amount' | 'pin' | 'newPin' | 'repeatPin' | null>(null);
+  const errorId = useId();
+  const fieldError = (field: NonNullable<typeof problemField>) => (problem && problemField === field ? errorId : undefined);
+  const amountRef = useRef<InputRef>(null);
+  useFieldError(amountRef, errorId, !!problem && problemField === 'amount');
   const [newPin, setNewPin] = useState('');
   const [repeatPin, setRepeatPin] = useState('');
   const [setPin, setPinState] = useSetWithdrawPinMutation();
@@ -119,24 +132,29 @@ export function WithdrawForm({ order, user, draft, onDraft, onSent }: WithdrawFo
 
   const goTo = (next: number) => {
     setProblem(null);
+    setProblemField(null);
     navigate(paths.detail.to(order.orderId, next), { state: { withdrawStep: true } satisfies StepState });
   };
   const goBack = () => {
     setProblem(null);
+    setProblemField(null);
     if ((location.state as StepState | null)?.withdrawStep) navigate(-1);
     else navigate(paths.detail.to(order.orderId, Math.max(STEP_AMOUNT, step - 1)), { replace: true });
   };
   const next = () => {
     const issue = stepProblem(step, full, order.balance);
-    if (issue) setProblem(t(issue));
-    else goTo(step + 1);
+    if (issue) {
+      setProblem(t(issue));
+      setProblemField(step === STEP_AMOUNT ? 'amount' : step === STEP_PIN ? 'pin' : null);
+    } else goTo(step + 1);
   };
 
   const setUpPin = async () => {
-    const issue =
-      checkWithdrawPin(newPin) ?? checkWithdrawPin(repeatPin) ?? (newPin === repeatPin ? null : 'withdraw_pin_mismatch');
+    const newIssue = checkWithdrawPin(newPin);
+    const issue = newIssue ?? checkWithdrawPin(repeatPin) ?? (newPin === repeatPin ? null : 'withdraw_pin_mismatch');
     if (issue) {
       setProblem(t(issue));
+      setProblemField(newIssue ? 'newPin' : 'repeatPin');
       return;
     }
     try {
@@ -170,6 +188,7 @@ export function WithdrawForm({ order, user, draft, onDraft, onSent }: WithdrawFo
       if (failure.code !== 'network') attempt.current = null;
       setProblem(failure.message);
       // A wrong PIN (40008, with attempts left) sends the borrower back to the PIN.
+      setProblemField(null);
       if (failure.code === 40008) onDraft({ ...draft, pin: '' });
     }
   };
@@ -198,6 +217,7 @@ export function WithdrawForm({ order, user, draft, onDraft, onSent }: WithdrawFo
             <span className="muted">{t('withdraw_amount')}</span>
             <div className="row">
               <Input
+                ref={amountRef}
                 aria-label={t('withdraw_amount')}
                 inputMode="decimal"
                 placeholder={t('withdraw_amount_placeholder')}
@@ -243,14 +263,21 @@ export function WithdrawForm({ order, user, draft, onDraft, onSent }: WithdrawFo
               autoComplete="off"
               value={draft.pin}
               onChange={(pin) => onDraft({ ...draft, pin })}
+              errorId={fieldError('pin')}
             />
             <p className="muted">{t('withdraw_pin_private')}</p>
           </div>
         ) : (
           <div className="stack">
             <p className="info-box">{t('withdraw_pin_setup_intro')}</p>
-            <PinField label={t('withdraw_pin_new')} autoComplete="new-password" value={newPin} onChange={setNewPin} />
-            <PinField label={t('withdraw_pin_repeat')} autoComplete="new-password" value={repeatPin} onChange={setRepeatPin} />
+            <PinField label={t('withdraw_pin_new')} autoComplete="new-password" value={newPin} onChange={setNewPin} errorId={fieldError('newPin')} />
+            <PinField
+              label={t('withdraw_pin_repeat')}
+              autoComplete="new-password"
+              value={repeatPin}
+              onChange={setRepeatPin}
+              errorId={fieldError('repeatPin')}
+            />
           </div>
         ))}
 
@@ -276,7 +303,7 @@ export function WithdrawForm({ order, user, draft, onDraft, onSent }: WithdrawFo
       )}
 
       {problem && (
-        <p className="error-text" role="alert" data-testid="withdraw-error">
+        <p className="error-text" role="alert" id={errorId} data-testid="withdraw-error">
           {problem}
         </p>
       )}

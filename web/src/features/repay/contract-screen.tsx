@@ -112,7 +112,7 @@ function ContractView({ order, user, disclosure }: { order: Order; user: User; d
     <>
       <article ref={article} className="card stack repay-contract" data-testid="contract">
         <header>
-          <h1 className="repay-contract__title">{title}</h1>
+          <h2 className="repay-contract__title">{title}</h2>
           <p className="muted">
             {t('contract_number', { id: order.orderId })} · {t('contract_signed_on', { date: dates.dateTime(order.applyTime) })}
           </p>
