@@ -16,20 +16,25 @@ export interface OverlayDialogProps {
 export function OverlayDialog({ visible, title, onClose, children }: OverlayDialogProps) {
   const titleId = useId();
   const card = useRef<HTMLDivElement | null>(null);
+  // The latest onClose, without re-running the focus effect when its identity changes.
+  const closeRef = useRef(onClose);
+  useEffect(() => {
+    closeRef.current = onClose;
+  });
   useEffect(() => {
     if (!visible) return;
     const opener = document.activeElement as HTMLElement | null;
     const first = card.current?.querySelector<HTMLElement>('button, a[href], input, [tabindex]:not([tabindex="-1"])');
     (first ?? card.current)?.focus();
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
+      if (event.key === 'Escape') closeRef.current();
     };
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
       if (opener && document.contains(opener)) opener.focus();
     };
-  }, [visible, onClose]);
+  }, [visible]);
   if (!visible) return null;
   return (
     <div className="overlay-dialog" onClick={(event) => event.target === event.currentTarget && onClose()}>

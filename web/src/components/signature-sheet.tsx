@@ -13,13 +13,14 @@
  * far are rescaled to the new size. The 800×300 of the specification is the
  * size of the saved image, drawn from the buffer on confirm.
  */
-import { useCallback, useRef } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
 import Popup from 'antd-mobile/es/components/popup';
 import Toast from 'antd-mobile/es/components/toast';
 import SignaturePad from 'signature_pad';
 import { useTranslation } from 'react-i18next';
 import { SIGNATURE } from '@/config/constants';
+import { cleanTypedName, TYPED_NAME_MAX, typedSignaturePng } from './typed-signature';
 
 export interface SignatureSheetProps {
   visible: boolean;
@@ -110,7 +111,41 @@ export function SignatureSheet({ visible, onClose, onConfirm, busy }: SignatureS
     };
   }, []);
 
+  // Accessibility (WCAG 2.1.1, 4.1.2): the sheet is a named dialog, Escape closes
+  // it, focus moves into it on opening, and a typed name signs for whoever cannot draw.
+  const titleId = useId();
+  const hintId = useId();
+  const [typedName, setTypedName] = useState('');
+  const dialogRef = useRef<HTMLDivElement | null>(null);
+  // The latest onClose, without re-running the focus effect when its identity changes.
+  const closeRef = useRef(onClose);
+  useEffect(() => {
+    closeRef.current = onClose;
+  });
+  useEffect(() => {
+    if (!visible) return;
+    const opener = document.activeElement as HTMLElement | null;
+    const timer = window.setTimeout(() => dialogRef.current?.focus(), 50);
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') closeRef.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      window.clearTimeout(timer);
+      document.removeEventListener('keydown', onKey);
+      if (opener && document.contains(opener)) opener.focus();
+    };
+  }, [visible]);
+
   const confirm = () => {
+    const typed = cleanTypedName(typedName);
+    if ((!pad.current || pad.current.isEmpty()) && typed) {
+      const png = typedSignaturePng(typed);
+      if (png) {
+        void onConfirm(png);
+        return;
+      }
+    }
     if (!pad.current || !canvasRef.current || pad.current.isEmpty()) {
       Toast.show({ content: t('sign_first') });
       return;
@@ -124,16 +159,50 @@ export function SignatureSheet({ visible, onClose, onConfirm, busy }: SignatureS
       onMaskClick={onClose}
       bodyClassName="signature-sheet"
     >
-      <h3 className="signature-sheet__title">{t('signature_title')}</h3>
-      <p className="signature-sheet__hint">{t('signature_hint')}</p>
-      <div className="signature-sheet__pad">
-        <canvas ref={attach} className="signature-sheet__canvas" data-testid="signature-canvas" />
-      </div>
-      <div className="signature-sheet__actions">
-        <Button onClick={() => pad.current?.clear()}>{t('reset')}</Button>
-        <Button color="primary" loading={busy} onClick={confirm}>
-          {t('confirm')}
-        </Button>
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={hintId}
+        tabIndex={-1}
+        ref={dialogRef}
+        className="signature-sheet__dialog"
+      >
+        <h2 id={titleId} className="signature-sheet__title">{t('signature_title')}</h2>
+        <p id={hintId} className="signature-sheet__hint">{t('signature_hint')}</p>
+        <div className="signature-sheet__pad">
+          <canvas
+            ref={attach}
+            className="signature-sheet__canvas"
+            data-testid="signature-canvas"
+            role="img"
+            aria-label={t('signature_pad_label')}
+          />
+        </div>
+        <label className="signature-sheet__typed">
+          <span className="signature-sheet__typed-label">{t('signature_typed_label')}</span>
+          <input
+            className="signature-sheet__typed-input"
+            type="text"
+            autoComplete="name"
+            maxLength={TYPED_NAME_MAX}
+            value={typedName}
+            onChange={(event) => setTypedName(event.target.value)}
+          />
+        </label>
+        <div className="signature-sheet__actions">
+          <Button
+            onClick={() => {
+              pad.current?.clear();
+              setTypedName('');
+            }}
+          >
+            {t('reset')}
+          </Button>
+          <Button color="primary" loading={busy} onClick={confirm}>
+            {t('confirm')}
+          </Button>
+        </div>
       </div>
     </Popup>
   );
