@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath, URL } from 'node:url';
 import { firstScreenPreload } from './vite/first-screen-preload.ts';
+import { stylesAfterFirstPaint } from './vite/styles-after-first-paint.ts';
 
 // The api (scripts/run) serves web/dist; in development `npm run dev` proxies the
 // calls to a running api so the app is same-origin either way.
@@ -17,6 +18,8 @@ export default defineConfig(({ command }) => ({
       { '/': file('./src/features/loan/home-screen.tsx'), '/login': file('./src/features/auth/login-screen.tsx') },
       '/login',
     ),
+    // index.html's branded first paint shows before the stylesheet has arrived.
+    stylesAfterFirstPaint(),
   ],
   resolve: {
     alias: [

@@ -12,7 +12,7 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { GlobalLoading } from '@/components/global-loading';
-import { Loading } from '@/components/loading';
+import { ScreenFallback } from '@/components/loading';
 import { RequireAuth } from '@/components/require-auth';
 import { RouteEffects } from '@/components/route-effects';
 import { paths } from '@/config/paths';
@@ -42,7 +42,7 @@ function Root() {
     <>
       <GlobalLoading />
       <RouteEffects />
-      <Suspense fallback={<Loading />}>
+      <Suspense fallback={<ScreenFallback />}>
         <Outlet />
       </Suspense>
     </>

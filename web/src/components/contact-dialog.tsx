@@ -3,10 +3,11 @@
  * company configuration (`customer-service-phone`, `-email`, `-hours`). Shown
  * when there is no link that can open (src/lib/service-link.ts); in the demo the
  * details are marked as examples and are plain text, not `tel:`/`mailto:` links
- * that would reach no one. Loaded on first use with antd-mobile's Dialog.
+ * that would reach no one. Shown with the alert of components/feedback.ts,
+ * which loads antd-mobile's Dialog on first use.
  */
-import Dialog from 'antd-mobile/es/components/dialog';
 import type { TFunction } from 'i18next';
+import { showAlert } from './feedback';
 import type { CompanyConfig } from '@/lib/types';
 import { contactDetails } from '@/lib/service-link';
 
@@ -42,7 +43,7 @@ export function ContactDetailsList({ config, t }: { config: CompanyConfig | unde
 }
 
 export function showContactDialog(config: CompanyConfig | undefined, t: TFunction) {
-  return Dialog.alert({
+  showAlert({
     title: t('customer_service'),
     content: <ContactDetailsList config={config} t={t} />,
     confirmText: t('ok'),

@@ -11,11 +11,12 @@
  * It opens the configured link in a new window only when that link can open
  * (an https URL on a public host, src/lib/service-link.ts); otherwise, e.g. the
  * demo's placeholder link, it shows the in-app dialog with the lender's contact
- * details. The dialog's code loads on first use.
+ * details (the dialog's code loads on first use).
  */
 import { MessageOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { openableLink } from '@/lib/service-link';
+import { showContactDialog } from './contact-dialog';
 import { useCompanyConfigQuery, useCustomerServiceQuery } from '@/lib/shared-api';
 
 /** Opens customer service: a link that can open in a new window, else the contact dialog. */
@@ -29,7 +30,7 @@ export function useOpenService() {
       window.open(href, '_blank', 'noopener,noreferrer');
       return;
     }
-    void import('./contact-dialog').then(({ showContactDialog }) => showContactDialog(config, t));
+    showContactDialog(config, t);
   };
 }
 

@@ -1,0 +1,323 @@
+// Layout in Chromium against the real api (issue 15):
+// 1. the signature pad puts the ink under the pointer (mouse and touch, device pixel
+//    ratio 1 and 3), read back from the canvas's pixels;
+// 2. on every borrower screen at 390×844 no primary control is covered by another
+//    element (document.elementFromPoint at the control's centre, after scrolling the
+//    control into view the way focus does);
+// 3. the compliance-hold screen's contact button shows the lender's contact details
+//    instead of opening the demo's placeholder link.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { auditor, launchBrowser, phone, shot, startServer } from './harness.mjs';
+import { applyForLoan, completeProfile, register, sign, withdrawFromHome } from './steps.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Two loan officers approve: start review, verify identity, first and final review. */
+async function approve(orderId) {
+  const a1 = await auditor(server, `layout-a-${orderId.slice(-6)}`);
+  const a2 = await auditor(server, `layout-b-${orderId.slice(-6)}`);
+  const detail = await a1.call('orders/detail', { orderId });
+  const userId = detail.order?.userId ?? detail.applicant?.userId;
+  await a1.call('orders/startReview', { orderId });
+  await a1.call('users/verifyIdentity', { userId });
+  await a1.call('orders/passFirst', { orderId, note: 'documents in order' });
+  await a2.call('orders/passFinal', { orderId, note: 'approved' });
+  return { a1, userId };
+}
+
+// ---------------------------------------------------------------- signature pad
+
+/** Points of the test stroke, in CSS pixels from the canvas's top-left corner. */
+const STROKE = [
+  [30, 30],
+  [90, 70],
+  [150, 40],
+  [210, 90],
+  [270, 50],
+  [320, 100],
+];
+const TOLERANCE_PX = 3;
+
+/** Points every ~4 px along the stroke's segments (where the pointer passed). */
+function along(points, every = 4) {
+  const out = [];
+  for (let i = 1; i < points.length; i += 1) {
+    const [x0, y0] = points[i - 1];
+    const [x1, y1] = points[i];
+    const n = Math.max(1, Math.round(Math.hypot(x1 - x0, y1 - y0) / every));
+    for (let k = 0; k < n; k += 1) out.push([x0 + ((x1 - x0) * k) / n, y0 + ((y1 - y0) * k) / n]);
+  }
+  out.push(points[points.length - 1]);
+  return out;
+}
+
+/** Distance from p to the segment a–b. */
+function toSegment([px, py], [ax, ay], [bx, by]) {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const t = Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy || 1)));
+  return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
+}
+
+/**
+ * The inked pixels of the signature canvas, mapped to CSS pixels of its box
+ * (backing-store pixel ÷ backing-store size × CSS size), plus the sizes.
+ */
+async function inkInCssPixels(page) {
+  return page.evaluate(() => {
+    const canvas = document.querySelector('[data-testid="signature-canvas"]');
+    const ctx = canvas.getContext('2d');
+    const { width, height } = canvas;
+    const data = ctx.getImageData(0, 0, width, height).data;
+    const sx = canvas.clientWidth / width;
+    const sy = canvas.clientHeight / height;
+    const ink = [];
+    for (let y = 0; y < height; y += 1) {
+      for (let x = 0; x < width; x += 1) {
+        const i = (y * width + x) * 4;
+        if (data[i + 3] > 128 && data[i] + data[i + 1] + data[i + 2] < 200) ink.push([(x + 0.5) * sx, (y + 0.5) * sy]);
+      }
+    }
+    return { ink, buffer: [width, height], css: [canvas.clientWidth, canvas.clientHeight], ratio: window.devicePixelRatio };
+  });
+}
+
+/** Draws STROKE on the pad with the mouse or with a finger (CDP touch events). */
+async function drawStroke(page, input) {
+  const canvas = page.getByTestId('signature-canvas');
+  await canvas.waitFor();
+  await page.waitForTimeout(800); // the sheet slides up; draw once it rests
+  const box = await canvas.boundingBox();
+  const at = ([x, y]) => ({ x: box.x + x, y: box.y + y });
+  const path = along(STROKE, 3).map(at);
+  if (input === 'mouse') {
+    await page.mouse.move(path[0].x, path[0].y);
+    await page.mouse.down();
+    for (const p of path.slice(1)) await page.mouse.move(p.x, p.y);
+    await page.mouse.up();
+    return;
+  }
+  const cdp = await page.context().newCDPSession(page);
+  const touch = (type, p) =>
+    cdp.send('Input.dispatchTouchEvent', { type, touchPoints: p ? [{ x: p.x, y: p.y, radiusX: 1, radiusY: 1, force: 1, id: 1 }] : [] });
+  await touch('touchStart', path[0]);
+  for (const p of path.slice(1)) await touch('touchMove', p);
+  await touch('touchEnd');
+  await cdp.detach();
+}
+
+describe('signature pad', () => {
+  let storageState;
+
+  before(async () => {
+    // A borrower with a complete profile and no signature yet: home opens the pad.
+    const { context, page } = await phone(browser, server.url);
+    await register(page, server);
+    await completeProfile(page, { realName: 'Sara Lim' });
+    storageState = await context.storageState();
+    await context.close();
+  });
+
+  for (const ratio of [1, 3]) {
+    for (const input of ['mouse', 'touch']) {
+      test(`ink lands under the ${input} at device pixel ratio ${ratio}`, async () => {
+        const context = await browser.newContext({
+          baseURL: server.url,
+          viewport: { width: 390, height: 844 },
+          deviceScaleFactor: ratio,
+          isMobile: true,
+          hasTouch: true,
+          storageState,
+        });
+        context.setDefaultTimeout(15000);
+        const page = await context.newPage();
+        await page.goto('/');
+        await drawStroke(page, input);
+        const { ink, buffer, css } = await inkInCssPixels(page);
+        assert.ok(ink.length > 100, `the stroke left ink (${ink.length} pixels)`);
+        // The drawing buffer is the CSS box × devicePixelRatio (sharp at any ratio).
+        assert.deepEqual(buffer, [Math.round(css[0] * ratio), Math.round(css[1] * ratio)], 'buffer = CSS size × ratio');
+        // Every point the pointer passed has ink within 3 px ...
+        const missed = along(STROKE, 4).filter(([px, py]) => !ink.some(([x, y]) => Math.hypot(x - px, y - py) <= TOLERANCE_PX));
+        assert.deepEqual(missed, [], `points without ink within ${TOLERANCE_PX} px`);
+        // ... and no ink lands away from the stroke (3 px + the widest pen, 6 px: the
+        // pad smooths corners with curves, so a corner's ink may overshoot by a few px).
+        const stray = ink.filter((p) => {
+          let best = Infinity;
+          for (let i = 1; i < STROKE.length; i += 1) best = Math.min(best, toSegment(p, STROKE[i - 1], STROKE[i]));
+          return best > TOLERANCE_PX + 6;
+        });
+        assert.ok(stray.length === 0, `${stray.length} inked pixels away from the stroke, e.g. ${JSON.stringify(stray.slice(0, 3))}`);
+        await shot(page, `layout-signature-${input}-dpr${ratio}`);
+        await context.close();
+      });
+    }
+  }
+});
+
+// ---------------------------------------------------------- controls not covered
+
+/**
+ * Every primary control of the screen (inside `scope` when a sheet or dialog is
+ * open) that is rendered: scrolled into view the way focus scrolls it (nearest
+ * edge), then `document.elementFromPoint` at its centre must be the control or
+ * inside it. Returns descriptions of the covered ones.
+ */
+async function coveredControls(page, scope = 'body') {
+  return page.evaluate((scopeSelector) => {
+    const selector = [
+      'button', 'a[href]', 'input:not([type="hidden"])', 'select', 'textarea',
+      '[role="button"]', '[role="checkbox"]', '[role="radio"]', '[role="switch"]', '[role="link"]',
+      'label.adm-checkbox', 'label.adm-radio',
+    ].join(',');
+    const root = document.querySelector(scopeSelector) ?? document.body;
+    const describe = (el) => {
+      const name = (el.getAttribute('aria-label') || el.textContent || el.getAttribute('name') || el.getAttribute('placeholder') || '').trim().replace(/\s+/g, ' ').slice(0, 40);
+      return `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} "${name}"`;
+    };
+    const problems = [];
+    let checked = 0;
+    for (const el of root.querySelectorAll(selector)) {
+      const style = getComputedStyle(el);
+      if (el.getClientRects().length === 0 || style.visibility === 'hidden' || style.display === 'none') continue;
+      let rect = el.getBoundingClientRect();
+      if (rect.width < 1 || rect.height < 1) continue;
+      el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+      rect = el.getBoundingClientRect();
+      const x = rect.left + rect.width / 2;
+      const y = rect.top + rect.height / 2;
+      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
+        problems.push(`${describe(el)} cannot be scrolled into view (centre ${Math.round(x)},${Math.round(y)})`);
+        continue;
+      }
+      checked += 1;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && (hit === el || el.contains(hit))) continue;
+      // A label's own control (a hidden checkbox input) is the label's business.
+      if (hit && el.tagName === 'INPUT' && hit.closest('label')?.contains(el)) continue;
+      problems.push(`${describe(el)} at ${Math.round(x)},${Math.round(y)} is covered by ${hit ? describe(hit) : 'nothing'}`);
+    }
+    window.scrollTo(0, 0);
+    return { problems, checked };
+  }, scope);
+}
+
+describe('no primary control is covered, on every borrower screen at 390×844', () => {
+  test('the borrower journey, screen by screen', async () => {
+    const { context, page } = await phone(browser, server.url);
+    const failures = [];
+    const screens = [];
+    /** Checks the current screen once `ready` (text) shows; photographs it as layout-<name>. */
+    const check = async (name, ready, { scope, photo = false } = {}) => {
+      if (typeof ready === 'function') await ready().waitFor();
+      else if (ready) await page.getByText(ready).first().waitFor();
+      await page.waitForLoadState('networkidle').catch(() => undefined);
+      await page.locator('.adm-toast-mask').waitFor({ state: 'hidden', timeout: 4000 }).catch(() => undefined);
+      const { problems, checked } = await coveredControls(page, scope);
+      screens.push(`${name}: ${checked}`);
+      assert.ok(checked > 0, `${name}: no control found`);
+      for (const problem of problems) console.log(`covered: ${name}: ${problem}`);
+      failures.push(...problems.map((p) => `${name}: ${p}`));
+      if (photo) await shot(page, `layout-${name}`);
+    };
+    const visit = async (route, name, ready, options) => {
+      await page.goto(route);
+      await check(name, ready, options);
+    };
+
+    await visit('/login', 'login', 'Sign In', { photo: true });
+    await visit('/register', 'register', 'Invite code');
+    await visit('/lock', 'lock-signed-out', 'Unlock');
+    await register(page, server);
+    await check('home-new', () => page.getByTestId('main-button'), { photo: true });
+    await visit('/loan', 'products', 'Cash Loan');
+    await visit('/order', 'order-empty', 'You have no orders yet.');
+    await visit('/my', 'my-new', 'Log out');
+    await visit('/about', 'about', 'SEC Certificate of Authority No. 3120');
+    await visit('/partner', 'partner', 'Work with us');
+    await visit('/transactionHistory', 'transactions-empty', 'No data');
+    await visit('/recharge', 'recharge-nothing-owed', 'You have nothing to repay.');
+    await visit('/repayDetail', 'repayDetail-empty', 'You have no loan being repaid.');
+    await visit('/lock', 'lock-not-locked', 'Your account is not locked');
+    await visit('/identity', 'identity', 'Full name', { photo: true });
+    await visit('/baseInfo', 'baseInfo', 'Education', { photo: true });
+
+    await completeProfile(page, { realName: 'Lea Tan' });
+    await page.getByTestId('signature-canvas').waitFor();
+    await page.waitForTimeout(800);
+    await check('signature-sheet', null, { scope: '.signature-sheet' });
+    await sign(page);
+    await visit('/bankInfo', 'bankInfo', 'Account number', { photo: true });
+    await visit('/baseInfoDetail', 'baseInfoDetail', 'Lea Tan');
+    await visit('/bankInfoDetail', 'bankInfoDetail', 'Lea Tan');
+    await page.goto('/');
+    await page.getByText('I have read and agree to the').click();
+    await check('home-profile-complete', () => page.getByTestId('main-button'));
+
+    // The questionnaire and apply screens are checked inside the application journey.
+    await page.getByTestId('main-button').click();
+    await page.waitForURL('**/question');
+    await check('question', 'Loan purpose', { photo: true });
+    const orderId = await applyForLoan(page);
+    await check('success', 'View my order');
+    await visit('/order', 'order', () => page.getByTestId('order-card').first());
+    await visit(`/detail/${orderId}`, 'detail-under-review', 'Under review');
+
+    const { a1, userId } = await approve(orderId);
+    await visit('/', 'home-approved', 'Withdraw');
+    await visit(`/detail/${orderId}?index=0`, 'withdraw-amount', 'Withdrawal amount');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL(/index=1/);
+    await check('withdraw-bank', 'Change', { photo: true });
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL(/index=2/);
+    await check('withdraw-pin-setup', 'Repeat the PIN');
+
+    await withdrawFromHome(page, { amount: '10000' });
+    await check('detail-repaying', 'Repaying');
+    await visit('/', 'home-repaying', 'Total outstanding');
+    await visit('/repayDetail', 'repayDetail', () => page.getByTestId('installment').first(), { photo: true });
+    await visit('/recharge', 'recharge', 'Pay off today', { photo: true });
+    await visit('/transactionHistory', 'transactions', '₱10,000.00');
+    await visit('/contract', 'contract', 'Honest Lending Corporation');
+    await visit('/my', 'my', 'Lea Tan');
+    await visit(`/detail/${orderId}`, 'detail', 'Repaying');
+
+    // Compliance hold: the only button shows the lender's contact details in the app
+    // (the demo's link is a placeholder that cannot open), and opens no window.
+    await a1.call('users/hold', { userId, reason: 'Identity document under review by compliance' });
+    await visit('/lock', 'lock-compliance', 'Identity document under review by compliance');
+    const popups = [];
+    context.on('page', (p) => popups.push(p.url()));
+    await page.getByRole('button', { name: 'Contact customer service' }).click();
+    const dialog = page.getByTestId('contact-dialog');
+    await dialog.getByText('+63 2 8000 0000').waitFor();
+    await dialog.getByText('help@honestlending.example').waitFor();
+    await dialog.getByText('Demo: these contact details are examples and reach no one.').waitFor();
+    assert.equal(await dialog.getByRole('link').count(), 0, 'demo details are not links that reach no one');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: new URL('./screenshots/layout-lock-compliance-contact.png', import.meta.url).pathname });
+    await check('contact-dialog', null, { scope: '.adm-center-popup-wrap' });
+    assert.deepEqual(popups, [], 'no window was opened');
+    await page.getByRole('button', { name: 'OK' }).click();
+    // The header's service button does the same on every screen.
+    await page.getByTestId('service-button').click();
+    await page.getByTestId('contact-dialog').waitFor();
+    assert.deepEqual(popups, [], 'no window was opened');
+
+    console.log(`checked ${screens.length} screens (controls each): ${screens.join(', ')}`);
+    assert.deepEqual(failures, [], 'covered controls');
+    await context.close();
+  });
+});
