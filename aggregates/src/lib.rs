@@ -12,6 +12,7 @@ pub mod history;
 pub mod money;
 pub mod order;
 pub mod pricing;
+pub mod reference;
 pub mod services;
 pub mod types;
 pub mod user;

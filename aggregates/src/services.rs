@@ -3,6 +3,7 @@
 //! the configured catalogue, the system clock) live in the api.
 
 use crate::pricing::{CompliancePolicy, Lender, Product};
+use crate::reference::{AccountKind, Place};
 use chrono::{DateTime, Utc};
 use std::sync::Arc;
 
@@ -33,8 +34,12 @@ pub trait ProductCatalogue: Send + Sync {
 
 /// Deployment reference data the User aggregate validates against.
 pub trait ReferenceData: Send + Sync {
-    /// True when `bank_name` is in the configured bank list.
-    fn is_known_bank(&self, bank_name: &str) -> bool;
+    /// The kind of the configured bank or e-wallet named `bank_name`, which decides
+    /// its account-number format; `None` when it is not in the configured list.
+    fn account_kind(&self, bank_name: &str) -> Option<AccountKind>;
+    /// True when `place` is a city or municipality of the configured location tree,
+    /// under the region and province it names (PSGC names under `PH`).
+    fn is_known_place(&self, place: &Place) -> bool;
     /// True when registration may proceed with this invite (agent) code: a known code,
     /// or none when codes are optional. Attribution only (P13).
     fn accepts_invite_code(&self, code: Option<&str>) -> bool;
@@ -126,12 +131,27 @@ pub mod doubles {
         }
     }
 
-    /// Banks "BDO" and "BPI"; invite codes "WELCOME" and "AGENT7"; codes required.
+    /// Banks "BDO" and "BPI" and the e-wallet "GCash"; places Quezon City (NCR, no
+    /// province) and City of Cebu (Cebu, Region VII); invite codes "WELCOME" and
+    /// "AGENT7"; codes required.
     pub struct StaticReference;
 
+    /// Places [`StaticReference`] knows, in the stored form.
+    pub const KNOWN_PLACES: [&str; 2] = [
+        "National Capital Region (NCR),,Quezon City",
+        "Region VII (Central Visayas),Cebu,City of Cebu",
+    ];
+
     impl ReferenceData for StaticReference {
-        fn is_known_bank(&self, bank_name: &str) -> bool {
-            ["BDO", "BPI"].contains(&bank_name)
+        fn account_kind(&self, bank_name: &str) -> Option<AccountKind> {
+            match bank_name {
+                "BDO" | "BPI" => Some(AccountKind::Bank),
+                "GCash" => Some(AccountKind::EWallet),
+                _ => None,
+            }
+        }
+        fn is_known_place(&self, place: &Place) -> bool {
+            KNOWN_PLACES.contains(&place.to_stored().as_str())
         }
         fn accepts_invite_code(&self, code: Option<&str>) -> bool {
             matches!(code, Some("WELCOME" | "AGENT7"))

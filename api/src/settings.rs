@@ -10,6 +10,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use aggregates::pricing::{CompliancePolicy, ComplianceProfile, Lender, Product};
+use aggregates::reference::{AccountKind, Place, PLACE_SEPARATOR};
 use aggregates::services::{ProductCatalogue, ReferenceData};
 use serde::Deserialize;
 use serde_json::Value as Json;
@@ -39,13 +40,63 @@ pub struct Currency {
     pub locale: String,
 }
 
-/// A region and its provinces.
+/// A region of the location tree (PRODUCT.md 11), PSGC names under `PH`: either
+/// provinces with their cities, or, in a region without provinces (NCR), its cities
+/// directly. `/loan/getConfigByKey` `provinces` answers the tree in this shape; empty
+/// lists are left out.
 #[derive(Debug, Clone, Deserialize, serde::Serialize)]
 pub struct Region {
-    /// Region name.
+    /// Region name, e.g. `Region VII (Central Visayas)`.
     pub region: String,
-    /// Its provinces.
-    pub provinces: Vec<String>,
+    /// Its provinces; empty in a region without provinces.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub provinces: Vec<Province>,
+    /// Cities and municipalities directly under the region (NCR); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cities: Vec<String>,
+}
+
+/// A province and its cities and municipalities.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+pub struct Province {
+    /// Province name.
+    pub province: String,
+    /// Its cities and municipalities.
+    pub cities: Vec<String>,
+}
+
+/// Location trees shipped with the code, by the name a configuration gives as
+/// `provinces`: `ph-psgc-2025-2q.json` is the PSA's PSGC of 30 June 2025
+/// (`api/config/README.md`, rebuilt by `scripts/psgc-locations.mjs`).
+pub const SHIPPED_LOCATIONS: [(&str, &str); 1] = [(
+    "ph-psgc-2025-2q.json",
+    include_str!("../config/ph-psgc-2025-2q.json"),
+)];
+
+/// `provinces` in the configuration: the tree inline, or the name of a shipped tree.
+fn locations<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Region>, D::Error> {
+    use serde::de::Error;
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Source {
+        Inline(Vec<Region>),
+        Shipped(String),
+    }
+    match Source::deserialize(deserializer)? {
+        Source::Inline(regions) => Ok(regions),
+        Source::Shipped(name) => {
+            let (_, text) = SHIPPED_LOCATIONS
+                .iter()
+                .find(|(shipped, _)| *shipped == name)
+                .ok_or_else(|| {
+                    D::Error::custom(format!(
+                        "provinces: {name:?} is no shipped location tree (expected a list of regions or one of {:?})",
+                        SHIPPED_LOCATIONS.map(|(n, _)| n)
+                    ))
+                })?;
+            serde_json::from_str(text).map_err(D::Error::custom)
+        }
+    }
 }
 
 /// The lending configuration file.
@@ -64,13 +115,19 @@ pub struct LendingConfig {
     pub company: serde_json::Map<String, Json>,
     /// Products.
     pub products: Vec<ProductConfig>,
-    /// Bank names.
+    /// Banks and e-wallets a payout can go to, by the name the borrower picks.
     pub banks: Vec<String>,
+    /// The names in `banks` that are e-wallets: their account number is the wallet's
+    /// mobile number (`aggregates::reference::AccountKind`).
+    #[serde(default)]
+    pub e_wallets: Vec<String>,
     /// Education levels.
     pub education: Vec<String>,
     /// Marital statuses.
     pub marriage: Vec<String>,
-    /// Regions and provinces.
+    /// The location tree, region → province → city/municipality: inline, or the name
+    /// of a shipped tree ([`SHIPPED_LOCATIONS`]).
+    #[serde(deserialize_with = "locations")]
     pub provinces: Vec<Region>,
     /// Bank name → the payout provider's channel code (Xendit's `PH_BDO`, ...):
     /// `PAYOUT_PROVIDER=xendit` needs one for every bank in `banks`.
@@ -134,6 +191,11 @@ pub enum ConfigError {
     /// `PAYOUT_PROVIDER=xendit` and a bank without a channel code.
     #[error("PAYOUT_PROVIDER=xendit: the bank {0:?} has no entry in payout_channels")]
     NoPayoutChannel(String),
+    /// Reference data that cannot be used: an e-wallet that is not a bank of the
+    /// list, or a location tree with a nameless, duplicated or comma-holding name, or
+    /// a region with both or neither provinces and cities.
+    #[error("invalid reference data: {0}")]
+    Reference(String),
     /// `APP_ENV=production` with something only a demo may run with.
     #[error("APP_ENV=production refused: {0}")]
     Production(&'static str),
@@ -163,7 +225,53 @@ impl LendingConfig {
                     breach: breach.to_string(),
                 })?;
         }
+        config.check_reference_data()?;
         Ok(config)
+    }
+
+    /// Every e-wallet is a listed bank; every location name is non-empty, holds no
+    /// comma (the stored form is `"Region,Province,City"`) and is unique among its
+    /// siblings; a region has provinces or cities directly, not both.
+    fn check_reference_data(&self) -> Result<(), ConfigError> {
+        let refuse = |why: String| Err(ConfigError::Reference(why));
+        if let Some(wallet) = self.e_wallets.iter().find(|w| !self.banks.contains(w)) {
+            return refuse(format!("the e-wallet {wallet:?} is not in banks"));
+        }
+        fn names<'a>(
+            kind: &str,
+            list: impl Iterator<Item = &'a String>,
+        ) -> Result<(), ConfigError> {
+            let mut seen = HashSet::new();
+            for name in list {
+                if name.trim().is_empty() || name.trim() != name || name.contains(PLACE_SEPARATOR) {
+                    return Err(ConfigError::Reference(format!(
+                        "the {kind} name {name:?} is empty, padded or holds a comma"
+                    )));
+                }
+                if !seen.insert(name) {
+                    return Err(ConfigError::Reference(format!("the {kind} {name:?} is listed twice")));
+                }
+            }
+            Ok(())
+        }
+        names("region", self.provinces.iter().map(|r| &r.region))?;
+        for region in &self.provinces {
+            if region.provinces.is_empty() == region.cities.is_empty() {
+                return refuse(format!(
+                    "the region {:?} must have either provinces or cities",
+                    region.region
+                ));
+            }
+            names("province", region.provinces.iter().map(|p| &p.province))?;
+            names("city", region.cities.iter())?;
+            for province in &region.provinces {
+                if province.cities.is_empty() {
+                    return refuse(format!("the province {:?} has no cities", province.province));
+                }
+                names("city", province.cities.iter())?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -171,6 +279,8 @@ impl LendingConfig {
 pub struct Configured {
     config: Arc<LendingConfig>,
     banks: HashSet<String>,
+    e_wallets: HashSet<String>,
+    places: HashSet<Place>,
     invite_codes: HashSet<String>,
 }
 
@@ -179,6 +289,23 @@ impl Configured {
     pub fn new(config: Arc<LendingConfig>) -> Self {
         Self {
             banks: config.banks.iter().cloned().collect(),
+            e_wallets: config.e_wallets.iter().cloned().collect(),
+            places: config
+                .provinces
+                .iter()
+                .flat_map(|region| {
+                    let direct = region
+                        .cities
+                        .iter()
+                        .map(|city| Place::new(&region.region, None, city));
+                    let under_provinces = region.provinces.iter().flat_map(|province| {
+                        province.cities.iter().map(|city| {
+                            Place::new(&region.region, Some(&province.province), city)
+                        })
+                    });
+                    direct.chain(under_provinces).collect::<Vec<_>>()
+                })
+                .collect(),
             invite_codes: config.invite_codes.iter().cloned().collect(),
             config,
         }
@@ -200,8 +327,18 @@ impl ProductCatalogue for Configured {
 }
 
 impl ReferenceData for Configured {
-    fn is_known_bank(&self, bank_name: &str) -> bool {
-        self.banks.contains(bank_name)
+    fn account_kind(&self, bank_name: &str) -> Option<AccountKind> {
+        if self.e_wallets.contains(bank_name) {
+            Some(AccountKind::EWallet)
+        } else if self.banks.contains(bank_name) {
+            Some(AccountKind::Bank)
+        } else {
+            None
+        }
+    }
+
+    fn is_known_place(&self, place: &Place) -> bool {
+        self.places.contains(place)
     }
 
     fn accepts_invite_code(&self, code: Option<&str>) -> bool {
@@ -528,10 +665,81 @@ mod tests {
             config.products.iter().filter(|p| p.product.enabled).count(),
             1
         );
-        assert_eq!(config.banks.len(), 23);
+        // PRODUCT.md 11: the PH configuration ships Philippine banks and e-wallets.
+        for bank in ["BDO Unibank", "Land Bank of the Philippines", "GCash", "Maya"] {
+            assert!(config.banks.iter().any(|b| b == bank), "{bank}");
+        }
+        assert!(!config.banks.iter().any(|b| b == "Bangkok Bank"));
+        assert_eq!(config.e_wallets, ["GCash", "Maya"]);
+        assert_eq!(config.payout_channels["GCash"], "PH_GCASH");
+        assert!(config.banks.iter().all(|b| config.payout_channels.contains_key(b)));
         assert!(config.invite_codes.contains(&"WELCOME".to_string()));
         let refused = LendingConfig::load(DEMO_CONFIG, &ComplianceProfile::Th);
         assert!(matches!(refused, Err(ConfigError::Compliance { .. })));
+    }
+
+    #[test]
+    fn the_demo_configuration_ships_the_psgc_region_province_city_tree() {
+        let config = LendingConfig::load(DEMO_CONFIG, &ComplianceProfile::Ph).unwrap();
+        let regions = &config.provinces;
+        assert_eq!(regions.len(), 18);
+        let provinces: usize = regions.iter().map(|r| r.provinces.len()).sum();
+        let cities: usize = regions
+            .iter()
+            .map(|r| r.cities.len() + r.provinces.iter().map(|p| p.cities.len()).sum::<usize>())
+            .sum();
+        assert_eq!((provinces, cities), (84, 1642));
+        // NCR has no provinces: its cities sit under the region.
+        let ncr = &regions[0];
+        assert_eq!(ncr.region, "National Capital Region (NCR)");
+        assert!(ncr.provinces.is_empty());
+        assert!(ncr.cities.iter().any(|c| c == "Quezon City"));
+        assert!(!ncr.cities.iter().any(|c| c == "Binondo"), "no sub-municipalities");
+
+        let reference = Configured::new(Arc::new(config));
+        let known = |text: &str| reference.is_known_place(&Place::parse(text).unwrap());
+        assert!(known("National Capital Region (NCR),,Quezon City"));
+        assert!(known("Region VII (Central Visayas),Cebu,City of Cebu"));
+        assert!(known("Region IV-A (CALABARZON),Laguna,City of Calamba"));
+        assert!(!known("Region VII (Central Visayas),Bohol,City of Cebu"));
+        assert!(!known("National Capital Region (NCR),Metro Manila,Quezon City"));
+        assert_eq!(reference.account_kind("GCash"), Some(AccountKind::EWallet));
+        assert_eq!(reference.account_kind("BDO Unibank"), Some(AccountKind::Bank));
+        assert_eq!(reference.account_kind("Bangkok Bank"), None);
+    }
+
+    #[test]
+    fn a_location_tree_may_be_given_inline() {
+        let text = DEMO_CONFIG.replace(
+            "\"provinces\": \"ph-psgc-2025-2q.json\"",
+            r#""provinces": [{"region": "R", "provinces": [{"province": "P", "cities": ["C"]}]}, {"region": "N", "cities": ["D"]}]"#,
+        );
+        let config = LendingConfig::load(&text, &ComplianceProfile::Ph).unwrap();
+        let reference = Configured::new(Arc::new(config));
+        assert!(reference.is_known_place(&Place::new("R", Some("P"), "C")));
+        assert!(reference.is_known_place(&Place::new("N", None, "D")));
+        assert!(!reference.is_known_place(&Place::new("R", None, "C")));
+    }
+
+    #[test]
+    fn unusable_reference_data_stops_the_server_from_starting() {
+        let shipped = "\"provinces\": \"ph-psgc-2025-2q.json\"";
+        let refused = |from: &str, to: &str| {
+            let text = DEMO_CONFIG.replace(from, to);
+            assert_ne!(text, DEMO_CONFIG, "{from}");
+            let result = LendingConfig::load(&text, &ComplianceProfile::Ph);
+            assert!(
+                matches!(result, Err(ConfigError::Reference(_) | ConfigError::Parse(_))),
+                "{to}: {result:?}"
+            );
+        };
+        refused(shipped, r#""provinces": "th-provinces.json""#);
+        refused(shipped, r#""provinces": [{"region": "R", "provinces": [{"province": "P", "cities": ["C"]}], "cities": ["D"]}]"#);
+        refused(shipped, r#""provinces": [{"region": "R"}]"#);
+        refused(shipped, r#""provinces": [{"region": "R", "cities": ["A, B"]}]"#);
+        refused(shipped, r#""provinces": [{"region": "R", "cities": ["C", "C"]}]"#);
+        refused(shipped, r#""provinces": [{"region": "R", "provinces": [{"province": "P", "cities": []}]}]"#);
+        refused(r#""e_wallets": ["GCash", "Maya"]"#, r#""e_wallets": ["GCash", "PayPal"]"#);
     }
 
     #[test]

@@ -5,9 +5,10 @@ use super::errors::UserError;
 use super::events::{EmergencyContact, LoanApplication, LockKind, Questionnaire, UserEvent};
 use crate::actor::Actor;
 use crate::codes::StepRefusal;
-use crate::services::UserServices;
+use crate::reference::Place;
+use crate::services::{ReferenceData, UserServices};
 use crate::types::{
-    age_on, all_digits, check_account_no, check_email, check_length, check_password, check_pin,
+    age_on, all_digits, check_email, check_length, check_password, check_pin,
     earliest_birthday, BankAccount, ImageRef, InvalidInput, Mobile, MAX_ADDRESS_CHARS,
     MAX_NAME_CHARS,
 };
@@ -272,15 +273,44 @@ impl User {
                 return Err(InvalidInput::new(field, "is required").into());
             }
         }
-        if let Some(place) = &update.province_city {
-            let mut parts = place.split(',');
-            let ok = parts.next().is_some_and(|p| !p.trim().is_empty())
-                && parts.next().is_some_and(|c| !c.trim().is_empty());
-            if !ok {
-                return Err(InvalidInput::new("provinceCity", "must be \"province,city\"").into());
-            }
-        }
         Ok(())
+    }
+
+    /// A new location must name a configured place, `"Region,Province,City"` with an
+    /// empty province in a region without provinces (`reference` module). Repeating
+    /// the stored value unchanged is always accepted, so a profile saved before this
+    /// format (`"province,city"`) can still be saved again.
+    fn check_place(
+        &self,
+        update: &ProfileUpdate,
+        reference: &dyn ReferenceData,
+    ) -> Result<(), UserError> {
+        let Some(text) = &update.province_city else {
+            return Ok(());
+        };
+        if Some(text) == self.profile.fields.province_city.as_ref() {
+            return Ok(());
+        }
+        match Place::parse(text) {
+            Some(place) if reference.is_known_place(&place) => Ok(()),
+            Some(_) => Err(InvalidInput::new(
+                "provinceCity",
+                "choose a region, province and city or municipality from the list",
+            )
+            .into()),
+            None => Err(InvalidInput::new("provinceCity", "must be \"Region,Province,City\"").into()),
+        }
+    }
+
+    /// A verified field changed under a profile resubmission: the identity awaits
+    /// review again, recorded as its own event for the audit trail.
+    async fn reopen_identity(&mut self, field: Option<&'static str>, sink: &EventSink<Self>) {
+        if let Some(field) = field {
+            let event = UserEvent::IdentityReopened {
+                field: field.to_string(),
+            };
+            sink.write(event, self).await;
+        }
     }
 
     /// A wrong secret: record the failure, and lock on the fifth in a row (P2, P4).
@@ -403,6 +433,7 @@ impl Aggregate for User {
                 self.registered()?;
                 self.ensure_unlocked()?;
                 self.check_profile_update(&changes, now.date_naive())?;
+                self.check_place(&changes, services.reference.as_ref())?;
                 sink.write(UserEvent::ProfileUpdated { changes }, self)
                     .await;
             }
@@ -410,6 +441,7 @@ impl Aggregate for User {
                 self.registered()?;
                 self.ensure_unlocked()?;
                 self.check_profile_update(&profile, now.date_naive())?;
+                self.check_place(&profile, services.reference.as_ref())?;
                 let texts = [
                     ("job", &answers.job, MAX_NAME_CHARS),
                     ("monthlyIncome", &answers.monthly_income, MAX_NAME_CHARS),
@@ -457,10 +489,11 @@ impl Aggregate for User {
                 self.registered()?;
                 self.ensure_borrower(actor)?;
                 self.ensure_unlocked()?;
-                if !services.reference.is_known_bank(&bank_name) {
-                    return Err(InvalidInput::new("bankName", "choose a bank from the list").into());
-                }
-                if !check_account_no(&card_no) {
+                let kind = services
+                    .reference
+                    .account_kind(&bank_name)
+                    .ok_or_else(|| InvalidInput::new("bankName", "choose a bank from the list"))?;
+                if !kind.accepts(&card_no) {
                     return Err(UserError::InvalidBankAccount);
                 }
                 let holder_name = self

@@ -22,6 +22,8 @@ mod events;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod reference_tests;
 
 pub use aggregate::{
     IdentityStatus, PendingWithdrawal, Profile, Qualification, User, MAX_FAILED_ATTEMPTS,

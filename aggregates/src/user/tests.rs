@@ -55,7 +55,7 @@ fn full_profile() -> ProfileUpdate {
         email: Some("ana@example.ph".to_string()),
         facebook: None,
         education: Some("college".to_string()),
-        province_city: Some("Metro Manila,Quezon City".to_string()),
+        province_city: Some("National Capital Region (NCR),,Quezon City".to_string()),
         address: Some("12 Mabini St".to_string()),
     }
 }

@@ -692,7 +692,7 @@ async fn no_forbidden_routes(app: &TestApp) {
     let before_events = app.event_count().await;
     let body = json!({
         "userId": user_id, "orderId": order_id, "pin": "111111", "newPin": "111111",
-        "bankName": "Kasikornbank", "cardNo": "009999999999", "amount": "500",
+        "bankName": "Metrobank", "cardNo": "009999999999", "amount": "500",
         "amt": "500", "fee": "500", "kind": "verification", "reason": "x",
     });
     for path in [

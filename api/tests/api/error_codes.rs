@@ -209,9 +209,9 @@ async fn account_codes(app: TestApp) {
     let fresh = app.register("09178880002").await;
     let f = Some(fresh.as_str());
     let taken = profile("Ana Santos", "09178880001");
-    let bank = json!({"bankName": "Bangkok Bank", "cardNo": "001234567890"});
+    let bank = json!({"bankName": "BDO Unibank", "cardNo": "001234567890"});
     let other_bank =
-        json!({"bankName": "Kasikornbank", "cardNo": "009999999999", "smsCode": "123456"});
+        json!({"bankName": "Metrobank", "cardNo": "009999999999", "smsCode": "123456"});
     let twins = json!({"contacts": [
         {"name": "Mia", "relation": "sister", "mobile": "09171110000"},
         {"name": "Leo", "relation": "brother", "mobile": "09171110000"},
@@ -408,7 +408,7 @@ async fn loan_codes(app: TestApp) {
     )
     .await;
     app.upload_identity(&unsigned).await;
-    let bank = json!({"bankName": "Bangkok Bank", "cardNo": "001234567890"});
+    let bank = json!({"bankName": "BDO Unibank", "cardNo": "001234567890"});
     app.ok("/jackey/user/bank/binding", u, bank).await;
     let refused = app
         .fails("/jackey/loan/apply", u, terms.clone(), 10004)
@@ -464,7 +464,7 @@ async fn loan_codes(app: TestApp) {
     app.ok("/jackey/sms/bank", None, json!({"mobile": "09178881005"}))
         .await;
     let code = app.last_sms_code("09178881005").await;
-    let failing = json!({"bankName": "Bangkok Bank", "cardNo": "001234560000", "smsCode": code});
+    let failing = json!({"bankName": "BDO Unibank", "cardNo": "001234560000", "smsCode": code});
     app.ok("/jackey/user/bank/binding", x, failing).await;
     app.ok("/jackey/user/withdraw", x, withdraw("246810")).await;
     let back = app
@@ -489,7 +489,7 @@ async fn loan_codes(app: TestApp) {
     app.ok("/jackey/sms/bank", None, json!({"mobile": "09178881004"}))
         .await;
     let code = app.last_sms_code("09178881004").await;
-    let replace = json!({"bankName": "Kasikornbank", "cardNo": "009999999999", "smsCode": code});
+    let replace = json!({"bankName": "Metrobank", "cardNo": "009999999999", "smsCode": code});
     app.fails("/jackey/user/bank/binding", r, replace, 110012)
         .await;
     app.fails(

@@ -37,14 +37,14 @@ async fn whole_journey(app: TestApp) {
     app.upload_identity(&token).await;
     app.ok("/jackey/user/update", t, profile("Ana Santos", mobile))
         .await;
-    let first_account = json!({"bankName": "Bangkok Bank", "cardNo": "001234567890"});
+    let first_account = json!({"bankName": "BDO Unibank", "cardNo": "001234567890"});
     app.ok("/jackey/user/bank/binding", t, first_account).await;
     // Replacing the account needs the SMS code sent to the registered phone (P3).
     app.ok("/jackey/sms/bank", None, json!({ "mobile": mobile }))
         .await;
     let code = app.last_sms_code(mobile).await;
     let replacement =
-        json!({"bankName": "Kasikornbank", "cardNo": "009876543210", "smsCode": code});
+        json!({"bankName": "Metrobank", "cardNo": "009876543210", "smsCode": code});
     app.ok("/jackey/user/bank/binding", t, replacement).await;
 
     // Questionnaire: the borrower is qualified (identity submitted, not yet verified).
@@ -56,7 +56,7 @@ async fn whole_journey(app: TestApp) {
     );
     assert_eq!(
         (info["bankName"].clone(), info["cardNo"].clone()),
-        (json!("Kasikornbank"), json!("********3210"))
+        (json!("Metrobank"), json!("********3210"))
     );
 
     // The disclosure before signing (P5), the signature, the application.

@@ -392,11 +392,11 @@ impl TestApp {
         self.wrote().await;
     }
 
-    /// Binds Bangkok Bank 001234567890, uploads the signature [`PNG`] and sets PIN
+    /// Binds BDO Unibank 001234567890, uploads the signature [`PNG`] and sets PIN
     /// 246810, over HTTP.
     pub async fn bank_signature_and_pin(&self, token: &str) {
         let t = Some(token);
-        let bank = json!({"bankName": "Bangkok Bank", "cardNo": "001234567890"});
+        let bank = json!({"bankName": "BDO Unibank", "cardNo": "001234567890"});
         self.ok("/jackey/user/bank/binding", t, bank).await;
         self.ok("/jackey/user/signatureImg/upload", t, json!({"img": PNG}))
             .await;
@@ -459,7 +459,7 @@ pub fn profile(name: &str, mobile: &str) -> Value {
         "marriage": "Single",
         "email": format!("b{mobile}@example.ph"),
         "education": "College",
-        "provinceCity": "Metro Manila,Quezon City",
+        "provinceCity": "National Capital Region (NCR),,Quezon City",
         "address": "12 Mabini St",
     })
 }

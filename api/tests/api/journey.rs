@@ -116,7 +116,7 @@ async fn journey(app: TestApp) {
 
     // The identity step: name and ID number, then the photos (multipart upload not
     // built yet: through the command bus), then an auditor's review.
-    app.ok("/jackey/user/update", t, json!({"realName": "Ana Santos", "identity": "123456789012", "sex": 2, "birthday": "1995-03-14", "marriage": "Single", "email": "ana@example.ph", "education": "College", "provinceCity": "Metro Manila,Quezon City", "address": "12 Mabini St"})).await;
+    app.ok("/jackey/user/update", t, json!({"realName": "Ana Santos", "identity": "123456789012", "sex": 2, "birthday": "1995-03-14", "marriage": "Single", "email": "ana@example.ph", "education": "College", "provinceCity": "National Capital Region (NCR),,Quezon City", "address": "12 Mabini St"})).await;
 
     let uid = user_id.to_string();
     app.state
@@ -153,21 +153,21 @@ async fn journey(app: TestApp) {
     app.fails(
         "/jackey/user/bank/binding",
         t,
-        json!({"bankName": "Bangkok Bank", "cardNo": "123"}),
+        json!({"bankName": "BDO Unibank", "cardNo": "123"}),
         10028,
     )
     .await;
     app.ok(
         "/jackey/user/bank/binding",
         t,
-        json!({"bankName": "Bangkok Bank", "cardNo": "001234567890"}),
+        json!({"bankName": "BDO Unibank", "cardNo": "001234567890"}),
     )
     .await;
     // Replacing it needs an SMS code (P3).
     app.fails(
         "/jackey/user/bank/binding",
         t,
-        json!({"bankName": "Kasikornbank", "cardNo": "009999999999"}),
+        json!({"bankName": "Metrobank", "cardNo": "009999999999"}),
         10011,
     )
     .await;

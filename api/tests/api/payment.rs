@@ -82,7 +82,7 @@ pub(crate) async fn qualified(app: &TestApp, mobile: &str) -> Borrower {
         .unwrap()
         .parse()
         .unwrap();
-    app.ok("/jackey/user/update", t, json!({"realName": "Ana Santos", "identity": "123456789012", "sex": 2, "birthday": "1995-03-14", "marriage": "Single", "email": "ana@example.ph", "education": "College", "provinceCity": "Metro Manila,Quezon City", "address": "12 Mabini St"})).await;
+    app.ok("/jackey/user/update", t, json!({"realName": "Ana Santos", "identity": "123456789012", "sex": 2, "birthday": "1995-03-14", "marriage": "Single", "email": "ana@example.ph", "education": "College", "provinceCity": "National Capital Region (NCR),,Quezon City", "address": "12 Mabini St"})).await;
     let uid = user_id.to_string();
     let image = |name: &str| ImageRef {
         key: format!("id/{uid}/{name}.jpg"),
@@ -102,7 +102,7 @@ pub(crate) async fn qualified(app: &TestApp, mobile: &str) -> Borrower {
     app.ok(
         "/jackey/user/bank/binding",
         t,
-        json!({"bankName": "Bangkok Bank", "cardNo": "001234567890"}),
+        json!({"bankName": "BDO Unibank", "cardNo": "001234567890"}),
     )
     .await;
     app.ok("/jackey/user/signatureImg/upload", t, json!({"img": PNG}))
@@ -789,7 +789,7 @@ async fn overpayments(app: TestApp) {
 async fn change_bank(app: &TestApp, borrower: &Borrower, card_no: &str) {
     let bind = UserCommand::BindBankCard {
         actor: Actor::User(borrower.user_id),
-        bank_name: "Bangkok Bank".to_string(),
+        bank_name: "BDO Unibank".to_string(),
         card_no: card_no.to_string(),
         sms_code_verified: true,
     };

@@ -409,7 +409,7 @@ async fn secrets_stay_out_of_the_logs(app: TestApp) {
         app.ok("/jackey/user/update", t, profile).await;
         let parts = ["frontImage", "backImage", "handHoldImage"].map(|name| (name, png_photo()));
         assert_eq!(app.upload_identity_parts(&token, &parts).await["code"], 0);
-        let bank = |card: &str| json!({"bankName": "Bangkok Bank", "cardNo": card});
+        let bank = |card: &str| json!({"bankName": "BDO Unibank", "cardNo": card});
         app.ok("/jackey/user/bank/binding", t, bank(cards[0])).await;
         app.ok("/jackey/sms/bank", None, json!({ "mobile": mobile }))
             .await;

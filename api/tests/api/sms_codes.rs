@@ -180,7 +180,7 @@ async fn limited_of_15(app: &TestApp, token: &str, path: &str, body: serde_json:
 
 async fn throttled_checks(app: TestApp) {
     let token = app.register("09170000504").await;
-    let bank = json!({"bankName": "Bangkok Bank", "cardNo": "001234567890", "smsCode": "123456"});
+    let bank = json!({"bankName": "BDO Unibank", "cardNo": "001234567890", "smsCode": "123456"});
     let pin = json!({"pin": "246810", "smsCode": "123456"});
     let register = json!({"mobile": "09170000514", "password": "secret-pass", "smsCode": "123456", "telemarketingCode": "WELCOME"});
     for (path, body) in [

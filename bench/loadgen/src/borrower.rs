@@ -220,7 +220,7 @@ impl Borrower {
             (
                 "/jackey/user/bank/binding",
                 // Never ending in 0000: the sandbox fails payouts to such accounts.
-                json!({"bankName": "Bangkok Bank", "cardNo": first_account}),
+                json!({"bankName": "BDO Unibank", "cardNo": first_account}),
             ),
             ("/jackey/user/update", questionnaire()),
             ("/jackey/user/signatureImg/upload", json!({"img": PNG_URL})),
@@ -412,7 +412,7 @@ impl Borrower {
             return Ok(sent);
         }
         let code = changes.inbox.last_code(&self.mobile).await;
-        let body = json!({"bankName": "Bangkok Bank", "cardNo": next, "smsCode": code});
+        let body = json!({"bankName": "BDO Unibank", "cardNo": next, "smsCode": code});
         api.call("/jackey/user/bank/binding", t, &body, &self.ip)
             .await
     }
@@ -484,7 +484,7 @@ fn profile(mobile: &str) -> Value {
         "marriage": "Single",
         "email": format!("b{mobile}@example.ph"),
         "education": "College",
-        "provinceCity": "Metro Manila,Quezon City",
+        "provinceCity": "National Capital Region (NCR),,Quezon City",
         "address": "12 Mabini St",
     })
 }

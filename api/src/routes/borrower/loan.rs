@@ -195,7 +195,7 @@ async fn company_configs(State(state): State<AppState>) -> Result<Response, ApiE
 
 #[derive(Deserialize, ToSchema)]
 struct KeyBody {
-    /// website, marriage, education, banks or provinces.
+    /// website, marriage, education, banks, eWallets or provinces.
     #[schema(example = "banks")]
     key: String,
 }
@@ -205,7 +205,13 @@ struct KeyBody {
     path = "/jackey/loan/getConfigByKey",
     tag = "borrower loan",
     summary = "A reference list",
-    description = "`data`: the list. 10004 for any other key.",
+    description = "`data`: the list. `banks`: the bank and e-wallet names a payout can go to; \
+                   `eWallets`: those of them that are e-wallets, whose account number is the wallet's \
+                   mobile number (09 and 9 digits). `provinces`: the location tree (PSGC names under PH), \
+                   `[{region, provinces: [{province, cities: [name]}]}]`, or `[{region, cities: [name]}]` \
+                   for a region without provinces (NCR); a profile's `provinceCity` is then \
+                   \"Region,Province,City\", with an empty province in such a region. \
+                   10004 for any other key.",
     request_body = KeyBody,
     responses((status = 200, description = "Envelope with the list", body = Envelope<AnyData>))
 )]
@@ -216,6 +222,7 @@ async fn config_by_key(
     let config = &state.config;
     let value = match body.key.as_str() {
         "banks" => json!(config.banks),
+        "eWallets" => json!(config.e_wallets),
         "education" => json!(config.education),
         "marriage" => json!(config.marriage),
         "provinces" => json!(config.provinces),
@@ -223,7 +230,7 @@ async fn config_by_key(
         _ => {
             return Err(ApiError::bad_input(
                 "key",
-                "one of website, marriage, education, banks, provinces",
+                "one of website, marriage, education, banks, eWallets, provinces",
             ))
         }
     };
