@@ -84,7 +84,9 @@ function describeFailures(list) {
       [`${a.app} ${a.lang} ${a.screen}:`]
         .concat(
           [...blocking(a), ...a.structure.filter((v) => ['page-has-heading-one', 'landmark-one-main'].includes(v.id))].map(
-            (v) => `  [${v.impact}] ${v.id} (${v.help}): ${v.nodes.map((n) => n.target).join(' | ')}`,
+            (v) =>
+              `  [${v.impact}] ${v.id} (${v.help}): ${v.nodes.map((n) => n.target).join(' | ')}\n` +
+              `    first: ${(v.nodes[0]?.summary ?? '').replace(/\s+/g, ' ').slice(0, 300)}`,
           ),
         )
         .join('\n'),
@@ -553,7 +555,10 @@ describe('accessibility: keyboard only', () => {
     await tabTo(page, myTab, 'the My tab');
     await page.keyboard.press('Enter');
     await page.waitForURL('**/my');
-    assert.equal(await page.getByRole('navigation').getByRole('link', { name: 'My' }).getAttribute('aria-current'), 'page');
+    // (The next screen loads lazily; the tab bar follows once it has rendered.)
+    await eventually(async () =>
+      assert.equal(await page.getByRole('navigation').getByRole('link', { name: 'My' }).getAttribute('aria-current'), 'page'),
+    );
     // The back button of the header: a named button.
     await page.goto('/contract');
     await page.getByRole('button', { name: 'Back' }).first().waitFor();

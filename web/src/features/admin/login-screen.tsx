@@ -51,7 +51,7 @@ export function LoginScreen() {
   };
 
   return (
-    <div className="admin-login">
+    <main className="admin-login">
       <form className="admin-login__card" onSubmit={onSubmit} aria-labelledby="admin-login-title">
         <div className="admin-nav__brand admin-login__brand">
           <span className="admin-nav__logo" aria-hidden="true">
@@ -97,6 +97,6 @@ export function LoginScreen() {
         </Button>
         <LanguageSwitch />
       </form>
-    </div>
+    </main>
   );
 }
