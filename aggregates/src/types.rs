@@ -347,3 +347,37 @@ mod amount_tests {
         assert!(error.to_string().contains("1 to 9 digits"), "{error}");
     }
 }
+
+/// What an auditor's resubmission request asks the borrower to fix (PRODUCT.md 12.4).
+/// On the wire: `"photos"`, `"profile"`, `"bank"`, `"questionnaire"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResubmissionItem {
+    /// The three ID photos (re-uploading resets identity to pending review).
+    Photos,
+    /// The profile, including the verified name and ID number.
+    Profile,
+    /// The bound bank account.
+    Bank,
+    /// The questionnaire answers.
+    Questionnaire,
+}
+
+impl ResubmissionItem {
+    /// Every item, in display order.
+    pub const ALL: [Self; 4] = [Self::Photos, Self::Profile, Self::Bank, Self::Questionnaire];
+
+    /// Sorted and without repeats; an empty request is refused by the Order, so the
+    /// only empty lists are those of requests recorded before items existed, which
+    /// asked for everything (the upcast of [`Self::all_by_default`]).
+    pub fn normalized(mut items: Vec<Self>) -> Vec<Self> {
+        items.sort();
+        items.dedup();
+        items
+    }
+
+    /// Serde default of requests recorded before items existed: everything.
+    pub fn all_by_default() -> Vec<Self> {
+        Self::ALL.to_vec()
+    }
+}

@@ -174,3 +174,71 @@ impl FromRequestParts<AppState> for Auditor {
         Ok(Self { auditor_id })
     }
 }
+
+/// Characters of the token hash that name a session to its owner (`/user/sessions`):
+/// enough to be unique among one borrower's sessions, never enough to be the token.
+const SESSION_ID_CHARS: usize = 16;
+
+/// One live borrower session, as `/jackey/user/sessions` lists it (PRODUCT.md 12.3).
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionView {
+    /// The first 16 hex digits of the token's SHA-256: names it for `revoke`.
+    pub id: String,
+    /// When it was issued (login), RFC 3339 UTC.
+    pub created_at: String,
+    /// When it expires, RFC 3339 UTC.
+    pub expires_at: String,
+    /// True for the session making this call.
+    pub current: bool,
+}
+
+/// The live (unrevoked, unexpired) borrower sessions of `user_id`, newest first.
+pub async fn sessions_of(
+    state: &AppState,
+    user_id: Uuid,
+    current_token: &str,
+) -> Result<Vec<SessionView>, ApiError> {
+    let sql = "select token_hash, created_at, expires_at from auth_token \
+               where subject = $1 and kind = 'borrower' and revoked_at is null \
+               and expires_at > $2 order by created_at desc";
+    let rows: Vec<(String, String, String)> = with_pool!(&state.database, pool =>
+        sqlx::query_as(sql).bind(user_id.to_string()).bind(time_text(state.now()))
+            .fetch_all(pool).await)?;
+    let current = token_hash(current_token);
+    Ok(rows
+        .into_iter()
+        .map(|(hash, created_at, expires_at)| SessionView {
+            id: hash[..SESSION_ID_CHARS].to_string(),
+            created_at,
+            expires_at,
+            current: hash == current,
+        })
+        .collect())
+}
+
+/// Revokes the session of `user_id` named `session_id` (from [`sessions_of`]) in one
+/// statement; only the owner's own sessions match. Errors: 40007 when none matched.
+pub async fn revoke_session(
+    state: &AppState,
+    user_id: Uuid,
+    session_id: &str,
+) -> Result<(), ApiError> {
+    let valid = session_id.len() == SESSION_ID_CHARS
+        && session_id.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase());
+    if !valid {
+        return Err(ApiError::bad_input("sessionId", "unknown session"));
+    }
+    let sql = "update auth_token set revoked_at = $1 where subject = $2 and kind = 'borrower' \
+               and revoked_at is null and substr(token_hash, 1, 16) = $3";
+    let revoked = with_pool!(&state.database, pool => sqlx::query(sql)
+        .bind(time_text(state.now()))
+        .bind(user_id.to_string())
+        .bind(session_id)
+        .execute(pool)
+        .await.map(|r| r.rows_affected()))?;
+    if revoked == 0 {
+        return Err(ApiError::code(ErrorCode::RecordNotFound));
+    }
+    Ok(())
+}

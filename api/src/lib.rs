@@ -117,6 +117,7 @@ pub fn app(state: AppState) -> Router {
     let api = api
         .merge(routes::ops::router())
         .merge(routes::borrower::account::router())
+        .merge(routes::borrower::credentials::router())
         .merge(routes::borrower::loan::router())
         .merge(routes::files::router())
         .merge(routes::admin::router())

@@ -28,9 +28,11 @@ use crate::state::AppState;
 
 /// Paths limited per client IP: logins, SMS sends, and every call that checks an SMS
 /// code (PRODUCT.md 12.2; the code itself allows 5 wrong entries, `sms::verify`).
-const LIMITED: [&str; 7] = [
+const LIMITED: [&str; 9] = [
     "/jackey/user/register",
     "/jackey/user/login",
+    "/jackey/user/resetPassword",
+    "/jackey/user/changePassword",
     "/jackey/sms/",
     "/jackey/user/unlock",
     "/jackey/user/bank/binding",

@@ -17,12 +17,12 @@ use crate::state::AppState;
 use projections::projection::time_text;
 
 /// What a code is for; a code for one purpose never unlocks another.
-pub const PURPOSES: [&str; 5] = ["register", "login", "unlock", "bank", "pin"];
+pub const PURPOSES: [&str; 6] = ["register", "login", "unlock", "bank", "pin", "reset"];
 
 /// Purposes that act on an existing account: their codes go only to a registered
 /// phone (PRODUCT.md 12.2). The answer is the same either way, so `/sms/*` never tells
 /// whether a phone is registered.
-const ACCOUNT_PURPOSES: [&str; 4] = ["login", "unlock", "bank", "pin"];
+const ACCOUNT_PURPOSES: [&str; 5] = ["login", "unlock", "bank", "pin", "reset"];
 
 /// Wrong entries a code allows; the last of them voids it (PRODUCT.md 12.2).
 pub const MAX_WRONG_ENTRIES: i64 = 5;

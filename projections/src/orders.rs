@@ -216,6 +216,7 @@ pub fn order_doc(order: &Order) -> Json {
         "offerExpiresAt": order.offer_expires_at.map(time_text),
         "refuseReason": order.refusal.as_ref().map(|r| r.reason.clone()),
         "resubmissionReason": order.resubmission_reason,
+        "resubmissionItems": order.resubmission_items,
         "lastWithdrawError": order.last_withdraw_error,
         "payoutInFlight": order.payout.is_some(),
         "disclosure": disclosure,

@@ -14,6 +14,9 @@
 //! | `PaymentRefundDue` | refund the rest from the wallet to the bound account (12.1) |
 //! | `RepaymentReceived` (recharge) | apply the wallet cash it used |
 //! | `RefundFailed` (wallet), `BankCardBound` (user) | send each refund the bank returned again, to the bound account if it is not the one that returned it (12.1) |
+//! | `ResubmissionRequested` | open the requested items on the user (12.4) |
+//! | `Resubmitted` | close them again |
+//! | `PasswordReset` (user) | revoke every session issued before it (12.3) |
 //!
 //! Guarantees: every step is idempotent on its source's identity (order id, payout id,
 //! payment reference), which the target aggregate remembers; the checkpoint moves
@@ -59,7 +62,7 @@ pub const LOAN_PROCESS_PARTITIONS: [&str; 4] = [
 
 /// The event types the loan process reacts to; every other event is passed over
 /// without decoding it.
-const REACTS_TO: [&str; 15] = [
+const REACTS_TO: [&str; 18] = [
     "ApplicationOpened",
     "WithdrawalRequested",
     "FinalAuditPassed",
@@ -75,6 +78,9 @@ const REACTS_TO: [&str; 15] = [
     "Recharged",
     "RefundFailed",
     "BankCardBound",
+    "ResubmissionRequested",
+    "Resubmitted",
+    "PasswordReset",
 ];
 
 /// A stable partition of an aggregate id (FNV-1a): the same in every process and
@@ -341,8 +347,27 @@ impl LoanProcess {
                 Ok(())
             }
             UserEvent::BankCardBound { .. } => self.resend_returned_refunds(user_id, event).await,
+            UserEvent::PasswordReset { at, .. } => self.revoke_sessions(user_id, at).await,
             _ => Ok(()),
         }
+    }
+
+    /// Revokes the borrower sessions of `user_id` issued before `at` (a password reset,
+    /// 12.3). Idempotent: a revoked session stays revoked with its first time.
+    async fn revoke_sessions(
+        &self,
+        user_id: Uuid,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), ProjectionError> {
+        self.failpoint()?;
+        let at = crate::projection::time_text(at);
+        let sql = "update auth_token set revoked_at = $1 where subject = $2 \
+                   and kind = 'borrower' and revoked_at is null and created_at <= $1";
+        let mut tx = crate::runner::begin(&self.database).await?;
+        tx.execute(sql, &[at.into(), user_id.to_string().into()])
+            .await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     async fn load_order(&self, order_id: &str) -> Result<Order, ProjectionError> {
@@ -437,6 +462,14 @@ impl LoanProcess {
             }
             OrderEvent::LoanRefused { .. } | OrderEvent::LoanRepaid { .. } => {
                 self.close_application(user_id, order_id, event).await
+            }
+            OrderEvent::ResubmissionRequested { items, .. } => {
+                let command = UserCommand::OpenResubmission { order_id, items };
+                self.user(user_id, command, event).await
+            }
+            OrderEvent::Resubmitted { .. } => {
+                let command = UserCommand::CloseResubmission { order_id };
+                self.user(user_id, command, event).await
             }
             OrderEvent::PaymentRefundDue {
                 payment_ref,

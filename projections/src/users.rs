@@ -64,6 +64,8 @@ pub fn user_doc(user: &User) -> Json {
         "lastOrderId": user.open_order,
         "hasWithdrawPin": user.pin_hash.is_some(),
         "identityRejectReason": user.identity_rejection,
+        // What the open order asks to fix (12.4): these become editable.
+        "resubmissionItems": user.resubmission.as_ref().map(|open| &open.items),
         "lock": user.lock().map(|(kind, reason)| json!({"kind": kind, "reason": reason})),
         "userQualificationView": {
             "identity": qualification.identity,

@@ -323,6 +323,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
             let request = OrderCommand::RequestResubmission {
                 auditor_id: reviewer,
                 reason: "ID photo is blurred".into(),
+                items: vec![aggregates::types::ResubmissionItem::Photos],
             };
             journey
                 .order(&oid, &mut order, request, staff(reviewer))

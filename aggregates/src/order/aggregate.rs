@@ -11,7 +11,9 @@ use crate::pricing::{
     disclose, fee_headroom, overdue_fee_for_day, processing_fee, Disclosure, LoanTerms,
 };
 use crate::services::OrderServices;
-use crate::types::{check_length, BankAccount, ImageRef, InvalidInput, MAX_NOTE_CHARS};
+use crate::types::{
+    check_length, BankAccount, ImageRef, InvalidInput, ResubmissionItem, MAX_NOTE_CHARS,
+};
 use chrono::{DateTime, Days, Utc};
 use cqrs_es::event_sink::EventSink;
 use cqrs_es::Aggregate;
@@ -151,6 +153,9 @@ pub struct Order {
     pub final_auditor: Option<Uuid>,
     /// Reason of a pending resubmission request.
     pub resubmission_reason: Option<String>,
+    /// What a pending resubmission request asks to fix (empty when none is pending).
+    #[serde(default)]
+    pub resubmission_items: Vec<ResubmissionItem>,
     /// Refusal, when refused.
     pub refusal: Option<Refusal>,
     /// Approved amount.
@@ -634,8 +639,16 @@ impl Aggregate for Order {
                 };
                 sink.write(event, self).await;
             }
-            OrderCommand::RequestResubmission { auditor_id, reason } => {
+            OrderCommand::RequestResubmission {
+                auditor_id,
+                reason,
+                items,
+            } => {
                 Self::required_reason(&reason)?;
+                let items = ResubmissionItem::normalized(items);
+                if items.is_empty() {
+                    return Err(InvalidInput::new("items", "name at least one thing to fix").into());
+                }
                 let allowed = matches!(
                     self.status,
                     OrderStatus::Submitted
@@ -648,6 +661,7 @@ impl Aggregate for Order {
                 let event = OrderEvent::ResubmissionRequested {
                     auditor_id,
                     reason,
+                    items,
                     at: now,
                 };
                 sink.write(event, self).await;
@@ -850,13 +864,15 @@ impl Aggregate for Order {
                 self.applied_at = Some(applied_at);
             }
             OrderEvent::ReviewStarted { .. } => self.status = OrderStatus::InFirstReview,
-            OrderEvent::ResubmissionRequested { reason, .. } => {
+            OrderEvent::ResubmissionRequested { reason, items, .. } => {
                 self.status = OrderStatus::ResubmissionRequested;
                 self.resubmission_reason = Some(reason);
+                self.resubmission_items = items;
             }
             OrderEvent::Resubmitted { .. } => {
                 self.status = OrderStatus::Submitted;
                 self.resubmission_reason = None;
+                self.resubmission_items = Vec::new();
             }
             OrderEvent::FirstAuditPassed { auditor_id, .. } => {
                 self.status = OrderStatus::AwaitingFinalReview;

@@ -1,6 +1,6 @@
 //! Commands of the Order aggregate.
 
-use crate::types::{BankAccount, ImageRef};
+use crate::types::{BankAccount, ImageRef, ResubmissionItem};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -59,6 +59,8 @@ pub enum OrderCommand {
         auditor_id: Uuid,
         /// Required, shown to the borrower.
         reason: String,
+        /// What to fix; at least one (PRODUCT.md 12.4).
+        items: Vec<ResubmissionItem>,
     },
     /// Borrower: resubmit after fixing data (2 → 0).
     Resubmit,

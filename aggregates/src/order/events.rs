@@ -3,7 +3,7 @@
 use super::commands::RepaymentSource;
 use super::loan::Installment;
 use crate::pricing::{Disclosure, LoanTerms};
-use crate::types::{BankAccount, ImageRef};
+use crate::types::{BankAccount, ImageRef, ResubmissionItem};
 use chrono::{DateTime, NaiveDate, Utc};
 use cqrs_es::DomainEvent;
 use rust_decimal::Decimal;
@@ -73,6 +73,10 @@ pub enum OrderEvent {
         auditor_id: Uuid,
         /// Shown to the borrower.
         reason: String,
+        /// What to fix (PRODUCT.md 12.4). Requests recorded before items existed
+        /// carry none and are read as asking for everything.
+        #[serde(default = "ResubmissionItem::all_by_default")]
+        items: Vec<ResubmissionItem>,
         /// When.
         at: DateTime<Utc>,
     },

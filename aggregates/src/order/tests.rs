@@ -8,7 +8,7 @@ use crate::services::doubles::{
     demo_lender, demo_product, order_services, order_services_with, test_now, FixedClock,
 };
 use crate::services::OrderServices;
-use crate::types::{BankAccount, ImageRef, InvalidInput};
+use crate::types::{BankAccount, ImageRef, InvalidInput, ResubmissionItem};
 use chrono::{DateTime, Days, Utc};
 use cqrs_es::test::TestFramework;
 use rust_decimal::Decimal;
@@ -486,6 +486,7 @@ fn resubmission_needs_a_reason_and_the_borrower_returns_the_order_to_0() {
     let request = |reason: &str| OrderCommand::RequestResubmission {
         auditor_id: auditor_1(),
         reason: reason.to_string(),
+        items: vec![ResubmissionItem::Photos],
     };
     test()
         .given(in_first_review())
@@ -494,6 +495,7 @@ fn resubmission_needs_a_reason_and_the_borrower_returns_the_order_to_0() {
     let requested = OrderEvent::ResubmissionRequested {
         auditor_id: auditor_1(),
         reason: "ID photo is blurred".to_string(),
+        items: vec![ResubmissionItem::Photos],
         at: test_now(),
     };
     test()
@@ -508,10 +510,16 @@ fn resubmission_needs_a_reason_and_the_borrower_returns_the_order_to_0() {
         order.resubmission_reason.as_deref(),
         Some("ID photo is blurred")
     );
+    assert_eq!(order.resubmission_items, vec![ResubmissionItem::Photos]);
     test()
-        .given(given)
+        .given(given.clone())
         .when(OrderCommand::Resubmit)
         .then_expect_events(vec![OrderEvent::Resubmitted { at: test_now() }]);
+    given.push(OrderEvent::Resubmitted { at: test_now() });
+    let order = fold(given);
+    assert_eq!(order.status.code(), 0);
+    assert!(order.resubmission_items.is_empty());
+    assert_eq!(order.resubmission_reason, None);
     test()
         .given(submitted())
         .when(OrderCommand::Resubmit)
@@ -519,6 +527,53 @@ fn resubmission_needs_a_reason_and_the_borrower_returns_the_order_to_0() {
             status: 0,
             action: "resubmit",
         });
+}
+
+#[test]
+fn a_resubmission_request_names_what_to_fix_12_4() {
+    // Given an order in review, when an officer asks for nothing in particular, then
+    // the request is refused: the borrower must be told what to fix.
+    test()
+        .given(in_first_review())
+        .when(OrderCommand::RequestResubmission {
+            auditor_id: auditor_1(),
+            reason: "please check".into(),
+            items: vec![],
+        })
+        .then_expect_error(InvalidInput::new("items", "name at least one thing to fix").into());
+    // Repeated and unordered items are recorded once each, in one order.
+    test()
+        .given(in_first_review())
+        .when(OrderCommand::RequestResubmission {
+            auditor_id: auditor_1(),
+            reason: "blurred photo, wrong bank".into(),
+            items: vec![
+                ResubmissionItem::Bank,
+                ResubmissionItem::Photos,
+                ResubmissionItem::Bank,
+            ],
+        })
+        .then_expect_events(vec![OrderEvent::ResubmissionRequested {
+            auditor_id: auditor_1(),
+            reason: "blurred photo, wrong bank".into(),
+            items: vec![ResubmissionItem::Photos, ResubmissionItem::Bank],
+            at: test_now(),
+        }]);
+}
+
+#[test]
+fn a_resubmission_request_recorded_before_items_existed_asks_for_everything() {
+    // The upcast: the stored form of a request from before items were named.
+    let stored = serde_json::json!({"ResubmissionRequested": {
+        "auditor_id": auditor_1(),
+        "reason": "old request",
+        "at": test_now(),
+    }});
+    let event: OrderEvent = serde_json::from_value(stored).expect("old form loads");
+    let OrderEvent::ResubmissionRequested { items, .. } = event else {
+        panic!("not a resubmission request: {event:?}");
+    };
+    assert_eq!(items, ResubmissionItem::ALL.to_vec());
 }
 
 // ---- cancel (P6) and expiry --------------------------------------------------------------
@@ -1194,6 +1249,7 @@ fn no_auditor_or_borrower_command_increases_what_is_owed_p11() {
         OrderCommand::RequestResubmission {
             auditor_id: auditor_1(),
             reason: "x".into(),
+            items: vec![ResubmissionItem::Photos],
         },
         OrderCommand::Resubmit,
         OrderCommand::PassFirstAudit {
@@ -1657,6 +1713,7 @@ fn notes_and_reasons_longer_than_500_characters_are_refused() {
     let resubmit = OrderCommand::RequestResubmission {
         auditor_id: auditor_1(),
         reason: "r".repeat(501),
+        items: vec![ResubmissionItem::Photos],
     };
     test()
         .given(in_first_review())

@@ -9,8 +9,8 @@ use crate::reference::Place;
 use crate::services::{ReferenceData, UserServices};
 use crate::types::{
     age_on, all_digits, check_email, check_length, check_password, check_pin,
-    earliest_birthday, BankAccount, ImageRef, InvalidInput, Mobile, MAX_ADDRESS_CHARS,
-    MAX_NAME_CHARS,
+    earliest_birthday, BankAccount, ImageRef, InvalidInput, Mobile, ResubmissionItem,
+    MAX_ADDRESS_CHARS, MAX_NAME_CHARS,
 };
 use cqrs_es::event_sink::EventSink;
 use cqrs_es::Aggregate;
@@ -147,13 +147,32 @@ pub struct User {
     /// The open order once paid out: being repaid until it closes (section 5).
     #[serde(default)]
     pub repaying: Option<Uuid>,
+    /// What the open order asks the borrower to fix, while it asks (12.4).
+    #[serde(default)]
+    pub resubmission: Option<OpenResubmission>,
     /// The latest refusal a workflow step got, with the id of what it refused (an
     /// order id or a payout id), for the borrower's call to answer.
     #[serde(default)]
     pub last_refusal: Option<(Uuid, StepRefusal)>,
 }
 
+/// A resubmission request of the open order, as the User knows it (PRODUCT.md 12.4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenResubmission {
+    /// The order asking.
+    pub order_id: Uuid,
+    /// What it asks to fix.
+    pub items: Vec<ResubmissionItem>,
+}
+
 impl User {
+    /// True while the open order asks the borrower to fix `item` (12.4).
+    pub fn may_resubmit(&self, item: ResubmissionItem) -> bool {
+        self.resubmission
+            .as_ref()
+            .is_some_and(|open| open.items.contains(&item))
+    }
+
     /// The lock shown to the borrower: a compliance hold first, else a security lock.
     pub fn lock(&self) -> Option<(LockKind, &str)> {
         if let Some(reason) = &self.compliance_hold {
@@ -207,22 +226,31 @@ impl User {
         }
     }
 
+    /// Checks a profile update against section 5 and the verified fields. Answers the
+    /// verified field it changes, when a profile resubmission (12.4) lets it: the
+    /// identity then awaits review again.
     fn check_profile_update(
         &self,
         update: &ProfileUpdate,
         today: chrono::NaiveDate,
-    ) -> Result<(), UserError> {
+    ) -> Result<Option<&'static str>, UserError> {
         // A value that was verified is read-only; one never given may still be set.
         let verified = self.identity == IdentityStatus::Verified;
         let current = &self.profile.fields;
         let changes = |new: &Option<String>, old: &Option<String>| {
             verified && old.is_some() && new.is_some() && new != old
         };
-        if changes(&update.real_name, &current.real_name) {
-            return Err(UserError::VerifiedFieldReadOnly { field: "realName" });
-        }
-        if changes(&update.identity, &current.identity) {
-            return Err(UserError::VerifiedFieldReadOnly { field: "identity" });
+        let mut reopened = None;
+        for (field, new, old) in [
+            ("realName", &update.real_name, &current.real_name),
+            ("identity", &update.identity, &current.identity),
+        ] {
+            if changes(new, old) {
+                if !self.may_resubmit(ResubmissionItem::Profile) {
+                    return Err(UserError::VerifiedFieldReadOnly { field });
+                }
+                reopened.get_or_insert(field);
+            }
         }
         let limits = [
             ("realName", &update.real_name, MAX_NAME_CHARS),
@@ -273,7 +301,7 @@ impl User {
                 return Err(InvalidInput::new(field, "is required").into());
             }
         }
-        Ok(())
+        Ok(reopened)
     }
 
     /// A new location must name a configured place, `"Region,Province,City"` with an
@@ -400,7 +428,10 @@ impl Aggregate for User {
             } => {
                 self.registered()?;
                 self.ensure_unlocked()?;
-                if self.identity == IdentityStatus::Verified {
+                // Verified photos stay unless the open order asks for new ones (12.4);
+                // new ones then await review again (the event sets status 1).
+                let reopened = self.may_resubmit(ResubmissionItem::Photos);
+                if self.identity == IdentityStatus::Verified && !reopened {
                     return Err(UserError::VerifiedFieldReadOnly { field: "identity" });
                 }
                 let event = UserEvent::IdentitySubmitted {
@@ -432,15 +463,16 @@ impl Aggregate for User {
             UserCommand::UpdateProfile(changes) => {
                 self.registered()?;
                 self.ensure_unlocked()?;
-                self.check_profile_update(&changes, now.date_naive())?;
+                let reopened = self.check_profile_update(&changes, now.date_naive())?;
                 self.check_place(&changes, services.reference.as_ref())?;
                 sink.write(UserEvent::ProfileUpdated { changes }, self)
                     .await;
+                self.reopen_identity(reopened, sink).await;
             }
             UserCommand::AnswerQuestionnaire { answers, profile } => {
                 self.registered()?;
                 self.ensure_unlocked()?;
-                self.check_profile_update(&profile, now.date_naive())?;
+                let reopened = self.check_profile_update(&profile, now.date_naive())?;
                 self.check_place(&profile, services.reference.as_ref())?;
                 let texts = [
                     ("job", &answers.job, MAX_NAME_CHARS),
@@ -457,6 +489,7 @@ impl Aggregate for User {
                 if profile != ProfileUpdate::default() {
                     let event = UserEvent::ProfileUpdated { changes: profile };
                     sink.write(event, self).await;
+                    self.reopen_identity(reopened, sink).await;
                 }
                 sink.write(UserEvent::QuestionnaireAnswered { answers }, self)
                     .await;
@@ -678,6 +711,83 @@ impl Aggregate for User {
                     sink.write(event, self).await;
                 }
             }
+            UserCommand::ResetPassword {
+                password,
+                sms_code_verified,
+            } => {
+                let user_id = self.registered()?;
+                // The SMS code is the only proof here (12.3), so a lock never stops it.
+                if !sms_code_verified {
+                    return Err(UserError::SmsCodeRequired);
+                }
+                check_password(&password)?;
+                let event = UserEvent::PasswordReset {
+                    password_hash: services.hasher.hash(&password).await,
+                    at: now,
+                };
+                sink.write(event, self).await;
+                // A security lock is lifted, a compliance hold never (P4).
+                if self.security_lock.is_some() {
+                    let event = UserEvent::AccountUnlocked {
+                        kind: LockKind::Security,
+                        by: Actor::User(user_id),
+                        reason: None,
+                    };
+                    sink.write(event, self).await;
+                }
+            }
+            UserCommand::ChangePassword {
+                old_password,
+                password,
+            } => {
+                self.registered()?;
+                self.ensure_unlocked()?;
+                if !services
+                    .hasher
+                    .verify(&old_password, &self.password_hash)
+                    .await
+                {
+                    let failures = self.failed_logins + 1;
+                    let failed = UserEvent::LoginFailed {
+                        failed_attempts: failures,
+                        at: now,
+                    };
+                    self.record_failure(failures, failed, "too many wrong passwords", sink)
+                        .await;
+                    return Ok(());
+                }
+                check_password(&password)?;
+                let event = UserEvent::PasswordChanged {
+                    password_hash: services.hasher.hash(&password).await,
+                    at: now,
+                };
+                sink.write(event, self).await;
+            }
+            UserCommand::OpenResubmission { order_id, items } => {
+                self.registered()?;
+                let open = OpenResubmission {
+                    order_id,
+                    items: ResubmissionItem::normalized(items),
+                };
+                if self.resubmission.as_ref() != Some(&open) {
+                    let event = UserEvent::ResubmissionOpened {
+                        order_id: open.order_id,
+                        items: open.items,
+                    };
+                    sink.write(event, self).await;
+                }
+            }
+            UserCommand::CloseResubmission { order_id } => {
+                self.registered()?;
+                if self
+                    .resubmission
+                    .as_ref()
+                    .is_some_and(|open| open.order_id == order_id)
+                {
+                    sink.write(UserEvent::ResubmissionClosed { order_id }, self)
+                        .await;
+                }
+            }
             UserCommand::OpenApplication {
                 order_id,
                 app_id,
@@ -844,9 +954,26 @@ impl Aggregate for User {
                 }
             }
             UserEvent::ApplicationOpened { order_id, .. } => self.open_order = Some(order_id),
+            UserEvent::PasswordReset { password_hash, .. }
+            | UserEvent::PasswordChanged { password_hash, .. } => {
+                self.password_hash = password_hash;
+                self.failed_logins = 0;
+            }
+            UserEvent::ResubmissionOpened { order_id, items } => {
+                self.resubmission = Some(OpenResubmission { order_id, items });
+            }
+            UserEvent::ResubmissionClosed { .. } => self.resubmission = None,
+            UserEvent::IdentityReopened { .. } => self.identity = IdentityStatus::Submitted,
             UserEvent::ApplicationClosed { order_id, refusal } => {
                 self.open_order = None;
                 self.repaying = None;
+                if self
+                    .resubmission
+                    .as_ref()
+                    .is_some_and(|open| open.order_id == order_id)
+                {
+                    self.resubmission = None;
+                }
                 if let Some(refusal) = refusal {
                     self.last_refusal = Some((order_id, refusal));
                 }

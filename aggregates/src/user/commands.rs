@@ -4,7 +4,7 @@
 use super::events::{EmergencyContact, Questionnaire};
 use crate::actor::Actor;
 use crate::codes::StepRefusal;
-use crate::types::ImageRef;
+use crate::types::{ImageRef, ResubmissionItem};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -172,6 +172,38 @@ pub enum UserCommand {
     UnlockWithSmsCode {
         /// True when the api checked a valid `/sms/unlock` code.
         sms_code_verified: bool,
+    },
+    /// `/user/resetPassword` (forgot password, PRODUCT.md 12.3): a new password with a
+    /// `/sms/reset` code. Lifts a security lock, never a compliance hold; the loan
+    /// workflow then revokes every session issued before it.
+    ResetPassword {
+        /// Plain new password (section 5); hashed in `handle`.
+        password: String,
+        /// True when the api checked a valid `/sms/reset` code.
+        sms_code_verified: bool,
+    },
+    /// `/user/changePassword` (logged in, 12.3). A wrong old password counts as a failed
+    /// login (`LoginFailed`, the fifth locks, P4) and changes nothing else.
+    ChangePassword {
+        /// Plain current password.
+        old_password: String,
+        /// Plain new password (section 5).
+        password: String,
+    },
+    /// Loan workflow: the open order asks the borrower to fix `items` (12.4); photos
+    /// and the verified name and ID number become changeable until it closes.
+    /// Idempotent: the same request again changes nothing.
+    OpenResubmission {
+        /// The order asking.
+        order_id: Uuid,
+        /// What to fix.
+        items: Vec<ResubmissionItem>,
+    },
+    /// Loan workflow: the borrower resubmitted `order_id`; what it opened is closed.
+    /// Idempotent: another order id, or none open, changes nothing.
+    CloseResubmission {
+        /// The order.
+        order_id: Uuid,
     },
     /// `/loan/apply`: the applicant conditions and the one-open-order rule, decided
     /// here; the loan workflow then opens the order from the recorded application

@@ -3,7 +3,7 @@
 
 use crate::actor::Actor;
 use crate::codes::StepRefusal;
-use crate::types::{BankAccount, ImageRef};
+use crate::types::{BankAccount, ImageRef, ResubmissionItem};
 use chrono::{DateTime, Utc};
 use cqrs_es::DomainEvent;
 use rust_decimal::Decimal;
@@ -233,6 +233,39 @@ pub enum UserEvent {
         #[serde(default)]
         application: Option<LoanApplication>,
     },
+    /// The password was reset with an SMS code (12.3); sessions issued before `at` are
+    /// revoked by the loan workflow.
+    PasswordReset {
+        /// argon2id hash of the new password.
+        password_hash: String,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// The borrower changed the password while logged in (12.3).
+    PasswordChanged {
+        /// argon2id hash of the new password.
+        password_hash: String,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// The open order asks the borrower to fix `items` (12.4).
+    ResubmissionOpened {
+        /// The order.
+        order_id: Uuid,
+        /// What to fix.
+        items: Vec<ResubmissionItem>,
+    },
+    /// The borrower resubmitted; the items are no longer open.
+    ResubmissionClosed {
+        /// The order.
+        order_id: Uuid,
+    },
+    /// A verified name or ID number was changed under a resubmission request: the
+    /// identity awaits review again (1).
+    IdentityReopened {
+        /// Wire name of the field that changed.
+        field: String,
+    },
     /// The order reached a terminal status, or was refused before it opened; the
     /// user may apply again.
     ApplicationClosed {
@@ -268,6 +301,11 @@ impl DomainEvent for UserEvent {
             Self::WithdrawalSettled { .. } => "WithdrawalSettled",
             Self::ApplicationOpened { .. } => "ApplicationOpened",
             Self::ApplicationClosed { .. } => "ApplicationClosed",
+            Self::PasswordReset { .. } => "PasswordReset",
+            Self::PasswordChanged { .. } => "PasswordChanged",
+            Self::ResubmissionOpened { .. } => "ResubmissionOpened",
+            Self::ResubmissionClosed { .. } => "ResubmissionClosed",
+            Self::IdentityReopened { .. } => "IdentityReopened",
         };
         name.to_string()
     }

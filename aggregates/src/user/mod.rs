@@ -26,7 +26,8 @@ mod tests;
 mod reference_tests;
 
 pub use aggregate::{
-    IdentityStatus, PendingWithdrawal, Profile, Qualification, User, MAX_FAILED_ATTEMPTS,
+    IdentityStatus, OpenResubmission, PendingWithdrawal, Profile, Qualification, User,
+    MAX_FAILED_ATTEMPTS,
 };
 pub use commands::{ProfileUpdate, UserCommand};
 pub use errors::UserError;

@@ -3,7 +3,7 @@
 use super::*;
 use crate::actor::Actor;
 use crate::services::doubles::{test_now, user_services, FixedClock};
-use crate::types::{BankAccount, ImageRef, InvalidInput};
+use crate::types::{BankAccount, ImageRef, InvalidInput, ResubmissionItem};
 use chrono::NaiveDate;
 use cqrs_es::test::TestFramework;
 use cqrs_es::Aggregate;
@@ -1306,4 +1306,238 @@ fn limit(field: &str) -> String {
         "realName" | "education" => "60 characters".to_string(),
         _ => "200 characters".to_string(),
     }
+}
+
+// ---- recovery and credentials (PRODUCT.md 12.3) -------------------------------------
+
+fn password_locked() -> UserEvent {
+    UserEvent::AccountLocked {
+        kind: LockKind::Security,
+        reason: "too many wrong passwords".to_string(),
+        by: Actor::System,
+    }
+}
+
+#[test]
+fn a_password_reset_needs_the_sms_code_and_lifts_a_security_lock_12_3() {
+    let reset = |verified: bool| UserCommand::ResetPassword {
+        password: "new-secret-1".to_string(),
+        sms_code_verified: verified,
+    };
+    // Given a locked account, when the reset comes without a code, then nothing.
+    test()
+        .given(vec![registered("WELCOME"), password_locked()])
+        .when(reset(false))
+        .then_expect_error(UserError::SmsCodeRequired);
+    // With the code: the new password, and the security lock lifted.
+    test()
+        .given(vec![registered("WELCOME"), password_locked()])
+        .when(reset(true))
+        .then_expect_events(vec![
+            UserEvent::PasswordReset {
+                password_hash: "hashed:new-secret-1".to_string(),
+                at: test_now(),
+            },
+            UserEvent::AccountUnlocked {
+                kind: LockKind::Security,
+                by: Actor::User(user_id()),
+                reason: None,
+            },
+        ]);
+    // The password rules hold here too.
+    test()
+        .given(vec![registered("WELCOME")])
+        .when(UserCommand::ResetPassword {
+            password: "short".to_string(),
+            sms_code_verified: true,
+        })
+        .then_expect_error(InvalidInput::new("password", "must be at least 8 characters").into());
+    // The failure count starts again, and the new password logs in.
+    let user = fold(vec![
+        registered("WELCOME"),
+        UserEvent::LoginFailed {
+            failed_attempts: 4,
+            at: test_now(),
+        },
+        UserEvent::PasswordReset {
+            password_hash: "hashed:new-secret-1".to_string(),
+            at: test_now(),
+        },
+    ]);
+    assert_eq!(user.failed_logins, 0);
+    assert_eq!(user.password_hash, "hashed:new-secret-1");
+}
+
+#[test]
+fn a_password_reset_never_lifts_a_compliance_hold_p4() {
+    let hold = UserEvent::AccountLocked {
+        kind: LockKind::Compliance,
+        reason: "fraud review".to_string(),
+        by: Actor::Auditor(auditor()),
+    };
+    // The password changes (the phone proved it), the hold stays.
+    test()
+        .given(vec![registered("WELCOME"), hold.clone()])
+        .when(UserCommand::ResetPassword {
+            password: "new-secret-1".to_string(),
+            sms_code_verified: true,
+        })
+        .then_expect_events(vec![UserEvent::PasswordReset {
+            password_hash: "hashed:new-secret-1".to_string(),
+            at: test_now(),
+        }]);
+    let user = fold(vec![
+        registered("WELCOME"),
+        hold,
+        UserEvent::PasswordReset {
+            password_hash: "hashed:new-secret-1".to_string(),
+            at: test_now(),
+        },
+    ]);
+    assert!(matches!(user.lock(), Some((LockKind::Compliance, _))));
+}
+
+#[test]
+fn changing_the_password_needs_the_current_one_and_a_wrong_one_counts_p4() {
+    let change = |old: &str| UserCommand::ChangePassword {
+        old_password: old.to_string(),
+        password: "new-secret-1".to_string(),
+    };
+    test()
+        .given(vec![registered("WELCOME")])
+        .when(change("secret-pass"))
+        .then_expect_events(vec![UserEvent::PasswordChanged {
+            password_hash: "hashed:new-secret-1".to_string(),
+            at: test_now(),
+        }]);
+    // A wrong current password is a failed login; the fifth in a row locks.
+    let mut given = vec![registered("WELCOME")];
+    for n in 1..=4 {
+        given.push(UserEvent::LoginFailed {
+            failed_attempts: n,
+            at: test_now(),
+        });
+    }
+    test().given(given).when(change("guess")).then_expect_events(vec![
+        UserEvent::LoginFailed {
+            failed_attempts: 5,
+            at: test_now(),
+        },
+        password_locked(),
+    ]);
+    // A locked account cannot change it (only the SMS reset can).
+    test()
+        .given(vec![registered("WELCOME"), password_locked()])
+        .when(change("secret-pass"))
+        .then_expect_error(UserError::AccountLocked {
+            kind: LockKind::Security,
+            reason: "too many wrong passwords".to_string(),
+        });
+}
+
+// ---- resubmission (PRODUCT.md 12.4) ---------------------------------------------------
+
+fn resubmission_opened(items: Vec<ResubmissionItem>) -> UserEvent {
+    UserEvent::ResubmissionOpened {
+        order_id: order_id(),
+        items,
+    }
+}
+
+fn new_photos() -> UserCommand {
+    UserCommand::SubmitIdentity {
+        front: image("front-2"),
+        back: image("back-2"),
+        hand_hold: image("hand-2"),
+    }
+}
+
+#[test]
+fn verified_photos_can_be_replaced_only_when_the_order_asks_for_them_12_4() {
+    // Given a verified identity and no request, re-uploading is refused.
+    test()
+        .given(qualified())
+        .when(new_photos())
+        .then_expect_error(UserError::VerifiedFieldReadOnly { field: "identity" });
+    // A request for something else does not open the photos.
+    let mut bank_only = qualified();
+    bank_only.push(opened());
+    bank_only.push(resubmission_opened(vec![ResubmissionItem::Bank]));
+    test()
+        .given(bank_only)
+        .when(new_photos())
+        .then_expect_error(UserError::VerifiedFieldReadOnly { field: "identity" });
+    // Asked for photos: the new ones are recorded and await review again (1).
+    let mut given = qualified();
+    given.push(opened());
+    given.push(resubmission_opened(vec![ResubmissionItem::Photos]));
+    let submitted = UserEvent::IdentitySubmitted {
+        front: image("front-2"),
+        back: image("back-2"),
+        hand_hold: image("hand-2"),
+    };
+    test()
+        .given(given.clone())
+        .when(new_photos())
+        .then_expect_events(vec![submitted.clone()]);
+    given.push(submitted);
+    assert_eq!(fold(given.clone()).identity, IdentityStatus::Submitted);
+    // Once resubmitted, the photos are closed again.
+    given.push(UserEvent::ResubmissionClosed {
+        order_id: order_id(),
+    });
+    given.push(UserEvent::IdentityVerified {
+        auditor_id: auditor(),
+    });
+    test()
+        .given(given)
+        .when(new_photos())
+        .then_expect_error(UserError::VerifiedFieldReadOnly { field: "identity" });
+}
+
+#[test]
+fn a_profile_request_lets_the_verified_name_change_and_reopens_the_identity_12_4() {
+    let mut given = qualified();
+    given.push(opened());
+    given.push(resubmission_opened(vec![ResubmissionItem::Profile]));
+    let change = ProfileUpdate {
+        real_name: Some("Ana Reyes Santos".to_string()),
+        ..ProfileUpdate::default()
+    };
+    test()
+        .given(given)
+        .when(UserCommand::UpdateProfile(change.clone()))
+        .then_expect_events(vec![
+            UserEvent::ProfileUpdated { changes: change },
+            UserEvent::IdentityReopened {
+                field: "realName".to_string(),
+            },
+        ]);
+}
+
+#[test]
+fn resubmission_steps_are_idempotent_and_close_with_the_order_12_4() {
+    let mut given = qualified();
+    given.push(opened());
+    let open = UserCommand::OpenResubmission {
+        order_id: order_id(),
+        items: vec![ResubmissionItem::Photos, ResubmissionItem::Photos],
+    };
+    test()
+        .given(given.clone())
+        .when(open.clone())
+        .then_expect_events(vec![resubmission_opened(vec![ResubmissionItem::Photos])]);
+    given.push(resubmission_opened(vec![ResubmissionItem::Photos]));
+    // Delivered again: nothing new.
+    test().given(given.clone()).when(open).then_expect_events(vec![]);
+    // Closing another order's request changes nothing.
+    test()
+        .given(given.clone())
+        .when(UserCommand::CloseResubmission {
+            order_id: Uuid::from_u128(0xBAD),
+        })
+        .then_expect_events(vec![]);
+    // The order closing (cancelled, refused) closes the request with it.
+    given.push(closed(None));
+    assert_eq!(fold(given).resubmission, None);
 }

@@ -11,7 +11,7 @@
 //! route for any of them.
 
 use aggregates::order::{Order, OrderCommand, OrderEvent, RepaymentSource};
-use aggregates::types::{Amount, ImageRef};
+use aggregates::types::{Amount, ImageRef, ResubmissionItem};
 use aggregates::user::{IdentityStatus, User, UserCommand};
 use aggregates::{Actor, ErrorCode};
 use axum::extract::{FromRequestParts, State};
@@ -403,6 +403,7 @@ async fn order_detail(
                 "auditorId": r.auditor_id,
             })),
             "resubmissionReason": order.resubmission_reason,
+            "resubmissionItems": order.resubmission_items,
             "approvedAmount": money_text(order.approved_amount),
             "offerExpiresAt": order.offer_expires_at.map(time_text),
             "termsVersion": order.terms_version,
@@ -565,15 +566,17 @@ async fn refuse(
     path = "/admin/api/orders/requestResubmission",
     tag = "auditor",
     summary = "Ask the borrower to resubmit",
-    description = "40007 unknown order; 10004 no reason, or not under review.",
+    description = "40007 unknown order; 10004 no reason, no item, or not under review. \
+                   `items` names what the borrower is to fix (PRODUCT.md 12.4); those \
+                   become changeable for the borrower until they resubmit.",
     security(("bearer" = [])),
-    request_body = OrderReasonBody,
+    request_body = ResubmissionBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
 )]
 async fn request_resubmission(
     State(state): State<AppState>,
     auditor: Auditor,
-    ApiJson(body): ApiJson<OrderReasonBody>,
+    ApiJson(body): ApiJson<ResubmissionBody>,
 ) -> Result<Response, ApiError> {
     let order_id = record_id(&body.order_id, "order")?;
     let auditor_id = auditor.auditor_id;
@@ -581,9 +584,23 @@ async fn request_resubmission(
         OrderCommand::RequestResubmission {
             auditor_id,
             reason: body.reason.trim().to_string(),
+            items: body.items.clone(),
         }
     })
     .await
+}
+
+/// What the borrower is asked to fix (PRODUCT.md 12.4).
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct ResubmissionBody {
+    order_id: String,
+    #[serde(default)]
+    reason: String,
+    /// At least one of `photos`, `profile`, `bank`, `questionnaire`.
+    #[serde(default)]
+    #[schema(value_type = Vec<String>, example = json!(["photos"]))]
+    items: Vec<ResubmissionItem>,
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -11,6 +11,7 @@ mod money_safety;
 mod openapi;
 mod payment;
 mod providers;
+mod recovery;
 mod reference_data;
 mod request_ids;
 mod scale_out;

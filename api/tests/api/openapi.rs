@@ -60,9 +60,15 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/jackey/loan/quote"),
     ("post", "/jackey/loan/apply"),
     ("post", "/jackey/loan/cancel"),
+    ("post", "/jackey/loan/resubmit"),
     ("post", "/jackey/loan/payoffQuote"),
     ("post", "/jackey/user/getLastWithdrawError"),
     ("post", "/jackey/user/withdraw"),
+    // routes/borrower/credentials.rs
+    ("post", "/jackey/user/resetPassword"),
+    ("post", "/jackey/user/changePassword"),
+    ("post", "/jackey/user/sessions"),
+    ("post", "/jackey/user/sessions/revoke"),
     // routes/files.rs
     ("post", "/jackey/user/identity/apply"),
     ("post", "/jackey/user/identity"),

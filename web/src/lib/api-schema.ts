@@ -227,7 +227,7 @@ export interface paths {
         put?: never;
         /**
          * Ask the borrower to resubmit
-         * @description 40007 unknown order; 10004 no reason, or not under review.
+         * @description 40007 unknown order; 10004 no reason, no item, or not under review. `items` names what the borrower is to fix (PRODUCT.md 12.4); those become changeable for the borrower until they resubmit.
          */
         post: operations["auditor_request_resubmission"];
         delete?: never;
@@ -521,7 +521,7 @@ export interface paths {
         put?: never;
         /**
          * A reference list
-         * @description `data`: the list. 10004 for any other key.
+         * @description `data`: the list. `banks`: the bank and e-wallet names a payout can go to; `eWallets`: those of them that are e-wallets, whose account number is the wallet's mobile number (09 and 9 digits). `provinces`: the location tree (PSGC names under PH), `[{region, provinces: [{province, cities: [name]}]}]`, or `[{region, cities: [name]}]` for a region without provinces (NCR); a profile's `provinceCity` is then "Region,Province,City", with an empty province in such a region. 10004 for any other key.
          */
         post: operations["config_by_key"];
         delete?: never;
@@ -710,6 +710,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/jackey/loan/resubmit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resubmit an order after fixing what the officer asked
+         * @description PRODUCT.md 12.4: the order returns from 2 (resubmission requested) to 0 (submitted) and waits for review again. 40007 no such order of this borrower; 10004 the order is not waiting for a resubmission. Accepts `Idempotency-Key`.
+         */
+        post: operations["resubmit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/jackey/payment/webhook": {
         parameters: {
             query?: never;
@@ -804,6 +824,26 @@ export interface paths {
          * @description 10004 unknown bank; 10028 invalid account number; 40000 no real name yet; 10011 replacing without the SMS code, or a wrong one; 10013 no code is waiting (request one); 110012 cannot change while a loan is active; 20003 account locked.
          */
         post: operations["bind_bank"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jackey/user/changePassword": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the password (logged in)
+         * @description PRODUCT.md 12.3. 10002 wrong current password, with the attempts left (it counts as a failed login; the fifth in a row locks, P4); 20003 locked; 10004 the new password breaks PRODUCT.md 5.
+         */
+        post: operations["change_password"];
         delete?: never;
         options?: never;
         head?: never;
@@ -944,6 +984,66 @@ export interface paths {
          * @description Creates the account and answers a session token. Needs the code `/jackey/sms/register` sent to the phone (PRODUCT.md 12.2). 10004 bad input; 10000 invalid invite code; 10013 no code is waiting (request one); 10011 wrong code (the fifth wrong entry voids it); 10001 phone already registered (said only to whoever holds the phone's code); 5 too many requests from this client.
          */
         post: operations["register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jackey/user/resetPassword": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forgot password: set a new one with an SMS code
+         * @description PRODUCT.md 12.3. Revokes every session of the account and lifts a security lock (never a compliance hold). 10004 bad password (checked first, so it does not spend the code); 10013 no code waiting; 10011 wrong code; an unknown number answers as a wrong code would; 5 too many requests from this client.
+         */
+        post: operations["reset_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jackey/user/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The borrower's live sessions
+         * @description PRODUCT.md 12.3: every unrevoked, unexpired login of this account, newest first; `current` marks the one making the call.
+         */
+        post: operations["sessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jackey/user/sessions/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log out one session
+         * @description PRODUCT.md 12.3. Only the caller's own sessions can be named; 40007 none of them matches; 10004 not a session id.
+         */
+        post: operations["revoke_session"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1188,6 +1288,12 @@ export interface components {
             /** @description Required when replacing a bound account (`/jackey/sms/bank`). */
             smsCode?: string | null;
         };
+        ChangePasswordBody: {
+            /** @description The current password. */
+            oldPassword: string;
+            /** @description The new password (PRODUCT.md 5: at least 8 characters). */
+            password: string;
+        };
         /** @description An emergency contact (documentation of [`EmergencyContact`]). */
         Contact: {
             mobile: string;
@@ -1384,6 +1490,33 @@ export interface components {
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
          *     `data: null`.
          */
+        Envelope_Option_Vec_SessionView: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description When it was issued (login), RFC 3339 UTC. */
+                createdAt: string;
+                /** @description True for the session making this call. */
+                current: boolean;
+                /** @description When it expires, RFC 3339 UTC. */
+                expiresAt: string;
+                /** @description The first 16 hex digits of the token's SHA-256: names it for `revoke`. */
+                id: string;
+            }[];
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
         Envelope_Option_WebhookReceiptDoc: {
             /**
              * Format: int32
@@ -1463,7 +1596,7 @@ export interface components {
         };
         KeyBody: {
             /**
-             * @description website, marriage, education, banks or provinces.
+             * @description website, marriage, education, banks, eWallets or provinces.
              * @example banks
              */
             key: string;
@@ -1605,6 +1738,41 @@ export interface components {
             /** @description Invite code, when the configuration asks for one. */
             telemarketingCode?: string | null;
         };
+        ResetPasswordBody: {
+            /** @description The registered phone number. */
+            mobile: string;
+            /** @description The new password (PRODUCT.md 5: at least 8 characters). */
+            password: string;
+            /** @description The code sent by `/jackey/sms/reset`. */
+            smsCode: string;
+        };
+        /** @description What the borrower is asked to fix (PRODUCT.md 12.4). */
+        ResubmissionBody: {
+            /**
+             * @description At least one of `photos`, `profile`, `bank`, `questionnaire`.
+             * @example [
+             *       "photos"
+             *     ]
+             */
+            items?: string[];
+            orderId: string;
+            reason?: string;
+        };
+        RevokeSessionBody: {
+            /** @description A session's `id` from `/jackey/user/sessions`. */
+            sessionId: string;
+        };
+        /** @description One live borrower session, as `/jackey/user/sessions` lists it (PRODUCT.md 12.3). */
+        SessionView: {
+            /** @description When it was issued (login), RFC 3339 UTC. */
+            createdAt: string;
+            /** @description True for the session making this call. */
+            current: boolean;
+            /** @description When it expires, RFC 3339 UTC. */
+            expiresAt: string;
+            /** @description The first 16 hex digits of the token's SHA-256: names it for `revoke`. */
+            id: string;
+        };
         SettleForm: {
             /** @description `paid` or `failed`. */
             outcome?: components["schemas"]["OutcomeDoc"];
@@ -1662,6 +1830,12 @@ export interface components {
             loanPurpose?: string | null;
             marriage?: string | null;
             monthlyIncome?: string | null;
+            /**
+             * @description `"Region,Province,City"`, PSGC names from `/loan/getConfigByKey` `provinces`;
+             *     the province is empty in a region without provinces (NCR). 10004 for a place
+             *     not in the list, unless it repeats the stored value unchanged.
+             * @example Region VII (Central Visayas),Cebu,City of Cebu
+             */
             provinceCity?: string | null;
             realName?: string | null;
             /** Format: int32 */
@@ -1994,7 +2168,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["OrderReasonBody"];
+                "application/json": components["schemas"]["ResubmissionBody"];
             };
         };
         responses: {
@@ -2570,6 +2744,33 @@ export interface operations {
             };
         };
     };
+    resubmit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description repeat-safe key */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, `data` null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
     webhook: {
         parameters: {
             query?: never;
@@ -2806,6 +3007,30 @@ export interface operations {
             };
         };
     };
+    change_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, `data` null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
     last_withdraw_error: {
         parameters: {
             query?: never;
@@ -2954,6 +3179,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Option_TokenData"];
+                };
+            };
+        };
+    };
+    reset_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetPasswordBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, `data` null: log in with the new password */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    sessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with the sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_Vec_SessionView"];
+                };
+            };
+        };
+    };
+    revoke_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevokeSessionBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, `data` null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
         };

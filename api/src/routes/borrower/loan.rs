@@ -35,6 +35,7 @@ pub fn router() -> Router<AppState> {
         .route("/jackey/loan/quote", post(quote))
         .route("/jackey/loan/apply", post(apply))
         .route("/jackey/loan/cancel", post(cancel))
+        .route("/jackey/loan/resubmit", post(resubmit))
         .route("/jackey/loan/payoffQuote", post(payoff_quote))
         .route(
             "/jackey/user/getLastWithdrawError",
@@ -58,6 +59,7 @@ pub fn router() -> Router<AppState> {
     quote,
     apply,
     cancel,
+    resubmit,
     payoff_quote,
     last_withdraw_error,
     withdraw
@@ -472,6 +474,42 @@ async fn cancel(
             &state.orders,
             &order_id.to_string(),
             || OrderCommand::Cancel,
+            Actor::User(user_id),
+            &request_id(),
+        )
+        .await?;
+    Ok(ok(json!(null)))
+}
+
+#[utoipa::path(
+    post,
+    path = "/jackey/loan/resubmit",
+    tag = "borrower loan",
+    summary = "Resubmit an order after fixing what the officer asked",
+    description = "PRODUCT.md 12.4: the order returns from 2 (resubmission requested) to 0 \
+                   (submitted) and waits for review again. 40007 no such order of this \
+                   borrower; 10004 the order is not waiting for a resubmission. Accepts \
+                   `Idempotency-Key`.",
+    security(("bearer" = [])),
+    params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key")),
+    request_body = OrderBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
+async fn resubmit(
+    State(state): State<AppState>,
+    token: BorrowerToken,
+    ApiJson(body): ApiJson<OrderBody>,
+) -> Result<Response, ApiError> {
+    let (user_id, _, order) =
+        queries::own_order(&state, &token, body.loan_order_id.as_deref()).await?;
+    let order_id = order
+        .id
+        .ok_or_else(|| ApiError::code(ErrorCode::RecordNotFound))?;
+    state
+        .execute(
+            &state.orders,
+            &order_id.to_string(),
+            || OrderCommand::Resubmit,
             Actor::User(user_id),
             &request_id(),
         )

@@ -1,0 +1,198 @@
+//! Recovery and credentials (PRODUCT.md 12.3): forgot password, change password, and
+//! the borrower's sessions. The withdraw PIN is `/jackey/user/withdrawPin` (`account`).
+//! Every rule (the code's proof, the lock, the password rules, the failure count) is
+//! decided in the User aggregate; revoking sessions after a reset is a loan-workflow
+//! step driven by `PasswordReset`, so a crash between the two cannot skip it.
+
+use aggregates::types::check_password;
+use aggregates::user::{UserCommand, UserEvent, MAX_FAILED_ATTEMPTS};
+use aggregates::{Actor, ErrorCode};
+use axum::extract::State;
+use axum::response::Response;
+use axum::routing::post;
+use axum::Router;
+use serde::Deserialize;
+use serde_json::json;
+use utoipa::{OpenApi, ToSchema};
+
+use crate::auth::{self, Borrower, SessionView};
+use crate::envelope::{ok, ApiError, ApiJson, Envelope, Null};
+use crate::queries::borrower as queries;
+use crate::request_id::current as request_id;
+use crate::sms;
+use crate::state::AppState;
+
+/// The routes of this module.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/jackey/user/resetPassword", post(reset_password))
+        .route("/jackey/user/changePassword", post(change_password))
+        .route("/jackey/user/sessions", post(sessions))
+        .route("/jackey/user/sessions/revoke", post(revoke_session))
+}
+
+/// The OpenAPI description of this module's calls (see [`crate::openapi`]).
+#[derive(OpenApi)]
+#[openapi(paths(reset_password, change_password, sessions, revoke_session))]
+pub struct Doc;
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct ResetPasswordBody {
+    /// The registered phone number.
+    mobile: String,
+    /// The code sent by `/jackey/sms/reset`.
+    sms_code: String,
+    /// The new password (PRODUCT.md 5: at least 8 characters).
+    password: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/jackey/user/resetPassword",
+    tag = "borrower account",
+    summary = "Forgot password: set a new one with an SMS code",
+    description = "PRODUCT.md 12.3. Revokes every session of the account and lifts a \
+                   security lock (never a compliance hold). 10004 bad password (checked \
+                   first, so it does not spend the code); 10013 no code waiting; 10011 \
+                   wrong code; an unknown number answers as a wrong code would; 5 too many \
+                   requests from this client.",
+    request_body = ResetPasswordBody,
+    responses((status = 200, description = "Envelope, `data` null: log in with the new password", body = Envelope<Null>))
+)]
+async fn reset_password(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<ResetPasswordBody>,
+) -> Result<Response, ApiError> {
+    check_password(&body.password).map_err(|e| ApiError::bad_input(e.field, &e.reason))?;
+    if body.sms_code.trim().is_empty() {
+        return Err(ApiError::bad_input("smsCode", "is required"));
+    }
+    let mobile = body.mobile.trim();
+    // The code first, so an unknown number answers exactly as a registered one.
+    sms::verify(&state, mobile, "reset", body.sms_code.trim()).await?;
+    let Some(user_id) = queries::user_by_mobile(&state, mobile).await? else {
+        return Err(ApiError::code(ErrorCode::VerificationCodeInvalid));
+    };
+    let command = || UserCommand::ResetPassword {
+        password: body.password.clone(),
+        sms_code_verified: true,
+    };
+    state
+        .execute(
+            &state.users,
+            &user_id.to_string(),
+            command,
+            Actor::User(user_id),
+            &request_id(),
+        )
+        .await?;
+    Ok(ok(json!(null)))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct ChangePasswordBody {
+    /// The current password.
+    old_password: String,
+    /// The new password (PRODUCT.md 5: at least 8 characters).
+    password: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/jackey/user/changePassword",
+    tag = "borrower account",
+    summary = "Change the password (logged in)",
+    description = "PRODUCT.md 12.3. 10002 wrong current password, with the attempts left \
+                   (it counts as a failed login; the fifth in a row locks, P4); 20003 \
+                   locked; 10004 the new password breaks PRODUCT.md 5.",
+    security(("bearer" = [])),
+    request_body = ChangePasswordBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
+async fn change_password(
+    State(state): State<AppState>,
+    borrower: Borrower,
+    ApiJson(body): ApiJson<ChangePasswordBody>,
+) -> Result<Response, ApiError> {
+    let user_id = borrower.user_id;
+    let command = || UserCommand::ChangePassword {
+        old_password: body.old_password.clone(),
+        password: body.password.clone(),
+    };
+    let events = state
+        .execute(
+            &state.users,
+            &user_id.to_string(),
+            command,
+            Actor::User(user_id),
+            &request_id(),
+        )
+        .await?;
+    for event in events.iter().rev() {
+        match &event.payload {
+            UserEvent::AccountLocked { reason, .. } => {
+                return Err(ApiError::new(
+                    ErrorCode::AccountLocked,
+                    format!("account locked: {reason}"),
+                ));
+            }
+            UserEvent::LoginFailed {
+                failed_attempts, ..
+            } => {
+                let left = MAX_FAILED_ATTEMPTS.saturating_sub(*failed_attempts);
+                return Err(ApiError::new(
+                    ErrorCode::WrongPhoneOrPassword,
+                    format!("wrong password ({left} attempts left)"),
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(ok(json!(null)))
+}
+
+#[utoipa::path(
+    post,
+    path = "/jackey/user/sessions",
+    tag = "borrower account",
+    summary = "The borrower's live sessions",
+    description = "PRODUCT.md 12.3: every unrevoked, unexpired login of this account, newest \
+                   first; `current` marks the one making the call.",
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope with the sessions", body = Envelope<Option<Vec<SessionView>>>))
+)]
+async fn sessions(State(state): State<AppState>, borrower: Borrower) -> Result<Response, ApiError> {
+    Ok(ok(
+        auth::sessions_of(&state, borrower.user_id, &borrower.token).await?,
+    ))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct RevokeSessionBody {
+    /// A session's `id` from `/jackey/user/sessions`.
+    #[schema(max_length = 16)]
+    session_id: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/jackey/user/sessions/revoke",
+    tag = "borrower account",
+    summary = "Log out one session",
+    description = "PRODUCT.md 12.3. Only the caller's own sessions can be named; 40007 none \
+                   of them matches; 10004 not a session id.",
+    security(("bearer" = [])),
+    request_body = RevokeSessionBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
+async fn revoke_session(
+    State(state): State<AppState>,
+    borrower: Borrower,
+    ApiJson(body): ApiJson<RevokeSessionBody>,
+) -> Result<Response, ApiError> {
+    auth::revoke_session(&state, borrower.user_id, body.session_id.trim()).await?;
+    Ok(ok(json!(null)))
+}
