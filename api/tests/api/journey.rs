@@ -215,7 +215,9 @@ async fn journey(app: TestApp) {
     let banks = app
         .ok("/jackey/loan/getConfigByKey", None, json!({"key": "banks"}))
         .await;
-    assert_eq!(banks.as_array().unwrap().len(), 23);
+    // PRODUCT.md 11: the PH banks and e-wallets.
+    assert_eq!(banks.as_array().unwrap().len(), 15);
+    assert!(banks.as_array().unwrap().contains(&json!("GCash")));
     app.fails(
         "/jackey/loan/quote",
         None,

@@ -389,7 +389,7 @@ async fn an_sms_reaches_semaphore_through_the_relay_after_two_failures() {
 fn a_xendit_provider_needs_its_keys_and_a_channel_for_every_bank() {
     let config_text =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/config/demo.json")).unwrap();
-    let config = api::settings::LendingConfig::load(
+    let mut config = api::settings::LendingConfig::load(
         &config_text,
         &aggregates::pricing::ComplianceProfile::Ph,
     )
@@ -399,8 +399,14 @@ fn a_xendit_provider_needs_its_keys_and_a_channel_for_every_bank() {
     let missing = settings.check_providers(&config).unwrap_err().to_string();
     assert!(missing.contains("XENDIT_SECRET_KEY"), "{missing}");
     let settings = xendit_env("http://127.0.0.1:9");
+    // The shipped PH list has a channel for every bank and e-wallet; one without is refused.
+    settings.check_providers(&config).unwrap();
+    config.payout_channels.remove("GCash");
     let no_channel = settings.check_providers(&config).unwrap_err().to_string();
-    assert!(no_channel.contains("payout_channels"), "{no_channel}");
+    assert!(
+        no_channel.contains("payout_channels") && no_channel.contains("GCash"),
+        "{no_channel}"
+    );
     let unknown = api::settings::Env {
         providers: api::settings::Providers {
             sms: "pigeon".into(),
