@@ -74,6 +74,10 @@ export const routes = (
       screen(paths.my.path, () => import('@/features/account/my-screen')),
       screen(paths.partner.path, () => import('@/features/account/partner-screen'), true),
       screen(paths.about.path, () => import('@/features/account/about-screen'), true),
+      screen(paths.forgotPassword.path, () => import('@/features/auth/forgot-password-screen'), true),
+      screen(paths.changePassword.path, () => import('@/features/account/change-password-screen')),
+      screen(paths.withdrawPin.path, () => import('@/features/account/withdraw-pin-screen')),
+      screen(paths.sessions.path, () => import('@/features/account/sessions-screen')),
       screen(paths.admin.path, () => import('@/features/admin/admin-app'), true),
     ]}
     <Route path="*" element={<Navigate to="/" replace />} />

@@ -38,5 +38,9 @@ export const paths = {
   success: { path: '/success/:orderId', to: (orderId: string) => `/success/${orderId}` },
   recharge: { path: '/recharge', to: () => '/recharge' },
   about: { path: '/about', to: () => '/about' },
+  forgotPassword: { path: '/forgotPassword', to: () => '/forgotPassword' },
+  changePassword: { path: '/changePassword', to: () => '/changePassword' },
+  withdrawPin: { path: '/withdrawPin', to: () => '/withdrawPin' },
+  sessions: { path: '/sessions', to: () => '/sessions' },
   admin: { path: '/admin/*', to: () => '/admin' },
 } as const;

@@ -49,12 +49,14 @@ function numbersIn(text: string): string[] {
 /**
  * The message for a section 9 code: the translation of `service_error_{code}`
  * when it exists (filled with the numbers the server message carries), else the
- * server's `msg`.
+ * server's `msg`. A code whose message may carry a count (10002's attempts left
+ * before the lock, P4) has a `_left` variant used when the count is there.
  */
 export function messageFor(code: number, serverMessage: string): string {
-  const key = `service_error_${code}`;
-  if (!i18n.exists(key)) return serverMessage || i18n.t('service_error_500');
+  const base = `service_error_${code}`;
+  if (!i18n.exists(base)) return serverMessage || i18n.t('service_error_500');
   const [first, second] = numbersIn(serverMessage);
+  const key = first !== undefined && i18n.exists(`${base}_left`) ? `${base}_left` : base;
   const detail = serverMessage.includes(':') ? serverMessage.split(':').slice(1).join(':').trim() : serverMessage;
   return i18n.t(key, { n: first ?? '', min: first ?? '', max: second ?? '', detail });
 }

@@ -23,6 +23,7 @@ export function isTerminal(status: number): boolean {
 export type MainButton =
   | { kind: 'completeInfo'; to: string }
   | { kind: 'refresh' }
+  | { kind: 'resubmit'; to: string }
   | { kind: 'withdraw'; to: string }
   | { kind: 'repay'; to: string }
   | { kind: 'apply'; to: string };
@@ -30,7 +31,8 @@ export type MainButton =
 /**
  * The home main button (4.2, with the per-status actions of 4.3): "Complete info"
  * → `/baseInfo` while unqualified; with an order in progress its action: refresh
- * while under review (0–3), withdraw when approved (9) → the withdraw form, repay
+ * while under review (0, 1, 3), fix and resubmit when the officer asks (2, 12.4;
+ * before the qualification check, since new photos await review), withdraw when approved (9) → the withdraw form, repay
  * when disbursed (4) → `/recharge`; otherwise "Apply" → `/question`. A terminal
  * order (4.2: status ≥ 10 or 5) no longer blocks a new application, so a borrower
  * who repaid, cancelled, let an offer expire or was refused can apply again.
@@ -39,6 +41,7 @@ export function mainButton(
   qualification: Qualification | undefined | null,
   progress: Progress | null | undefined,
 ): MainButton {
+  if (progress?.status === 2) return { kind: 'resubmit', to: `/detail/${progress.orderId}` };
   if (!isQualified(qualification)) return { kind: 'completeInfo', to: '/baseInfo' };
   if (progress && !isTerminal(progress.status)) {
     if (progress.status === 9) return { kind: 'withdraw', to: `/detail/${progress.orderId}?index=0` };
@@ -81,7 +84,8 @@ export const REVIEW_STEPS = [0, 1, 2, 3] as const;
  * label. The numeric code stays for logic.
  */
 export function statusLabelKey(status: number): string {
-  if (status >= 0 && status <= 3) return 'status_under_review';
+  // 2 asks something of the borrower (12.4): never shown as "Under review".
+  if (status === 0 || status === 1 || status === 3) return 'status_under_review';
   return `status_${status}`;
 }
 

@@ -25,7 +25,7 @@ import type {
 export type ListKey = 'website' | 'marriage' | 'education' | 'banks' | 'eWallets' | 'provinces';
 
 /** Purposes of `/jackey/sms/{purpose}` (PRODUCT.md 8). */
-export type SmsPurpose = 'register' | 'login' | 'unlock' | 'bank' | 'pin';
+export type SmsPurpose = 'register' | 'login' | 'unlock' | 'bank' | 'pin' | 'reset';
 
 /** The location tree of `provinces` (see `./place`). */
 export type { Region } from './place';

@@ -26,6 +26,9 @@ export interface Questionnaire {
   guarantee: boolean | null;
 }
 
+/** What a resubmission request can ask the borrower to fix (PRODUCT.md 12.4). */
+export type ResubmissionItem = 'photos' | 'profile' | 'bank' | 'questionnaire';
+
 export interface User extends Questionnaire {
   userId: string;
   mobile: string;
@@ -48,6 +51,8 @@ export interface User extends Questionnaire {
   lastOrderId: string | null;
   hasWithdrawPin: boolean;
   identityRejectReason: string | null;
+  /** What the open order asks to fix (PRODUCT.md 12.4): these are editable; null when nothing. */
+  resubmissionItems?: ResubmissionItem[] | null;
   lock: Lock | null;
   userQualificationView: Qualification;
   inviteCode: string | null;
@@ -165,6 +170,8 @@ export interface Order {
   offerExpiresAt: string | null;
   refuseReason: string | null;
   resubmissionReason: string | null;
+  /** What the officer asks to fix while the order is 2 (PRODUCT.md 12.4); empty otherwise. */
+  resubmissionItems?: ResubmissionItem[];
   lastWithdrawError: string | null;
   payoutInFlight: boolean;
   disclosure: Disclosure | null;

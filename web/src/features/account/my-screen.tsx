@@ -63,6 +63,9 @@ export default function MyScreen() {
                 <List.Item onClick={() => navigate('/order')}>{t('my_orders')}</List.Item>
                 <List.Item onClick={() => navigate('/recharge')}>{t('recharge')}</List.Item>
                 <List.Item onClick={() => navigate('/repayDetail')}>{t('repay_detail')}</List.Item>
+                <List.Item onClick={() => navigate('/changePassword')}>{t('change_password')}</List.Item>
+                <List.Item onClick={() => navigate('/withdrawPin')}>{t('withdraw_pin')}</List.Item>
+                <List.Item onClick={() => navigate('/sessions')}>{t('sessions_title')}</List.Item>
                 <List.Item onClick={() => navigate('/about')}>{t('about_us')}</List.Item>
               </List>
               <LanguageSwitch />

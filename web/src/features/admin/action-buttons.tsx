@@ -19,6 +19,8 @@ export interface ActionButton<A> {
   note?: string;
   /** Ask for a required reason first, under this line saying what the action does. */
   reason?: string;
+  /** With `reason`: options of which at least one must be ticked. */
+  choices?: { value: string; label: string }[];
 }
 
 /** The buttons of the actions one may take; nothing when there are none. */
@@ -27,7 +29,8 @@ export function ActionButtons<A extends string>({ buttons, action }: { buttons: 
   if (buttons.length === 0) return null;
   const dialog = (button: ActionButton<A>): DialogSpec<A> | null => {
     const base = { action: button.action, title: button.label };
-    if (button.reason !== undefined) return { ...base, label: t('admin_reason'), required: true, hint: button.reason };
+    if (button.reason !== undefined)
+      return { ...base, label: t('admin_reason'), required: true, hint: button.reason, choices: button.choices };
     if (button.note !== undefined) return { ...base, label: t('admin_note'), required: false, hint: button.note };
     return null;
   };

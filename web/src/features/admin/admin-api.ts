@@ -52,9 +52,10 @@ function call<T, A>(
 }
 
 /** The body of an order action: a note for the passes, a reason for the others. */
-function orderActionBody({ action, orderId, text = '' }: OrderActionRequest) {
+function orderActionBody({ action, orderId, text = '', chosen = [] }: OrderActionRequest) {
   if (action === 'startReview') return { orderId };
   if (action === 'passFirst' || action === 'passFinal') return { orderId, note: text };
+  if (action === 'requestResubmission') return { orderId, reason: text, items: chosen };
   return { orderId, reason: text };
 }
 
@@ -69,6 +70,8 @@ export interface OrderActionRequest {
   orderId: string;
   /** The note (pass first/final) or the reason (refuse, request resubmission). */
   text?: string;
+  /** What a resubmission request asks the borrower to fix (PRODUCT.md 12.4). */
+  chosen?: string[];
   idempotencyKey?: string;
 }
 

@@ -77,6 +77,8 @@ export interface Review {
   finalAuditor: string | null;
   refusal: { stage: string; reason: string; auditorId: string } | null;
   resubmissionReason: string | null;
+  /** What the pending request asks to fix (PRODUCT.md 12.4); empty when none. */
+  resubmissionItems?: string[];
   approvedAmount: string;
   offerExpiresAt: string | null;
   termsVersion: string | null;

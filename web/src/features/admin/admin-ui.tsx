@@ -274,15 +274,18 @@ export interface TextDialogProps {
   required: boolean;
   /** A line under the title (what the action does). */
   hint?: string;
+  /** Options of which at least one must be ticked (a resubmission's items). */
+  choices?: { value: string; label: string }[];
   busy?: boolean;
   onCancel: () => void;
-  onConfirm: (text: string) => void;
+  onConfirm: (text: string, chosen: string[]) => void;
 }
 
 /** Asks for an action's note or reason before it is sent. */
-export function TextDialog({ title, label, required, hint, busy, onCancel, onConfirm }: TextDialogProps) {
+export function TextDialog({ title, label, required, hint, choices, busy, onCancel, onConfirm }: TextDialogProps) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
+  const [chosen, setChosen] = useState<string[]>([]);
   const [touched, setTouched] = useState(false);
   const field = useRef<HTMLTextAreaElement>(null);
   const titleId = useId();
@@ -291,16 +294,20 @@ export function TextDialog({ title, label, required, hint, busy, onCancel, onCon
   useEffect(() => {
     if (!open) return;
     setText('');
+    setChosen([]);
     setTouched(false);
     const timer = setTimeout(() => field.current?.focus(), 50);
     return () => clearTimeout(timer);
   }, [open]);
 
   const missing = required && text.trim() === '';
+  const noChoice = !!choices && chosen.length === 0;
   const submit = () => {
     setTouched(true);
-    if (!missing && !busy) onConfirm(text.trim());
+    if (!missing && !noChoice && !busy) onConfirm(text.trim(), chosen);
   };
+  const toggle = (value: string, on: boolean) =>
+    setChosen((old) => (on ? [...old.filter((v) => v !== value), value] : old.filter((v) => v !== value)));
 
   return (
     <CenterPopup visible={open} onMaskClick={busy ? undefined : onCancel} destroyOnClose className="admin-dialog-popup">
@@ -309,6 +316,27 @@ export function TextDialog({ title, label, required, hint, busy, onCancel, onCon
           {title}
         </h3>
         {hint && <p className="admin-dialog__hint">{hint}</p>}
+        {choices && (
+          <fieldset className="admin-choices" aria-invalid={touched && noChoice}>
+            <legend className="admin-field__label">{t('admin_choices_legend')} *</legend>
+            {choices.map((choice) => (
+              <label key={choice.value} className="admin-choice">
+                <input
+                  type="checkbox"
+                  value={choice.value}
+                  checked={chosen.includes(choice.value)}
+                  onChange={(event) => toggle(choice.value, event.target.checked)}
+                />{' '}
+                {choice.label}
+              </label>
+            ))}
+            {touched && noChoice && (
+              <p className="admin-field__error" role="alert">
+                {t('admin_choices_required')}
+              </p>
+            )}
+          </fieldset>
+        )}
         <label className="admin-field">
           <span className="admin-field__label">
             {label}

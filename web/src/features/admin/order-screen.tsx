@@ -129,6 +129,9 @@ export function Timeline({
   );
 }
 
+/** What a resubmission request can ask the borrower to fix (PRODUCT.md 12.4). */
+export const RESUBMISSION_ITEMS = ['photos', 'profile', 'bank', 'questionnaire'] as const;
+
 /** The actions of PRODUCT.md 4.3 that the status allows (the server checks again). */
 export function actionsFor(status: number, t: (key: string) => string): ActionButton<OrderAction>[] {
   const refuse: ActionButton<OrderAction> = {
@@ -144,6 +147,7 @@ export function actionsFor(status: number, t: (key: string) => string): ActionBu
     color: 'warning',
     fill: 'outline',
     reason: t('admin_request_resubmission_hint'),
+    choices: RESUBMISSION_ITEMS.map((item) => ({ value: item, label: t(`admin_resubmission_item_${item}`) })),
   };
   switch (status) {
     case 0:
@@ -172,7 +176,9 @@ function ActionsPanel({ data, names }: { data: OrderReview; names: ReadonlyMap<s
   const session = useAdminSession();
   const [send] = useAdminOrderActionMutation();
   const orderId = data.order.orderId;
-  const action = useAction<OrderAction>((kind, text, idempotencyKey) => send({ action: kind, orderId, text, idempotencyKey }));
+  const action = useAction<OrderAction>((kind, text, idempotencyKey, chosen) =>
+    send({ action: kind, orderId, text, idempotencyKey, chosen }),
+  );
   const status = data.order.status;
   const buttons = actionsFor(status, t);
   const me = session?.auditor?.auditorId;
@@ -214,6 +220,11 @@ function ReviewFacts({ data, names }: { data: OrderReview; names: ReadonlyMap<st
     ]);
   }
   if (review.resubmissionReason) rows.push([t('admin_resubmission_reason'), review.resubmissionReason]);
+  if (review.resubmissionItems?.length)
+    rows.push([
+      t('admin_resubmission_items'),
+      review.resubmissionItems.map((item) => t(`admin_resubmission_item_${item}`)).join(', '),
+    ]);
   if (Number(review.approvedAmount) > 0) rows.push([t('admin_approved_amount'), money(review.approvedAmount)]);
   if (review.offerExpiresAt) rows.push([t('admin_offer_expires'), dates.dateTime(review.offerExpiresAt)]);
   return (

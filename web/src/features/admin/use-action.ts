@@ -20,11 +20,15 @@ export interface DialogSpec<A> {
   label: string;
   required: boolean;
   hint?: string;
+  /** Options of which at least one must be ticked (a resubmission's items). */
+  choices?: { value: string; label: string }[];
 }
 
 type Outcome = { data: unknown } | { error: unknown };
 
-export function useAction<A>(send: (action: A, text: string, idempotencyKey: string) => Promise<Outcome>) {
+export function useAction<A>(
+  send: (action: A, text: string, idempotencyKey: string, chosen: string[]) => Promise<Outcome>,
+) {
   const { t } = useTranslation();
   const [spec, setSpec] = useState<DialogSpec<A> | null>(null);
   const [busy, setBusy] = useState(false);
@@ -32,12 +36,12 @@ export function useAction<A>(send: (action: A, text: string, idempotencyKey: str
   const [done, setDone] = useState<string | null>(null);
   const key = useRef('');
 
-  const execute = async (action: A, title: string, text: string) => {
+  const execute = async (action: A, title: string, text: string, chosen: string[] = []) => {
     setBusy(true);
     setError(null);
     setDone(null);
     try {
-      const outcome = await send(action, text, key.current);
+      const outcome = await send(action, text, key.current, chosen);
       if ('error' in outcome) setError(adminErrorMessage(t, outcome.error));
       else setDone(t('admin_action_done', { action: title }));
     } finally {
@@ -72,10 +76,11 @@ export function useAction<A>(send: (action: A, text: string, idempotencyKey: str
       label: spec?.label ?? '',
       required: spec?.required ?? false,
       hint: spec?.hint,
+      choices: spec?.choices,
       busy,
       onCancel: () => setSpec(null),
-      onConfirm: (text: string) => {
-        if (spec) void execute(spec.action, spec.title, text);
+      onConfirm: (text: string, chosen: string[]) => {
+        if (spec) void execute(spec.action, spec.title, text, chosen);
       },
     } satisfies TextDialogProps,
   };

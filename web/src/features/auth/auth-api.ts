@@ -1,4 +1,7 @@
-/** Sign-in calls (PRODUCT.md 8 `/user/register`, `/user/login`, `/user/unlock`). */
+/**
+ * Sign-in calls (PRODUCT.md 8 `/user/register`, `/user/login`, `/user/unlock`, and
+ * 12.3 `/user/resetPassword`).
+ */
 import { api } from '@/lib/api';
 import { COMPANY_ID, PLATFORM } from '@/config/constants';
 import type { Sent, Wire } from '@/lib/wire';
@@ -17,6 +20,10 @@ export const authApi = api.injectEndpoints({
     register: build.mutation<Wire['TokenData'], Credentials>({
       query: (body) => ({ url: 'jackey/user/register', body: withApp(body) }),
     }),
+    /** Forgot password: revokes every session and lifts a security lock (12.3). */
+    resetPassword: build.mutation<null, { mobile: string; smsCode: string; password: string }>({
+      query: (body) => ({ url: 'jackey/user/resetPassword', body }),
+    }),
     unlock: build.mutation<null, Wire['UnlockBody']>({
       query: (body) => ({ url: 'jackey/user/unlock', body }),
       invalidatesTags: ['User'],
@@ -24,5 +31,4 @@ export const authApi = api.injectEndpoints({
   }),
 });
 
-export const { useLoginMutation, useRegisterMutation, useUnlockMutation } =
-  authApi;
+export const { useLoginMutation, useRegisterMutation, useResetPasswordMutation, useUnlockMutation } = authApi;

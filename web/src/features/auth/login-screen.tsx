@@ -163,6 +163,11 @@ export default function LoginScreen() {
           {t(registering ? 'have_account' : 'no_account')}
         </Link>
       </p>
+      {!registering && (
+        <p className="center">
+          <Link to="/forgotPassword">{t('forgot_password')}</Link>
+        </p>
+      )}
       <LanguageSwitch />
       <LenderFooter />
     </main>

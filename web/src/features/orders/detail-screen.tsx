@@ -31,6 +31,7 @@ import { reviewStep } from '@/lib/rules';
 import { sharedApi, useOrderInfoQuery, useOrderTimelineQuery, useUserInfoQuery } from '@/lib/shared-api';
 import type { Order } from '@/lib/types';
 import { OrderTimeline } from './order-timeline';
+import { ResubmissionPanel } from './resubmission-panel';
 import { useCancelOrderMutation } from './orders-api';
 import { WithdrawForm, type Draft, type SentPayout } from './withdraw-form';
 import './orders.css';
@@ -63,12 +64,7 @@ function ReviewProgress({ order }: { order: Order }) {
           <Steps.Step title={t('detail_step_final_review')} />
         </Steps>
       </div>
-      {order.status === 2 && (
-        <div className="warning-box" role="alert">
-          <p className="orders-box-line">{t('detail_resubmission', { reason: order.resubmissionReason ?? '' })}</p>
-          <Link to={paths.baseInfo.to()}>{t('detail_resubmission_link')}</Link>
-        </div>
-      )}
+      {order.status === 2 && <ResubmissionPanel order={order} />}
       {order.status !== 2 && <p className="muted">{t('detail_review_hint')}</p>}
     </div>
   );

@@ -30,6 +30,15 @@ export const ordersApi = api.injectEndpoints({
       query: (loanOrderId) => ({ url: 'jackey/loan/cancel', body: { loanOrderId } }),
       invalidatesTags: (_result, _error, id) => [{ type: 'Order', id }, 'Orders', 'Progress'],
     }),
+    /** `/loan/resubmit`: back to review after fixing what the officer asked (12.4). */
+    resubmitOrder: build.mutation<null, { orderId: string; idempotencyKey: string }>({
+      query: ({ orderId, idempotencyKey }) => ({
+        url: 'jackey/loan/resubmit',
+        body: { loanOrderId: orderId },
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      invalidatesTags: (_result, _error, { orderId }) => [{ type: 'Order', id: orderId }, 'Orders', 'Progress', 'User'],
+    }),
     /** `/user/withdrawPin` the first time (no SMS code needed until a PIN exists). */
     setWithdrawPin: build.mutation<null, string>({
       query: (pin) => ({ url: 'jackey/user/withdrawPin', body: { pin } }),
@@ -51,4 +60,5 @@ export const ordersApi = api.injectEndpoints({
   }),
 });
 
-export const { useCancelOrderMutation, useSetWithdrawPinMutation, useWithdrawMutation } = ordersApi;
+export const { useCancelOrderMutation, useResubmitOrderMutation, useSetWithdrawPinMutation, useWithdrawMutation } =
+  ordersApi;

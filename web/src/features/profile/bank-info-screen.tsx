@@ -2,7 +2,8 @@
  * `/bankInfo`: bind or replace the payout account (PRODUCT.md 3, 5, P3). The
  * holder is the verified real name, read-only. Replacing a bound account needs an
  * SMS code; the server refuses it while a loan is being repaid (110012).
- * Submitting goes to `/loan`.
+ * Submitting goes to `/loan`, or back to the order that asked for a new account
+ * (`?then=`, PRODUCT.md 12.4).
  */
 import { useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
@@ -15,6 +16,7 @@ import { Page } from '@/components/page';
 import { QueryGate } from '@/components/query-gate';
 import { SelectField, optionsOf } from '@/components/select-field';
 import { SmsCodeField } from '@/components/sms-code-field';
+import { useThen } from '@/components/use-then';
 import type { ApiFailure } from '@/lib/envelope';
 import { useLoanProgressQuery, useReferenceListQuery, useSendSmsMutation, useUserInfoQuery } from '@/lib/shared-api';
 import type { User } from '@/lib/types';
@@ -24,6 +26,7 @@ import { useBindBankMutation } from './profile-api';
 function BankForm({ user }: { user: User }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const next = useThen('/loan');
   const { data: banks } = useReferenceListQuery('banks');
   const { data: eWallets } = useReferenceListQuery('eWallets');
   const [bankName, setBankName] = useState(user.bankName ?? '');
@@ -49,7 +52,7 @@ function BankForm({ user }: { user: User }) {
     try {
       await bind({ bankName, cardNo, smsCode: replacing ? smsCode : undefined }).unwrap();
       Toast.show({ icon: 'success', content: t('saved') });
-      navigate('/loan');
+      navigate(next);
     } catch (error) {
       setProblem((error as ApiFailure).message);
     }

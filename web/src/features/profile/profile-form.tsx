@@ -49,8 +49,13 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
   const [problem, setProblem] = useState<string | null>(null);
   const [showCard, setShowCard] = useState(false);
 
-  const verified = user.userQualificationView.identity === 2;
-  const needPhotos = user.userQualificationView.identity === 0 || user.userQualificationView.identity === 3;
+  // What the open order asks to fix (PRODUCT.md 12.4) opens even verified items.
+  const asked = user.resubmissionItems ?? [];
+  const verified = user.userQualificationView.identity === 2 && !asked.includes('profile');
+  const identityStatus = user.userQualificationView.identity;
+  const photosEditable = identityStatus === 0 || identityStatus === 3 || asked.includes('photos');
+  // Asked for new photos: required until the verified ones are replaced (then 1).
+  const needPhotos = identityStatus === 0 || identityStatus === 3 || (asked.includes('photos') && identityStatus === 2);
   const bankBound = user.userQualificationView.bankCard === 1;
   const [photos, setPhotos] = useState<PhotoSet>({});
   const [v, setV] = useState({
@@ -88,7 +93,7 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
     setProblem(null);
     setSaving(true);
     try {
-      if (needPhotos && allPhotos(photos)) {
+      if (photosEditable && allPhotos(photos)) {
         await uploadPhotos({
           frontImage: photos.frontImage.file,
           backImage: photos.backImage.file,
@@ -123,8 +128,8 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
       )}
       <div className="card">
         <h2 className="card__title">{t('id_photos')}</h2>
-        <IdPhotos photos={photos} onChange={setPhotos} existing={user.idImages ?? undefined} readOnly={!needPhotos} />
-        {needPhotos && <p className="muted">{t('img_size_tips')}</p>}
+        <IdPhotos photos={photos} onChange={setPhotos} existing={user.idImages ?? undefined} readOnly={!photosEditable} />
+        {photosEditable && <p className="muted">{t('img_size_tips')}</p>}
       </div>
       <Form layout="horizontal" mode="card">
         <Form.Header>{t('identity_section')}</Form.Header>

@@ -33,8 +33,13 @@ describe('home main button (4.2, 4.3)', () => {
   it('reads "Complete info" → /baseInfo while unqualified, whatever the order', () => {
     expect(mainButton({ ...done, bankCard: 0 }, progress(9))).toEqual({ kind: 'completeInfo', to: '/baseInfo' });
   });
-  it('refreshes while under review (0–3)', () => {
-    for (const s of [0, 1, 2, 3]) expect(mainButton(done, progress(s))).toEqual({ kind: 'refresh' });
+  it('refreshes while under review (0, 1, 3)', () => {
+    for (const s of [0, 1, 3]) expect(mainButton(done, progress(s))).toEqual({ kind: 'refresh' });
+  });
+  it('leads to the order to fix and resubmit when the officer asks (2, 12.4), even while new photos await review', () => {
+    const expected = { kind: 'resubmit', to: '/detail/o1' };
+    expect(mainButton(done, progress(2))).toEqual(expected);
+    expect(mainButton({ ...done, identity: 0 }, progress(2))).toEqual(expected);
   });
   it('withdraws when approved and repays when disbursed', () => {
     expect(mainButton(done, progress(9))).toEqual({ kind: 'withdraw', to: '/detail/o1?index=0' });
@@ -61,7 +66,8 @@ describe('after the questionnaire (4.2, P7)', () => {
 
 describe('status labels (4.3)', () => {
   it('0–3 read "Under review" with a step; others their own label', () => {
-    expect([0, 1, 2, 3].map(statusLabelKey)).toEqual(Array(4).fill('status_under_review'));
+    expect([0, 1, 3].map(statusLabelKey)).toEqual(Array(3).fill('status_under_review'));
+    expect(statusLabelKey(2)).toBe('status_2');
     expect([0, 1, 2, 3].map(reviewStep)).toEqual([0, 1, 0, 2]);
     expect(statusLabelKey(9)).toBe('status_9');
     expect(statusLabelKey(12)).toBe('status_12');

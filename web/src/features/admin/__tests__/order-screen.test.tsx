@@ -103,6 +103,28 @@ describe('the order review', () => {
     await waitFor(() => expect(body).toEqual({ orderId: 'o1', reason: 'income cannot be verified' }));
   });
 
+  it('asks what to fix with a resubmission, requires one item, and sends the items (12.4)', async () => {
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    const bodies: unknown[] = [];
+    server.use(
+      http.post('http://localhost/admin/api/orders/requestResubmission', async ({ request }) => {
+        bodies.push(await request.json());
+        return HttpResponse.json({ code: 0, msg: 'ok', data: null });
+      }),
+    );
+    mount(orderReview(1));
+    await user.click(await screen.findByRole('button', { name: 'Request resubmission' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Request resubmission' });
+    await user.type(within(dialog).getByLabelText('Reason'), 'hand-held photo is blurred');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await within(dialog).findByText('Tick at least one item to fix.')).toBeInTheDocument();
+    expect(bodies).toHaveLength(0);
+    await user.click(within(dialog).getByRole('checkbox', { name: 'ID photos' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).toEqual({ orderId: 'o1', reason: 'hand-held photo is blurred', items: ['photos'] });
+  });
+
   it('offers only the actions of the status', async () => {
     mount(orderReview(0));
     expect(await screen.findByRole('button', { name: 'Start review' })).toBeInTheDocument();

@@ -198,13 +198,52 @@ describe('the order detail', () => {
     expect(await screen.findByTestId('withdraw-form')).toBeInTheDocument();
   });
 
-  it('shows the review progress and the resubmission reason for status 2', async () => {
-    mount({ order: orderFixture({ status: 2, balance: '0.00', resubmissionReason: 'ID photo is blurred' }) });
-    expect(await screen.findByTestId('review-steps')).toBeInTheDocument();
-    expect(screen.getByTestId('status-tag')).toHaveTextContent('Under review');
-    expect(screen.getByText('Please correct your information: ID photo is blurred')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Update my information' })).toHaveAttribute('href', '/baseInfo');
+  it('shows what the officer asks to fix in status 2, each item linked back here (12.4)', async () => {
+    mount({
+      order: orderFixture({
+        status: 2,
+        balance: '0.00',
+        resubmissionReason: 'ID photo is blurred',
+        resubmissionItems: ['photos', 'bank'],
+      }),
+    });
+    const panel = await screen.findByTestId('resubmission-panel');
+    expect(screen.getByTestId('status-tag')).toHaveTextContent('Action needed: fix and resubmit');
+    expect(panel).toHaveTextContent('Please correct your information: ID photo is blurred');
+    const back = `?then=${encodeURIComponent('/detail/o1')}`;
+    expect(within(panel).getByRole('link', { name: 'Upload new ID photos' })).toHaveAttribute('href', `/baseInfo${back}`);
+    expect(within(panel).getByRole('link', { name: 'Change your bank account' })).toHaveAttribute('href', `/bankInfo${back}`);
+    // Only what was asked for.
+    expect(within(panel).queryByRole('link', { name: 'Answer the questionnaire again' })).not.toBeInTheDocument();
     expect(screen.queryByTestId('withdraw-form')).not.toBeInTheDocument();
+  });
+
+  it('resubmits once per press, with an idempotency key, and the order returns to review (12.4)', async () => {
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    const sent: { body: unknown; key: string | null }[] = [];
+    let status = 2;
+    server.use(
+      http.post('http://localhost/jackey/loan/resubmit', async ({ request }) => {
+        sent.push({ body: await request.json(), key: request.headers.get('Idempotency-Key') });
+        status = 0;
+        return HttpResponse.json({ code: 0, msg: 'ok', data: null });
+      }),
+    );
+    mount({ order: () => orderFixture({ status, balance: '0.00', resubmissionReason: 'blurred', resubmissionItems: ['photos'] }) });
+    await user.click(await screen.findByRole('button', { name: 'Resubmit' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0].body).toEqual({ loanOrderId: 'o1' });
+    expect(sent[0].key).toBeTruthy();
+    await waitFor(() => expect(screen.queryByTestId('resubmission-panel')).not.toBeInTheDocument());
+    expect(screen.getByTestId('status-tag')).toHaveTextContent('Under review');
+  });
+
+  it('shows the server refusal of a resubmit', async () => {
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    server.use(fail('jackey/loan/resubmit', 10004, 'cannot resubmit an order in status 0'));
+    mount({ order: orderFixture({ status: 2, balance: '0.00', resubmissionReason: 'blurred', resubmissionItems: ['photos'] }) });
+    await user.click(await screen.findByRole('button', { name: 'Resubmit' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/status 0|request error/i);
   });
 
   it('shows the refusal reason (P8) and no cancel button', async () => {
