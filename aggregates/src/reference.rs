@@ -49,7 +49,8 @@ impl Place {
             return None;
         };
         let tidy = |part: &str| part.trim() == part;
-        if region.is_empty() || city.is_empty() || ![region, province, city].iter().all(|p| tidy(p)) {
+        if region.is_empty() || city.is_empty() || ![region, province, city].iter().all(|p| tidy(p))
+        {
             return None;
         }
         Some(Self::new(region, Some(province), city))
@@ -96,15 +97,24 @@ mod tests {
     #[test]
     fn a_place_with_a_province_round_trips() {
         let place = Place::parse("Region VII (Central Visayas),Cebu,City of Cebu").unwrap();
-        assert_eq!(place, Place::new("Region VII (Central Visayas)", Some("Cebu"), "City of Cebu"));
-        assert_eq!(place.to_stored(), "Region VII (Central Visayas),Cebu,City of Cebu");
+        assert_eq!(
+            place,
+            Place::new("Region VII (Central Visayas)", Some("Cebu"), "City of Cebu")
+        );
+        assert_eq!(
+            place.to_stored(),
+            "Region VII (Central Visayas),Cebu,City of Cebu"
+        );
     }
 
     #[test]
     fn a_place_in_ncr_has_no_province() {
         let place = Place::parse("National Capital Region (NCR),,Quezon City").unwrap();
         assert_eq!(place.province, None);
-        assert_eq!(place.to_stored(), "National Capital Region (NCR),,Quezon City");
+        assert_eq!(
+            place.to_stored(),
+            "National Capital Region (NCR),,Quezon City"
+        );
     }
 
     #[test]

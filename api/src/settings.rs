@@ -249,7 +249,9 @@ impl LendingConfig {
                     )));
                 }
                 if !seen.insert(name) {
-                    return Err(ConfigError::Reference(format!("the {kind} {name:?} is listed twice")));
+                    return Err(ConfigError::Reference(format!(
+                        "the {kind} {name:?} is listed twice"
+                    )));
                 }
             }
             Ok(())
@@ -266,7 +268,10 @@ impl LendingConfig {
             names("city", region.cities.iter())?;
             for province in &region.provinces {
                 if province.cities.is_empty() {
-                    return refuse(format!("the province {:?} has no cities", province.province));
+                    return refuse(format!(
+                        "the province {:?} has no cities",
+                        province.province
+                    ));
                 }
                 names("city", province.cities.iter())?;
             }
@@ -299,9 +304,10 @@ impl Configured {
                         .iter()
                         .map(|city| Place::new(&region.region, None, city));
                     let under_provinces = region.provinces.iter().flat_map(|province| {
-                        province.cities.iter().map(|city| {
-                            Place::new(&region.region, Some(&province.province), city)
-                        })
+                        province
+                            .cities
+                            .iter()
+                            .map(|city| Place::new(&region.region, Some(&province.province), city))
                     });
                     direct.chain(under_provinces).collect::<Vec<_>>()
                 })
@@ -666,13 +672,21 @@ mod tests {
             1
         );
         // PRODUCT.md 11: the PH configuration ships Philippine banks and e-wallets.
-        for bank in ["BDO Unibank", "Land Bank of the Philippines", "GCash", "Maya"] {
+        for bank in [
+            "BDO Unibank",
+            "Land Bank of the Philippines",
+            "GCash",
+            "Maya",
+        ] {
             assert!(config.banks.iter().any(|b| b == bank), "{bank}");
         }
         assert!(!config.banks.iter().any(|b| b == "Bangkok Bank"));
         assert_eq!(config.e_wallets, ["GCash", "Maya"]);
         assert_eq!(config.payout_channels["GCash"], "PH_GCASH");
-        assert!(config.banks.iter().all(|b| config.payout_channels.contains_key(b)));
+        assert!(config
+            .banks
+            .iter()
+            .all(|b| config.payout_channels.contains_key(b)));
         assert!(config.invite_codes.contains(&"WELCOME".to_string()));
         let refused = LendingConfig::load(DEMO_CONFIG, &ComplianceProfile::Th);
         assert!(matches!(refused, Err(ConfigError::Compliance { .. })));
@@ -694,7 +708,10 @@ mod tests {
         assert_eq!(ncr.region, "National Capital Region (NCR)");
         assert!(ncr.provinces.is_empty());
         assert!(ncr.cities.iter().any(|c| c == "Quezon City"));
-        assert!(!ncr.cities.iter().any(|c| c == "Binondo"), "no sub-municipalities");
+        assert!(
+            !ncr.cities.iter().any(|c| c == "Binondo"),
+            "no sub-municipalities"
+        );
 
         let reference = Configured::new(Arc::new(config));
         let known = |text: &str| reference.is_known_place(&Place::parse(text).unwrap());
@@ -702,9 +719,14 @@ mod tests {
         assert!(known("Region VII (Central Visayas),Cebu,City of Cebu"));
         assert!(known("Region IV-A (CALABARZON),Laguna,City of Calamba"));
         assert!(!known("Region VII (Central Visayas),Bohol,City of Cebu"));
-        assert!(!known("National Capital Region (NCR),Metro Manila,Quezon City"));
+        assert!(!known(
+            "National Capital Region (NCR),Metro Manila,Quezon City"
+        ));
         assert_eq!(reference.account_kind("GCash"), Some(AccountKind::EWallet));
-        assert_eq!(reference.account_kind("BDO Unibank"), Some(AccountKind::Bank));
+        assert_eq!(
+            reference.account_kind("BDO Unibank"),
+            Some(AccountKind::Bank)
+        );
         assert_eq!(reference.account_kind("Bangkok Bank"), None);
     }
 
@@ -729,17 +751,35 @@ mod tests {
             assert_ne!(text, DEMO_CONFIG, "{from}");
             let result = LendingConfig::load(&text, &ComplianceProfile::Ph);
             assert!(
-                matches!(result, Err(ConfigError::Reference(_) | ConfigError::Parse(_))),
+                matches!(
+                    result,
+                    Err(ConfigError::Reference(_) | ConfigError::Parse(_))
+                ),
                 "{to}: {result:?}"
             );
         };
         refused(shipped, r#""provinces": "th-provinces.json""#);
-        refused(shipped, r#""provinces": [{"region": "R", "provinces": [{"province": "P", "cities": ["C"]}], "cities": ["D"]}]"#);
+        refused(
+            shipped,
+            r#""provinces": [{"region": "R", "provinces": [{"province": "P", "cities": ["C"]}], "cities": ["D"]}]"#,
+        );
         refused(shipped, r#""provinces": [{"region": "R"}]"#);
-        refused(shipped, r#""provinces": [{"region": "R", "cities": ["A, B"]}]"#);
-        refused(shipped, r#""provinces": [{"region": "R", "cities": ["C", "C"]}]"#);
-        refused(shipped, r#""provinces": [{"region": "R", "provinces": [{"province": "P", "cities": []}]}]"#);
-        refused(r#""e_wallets": ["GCash", "Maya"]"#, r#""e_wallets": ["GCash", "PayPal"]"#);
+        refused(
+            shipped,
+            r#""provinces": [{"region": "R", "cities": ["A, B"]}]"#,
+        );
+        refused(
+            shipped,
+            r#""provinces": [{"region": "R", "cities": ["C", "C"]}]"#,
+        );
+        refused(
+            shipped,
+            r#""provinces": [{"region": "R", "provinces": [{"province": "P", "cities": []}]}]"#,
+        );
+        refused(
+            r#""e_wallets": ["GCash", "Maya"]"#,
+            r#""e_wallets": ["GCash", "PayPal"]"#,
+        );
     }
 
     #[test]

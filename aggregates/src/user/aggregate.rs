@@ -8,9 +8,9 @@ use crate::codes::StepRefusal;
 use crate::reference::Place;
 use crate::services::{ReferenceData, UserServices};
 use crate::types::{
-    age_on, all_digits, check_email, check_length, check_password, check_pin,
-    earliest_birthday, BankAccount, ImageRef, InvalidInput, Mobile, ResubmissionItem,
-    MAX_ADDRESS_CHARS, MAX_NAME_CHARS,
+    age_on, all_digits, check_email, check_length, check_password, check_pin, earliest_birthday,
+    BankAccount, ImageRef, InvalidInput, Mobile, ResubmissionItem, MAX_ADDRESS_CHARS,
+    MAX_NAME_CHARS,
 };
 use cqrs_es::event_sink::EventSink;
 use cqrs_es::Aggregate;
@@ -326,7 +326,9 @@ impl User {
                 "choose a region, province and city or municipality from the list",
             )
             .into()),
-            None => Err(InvalidInput::new("provinceCity", "must be \"Region,Province,City\"").into()),
+            None => {
+                Err(InvalidInput::new("provinceCity", "must be \"Region,Province,City\"").into())
+            }
         }
     }
 

@@ -21,9 +21,9 @@ mod errors;
 mod events;
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod reference_tests;
+#[cfg(test)]
+mod tests;
 
 pub use aggregate::{
     IdentityStatus, OpenResubmission, PendingWithdrawal, Profile, Qualification, User,

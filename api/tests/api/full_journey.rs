@@ -43,8 +43,7 @@ async fn whole_journey(app: TestApp) {
     app.ok("/jackey/sms/bank", None, json!({ "mobile": mobile }))
         .await;
     let code = app.last_sms_code(mobile).await;
-    let replacement =
-        json!({"bankName": "Metrobank", "cardNo": "009876543210", "smsCode": code});
+    let replacement = json!({"bankName": "Metrobank", "cardNo": "009876543210", "smsCode": code});
     app.ok("/jackey/user/bank/binding", t, replacement).await;
 
     // Questionnaire: the borrower is qualified (identity submitted, not yet verified).

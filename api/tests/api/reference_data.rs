@@ -29,8 +29,18 @@ async fn list(app: &TestApp, key: &str) -> Value {
 
 async fn lists(app: TestApp) {
     let banks = list(&app, "banks").await;
-    let banks: Vec<&str> = banks.as_array().unwrap().iter().map(|b| b.as_str().unwrap()).collect();
-    for bank in ["BDO Unibank", "Land Bank of the Philippines", "GCash", "Maya"] {
+    let banks: Vec<&str> = banks
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap())
+        .collect();
+    for bank in [
+        "BDO Unibank",
+        "Land Bank of the Philippines",
+        "GCash",
+        "Maya",
+    ] {
         assert!(banks.contains(&bank), "{bank} in {banks:?}");
     }
     assert!(!banks.contains(&"Bangkok Bank"));
@@ -57,7 +67,10 @@ async fn lists(app: TestApp) {
         .iter()
         .find(|p| p["province"] == "Cebu")
         .unwrap();
-    assert!(cebu["cities"].as_array().unwrap().contains(&json!("City of Cebu")));
+    assert!(cebu["cities"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("City of Cebu")));
 }
 
 async fn locations(app: TestApp) {
@@ -89,7 +102,10 @@ async fn locations(app: TestApp) {
     }
     app.wrote().await;
     let info = app.ok("/jackey/user/info", t, json!({})).await;
-    assert_eq!(info["provinceCity"], "National Capital Region (NCR),,Quezon City");
+    assert_eq!(
+        info["provinceCity"],
+        "National Capital Region (NCR),,Quezon City"
+    );
 }
 
 async fn e_wallets(app: TestApp) {

@@ -318,7 +318,10 @@ struct UpdateBody {
     /// `"Region,Province,City"`, PSGC names from `/loan/getConfigByKey` `provinces`;
     /// the province is empty in a region without provinces (NCR). 10004 for a place
     /// not in the list, unless it repeats the stored value unchanged.
-    #[schema(max_length = 200, example = "Region VII (Central Visayas),Cebu,City of Cebu")]
+    #[schema(
+        max_length = 200,
+        example = "Region VII (Central Visayas),Cebu,City of Cebu"
+    )]
     province_city: Option<String>,
     #[schema(max_length = 200)]
     address: Option<String>,
