@@ -102,7 +102,8 @@ export async function applyForLoan(page, { shots = false, amount = '100000' } = 
   await page.getByTestId('disclosure').waitFor();
   await input.fill(amount);
   await input.blur();
-  await page.getByText('12 days').click();
+  // The period tiles are radios (keyboard-operable); the invisible input covers its tile.
+  await page.getByRole('radio', { name: /12 days/ }).check();
   await page.getByTestId('disclosure').getByText('₱100,000.00').first().waitFor();
   if (shots) await shot(page, 'apply');
   await page.getByText('I have read the cost disclosure').click();
