@@ -63,7 +63,9 @@ function source() {
 const dir = source();
 const read = (name) => JSON.parse(readFileSync(join(dir, 'data', RELEASE, `${name}.json`), 'utf8'));
 const clean = (name) => name.replace(/\s+/g, ' ').trim();
-const byName = (a, b) => a.localeCompare(b, 'en');
+// "City of Bogo" sorts as "Bogo", beside the municipalities a borrower scans for it.
+const sortKey = (name) => name.replace(/^City of /, '');
+const byName = (a, b) => sortKey(a).localeCompare(sortKey(b), 'en') || a.localeCompare(b, 'en');
 
 const regions = read('regions');
 const provinces = read('provinces');
