@@ -361,7 +361,7 @@ describe('accessibility: axe-core on every screen', () => {
     await page.locator('input[type="password"]').fill(PASSWORD);
     await page.getByRole('button', { name: '登录' }).click();
     await page.waitForURL((url) => url.pathname === '/');
-    for (const route of ['/', '/loan', '/order', `/detail/${orderId}`, '/repayDetail', '/recharge', '/transactionHistory', '/contract', '/my', '/baseInfoDetail', '/bankInfoDetail', '/identity', '/question', '/about', '/partner']) {
+    for (const route of ['/', '/loan', '/apply/1', '/order', `/detail/${orderId}`, '/repayDetail', '/recharge', '/transactionHistory', '/contract', '/my', '/baseInfoDetail', '/bankInfoDetail', '/identity', '/question', '/about', '/partner']) {
       await page.goto(route);
       await page.locator('main').first().waitFor();
       await check(route === '/' ? 'home' : route.split('/')[1]);

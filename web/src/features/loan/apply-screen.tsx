@@ -5,16 +5,17 @@
  * and confirms; nothing is created before that. The amount input takes digits
  * only (max length 7) and is clamped to the range and step on blur.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
 import Checkbox from 'antd-mobile/es/components/checkbox';
 import Dialog from 'antd-mobile/es/components/dialog';
-import Input from 'antd-mobile/es/components/input';
+import Input, { type InputRef } from 'antd-mobile/es/components/input';
 import Result from 'antd-mobile/es/components/result';
 import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { DisclosureTable } from '@/components/disclosure-table';
+import { useFieldError } from '@/components/field-error';
 import { Page } from '@/components/page';
 import { LazySignatureSheet } from '@/components/lazy-signature-sheet';
 import { ErrorState, Loading } from '@/components/states';
@@ -74,6 +75,10 @@ export default function ApplyScreen() {
 
   const amount = Number(amountText);
   const amountProblem = amountText ? checkApplyAmount(amount, min, max, step) : 'amount_required';
+  // The amount's message is tied to its input (WCAG 3.3.1).
+  const amountErrorId = useId();
+  const amountRef = useRef<InputRef>(null);
+  useFieldError(amountRef, amountErrorId, !!amountText && !!amountProblem);
   const settledAmount = useSettled(amountText);
   const quote = useQuoteQuery(
     { amt: settledAmount, periodDays: period ?? 0, appId },
@@ -130,6 +135,7 @@ export default function ApplyScreen() {
       <section className="card">
         <div className="muted">{t('loan_amount')}</div>
         <Input
+          ref={amountRef}
           aria-label={t('loan_amount')}
           className="amount-input"
           inputMode="numeric"
@@ -141,7 +147,11 @@ export default function ApplyScreen() {
         <div className="muted">
           {t('amount_range', { min: money(min), max: money(max), step: money(step) })}
         </div>
-        {amountText && amountProblem && <div className="error-text">{t(amountProblem)}</div>}
+        {amountText && amountProblem && (
+          <div className="error-text" id={amountErrorId}>
+            {t(amountProblem)}
+          </div>
+        )}
       </section>
       <section className="card">
         <PeriodPicker

@@ -7,11 +7,12 @@
  * the payoff of today (interest only for the days elapsed, nothing within the
  * cooling-off window) and the next installment.
  */
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
-import Input from 'antd-mobile/es/components/input';
+import Input, { type InputRef } from 'antd-mobile/es/components/input';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { useFieldError } from '@/components/field-error';
 import { Page } from '@/components/page';
 import { QueryGate } from '@/components/query-gate';
 import { EmptyState, ErrorState, Loading } from '@/components/states';
@@ -48,6 +49,10 @@ function RechargeForm({ order, payoff, onNothingOwed }: { order: Order; payoff: 
   const money = useMoney();
   const [amount, setAmount] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  // Every problem here is about the amount: tie the message to its input (WCAG 3.3.1).
+  const errorId = useId();
+  const amountRef = useRef<InputRef>(null);
+  useFieldError(amountRef, errorId, !!problem);
   const [recharge, rechargeState] = useRechargeMutation();
   const attempt = useRef<{ body: string; key: string } | null>(null);
 
@@ -121,6 +126,7 @@ function RechargeForm({ order, payoff, onNothingOwed }: { order: Order; payoff: 
         <div className="repay-field">
           <span className="muted">{t('recharge_amount')}</span>
           <Input
+            ref={amountRef}
             aria-label={t('recharge_amount')}
             inputMode="decimal"
             placeholder={t('recharge_amount_placeholder')}
@@ -151,7 +157,7 @@ function RechargeForm({ order, payoff, onNothingOwed }: { order: Order; payoff: 
           )}
         </div>
         {problem && (
-          <p className="error-text" role="alert" data-testid="recharge-error">
+          <p className="error-text" role="alert" id={errorId} data-testid="recharge-error">
             {problem}
           </p>
         )}
