@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { auditor, launchBrowser, makeJpeg, phone, shot, smsCode, startServer } from './harness.mjs';
-import { applyForLoan, completeProfile, newMobile, PASSWORD, PIN, register, repay, sign, withdrawFromHome } from './steps.mjs';
+import { applyForLoan, choosePlace, completeProfile, newMobile, PASSWORD, PIN, register, repay, sign, withdrawFromHome } from './steps.mjs';
 
 let server;
 let browser;
@@ -94,7 +94,7 @@ describe('borrower journey', () => {
       ['/contract', 'contract', 'Honest Lending Corporation'],
       ['/my', 'my', 'Ana Cruz'],
       ['/baseInfoDetail', 'baseInfoDetail', 'Ana Cruz'],
-      ['/bankInfoDetail', 'bankInfoDetail', 'Bangkok Bank'],
+      ['/bankInfoDetail', 'bankInfoDetail', 'BDO Unibank'],
       ['/loan', 'loan-products', 'Cash Loan'],
       ['/partner', 'partner', 'Work with us'],
       ['/about', 'about', 'SEC Certificate of Authority No. 3120'],
@@ -254,10 +254,10 @@ describe('forms reject bad input with the right message', () => {
     await page.waitForURL('**/baseInfo');
     // Full profile: bad email, short account number.
     await page.getByRole('textbox', { name: 'Email' }).fill('carla@example');
-    await page.getByLabel('Province').selectOption({ index: 2 });
+    await choosePlace(page, { region: 'Region III (Central Luzon)', province: 'Pampanga', city: 'City of San Fernando' });
     await page.getByRole('textbox', { name: 'Address' }).fill('2 Mabini St');
     await page.getByLabel('Education').selectOption('College');
-    await page.getByLabel('Bank', { exact: true }).selectOption('Kasikornbank');
+    await page.getByLabel('Bank', { exact: true }).selectOption('Metrobank');
     await page.getByRole('textbox', { name: 'Account number' }).fill('1234567');
     await page.getByRole('button', { name: 'Next' }).click();
     await alert().getByText('Please input correct email').waitFor();
@@ -270,7 +270,7 @@ describe('forms reject bad input with the right message', () => {
     await page.waitForURL((url) => url.pathname === '/');
     // Replacing the bank account needs the SMS code: a wrong one is refused (10011).
     await page.goto('/bankInfo');
-    await page.getByLabel('Bank', { exact: true }).selectOption('Tisco Bank');
+    await page.getByLabel('Bank', { exact: true }).selectOption('Security Bank');
     await page.getByRole('textbox', { name: 'Account number' }).fill('5555666677');
     await page.getByRole('textbox', { name: 'SMS code' }).fill('000000');
     await page.getByRole('button', { name: 'Submit' }).click();

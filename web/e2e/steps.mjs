@@ -39,6 +39,18 @@ export async function register(page, server, name) {
   return mobile;
 }
 
+/**
+ * Chooses region → province → city/municipality in the profile's location picker
+ * (PRODUCT.md 11, PSGC names); `province` is omitted in a region without provinces
+ * (NCR), where the picker says there is none.
+ */
+export async function choosePlace(page, { region, province, city }) {
+  await page.getByRole('combobox', { name: 'Region' }).selectOption(region);
+  if (province) await page.getByRole('combobox', { name: 'Province' }).selectOption(province);
+  else await page.getByTestId('no-province').waitFor();
+  await page.getByRole('combobox', { name: 'City / municipality' }).selectOption(city);
+}
+
 /** Identity, full profile and bank through the screens. */
 export async function completeProfile(page, { shots = false, realName = 'Ana Cruz' } = {}) {
   await page.goto('/identity');
@@ -54,10 +66,10 @@ export async function completeProfile(page, { shots = false, realName = 'Ana Cru
   await page.getByRole('button', { name: 'Next' }).click();
   await page.waitForURL('**/baseInfo');
   await page.getByRole('textbox', { name: 'Email' }).fill(`ana${Date.now()}@example.ph`);
-  await page.getByLabel('Province').selectOption({ index: 1 });
+  await choosePlace(page, { region: 'National Capital Region (NCR)', city: 'City of Manila' });
   await page.getByRole('textbox', { name: 'Address' }).fill('1 Rizal Street, Manila');
   await page.getByLabel('Education').selectOption('College');
-  await page.getByLabel('Bank', { exact: true }).selectOption('Bangkok Bank');
+  await page.getByLabel('Bank', { exact: true }).selectOption('BDO Unibank');
   await page.getByRole('textbox', { name: 'Account number' }).fill('123456789012');
   if (shots) await shot(page, 'baseInfo');
   await page.getByRole('button', { name: 'Next' }).click();
