@@ -3,11 +3,10 @@
  * company configuration (`customer-service-phone`, `-email`, `-hours`). Shown
  * when there is no link that can open (src/lib/service-link.ts); in the demo the
  * details are marked as examples and are plain text, not `tel:`/`mailto:` links
- * that would reach no one. Shown with the alert of components/feedback.ts,
- * which loads antd-mobile's Dialog on first use.
+ * that would reach no one. Loaded on first use (components/service-button.tsx),
+ * so the first screen does not carry it.
  */
 import type { TFunction } from 'i18next';
-import { showAlert } from './feedback';
 import type { CompanyConfig } from '@/lib/types';
 import { contactDetails } from '@/lib/service-link';
 
@@ -40,12 +39,4 @@ export function ContactDetailsList({ config, t }: { config: CompanyConfig | unde
       <p className="contact-dialog__notice">{t('never_pay_notice')}</p>
     </div>
   );
-}
-
-export function showContactDialog(config: CompanyConfig | undefined, t: TFunction) {
-  showAlert({
-    title: t('customer_service'),
-    content: <ContactDetailsList config={config} t={t} />,
-    confirmText: t('ok'),
-  });
 }

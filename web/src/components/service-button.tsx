@@ -13,11 +13,29 @@
  * demo's placeholder link, it shows the in-app dialog with the lender's contact
  * details (the dialog's code loads on first use).
  */
+import { lazy, Suspense } from 'react';
 import { MessageOutline } from 'antd-mobile-icons';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { openableLink } from '@/lib/service-link';
-import { showContactDialog } from './contact-dialog';
+import type { CompanyConfig } from '@/lib/types';
 import { useCompanyConfigQuery, useCustomerServiceQuery } from '@/lib/shared-api';
+import { showAlert } from './feedback';
+
+const ContactDetailsList = lazy(() => import('./contact-dialog').then((m) => ({ default: m.ContactDetailsList })));
+
+/** The in-app dialog with the lender's contact details (components/contact-dialog.tsx). */
+function showContactDialog(config: CompanyConfig | undefined, t: TFunction) {
+  showAlert({
+    title: t('customer_service'),
+    content: (
+      <Suspense fallback={null}>
+        <ContactDetailsList config={config} t={t} />
+      </Suspense>
+    ),
+    confirmText: t('ok'),
+  });
+}
 
 /** Opens customer service: a link that can open in a new window, else the contact dialog. */
 export function useOpenService() {
