@@ -5,7 +5,7 @@
 // e2e/screenshots/admin/.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createAuditor, launchBrowser, phone, shot, startServer } from './harness.mjs';
+import { createAuditor, launchBrowser, makeJpeg, phone, shot, startServer } from './harness.mjs';
 import { applyForLoan, completeProfile, eventually, register, repay, sign, withdrawFromHome } from './steps.mjs';
 
 const AUDITOR_PASSWORD = 'officer-password-1';
@@ -184,6 +184,72 @@ describe('console journey', () => {
     await borrower.page.goto('/');
     await borrower.page.getByTestId('main-button').waitFor();
     assert.equal(new URL(borrower.page.url()).pathname, '/');
+    for (const who of [borrower, a1]) await who.context.close();
+  });
+
+  test('resubmission round trip: the officer asks for new photos, the borrower replaces them and resubmits, the officer passes (12.4)', async () => {
+    const borrower = await applicant('Gina Lopez');
+    const a1 = await officer('alice');
+    await openFromQueue(a1.page, 'Gina Lopez');
+    await act(a1.page, 'Start review');
+    await expectStatus(a1.page, 1);
+    await a1.page.getByRole('link', { name: 'Applicant page' }).click();
+    await a1.page.waitForURL(/\/admin\/users\//);
+    await act(a1.page, 'Verify identity');
+    await eventually(async () => assert.equal(await a1.page.getByTestId('admin-identity-status').getAttribute('data-status'), '2'));
+    await a1.page.goBack();
+    await expectStatus(a1.page, 1);
+
+    // The request names what to fix: without an item it is not sent.
+    await a1.page.getByRole('button', { name: 'Request resubmission', exact: true }).click();
+    const dialog = a1.page.getByRole('dialog', { name: 'Request resubmission' });
+    await dialog.getByRole('textbox').first().fill('The hand-held photo is blurred');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.getByText('Tick at least one item to fix.').waitFor();
+    await dialog.getByRole('checkbox', { name: 'ID photos' }).check();
+    await shot(a1.page, 'admin/order-request-resubmission');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await expectStatus(a1.page, 2);
+
+    // The borrower is told what to fix, not "Under review".
+    const page = borrower.page;
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Fix and resubmit' }).click();
+    await page.waitForURL(`**/detail/${borrower.orderId}`);
+    const panel = page.getByTestId('resubmission-panel');
+    await panel.getByText('The hand-held photo is blurred').waitFor();
+    assert.equal(await panel.getByRole('link').count(), 1, 'only the photos are asked for');
+    await shot(page, 'resubmission-requested');
+    await panel.getByRole('link', { name: 'Upload new ID photos' }).click();
+    await page.waitForURL('**/baseInfo?then=**');
+    for (const [label, text] of [['ID front', 'FRONT 2'], ['ID back', 'BACK 2'], ['Holding ID', 'SHARP FACE']]) {
+      // The photo on file shows beside its file input, under the same name.
+      await page.locator(`input[type=file][aria-label="${label}"]`).setInputFiles(await makeJpeg(page, text));
+    }
+    // The verified name stays read-only: only the photos were asked for.
+    assert.equal(await page.getByRole('textbox', { name: 'Full name' }).getAttribute('readonly'), '');
+    await shot(page, 'resubmission-photos');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL(`**/detail/${borrower.orderId}`);
+    await page.getByTestId('resubmit').click();
+    await page.getByText('Resubmitted: your application is back in review').waitFor();
+    await eventually(async () => assert.equal(await page.getByTestId('resubmission-panel').count(), 0));
+    await page.getByTestId('status-tag').getByText('Under review').waitFor();
+    await shot(page, 'resubmission-done');
+
+    // Back in the queue; the new photos await review; the officer verifies and passes.
+    await a1.page.reload();
+    await expectStatus(a1.page, 0);
+    await act(a1.page, 'Start review');
+    await expectStatus(a1.page, 1);
+    await a1.page.getByRole('link', { name: 'Applicant page' }).click();
+    await a1.page.waitForURL(/\/admin\/users\//);
+    await eventually(async () => assert.equal(await a1.page.getByTestId('admin-identity-status').getAttribute('data-status'), '1'));
+    await act(a1.page, 'Verify identity');
+    await eventually(async () => assert.equal(await a1.page.getByTestId('admin-identity-status').getAttribute('data-status'), '2'));
+    await a1.page.goBack();
+    await act(a1.page, 'Pass first review', 'New photos are sharp');
+    await expectStatus(a1.page, 3);
     for (const who of [borrower, a1]) await who.context.close();
   });
 });

@@ -119,10 +119,10 @@ export async function shot(page, name) {
   await page.screenshot({ path: join(shotsDir, `${name}.png`), fullPage: true });
 }
 
-/** Runs SQL on the test database through Python's sqlite3 (Node 20 has none). */
+/** Runs SQL on the test database through Python's sqlite3 (Node 20 has none), committing any change. */
 export function sql(server, query, params = []) {
   const script = `import json,sqlite3,sys
-db=sqlite3.connect(sys.argv[1]); rows=db.execute(sys.argv[2], json.loads(sys.argv[3])).fetchall()
+db=sqlite3.connect(sys.argv[1]); rows=db.execute(sys.argv[2], json.loads(sys.argv[3])).fetchall(); db.commit()
 print(json.dumps(rows))`;
   const out = spawnSync('python3', ['-c', script, join(server.dir, 'loan.db'), query, JSON.stringify(params)], {
     encoding: 'utf8',
