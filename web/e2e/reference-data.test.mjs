@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { launchBrowser, makeJpeg, phone, shot, shotsDir, startServer } from './harness.mjs';
-import { choosePlace, register } from './steps.mjs';
+import { choosePlace, eventually, register } from './steps.mjs';
 
 let server;
 let browser;
@@ -119,6 +119,15 @@ describe('PH reference data', () => {
     });
     assert.equal(answer.code, 10004, JSON.stringify(answer));
     assert.match(answer.msg, /provinceCity/);
+
+    // The picker in Chinese, showing the saved place.
+    await page.evaluate(() => localStorage.setItem('language', 'zh'));
+    await page.goto('/baseInfo');
+    await page.getByRole('combobox', { name: '大区' }).waitFor();
+    // The tree arrives after the form: the saved city shows once it has.
+    await eventually(async () => assert.equal(await page.getByRole('combobox', { name: '市 / 镇' }).inputValue(), 'Quezon City'));
+    await page.getByTestId('no-province').getByText('无省份').waitFor();
+    await shot(page, 'place-picker-zh');
     await context.close();
   });
 });
