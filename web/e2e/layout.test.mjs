@@ -160,6 +160,37 @@ describe('signature pad', () => {
         // The drawing buffer is the CSS box × devicePixelRatio (sharp at any ratio).
         assert.deepEqual(buffer, [Math.round(css[0] * ratio), Math.round(css[1] * ratio)], 'buffer = CSS size × ratio');
         await shot(page, `layout-signature-${input}-dpr${ratio}`);
+        if (ratio === 3 && input === 'touch') {
+          // The last case saves the signature (the borrower then has one, so the pad no
+          // longer opens on home): the image sent is 800×300 with the ink where it was drawn.
+          const sent = page.waitForRequest((r) => r.url().includes('signatureImg/upload'));
+          await page.getByRole('button', { name: 'Confirm' }).click();
+          const { img } = JSON.parse((await sent).postData());
+          const saved = await page.evaluate(async ([dataUrl, cssWidth]) => {
+            const image = new Image();
+            image.src = dataUrl;
+            await image.decode();
+            const canvas = document.createElement('canvas');
+            canvas.width = image.naturalWidth;
+            canvas.height = image.naturalHeight;
+            const ctx = canvas.getContext('2d');
+            ctx.drawImage(image, 0, 0);
+            const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+            const scale = cssWidth / canvas.width; // image pixels → CSS pixels of the pad
+            const ink = [];
+            for (let y = 0; y < canvas.height; y += 1) {
+              for (let x = 0; x < canvas.width; x += 1) {
+                const i = (y * canvas.width + x) * 4;
+                if (data[i + 3] > 128 && data[i] + data[i + 1] + data[i + 2] < 200) ink.push([(x + 0.5) * scale, (y + 0.5) * scale]);
+              }
+            }
+            return { size: [canvas.width, canvas.height], ink };
+          }, [img, css[0]]);
+          assert.deepEqual(saved.size, [800, 300], 'the saved signature is 800×300');
+          const missedInSaved = along(STROKE, 4).filter(([px, py]) => !saved.ink.some(([x, y]) => Math.hypot(x - px, y - py) <= TOLERANCE_PX));
+          assert.deepEqual(missedInSaved, [], 'the saved image has the ink where it was drawn');
+          await page.getByText('Signature saved').waitFor();
+        }
         await context.close();
       });
     }
@@ -336,6 +367,29 @@ describe('no primary control is covered, on every borrower screen at 390×844', 
 
     console.log(`checked ${screens.length} screens (controls each): ${screens.join(', ')}`);
     assert.deepEqual(failures, [], 'covered controls');
+    await context.close();
+  });
+});
+
+describe('customer service in Chinese', () => {
+  test('the help button of the sign-in screen shows the contact details, nothing covered', async () => {
+    const { context, page } = await phone(browser, server.url);
+    const popups = [];
+    context.on('page', (p) => popups.push(p.url()));
+    await page.goto('/login');
+    await page.getByRole('button', { name: '中文' }).click();
+    await page.getByRole('heading', { name: '登录' }).waitFor();
+    const { problems } = await coveredControls(page);
+    assert.deepEqual(problems, [], 'covered controls on /login in Chinese');
+    await page.getByRole('button', { name: '客服' }).click();
+    const dialog = page.getByTestId('contact-dialog');
+    await dialog.getByText('电话').waitFor();
+    await dialog.getByText('演示环境：以上联系方式仅为示例，无法联系到任何人。').waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: new URL('./screenshots/layout-contact-dialog-zh.png', import.meta.url).pathname });
+    assert.deepEqual(popups, [], 'no window was opened');
+    await page.getByRole('button', { name: '好的' }).click();
+    await page.getByRole('button', { name: 'English' }).click();
     await context.close();
   });
 });
