@@ -160,6 +160,20 @@ describe('signature pad', () => {
         // The drawing buffer is the CSS box × devicePixelRatio (sharp at any ratio).
         assert.deepEqual(buffer, [Math.round(css[0] * ratio), Math.round(css[1] * ratio)], 'buffer = CSS size × ratio');
         await shot(page, `layout-signature-${input}-dpr${ratio}`);
+        if (ratio === 1 && input === 'mouse') {
+          // A wider screen (rotation, a desktop window) refits the pad and keeps the
+          // signature, scaled with the pad.
+          await page.setViewportSize({ width: 600, height: 844 });
+          await page.waitForTimeout(300);
+          const after = await inkInCssPixels(page);
+          assert.ok(after.css[0] > css[0] + 20, `the pad grew (${css[0]} → ${after.css[0]} px)`);
+          assert.deepEqual(after.buffer, [Math.round(after.css[0]), Math.round(after.css[1])], 'buffer refitted');
+          const k = after.css[0] / css[0];
+          const scaled = along(STROKE, 4).map(([x, y]) => [x * k, y * k]);
+          // signature_pad's redraw ends a stroke's curve a little short of its last point.
+          const missedAfter = scaled.filter(([px, py]) => !after.ink.some(([x, y]) => Math.hypot(x - px, y - py) <= TOLERANCE_PX + 2));
+          assert.deepEqual(missedAfter, [], 'the signature follows the resized pad');
+        }
         if (ratio === 3 && input === 'touch') {
           // The last case saves the signature (the borrower then has one, so the pad no
           // longer opens on home): the image sent is 800×300 with the ink where it was drawn.
