@@ -5,13 +5,14 @@
  * Submitting goes to `/loan`, or back to the order that asked for a new account
  * (`?then=`, PRODUCT.md 12.4).
  */
-import { useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
 import Form from 'antd-mobile/es/components/form';
-import Input from 'antd-mobile/es/components/input';
+import Input, { type InputRef } from 'antd-mobile/es/components/input';
 import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useFieldError } from '@/components/field-error';
 import { Page } from '@/components/page';
 import { QueryGate } from '@/components/query-gate';
 import { SelectField, optionsOf } from '@/components/select-field';
@@ -33,6 +34,11 @@ function BankForm({ user }: { user: User }) {
   const [cardNo, setCardNo] = useState('');
   const [smsCode, setSmsCode] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  // A wrong account number: its input is tied to the message (WCAG 3.3.1).
+  const [cardInvalid, setCardInvalid] = useState(false);
+  const errorId = useId();
+  const cardRef = useRef<InputRef>(null);
+  useFieldError(cardRef, errorId, !!problem && cardInvalid);
   const [bind, bindState] = useBindBankMutation();
   const [sendSms] = useSendSmsMutation();
   const replacing = user.userQualificationView.bankCard === 1;
@@ -44,7 +50,9 @@ function BankForm({ user }: { user: User }) {
   const eWallet = (eWallets as string[] | undefined)?.includes(bankName) ?? false;
 
   const submit = async () => {
-    const check = checkAccountNo(cardNo, eWallet) ?? (replacing ? checkSmsCode(smsCode) : null);
+    const cardIssue = checkAccountNo(cardNo, eWallet);
+    const check = cardIssue ?? (replacing ? checkSmsCode(smsCode) : null);
+    setCardInvalid(!!cardIssue);
     if (check) {
       setProblem(t(check));
       return;
@@ -89,6 +97,7 @@ function BankForm({ user }: { user: User }) {
         </Form.Item>
         <Form.Item label={t(eWallet ? 'ewallet_no' : 'card_no')}>
           <Input
+            ref={cardRef}
             aria-label={t(eWallet ? 'ewallet_no' : 'card_no')}
             inputMode="numeric"
             value={cardNo}
@@ -102,7 +111,11 @@ function BankForm({ user }: { user: User }) {
         )}
       </Form>
       <p className="muted">{t('bank_own_name_only')}</p>
-      {problem && <p className="error-text" role="alert" data-testid="form-error">{problem}</p>}
+      {problem && (
+        <p className="error-text" role="alert" id={errorId} data-testid="form-error">
+          {problem}
+        </p>
+      )}
       <Button block color="primary" size="large" disabled={!ready} loading={bindState.isLoading} onClick={submit}>
         {t('submit')}
       </Button>

@@ -5,15 +5,16 @@
  * bank account. Next stays disabled until the required values are set; verified
  * values (name and ID number once identity is verified) are read-only.
  */
-import { useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
 import Form from 'antd-mobile/es/components/form';
-import Input from 'antd-mobile/es/components/input';
+import Input, { type InputRef } from 'antd-mobile/es/components/input';
 import Radio from 'antd-mobile/es/components/radio';
 import Toast from 'antd-mobile/es/components/toast';
 import { EyeInvisibleOutline, EyeOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useFieldError } from '@/components/field-error';
 import { SelectField, optionsOf } from '@/components/select-field';
 import type { ApiFailure } from '@/lib/envelope';
 import type { Region } from '@/lib/place';
@@ -47,6 +48,16 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
   const [bindBank] = useBindBankMutation();
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  // The field a client-side check found wrong: its input is tied to the message (WCAG 3.3.1).
+  const [problemField, setProblemField] = useState<'identity' | 'birthday' | 'email' | 'cardNo' | null>(null);
+  const errorId = useId();
+  const invalid = (field: NonNullable<typeof problemField>) => !!problem && problemField === field;
+  const identityRef = useRef<InputRef>(null);
+  const emailRef = useRef<InputRef>(null);
+  const cardRef = useRef<InputRef>(null);
+  useFieldError(identityRef, errorId, invalid('identity'));
+  useFieldError(emailRef, errorId, invalid('email'));
+  useFieldError(cardRef, errorId, invalid('cardNo'));
   const [showCard, setShowCard] = useState(false);
 
   // What the open order asks to fix (PRODUCT.md 12.4) opens even verified items.
@@ -81,16 +92,20 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
   const ready = !!identityReady && (!full || !!fullReady);
 
   const submit = async () => {
-    const check =
-      checkIdNumber(v.identity) ??
-      checkBirthday(v.birthday) ??
-      (full ? checkEmail(v.email) : null) ??
-      (full && !bankBound ? checkAccountNo(v.cardNo, eWallet) : null);
-    if (check) {
-      setProblem(t(check));
+    const checks = [
+      ['identity', checkIdNumber(v.identity)],
+      ['birthday', checkBirthday(v.birthday)],
+      ['email', full ? checkEmail(v.email) : null],
+      ['cardNo', full && !bankBound ? checkAccountNo(v.cardNo, eWallet) : null],
+    ] as const;
+    const failed = checks.find(([, issue]) => issue);
+    if (failed) {
+      setProblem(t(failed[1] as string));
+      setProblemField(failed[0]);
       return;
     }
     setProblem(null);
+    setProblemField(null);
     setSaving(true);
     try {
       if (photosEditable && allPhotos(photos)) {
@@ -114,6 +129,7 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
       navigate(next);
     } catch (error) {
       setProblem((error as ApiFailure).message);
+      setProblemField(null);
     } finally {
       setSaving(false);
     }
@@ -138,6 +154,7 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
         </Form.Item>
         <Form.Item label={t('id_number')}>
           <Input
+            ref={identityRef}
             aria-label={t('id_number')}
             inputMode="numeric"
             value={v.identity}
@@ -156,6 +173,8 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
             className="date-field"
             type="date"
             aria-label={t('birthday')}
+            aria-invalid={invalid('birthday') || undefined}
+            aria-describedby={invalid('birthday') ? errorId : undefined}
             min="1900-01-01"
             max={today()}
             value={v.birthday}
@@ -169,7 +188,7 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
           <>
             <Form.Header>{t('contact_section')}</Form.Header>
             <Form.Item label={t('email')}>
-              <Input aria-label={t('email')} type="email" value={v.email} onChange={set('email')} maxLength={254} />
+              <Input ref={emailRef} aria-label={t('email')} type="email" value={v.email} onChange={set('email')} maxLength={254} />
             </Form.Item>
             <PlacePicker regions={regions as Region[] | undefined} value={v.provinceCity} onChange={set('provinceCity')} />
             <Form.Item label={t('address')}>
@@ -191,12 +210,19 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
                 <Form.Item
                   label={t(eWallet ? 'ewallet_no' : 'card_no')}
                   extra={
-                    <span role="button" aria-label={t('show_hide')} onClick={() => setShowCard((s) => !s)}>
-                      {showCard ? <EyeOutline /> : <EyeInvisibleOutline />}
-                    </span>
+                    <button
+                      type="button"
+                      className="icon-button"
+                      aria-label={t('show_hide')}
+                      aria-pressed={showCard}
+                      onClick={() => setShowCard((s) => !s)}
+                    >
+                      {showCard ? <EyeOutline aria-hidden="true" /> : <EyeInvisibleOutline aria-hidden="true" />}
+                    </button>
                   }
                 >
                   <Input
+                    ref={cardRef}
                     aria-label={t(eWallet ? 'ewallet_no' : 'card_no')}
                     type={showCard ? 'text' : 'password'}
                     inputMode="numeric"
@@ -212,7 +238,11 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
           </>
         )}
       </Form>
-      {problem && <p className="error-text" role="alert" data-testid="form-error">{problem}</p>}
+      {problem && (
+        <p className="error-text" role="alert" id={errorId} data-testid="form-error">
+          {problem}
+        </p>
+      )}
       <Button block color="primary" size="large" disabled={!ready} loading={saving} onClick={submit}>
         {t('next')}
       </Button>
