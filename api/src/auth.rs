@@ -225,7 +225,9 @@ pub async fn revoke_session(
     session_id: &str,
 ) -> Result<(), ApiError> {
     let valid = session_id.len() == SESSION_ID_CHARS
-        && session_id.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase());
+        && session_id
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase());
     if !valid {
         return Err(ApiError::bad_input("sessionId", "unknown session"));
     }

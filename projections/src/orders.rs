@@ -45,6 +45,7 @@ pub static ORDER_LIST: TableSpec = TableSpec {
         ("status", Kind::Int),
         ("principal", Kind::Text),
         ("applied_at", Kind::Text),
+        ("order_no", Kind::Text),
     ],
 };
 
@@ -77,6 +78,7 @@ pub static AUDIT_QUEUE: TableSpec = TableSpec {
         ("period_days", Kind::Int),
         ("applied_at", Kind::Text),
         ("updated_at", Kind::Text),
+        ("order_no", Kind::Text),
     ],
 };
 
@@ -123,6 +125,14 @@ pub static TRANSACTIONS: TableSpec = TableSpec {
 
 /// Maintains the order read models from Order events.
 pub struct OrdersProjection;
+
+/// The number people see for an order (PRODUCT.md 12.5), e.g. `HL-2611-000123`: the
+/// month it was applied in (UTC, `yymm`) and the global log position of its
+/// `LoanApplied` event, at least six digits. Unique (positions are), and the same
+/// after any rebuild (positions never change); ids stay on the wire.
+pub fn order_number(applied_at: DateTime<Utc>, position: i64) -> String {
+    format!("HL-{}-{position:06}", applied_at.format("%y%m"))
+}
 
 /// When an order event happened. Events without their own timestamp are dated by the
 /// day they concern (start of day, UTC).
@@ -316,8 +326,15 @@ impl Projection for OrdersProjection {
     ) -> Result<(), ProjectionError> {
         // Per order: its state, and the time of its last event in this run.
         let mut orders = StateCache::<Order, String>::new();
+        // Numbers given in this batch; older orders keep theirs in `order_list`.
+        let mut numbers = std::collections::HashMap::new();
         for event in events.iter().filter(|e| e.aggregate_type == Order::TYPE) {
             let payload: OrderEvent = decode(event)?;
+            if let OrderEvent::LoanApplied { .. } = payload {
+                let number =
+                    order_number(order_event_time(&payload), event.position.global_position);
+                numbers.insert(event.aggregate_id.clone(), number);
+            }
             let order = orders
                 .entry(store, &ORDER_DETAIL, event, |_| String::new())
                 .await?;
@@ -329,7 +346,15 @@ impl Projection for OrdersProjection {
         // loan_progress picks the latest application by `applied_at`, which an order's
         // first event fixes, so the order in which orders are written does not matter.
         for order in orders.into_touched() {
-            write_order_rows(store, &order.state, &order.id, &order.extra).await?;
+            let number = match numbers.remove(&order.id) {
+                Some(number) => number,
+                None => store
+                    .get(&ORDER_LIST, &[order.id.as_str().into()])
+                    .await?
+                    .map(|row| row.text("order_no").to_string())
+                    .unwrap_or_default(),
+            };
+            write_order_rows(store, &order.state, &order.id, &order.extra, &number).await?;
         }
         Ok(())
     }
@@ -418,11 +443,13 @@ async fn write_order_rows(
     order: &Order,
     order_id: &str,
     at: &str,
+    number: &str,
 ) -> Result<(), ProjectionError> {
     let user_id = order.user_id.to_string();
     let applied_at = order.applied_at.map(time_text).unwrap_or_default();
     let status = i64::from(order.status.code());
-    let doc = order_doc(order);
+    let mut doc = order_doc(order);
+    doc["orderNo"] = json!(number);
     let principal = doc["principal"].as_str().unwrap_or_default().to_string();
     store
         .upsert(Row {
@@ -446,6 +473,7 @@ async fn write_order_rows(
                 status.into(),
                 principal.into(),
                 applied_at.as_str().into(),
+                number.into(),
             ],
         })
         .await?;
@@ -462,6 +490,7 @@ async fn write_order_rows(
                 i64::from(order.terms.as_ref().map_or(0, |t| t.period_days)).into(),
                 applied_at.as_str().into(),
                 at.into(),
+                number.into(),
             ],
         })
         .await?;

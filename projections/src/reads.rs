@@ -98,7 +98,7 @@ pub async fn progress(
 }
 
 /// An `order_list` row: order id, status, principal, applied at.
-pub type OrderListRow = (String, i64, String, String);
+pub type OrderListRow = (String, i64, String, String, String);
 
 /// `/loan/getUserOrderList`: the session and the subject's orders, newest first.
 pub async fn orders(
@@ -108,7 +108,7 @@ pub async fn orders(
 ) -> Result<Option<(Session, Vec<OrderListRow>)>, ProjectionError> {
     let sql = format!(
         "{SESSION} select s.subject, s.expires_at, s.revoked_at, \
-         o.order_id, o.status, o.principal, o.applied_at \
+         o.order_id, o.status, o.principal, o.applied_at, o.order_no \
          from session s left join order_list o on o.user_id = s.subject \
          order by o.applied_at desc"
     );
@@ -120,6 +120,7 @@ pub async fn orders(
         status: Option<i64>,
         principal: Option<String>,
         applied_at: Option<String>,
+        order_no: Option<String>,
     }
     let found: Vec<Found> = fetch!(database, &sql, fetch_all, token_hash, kind);
     let Some(session) = found.first().map(|f| f.session.clone()) else {
@@ -127,7 +128,15 @@ pub async fn orders(
     };
     let orders = found
         .into_iter()
-        .filter_map(|f| Some((f.order_id?, f.status?, f.principal?, f.applied_at?)))
+        .filter_map(|f| {
+            Some((
+                f.order_id?,
+                f.status?,
+                f.principal?,
+                f.applied_at?,
+                f.order_no?,
+            ))
+        })
         .collect();
     Ok(Some((session, orders)))
 }

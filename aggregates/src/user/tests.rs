@@ -1418,13 +1418,16 @@ fn changing_the_password_needs_the_current_one_and_a_wrong_one_counts_p4() {
             at: test_now(),
         });
     }
-    test().given(given).when(change("guess")).then_expect_events(vec![
-        UserEvent::LoginFailed {
-            failed_attempts: 5,
-            at: test_now(),
-        },
-        password_locked(),
-    ]);
+    test()
+        .given(given)
+        .when(change("guess"))
+        .then_expect_events(vec![
+            UserEvent::LoginFailed {
+                failed_attempts: 5,
+                at: test_now(),
+            },
+            password_locked(),
+        ]);
     // A locked account cannot change it (only the SMS reset can).
     test()
         .given(vec![registered("WELCOME"), password_locked()])
@@ -1529,7 +1532,10 @@ fn resubmission_steps_are_idempotent_and_close_with_the_order_12_4() {
         .then_expect_events(vec![resubmission_opened(vec![ResubmissionItem::Photos])]);
     given.push(resubmission_opened(vec![ResubmissionItem::Photos]));
     // Delivered again: nothing new.
-    test().given(given.clone()).when(open).then_expect_events(vec![]);
+    test()
+        .given(given.clone())
+        .when(open)
+        .then_expect_events(vec![]);
     // Closing another order's request changes nothing.
     test()
         .given(given.clone())

@@ -8,7 +8,7 @@ use crate::envelope::ApiError;
 use crate::state::AppState;
 
 /// A queue row: order, user, status, name, product, amount, period, applied,
-/// updated, mobile, identity status.
+/// updated, order number, mobile, identity status.
 pub type QueueRow = (
     String,
     String,
@@ -19,40 +19,84 @@ pub type QueueRow = (
     i64,
     String,
     String,
+    String,
     Option<String>,
     Option<i64>,
 );
 
-/// A page of the review queue (oldest first), optionally of one status, and the total.
+/// Which orders the review queue lists.
+#[derive(Debug, Default, Clone)]
+pub struct QueueFilter {
+    /// Only this status (section 4.3 codes).
+    pub status: Option<i64>,
+    /// Only orders not yet closed (not refused, repaid, cancelled or expired: 4.2).
+    pub open_only: bool,
+    /// Part of the applicant's name or mobile, or of the order number or id
+    /// (case-insensitive).
+    pub search: Option<String>,
+}
+
+/// A page of the review queue (oldest first) under `filter`, and the total.
 pub async fn queue(
     state: &AppState,
-    status: Option<i64>,
+    filter: &QueueFilter,
     limit: i64,
     offset: i64,
 ) -> Result<(Vec<QueueRow>, i64), ApiError> {
-    let (filter, next) = match status {
-        Some(_) => ("where q.status = $1", 2),
-        None => ("", 1),
+    // Each condition names its parameter by number; the values bind in that order.
+    let mut conditions = Vec::new();
+    let mut next = 1;
+    if filter.status.is_some() {
+        conditions.push(format!("q.status = ${next}"));
+        next += 1;
+    }
+    if filter.open_only {
+        conditions.push("q.status not in (5, 10, 11, 12, 13)".to_string());
+    }
+    let pattern = filter.search.as_deref().map(|text| {
+        let escaped = text
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
+        format!("%{}%", escaped.to_lowercase())
+    });
+    if pattern.is_some() {
+        conditions.push(format!(
+            "(lower(q.applicant_name) like ${next} escape '\\' or lower(coalesce(u.mobile, '')) like ${next} escape '\\' \
+             or lower(q.order_no) like ${next} escape '\\' or lower(q.order_id) like ${next} escape '\\')"
+        ));
+        next += 1;
+    }
+    let filter_sql = if conditions.is_empty() {
+        String::new()
+    } else {
+        format!("where {}", conditions.join(" and "))
     };
+    let from = "from audit_queue q left join user_profile u on u.user_id = q.user_id";
     let sql = format!(
         "select q.order_id, q.user_id, q.status, q.applicant_name, q.product_name, q.amount, \
-         q.period_days, q.applied_at, q.updated_at, u.mobile, u.identity_status \
-         from audit_queue q left join user_profile u on u.user_id = q.user_id {filter} \
-         order by q.applied_at, q.order_id limit ${next} offset ${}",
+         q.period_days, q.applied_at, q.updated_at, q.order_no, u.mobile, u.identity_status \
+         {from} {filter_sql} order by q.applied_at, q.order_id limit ${next} offset ${}",
         next + 1
     );
-    let count_sql = format!("select count(*) from audit_queue q {filter}");
+    let count_sql = format!("select count(*) {from} {filter_sql}");
     let rows: Vec<QueueRow> = with_pool!(&state.database, pool => {
         let mut query = sqlx::query_as(&sql);
-        if let Some(status) = status {
+        if let Some(status) = filter.status {
             query = query.bind(status);
+        }
+        if let Some(pattern) = &pattern {
+            query = query.bind(pattern.clone());
         }
         query.bind(limit).bind(offset).fetch_all(pool).await
     })?;
     let total: i64 = with_pool!(&state.database, pool => {
         let mut query = sqlx::query_scalar(&count_sql);
-        if let Some(status) = status {
+        if let Some(status) = filter.status {
             query = query.bind(status);
+        }
+        if let Some(pattern) = &pattern {
+            query = query.bind(pattern.clone());
         }
         query.fetch_one(pool).await
     })?;

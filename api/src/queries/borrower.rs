@@ -33,7 +33,7 @@ pub async fn loan_progress(
 
 /// `/loan/getUserOrderList`: {orderId, status, principal, applyTime}, newest first.
 pub async fn order_list(state: &AppState, user_id: Uuid) -> Result<Vec<Json>, ApiError> {
-    let sql = "select order_id, status, principal, applied_at from order_list where user_id = $1 order by applied_at desc";
+    let sql = "select order_id, status, principal, applied_at, order_no from order_list where user_id = $1 order by applied_at desc";
     let rows: Vec<OrderListRow> = with_pool!(&state.database, pool =>
         sqlx::query_as(sql).bind(user_id.to_string()).fetch_all(pool).await)?;
     Ok(order_list_docs(rows))
@@ -53,8 +53,8 @@ pub async fn own_order_list(
 fn order_list_docs(rows: Vec<OrderListRow>) -> Vec<Json> {
     rows
         .into_iter()
-        .map(|(order_id, status, principal, applied_at)| {
-            json!({ "orderId": order_id, "status": status, "principal": principal, "applyTime": applied_at })
+        .map(|(order_id, status, principal, applied_at, order_no)| {
+            json!({ "orderId": order_id, "orderNo": order_no, "status": status, "principal": principal, "applyTime": applied_at })
         })
         .collect()
 }

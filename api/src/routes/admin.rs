@@ -273,6 +273,13 @@ struct QueueBody {
     /// Only orders in this status (section 4.3 codes).
     #[serde(default)]
     status: Option<i64>,
+    /// Only orders not yet closed (the work queue); default false (every order).
+    #[serde(default)]
+    open: bool,
+    /// Part of the applicant's name or mobile, or of the order number or id.
+    #[serde(default)]
+    #[schema(max_length = 100)]
+    search: Option<String>,
     #[serde(default)]
     page: Option<i64>,
     #[serde(default)]
@@ -284,7 +291,10 @@ struct QueueBody {
     path = "/admin/api/orders/queue",
     tag = "auditor",
     summary = "The review queue",
-    description = "`data`: {total, page, pageSize, orders}. The body may be empty. 10004 bad paging.",
+    description = "`data`: {total, page, pageSize, orders}, oldest first. The body may be \
+                   empty. `open` leaves out closed orders; `search` matches part of the \
+                   applicant's name or mobile, the order number (`HL-…`) or id. 10004 bad \
+                   paging or a search longer than 100 characters.",
     security(("bearer" = [])),
     request_body = Option<QueueBody>,
     responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
@@ -295,7 +305,20 @@ async fn queue(
     OptionalJson(body): OptionalJson<QueueBody>,
 ) -> Result<Response, ApiError> {
     let (limit, offset) = paging(body.page, body.page_size, 100)?;
-    let (rows, total) = queries::queue(&state, body.status, limit, offset).await?;
+    let search = body
+        .search
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty());
+    if search.is_some_and(|s| s.chars().count() > 100) {
+        return Err(ApiError::bad_input("search", "at most 100 characters"));
+    }
+    let filter = queries::QueueFilter {
+        status: body.status,
+        open_only: body.open,
+        search: search.map(str::to_string),
+    };
+    let (rows, total) = queries::queue(&state, &filter, limit, offset).await?;
     let orders: Vec<Json> = rows
         .into_iter()
         .map(
@@ -309,11 +332,13 @@ async fn queue(
                 period_days,
                 applied_at,
                 updated_at,
+                order_no,
                 mobile,
                 identity_status,
             )| {
                 json!({
                     "orderId": order_id,
+                    "orderNo": order_no,
                     "status": status,
                     "applyAmount": amount,
                     "periodDays": period_days,

@@ -897,3 +897,99 @@ async fn login_lockout(app: TestApp) {
         .await;
     assert_eq!(code(elsewhere), 0);
 }
+
+// ---------------------------------------------------------------------------------
+// Order numbers (12.5) and the work queue: open orders only, and search.
+
+on_both_stores!(
+    queue_search,
+    the_queue_finds_orders_by_name_mobile_or_number_and_leaves_out_closed_ones_on_sqlite,
+    the_queue_finds_orders_by_name_mobile_or_number_and_leaves_out_closed_ones_on_postgres
+);
+
+async fn queue_search(app: TestApp) {
+    let (_, officer) = app.auditor("queue-officer").await;
+    let o = Some(officer.as_str());
+    let (token_a, _, order_a) = app.applicant("09171110101", "Ana Santos").await;
+    let (token_b, _, order_b) = app.applicant("09171110102", "Ben Cruz").await;
+    // Ben cancels: closed.
+    app.ok(
+        "/jackey/loan/cancel",
+        Some(&token_b),
+        json!({"loanOrderId": order_b}),
+    )
+    .await;
+    app.wait_status(&token_b, &order_b, 11).await;
+    app.quiesce().await;
+
+    // Every order has a short human number, the same on every screen.
+    let detail = app
+        .ok(
+            "/jackey/loan/orderInfo",
+            Some(&token_a),
+            json!({"loanOrderId": order_a}),
+        )
+        .await;
+    let number = detail["orderNo"].as_str().unwrap().to_string();
+    let month = chrono::Utc::now().format("%y%m").to_string();
+    assert!(number.starts_with(&format!("HL-{month}-")), "{number}");
+    assert!(number.len() >= "HL-2611-000001".len(), "{number}");
+    let list = app
+        .ok("/jackey/loan/getUserOrderList", Some(&token_a), json!({}))
+        .await;
+    assert_eq!(list[0]["orderNo"], number.as_str());
+
+    let ids = |queue: &Value| -> Vec<String> {
+        queue["orders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["orderId"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let all = app.ok("/admin/api/orders/queue", o, json!({})).await;
+    assert_eq!(ids(&all), [order_a.clone(), order_b.clone()]);
+    let open = app
+        .ok("/admin/api/orders/queue", o, json!({"open": true}))
+        .await;
+    assert_eq!(
+        (ids(&open), open["total"].clone()),
+        (vec![order_a.clone()], json!(1))
+    );
+    assert_eq!(open["orders"][0]["orderNo"], number.as_str());
+
+    for search in [
+        number.as_str(),
+        &number.to_lowercase(),
+        "ana sant",
+        "09171110101",
+        &order_a[24..],
+    ] {
+        let found = app
+            .ok("/admin/api/orders/queue", o, json!({"search": search}))
+            .await;
+        assert_eq!(ids(&found), vec![order_a.clone()], "search {search:?}");
+    }
+    let ben = app
+        .ok(
+            "/admin/api/orders/queue",
+            o,
+            json!({"search": "Cruz", "open": true}),
+        )
+        .await;
+    assert_eq!(ben["total"], 0);
+    // LIKE wildcards are taken literally; odd input is no server error.
+    for odd in ["%", "_", "\\", "' or 1=1 --"] {
+        let found = app
+            .ok("/admin/api/orders/queue", o, json!({"search": odd}))
+            .await;
+        assert_eq!(found["total"], 0, "search {odd:?}");
+    }
+    app.fails(
+        "/admin/api/orders/queue",
+        o,
+        json!({"search": "x".repeat(101)}),
+        10004,
+    )
+    .await;
+}

@@ -43,18 +43,33 @@ async fn resubmission_round_trip(app: TestApp) {
     assert_eq!(refused["code"], 10006, "{refused}");
 
     // A request naming nothing is refused; one naming the photos is recorded.
-    let ask = |items: serde_json::Value| {
-        json!({"orderId": order_id, "reason": "the hand-held photo is blurred", "items": items})
-    };
-    app.fails("/admin/api/orders/requestResubmission", o, ask(json!([])), 10004)
-        .await;
-    app.fails("/admin/api/orders/requestResubmission", o, ask(json!(["passport"])), 10004)
-        .await;
-    app.ok("/admin/api/orders/requestResubmission", o, ask(json!(["photos"])))
-        .await;
+    let ask = |items: serde_json::Value| json!({"orderId": order_id, "reason": "the hand-held photo is blurred", "items": items});
+    app.fails(
+        "/admin/api/orders/requestResubmission",
+        o,
+        ask(json!([])),
+        10004,
+    )
+    .await;
+    app.fails(
+        "/admin/api/orders/requestResubmission",
+        o,
+        ask(json!(["passport"])),
+        10004,
+    )
+    .await;
+    app.ok(
+        "/admin/api/orders/requestResubmission",
+        o,
+        ask(json!(["photos"])),
+    )
+    .await;
     let shown = app.wait_status(&token, &order_id, 2).await;
     assert_eq!(shown["resubmissionItems"], json!(["photos"]));
-    assert_eq!(shown["resubmissionReason"], "the hand-held photo is blurred");
+    assert_eq!(
+        shown["resubmissionReason"],
+        "the hand-held photo is blurred"
+    );
     app.quiesce().await;
     let info = app.ok("/jackey/user/info", t, json!({})).await;
     assert_eq!(info["resubmissionItems"], json!(["photos"]));
@@ -82,8 +97,12 @@ async fn resubmission_round_trip(app: TestApp) {
     app.verify_identity(&user_id).await;
     app.ok("/admin/api/orders/startReview", o, order.clone())
         .await;
-    app.ok("/admin/api/orders/passFirst", o, json!({"orderId": order_id, "note": "new photos match"}))
-        .await;
+    app.ok(
+        "/admin/api/orders/passFirst",
+        o,
+        json!({"orderId": order_id, "note": "new photos match"}),
+    )
+    .await;
     let again = app.upload_identity_parts(&token, &photos()).await;
     assert_eq!(again["code"], 10006, "{again}");
 
@@ -128,24 +147,34 @@ async fn password_reset(app: TestApp) {
     }
     assert_eq!(login(&app, mobile, "secret-pass").await["code"], 20003);
 
-    let reset = |code: &str, password: &str| {
-        json!({"mobile": mobile, "smsCode": code, "password": password})
-    };
+    let reset = |code: &str, password: &str| json!({"mobile": mobile, "smsCode": code, "password": password});
     // No code waiting, then a wrong one: nothing changes.
     let path = "/jackey/user/resetPassword";
-    let answer = app.post_from(&address_of(mobile), path, reset("123456", "new-secret-1")).await;
+    let answer = app
+        .post_from(&address_of(mobile), path, reset("123456", "new-secret-1"))
+        .await;
     assert_eq!(answer["code"], 10013, "{answer}");
-    let code = reset_code(&app, mobile).await.expect("a code to the registered phone");
+    let code = reset_code(&app, mobile)
+        .await
+        .expect("a code to the registered phone");
     let wrong = if code == "000000" { "000001" } else { "000000" };
-    let answer = app.post_from(&address_of(mobile), path, reset(wrong, "new-secret-1")).await;
+    let answer = app
+        .post_from(&address_of(mobile), path, reset(wrong, "new-secret-1"))
+        .await;
     assert_eq!(answer["code"], 10011, "{answer}");
     // A bad new password is refused before the code is spent.
-    let answer = app.post_from(&address_of(mobile), path, reset(&code, "short")).await;
+    let answer = app
+        .post_from(&address_of(mobile), path, reset(&code, "short"))
+        .await;
     assert_eq!(answer["code"], 10004, "{answer}");
-    let answer = app.post_from(&address_of(mobile), path, reset(&code, "new-secret-1")).await;
+    let answer = app
+        .post_from(&address_of(mobile), path, reset(&code, "new-secret-1"))
+        .await;
     assert_eq!(answer["code"], 0, "{answer}");
     // The code is single use.
-    let answer = app.post_from(&address_of(mobile), path, reset(&code, "new-secret-2")).await;
+    let answer = app
+        .post_from(&address_of(mobile), path, reset(&code, "new-secret-2"))
+        .await;
     assert_ne!(answer["code"], 0, "{answer}");
 
     // The lock is lifted, the old password is gone, every earlier session is revoked.
@@ -164,7 +193,11 @@ async fn password_reset(app: TestApp) {
     let nobody = "09170000419";
     assert_eq!(reset_code(&app, nobody).await, None);
     let answer = app
-        .post_from(&address_of(nobody), path, json!({"mobile": nobody, "smsCode": "123456", "password": "new-secret-1"}))
+        .post_from(
+            &address_of(nobody),
+            path,
+            json!({"mobile": nobody, "smsCode": "123456", "password": "new-secret-1"}),
+        )
         .await;
     assert_eq!(answer["code"], 10011, "{answer}");
 }
@@ -174,7 +207,13 @@ async fn password_change(app: TestApp) {
     let token = app.register(mobile).await;
     let t = Some(token.as_str());
     let change = |old: &str| json!({"oldPassword": old, "password": "new-secret-1"});
-    let wrong = app.fails("/jackey/user/changePassword", t, change("guess-guess"), 10002)
+    let wrong = app
+        .fails(
+            "/jackey/user/changePassword",
+            t,
+            change("guess-guess"),
+            10002,
+        )
         .await;
     assert!(
         wrong["msg"].as_str().unwrap().contains("4 attempts left"),
@@ -190,12 +229,29 @@ async fn password_change(app: TestApp) {
     // Four more wrong current passwords after a success: the count started again,
     // so the fifth wrong one in a row (the login above reset it) locks.
     for left in (1..=4).rev() {
-        let wrong = app.fails("/jackey/user/changePassword", t, change("guess-guess"), 10002)
+        let wrong = app
+            .fails(
+                "/jackey/user/changePassword",
+                t,
+                change("guess-guess"),
+                10002,
+            )
             .await;
-        assert!(wrong["msg"].as_str().unwrap().contains(&format!("{left} attempts left")), "{wrong}");
+        assert!(
+            wrong["msg"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("{left} attempts left")),
+            "{wrong}"
+        );
     }
-    app.fails("/jackey/user/changePassword", t, change("guess-guess"), 20003)
-        .await;
+    app.fails(
+        "/jackey/user/changePassword",
+        t,
+        change("guess-guess"),
+        20003,
+    )
+    .await;
 }
 
 async fn sessions(app: TestApp) {
@@ -205,7 +261,9 @@ async fn sessions(app: TestApp) {
         .as_str()
         .unwrap()
         .to_string();
-    let list = app.ok("/jackey/user/sessions", Some(&here), json!({})).await;
+    let list = app
+        .ok("/jackey/user/sessions", Some(&here), json!({}))
+        .await;
     let list = list.as_array().unwrap();
     assert_eq!(list.len(), 2, "{list:?}");
     let current: Vec<_> = list.iter().filter(|s| s["current"] == true).collect();
@@ -217,8 +275,13 @@ async fn sessions(app: TestApp) {
     // Someone else cannot name this borrower's session.
     let stranger = app.register("09170000432").await;
     let revoke = json!({ "sessionId": other_id });
-    app.fails("/jackey/user/sessions/revoke", Some(&stranger), revoke.clone(), 40007)
-        .await;
+    app.fails(
+        "/jackey/user/sessions/revoke",
+        Some(&stranger),
+        revoke.clone(),
+        40007,
+    )
+    .await;
     app.ok("/jackey/user/info", Some(&there), json!({})).await;
     // Odd input is a request error, not a server error.
     for odd in ["", "zz", "' or 1=1 --", &"a".repeat(4096)] {
@@ -232,6 +295,8 @@ async fn sessions(app: TestApp) {
         .await;
     app.fails("/jackey/user/sessions/revoke", Some(&here), revoke, 40007)
         .await;
-    let list = app.ok("/jackey/user/sessions", Some(&here), json!({})).await;
+    let list = app
+        .ok("/jackey/user/sessions", Some(&here), json!({}))
+        .await;
     assert_eq!(list.as_array().unwrap().len(), 1);
 }

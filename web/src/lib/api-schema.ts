@@ -187,7 +187,7 @@ export interface paths {
         put?: never;
         /**
          * The review queue
-         * @description `data`: {total, page, pageSize, orders}. The body may be empty. 10004 bad paging.
+         * @description `data`: {total, page, pageSize, orders}, oldest first. The body may be empty. `open` leaves out closed orders; `search` matches part of the applicant's name or mobile, the order number (`HL-…`) or id. 10004 bad paging or a search longer than 100 characters.
          */
         post: operations["auditor_queue"];
         delete?: never;
@@ -1682,10 +1682,14 @@ export interface components {
             smsCode?: string | null;
         };
         QueueBody: {
+            /** @description Only orders not yet closed (the work queue); default false (every order). */
+            open?: boolean;
             /** Format: int64 */
             page?: number | null;
             /** Format: int64 */
             pageSize?: number | null;
+            /** @description Part of the applicant's name or mobile, or of the order number or id. */
+            search?: string | null;
             /**
              * Format: int64
              * @description Only orders in this status (section 4.3 codes).

@@ -106,6 +106,8 @@ export interface Progress {
 
 export interface OrderSummary {
   orderId: string;
+  /** What people see (PRODUCT.md 12.5), e.g. "HL-2611-000123"; empty until the read model has one. */
+  orderNo?: string;
   status: number;
   principal: string;
   applyTime: string;
@@ -149,6 +151,8 @@ export interface Disclosure {
 
 export interface Order {
   orderId: string;
+  /** What people see (PRODUCT.md 12.5), e.g. "HL-2611-000123"; empty until the read model has one. */
+  orderNo?: string;
   appId: number;
   productName: string | null;
   status: number;

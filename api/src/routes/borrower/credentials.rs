@@ -164,9 +164,12 @@ async fn change_password(
     responses((status = 200, description = "Envelope with the sessions", body = Envelope<Option<Vec<SessionView>>>))
 )]
 async fn sessions(State(state): State<AppState>, borrower: Borrower) -> Result<Response, ApiError> {
-    Ok(ok(
-        auth::sessions_of(&state, borrower.user_id, &borrower.token).await?,
-    ))
+    Ok(ok(auth::sessions_of(
+        &state,
+        borrower.user_id,
+        &borrower.token,
+    )
+    .await?))
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -85,6 +85,10 @@ export interface UserActionRequest {
 export interface QueueRequest {
   /** A status code of PRODUCT.md 4.3; omitted for all. */
   status?: number;
+  /** Leave out closed orders (refused, repaid, cancelled, expired). */
+  open?: boolean;
+  /** Part of the applicant's name or mobile, or of the order number or id. */
+  search?: string;
   page: number;
   pageSize: number;
 }

@@ -1,9 +1,11 @@
 /** Every route of the console, under `/admin` (the app router mounts `/admin/*`). */
 export const adminPaths = {
   login: '/admin/login',
-  queue: (status?: number | null, page?: number) => {
+  /** `filter`: a status, `'all'`, or none for the open orders (the work queue). */
+  queue: (filter?: number | 'all' | null, page?: number, search?: string) => {
     const query = new URLSearchParams();
-    if (status !== undefined && status !== null) query.set('status', String(status));
+    if (filter !== undefined && filter !== null) query.set('status', String(filter));
+    if (search) query.set('q', search);
     if (page && page > 1) query.set('page', String(page));
     const q = query.toString();
     return `/admin${q ? `?${q}` : ''}`;

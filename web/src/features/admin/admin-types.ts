@@ -15,6 +15,8 @@ export interface AdminLogin {
 /** One order of `/admin/api/orders/queue`, with its applicant summary. */
 export interface QueueItem {
   orderId: string;
+  /** What people see (PRODUCT.md 12.5), e.g. "HL-2611-000123". */
+  orderNo?: string;
   status: number;
   applyAmount: string;
   periodDays: number | null;

@@ -320,7 +320,7 @@ export function OrderScreen() {
             </span>
           </>
         }
-        hint={data.order.orderId}
+        hint={data.order.orderNo ? `${data.order.orderNo} · ${data.order.orderId}` : data.order.orderId}
         mono
       >
         <nav className="admin-page__links" aria-label={t('admin_related')}>

@@ -1,7 +1,9 @@
 /**
- * `/admin`: the review queue (PRODUCT.md 7), oldest application first, filtered
- * by status (`?status=`) and paged (`?page=`). Each row shows the applicant
- * summary and the item's age (since its last change); a click opens the order.
+ * `/admin`: the review queue (PRODUCT.md 7), oldest application first: by default
+ * the open orders (the work queue), or every order (`?status=all`) or one status
+ * (`?status=N`); searched by name, mobile or order number (`?q=`) and paged
+ * (`?page=`). Each row shows the applicant summary, the order number and the item's
+ * age (since its last change); a click opens the order.
  */
 import { useEffect, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
@@ -29,7 +31,9 @@ function useNow(intervalMs = 60_000) {
   return now;
 }
 
-function parseStatus(value: string | null): number | undefined {
+/** The queue's filter: a status, every order, or (none) the open ones. */
+function parseFilter(value: string | null): number | 'all' | undefined {
+  if (value === 'all') return 'all';
   if (value === null || value === '') return undefined;
   const status = Number(value);
   return (QUEUE_STATUSES as readonly number[]).includes(status) ? status : undefined;
@@ -42,9 +46,13 @@ export function QueueScreen() {
   const navigate = useNavigate();
   const now = useNow();
   const [search] = useSearchParams();
-  const status = parseStatus(search.get('status'));
+  const filter = parseFilter(search.get('status'));
+  const status = typeof filter === 'number' ? filter : undefined;
+  const text = (search.get('q') ?? '').trim().slice(0, 100);
+  const [typed, setTyped] = useState(text);
   const page = Math.max(1, Number(search.get('page')) || 1);
-  const query = useAdminQueueQuery({ status, page, pageSize: QUEUE_PAGE_SIZE }, {
+  const request = { status, open: filter === undefined, search: text || undefined, page, pageSize: QUEUE_PAGE_SIZE };
+  const query = useAdminQueueQuery(request, {
     refetchOnMountOrArgChange: 30,
     // The queue is shared by every auditor: keep it current.
     pollingInterval: QUEUE_POLL_MS,
@@ -52,8 +60,9 @@ export function QueueScreen() {
   });
   const { data, isFetching, isError, error, refetch } = query;
 
-  const filters: { value: number | undefined; label: string }[] = [
-    { value: undefined, label: t('admin_filter_all') },
+  const filters: { value: number | 'all' | undefined; label: string }[] = [
+    { value: undefined, label: t('admin_filter_open') },
+    { value: 'all', label: t('admin_filter_all') },
     ...QUEUE_STATUSES.map((s) => ({ value: s, label: statusLabel(t, s) })),
   ];
 
@@ -65,18 +74,40 @@ export function QueueScreen() {
         </Button>
       </PageHeader>
 
+      <form
+        className="admin-search"
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          navigate(adminPaths.queue(filter, 1, typed.trim()));
+        }}
+      >
+        <input
+          type="search"
+          className="admin-input"
+          aria-label={t('admin_search')}
+          placeholder={t('admin_search_placeholder')}
+          maxLength={100}
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
+        />
+        <Button size="small" type="submit">
+          {t('admin_search')}
+        </Button>
+      </form>
+
       <div className="admin-filters" role="group" aria-label={t('admin_filter_status')}>
-        {filters.map((filter) => {
-          const active = filter.value === status;
+        {filters.map((choice) => {
+          const active = choice.value === filter;
           return (
             <button
-              key={filter.value ?? 'all'}
+              key={choice.value ?? 'open'}
               type="button"
               className={`admin-chip${active ? ' admin-chip--active' : ''}`}
               aria-pressed={active}
-              onClick={() => navigate(adminPaths.queue(filter.value))}
+              onClick={() => navigate(adminPaths.queue(choice.value, 1, text))}
             >
-              {filter.label}
+              {choice.label}
             </button>
           );
         })}
@@ -114,7 +145,9 @@ export function QueueScreen() {
                 <Link to={adminPaths.order(order.orderId)} className="admin-strong-link">
                   {order.applicant.realName || t('admin_unnamed')}
                 </Link>
-                <div className="admin-muted admin-mono">{order.orderId.slice(-12)}</div>
+                <div className="admin-muted admin-mono" title={order.orderId}>
+                  {order.orderNo || order.orderId.slice(-12)}
+                </div>
               </td>
               <td className="admin-mono">{mask(order.applicant.mobile, 4) || '—'}</td>
               <td className="num">{money(order.applyAmount)}</td>
@@ -150,7 +183,7 @@ export function QueueScreen() {
           page={page}
           pageSize={data.pageSize}
           total={data.total}
-          onPage={(next) => navigate(adminPaths.queue(status, next))}
+          onPage={(next) => navigate(adminPaths.queue(filter, next, text))}
         />
       )}
     </div>

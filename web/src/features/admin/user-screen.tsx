@@ -102,7 +102,7 @@ function Orders({ data }: { data: UserDetail }) {
           <tr key={order.orderId}>
             <td>
               <Link to={adminPaths.order(order.orderId)} className="admin-mono" title={order.orderId}>
-                {order.orderId.slice(-12)}
+                {order.orderNo || order.orderId.slice(-12)}
               </Link>
               <div className="admin-muted">{dates.day(order.applyTime)}</div>
             </td>

@@ -160,6 +160,11 @@ function OrderView({ order, sent, awaiting, onSent }: OrderViewProps) {
           <span className="muted">{t('detail_applied', { amount: money(order.applyAmount) })}</span>
           {order.periodDays !== null && <span className="muted">{t('detail_period', { days: order.periodDays })}</span>}
         </div>
+        {order.orderNo && (
+          <div className="muted" data-testid="order-number">
+            {t('order_number', { number: order.orderNo })}
+          </div>
+        )}
       </section>
 
       <section className="card stack orders-section" aria-label={t('detail_status')}>

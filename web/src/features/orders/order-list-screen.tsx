@@ -28,6 +28,11 @@ function OrderCard({ order }: { order: OrderSummary }) {
         <StatusTag status={order.status} />
         <span className="muted">{dates.dateTime(order.applyTime)}</span>
       </div>
+      {order.orderNo && (
+        <div className="muted" data-testid="order-number">
+          {t('order_number', { number: order.orderNo })}
+        </div>
+      )}
       <div className="row orders-card__body">
         <div>
           <div className="muted">{t('orders_principal')}</div>

@@ -1,7 +1,8 @@
 /**
- * The review queue: the status filter asks the api for that status (and "All"
- * for none), lives in the URL, resets the page, and the rows show the applicant
- * summary with the mobile masked and the item's age.
+ * The review queue: by default the open orders (the work queue); the status filter
+ * asks the api for that status ("All" for every order), lives in the URL, resets
+ * the page; the search asks for a name, mobile or order number; the rows show the
+ * applicant summary with the mobile masked, the order number and the item's age.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -14,6 +15,8 @@ import { background, queueItem, signInConsole } from './fixtures';
 
 interface QueueBody {
   status?: number;
+  open?: boolean;
+  search?: string;
   page: number;
   pageSize: number;
 }
@@ -22,7 +25,7 @@ function mount(route = '/admin') {
   signInConsole();
   const bodies: QueueBody[] = [];
   const all = [
-    queueItem({ orderId: 'order-submitted', status: 0 }),
+    queueItem({ orderId: 'order-submitted', orderNo: 'HL-2611-000042', status: 0 }),
     queueItem({
       orderId: 'order-final',
       status: 3,
@@ -43,11 +46,12 @@ function mount(route = '/admin') {
 }
 
 describe('the review queue', () => {
-  it('lists every order first, with the applicant summary, masked mobile and age', async () => {
+  it('lists the open orders first, with the applicant summary, order number, masked mobile and age', async () => {
     const { bodies } = mount();
     const rows = await screen.findAllByTestId('queue-row');
     expect(rows).toHaveLength(2);
-    expect(bodies[0]).toEqual({ page: 1, pageSize: 20 });
+    expect(bodies[0]).toEqual({ open: true, page: 1, pageSize: 20 });
+    expect(within(rows[0]).getByText('HL-2611-000042')).toBeInTheDocument();
     const second = within(rows[1]);
     expect(second.getByText('Ben Reyes')).toBeInTheDocument();
     expect(second.getByText('*******4567')).toBeInTheDocument();
@@ -55,7 +59,17 @@ describe('the review queue', () => {
     expect(second.getByText('₱100,000.00')).toBeInTheDocument();
     expect(second.getByText('6 days')).toBeInTheDocument();
     expect(second.getByText('Awaiting final review')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'All' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('button', { name: 'Open' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('searches by name, mobile or order number, and keeps the search in the URL', async () => {
+    const user = userEvent.setup();
+    const { bodies, router } = mount();
+    await screen.findAllByTestId('queue-row');
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'HL-2611-000042');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(bodies.at(-1)).toEqual({ open: true, search: 'HL-2611-000042', page: 1, pageSize: 20 }));
+    expect(router.state.location.search).toBe('?q=HL-2611-000042');
   });
 
   it('filters by status: the api is asked for that status and the URL keeps it', async () => {
@@ -65,16 +79,21 @@ describe('the review queue', () => {
 
     await user.click(screen.getByRole('button', { name: 'Awaiting final review' }));
     await waitFor(() => expect(screen.getAllByTestId('queue-row')).toHaveLength(1));
-    expect(bodies.at(-1)).toEqual({ status: 3, page: 1, pageSize: 20 });
+    expect(bodies.at(-1)).toEqual({ status: 3, open: false, page: 1, pageSize: 20 });
     expect(router.state.location.search).toBe('?status=3');
     expect(screen.getByTestId('queue-row')).toHaveTextContent('Ben Reyes');
     expect(screen.getByRole('button', { name: 'Awaiting final review' })).toHaveAttribute('aria-pressed', 'true');
 
     await user.click(screen.getByRole('button', { name: 'Disbursed' }));
     expect(await screen.findByText('No orders in this status.')).toBeInTheDocument();
-    expect(bodies.at(-1)).toEqual({ status: 4, page: 1, pageSize: 20 });
+    expect(bodies.at(-1)).toEqual({ status: 4, open: false, page: 1, pageSize: 20 });
 
     await user.click(screen.getByRole('button', { name: 'All' }));
+    await waitFor(() => expect(screen.getAllByTestId('queue-row')).toHaveLength(2));
+    expect(bodies.at(-1)).toEqual({ open: false, page: 1, pageSize: 20 });
+    expect(router.state.location.search).toBe('?status=all');
+
+    await user.click(screen.getByRole('button', { name: 'Open' }));
     // Answered from the cache of the first visit.
     await waitFor(() => expect(screen.getAllByTestId('queue-row')).toHaveLength(2));
     expect(router.state.location.search).toBe('');
@@ -83,9 +102,10 @@ describe('the review queue', () => {
   it('offers every status of the review flow as a filter, and reads it from the URL', async () => {
     const { bodies } = mount('/admin?status=0&page=2');
     await screen.findAllByTestId('queue-row');
-    expect(bodies[0]).toEqual({ status: 0, page: 2, pageSize: 20 });
+    expect(bodies[0]).toEqual({ status: 0, open: false, page: 2, pageSize: 20 });
     const group = screen.getByRole('group', { name: 'Filter by status' });
     expect(within(group).getAllByRole('button').map((b) => b.textContent)).toEqual([
+      'Open',
       'All',
       'Submitted',
       'In first review',
