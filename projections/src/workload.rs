@@ -244,7 +244,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
             email: Some(format!("b{index}@example.ph")),
             facebook: None,
             education: Some("college".into()),
-            province_city: Some("Metro Manila,Quezon City".into()),
+            province_city: Some("National Capital Region (NCR),,Quezon City".into()),
             address: Some(format!("{index} Mabini St")),
         }),
         UserCommand::BindBankCard {

@@ -39,7 +39,7 @@ pub fn onboarding(user_id: Uuid) -> Vec<UserCommand> {
             email: Some("ana@example.ph".into()),
             facebook: None,
             education: Some("college".into()),
-            province_city: Some("Metro Manila,Quezon City".into()),
+            province_city: Some("National Capital Region (NCR),,Quezon City".into()),
             address: Some("12 Mabini St".into()),
         }),
         UserCommand::BindBankCard {
