@@ -97,9 +97,12 @@ describe('console journey', () => {
     await act(a1.page, 'Pass first review', 'Documents and income in order');
     await expectStatus(a1.page, 3);
 
-    // Auditor 1 is refused at the final review (four eyes).
-    await act(a1.page, 'Pass final review', 'Approve');
-    await a1.page.getByTestId('admin-action-error').getByText('Final review must be done by a different auditor than the first review').waitFor();
+    // Auditor 1 cannot pass the final review (four eyes): the button is disabled and
+    // the page says why (the Order aggregate refuses it too).
+    const passFinal = a1.page.getByRole('button', { name: 'Pass final review', exact: true });
+    await eventually(async () => assert.equal(await passFinal.isDisabled(), true));
+    await a1.page.getByTestId('admin-four-eyes-hint').getByText('You did the first review of this order: another auditor must do the final review.').waitFor();
+    assert.equal(await passFinal.getAttribute('aria-describedby'), 'admin-four-eyes-hint');
     await expectStatus(a1.page, 3);
     await shot(a1.page, 'admin/order-four-eyes');
 

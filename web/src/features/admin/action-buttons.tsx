@@ -21,6 +21,11 @@ export interface ActionButton<A> {
   reason?: string;
   /** With `reason`: options of which at least one must be ticked. */
   choices?: { value: string; label: string }[];
+  /**
+   * Shown but not usable, with the id of the line saying why (`aria-describedby`):
+   * an action this auditor may not take (the server refuses it too).
+   */
+  unavailable?: { hintId: string };
 }
 
 /** The buttons of the actions one may take; nothing when there are none. */
@@ -44,7 +49,8 @@ export function ActionButtons<A extends string>({ buttons, action }: { buttons: 
             size="small"
             color={button.color}
             fill={button.fill ?? 'solid'}
-            disabled={action.busy}
+            disabled={action.busy || !!button.unavailable}
+            aria-describedby={button.unavailable?.hintId}
             loading={action.busy && !ask}
             onClick={() => (ask ? action.open(ask) : void action.run(button.action, button.label))}
           >

@@ -171,6 +171,8 @@ export function actionsFor(status: number, t: (key: string) => string): ActionBu
   }
 }
 
+const FOUR_EYES_HINT_ID = 'admin-four-eyes-hint';
+
 function ActionsPanel({ data, names }: { data: OrderReview; names: ReadonlyMap<string, string> }) {
   const { t } = useTranslation();
   const session = useAdminSession();
@@ -180,9 +182,13 @@ function ActionsPanel({ data, names }: { data: OrderReview; names: ReadonlyMap<s
     send({ action: kind, orderId, text, idempotencyKey, chosen }),
   );
   const status = data.order.status;
-  const buttons = actionsFor(status, t);
   const me = session?.auditor?.auditorId;
+  // Four eyes (PRODUCT.md 4.3): the Order aggregate refuses a final review by the
+  // first reviewer; the console says so before the click instead of after it.
   const firstWasMe = status === 3 && !!me && data.review.firstAuditor === me;
+  const buttons = actionsFor(status, t).map((button) =>
+    button.action === 'passFinal' && firstWasMe ? { ...button, unavailable: { hintId: FOUR_EYES_HINT_ID } } : button,
+  );
 
   return (
     <Section title={t('admin_actions')} className="admin-section--actions" testId="admin-actions">
@@ -191,7 +197,11 @@ function ActionsPanel({ data, names }: { data: OrderReview; names: ReadonlyMap<s
       {status === 1 && data.identityStatus !== 2 && (
         <p className="admin-hint">{t('admin_hint_identity_first')}</p>
       )}
-      {firstWasMe && <p className="admin-hint">{t('admin_hint_four_eyes')}</p>}
+      {firstWasMe && (
+        <p className="admin-hint" id={FOUR_EYES_HINT_ID} data-testid="admin-four-eyes-hint">
+          {t('admin_hint_four_eyes')}
+        </p>
+      )}
       <ActionOutcome action={action} />
       {status === 4 && <RepaymentForm orderId={orderId} remaining={data.order.remaining} />}
       <ReviewFacts data={data} names={names} />

@@ -25,7 +25,38 @@ function mount(review: OrderReview, auditor = ALICE) {
 const FOUR_EYES = 'request error: the final review must be done by another auditor than the first';
 
 describe('the order review', () => {
-  it('refuses a final review by the first reviewer with a clear message', async () => {
+  it('disables the final review for the auditor who did the first review, saying why (four eyes)', async () => {
+    let calls = 0;
+    server.use(
+      http.post('http://localhost/admin/api/orders/passFinal', () => {
+        calls += 1;
+        return HttpResponse.json({ code: 10004, msg: FOUR_EYES, data: null });
+      }),
+    );
+    mount(orderReview(3));
+    expect(await screen.findByTestId('admin-order-status')).toHaveTextContent('Awaiting final review');
+
+    const button = screen.getByRole('button', { name: 'Pass final review' });
+    expect(button).toBeDisabled();
+    const hint = screen.getByTestId('admin-four-eyes-hint');
+    expect(hint).toHaveTextContent('You did the first review of this order: another auditor must do the final review.');
+    expect(button).toHaveAccessibleDescription(hint.textContent ?? '');
+    // The other actions stay open to the first reviewer.
+    expect(screen.getByRole('button', { name: 'Refuse' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Request resubmission' })).toBeEnabled();
+    expect(calls).toBe(0);
+  });
+
+  it('keeps the final review open to another auditor, without the four-eyes hint', async () => {
+    mount(orderReview(3), { auditorId: 'b-2', username: 'bob' });
+    expect(await screen.findByRole('button', { name: 'Pass final review' })).toBeEnabled();
+    expect(screen.queryByTestId('admin-four-eyes-hint')).not.toBeInTheDocument();
+  });
+
+  it('still shows the server\'s four-eyes refusal when the page was stale', async () => {
+    // The page says another auditor did the first review (it was loaded before this
+    // auditor's own first review landed), so the button is enabled; the Order
+    // aggregate refuses, and the console says why in the auditor's words.
     const user = userEvent.setup({ pointerEventsCheck: 0 });
     let request: { body: unknown; key: string | null } | null = null;
     server.use(
@@ -34,8 +65,11 @@ describe('the order review', () => {
         return HttpResponse.json({ code: 10004, msg: FOUR_EYES, data: null });
       }),
     );
-    mount(orderReview(3));
+    const stale = orderReview(3);
+    stale.review.firstAuditor = 'z-9';
+    mount(stale);
     expect(await screen.findByTestId('admin-order-status')).toHaveTextContent('Awaiting final review');
+    expect(screen.queryByTestId('admin-four-eyes-hint')).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Pass final review' }));
     const dialog = await screen.findByRole('dialog', { name: 'Pass final review' });
