@@ -110,7 +110,7 @@ export async function applyForLoan(page, { shots = false, amount = '100000' } = 
   await page.getByRole('button', { name: 'Next' }).click();
   await page.waitForURL(/\/apply\/1\?amount=3000000&period=24/);
   const input = page.getByRole('textbox', { name: 'Loan amount' });
-  await eventually(async () => assert.equal(await input.inputValue(), '3000000', 'pre-filled with the largest amount (P7)'));
+  await eventually(async () => assert.equal(await input.inputValue(), '3,000,000', 'pre-filled with the largest amount (P7)'));
   await page.getByTestId('disclosure').waitFor();
   await input.fill(amount);
   await input.blur();

@@ -13,6 +13,14 @@ export function digitsOnly(text: string, maxLength?: number): string {
   return maxLength === undefined ? digits : digits.slice(0, maxLength);
 }
 
+/**
+ * Digits in groups of three for reading ("3000000" → "3,000,000"); `digitsOnly` reads
+ * them back, so an input can show the grouped form while it holds the digits.
+ */
+export function groupDigits(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 /** Phone: exactly 11 digits starting with 0 (`phone_input`). */
 export function checkPhone(phone: string): Check {
   return /^0\d{10}$/.test(phone) ? null : 'phone_input';

@@ -25,7 +25,7 @@ import type { ApiFailure } from '@/lib/envelope';
 import { newIdempotencyKey } from '@/lib/idempotency';
 import { gatherTerms } from '@/lib/rules';
 import { usePeriodConfigQuery, useProductsQuery, useUserInfoQuery } from '@/lib/shared-api';
-import { checkAge, checkApplyAmount, clampAmount, digitsOnly } from '@/lib/validation';
+import { checkAge, checkApplyAmount, clampAmount, digitsOnly, groupDigits } from '@/lib/validation';
 import { useApplyMutation, useQuoteQuery } from './loan-api';
 import { PeriodPicker } from './period-picker';
 import { useSignature } from './use-signature';
@@ -45,7 +45,7 @@ export default function ApplyScreen() {
   const navigate = useNavigate();
   const money = useMoney();
   const appId = Number(useParams().appId);
-  const [query] = useSearchParams();
+  const [query, setQuery] = useSearchParams();
   const products = useProductsQuery();
   const periodsQuery = usePeriodConfigQuery(appId, { skip: !Number.isFinite(appId) });
   const { data: user } = useUserInfoQuery();
@@ -72,6 +72,19 @@ export default function ApplyScreen() {
     const wantedPeriod = Number(query.get('period'));
     setPeriod(terms.periods.includes(wantedPeriod) ? wantedPeriod : terms.periods[terms.periods.length - 1]);
   }, [product, terms.periods, period, query, min, max, step]);
+
+  // The choice lives in the URL too, so a reload keeps it instead of resetting to
+  // the largest offer (issue 15).
+  const remember = (next: { amount?: string; period?: number }) => {
+    const params = new URLSearchParams(query);
+    if (next.amount !== undefined) params.set('amount', next.amount);
+    if (next.period !== undefined) params.set('period', String(next.period));
+    setQuery(params, { replace: true });
+  };
+  const choosePeriod = (days: number) => {
+    setPeriod(days);
+    remember({ period: days });
+  };
 
   const amount = Number(amountText);
   const amountProblem = amountText ? checkApplyAmount(amount, min, max, step) : 'amount_required';
@@ -139,10 +152,14 @@ export default function ApplyScreen() {
           aria-label={t('loan_amount')}
           className="amount-input"
           inputMode="numeric"
-          maxLength={AMOUNT_MAX_LENGTH}
-          value={amountText}
+          maxLength={groupDigits('9'.repeat(AMOUNT_MAX_LENGTH)).length}
+          value={groupDigits(amountText)}
           onChange={(v) => setAmountText(digitsOnly(v, AMOUNT_MAX_LENGTH))}
-          onBlur={() => setAmountText(String(clampAmount(Number(amountText), min, max, step)))}
+          onBlur={() => {
+            const clamped = String(clampAmount(Number(amountText), min, max, step));
+            setAmountText(clamped);
+            remember({ amount: clamped });
+          }}
         />
         <div className="muted">
           {t('amount_range', { min: money(min), max: money(max), step: money(step) })}
@@ -157,7 +174,7 @@ export default function ApplyScreen() {
         <PeriodPicker
           legend={t('loan_period')}
           value={period}
-          onChange={setPeriod}
+          onChange={choosePeriod}
           options={terms.periods.map((days) => ({
             days,
             label: t('days', { n: days }),

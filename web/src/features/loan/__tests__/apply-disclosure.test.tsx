@@ -50,17 +50,33 @@ describe('apply screen cost disclosure', () => {
     expect(table).toHaveTextContent('We never ask you to pay to receive a loan.');
   });
 
-  it('clamps the amount to the range and step on blur', async () => {
+  it('clamps the amount to the range and step on blur, shown in groups of three', async () => {
     server.use(answer('jackey/loan/quote', disclosureFixture));
     renderWithProviders(<ApplyScreen />, { route: '/apply/1?amount=100000&period=6', path: '/apply/:appId', preloadedState: { session } });
     const input = await screen.findByRole('textbox', { name: 'Loan amount' });
-    await waitFor(() => expect(input).toHaveValue('100000'));
-    fireEvent.change(input, { target: { value: '125555' } });
+    await waitFor(() => expect(input).toHaveValue('100,000'));
+    fireEvent.change(input, { target: { value: '125,555' } });
     fireEvent.blur(input);
-    expect(input).toHaveValue('120000');
+    expect(input).toHaveValue('120,000');
     fireEvent.change(input, { target: { value: '12a' } });
     expect(input).toHaveValue('12');
     fireEvent.blur(input);
-    expect(input).toHaveValue('80000');
+    expect(input).toHaveValue('80,000');
+  });
+
+  it('keeps the chosen amount and period in the URL, so a reload does not reset them', async () => {
+    server.use(answer('jackey/loan/quote', disclosureFixture));
+    const { router } = renderWithProviders(<ApplyScreen />, {
+      route: '/apply/1?amount=100000&period=6',
+      path: '/apply/:appId',
+      preloadedState: { session },
+    });
+    const input = await screen.findByRole('textbox', { name: 'Loan amount' });
+    await waitFor(() => expect(input).toHaveValue('100,000'));
+    fireEvent.change(input, { target: { value: '250000' } });
+    fireEvent.blur(input);
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('amount')).toBe('250000'));
+    fireEvent.click(screen.getByRole('radio', { name: /24 days/ }));
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('period')).toBe('24'));
   });
 });
