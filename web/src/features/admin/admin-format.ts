@@ -119,3 +119,29 @@ export function adminErrorMessage(t: TFunction, error: unknown): string {
   }
   return failure.message;
 }
+
+/**
+ * Whole years from `birthday` (`YYYY-MM-DD`) to the day of `at` (RFC 3339, taken in
+ * UTC, like the server's dates); null when either is missing or not a date.
+ */
+export function ageAt(birthday: string | null | undefined, at: string | null | undefined): number | null {
+  const born = /^(\d{4})-(\d{2})-(\d{2})$/.exec(birthday ?? '');
+  const when = at ? new Date(at) : null;
+  if (!born || !when || Number.isNaN(when.getTime())) return null;
+  const [year, month, day] = born.slice(1).map(Number);
+  let years = when.getUTCFullYear() - year;
+  const beforeBirthday = when.getUTCMonth() + 1 < month || (when.getUTCMonth() + 1 === month && when.getUTCDate() < day);
+  if (beforeBirthday) years -= 1;
+  return years >= 0 ? years : null;
+}
+
+/**
+ * The applied amount over the stated monthly income (both decimal strings), e.g.
+ * 100000 / 30000 → 3.33; null when no positive income is stated.
+ */
+export function incomeMultiple(amount: string | null | undefined, monthlyIncome: string | null | undefined): number | null {
+  const income = Number((monthlyIncome ?? '').trim());
+  const applied = Number((amount ?? '').trim());
+  if (!monthlyIncome?.trim() || !Number.isFinite(income) || income <= 0 || !Number.isFinite(applied)) return null;
+  return applied / income;
+}

@@ -13,8 +13,9 @@ import { Link, useParams } from 'react-router';
 import { DisclosureTable } from '@/components/disclosure-table';
 import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
+import { intlLocale } from '@/lib/locale';
 import { useAdminHistoryQuery, useAdminOrderActionMutation, useAdminOrderQuery, type OrderAction } from './admin-api';
-import { actorView, eventLabel } from './admin-format';
+import { actorView, ageAt, eventLabel, incomeMultiple } from './admin-format';
 import { adminPaths } from './admin-paths';
 import { useAdminSession, type AdminSession } from './admin-session';
 import type { AdminTimelineEntry, HistoryEvent, OrderReview } from './admin-types';
@@ -210,7 +211,7 @@ function ActionsPanel({ data, names }: { data: OrderReview; names: ReadonlyMap<s
 }
 
 function ReviewFacts({ data, names }: { data: OrderReview; names: ReadonlyMap<string, string> }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const money = useMoney();
   const dates = useDates();
   const who = (id: string | null) => (id ? actorView(t, `auditor:${id}`, names).label : '—');
@@ -237,6 +238,22 @@ function ReviewFacts({ data, names }: { data: OrderReview; names: ReadonlyMap<st
     ]);
   if (Number(review.approvedAmount) > 0) rows.push([t('admin_approved_amount'), money(review.approvedAmount)]);
   if (review.offerExpiresAt) rows.push([t('admin_offer_expires'), dates.dateTime(review.offerExpiresAt)]);
+  // The applicant's age on the application day, and how many months of stated income
+  // the applied amount is (PRODUCT.md 7: what an officer weighs before passing).
+  const age = ageAt(data.applicant?.birthday, data.order.applyTime);
+  rows.push([t('admin_age_at_application'), age === null ? t('admin_not_stated') : t('admin_years', { count: age })]);
+  const income = data.questionnaire?.monthlyIncome ?? data.applicant?.monthlyIncome ?? null;
+  const multiple = incomeMultiple(data.order.applyAmount, income);
+  rows.push([
+    t('admin_amount_to_income'),
+    multiple === null
+      ? t('admin_not_stated')
+      : t('admin_amount_to_income_value', {
+          multiple: new Intl.NumberFormat(intlLocale(i18n.language), { maximumFractionDigits: 2, minimumFractionDigits: 2 }).format(multiple),
+          amount: money(data.order.applyAmount),
+          income: money(income),
+        }),
+  ]);
   return (
     <div className="admin-review-facts">
       <h3 className="admin-subtitle">{t('admin_review')}</h3>

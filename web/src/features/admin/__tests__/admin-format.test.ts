@@ -1,6 +1,6 @@
 /** The server's refusals in the auditor's words, and how actors are named. */
 import i18n from '@/lib/i18n';
-import { actorView, adminErrorMessage } from '../admin-format';
+import { actorView, adminErrorMessage, ageAt, incomeMultiple } from '../admin-format';
 
 const t = i18n.t.bind(i18n);
 const failure = (code: number, serverMessage: string) => ({ code, message: `borrower text ${code}`, serverMessage });
@@ -36,5 +36,34 @@ describe('actorView', () => {
   it('names the borrower and the system', () => {
     expect(actorView(t, 'user:u1', names)).toEqual({ kind: 'user', id: 'u1', label: 'Borrower' });
     expect(actorView(t, 'system', names).label).toBe('System');
+  });
+});
+
+describe('ageAt', () => {
+  it.each([
+    ['1990-05-01', '2026-11-22T07:19:13Z', 36],
+    ['1990-11-22', '2026-11-22T00:00:00Z', 36],
+    ['1990-11-23', '2026-11-22T23:59:59Z', 35],
+    ['2008-02-29', '2026-02-28T12:00:00Z', 17],
+    ['2008-02-29', '2026-03-01T00:00:00Z', 18],
+    [null, '2026-11-22T07:19:13Z', null],
+    ['1990-05-01', null, null],
+    ['01/05/1990', '2026-11-22T07:19:13Z', null],
+    ['2030-01-01', '2026-11-22T07:19:13Z', null],
+  ])('born %s, applied %s: %s', (birthday, at, age) => {
+    expect(ageAt(birthday, at)).toBe(age);
+  });
+});
+
+describe('incomeMultiple', () => {
+  it.each([
+    ['100000.00', '30000', 100000 / 30000],
+    ['80000.00', '80000', 1],
+    ['80000.00', '', null],
+    ['80000.00', null, null],
+    ['80000.00', '0', null],
+    ['80000.00', 'lots', null],
+  ])('%s over %s: %s', (amount, income, multiple) => {
+    expect(incomeMultiple(amount, income)).toBe(multiple);
   });
 });

@@ -159,6 +159,25 @@ describe('the order review', () => {
     expect(bodies[0]).toEqual({ orderId: 'o1', reason: 'hand-held photo is blurred', items: ['photos'] });
   });
 
+  it('shows the applicant\'s age at the application and the amount over the stated monthly income', async () => {
+    // Born 1990-05-01, applied 2026-11-22: 36. ₱80,000.00 over ₱30,000.00 a month: 2.67×.
+    mount(orderReview(1));
+    const facts = (await screen.findByText('Age at application')).closest('dl') as HTMLElement;
+    const value = (label: string) => within(facts).getByText(label).nextElementSibling;
+    expect(value('Age at application')).toHaveTextContent(/^36 years$/);
+    expect(value('Amount ÷ monthly income')).toHaveTextContent('2.67× (₱80,000.00 ÷ ₱30,000.00)');
+  });
+
+  it('says "Not stated" when there is no income or birthday to go on', async () => {
+    const review = orderReview(1);
+    review.questionnaire = null;
+    review.applicant = review.applicant && { ...review.applicant, birthday: null, monthlyIncome: null };
+    mount(review);
+    const facts = (await screen.findByText('Age at application')).closest('dl') as HTMLElement;
+    expect(within(facts).getByText('Age at application').nextElementSibling).toHaveTextContent('Not stated');
+    expect(within(facts).getByText('Amount ÷ monthly income').nextElementSibling).toHaveTextContent('Not stated');
+  });
+
   it('offers only the actions of the status', async () => {
     mount(orderReview(0));
     expect(await screen.findByRole('button', { name: 'Start review' })).toBeInTheDocument();
