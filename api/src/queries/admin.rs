@@ -145,8 +145,60 @@ pub async fn auditor_names(state: &AppState) -> Result<HashMap<String, String>, 
     Ok(rows.into_iter().collect())
 }
 
-/// A journal posting: entry, posting number, time, order, account, amount, description.
-pub type PostingRow = (String, i64, String, String, String, String, String);
+/// Who or what a ledger account belongs to, from the read models: a
+/// `loan_receivable:<order>` names its order (`audit_queue`), a
+/// `borrower_wallet:<user>` the user's latest order (`loan_progress` → `audit_queue`);
+/// from either, the order number and the applicant's name. Other accounts are the
+/// lender's own and name nobody.
+#[derive(Debug, Clone, Default, PartialEq, Eq, sqlx::FromRow)]
+pub struct AccountHolder {
+    /// The order's human number ("HL-2611-000123"); `None` for the lender's accounts.
+    pub order_no: Option<String>,
+    /// The applicant's name at the application; `None` for the lender's accounts.
+    pub holder_name: Option<String>,
+}
+
+/// The joins that find an account's [`AccountHolder`] for the ledger rows aliased
+/// `{account}`: `hr` (the receivable's order) and `hw` (the wallet owner's latest order).
+/// Both prefixes are 16 characters long; every join is on a primary key.
+fn holder_joins(account: &str) -> String {
+    format!(
+        "left join audit_queue hr on substr({account}, 1, 16) = 'loan_receivable:' \
+           and hr.order_id = substr({account}, 17) \
+         left join loan_progress hp on substr({account}, 1, 16) = 'borrower_wallet:' \
+           and hp.user_id = substr({account}, 17) \
+         left join audit_queue hw on hw.order_id = hp.order_id"
+    )
+}
+
+/// The holder columns (order number, applicant name) of [`holder_joins`].
+const HOLDER_COLUMNS: &str = "coalesce(hr.order_no, hw.order_no) as order_no, \
+     coalesce(hr.applicant_name, hw.applicant_name) as holder_name";
+
+/// A journal posting: entry, posting number, time, order, the order's number (empty
+/// when unknown), account, amount, description, and who the account belongs to.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PostingRow {
+    /// `<aggregate type>/<id>/<sequence>` of the event that caused the entry.
+    pub entry_id: String,
+    /// From 1 within the entry.
+    pub posting_no: i64,
+    /// RFC 3339 UTC.
+    pub at: String,
+    /// The order the entry concerns.
+    pub order_id: String,
+    /// That order's human number, when the queue has it.
+    pub entry_order_no: Option<String>,
+    /// `lender_cash`, `loan_receivable:<order>`, `borrower_wallet:<user>`, ...
+    pub account: String,
+    /// Signed decimal text with two places: debits positive.
+    pub amount: String,
+    /// What happened, in words.
+    pub description: String,
+    /// Who the account belongs to.
+    #[sqlx(flatten)]
+    pub holder: AccountHolder,
+}
 
 /// A page of journal entries (oldest first, every posting of each), filtered by
 /// `filter` (a `where` clause on `$1` = `value`, or empty), and the number of entries.
@@ -160,11 +212,15 @@ pub async fn journal(
     let next = if value.is_some() { 2 } else { 1 };
     // Paged by entry (oldest first); every posting of a listed entry is returned.
     let sql = format!(
-        "select j.entry_id, j.posting_no, j.at, j.order_id, j.account, j.amount, j.description \
+        "select j.entry_id, j.posting_no, j.at, j.order_id, eq.order_no as entry_order_no, \
+         j.account, j.amount, j.description, {HOLDER_COLUMNS} \
          from ledger_journal j join (select entry_id, min(at) as first_at from ledger_journal \
          {filter} group by entry_id order by first_at, entry_id limit ${next} offset ${}) p \
-         on p.entry_id = j.entry_id order by p.first_at, j.entry_id, j.posting_no",
-        next + 1
+         on p.entry_id = j.entry_id \
+         left join audit_queue eq on eq.order_id = j.order_id {} \
+         order by p.first_at, j.entry_id, j.posting_no",
+        next + 1,
+        holder_joins("j.account"),
     );
     let count_sql = format!("select count(distinct entry_id) from ledger_journal {filter}");
     let rows: Vec<PostingRow> = with_pool!(&state.database, pool => {
@@ -184,8 +240,26 @@ pub async fn journal(
     Ok((rows, total))
 }
 
-/// Every ledger account: (account, balance in minor units, number of postings).
-pub async fn trial_balance(state: &AppState) -> Result<Vec<(String, i64, i64)>, ApiError> {
-    let sql = "select account, balance_minor, postings from ledger_balances order by account";
-    Ok(with_pool!(&state.database, pool => sqlx::query_as(sql).fetch_all(pool).await)?)
+/// One account of the trial balance.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AccountRow {
+    /// The account's name in the journal.
+    pub account: String,
+    /// Debit balances positive, in minor units (centavos).
+    pub balance_minor: i64,
+    /// How many postings it has.
+    pub postings: i64,
+    /// Who the account belongs to.
+    #[sqlx(flatten)]
+    pub holder: AccountHolder,
+}
+
+/// Every ledger account with its balance and holder, by account name.
+pub async fn trial_balance(state: &AppState) -> Result<Vec<AccountRow>, ApiError> {
+    let sql = format!(
+        "select b.account, b.balance_minor, b.postings, {HOLDER_COLUMNS} \
+         from ledger_balances b {} order by b.account",
+        holder_joins("b.account")
+    );
+    Ok(with_pool!(&state.database, pool => sqlx::query_as(&sql).fetch_all(pool).await)?)
 }

@@ -992,12 +992,28 @@ struct JournalBody {
     page_size: Option<i64>,
 }
 
+/// Adds a ledger account to `target` as the console names it: `account` (the journal's
+/// name, kept for filtering and as the exact reference), `kind` (the part before `:`,
+/// e.g. `borrower_wallet`), and for a borrower's wallet or a loan receivable the
+/// order's number (`orderNo`) and the applicant's name (`holder`), `null` when the
+/// read models do not know them (yet).
+fn account_json(target: &mut Json, account: &str, holder: &queries::AccountHolder) {
+    let kind = account.split_once(':').map_or(account, |(kind, _)| kind);
+    target["account"] = json!(account);
+    target["kind"] = json!(kind);
+    target["orderNo"] = json!(holder.order_no.as_deref().filter(|no| !no.is_empty()));
+    target["holder"] = json!(holder
+        .holder_name
+        .as_deref()
+        .filter(|name| !name.is_empty()));
+}
+
 #[utoipa::path(
     post,
     path = "/admin/api/ledger/journal",
     tag = "auditor",
     summary = "The ledger journal",
-    description = "`data`: {total, page, pageSize, entries: [{entryId, at, orderId, description, postings}]}. Includes every event committed before the call. The body may be empty. 10004 both filters or bad paging; 40007 an orderId that is no order id.",
+    description = "`data`: {total, page, pageSize, entries: [{entryId, at, orderId, orderNo, description, postings: [{postingNo, account, kind, orderNo, holder, amount}]}]}: `kind` is the account without its id (`borrower_wallet`, `loan_receivable`, `lender_cash`, ...), `orderNo` and `holder` the order number and applicant behind a wallet or receivable (else null). Includes every event committed before the call. The body may be empty. 10004 both filters or bad paging; 40007 an orderId that is no order id.",
     security(("bearer" = [])),
     request_body = Option<JournalBody>,
     responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
@@ -1037,19 +1053,21 @@ async fn journal(
     };
     let (rows, total) = queries::journal(&state, filter, value.as_deref(), limit, offset).await?;
     let mut entries: Vec<Json> = Vec::new();
-    for (entry_id, posting_no, at, order_id, account, amount, description) in rows {
-        let posting = json!({ "postingNo": posting_no, "account": account, "amount": amount });
+    for row in rows {
+        let mut posting = json!({ "postingNo": row.posting_no, "amount": row.amount });
+        account_json(&mut posting, &row.account, &row.holder);
         match entries.last_mut() {
-            Some(entry) if entry["entryId"] == entry_id.as_str() => {
+            Some(entry) if entry["entryId"] == row.entry_id.as_str() => {
                 if let Some(postings) = entry["postings"].as_array_mut() {
                     postings.push(posting);
                 }
             }
             _ => entries.push(json!({
-                "entryId": entry_id,
-                "at": at,
-                "orderId": order_id,
-                "description": description,
+                "entryId": row.entry_id,
+                "at": row.at,
+                "orderId": row.order_id,
+                "orderNo": row.entry_order_no.filter(|no| !no.is_empty()),
+                "description": row.description,
                 "postings": [posting],
             })),
         }
@@ -1067,7 +1085,7 @@ async fn journal(
     path = "/admin/api/ledger/trialBalance",
     tag = "auditor",
     summary = "The trial balance",
-    description = "`data`: {accounts: [{account, balance, postings}], sum, balanced}. Includes every event committed before the call (the ledger read model is waited for, bounded).",
+    description = "`data`: {accounts: [{account, kind, orderNo, holder, balance, postings}], sum, balanced}. Includes every event committed before the call (the ledger read model is waited for, bounded).",
     security(("bearer" = [])),
     responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
 )]
@@ -1078,15 +1096,16 @@ async fn trial_balance(
     // As of the request, like the journal: see `journal`.
     state.read_models_at_head().await?;
     let rows = queries::trial_balance(&state).await?;
-    let sum: i128 = rows.iter().map(|(_, minor, _)| i128::from(*minor)).sum();
+    let sum: i128 = rows.iter().map(|row| i128::from(row.balance_minor)).sum();
     let accounts: Vec<Json> = rows
         .into_iter()
-        .map(|(account, minor, postings)| {
-            json!({
-                "account": account,
-                "balance": money_text(Decimal::new(minor, 2)),
-                "postings": postings,
-            })
+        .map(|row| {
+            let mut account = json!({
+                "balance": money_text(Decimal::new(row.balance_minor, 2)),
+                "postings": row.postings,
+            });
+            account_json(&mut account, &row.account, &row.holder);
+            account
         })
         .collect();
     let sum = Decimal::try_from_i128_with_scale(sum, 2).map_err(ApiError::internal)?;

@@ -257,7 +257,7 @@ async fn console(app: &TestApp) {
     app.ok(
         "/admin/api/orders/requestResubmission",
         s1,
-        json!({"orderId": order_b, "reason": "upload a sharper ID photo"}),
+        json!({"orderId": order_b, "reason": "upload a sharper ID photo", "items": ["photos"]}),
     )
     .await;
     let order = app
@@ -992,4 +992,147 @@ async fn queue_search(app: TestApp) {
         10004,
     )
     .await;
+}
+
+// ---------------------------------------------------------------------------------
+// Ledger accounts by name (issue 15): the console shows "Borrower wallet · Ana Santos"
+// and "Loan receivable · HL-…", not UUIDs; the account itself stays on the wire.
+
+on_both_stores!(
+    ledger_names,
+    ledger_accounts_name_their_borrower_and_order_on_sqlite,
+    ledger_accounts_name_their_borrower_and_order_on_postgres
+);
+
+async fn ledger_names(app: TestApp) {
+    let (_, officer) = app.auditor("ledger-officer").await;
+    let o = Some(officer.as_str());
+    let (token, user_id, order_id) = app.applicant("09171110201", "Ana Santos").await;
+    let t = Some(token.as_str());
+    app.approve(&token, &order_id).await;
+    app.ok(
+        "/jackey/user/withdraw",
+        t,
+        json!({"password": "246810", "withdrawAmount": "100000", "bankcard": "x"}),
+    )
+    .await;
+    app.wait_status(&token, &order_id, 4).await;
+    // A payment through the payment page: cash, the borrower's wallet, the receivable.
+    app.paid_session(&user_id, &order_id, "pay-names-1", 1000)
+        .await;
+    app.quiesce().await;
+    let number = app
+        .ok(
+            "/jackey/loan/orderInfo",
+            t,
+            json!({"loanOrderId": order_id}),
+        )
+        .await["orderNo"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(number.starts_with("HL-"), "{number}");
+
+    let wallet = format!("borrower_wallet:{user_id}");
+    let receivable = format!("loan_receivable:{order_id}");
+    // (account, kind, orderNo, holder) as the console names them.
+    let named = |item: &Value| {
+        (
+            item["account"].as_str().unwrap().to_string(),
+            item["kind"].clone(),
+            item["orderNo"].clone(),
+            item["holder"].clone(),
+        )
+    };
+    let trial = app.ok("/admin/api/ledger/trialBalance", o, json!({})).await;
+    assert_eq!(trial["sum"], "0.00", "{trial}");
+    let accounts: Vec<_> = trial["accounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(named)
+        .collect();
+    let find = |account: &str| {
+        accounts
+            .iter()
+            .find(|a| a.0 == account)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {account} in {trial}"))
+    };
+    assert_eq!(
+        find(&wallet),
+        (
+            wallet.clone(),
+            json!("borrower_wallet"),
+            json!(number),
+            json!("Ana Santos")
+        )
+    );
+    assert_eq!(
+        find(&receivable),
+        (
+            receivable.clone(),
+            json!("loan_receivable"),
+            json!(number),
+            json!("Ana Santos")
+        )
+    );
+    // The lender's own accounts name nobody.
+    for account in ["lender_cash", "payout_clearing", "interest_income"] {
+        assert_eq!(
+            find(account),
+            (
+                account.to_string(),
+                json!(account),
+                Value::Null,
+                Value::Null
+            )
+        );
+    }
+
+    // The journal names the same accounts, and each entry's order by its number.
+    let journal = app
+        .ok("/admin/api/ledger/journal", o, json!({"orderId": order_id}))
+        .await;
+    let entries = journal["entries"].as_array().unwrap();
+    assert!(!entries.is_empty());
+    for entry in entries {
+        assert_eq!(entry["orderNo"], number.as_str(), "{entry}");
+    }
+    let postings: Vec<_> = entries
+        .iter()
+        .flat_map(|e| e["postings"].as_array().unwrap().iter().map(named))
+        .collect();
+    assert!(
+        postings.contains(&(
+            wallet.clone(),
+            json!("borrower_wallet"),
+            json!(number),
+            json!("Ana Santos")
+        )),
+        "{journal}"
+    );
+    assert!(
+        postings.contains(&(
+            receivable.clone(),
+            json!("loan_receivable"),
+            json!(number),
+            json!("Ana Santos")
+        )),
+        "{journal}"
+    );
+    assert!(
+        postings.contains(&(
+            "lender_cash".to_string(),
+            json!("lender_cash"),
+            Value::Null,
+            Value::Null
+        )),
+        "{journal}"
+    );
+    // Filtering by the account still takes the journal's name of it.
+    let by_wallet = app
+        .ok("/admin/api/ledger/journal", o, json!({"account": wallet}))
+        .await;
+    assert!(by_wallet["total"].as_i64().unwrap() >= 2, "{by_wallet}");
 }

@@ -30,7 +30,7 @@ export interface paths {
         put?: never;
         /**
          * The ledger journal
-         * @description `data`: {total, page, pageSize, entries: [{entryId, at, orderId, description, postings}]}. Includes every event committed before the call. The body may be empty. 10004 both filters or bad paging; 40007 an orderId that is no order id.
+         * @description `data`: {total, page, pageSize, entries: [{entryId, at, orderId, orderNo, description, postings: [{postingNo, account, kind, orderNo, holder, amount}]}]}: `kind` is the account without its id (`borrower_wallet`, `loan_receivable`, `lender_cash`, ...), `orderNo` and `holder` the order number and applicant behind a wallet or receivable (else null). Includes every event committed before the call. The body may be empty. 10004 both filters or bad paging; 40007 an orderId that is no order id.
          */
         post: operations["auditor_journal"];
         delete?: never;
@@ -50,7 +50,7 @@ export interface paths {
         put?: never;
         /**
          * The trial balance
-         * @description `data`: {accounts: [{account, balance, postings}], sum, balanced}. Includes every event committed before the call (the ledger read model is waited for, bounded).
+         * @description `data`: {accounts: [{account, kind, orderNo, holder, balance, postings}], sum, balanced}. Includes every event committed before the call (the ledger read model is waited for, bounded).
          */
         post: operations["auditor_trial_balance"];
         delete?: never;
