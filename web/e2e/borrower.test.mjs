@@ -70,7 +70,9 @@ describe('borrower journey', () => {
     await approve(orderId);
 
     // Withdraw: home main button → amount → bank card → PIN set-up → confirm.
-    await withdrawFromHome(page, { amount: '10000', shots: true });
+    // The whole 100,000: its payoff is far above the 20,000 per-payment cap and is
+    // still paid in one payment (P12).
+    await withdrawFromHome(page, { amount: '100000', shots: true });
     await shot(page, 'detail-repaying');
     // Home says what is owed and when the next installment is due (PRODUCT.md 12.5).
     await page.goto('/');
