@@ -8,6 +8,7 @@ import type { TFunction } from 'i18next';
 import type { ApiFailure } from '@/lib/envelope';
 import { intlLocale } from '@/lib/locale';
 import { orderEventLabel } from '@/lib/order-events';
+import type { LedgerAccount } from './admin-types';
 // The console's strings: whatever words things for the console (screens, tests) has them.
 import './admin-i18n';
 
@@ -144,4 +145,32 @@ export function incomeMultiple(amount: string | null | undefined, monthlyIncome:
   const applied = Number((amount ?? '').trim());
   if (!monthlyIncome?.trim() || !Number.isFinite(income) || income <= 0 || !Number.isFinite(applied)) return null;
   return applied / income;
+}
+
+/** The ledger's accounts (DESIGN.md "Ledger accounts") that have a label. */
+const ACCOUNT_KINDS = [
+  'lender_cash',
+  'payout_clearing',
+  'payment_clearing',
+  'interest_income',
+  'fee_income',
+  'loan_receivable',
+  'borrower_wallet',
+];
+
+/**
+ * A ledger account as people say it: "Borrower wallet · Ana Santos", "Loan
+ * receivable · HL-2611-000123", "Lender cash". A wallet or receivable whose holder
+ * the read models do not know yet shows the end of its id; an unknown account its
+ * journal name.
+ */
+export function accountLabel(t: TFunction, item: LedgerAccount): string {
+  const [prefix, ...rest] = item.account.split(':');
+  const kind = item.kind ?? prefix;
+  if (!ACCOUNT_KINDS.includes(kind)) return item.account;
+  const label = t(`admin_account_${kind}`);
+  const id = rest.join(':');
+  if (!id) return label;
+  const who = kind === 'borrower_wallet' ? item.holder : item.orderNo;
+  return `${label} · ${who || `…${id.slice(-12)}`}`;
 }

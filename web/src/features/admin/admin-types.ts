@@ -150,9 +150,21 @@ export interface AuditorAction {
   payload: Record<string, unknown>;
 }
 
-export interface Posting {
-  postingNo: number;
+/**
+ * Who a ledger account belongs to (api queries/admin.rs `AccountHolder`): `account`
+ * is the journal's name (`borrower_wallet:<user id>`), `kind` that name without the
+ * id; a wallet or receivable also has its order's number and the applicant's name.
+ */
+export interface LedgerAccount {
   account: string;
+  /** `lender_cash`, `loan_receivable`, `borrower_wallet`, `payout_clearing`, ... */
+  kind?: string;
+  orderNo?: string | null;
+  holder?: string | null;
+}
+
+export interface Posting extends LedgerAccount {
+  postingNo: number;
   /** Debits are positive, credits negative. */
   amount: string;
 }
@@ -161,6 +173,8 @@ export interface JournalEntry {
   entryId: string;
   at: string;
   orderId: string | null;
+  /** The order's human number, when known. */
+  orderNo?: string | null;
   description: string;
   postings: Posting[];
 }
@@ -169,8 +183,7 @@ export interface JournalPage extends Paged {
   entries: JournalEntry[];
 }
 
-export interface AccountBalance {
-  account: string;
+export interface AccountBalance extends LedgerAccount {
   /** Debit balances positive, credit balances negative. */
   balance: string;
   postings: number;

@@ -13,9 +13,9 @@ import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { minorToText, toMinor } from '@/lib/money';
 import { useAdminJournalQuery, useAdminTrialBalanceQuery } from './admin-api';
-import { adminErrorMessage } from './admin-format';
+import { accountLabel, adminErrorMessage } from './admin-format';
 import { adminPaths } from './admin-paths';
-import type { AccountBalance, JournalEntry, TrialBalance } from './admin-types';
+import type { AccountBalance, JournalEntry, LedgerAccount, TrialBalance } from './admin-types';
 import { ActionError, numeric, PageHeader, Pager, Section, Table, TextField } from './admin-ui';
 
 export const JOURNAL_PAGE_SIZE = 25;
@@ -45,17 +45,21 @@ function DebitCredit({ amount }: { amount: string }) {
   );
 }
 
-/** An account name; a click shows its journal entries. */
-function AccountButton({ account, onAccount }: { account: string; onAccount: (account: string) => void }) {
+/**
+ * An account by its human name ("Borrower wallet · Ana Santos"), with the journal's
+ * name of it (the id) as the tooltip; a click shows its journal entries.
+ */
+function AccountButton({ account, onAccount }: { account: LedgerAccount; onAccount: (account: string) => void }) {
   const { t } = useTranslation();
   return (
     <button
       type="button"
-      className="admin-link-button admin-mono admin-account"
-      onClick={() => onAccount(account)}
-      title={t('admin_filter_by_account')}
+      className="admin-link-button admin-account"
+      onClick={() => onAccount(account.account)}
+      title={`${account.account} · ${t('admin_filter_by_account')}`}
+      data-account={account.account}
     >
-      {account}
+      {accountLabel(t, account)}
     </button>
   );
 }
@@ -83,7 +87,7 @@ function TrialBalanceView({ data, onAccount }: { data: TrialBalance; onAccount: 
           {data.accounts.map((account: AccountBalance) => (
             <tr key={account.account}>
               <td>
-                <AccountButton account={account.account} onAccount={onAccount} />
+                <AccountButton account={account} onAccount={onAccount} />
               </td>
               <td className="num">{account.postings}</td>
               <DebitCredit amount={account.balance} />
@@ -138,8 +142,8 @@ function Entries({ entries, onAccount }: { entries: JournalEntry[]; onAccount: (
                   </td>
                   <td rowSpan={entry.postings.length}>
                     {entry.orderId ? (
-                      <Link to={adminPaths.order(entry.orderId)} className="admin-mono">
-                        {entry.orderId.slice(-12)}
+                      <Link to={adminPaths.order(entry.orderId)} className="admin-mono" title={entry.orderId}>
+                        {entry.orderNo || entry.orderId.slice(-12)}
                       </Link>
                     ) : (
                       '—'
@@ -148,7 +152,7 @@ function Entries({ entries, onAccount }: { entries: JournalEntry[]; onAccount: (
                 </>
               )}
               <td>
-                <AccountButton account={posting.account} onAccount={onAccount} />
+                <AccountButton account={posting} onAccount={onAccount} />
               </td>
               <DebitCredit amount={posting.amount} />
             </tr>

@@ -1,6 +1,6 @@
 /** The server's refusals in the auditor's words, and how actors are named. */
 import i18n from '@/lib/i18n';
-import { actorView, adminErrorMessage, ageAt, incomeMultiple } from '../admin-format';
+import { accountLabel, actorView, adminErrorMessage, ageAt, incomeMultiple } from '../admin-format';
 
 const t = i18n.t.bind(i18n);
 const failure = (code: number, serverMessage: string) => ({ code, message: `borrower text ${code}`, serverMessage });
@@ -65,5 +65,29 @@ describe('incomeMultiple', () => {
     ['80000.00', 'lots', null],
   ])('%s over %s: %s', (amount, income, multiple) => {
     expect(incomeMultiple(amount, income)).toBe(multiple);
+  });
+});
+
+describe('accountLabel', () => {
+  afterEach(() => i18n.changeLanguage('en'));
+  const wallet = { account: 'borrower_wallet:01a2021f-9257-71fc-94b1-89cc8b30bcdd', kind: 'borrower_wallet' };
+  const receivable = { account: 'loan_receivable:01a2021f-9257-71fc-94b1-89cc8b30bcdd', kind: 'loan_receivable' };
+
+  it.each([
+    [{ ...wallet, holder: 'Ana Santos', orderNo: 'HL-2611-000123' }, 'Borrower wallet · Ana Santos'],
+    [{ ...receivable, holder: 'Ana Santos', orderNo: 'HL-2611-000123' }, 'Loan receivable · HL-2611-000123'],
+    [{ ...wallet, holder: null }, 'Borrower wallet · …89cc8b30bcdd'],
+    [{ ...receivable }, 'Loan receivable · …89cc8b30bcdd'],
+    [{ account: 'lender_cash', kind: 'lender_cash' }, 'Lender cash'],
+    [{ account: 'payment_clearing' }, 'Payments in transit (payment provider)'],
+    [{ account: 'suspense:x', kind: 'suspense' }, 'suspense:x'],
+  ])('%j reads %s', (account, label) => {
+    expect(accountLabel(t, account)).toBe(label);
+  });
+
+  it('reads Chinese in Chinese', async () => {
+    await i18n.changeLanguage('zh');
+    expect(accountLabel(t, { ...wallet, holder: 'Ana Santos' })).toBe('借款人钱包 · Ana Santos');
+    expect(accountLabel(t, { account: 'fee_income' })).toBe('费用收入');
   });
 });

@@ -86,10 +86,25 @@ export function history(atSequence = 3, status = 3): OrderHistory {
 export function trialBalance(sum: string, balanced = sum === '0.00'): TrialBalance {
   return {
     accounts: [
-      { account: 'interest_income', balance: '-360.00', postings: 1 },
-      { account: 'lender_cash', balance: '-30000.00', postings: 1 },
-      { account: 'loan_receivable:o1', balance: '30360.00', postings: 1 },
-      { account: 'payout_clearing', balance: '0.00', postings: 2 },
+      { account: 'interest_income', kind: 'interest_income', orderNo: null, holder: null, balance: '-360.00', postings: 1 },
+      { account: 'lender_cash', kind: 'lender_cash', orderNo: null, holder: null, balance: '-30000.00', postings: 1 },
+      {
+        account: 'loan_receivable:o1',
+        kind: 'loan_receivable',
+        orderNo: 'HL-2611-000123',
+        holder: 'Ana Santos',
+        balance: '30360.00',
+        postings: 1,
+      },
+      { account: 'payout_clearing', kind: 'payout_clearing', orderNo: null, holder: null, balance: '0.00', postings: 2 },
+      {
+        account: 'borrower_wallet:01a2021f-9257-71fc-94b1-89cc8b30bcdd',
+        kind: 'borrower_wallet',
+        orderNo: 'HL-2611-000123',
+        holder: 'Ana Santos',
+        balance: '0.00',
+        postings: 2,
+      },
     ],
     sum,
     balanced,

@@ -22,10 +22,11 @@ const journal: JournalPage = {
       entryId: 'Order/o1/5',
       at: '2026-11-22T07:19:19.291829Z',
       orderId: 'o1',
+      orderNo: 'HL-2611-000123',
       description: "payout sent to the borrower's bank",
       postings: [
-        { postingNo: 1, account: 'payout_clearing', amount: '30000.00' },
-        { postingNo: 2, account: 'lender_cash', amount: '-30000.00' },
+        { postingNo: 1, account: 'payout_clearing', kind: 'payout_clearing', orderNo: null, holder: null, amount: '30000.00' },
+        { postingNo: 2, account: 'lender_cash', kind: 'lender_cash', orderNo: null, holder: null, amount: '-30000.00' },
       ],
     },
   ],
@@ -68,9 +69,28 @@ describe('the trial balance', () => {
 
   it('lists the account balances as debits and credits with equal totals', async () => {
     mount('0.00');
-    const table = (await screen.findByText('interest_income')).closest('table') as HTMLElement;
+    const table = (await screen.findByText('Interest income')).closest('table') as HTMLElement;
     const totals = within(table).getByText('Totals').closest('tr') as HTMLElement;
     expect(within(totals).getAllByText('₱30,360.00')).toHaveLength(2);
+  });
+
+  it('names each account for people, keeping the journal\'s name as the tooltip', async () => {
+    mount('0.00');
+    const table = (await screen.findByText('Interest income')).closest('table') as HTMLElement;
+    const names = within(table)
+      .getAllByRole('button')
+      .map((button) => [button.textContent, button.getAttribute('title')]);
+    expect(names).toEqual([
+      ['Interest income', 'interest_income · Show this account\'s entries'],
+      ['Lender cash', 'lender_cash · Show this account\'s entries'],
+      ['Loan receivable · HL-2611-000123', 'loan_receivable:o1 · Show this account\'s entries'],
+      ['Payouts in transit (bank)', 'payout_clearing · Show this account\'s entries'],
+      [
+        'Borrower wallet · Ana Santos',
+        'borrower_wallet:01a2021f-9257-71fc-94b1-89cc8b30bcdd · Show this account\'s entries',
+      ],
+    ]);
+    expect(within(table).queryByText(/01a2021f/)).not.toBeInTheDocument();
   });
 
   it.each([
@@ -104,7 +124,9 @@ describe('the journal', () => {
     await waitFor(() => expect(bodies.at(-1)).toEqual({ orderId: 'o1', page: 1, pageSize: 25 }));
     expect(router.state.location.search).toBe('?orderId=o1');
 
-    await user.click(within(screen.getByTestId('journal-entry')).getByRole('button', { name: 'lender_cash' }));
+    const entry2 = screen.getByTestId('journal-entry');
+    expect(within(entry2).getByRole('link', { name: 'HL-2611-000123' })).toHaveAttribute('title', 'o1');
+    await user.click(within(entry2).getByRole('button', { name: 'Lender cash' }));
     await waitFor(() => expect(bodies.at(-1)).toEqual({ account: 'lender_cash', page: 1, pageSize: 25 }));
   });
 });
