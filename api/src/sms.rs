@@ -41,38 +41,43 @@ fn code_hash(mobile: &str, purpose: &str, code: &str) -> String {
 pub async fn send(state: &AppState, mobile: &str, purpose: &str) -> Result<(), ApiError> {
     let now = state.now();
     let recent = time_text(now - Duration::seconds(60));
-    let sql =
-        "select count(*) from sms_code where mobile = $1 and purpose = $2 and created_at > $3";
-    let count: i64 = with_pool!(&state.database, pool =>
-        sqlx::query_scalar(sql).bind(mobile).bind(purpose).bind(&recent).fetch_one(pool).await)?;
-    if count > 0 {
-        return Err(ApiError::new(
-            ErrorCode::TooManyRequests,
-            "too many requests, try again later: one code per 60 seconds",
-        ));
-    }
     let deliver = !ACCOUNT_PURPOSES.contains(&purpose)
         || crate::queries::borrower::user_by_mobile(state, mobile)
             .await?
             .is_some();
     let code = format!("{:06}", rand::thread_rng().gen_range(0..1_000_000));
     let body = format!("Your verification code is {code}. It is valid for 5 minutes. We never ask you to pay to receive a loan.");
+    // The 60 s rule in one statement: the send's time is recorded only when the last
+    // one is older than 60 s; parallel sends wait on the row and re-check it.
+    let throttle = "insert into sms_throttle (mobile, purpose, last_sent_at) values ($1, $2, $3) \
+                    on conflict (mobile, purpose) do update set last_sent_at = excluded.last_sent_at \
+                    where sms_throttle.last_sent_at <= $4";
     let void_older =
         "update sms_code set used_at = $1 where mobile = $2 and purpose = $3 and used_at is null";
     let insert = "insert into sms_code (mobile, purpose, code_hash, expires_at, used_at, created_at) values ($1, $2, $3, $4, null, $5)";
     let outbox =
         "insert into sms_outbox (mobile, body, created_at, message_id) values ($1, $2, $3, $4)";
-    with_pool!(&state.database, pool => {
+    let sent: bool = with_pool!(&state.database, pool => {
         let mut tx = pool.begin().await?;
-        sqlx::query(void_older).bind(time_text(now)).bind(mobile).bind(purpose).execute(&mut *tx).await?;
-        sqlx::query(insert).bind(mobile).bind(purpose).bind(code_hash(mobile, purpose, &code))
-            .bind(time_text(now + Duration::minutes(5))).bind(time_text(now)).execute(&mut *tx).await?;
-        if deliver {
-            sqlx::query(outbox).bind(mobile).bind(&body).bind(time_text(now))
-                .bind(uuid::Uuid::now_v7().to_string()).execute(&mut *tx).await?;
+        let allowed = sqlx::query(throttle).bind(mobile).bind(purpose).bind(time_text(now)).bind(&recent)
+            .execute(&mut *tx).await?.rows_affected() == 1;
+        if allowed {
+            sqlx::query(void_older).bind(time_text(now)).bind(mobile).bind(purpose).execute(&mut *tx).await?;
+            sqlx::query(insert).bind(mobile).bind(purpose).bind(code_hash(mobile, purpose, &code))
+                .bind(time_text(now + Duration::minutes(5))).bind(time_text(now)).execute(&mut *tx).await?;
+            if deliver {
+                sqlx::query(outbox).bind(mobile).bind(&body).bind(time_text(now))
+                    .bind(uuid::Uuid::now_v7().to_string()).execute(&mut *tx).await?;
+            }
         }
-        tx.commit().await
+        tx.commit().await.map(|()| allowed)
     })?;
+    if !sent {
+        return Err(ApiError::new(
+            ErrorCode::TooManyRequests,
+            "too many requests, try again later: one code per 60 seconds",
+        ));
+    }
     // The default sender: the outbox is the delivery channel; the log never holds the
     // code (nor the message body).
     let masked = aggregates::types::mask(mobile, 4);

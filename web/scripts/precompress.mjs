@@ -6,7 +6,8 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const dist = new URL('../dist/', import.meta.url).pathname;
+// `node scripts/precompress.mjs [dir]`: web/dist by default.
+const dist = process.argv[2] ?? new URL('../dist/', import.meta.url).pathname;
 const text = /\.(js|css|html|svg|json|txt|webmanifest)$/;
 
 function* files(dir) {

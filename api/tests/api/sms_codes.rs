@@ -38,6 +38,12 @@ on_both_stores!(
     the_demo_inbox_shows_a_phones_texts_and_production_has_none_on_postgres
 );
 on_both_stores!(
+    parallel_sends,
+    sends_at_once_to_one_phone_write_one_code_on_sqlite,
+    sends_at_once_to_one_phone_write_one_code_on_postgres
+);
+
+on_both_stores!(
     throttled_checks,
     calls_that_check_codes_are_rate_limited_on_sqlite,
     calls_that_check_codes_are_rate_limited_on_postgres
@@ -119,7 +125,7 @@ async fn newer_code(app: TestApp) {
     sms::send(&app.state, mobile, "bank").await.unwrap();
     let older = app.last_sms_code(mobile).await;
     // A minute later (the resend limit), the borrower asks again.
-    app.sql("update sms_code set created_at = '2000-01-01T00:00:00.000000Z'")
+    app.sql("update sms_throttle set last_sent_at = '2000-01-01T00:00:00.000000Z'")
         .await;
     sms::send(&app.state, mobile, "bank").await.unwrap();
     let newer = app.last_sms_code(mobile).await;
@@ -243,7 +249,7 @@ async fn registration_code(app: TestApp) {
         .await;
     assert_eq!(probe["code"], 10013, "{probe}");
     // ...while its owner, with a fresh code, is told.
-    app.sql("update sms_code set created_at = '2000-01-01T00:00:00.000000Z'")
+    app.sql("update sms_throttle set last_sent_at = '2000-01-01T00:00:00.000000Z'")
         .await;
     let again = app.register_code(mobile).await;
     assert_eq!(register(body(Some(&again), "WELCOME")).await["code"], 10001);
@@ -301,4 +307,32 @@ async fn demo_inbox(app: TestApp) {
         .get(&format!("/sandbox/sms/{mobile}"), None)
         .await;
     assert_eq!(status, 404);
+}
+
+/// PRODUCT.md 12.2: one code per 60 s per phone and purpose, also when the sends
+/// arrive at once (the limit is decided in one statement, not checked then written).
+async fn parallel_sends(app: TestApp) {
+    let mobile = "09170000599";
+    let mut sends = tokio::task::JoinSet::new();
+    for _ in 0..8 {
+        let state = app.state.clone();
+        sends.spawn(async move { sms::send(&state, mobile, "register").await });
+    }
+    let results = sends.join_all().await;
+    let sent = results.iter().filter(|r| r.is_ok()).count();
+    assert_eq!(sent, 1, "exactly one send passes the 60 s limit");
+    for refused in results.iter().filter_map(|r| r.as_ref().err()) {
+        assert_eq!(refused.code.code(), 5);
+    }
+    let messages = app
+        .scalar("select count(*) || '' from sms_outbox where mobile = $1", mobile)
+        .await;
+    assert_eq!(messages.as_deref(), Some("1"));
+    let live = app
+        .scalar(
+            "select count(*) || '' from sms_code where mobile = $1 and used_at is null",
+            mobile,
+        )
+        .await;
+    assert_eq!(live.as_deref(), Some("1"), "one live code");
 }
