@@ -325,7 +325,10 @@ async fn parallel_sends(app: TestApp) {
         assert_eq!(refused.code.code(), 5);
     }
     let messages = app
-        .scalar("select count(*) || '' from sms_outbox where mobile = $1", mobile)
+        .scalar(
+            "select count(*) || '' from sms_outbox where mobile = $1",
+            mobile,
+        )
         .await;
     assert_eq!(messages.as_deref(), Some("1"));
     let live = app
