@@ -16,41 +16,24 @@ import { adminPaths } from './admin-paths';
 import { useAdminSession } from './admin-session';
 import type { HistoryEvent, OrderHistory } from './admin-types';
 import { BackLink, JsonView, LoadError, PageHeader, Section, StatusLabel, WhenWho } from './admin-ui';
+import { FieldList } from './history-fields';
 import { useActorNames } from './order-screen';
 
-function isScalar(value: unknown): value is string | number | boolean | null {
-  return value === null || ['string', 'number', 'boolean'].includes(typeof value);
+function withoutStatus(state: Record<string, unknown>): Record<string, unknown> {
+  const rest = { ...state };
+  delete rest.status;
+  return rest;
 }
 
-/** The state as key–value rows: scalars inline, objects and lists as folded JSON. */
-function StateView({ state }: { state: Record<string, unknown> }) {
-  const { t } = useTranslation();
+/** An event's own fields (the payload is `{ <Type>: {...fields} }`), labelled. */
+function EventFields({ event, names }: { event: HistoryEvent; names: ReadonlyMap<string, string> }) {
+  const payload = event.payload as Record<string, unknown> | null;
+  const fields = payload && typeof payload === 'object' ? payload[event.type] : null;
+  if (!fields || typeof fields !== 'object' || Object.keys(fields).length === 0) return null;
   return (
-    <dl className="admin-kv admin-kv--1 admin-state">
-      {Object.entries(state).map(([key, value]) => (
-        <div className="admin-kv__row" key={key}>
-          <dt className="admin-mono">{key}</dt>
-          <dd>
-            {isScalar(value) ? (
-              <span className={value === null ? 'admin-muted' : 'admin-mono'}>
-                {value === null ? 'null' : String(value)}
-              </span>
-            ) : Array.isArray(value) && value.length === 0 ? (
-              <span className="admin-muted admin-mono">[]</span>
-            ) : (
-              <details>
-                <summary className="admin-muted">
-                  {Array.isArray(value)
-                    ? t('admin_items', { count: value.length })
-                    : t('admin_fields', { count: Object.keys(value as object).length })}
-                </summary>
-                <JsonView value={value} label={key} />
-              </details>
-            )}
-          </dd>
-        </div>
-      ))}
-    </dl>
+    <div className="admin-event__fields">
+      <FieldList value={fields as Record<string, unknown>} names={names} testId="history-event-fields" />
+    </div>
   );
 }
 
@@ -91,8 +74,9 @@ function EventItem({
           <WhenWho at={event.time} who={actor.label} title={event.actor} testId="history-actor" />
         </span>
       </button>
+      <EventFields event={event} names={names} />
       <details className="admin-event__payload">
-        <summary>{t('admin_payload')}</summary>
+        <summary>{t('admin_payload_json')}</summary>
         <JsonView value={event.payload} label={t('admin_payload')} />
       </details>
     </li>
@@ -173,7 +157,8 @@ function Replay({
                 </span>
               )}
             </div>
-            <StateView state={data.state} />
+            {/* The status is the tag above, by its label; the other fields below it. */}
+            <FieldList value={withoutStatus(data.state)} names={names} testId="history-state-fields" />
             <details className="admin-state__raw">
               <summary>{t('admin_raw_json')}</summary>
               <JsonView value={data.state} label={t('admin_raw_json')} />

@@ -19,4 +19,9 @@ describe('console strings', () => {
     expect(i18n.t('language')).toBe(borrowerZh.language);
     expect(i18n.t('common_network_error')).toBe(borrowerZh.common_network_error);
   });
+
+  it('has every console string in both languages', () => {
+    expect(Object.keys(adminZh).sort()).toEqual(Object.keys(adminEn).sort());
+    for (const [key, text] of Object.entries(adminZh)) expect(text, key).not.toBe('');
+  });
 });

@@ -42,4 +42,74 @@ describe('the history replay', () => {
     expect(within(screen.getByTestId('history-state')).getByText('Submitted')).toBeInTheDocument();
     expect(screen.getByText('Event 1 of 3')).toBeInTheDocument();
   });
+
+  it('labels the state and event fields, formats money and times, and names auditors', async () => {
+    const alice = '019a9f5e-1c2b-7d3e-8f40-5a6b7c8d9e0f';
+    signInConsole({ auditorId: 'b-2', username: 'bob' });
+    const answer = history(4, 9);
+    answer.state = {
+      id: 'o1',
+      applicant_name: 'Ana Santos',
+      status: 'Approved',
+      applied_amount: '100000.00',
+      approved_amount: '80000.00',
+      first_auditor: alice,
+      final_auditor: 'b-2',
+      offer_expires_at: '2026-11-29T07:22:00Z',
+      refusal: null,
+      resubmission_items: [],
+      payment_refs: [],
+    };
+    answer.events = [
+      { ...answer.events[0] },
+      { ...answer.events[1], actor: `auditor:${alice}` },
+      { ...answer.events[2], actor: `auditor:${alice}` },
+      {
+        sequence: 4,
+        time: '2026-11-22T07:22:00Z',
+        actor: 'auditor:b-2',
+        actorName: 'bob',
+        type: 'FinalAuditPassed',
+        payload: {
+          FinalAuditPassed: {
+            auditor_id: 'b-2',
+            note: 'second pair of eyes',
+            approved_amount: '80000.00',
+            offer_expires_at: '2026-11-29T07:22:00Z',
+            at: '2026-11-22T07:22:00Z',
+          },
+        },
+      },
+    ];
+    answer.events[1].actorName = 'alice';
+    answer.events[2].actorName = 'alice';
+    server.use(...background, http.post('http://localhost/admin/api/orders/history', () => HttpResponse.json({ code: 0, msg: 'ok', data: answer })));
+    renderWithProviders(<AdminApp />, { route: '/admin/orders/o1/history', path: '/admin/*' });
+
+    const state = await screen.findByTestId('history-state-fields');
+    const row = (scope: HTMLElement, label: string) => within(scope).getByText(label, { selector: 'dt' }).nextElementSibling as HTMLElement;
+    expect(row(state, 'First review by')).toHaveTextContent('Auditor alice');
+    expect(row(state, 'First review by').querySelector('[title]')).toHaveAttribute('title', alice);
+    expect(row(state, 'Final review by')).toHaveTextContent('Auditor bob');
+    expect(row(state, 'Approved amount')).toHaveTextContent('₱80,000.00');
+    expect(row(state, 'Amount applied for')).toHaveTextContent('₱100,000.00');
+    expect(row(state, 'Offer valid until')).toHaveTextContent(/2026/);
+    expect(row(state, 'Offer valid until')).not.toHaveTextContent('T07:22');
+    expect(screen.getByTestId('history-state-status')).toHaveTextContent('Approved');
+    expect(within(state).queryByText('Status', { selector: 'dt' })).not.toBeInTheDocument();
+    expect(row(state, 'Applicant')).toHaveTextContent('Ana Santos');
+    // No wire names and no auditor ids in what is shown.
+    expect(state.textContent).not.toMatch(/[a-z]_[a-z]/);
+    expect(state.textContent).not.toContain(alice);
+
+    const events = screen.getAllByTestId('history-event');
+    const final = within(events[3]).getByTestId('history-event-fields');
+    expect(row(final, 'Auditor')).toHaveTextContent('Auditor bob');
+    expect(row(final, 'Note')).toHaveTextContent('second pair of eyes');
+    expect(row(final, 'Approved amount')).toHaveTextContent('₱80,000.00');
+    expect(row(final, 'Time')).not.toHaveTextContent('2026-11-22T');
+    expect(final.textContent).not.toMatch(/[a-z]_[a-z]/);
+    // The raw event stays one click away.
+    expect(within(events[3]).getByText('Event as JSON')).toBeInTheDocument();
+  });
 });
