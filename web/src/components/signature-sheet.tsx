@@ -16,6 +16,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
 import Popup from 'antd-mobile/es/components/popup';
+import { keepTabInside } from './focus-trap';
 import Toast from 'antd-mobile/es/components/toast';
 import SignaturePad from 'signature_pad';
 import { useTranslation } from 'react-i18next';
@@ -111,8 +112,9 @@ export function SignatureSheet({ visible, onClose, onConfirm, busy }: SignatureS
     };
   }, []);
 
-  // Accessibility (WCAG 2.1.1, 4.1.2): the sheet is a named dialog, Escape closes
-  // it, focus moves into it on opening, and a typed name signs for whoever cannot draw.
+  // Accessibility (WCAG 2.1.1, 2.4.3, 4.1.2): the sheet is a named dialog, Escape
+  // closes it, focus moves into it on opening and Tab stays inside it while it is
+  // open, and a typed name signs for whoever cannot draw.
   const titleId = useId();
   const hintId = useId();
   const [typedName, setTypedName] = useState('');
@@ -128,6 +130,7 @@ export function SignatureSheet({ visible, onClose, onConfirm, busy }: SignatureS
     const timer = window.setTimeout(() => dialogRef.current?.focus(), 50);
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') closeRef.current();
+      if (dialogRef.current) keepTabInside(dialogRef.current, event);
     };
     document.addEventListener('keydown', onKey);
     return () => {

@@ -52,6 +52,28 @@ describe('the signature sheet', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled());
   });
 
+  it('keeps Tab inside the open sheet (WCAG 2.4.3)', async () => {
+    const user = userEvent.setup();
+    render(
+      <>
+        <button type="button">Behind the sheet</button>
+        <SignatureSheet visible onClose={() => undefined} onConfirm={() => undefined} />
+      </>,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Your signature' });
+    const inside = Array.from(dialog.querySelectorAll<HTMLElement>('button, input'));
+    inside[inside.length - 1].focus();
+    await user.tab();
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    expect(document.activeElement).toBe(inside[0]);
+    await user.tab({ shift: true });
+    expect(document.activeElement).toBe(inside[inside.length - 1]);
+    for (let i = 0; i < inside.length + 2; i += 1) {
+      await user.tab();
+      expect(document.activeElement).not.toBe(screen.getByRole('button', { name: 'Behind the sheet', hidden: true }));
+    }
+  });
+
   it('without a drawing or a name, confirms nothing', async () => {
     const user = userEvent.setup();
     const onConfirm = vi.fn();
