@@ -49,6 +49,19 @@ async function openFromQueue(page, name, { photo = false } = {}) {
   await page.waitForURL(/\/admin\/orders\/[0-9a-f-]{36}$/);
 }
 
+/** Photographs the page as it reads in Chinese (`<name>-zh`), then goes back to English. */
+async function shotZh(page, name, ready) {
+  for (const language of ['zh', 'en']) {
+    await page.evaluate((l) => localStorage.setItem('language', l), language);
+    await page.reload();
+    await ready();
+    if (language === 'zh') {
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh');
+      await shot(page, `${name}-zh`);
+    }
+  }
+}
+
 /** Runs an action button; when it asks for a note or reason, fills it and confirms. */
 async function act(page, action, text) {
   await page.getByRole('button', { name: action, exact: true }).click();
@@ -84,7 +97,12 @@ describe('console journey', () => {
     // Auditor 1: start review, verify the identity, pass the first review.
     await openFromQueue(a1.page, 'Elena Garcia', { photo: true });
     await expectStatus(a1.page, 0);
+    // The review facts: her age at the application and the amount over her stated income.
+    const facts = await a1.page.locator('.admin-review-facts').innerText();
+    assert.match(facts, /Age at application\s+\d+ years/);
+    assert.match(facts, /Amount ÷ monthly income\s+[\d.,]+×/);
     await shot(a1.page, 'admin/order-review');
+    await shotZh(a1.page, 'admin/order-review', () => status(a1.page).waitFor());
     await act(a1.page, 'Start review');
     await expectStatus(a1.page, 1);
     await a1.page.getByRole('link', { name: 'Applicant page' }).click();
@@ -105,6 +123,7 @@ describe('console journey', () => {
     assert.equal(await passFinal.getAttribute('aria-describedby'), 'admin-four-eyes-hint');
     await expectStatus(a1.page, 3);
     await shot(a1.page, 'admin/order-four-eyes');
+    await shotZh(a1.page, 'admin/order-four-eyes', () => a1.page.getByTestId('admin-four-eyes-hint').waitFor());
 
     // Auditor 2 passes it.
     await openFromQueue(a2.page, 'Elena Garcia');
@@ -141,14 +160,27 @@ describe('console journey', () => {
     assert.ok(actors.some((a) => a.includes('bob')), 'bob is named');
     await events.nth(2).click();
     await eventually(async () => assert.match(await a1.page.getByTestId('history-state').innerText(), /\S/));
+    // The state and the events read in words: labels, not wire names; auditors by name.
+    const stateText = await a1.page.getByTestId('history-state-fields').innerText();
+    assert.match(stateText, /Applicant\s+Elena Garcia/);
+    assert.match(stateText, /First review by\s+Auditor alice/);
+    assert.match(stateText, /Final review by\s+Auditor bob/);
+    assert.doesNotMatch(stateText, /applicant_name|first_auditor|approved_amount/);
     await shot(a1.page, 'admin/history');
+    await shotZh(a1.page, 'admin/history', () => a1.page.getByTestId('history-state-fields').waitFor());
 
     // Ledger: the trial balance reads zero.
     await a1.page.getByRole('link', { name: 'Ledger' }).first().click();
     await a1.page.waitForURL(/\/admin\/ledger/);
     await eventually(async () => assert.equal(await a1.page.getByTestId('trial-balance-sum').getAttribute('data-zero'), 'true'));
     await a1.page.getByTestId('journal-entry').first().waitFor();
+    // Accounts by name: the borrower's wallet by her name, the receivable by the order number.
+    const trialText = await a1.page.getByTestId('trial-balance').innerText();
+    assert.match(trialText, /Borrower wallet · Elena Garcia/);
+    assert.match(trialText, /Loan receivable · HL-\d{4}-\d{6}/);
+    assert.doesNotMatch(trialText, /borrower_wallet|loan_receivable/);
     await shot(a1.page, 'admin/ledger');
+    await shotZh(a1.page, 'admin/ledger', () => a1.page.getByTestId('journal-entry').first().waitFor());
 
     for (const who of [borrower, a1, a2]) await who.context.close();
   });

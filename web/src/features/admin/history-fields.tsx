@@ -124,8 +124,9 @@ function Value({ name, value, f, depth }: { name: string; value: unknown; f: Fie
   }
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return <span className="admin-muted">—</span>;
-  // A small flat object (a refusal, a bank account, a repayment's source) reads inline.
-  if (entries.length <= 4 && entries.every(([, v]) => isScalar(v)))
+  // A small flat object with short values (a refusal, a bank account, a repayment's
+  // source) reads inline; the rest (a signature's storage key and hash, say) folds.
+  if (entries.length <= 4 && entries.every(([, v]) => isScalar(v) && String(v).length <= 40))
     return <FieldRows value={value as Record<string, unknown>} f={f} depth={depth + 1} />;
   return (
     <details>
