@@ -2,35 +2,16 @@
 // registration to repaid, a refusal with its reason, the PIN lock and SMS unlock,
 // the Chinese switch, and forms rejecting bad input. Each route is photographed
 // at 390×844 into e2e/screenshots/.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { auditor, launchBrowser, makeJpeg, phone, shot, smsCode, startServer } from './harness.mjs';
-import { applyForLoan, choosePlace, completeProfile, newMobile, PASSWORD, PIN, register, repay, sign, withdrawFromHome } from './steps.mjs';
+import { auditor, makeJpeg, phone, serverAndBrowser, shot, smsCode } from './harness.mjs';
+import { applyForLoan, approveByApi, choosePlace, completeProfile, newMobile, PASSWORD, PIN, register, repay, sign, withdrawFromHome } from './steps.mjs';
 
 let server;
 let browser;
+serverAndBrowser((started) => ({ server, browser } = started));
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** Two loan officers approve: start review, verify identity, first and final review. */
-async function approve(orderId) {
-  const a1 = await auditor(server, `officer-a-${orderId.slice(-6)}`);
-  const a2 = await auditor(server, `officer-b-${orderId.slice(-6)}`);
-  const detail = await a1.call('orders/detail', { orderId });
-  const userId = detail.order?.userId ?? detail.applicant?.userId;
-  await a1.call('orders/startReview', { orderId });
-  await a1.call('users/verifyIdentity', { userId });
-  await a1.call('orders/passFirst', { orderId, note: 'documents in order' });
-  await a2.call('orders/passFinal', { orderId, note: 'approved' });
-  return { a1, a2, userId };
-}
+const approve = (orderId) => approveByApi(server, orderId, 'officer');
 
 describe('borrower journey', () => {
   test('registration to application, screens photographed', async () => {

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -189,4 +190,20 @@ export async function makeJpeg(page, label) {
     return canvas.toDataURL('image/jpeg', 0.9).split(',')[1];
   }, label);
   return { name: `${label}.jpg`, mimeType: 'image/jpeg', buffer: Buffer.from(base64, 'base64') };
+}
+
+/**
+ * Starts a fresh server and Chromium before a test file's tests and stops both after
+ * them; `assign` receives `{ server, browser }` once they are up.
+ */
+export function serverAndBrowser(assign) {
+  let started = null;
+  before(async () => {
+    started = { server: await startServer(), browser: await launchBrowser() };
+    assign(started);
+  });
+  after(async () => {
+    await started?.browser?.close();
+    await started?.server?.stop();
+  });
 }

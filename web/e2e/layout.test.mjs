@@ -6,35 +6,16 @@
 //    corners, after scrolling the control into view the way focus does);
 // 3. the compliance-hold screen's contact button shows the lender's contact details
 //    instead of opening the demo's placeholder link.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { auditor, launchBrowser, phone, shot, startServer } from './harness.mjs';
-import { applyForLoan, completeProfile, register, sign, withdrawFromHome } from './steps.mjs';
+import { phone, serverAndBrowser, shot } from './harness.mjs';
+import { applyForLoan, approveByApi, completeProfile, register, sign, withdrawFromHome } from './steps.mjs';
 
 let server;
 let browser;
+serverAndBrowser((started) => ({ server, browser } = started));
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** Two loan officers approve: start review, verify identity, first and final review. */
-async function approve(orderId) {
-  const a1 = await auditor(server, `layout-a-${orderId.slice(-6)}`);
-  const a2 = await auditor(server, `layout-b-${orderId.slice(-6)}`);
-  const detail = await a1.call('orders/detail', { orderId });
-  const userId = detail.order?.userId ?? detail.applicant?.userId;
-  await a1.call('orders/startReview', { orderId });
-  await a1.call('users/verifyIdentity', { userId });
-  await a1.call('orders/passFirst', { orderId, note: 'documents in order' });
-  await a2.call('orders/passFinal', { orderId, note: 'approved' });
-  return { a1, userId };
-}
+const approve = (orderId) => approveByApi(server, orderId, 'layout');
 
 // ---------------------------------------------------------------- signature pad
 

@@ -2,23 +2,15 @@
 // how many attempts are left; forgot password with the phone's code signs every
 // device out and the new password signs in; the withdraw PIN is changed from the
 // My page with the phone's code; the signed-in devices list shows this one.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, phone, shot, smsCode, sql, startServer } from './harness.mjs';
+import { phone, serverAndBrowser, shot, smsCode, sql } from './harness.mjs';
 import { PASSWORD, register } from './steps.mjs';
 
 const NEW_PASSWORD = 'battery-staple-2';
 let server;
 let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+serverAndBrowser((started) => ({ server, browser } = started));
 
 async function signIn(page, mobile, password) {
   await page.goto('/login');

@@ -3,23 +3,15 @@
 // the PSGC tree the server answers, NCR without provinces, the Philippine banks and
 // e-wallets (an e-wallet takes the wallet's mobile number), and the server refusing
 // a place that is not in its list. Photographed at 390×844 into e2e/screenshots/.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launchBrowser, makeJpeg, phone, shot, shotsDir, startServer } from './harness.mjs';
+import { makeJpeg, phone, serverAndBrowser, shot, shotsDir } from './harness.mjs';
 import { choosePlace, eventually, register } from './steps.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+serverAndBrowser((started) => ({ server, browser } = started));
 
 const options = (select) => select.locator('option:not([disabled])').allTextContents();
 

@@ -1,6 +1,6 @@
 // Borrower steps through the screens, shared by the borrower and console journeys.
 import assert from 'node:assert/strict';
-import { makeJpeg, shot, smsCode } from './harness.mjs';
+import { auditor, makeJpeg, shot, smsCode } from './harness.mjs';
 
 let mobileSeq = 0;
 /** A fresh 11-digit mobile starting with 0. */
@@ -190,4 +190,20 @@ export async function repay(page, payments, { shots = false } = {}) {
     await page.getByRole('link', { name: 'Back to repayment details' }).click();
     await page.waitForURL('**/repayDetail');
   }
+}
+
+/**
+ * Two loan officers approve through the auditor API (start review, verify identity,
+ * first and final review); their usernames start with `prefix`.
+ */
+export async function approveByApi(server, orderId, prefix) {
+  const a1 = await auditor(server, `${prefix}-a-${orderId.slice(-6)}`);
+  const a2 = await auditor(server, `${prefix}-b-${orderId.slice(-6)}`);
+  const detail = await a1.call('orders/detail', { orderId });
+  const userId = detail.order?.userId ?? detail.applicant?.userId;
+  await a1.call('orders/startReview', { orderId });
+  await a1.call('users/verifyIdentity', { userId });
+  await a1.call('orders/passFirst', { orderId, note: 'documents in order' });
+  await a2.call('orders/passFinal', { orderId, note: 'approved' });
+  return { a1, a2, userId };
 }

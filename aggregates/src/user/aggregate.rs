@@ -332,6 +332,19 @@ impl User {
         }
     }
 
+    /// The borrower lifts a security lock through an SMS flow (unlock, password reset);
+    /// nothing when there is none. Never a compliance hold (P4).
+    async fn lift_security_lock(&mut self, user_id: Uuid, sink: &EventSink<Self>) {
+        if self.security_lock.is_some() {
+            let event = UserEvent::AccountUnlocked {
+                kind: LockKind::Security,
+                by: Actor::User(user_id),
+                reason: None,
+            };
+            sink.write(event, self).await;
+        }
+    }
+
     /// A verified field changed under a profile resubmission: the identity awaits
     /// review again, recorded as its own event for the audit trail.
     async fn reopen_identity(&mut self, field: Option<&'static str>, sink: &EventSink<Self>) {
@@ -704,14 +717,7 @@ impl Aggregate for User {
                         reason: reason.clone(),
                     });
                 }
-                if self.security_lock.is_some() {
-                    let event = UserEvent::AccountUnlocked {
-                        kind: LockKind::Security,
-                        by: Actor::User(user_id),
-                        reason: None,
-                    };
-                    sink.write(event, self).await;
-                }
+                self.lift_security_lock(user_id, sink).await;
             }
             UserCommand::ResetPassword {
                 password,
@@ -729,14 +735,7 @@ impl Aggregate for User {
                 };
                 sink.write(event, self).await;
                 // A security lock is lifted, a compliance hold never (P4).
-                if self.security_lock.is_some() {
-                    let event = UserEvent::AccountUnlocked {
-                        kind: LockKind::Security,
-                        by: Actor::User(user_id),
-                        reason: None,
-                    };
-                    sink.write(event, self).await;
-                }
+                self.lift_security_lock(user_id, sink).await;
             }
             UserCommand::ChangePassword {
                 old_password,

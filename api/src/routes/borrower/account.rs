@@ -1,9 +1,7 @@
 //! Borrower account calls: `/jackey/sms/*`, `/jackey/user/*` (PRODUCT.md section 8).
 
 use aggregates::types::{check_password, ImageRef, Mobile};
-use aggregates::user::{
-    EmergencyContact, ProfileUpdate, Questionnaire, UserCommand, UserEvent, MAX_FAILED_ATTEMPTS,
-};
+use aggregates::user::{EmergencyContact, ProfileUpdate, Questionnaire, UserCommand, UserEvent};
 use aggregates::{Actor, ErrorCode};
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
@@ -17,6 +15,7 @@ use serde_json::json;
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
+use super::credentials::password_refusal;
 use crate::auth::{self, Borrower, BorrowerToken, TokenKind};
 use crate::claims;
 use crate::envelope::{ok, AnyData, ApiError, ApiJson, Envelope, Null};
@@ -239,31 +238,14 @@ async fn login(
             &request_id(),
         )
         .await?;
-    for event in events.iter().rev() {
-        match &event.payload {
-            UserEvent::LoginSucceeded { .. } => {
-                let token = auth::issue(&state, user_id, TokenKind::Borrower).await?;
-                return Ok(ok(TokenData { token }));
-            }
-            UserEvent::AccountLocked { reason, .. } => {
-                return Err(ApiError::new(
-                    ErrorCode::AccountLocked,
-                    format!("account locked: {reason}"),
-                ));
-            }
-            UserEvent::LoginFailed {
-                failed_attempts, ..
-            } => {
-                let left = MAX_FAILED_ATTEMPTS.saturating_sub(*failed_attempts);
-                return Err(ApiError::new(
-                    ErrorCode::WrongPhoneOrPassword,
-                    format!("wrong phone number or password ({left} attempts left)"),
-                ));
-            }
-            _ => {}
-        }
+    let succeeded = events
+        .iter()
+        .any(|event| matches!(event.payload, UserEvent::LoginSucceeded { .. }));
+    if succeeded {
+        let token = auth::issue(&state, user_id, TokenKind::Borrower).await?;
+        return Ok(ok(TokenData { token }));
     }
-    Err(wrong())
+    Err(password_refusal(&events, "wrong phone number or password").unwrap_or_else(wrong))
 }
 
 #[utoipa::path(

@@ -5,12 +5,13 @@
 //! step driven by `PasswordReset`, so a crash between the two cannot skip it.
 
 use aggregates::types::check_password;
-use aggregates::user::{UserCommand, UserEvent, MAX_FAILED_ATTEMPTS};
+use aggregates::user::{User, UserCommand, UserEvent, MAX_FAILED_ATTEMPTS};
 use aggregates::{Actor, ErrorCode};
 use axum::extract::State;
 use axum::response::Response;
 use axum::routing::post;
 use axum::Router;
+use cqrs_es::EventEnvelope;
 use serde::Deserialize;
 use serde_json::json;
 use utoipa::{OpenApi, ToSchema};
@@ -130,27 +131,32 @@ async fn change_password(
             &request_id(),
         )
         .await?;
-    for event in events.iter().rev() {
-        match &event.payload {
-            UserEvent::AccountLocked { reason, .. } => {
-                return Err(ApiError::new(
-                    ErrorCode::AccountLocked,
-                    format!("account locked: {reason}"),
-                ));
-            }
-            UserEvent::LoginFailed {
-                failed_attempts, ..
-            } => {
-                let left = MAX_FAILED_ATTEMPTS.saturating_sub(*failed_attempts);
-                return Err(ApiError::new(
-                    ErrorCode::WrongPhoneOrPassword,
-                    format!("wrong password ({left} attempts left)"),
-                ));
-            }
-            _ => {}
-        }
+    match password_refusal(&events, "wrong password") {
+        Some(refusal) => Err(refusal),
+        None => Ok(ok(json!(null))),
     }
-    Ok(ok(json!(null)))
+}
+
+/// The answer to a wrong password the User recorded (login, change password): 20003
+/// when it locked the account (P4), else 10002 `"{wrong} (N attempts left)"`; `None`
+/// when no wrong password was recorded.
+pub(super) fn password_refusal(events: &[EventEnvelope<User>], wrong: &str) -> Option<ApiError> {
+    events.iter().rev().find_map(|event| match &event.payload {
+        UserEvent::AccountLocked { reason, .. } => Some(ApiError::new(
+            ErrorCode::AccountLocked,
+            format!("account locked: {reason}"),
+        )),
+        UserEvent::LoginFailed {
+            failed_attempts, ..
+        } => {
+            let left = MAX_FAILED_ATTEMPTS.saturating_sub(*failed_attempts);
+            Some(ApiError::new(
+                ErrorCode::WrongPhoneOrPassword,
+                format!("{wrong} ({left} attempts left)"),
+            ))
+        }
+        _ => None,
+    })
 }
 
 #[utoipa::path(

@@ -464,8 +464,20 @@ async fn cancel(
     token: BorrowerToken,
     ApiJson(body): ApiJson<OrderBody>,
 ) -> Result<Response, ApiError> {
+    own_order_command(&state, &token, &body, || OrderCommand::Cancel).await
+}
+
+/// Sends `command` to the borrower's own order named in `body` (their latest when
+/// none is named), as the borrower; answers `data: null`. 40007 when the order is not
+/// theirs; the Order decides everything else.
+async fn own_order_command(
+    state: &AppState,
+    token: &BorrowerToken,
+    body: &OrderBody,
+    command: impl Fn() -> OrderCommand,
+) -> Result<Response, ApiError> {
     let (user_id, _, order) =
-        queries::own_order(&state, &token, body.loan_order_id.as_deref()).await?;
+        queries::own_order(state, token, body.loan_order_id.as_deref()).await?;
     let order_id = order
         .id
         .ok_or_else(|| ApiError::code(ErrorCode::RecordNotFound))?;
@@ -473,7 +485,7 @@ async fn cancel(
         .execute(
             &state.orders,
             &order_id.to_string(),
-            || OrderCommand::Cancel,
+            command,
             Actor::User(user_id),
             &request_id(),
         )
@@ -500,21 +512,7 @@ async fn resubmit(
     token: BorrowerToken,
     ApiJson(body): ApiJson<OrderBody>,
 ) -> Result<Response, ApiError> {
-    let (user_id, _, order) =
-        queries::own_order(&state, &token, body.loan_order_id.as_deref()).await?;
-    let order_id = order
-        .id
-        .ok_or_else(|| ApiError::code(ErrorCode::RecordNotFound))?;
-    state
-        .execute(
-            &state.orders,
-            &order_id.to_string(),
-            || OrderCommand::Resubmit,
-            Actor::User(user_id),
-            &request_id(),
-        )
-        .await?;
-    Ok(ok(json!(null)))
+    own_order_command(&state, &token, &body, || OrderCommand::Resubmit).await
 }
 
 /// What closes the loan today (P12).

@@ -7,11 +7,11 @@
 import { useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
 import Form from 'antd-mobile/es/components/form';
-import Input from 'antd-mobile/es/components/input';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { showToast } from '@/components/feedback';
 import { Page } from '@/components/page';
+import { SecretItem } from '@/components/secret-item';
 import type { ApiFailure } from '@/lib/envelope';
 import { checkConfirm, checkPassword } from '@/lib/validation';
 import { useChangePasswordMutation } from './credentials-api';
@@ -46,22 +46,15 @@ export default function ChangePasswordScreen() {
     <Page title={t('change_password')} back="/my">
       <div className="card">
         <Form layout="vertical">
-          <Form.Item label={t('current_password')}>
-            <Input aria-label={t('current_password')} type="password" autoComplete="current-password" value={oldPassword} onChange={setOldPassword} />
-          </Form.Item>
-          <Form.Item label={t('new_password')}>
-            <Input
-              aria-label={t('new_password')}
-              type="password"
-              autoComplete="new-password"
-              placeholder={t('password_placeholder')}
-              value={password}
-              onChange={setPassword}
-            />
-          </Form.Item>
-          <Form.Item label={t('confirm_password')}>
-            <Input aria-label={t('confirm_password')} type="password" autoComplete="new-password" value={confirm} onChange={setConfirm} />
-          </Form.Item>
+          <SecretItem label={t('current_password')} autoComplete="current-password" value={oldPassword} onChange={setOldPassword} />
+          <SecretItem
+            label={t('new_password')}
+            autoComplete="new-password"
+            placeholder={t('password_placeholder')}
+            value={password}
+            onChange={setPassword}
+          />
+          <SecretItem label={t('confirm_password')} autoComplete="new-password" value={confirm} onChange={setConfirm} />
         </Form>
         <p className="muted">{t('password_lock_warning')}</p>
         {problem && (

@@ -7,17 +7,17 @@
 import { useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
 import Form from 'antd-mobile/es/components/form';
-import Input from 'antd-mobile/es/components/input';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { showToast } from '@/components/feedback';
 import { Page } from '@/components/page';
+import { SecretItem } from '@/components/secret-item';
 import { QueryGate } from '@/components/query-gate';
 import { SmsCodeField } from '@/components/sms-code-field';
 import type { ApiFailure } from '@/lib/envelope';
 import { useSendSmsMutation, useUserInfoQuery } from '@/lib/shared-api';
 import type { User } from '@/lib/types';
-import { checkPin, checkSmsCode, digitsOnly } from '@/lib/validation';
+import { checkPin, checkSmsCode } from '@/lib/validation';
 import { useChangeWithdrawPinMutation } from './credentials-api';
 
 function PinForm({ user }: { user: User }) {
@@ -51,26 +51,8 @@ function PinForm({ user }: { user: User }) {
     <div className="card">
       <p className="muted">{t(user.hasWithdrawPin ? 'pin_change_text' : 'pin_set_text')}</p>
       <Form layout="vertical">
-        <Form.Item label={t('new_pin')}>
-          <Input
-            aria-label={t('new_pin')}
-            type="password"
-            inputMode="numeric"
-            autoComplete="off"
-            value={pin}
-            onChange={(v) => setPin(digitsOnly(v, 6))}
-          />
-        </Form.Item>
-        <Form.Item label={t('confirm_pin')}>
-          <Input
-            aria-label={t('confirm_pin')}
-            type="password"
-            inputMode="numeric"
-            autoComplete="off"
-            value={confirm}
-            onChange={(v) => setConfirm(digitsOnly(v, 6))}
-          />
-        </Form.Item>
+        <SecretItem label={t('new_pin')} pin autoComplete="off" value={pin} onChange={setPin} />
+        <SecretItem label={t('confirm_pin')} pin autoComplete="off" value={confirm} onChange={setConfirm} />
         <Form.Item label={t('sms_code')}>
           <SmsCodeField
             value={smsCode}

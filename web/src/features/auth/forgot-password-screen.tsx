@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { showToast } from '@/components/feedback';
 import { Page } from '@/components/page';
+import { SecretItem } from '@/components/secret-item';
 import { SmsCodeField } from '@/components/sms-code-field';
 import type { ApiFailure } from '@/lib/envelope';
 import { useSendSmsMutation } from '@/lib/shared-api';
@@ -71,19 +72,14 @@ export default function ForgotPasswordScreen() {
               send={() => sendSms({ purpose: 'reset', mobile }).unwrap()}
             />
           </Form.Item>
-          <Form.Item label={t('new_password')}>
-            <Input
-              aria-label={t('new_password')}
-              type="password"
-              autoComplete="new-password"
-              placeholder={t('password_placeholder')}
-              value={password}
-              onChange={setPassword}
-            />
-          </Form.Item>
-          <Form.Item label={t('confirm_password')}>
-            <Input aria-label={t('confirm_password')} type="password" autoComplete="new-password" value={confirm} onChange={setConfirm} />
-          </Form.Item>
+          <SecretItem
+            label={t('new_password')}
+            autoComplete="new-password"
+            placeholder={t('password_placeholder')}
+            value={password}
+            onChange={setPassword}
+          />
+          <SecretItem label={t('confirm_password')} autoComplete="new-password" value={confirm} onChange={setConfirm} />
         </Form>
         {problem && (
           <p className="error-text" role="alert" data-testid="form-error">
