@@ -86,6 +86,28 @@ describe('recovery and credentials', () => {
     }
     await page.goto('/withdrawPin');
     await page.getByText('Choose a new 6-digit withdraw PIN').waitFor();
+
+    // The same screens in Chinese, photographed.
+    await page.goto('/my');
+    await page.getByRole('button', { name: '中文' }).click();
+    for (const [route, name, ready] of [
+      ['/sessions', 'sessions-zh', '本设备'],
+      ['/withdrawPin', 'withdraw-pin-zh', '保存 PIN'],
+      ['/changePassword', 'change-password-zh', '当前密码'],
+    ]) {
+      await page.goto(route);
+      await page.getByText(ready).first().waitFor();
+      await shot(page, name);
+    }
+    await page.goto('/my');
+    await page.getByRole('button', { name: 'English' }).click();
+    const signedOut = await phone(browser, server.url);
+    await signedOut.page.goto('/login');
+    await signedOut.page.getByRole('button', { name: '中文' }).click();
+    await signedOut.page.getByRole('link', { name: '忘记密码？' }).click();
+    await signedOut.page.getByRole('button', { name: '设置新密码' }).waitFor();
+    await shot(signedOut.page, 'forgot-password-zh');
+    await signedOut.context.close();
     for (const who of [first, second]) await who.context.close();
   });
 });
