@@ -51,6 +51,44 @@ pub const INTEREST_INCOME: &str = "interest_income";
 /// Processing and overdue fees earned.
 pub const FEE_INCOME: &str = "fee_income";
 
+/// What each journal entry says happened (stored as its `description`), with the
+/// stable code the console words it by in the auditor's language. Every description
+/// [`order_entry`] and [`wallet_entry`] write is one of these constants.
+pub const ENTRY_DESCRIPTIONS: [(&str, &str); 11] = [
+    ("payout_sent", PAYOUT_SENT),
+    ("payout_confirmed", PAYOUT_CONFIRMED),
+    ("payout_returned", PAYOUT_RETURNED),
+    ("repayment", REPAYMENT),
+    ("overdue_fee", OVERDUE_FEE),
+    ("closed_waived", CLOSED_WAIVED),
+    ("payment_received", PAYMENT_RECEIVED),
+    ("payment_applied", PAYMENT_APPLIED),
+    ("refund_sent", REFUND_SENT),
+    ("refund_confirmed", REFUND_CONFIRMED),
+    ("refund_returned", REFUND_RETURNED),
+];
+
+/// The code of a stored entry description (see [`ENTRY_DESCRIPTIONS`]); `None` for a
+/// description this build does not know.
+pub fn entry_code(description: &str) -> Option<&'static str> {
+    ENTRY_DESCRIPTIONS
+        .iter()
+        .find(|(_, text)| *text == description)
+        .map(|(code, _)| *code)
+}
+
+const PAYOUT_SENT: &str = "payout sent to the borrower's bank";
+const PAYOUT_CONFIRMED: &str = "payout confirmed: principal and interest receivable, fee earned";
+const PAYOUT_RETURNED: &str = "payout returned by the bank";
+const REPAYMENT: &str = "repayment";
+const OVERDUE_FEE: &str = "overdue fee";
+const CLOSED_WAIVED: &str = "closed: interest and fees not charged are waived";
+const PAYMENT_RECEIVED: &str = "payment received from the borrower";
+const PAYMENT_APPLIED: &str = "payment applied to the loan";
+const REFUND_SENT: &str = "refund: money not owed sent back to the borrower's bank";
+const REFUND_CONFIRMED: &str = "refund confirmed by the bank";
+const REFUND_RETURNED: &str = "refund returned by the bank: the borrower's cash again";
+
 /// `loan_receivable:<order>`.
 pub fn loan_receivable(order_id: &str) -> String {
     format!("loan_receivable:{order_id}")
@@ -100,7 +138,7 @@ pub fn order_entry(order_id: &str, event: &OrderEvent) -> Option<JournalEntry> {
     let e = match event {
         OrderEvent::PayoutRequested { net_amount, .. } => entry(
             order_id,
-            "payout sent to the borrower's bank",
+            PAYOUT_SENT,
             vec![
                 (PAYOUT_CLEARING.into(), *net_amount),
                 (LENDER_CASH.into(), -*net_amount),
@@ -108,7 +146,7 @@ pub fn order_entry(order_id: &str, event: &OrderEvent) -> Option<JournalEntry> {
         ),
         OrderEvent::PayoutSucceeded { disclosure, .. } => entry(
             order_id,
-            "payout confirmed: principal and interest receivable, fee earned",
+            PAYOUT_CONFIRMED,
             vec![
                 (receivable, disclosure.principal + disclosure.interest),
                 (PAYOUT_CLEARING.into(), -disclosure.net_amount),
@@ -118,7 +156,7 @@ pub fn order_entry(order_id: &str, event: &OrderEvent) -> Option<JournalEntry> {
         ),
         OrderEvent::PayoutFailed { net_amount, .. } => entry(
             order_id,
-            "payout returned by the bank",
+            PAYOUT_RETURNED,
             vec![
                 (LENDER_CASH.into(), *net_amount),
                 (PAYOUT_CLEARING.into(), -*net_amount),
@@ -131,13 +169,13 @@ pub fn order_entry(order_id: &str, event: &OrderEvent) -> Option<JournalEntry> {
             };
             entry(
                 order_id,
-                "repayment",
+                REPAYMENT,
                 vec![(from.into(), *amount), (receivable, -*amount)],
             )
         }
         OrderEvent::OverdueFeeCharged { amount, .. } => entry(
             order_id,
-            "overdue fee",
+            OVERDUE_FEE,
             vec![(receivable, *amount), (FEE_INCOME.into(), -*amount)],
         ),
         OrderEvent::LoanRepaid {
@@ -146,7 +184,7 @@ pub fn order_entry(order_id: &str, event: &OrderEvent) -> Option<JournalEntry> {
             ..
         } => entry(
             order_id,
-            "closed: interest and fees not charged are waived",
+            CLOSED_WAIVED,
             vec![
                 (INTEREST_INCOME.into(), *interest_waived),
                 (FEE_INCOME.into(), *fees_waived),
@@ -167,28 +205,28 @@ pub fn wallet_entry(user_id: &str, event: &WalletEvent) -> Option<JournalEntry> 
             order_id, amount, ..
         } => entry(
             &order_id.to_string(),
-            "payment received from the borrower",
+            PAYMENT_RECEIVED,
             vec![(LENDER_CASH.into(), *amount), (wallet, -*amount)],
         ),
         WalletEvent::RepaymentApplied {
             order_id, amount, ..
         } => entry(
             &order_id.to_string(),
-            "payment applied to the loan",
+            PAYMENT_APPLIED,
             vec![(wallet, *amount), (PAYMENT_CLEARING.into(), -*amount)],
         ),
         WalletEvent::RefundRequested {
             order_id, amount, ..
         } => entry(
             &order_id.to_string(),
-            "refund: money not owed sent back to the borrower's bank",
+            REFUND_SENT,
             vec![(wallet, *amount), (PAYOUT_CLEARING.into(), -*amount)],
         ),
         WalletEvent::RefundPaid {
             order_id, amount, ..
         } => entry(
             &order_id.to_string(),
-            "refund confirmed by the bank",
+            REFUND_CONFIRMED,
             vec![
                 (PAYOUT_CLEARING.into(), *amount),
                 (LENDER_CASH.into(), -*amount),
@@ -198,7 +236,7 @@ pub fn wallet_entry(user_id: &str, event: &WalletEvent) -> Option<JournalEntry> 
             order_id, amount, ..
         } => entry(
             &order_id.to_string(),
-            "refund returned by the bank: the borrower's cash again",
+            REFUND_RETURNED,
             vec![(PAYOUT_CLEARING.into(), *amount), (wallet, -*amount)],
         ),
         _ => return None,
@@ -287,4 +325,21 @@ async fn post(store: &mut dyn RowStore, event: &StoredEvent) -> Result<(), Proje
             .await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_description_has_one_code_and_back() {
+        let mut codes: Vec<&str> = ENTRY_DESCRIPTIONS.iter().map(|(code, _)| *code).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), ENTRY_DESCRIPTIONS.len(), "codes are unique");
+        for (code, description) in ENTRY_DESCRIPTIONS {
+            assert_eq!(entry_code(description), Some(code));
+        }
+        assert_eq!(entry_code("something else"), None);
+    }
 }

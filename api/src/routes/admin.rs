@@ -1013,7 +1013,7 @@ fn account_json(target: &mut Json, account: &str, holder: &queries::AccountHolde
     path = "/admin/api/ledger/journal",
     tag = "auditor",
     summary = "The ledger journal",
-    description = "`data`: {total, page, pageSize, entries: [{entryId, at, orderId, orderNo, description, postings: [{postingNo, account, kind, orderNo, holder, amount}]}]}: `kind` is the account without its id (`borrower_wallet`, `loan_receivable`, `lender_cash`, ...), `orderNo` and `holder` the order number and applicant behind a wallet or receivable (else null). Includes every event committed before the call. The body may be empty. 10004 both filters or bad paging; 40007 an orderId that is no order id.",
+    description = "`data`: {total, page, pageSize, entries: [{entryId, at, orderId, orderNo, code, description, postings: [{postingNo, account, kind, orderNo, holder, amount}]}]}: `kind` is the account without its id (`borrower_wallet`, `loan_receivable`, `lender_cash`, ...), `orderNo` and `holder` the order number and applicant behind a wallet or receivable (else null); `code` names what the entry records (`payout_sent`, `repayment`, ... as projections::ledger::ENTRY_DESCRIPTIONS), `description` says it in English. Includes every event committed before the call. The body may be empty. 10004 both filters or bad paging; 40007 an orderId that is no order id.",
     security(("bearer" = [])),
     request_body = Option<JournalBody>,
     responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
@@ -1067,6 +1067,7 @@ async fn journal(
                 "at": row.at,
                 "orderId": row.order_id,
                 "orderNo": row.entry_order_no.filter(|no| !no.is_empty()),
+                "code": projections::ledger::entry_code(&row.description),
                 "description": row.description,
                 "postings": [posting],
             })),

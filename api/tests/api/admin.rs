@@ -514,6 +514,16 @@ async fn console(app: &TestApp) {
         .iter()
         .find(|e| e["description"] == "repayment")
         .expect("a repayment entry");
+    assert_eq!(repayment["code"], "repayment");
+    let codes: Vec<&str> = entries
+        .iter()
+        .map(|e| e["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        codes,
+        ["payout_sent", "payout_confirmed", "repayment"],
+        "{journal}"
+    );
     let postings: Vec<(String, String)> = repayment["postings"]
         .as_array()
         .unwrap()
