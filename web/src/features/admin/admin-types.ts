@@ -175,6 +175,9 @@ export interface JournalEntry {
   orderId: string | null;
   /** The order's human number, when known. */
   orderNo?: string | null;
+  /** What the entry records (`payout_sent`, `repayment`, ...); null when the api does not know it. */
+  code?: string | null;
+  /** The same in English, as stored. */
   description: string;
   postings: Posting[];
 }

@@ -137,7 +137,7 @@ function Entries({ entries, onAccount }: { entries: JournalEntry[]; onAccount: (
                 <>
                   <td rowSpan={entry.postings.length}>{dates.dateTime(entry.at)}</td>
                   <td rowSpan={entry.postings.length}>
-                    {entry.description}
+                    {entry.code ? t(`admin_entry_${entry.code}`, { defaultValue: entry.description }) : entry.description}
                     <div className="admin-muted admin-mono">{entry.entryId}</div>
                   </td>
                   <td rowSpan={entry.postings.length}>

@@ -23,6 +23,7 @@ const journal: JournalPage = {
       at: '2026-11-22T07:19:19.291829Z',
       orderId: 'o1',
       orderNo: 'HL-2611-000123',
+      code: 'payout_sent',
       description: "payout sent to the borrower's bank",
       postings: [
         { postingNo: 1, account: 'payout_clearing', kind: 'payout_clearing', orderNo: null, holder: null, amount: '30000.00' },
@@ -110,7 +111,7 @@ describe('the journal', () => {
     const user = userEvent.setup();
     const { bodies, router } = mount('0.00');
     const entry = await screen.findByTestId('journal-entry');
-    expect(within(entry).getByText("payout sent to the borrower's bank")).toBeInTheDocument();
+    expect(within(entry).getByText("Payout sent to the borrower's bank")).toBeInTheDocument();
     expect(within(entry).getAllByText('₱30,000.00')).toHaveLength(2);
     expect(bodies[0]).toEqual({ page: 1, pageSize: 25 });
 
