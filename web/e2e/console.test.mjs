@@ -256,6 +256,15 @@ describe('console journey', () => {
     await panel.getByText('The hand-held photo is blurred').waitFor();
     assert.equal(await panel.getByRole('link').count(), 1, 'only the photos are asked for');
     await shot(page, 'resubmission-requested');
+    // The same request in Chinese.
+    await page.goto('/my');
+    await page.getByRole('button', { name: '中文' }).click();
+    await page.goto(`/detail/${borrower.orderId}`);
+    await page.getByTestId('resubmission-panel').getByText('信贷员请您修改资料').waitFor();
+    await shot(page, 'resubmission-requested-zh');
+    await page.goto('/my');
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.goto(`/detail/${borrower.orderId}`);
     await panel.getByRole('link', { name: 'Upload new ID photos' }).click();
     await page.waitForURL('**/baseInfo?then=**');
     for (const [label, text] of [['ID front', 'FRONT 2'], ['ID back', 'BACK 2'], ['Holding ID', 'SHARP FACE']]) {
