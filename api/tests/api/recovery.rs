@@ -83,12 +83,31 @@ async fn resubmission_round_trip(app: TestApp) {
     let info = app.ok("/jackey/user/info", t, json!({})).await;
     assert_eq!(info["userQualificationView"]["identity"], 1);
 
-    // Resubmit: back to 0, the items close; a second press is refused, not repeated.
+    // Resubmit, pressed three times at once: one returns the order to 0, the others
+    // are refused (the Order decides on its own version), and a later press too.
     let body = json!({ "loanOrderId": order_id });
-    app.ok("/jackey/loan/resubmit", t, body.clone()).await;
+    let answers = crate::helpers::futures_join(3, |_| {
+        let body = body.clone();
+        let app = &app;
+        async move { app.post("/jackey/loan/resubmit", t, body).await }
+    })
+    .await;
+    let codes: Vec<_> = answers.iter().map(|a| a["code"].clone()).collect();
+    assert_eq!(codes.iter().filter(|c| **c == 0).count(), 1, "{answers:?}");
+    assert_eq!(
+        codes.iter().filter(|c| **c == 10004).count(),
+        2,
+        "{answers:?}"
+    );
     app.fails("/jackey/loan/resubmit", t, body, 10004).await;
     let back = app.wait_status(&token, &order_id, 0).await;
     assert_eq!(back["resubmissionItems"], json!([]));
+    let (types, _) = app.timeline(&token, &order_id).await;
+    assert_eq!(
+        types.iter().filter(|t| *t == "Resubmitted").count(),
+        1,
+        "{types:?}"
+    );
     app.quiesce().await;
     let info = app.ok("/jackey/user/info", t, json!({})).await;
     assert_eq!(info["resubmissionItems"], json!(null));
