@@ -5,16 +5,13 @@
  * and never without the code once a PIN exists (the User aggregate decides).
  */
 import { useState } from 'react';
-import Button from 'antd-mobile/es/components/button';
 import Form from 'antd-mobile/es/components/form';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { showToast } from '@/components/feedback';
+import { FormSubmit, useFormAction } from '@/components/form-action';
 import { Page } from '@/components/page';
 import { SecretItem } from '@/components/secret-item';
 import { QueryGate } from '@/components/query-gate';
 import { SmsCodeField } from '@/components/sms-code-field';
-import type { ApiFailure } from '@/lib/envelope';
 import { useSendSmsMutation, useUserInfoQuery } from '@/lib/shared-api';
 import type { User } from '@/lib/types';
 import { checkPin, checkSmsCode } from '@/lib/validation';
@@ -22,30 +19,18 @@ import { useChangeWithdrawPinMutation } from './credentials-api';
 
 function PinForm({ user }: { user: User }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const [pin, setPin] = useState('');
   const [confirm, setConfirm] = useState('');
   const [smsCode, setSmsCode] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
   const [sendSms] = useSendSmsMutation();
-  const [save, saveState] = useChangeWithdrawPinMutation();
+  const [save] = useChangeWithdrawPinMutation();
   const filled = !!(pin && confirm && smsCode);
-
-  const submit = async () => {
-    const check = checkPin(pin) ?? (pin === confirm ? null : 'withdraw_pin_mismatch') ?? checkSmsCode(smsCode);
-    if (check) {
-      setProblem(t(check));
-      return;
-    }
-    setProblem(null);
-    try {
-      await save({ pin, smsCode: smsCode.trim() }).unwrap();
-      showToast({ icon: 'success', content: t('pin_saved') });
-      navigate('/my', { replace: true });
-    } catch (error) {
-      setProblem((error as ApiFailure).message);
-    }
-  };
+  const action = useFormAction({
+    check: () => checkPin(pin) ?? (pin === confirm ? null : 'withdraw_pin_mismatch') ?? checkSmsCode(smsCode),
+    send: () => save({ pin, smsCode: smsCode.trim() }).unwrap(),
+    done: 'pin_saved',
+    next: '/my',
+  });
 
   return (
     <div className="card">
@@ -62,14 +47,7 @@ function PinForm({ user }: { user: User }) {
           />
         </Form.Item>
       </Form>
-      {problem && (
-        <p className="error-text" role="alert" data-testid="form-error">
-          {problem}
-        </p>
-      )}
-      <Button block color="primary" size="large" disabled={!filled} loading={saveState.isLoading} onClick={submit}>
-        {t('save_pin')}
-      </Button>
+      <FormSubmit label={t('save_pin')} filled={filled} {...action} onSubmit={() => void action.submit()} />
     </div>
   );
 }

@@ -6,47 +6,32 @@
  * has an account (12.2).
  */
 import { useState } from 'react';
-import Button from 'antd-mobile/es/components/button';
 import Form from 'antd-mobile/es/components/form';
 import Input from 'antd-mobile/es/components/input';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { showToast } from '@/components/feedback';
+import { FormSubmit, useFormAction } from '@/components/form-action';
 import { Page } from '@/components/page';
 import { SecretItem } from '@/components/secret-item';
 import { SmsCodeField } from '@/components/sms-code-field';
-import type { ApiFailure } from '@/lib/envelope';
 import { useSendSmsMutation } from '@/lib/shared-api';
 import { checkConfirm, checkPassword, checkPhone, checkSmsCode, digitsOnly } from '@/lib/validation';
 import { useResetPasswordMutation } from './auth-api';
 
 export default function ForgotPasswordScreen() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const [mobile, setMobile] = useState('');
   const [smsCode, setSmsCode] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
   const [sendSms] = useSendSmsMutation();
-  const [reset, resetState] = useResetPasswordMutation();
+  const [reset] = useResetPasswordMutation();
   const filled = !!(mobile && smsCode && password && confirm);
-
-  const submit = async () => {
-    const check = checkPhone(mobile) ?? checkSmsCode(smsCode) ?? checkPassword(password) ?? checkConfirm(password, confirm);
-    if (check) {
-      setProblem(t(check));
-      return;
-    }
-    setProblem(null);
-    try {
-      await reset({ mobile, smsCode: smsCode.trim(), password }).unwrap();
-      showToast({ icon: 'success', content: t('password_reset_done') });
-      navigate('/login', { replace: true });
-    } catch (error) {
-      setProblem((error as ApiFailure).message);
-    }
-  };
+  const action = useFormAction({
+    check: () => checkPhone(mobile) ?? checkSmsCode(smsCode) ?? checkPassword(password) ?? checkConfirm(password, confirm),
+    send: () => reset({ mobile, smsCode: smsCode.trim(), password }).unwrap(),
+    done: 'password_reset_done',
+    next: '/login',
+  });
 
   return (
     <Page title={t('forgot_password_title')} back="/login">
@@ -81,14 +66,7 @@ export default function ForgotPasswordScreen() {
           />
           <SecretItem label={t('confirm_password')} autoComplete="new-password" value={confirm} onChange={setConfirm} />
         </Form>
-        {problem && (
-          <p className="error-text" role="alert" data-testid="form-error">
-            {problem}
-          </p>
-        )}
-        <Button block color="primary" size="large" disabled={!filled} loading={resetState.isLoading} onClick={submit}>
-          {t('reset_password')}
-        </Button>
+        <FormSubmit label={t('reset_password')} filled={filled} {...action} onSubmit={() => void action.submit()} />
       </div>
     </Page>
   );
