@@ -2,7 +2,7 @@
 // used to bring them; components are imported one by one, e.g.
 // 'antd-mobile/es/components/button', so the first screen carries only its own).
 import 'antd-mobile/es/global';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@/lib/antd-react19';
 import { i18nReady } from '@/lib/i18n';
@@ -14,12 +14,15 @@ import './styles.css';
 const store = makeStore();
 
 // Render once the saved language's strings are there (no flash of English).
-void i18nReady.finally(() =>
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <AppProvider store={store}>
-        <App />
-      </AppProvider>
-    </StrictMode>,
-  ),
-);
+void i18nReady.finally(() => {
+  const root = createRoot(document.getElementById('root')!);
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <AppProvider store={store}>
+          <App />
+        </AppProvider>
+      </StrictMode>,
+    ),
+  );
+});

@@ -153,7 +153,8 @@ describe('home signature sheet', () => {
     given(null);
     server.use(answer('jackey/user/info', userFixture({ signatureImg: null })));
     renderWithProviders(<HomeScreen />, { preloadedState: { session } });
-    expect(await screen.findByTestId('signature-canvas')).toBeInTheDocument();
+    // The sheet's chunk (with antd's Popup and its animation library) loads on first use.
+    expect(await screen.findByTestId('signature-canvas', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.getByText('Your signature')).toBeVisible();
     expect(screen.getByText('Add your signature')).toBeInTheDocument();
   });
