@@ -1,45 +1,77 @@
 /**
- * Every string exists in both languages, including `service_error_{code}` for
- * every code of PRODUCT.md 9; the console's strings (`admin_*`) live apart, in
+ * Every string exists in every language with the same `{{placeholders}}`,
+ * including `service_error_{code}` for every code of PRODUCT.md 9: the borrower
+ * app in English, Chinese and Filipino (issue 16), the console in English and
+ * Chinese. The console's strings (`admin_*`) live apart, in
  * features/admin/locales, so the borrower's first screen does not carry them.
  */
 import en from '@/locales/en.json';
 import zh from '@/locales/zh.json';
+import fil from '@/locales/fil.json';
 import adminEn from '@/features/admin/locales/en.json';
 import adminZh from '@/features/admin/locales/zh.json';
 import { ORDER_EVENT_TYPES } from '@/lib/order-events';
+import { LANGUAGES } from '@/lib/i18n';
 
 type Strings = Record<string, string>;
 
 const CODES = [5, 7, 401, 500, 10000, 10001, 10002, 10003, 10004, 10005, 10006, 10008, 10009, 10011, 10012, 10013, 10014,
   10025, 10026, 10028, 10035, 20000, 20001, 20003, 40000, 40001, 40003, 40004, 40005, 40006, 40007, 40008, 110012];
 
-/** The keys whose Chinese text is the English one (the language names may be). */
-function untranslated(english: Strings, chinese: Strings): string[] {
-  return Object.keys(english).filter((k) => english[k] === chinese[k] && !k.startsWith('language_'));
+/**
+ * Filipino keeps the English words Filipinos use in such apps (and the brand);
+ * every other Filipino string differs from the English one.
+ */
+const FILIPINO_AS_ENGLISH = ['account', 'app_name', 'customer_service', 'email', 'ok', 'password', 'repay_col_period',
+  'tab_home', 'timeline_by_auditor', 'wallet', 'website', 'withdraw_step_pin'];
+
+/** The keys whose translation is the English text (the language names may be, and `same`). */
+function untranslated(english: Strings, other: Strings, same: string[] = []): string[] {
+  return Object.keys(english).filter((k) => english[k] === other[k] && !k.startsWith('language_') && !same.includes(k));
+}
+
+/** The `{{name}}` placeholders of a string, sorted ("{{ n }}" and "{{n, number}}" count as `n`). */
+function placeholders(text: string): string[] {
+  return [...text.matchAll(/\{\{\s*([\w.]+)[^}]*\}\}/g)].map((m) => m[1]).sort();
 }
 
 describe.each([
-  ['the borrower app', en as Strings, zh as Strings],
-  ['the console', adminEn as Strings, adminZh as Strings],
-])('translations of %s', (_name, english, chinese) => {
-  it('English and Chinese have the same keys', () => {
-    expect(Object.keys(chinese).sort()).toEqual(Object.keys(english).sort());
+  ['the borrower app', 'Chinese', en as Strings, zh as Strings, []],
+  ['the borrower app', 'Filipino', en as Strings, fil as Strings, FILIPINO_AS_ENGLISH],
+  ['the console', 'Chinese', adminEn as Strings, adminZh as Strings, []],
+])('translations of %s into %s', (_app, _language, english, other, same) => {
+  it('has exactly the English keys', () => {
+    expect(Object.keys(other).sort()).toEqual(Object.keys(english).sort());
   });
-  it('the Chinese file is translated, not copied', () => {
-    expect(untranslated(english, chinese)).toEqual([]);
+  it('has the same placeholders as English in every string', () => {
+    const differing = Object.keys(english).filter(
+      (k) => placeholders(english[k]).join() !== placeholders(other[k] ?? '').join(),
+    );
+    expect(differing).toEqual([]);
+  });
+  it('is translated, not copied', () => {
+    expect(untranslated(english, other, same)).toEqual([]);
   });
   it('no string is empty', () => {
-    expect(Object.keys(english).filter((k) => !english[k].trim() || !chinese[k]?.trim())).toEqual([]);
+    expect(Object.keys(english).filter((k) => !english[k].trim() || !other[k]?.trim())).toEqual([]);
   });
 });
 
 describe('translations', () => {
-  it('every section 9 code has a message in both languages', () => {
+  it('every section 9 code has a message in every language', () => {
     for (const code of CODES) {
       expect(en).toHaveProperty(`service_error_${code}`);
       expect(zh).toHaveProperty(`service_error_${code}`);
+      expect(fil).toHaveProperty(`service_error_${code}`);
     }
+  });
+  it('the language switch names every language in each language file', () => {
+    for (const language of LANGUAGES) {
+      for (const strings of [en, zh, fil] as Strings[]) expect(strings).toHaveProperty(`language_${language}`);
+    }
+  });
+  it('the placeholder reader sees the names', () => {
+    expect(placeholders('{{max}} – {{ min }}, {{n, number}}')).toEqual(['max', 'min', 'n']);
   });
   it('every order event type has a label on the borrower timeline and in the console', () => {
     for (const type of ORDER_EVENT_TYPES) {
