@@ -1,13 +1,16 @@
 /**
  * The providers around the app: Redux store, antd-mobile locale (follows the
- * i18n language) and the company theme colour (PRODUCT.md 10 "theme colours").
+ * i18n language: Chinese is antd-mobile's own, Filipino's words load with its
+ * strings, lib/i18n.ts) and the company theme colour (PRODUCT.md 10 "theme
+ * colours").
  */
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import ConfigProvider from 'antd-mobile/es/components/config-provider';
 import enUS from 'antd-mobile/es/locales/en-US';
 import zhCN from 'antd-mobile/es/locales/zh-CN';
 import { useTranslation } from 'react-i18next';
+import { antdLocale } from '@/lib/i18n';
 import { useCompanyConfigQuery } from '@/lib/shared-api';
 import type { AppStore } from './store';
 
@@ -22,7 +25,9 @@ function Theme({ children }: { children: ReactNode }) {
     if (theme?.text) root.setProperty('--app-text', theme.text);
     if (typeof data?.title === 'string') document.title = data.title;
   }, [theme, data?.title]);
-  return <ConfigProvider locale={i18n.language === 'zh' ? zhCN : enUS}>{children}</ConfigProvider>;
+  const language = i18n.language;
+  const locale = useMemo(() => (language === 'zh' ? zhCN : antdLocale(language, enUS)), [language]);
+  return <ConfigProvider locale={locale}>{children}</ConfigProvider>;
 }
 
 export function AppProvider({ store, children }: { store: AppStore; children: ReactNode }) {

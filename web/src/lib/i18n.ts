@@ -1,24 +1,45 @@
 /**
- * react-i18next set-up: English by default, Chinese on request (PRODUCT.md 1).
- * Every string the borrower sees is a key in locales/en.json and locales/zh.json
- * (the auditor console adds its own, features/admin/admin-i18n.ts); the chosen
- * language is remembered in local storage. English ships with the first screen;
- * Chinese loads on demand, so nobody downloads a language twice.
+ * react-i18next set-up: English by default, Chinese and Filipino on request
+ * (PRODUCT.md 1, issue 16). Every string the borrower sees is a key in
+ * locales/en.json, zh.json and fil.json (the auditor console adds its own, in
+ * English and Chinese only: features/admin/admin-i18n.ts); the chosen language
+ * is remembered in local storage. English ships with the first screen; the
+ * others load on demand (Filipino with antd-mobile's words in it,
+ * locales/fil-pack.ts), so nobody downloads a language twice.
  */
+import type { Locale } from 'antd-mobile/es/locales/base';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '@/locales/en.json';
 import { storage } from './storage';
 
-export const LANGUAGES = ['en', 'zh'] as const;
+/** The borrower app's languages, in the order the language switch lists them. */
+export const LANGUAGES = ['en', 'zh', 'fil'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: Record<string, string> }>> = {
+/** A language's chunk: its strings, and antd-mobile's words where antd-mobile has none. */
+interface LanguageChunk {
+  default: Record<string, string>;
+  antd?: (english: Locale) => Locale;
+}
+
+const loaders: Record<Exclude<Language, 'en'>, () => Promise<LanguageChunk>> = {
   zh: () => import('@/locales/zh.json'),
+  fil: () => import('@/locales/fil-pack'),
 };
 
 const saved = storage.get('language');
-const initial: Language = saved === 'zh' ? 'zh' : 'en';
+const initial = (LANGUAGES as readonly (string | null)[]).includes(saved) ? (saved as Language) : 'en';
+
+const antdWords = new Map<string, (english: Locale) => Locale>();
+
+/**
+ * antd-mobile's locale for a language whose chunk brought its words (Filipino),
+ * else `english` (app/provider.tsx picks antd-mobile's own Chinese).
+ */
+export function antdLocale(language: string, english: Locale): Locale {
+  return antdWords.get(language)?.(english) ?? english;
+}
 
 /**
  * The languages whose borrower strings are loaded or loading. Not
@@ -31,7 +52,8 @@ function loadLanguage(language: Language): Promise<void> {
   let load = loading.get(language);
   if (!load) {
     load = loaders[language as Exclude<Language, 'en'>]().then(
-      ({ default: strings }) => {
+      ({ default: strings, antd }) => {
+        if (antd) antdWords.set(language, antd);
         i18n.addResourceBundle(language, 'translation', strings, true, false);
       },
       (error: unknown) => {
