@@ -13,9 +13,10 @@ import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { LanguageSwitch } from '@/components/language-switch';
+import { setLanguage } from '@/lib/i18n';
 import { useAdminLogoutMutation } from './admin-api';
 // The console's strings, registered before any screen renders.
-import './admin-i18n';
+import { CONSOLE_LANGUAGES, isConsoleLanguage } from './admin-i18n';
 import { adminPaths } from './admin-paths';
 import { adminSession, useAdminSession } from './admin-session';
 import { HistoryScreen } from './history-screen';
@@ -80,7 +81,7 @@ function AdminLayout() {
           <Button size="small" block onClick={onLogout} loading={isLoading}>
             {t('admin_logout')}
           </Button>
-          <LanguageSwitch />
+          <LanguageSwitch languages={CONSOLE_LANGUAGES} />
         </div>
       </aside>
       <main className="admin-main">
@@ -91,6 +92,12 @@ function AdminLayout() {
 }
 
 export default function AdminApp() {
+  const { i18n } = useTranslation();
+  useEffect(() => {
+    // The borrower's Filipino is not a console language: English here, and the
+    // borrower's saved choice stays as it was.
+    if (!isConsoleLanguage(i18n.language)) void setLanguage('en', false);
+  }, [i18n.language]);
   return (
     <Routes>
       <Route path="login" element={<LoginScreen />} />

@@ -10,6 +10,7 @@ import { useAppDispatch } from '@/app/hooks';
 import { LanguageSwitch } from '@/components/language-switch';
 import { ADMIN_TAGS, adminApi, useAdminLoginMutation } from './admin-api';
 import { adminErrorMessage } from './admin-format';
+import { CONSOLE_LANGUAGES } from './admin-i18n';
 import { adminPaths } from './admin-paths';
 import { adminSession, useAdminSession } from './admin-session';
 import { ActionError, TextField } from './admin-ui';
@@ -95,7 +96,7 @@ export function LoginScreen() {
         >
           {t('admin_login')}
         </Button>
-        <LanguageSwitch />
+        <LanguageSwitch languages={CONSOLE_LANGUAGES} />
       </form>
     </main>
   );
