@@ -2,7 +2,7 @@
 //! workers and the replay tool (DESIGN.md "Stores", "Read models").
 //!
 //! - [`store`]: the event store on SQLite and PostgreSQL, commands, the global log.
-//! - [`projection`], [`users`], [`orders`], [`wallets`], [`ledger`]: the read models,
+//! - [`projection`], [`users`], [`orders`] (with [`notices`]), [`wallets`], [`ledger`]: the read models,
 //!   each written once against [`rows::RowStore`] so the live workers and `rebuild`
 //!   share one implementation.
 //! - [`lag`]: how long events take to reach the read models.
@@ -15,6 +15,7 @@ pub mod feed;
 pub mod history;
 pub mod lag;
 pub mod ledger;
+pub mod notices;
 pub mod orders;
 pub mod process;
 pub mod projection;

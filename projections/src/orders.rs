@@ -1,6 +1,7 @@
 //! `orders`: every read model fed by Order events — `order_detail`, `order_list`,
-//! `loan_progress`, `audit_queue`, `last_withdraw_error`, `order_timeline` and
-//! `transactions` (PRODUCT.md sections 8 and 10).
+//! `loan_progress`, `audit_queue`, `last_withdraw_error`, `order_timeline`,
+//! `transactions` (PRODUCT.md sections 8 and 10) and the inbox's `notice`
+//! ([`crate::notices`], 12.5).
 //!
 //! The folded `Order` is kept in `order_detail.state`; each event is applied to it
 //! with the aggregate's own `apply`, so the read side can never disagree with the
@@ -156,6 +157,7 @@ pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
         | OrderEvent::PaymentSessionPaid { at, .. }
         | OrderEvent::PaymentRefundDue { at, .. }
         | OrderEvent::ManualRepaymentProposed { at, .. }
+        | OrderEvent::ReminderDue { at, .. }
         | OrderEvent::LoanRepaid { at, .. } => *at,
         OrderEvent::PayoutSucceeded { paid_at, .. } => *paid_at,
         OrderEvent::InstallmentOverdue { due_date, .. } => {
@@ -292,6 +294,18 @@ fn timeline_detail(event: &OrderEvent) -> Json {
         OrderEvent::PaymentRefundDue { amount, reason, .. } => {
             json!({"amount": money_text(*amount), "reason": reason})
         }
+        OrderEvent::ReminderDue {
+            period,
+            kind,
+            due_date,
+            amount,
+            ..
+        } => json!({
+            "period": period,
+            "kind": kind,
+            "dueDate": due_date.format("%Y-%m-%d").to_string(),
+            "amount": money_text(*amount),
+        }),
         OrderEvent::ReviewStarted { .. }
         | OrderEvent::Resubmitted { .. }
         | OrderEvent::FirstAuditPassed { .. }
@@ -299,7 +313,7 @@ fn timeline_detail(event: &OrderEvent) -> Json {
     }
 }
 
-static TABLES: [&TableSpec; 7] = [
+static TABLES: [&TableSpec; 8] = [
     &ORDER_DETAIL,
     &ORDER_LIST,
     &LOAN_PROGRESS,
@@ -307,6 +321,7 @@ static TABLES: [&TableSpec; 7] = [
     &LAST_WITHDRAW_ERROR,
     &ORDER_TIMELINE,
     &TRANSACTIONS,
+    &crate::notices::NOTICE,
 ];
 
 #[async_trait]
@@ -421,6 +436,9 @@ async fn write_event_rows(
         OrderEvent::PayoutRequested { .. } | OrderEvent::PayoutSucceeded { .. } => Some(""),
         _ => None,
     };
+    if let Some(notice) = crate::notices::notice_row(event, payload, &user_id) {
+        store.upsert(notice).await?;
+    }
     if let Some(message) = withdraw_error {
         store
             .upsert(Row {

@@ -6,6 +6,7 @@ use super::commands::{
 use super::errors::OrderError;
 use super::events::{OrderEvent, ReviewStage};
 use super::loan::Loan;
+use super::reminder::ReminderKind;
 use super::status::OrderStatus;
 use crate::pricing::{
     disclose, fee_headroom, overdue_fee_for_day, processing_fee, Disclosure, LoanTerms,
@@ -181,6 +182,10 @@ pub struct Order {
     /// reference → (amount, the auditor who entered it).
     #[serde(default)]
     pub manual_proposals: std::collections::BTreeMap<String, (Decimal, Uuid)>,
+    /// The due-date reminders recorded so far: (installment number, kind). Each is
+    /// recorded once (PRODUCT.md 12.5).
+    #[serde(default)]
+    pub reminders: BTreeSet<(u32, ReminderKind)>,
 }
 
 impl Order {
@@ -608,6 +613,43 @@ impl Order {
     }
 }
 
+impl Order {
+    /// The `kind` reminder of installment `period` at `now`, when one is due: the loan
+    /// is disbursed, the installment exists and is still owed, today (UTC) is the
+    /// kind's day, and it was not recorded before. Anything else records nothing.
+    async fn send_reminder(
+        &mut self,
+        period: u32,
+        kind: ReminderKind,
+        sink: &EventSink<Self>,
+        now: DateTime<Utc>,
+    ) -> Result<(), OrderError> {
+        if self.status != OrderStatus::Disbursed || self.reminders.contains(&(period, kind)) {
+            return Ok(());
+        }
+        let Some(installment) = self
+            .loan
+            .as_ref()
+            .and_then(|loan| loan.schedule.iter().find(|i| i.period == period))
+        else {
+            return Ok(());
+        };
+        let owed = installment.unpaid();
+        if owed.is_zero() || !kind.falls_on(installment.due_date, now.date_naive()) {
+            return Ok(());
+        }
+        let event = OrderEvent::ReminderDue {
+            period,
+            kind,
+            due_date: installment.due_date,
+            amount: owed,
+            at: now,
+        };
+        sink.write(event, self).await;
+        Ok(())
+    }
+}
+
 impl Aggregate for Order {
     const TYPE: &'static str = "Order";
     type Command = OrderCommand;
@@ -831,6 +873,9 @@ impl Aggregate for Order {
                     .await?;
             }
             OrderCommand::AccrueOverdue => self.accrue_overdue(sink, now).await?,
+            OrderCommand::SendReminder { period, kind } => {
+                self.send_reminder(period, kind, sink, now).await?;
+            }
         }
         Ok(())
     }
@@ -1038,6 +1083,9 @@ impl Aggregate for Order {
                     i.fee += amount;
                     i.fees_through = Some(through);
                 }
+            }
+            OrderEvent::ReminderDue { period, kind, .. } => {
+                self.reminders.insert((period, kind));
             }
             OrderEvent::LoanRepaid {
                 interest_waived,

@@ -1,5 +1,6 @@
 //! Commands of the Order aggregate.
 
+use super::reminder::ReminderKind;
 use crate::types::{BankAccount, ImageRef, ResubmissionItem};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -148,4 +149,16 @@ pub enum OrderCommand {
     },
     /// Scheduler: mark overdue installments and charge overdue fees up to today.
     AccrueOverdue,
+    /// Scheduler: record the `kind` reminder of installment `period` (PRODUCT.md
+    /// 12.5). The order decides at its clock's now: it records `ReminderDue` only when
+    /// the loan is disbursed, the installment is still owed, today (UTC) is the
+    /// kind's day ([`ReminderKind::day_for`]) and this reminder was not recorded
+    /// before; otherwise nothing happens (a no-op, never an error), so a repeat, a
+    /// second process or a payment that arrived in between sends nothing.
+    SendReminder {
+        /// Installment number (1-based).
+        period: u32,
+        /// Which reminder.
+        kind: ReminderKind,
+    },
 }

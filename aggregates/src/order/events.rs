@@ -2,6 +2,7 @@
 
 use super::commands::RepaymentSource;
 use super::loan::Installment;
+use super::reminder::ReminderKind;
 use crate::pricing::{Disclosure, LoanTerms};
 use crate::types::{BankAccount, ImageRef, ResubmissionItem};
 use chrono::{DateTime, NaiveDate, Utc};
@@ -258,6 +259,22 @@ pub enum OrderEvent {
         /// Total for these days after the cap.
         amount: Decimal,
     },
+    /// A due-date reminder of one installment is due (PRODUCT.md 12.5): a workflow
+    /// queues its SMS and the inbox shows it as a notice. Recorded once per
+    /// (installment, kind).
+    ReminderDue {
+        /// Installment number.
+        period: u32,
+        /// Which reminder.
+        kind: ReminderKind,
+        /// The installment's due day (UTC).
+        due_date: NaiveDate,
+        /// What the installment still asks for at `at` (amount and fees, minus
+        /// payments), two decimals.
+        amount: Decimal,
+        /// When (the order's clock).
+        at: DateTime<Utc>,
+    },
     /// Everything owed was paid (→ 10). What the payoff did not charge is waived (P12).
     LoanRepaid {
         /// Interest not charged (prepayment or cooling-off).
@@ -294,6 +311,7 @@ impl DomainEvent for OrderEvent {
             Self::ManualRepaymentProposed { .. } => "ManualRepaymentProposed",
             Self::InstallmentOverdue { .. } => "InstallmentOverdue",
             Self::OverdueFeeCharged { .. } => "OverdueFeeCharged",
+            Self::ReminderDue { .. } => "ReminderDue",
             Self::LoanRepaid { .. } => "LoanRepaid",
         };
         name.to_string()

@@ -14,13 +14,16 @@
 //!   the days elapsed, and within the cooling-off window only the principal (P12);
 //! - the only charges are interest, the processing fee and capped overdue fees, all
 //!   computed from the terms; no command creates any other charge (P11);
-//! - cancelling before the payout is free (P6).
+//! - cancelling before the payout is free (P6);
+//! - each due-date reminder (installment, kind) is recorded at most once, only for an
+//!   installment still owed and only on its day ([`ReminderKind`], PRODUCT.md 12.5).
 
 mod aggregate;
 mod commands;
 mod errors;
 mod events;
 mod loan;
+mod reminder;
 mod status;
 
 #[cfg(test)]
@@ -35,4 +38,5 @@ pub use commands::{
 pub use errors::OrderError;
 pub use events::{Allocation, OrderEvent, ReviewStage};
 pub use loan::{Installment, InstallmentStatus, Loan};
+pub use reminder::ReminderKind;
 pub use status::OrderStatus;

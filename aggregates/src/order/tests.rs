@@ -1283,6 +1283,10 @@ fn no_auditor_or_borrower_command_increases_what_is_owed_p11() {
             },
             session_id: None,
         },
+        OrderCommand::SendReminder {
+            period: 7,
+            kind: ReminderKind::Overdue,
+        },
     ];
     for command in commands {
         let mut history = disbursed();
@@ -1719,4 +1723,214 @@ fn notes_and_reasons_longer_than_500_characters_are_refused() {
         .given(in_first_review())
         .when(resubmit)
         .then_expect_error(InvalidInput::new("reason", "at most 500 characters").into());
+}
+
+// ---- due-date reminders (PRODUCT.md 12.5) -------------------------------------------------
+
+fn remind(period: u32, kind: ReminderKind) -> OrderCommand {
+    OrderCommand::SendReminder { period, kind }
+}
+
+fn reminder_due(period: u32, kind: ReminderKind, day: u64, amount: Decimal) -> OrderEvent {
+    OrderEvent::ReminderDue {
+        period,
+        kind,
+        due_date: at(period.into()).date_naive(),
+        amount,
+        at: at(day),
+    }
+}
+
+#[test]
+fn a_reminder_three_days_before_the_due_date_is_recorded_with_the_amount_owed() {
+    // Installment 4 is due on day 4: its 3-day reminder falls on day 1.
+    test_at(at(1))
+        .given(disbursed())
+        .when(remind(4, ReminderKind::DueIn3Days))
+        .then_expect_events(vec![reminder_due(
+            4,
+            ReminderKind::DueIn3Days,
+            1,
+            dec!(13493.3),
+        )]);
+}
+
+#[test]
+fn a_reminder_one_day_before_the_due_date_is_recorded_on_the_payout_day() {
+    // Installment 1 is due the day after the payout.
+    test_at(test_now())
+        .given(disbursed())
+        .when(remind(1, ReminderKind::DueIn1Day))
+        .then_expect_events(vec![reminder_due(
+            1,
+            ReminderKind::DueIn1Day,
+            0,
+            dec!(13493.3),
+        )]);
+}
+
+#[test]
+fn each_reminder_of_an_installment_is_recorded_once() {
+    let mut given = disbursed();
+    given.push(reminder_due(4, ReminderKind::DueIn3Days, 1, dec!(13493.3)));
+    test_at(at(1))
+        .given(given.clone())
+        .when(remind(4, ReminderKind::DueIn3Days))
+        .then_expect_events(vec![]);
+    // Another kind or another installment is a reminder of its own.
+    test_at(at(1))
+        .given(given.clone())
+        .when(remind(2, ReminderKind::DueIn1Day))
+        .then_expect_events(vec![reminder_due(
+            2,
+            ReminderKind::DueIn1Day,
+            1,
+            dec!(13493.3),
+        )]);
+    test_at(at(3))
+        .given(given)
+        .when(remind(4, ReminderKind::DueIn1Day))
+        .then_expect_events(vec![reminder_due(
+            4,
+            ReminderKind::DueIn1Day,
+            3,
+            dec!(13493.3),
+        )]);
+}
+
+#[test]
+fn a_paid_installment_is_not_reminded() {
+    // 13,493.30 pays installment 1 in full (oldest first); 2 is still owed.
+    let mut given = disbursed();
+    given.extend(run(test(), disbursed(), repay("bank-1", dec!(13493.3))));
+    test_at(test_now())
+        .given(given.clone())
+        .when(remind(1, ReminderKind::DueIn1Day))
+        .then_expect_events(vec![]);
+    test_at(at(1))
+        .given(given)
+        .when(remind(2, ReminderKind::DueIn1Day))
+        .then_expect_events(vec![reminder_due(
+            2,
+            ReminderKind::DueIn1Day,
+            1,
+            dec!(13493.3),
+        )]);
+}
+
+#[test]
+fn a_partly_paid_installment_is_reminded_of_what_is_left() {
+    let mut given = disbursed();
+    given.extend(run(test(), disbursed(), repay("bank-1", dec!(20000))));
+    // 20,000 covers installment 1 and 6,506.70 of installment 2: 6,986.60 is left.
+    test_at(at(1))
+        .given(given)
+        .when(remind(2, ReminderKind::DueIn1Day))
+        .then_expect_events(vec![reminder_due(
+            2,
+            ReminderKind::DueIn1Day,
+            1,
+            dec!(6986.6),
+        )]);
+}
+
+#[test]
+fn a_reminder_outside_its_day_records_nothing() {
+    // Installment 4 (due day 4): its 3-day reminder is on day 1 only, its 1-day
+    // reminder on day 3 only, its overdue reminder on day 5 only.
+    for (kind, wrong_days) in [
+        (ReminderKind::DueIn3Days, [0, 2, 4]),
+        (ReminderKind::DueIn1Day, [1, 2, 4]),
+        (ReminderKind::Overdue, [3, 4, 6]),
+    ] {
+        for day in wrong_days {
+            test_at(at(day))
+                .given(disbursed())
+                .when(remind(4, kind))
+                .then_expect_events(vec![]);
+        }
+    }
+}
+
+#[test]
+fn the_overdue_reminder_falls_on_the_day_the_installment_becomes_overdue() {
+    // Installment 1 is due on day 1 and overdue from day 2 (PRODUCT.md 4.4); the
+    // scheduler marks it first, then reminds.
+    let mut given = disbursed();
+    given.extend(run(
+        test_at(at(2)),
+        disbursed(),
+        OrderCommand::AccrueOverdue,
+    ));
+    test_at(at(2))
+        .given(given.clone())
+        .when(remind(1, ReminderKind::Overdue))
+        .then_expect_events(vec![reminder_due(
+            1,
+            ReminderKind::Overdue,
+            2,
+            dec!(13493.3),
+        )]);
+    // Not before it is overdue, and only once.
+    test_at(at(1))
+        .given(disbursed())
+        .when(remind(1, ReminderKind::Overdue))
+        .then_expect_events(vec![]);
+    given.push(reminder_due(1, ReminderKind::Overdue, 2, dec!(13493.3)));
+    test_at(at(2))
+        .given(given)
+        .when(remind(1, ReminderKind::Overdue))
+        .then_expect_events(vec![]);
+}
+
+#[test]
+fn the_overdue_reminder_states_the_fees_charged_with_the_installment() {
+    // 0.1 %/day: on day 2, installment 1 carries one day's fee of 13.49.
+    let (product, mut given) = with_overdue_fee(100, dec!(100));
+    given.extend(run(
+        test_with(product.clone(), at(2)),
+        given.clone(),
+        OrderCommand::AccrueOverdue,
+    ));
+    test_with(product, at(2))
+        .given(given)
+        .when(remind(1, ReminderKind::Overdue))
+        .then_expect_events(vec![reminder_due(
+            1,
+            ReminderKind::Overdue,
+            2,
+            dec!(13506.79),
+        )]);
+}
+
+#[test]
+fn no_reminder_before_the_payout_after_closing_or_for_an_unknown_installment() {
+    test_at(test_now())
+        .given(approved(dec!(80000), 6))
+        .when(remind(1, ReminderKind::DueIn1Day))
+        .then_expect_events(vec![]);
+    test_at(test_now())
+        .given(disbursed())
+        .when(remind(9, ReminderKind::DueIn1Day))
+        .then_expect_events(vec![]);
+    // Closed on day 3: nothing is owed, nothing is reminded (P12).
+    let closed = repaid_within_cooling_off();
+    assert_eq!(fold(closed.clone()).status, OrderStatus::Repaid);
+    test_at(at(3))
+        .given(closed)
+        .when(remind(4, ReminderKind::DueIn1Day))
+        .then_expect_events(vec![]);
+    test()
+        .given_no_previous_events()
+        .when(remind(1, ReminderKind::DueIn1Day))
+        .then_expect_error(OrderError::NotFound);
+}
+
+#[test]
+fn a_reminder_never_changes_what_is_owed_p11() {
+    let mut history = disbursed();
+    history.push(reminder_due(4, ReminderKind::DueIn3Days, 1, dec!(13493.3)));
+    let order = fold(history);
+    assert_eq!(order.outstanding(), fold(disbursed()).outstanding());
+    assert!(order.reminders.contains(&(4, ReminderKind::DueIn3Days)));
 }
