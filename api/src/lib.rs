@@ -8,6 +8,7 @@ pub mod auth;
 pub mod claims;
 pub mod command_count;
 mod db;
+pub mod documents;
 pub mod envelope;
 pub mod files;
 pub mod idempotency;
@@ -62,6 +63,9 @@ pub enum StartError {
     /// `STORAGE_URL` names no usable object store.
     #[error("storage: {0}")]
     Storage(#[from] files::StorageError),
+    /// The PDF documents' font (`PDF_FONT`) is missing or cannot print them.
+    #[error("documents: {0}")]
+    Font(#[from] documents::fonts::FontError),
     /// The event store could not be opened or migrated.
     #[error("event store: {0}")]
     Store(#[from] StoreError),
@@ -80,6 +84,7 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
     let client_ip_source = env.client_ip_source.clone();
     let config = Arc::new(env.lending_config()?);
     let storage = files::open(&env.storage_url)?;
+    let documents = Arc::new(documents::Documents::load(env.pdf_font.as_deref())?);
     let configured = Arc::new(Configured::new(config.clone()));
     let clock = Arc::new(SystemClock);
     let user_services = UserServices {
@@ -105,6 +110,7 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
         rate_limits: Arc::new(ops::RateLimits::new(client_ip_source)),
         storage,
         checkpoints: projections::runner::Checkpoints::default(),
+        documents,
     })
 }
 
@@ -121,6 +127,7 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::borrower::loan::router())
         .merge(routes::files::router())
         .merge(routes::admin::router())
+        .merge(routes::documents::router())
         .merge(routes::borrower::pay::router_for(&state))
         .merge(openapi::router())
         .layer(axum::middleware::from_fn_with_state(

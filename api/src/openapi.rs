@@ -95,6 +95,10 @@ pub fn document() -> utoipa::openapi::OpenApi {
                 ("files", "Stored images, for their owner and auditors only."),
                 ("auditor", "The loan officers' console (`/admin/api/...`)."),
                 (
+                    "documents",
+                    "PDF contract, receipts and statement of account: borrowers their own, auditors any.",
+                ),
+                (
                     "operations",
                     "Start page, health, readiness and this document.",
                 ),
@@ -114,6 +118,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
     document.merge(routes::borrower::pay::Doc::openapi());
     document.merge(routes::borrower::sms_inbox::Doc::openapi());
     document.merge(routes::xendit::Doc::openapi());
+    document.merge(routes::documents::Doc::openapi());
     // Auditor handlers share names with borrower ones (`login`, `logout`): their
     // operation ids say whose they are.
     document.merge(prefix_operation_ids(

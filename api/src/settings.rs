@@ -391,6 +391,10 @@ pub struct Env {
     /// `METRICS_TOKEN`: the bearer token `GET /metrics` needs; without one `/metrics`
     /// answers 404, so the figures are never public.
     pub metrics_token: Option<String>,
+    /// `PDF_FONT`: the font of the PDF documents (Latin and CJK glyphs); when unset,
+    /// Noto Sans CJK where Linux distributions install it
+    /// ([`crate::documents::fonts::DEFAULT_FONT_PATHS`]). Checked at start-up.
+    pub pdf_font: Option<std::path::PathBuf>,
 }
 
 /// Which kind of deployment this is (`APP_ENV`, PRODUCT.md 12.7).
@@ -557,6 +561,7 @@ impl Env {
             semaphore,
             webhook_secret: var("WEBHOOK_SECRET"),
             metrics_token: var("METRICS_TOKEN"),
+            pdf_font: var("PDF_FONT").map(std::path::PathBuf::from),
         })
     }
 

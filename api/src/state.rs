@@ -45,6 +45,8 @@ pub struct AppState {
     /// The checkpoints this process's workers commit, on which commands wait for
     /// their read models.
     pub checkpoints: Checkpoints,
+    /// The PDF renderer with its checked font (`PDF_FONT`).
+    pub documents: Arc<crate::documents::Documents>,
 }
 
 /// How long a call waits for the loan workflow to finish the step its command

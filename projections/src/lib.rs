@@ -20,6 +20,7 @@ pub mod orders;
 pub mod process;
 pub mod projection;
 pub mod reads;
+pub mod receipts;
 pub mod rebuild;
 pub mod rows;
 pub mod runner;

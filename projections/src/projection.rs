@@ -78,6 +78,7 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         Arc::new(crate::orders::OrdersProjection),
         Arc::new(crate::wallets::WalletsProjection),
         Arc::new(crate::ledger::LedgerProjection),
+        Arc::new(crate::receipts::ReceiptsProjection),
     ]
 }
 

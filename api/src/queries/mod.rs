@@ -4,3 +4,4 @@
 
 pub mod admin;
 pub mod borrower;
+pub mod documents;

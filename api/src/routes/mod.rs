@@ -5,6 +5,7 @@
 
 pub mod admin;
 pub mod borrower;
+pub mod documents;
 pub mod files;
 pub mod ops;
 pub mod xendit;

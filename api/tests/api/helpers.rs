@@ -52,6 +52,7 @@ pub fn env() -> Env {
         semaphore: None,
         webhook_secret: None,
         metrics_token: Some(METRICS_TOKEN.into()),
+        pdf_font: None,
     }
 }
 

@@ -1,0 +1,664 @@
+//! The PDF documents of PRODUCT.md 12.5, rendered by the server
+//! (docs/adr/0010-pdf-documents.md): the signed contract, an official receipt per
+//! payment and per refund, and the statement of account of an order.
+//!
+//! What every document carries (P14, 12.5): the lender's legal name, registration
+//! and licence numbers, the line "We never ask you to pay to receive a loan.", and
+//! the SHA-256 of the disclosure the borrower signed ([`disclosure_sha256`]), in the
+//! footer of every page. Amounts are printed as the decimal strings of the wire
+//! (`30000.00`) with the currency code; times in UTC, said so.
+//!
+//! This module only renders: the routes (`routes::documents`) read the facts
+//! (`queries::documents`), check who may see them and record each download. The
+//! renderers take plain values, so they are tested without a database.
+
+pub mod fonts;
+pub mod layout;
+pub mod text;
+
+use std::path::Path;
+
+use aggregates::pricing::{Disclosure, Lender};
+use chrono::{DateTime, NaiveDate, Utc};
+use projections::receipts::{Channel, Receipt, ReceiptKind, RefundStatus};
+use rust_decimal::Decimal;
+use serde_json::Value as Json;
+use sha2::{Digest, Sha256};
+
+use self::fonts::{FontError, PdfFont};
+use self::layout::{Align, Column, Layout, BODY, SMALL};
+use self::text::Texts;
+
+/// The language a document is printed in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    /// English (the default; also for Filipino until the documents are translated).
+    En,
+    /// Simplified Chinese.
+    Zh,
+}
+
+impl Lang {
+    /// Every language the documents are printed in.
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
+
+    /// The language the caller asked for: `lang` when given (`en`, `zh`, `fil`, or a
+    /// tag starting with one, such as `zh-CN`), else the first known language of
+    /// `Accept-Language`, else English. `None` for a `lang` that names no language
+    /// the app has (10004).
+    pub fn pick(lang: Option<&str>, accept_language: Option<&str>) -> Option<Lang> {
+        if let Some(lang) = lang.map(str::trim).filter(|l| !l.is_empty()) {
+            return Self::parse(lang);
+        }
+        let from_header = accept_language.and_then(|header| {
+            header
+                .split(',')
+                .map(|part| part.split(';').next().unwrap_or("").trim())
+                .find_map(Self::parse)
+        });
+        Some(from_header.unwrap_or(Lang::En))
+    }
+
+    fn parse(tag: &str) -> Option<Lang> {
+        let primary = tag
+            .split(['-', '_'])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        match primary.as_str() {
+            "en" | "fil" | "tl" => Some(Lang::En),
+            "zh" => Some(Lang::Zh),
+            _ => None,
+        }
+    }
+
+    /// The BCP 47 tag written into the PDF's metadata.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh-CN",
+        }
+    }
+
+    /// The wire name (`en`, `zh`), as recorded with a download.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+}
+
+/// `value` as canonical JSON: object keys sorted, no insignificant whitespace.
+pub fn canonical_json(value: &Json) -> String {
+    match value {
+        Json::Object(fields) => {
+            let mut keys: Vec<&String> = fields.keys().collect();
+            keys.sort();
+            let inner: Vec<String> = keys
+                .into_iter()
+                .map(|key| {
+                    format!(
+                        "{}:{}",
+                        Json::String(key.clone()),
+                        canonical_json(&fields[key.as_str()])
+                    )
+                })
+                .collect();
+            format!("{{{}}}", inner.join(","))
+        }
+        Json::Array(items) => {
+            let inner: Vec<String> = items.iter().map(canonical_json).collect();
+            format!("[{}]", inner.join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Lower-case hex SHA-256 of the disclosure as signed (the one in `LoanApplied`),
+/// over its canonical JSON ([`canonical_json`] of the wire form `/loan/quote` and
+/// `/loan/orderInfo` show): anyone holding the disclosure can recompute it.
+pub fn disclosure_sha256(disclosure: &Disclosure) -> String {
+    let value = serde_json::to_value(disclosure).expect("a disclosure serializes");
+    hex::encode(Sha256::digest(canonical_json(&value).as_bytes()))
+}
+
+/// What every document says about the order and who issues it.
+#[derive(Debug, Clone)]
+pub struct Header {
+    /// The lender (the contract's is the one the borrower signed with).
+    pub lender: Lender,
+    /// `HL-2611-000123`.
+    pub order_no: String,
+    /// The borrower's name as on the order.
+    pub borrower_name: String,
+    /// ISO 4217 code of the amounts.
+    pub currency: String,
+    /// When the document is issued.
+    pub issued_at: DateTime<Utc>,
+    /// [`disclosure_sha256`] of the signed disclosure.
+    pub disclosure_sha256: String,
+}
+
+/// One installment with its due day.
+#[derive(Debug, Clone)]
+pub struct DueInstallment {
+    /// 1-based number.
+    pub period: u32,
+    /// The day it falls due.
+    pub due_date: NaiveDate,
+    /// The amount due (fees included).
+    pub amount: Decimal,
+}
+
+/// The loan as it was paid out (P10): its own disclosure and dated schedule.
+#[derive(Debug, Clone)]
+pub struct PaidOut {
+    /// When the payout was confirmed.
+    pub paid_at: DateTime<Utc>,
+    /// The disclosure for the amount paid out.
+    pub disclosure: Disclosure,
+    /// The installments with their due days.
+    pub schedule: Vec<DueInstallment>,
+}
+
+/// The facts of a contract.
+#[derive(Debug, Clone)]
+pub struct ContractFacts {
+    /// Order, lender, borrower.
+    pub header: Header,
+    /// The product's name.
+    pub product_name: String,
+    /// The disclosure the borrower signed.
+    pub signed: Disclosure,
+    /// When they signed (applied).
+    pub signed_at: DateTime<Utc>,
+    /// The contract text's version.
+    pub terms_version: String,
+    /// The signature image (PNG), when it could be read.
+    pub signature_png: Option<Vec<u8>>,
+    /// The loan as paid out, once it was.
+    pub paid_out: Option<PaidOut>,
+}
+
+/// The facts of a receipt.
+#[derive(Debug, Clone)]
+pub struct ReceiptFacts {
+    /// Order, lender, borrower.
+    pub header: Header,
+    /// The receipt.
+    pub receipt: Receipt,
+    /// Due days of the installments, by number (for the allocation table).
+    pub due_dates: Vec<(u32, NaiveDate)>,
+}
+
+/// One posting of the order's journal.
+#[derive(Debug, Clone)]
+pub struct StatementPosting {
+    /// When (UTC).
+    pub at: String,
+    /// The entry's code (`projections::ledger::ENTRY_DESCRIPTIONS`), if known.
+    pub code: Option<String>,
+    /// The entry's stored description.
+    pub description: String,
+    /// The account.
+    pub account: String,
+    /// Signed amount: debit when positive.
+    pub amount: Decimal,
+}
+
+/// The facts of a statement of account.
+#[derive(Debug, Clone)]
+pub struct StatementFacts {
+    /// Order, lender, borrower.
+    pub header: Header,
+    /// The loan account (`loan_receivable:<order>`), whose balance is what is owed.
+    pub receivable_account: String,
+    /// Every posting of the order, in journal order.
+    pub postings: Vec<StatementPosting>,
+    /// The order's receipts (payments received, refunds sent).
+    pub receipts: Vec<Receipt>,
+}
+
+/// Why a document could not be made.
+#[derive(Debug, thiserror::Error)]
+#[error("pdf: {0}")]
+pub struct RenderError(String);
+
+/// The renderer: the checked font.
+#[derive(Debug, Clone)]
+pub struct Documents {
+    font: PdfFont,
+}
+
+/// Every character a document may print besides its texts: digits, amounts, dates,
+/// order and receipt numbers, hashes.
+const FIXED_CHARACTERS: &str = "0123456789abcdefABCDEFHLORFPUTCSN.,:;-+/%()·*#_ ";
+
+impl Documents {
+    /// Loads the document font (`PDF_FONT`, or Noto Sans CJK where distributions put
+    /// it) and checks it prints every text in every language. Errors: [`FontError`]
+    /// (the server does not start).
+    pub fn load(font_path: Option<&Path>) -> Result<Self, FontError> {
+        let mut needed = String::from(FIXED_CHARACTERS);
+        for lang in Lang::ALL {
+            for text in text::of(lang).all() {
+                needed.push_str(text);
+            }
+        }
+        Ok(Self {
+            font: PdfFont::load(font_path, &needed)?,
+        })
+    }
+
+    /// The font in use.
+    pub fn font(&self) -> &PdfFont {
+        &self.font
+    }
+
+    fn layout<'a>(&'a self, t: &Texts, header: &Header) -> Layout<'a> {
+        let lender = &header.lender;
+        let footer = vec![
+            format!(
+                "{} · {} {} · {} {}",
+                lender.legal_name,
+                t.registration_no,
+                lender.registration_no,
+                t.licence_no,
+                lender.licence_no
+            ),
+            format!("{}: {}", t.disclosure_hash, header.disclosure_sha256),
+            t.notice.to_string(),
+        ];
+        Layout::new(&self.font, footer, t.page)
+    }
+
+    /// The signed contract (P5, P14): parties, the disclosure as signed with its
+    /// schedule, the loan as paid out, the signature and the disclosure's hash.
+    pub fn contract(&self, facts: &ContractFacts, lang: Lang) -> Result<Vec<u8>, RenderError> {
+        let t = text::of(lang);
+        let h = &facts.header;
+        let money = |amount: Decimal| format!("{} {}", money_text(amount), h.currency);
+        let mut doc = self.layout(t, h);
+        doc.title(&format!("{} {}", t.contract_title, h.order_no));
+        issued(&mut doc, t, h);
+
+        doc.heading(t.parties);
+        doc.pairs(&[
+            (t.lender, h.lender.legal_name.clone()),
+            (t.registration_no, h.lender.registration_no.clone()),
+            (t.licence_no, h.lender.licence_no.clone()),
+            (t.borrower, h.borrower_name.clone()),
+            (t.order_no, h.order_no.clone()),
+            (t.product, facts.product_name.clone()),
+            (t.terms_version, facts.terms_version.clone()),
+        ]);
+
+        let d = &facts.signed;
+        doc.heading(t.disclosure);
+        disclosure_pairs(&mut doc, t, d, &money);
+        doc.gap(4.0);
+        doc.paragraph(t.notice, BODY, false);
+
+        doc.heading(t.schedule);
+        let amount_title = format!("{} ({})", t.amount, h.currency);
+        let columns = schedule_columns(t, &amount_title);
+        let rows: Vec<Vec<String>> = d
+            .schedule
+            .iter()
+            .map(|line| {
+                vec![
+                    line.period.to_string(),
+                    t.day_after_payout.replace("{n}", &line.period.to_string()),
+                    money_text(line.amount),
+                ]
+            })
+            .collect();
+        doc.table(&columns, &rows);
+
+        if let Some(paid) = &facts.paid_out {
+            let p = &paid.disclosure;
+            doc.heading(t.paid_out);
+            doc.pairs(&[
+                (t.paid_out_on, utc(paid.paid_at)),
+                (t.principal, money(p.principal)),
+                (t.processing_fee, money(p.processing_fee)),
+                (t.net_amount, money(p.net_amount)),
+                (t.interest, money(p.interest)),
+                (t.total_repayable, money(p.total_repayable)),
+            ]);
+            doc.gap(6.0);
+            let rows: Vec<Vec<String>> = paid
+                .schedule
+                .iter()
+                .map(|line| {
+                    vec![
+                        line.period.to_string(),
+                        line.due_date.format("%Y-%m-%d").to_string(),
+                        money_text(line.amount),
+                    ]
+                })
+                .collect();
+            doc.table(&columns, &rows);
+        }
+
+        doc.heading(t.signature);
+        let drawn = facts
+            .signature_png
+            .clone()
+            .is_some_and(|png| doc.png(png, 240.0, 90.0));
+        if !drawn {
+            doc.paragraph(t.no_signature, BODY, true);
+        }
+        doc.pairs(&[
+            (t.borrower, h.borrower_name.clone()),
+            (t.signed_at, utc(facts.signed_at)),
+            (t.disclosure_hash, h.disclosure_sha256.clone()),
+        ]);
+        doc.gap(2.0);
+        doc.paragraph(t.disclosure_hash_note, SMALL, true);
+
+        doc.finish(&format!("{} {}", t.contract_title, h.order_no), lang.tag())
+            .map_err(RenderError)
+    }
+
+    /// An official receipt: a payment received (with how it was applied and any
+    /// part refunded), or a refund sent back.
+    pub fn receipt(&self, facts: &ReceiptFacts, lang: Lang) -> Result<Vec<u8>, RenderError> {
+        let t = text::of(lang);
+        let h = &facts.header;
+        let r = &facts.receipt;
+        let money = |amount: Decimal| format!("{} {}", money_text(amount), h.currency);
+        let title = match r.kind {
+            ReceiptKind::Payment => t.receipt_title,
+            ReceiptKind::Refund => t.refund_title,
+        };
+        let mut doc = self.layout(t, h);
+        doc.title(&format!("{title} {}", r.receipt_no));
+        issued(&mut doc, t, h);
+        let mut rows: Vec<(&str, String)> = vec![
+            (t.receipt_no, r.receipt_no.clone()),
+            (t.order_no, h.order_no.clone()),
+        ];
+        match r.kind {
+            ReceiptKind::Payment => {
+                rows.push((t.received_from, h.borrower_name.clone()));
+                rows.push((t.amount_received, money(r.amount)));
+                rows.push((t.paid_at, utc(r.at)));
+                let channel = match r.channel {
+                    Some(Channel::Manual) => t.channel_manual,
+                    _ => t.channel_online,
+                };
+                rows.push((t.channel, channel.to_string()));
+                rows.push((t.payment_ref, r.payment_ref.clone()));
+                rows.push((t.applied, money(r.applied)));
+                if !r.refunded.is_zero() {
+                    rows.push((t.refunded, money(r.refunded)));
+                    if let Some(reason) = &r.reason {
+                        rows.push((t.reason, reason.clone()));
+                    }
+                }
+            }
+            ReceiptKind::Refund => {
+                rows.push((t.refunded_to, h.borrower_name.clone()));
+                rows.push((t.amount_refunded, money(r.amount)));
+                rows.push((t.requested_at, utc(r.at)));
+                if let Some(account) = &r.account {
+                    rows.push((t.to_account, account.clone()));
+                }
+                if let Some(paid) = &r.for_receipt_no {
+                    rows.push((t.for_payment, paid.clone()));
+                }
+                rows.push((t.payment_ref, r.payment_ref.clone()));
+                let status = match r.status {
+                    Some(RefundStatus::Paid) => t.refund_paid,
+                    Some(RefundStatus::Returned) => t.refund_returned,
+                    _ => t.refund_sent,
+                };
+                let status = match r.resolved_at {
+                    Some(at) => format!("{status} ({})", utc(at)),
+                    None => status.to_string(),
+                };
+                rows.push((t.status, status));
+                if let (Some(RefundStatus::Returned), Some(reason)) = (r.status, &r.reason) {
+                    rows.push((t.reason, reason.clone()));
+                }
+            }
+        }
+        doc.pairs(&rows);
+        if !r.allocations.is_empty() {
+            doc.heading(t.allocation);
+            let rows: Vec<Vec<String>> = r
+                .allocations
+                .iter()
+                .map(|a| {
+                    let due = facts
+                        .due_dates
+                        .iter()
+                        .find(|(period, _)| *period == a.period)
+                        .map(|(_, day)| day.format("%Y-%m-%d").to_string())
+                        .unwrap_or_default();
+                    vec![a.period.to_string(), due, money_text(a.amount)]
+                })
+                .collect();
+            let amount_title = format!("{} ({})", t.amount, h.currency);
+            doc.table(&schedule_columns(t, &amount_title), &rows);
+        }
+        doc.heading(t.lender);
+        doc.pairs(&[
+            (t.lender, h.lender.legal_name.clone()),
+            (t.registration_no, h.lender.registration_no.clone()),
+            (t.licence_no, h.lender.licence_no.clone()),
+        ]);
+        doc.finish(&format!("{title} {}", r.receipt_no), lang.tag())
+            .map_err(RenderError)
+    }
+
+    /// The statement of account: every posting of the order's journal with the
+    /// balance owed after each, and the totals.
+    pub fn statement(&self, facts: &StatementFacts, lang: Lang) -> Result<Vec<u8>, RenderError> {
+        let t = text::of(lang);
+        let h = &facts.header;
+        let money = |amount: Decimal| format!("{} {}", money_text(amount), h.currency);
+        let mut doc = self.layout(t, h);
+        doc.title(&format!("{} {}", t.statement_title, h.order_no));
+        issued(&mut doc, t, h);
+        doc.pairs(&[
+            (t.order_no, h.order_no.clone()),
+            (t.borrower, h.borrower_name.clone()),
+            (t.lender, h.lender.legal_name.clone()),
+            (t.licence_no, h.lender.licence_no.clone()),
+        ]);
+        doc.gap(6.0);
+        doc.paragraph(t.statement_note, SMALL, true);
+        doc.gap(4.0);
+
+        let mut balance = Decimal::ZERO;
+        let (mut charged, mut credited) = (Decimal::ZERO, Decimal::ZERO);
+        let mut rows = Vec::with_capacity(facts.postings.len());
+        for p in &facts.postings {
+            if p.account == facts.receivable_account {
+                balance += p.amount;
+                if p.amount.is_sign_positive() {
+                    charged += p.amount;
+                } else {
+                    credited -= p.amount;
+                }
+            }
+            let (debit, credit) = if p.amount.is_sign_negative() {
+                (String::new(), money_text(-p.amount))
+            } else {
+                (money_text(p.amount), String::new())
+            };
+            rows.push(vec![
+                p.at.get(..16).unwrap_or(&p.at).replace('T', " "),
+                t.entry(p.code.as_deref(), &p.description).to_string(),
+                t.account(&p.account).to_string(),
+                debit,
+                credit,
+                money_text(balance),
+            ]);
+        }
+        if rows.is_empty() {
+            doc.paragraph(t.no_postings, BODY, true);
+        } else {
+            let currency = |title: &str| format!("{title} ({})", h.currency);
+            let (debit, credit, owed) = (
+                currency(t.debit),
+                currency(t.credit),
+                currency(t.balance_owed),
+            );
+            let columns = [
+                Column {
+                    title: t.date_utc,
+                    share: 0.15,
+                    align: Align::Left,
+                },
+                Column {
+                    title: t.entry,
+                    share: 0.29,
+                    align: Align::Left,
+                },
+                Column {
+                    title: t.account,
+                    share: 0.17,
+                    align: Align::Left,
+                },
+                Column {
+                    title: &debit,
+                    share: 0.13,
+                    align: Align::Right,
+                },
+                Column {
+                    title: &credit,
+                    share: 0.13,
+                    align: Align::Right,
+                },
+                Column {
+                    title: &owed,
+                    share: 0.13,
+                    align: Align::Right,
+                },
+            ];
+            doc.table(&columns, &rows);
+        }
+        let received: Decimal = facts
+            .receipts
+            .iter()
+            .filter(|r| r.kind == ReceiptKind::Payment)
+            .map(|r| r.amount)
+            .sum();
+        let refunded: Decimal = facts
+            .receipts
+            .iter()
+            .filter(|r| r.kind == ReceiptKind::Refund && r.status != Some(RefundStatus::Returned))
+            .map(|r| r.amount)
+            .sum();
+        doc.gap(8.0);
+        doc.pairs(&[
+            (t.total_charged, money(charged)),
+            (t.total_credited, money(credited)),
+            (t.closing_balance, money(balance)),
+            (t.total_received, money(received)),
+            (t.total_refunded, money(refunded)),
+        ]);
+        doc.finish(&format!("{} {}", t.statement_title, h.order_no), lang.tag())
+            .map_err(RenderError)
+    }
+}
+
+/// `2026-11-24 10:15:30 UTC`.
+pub fn utc(at: DateTime<Utc>) -> String {
+    at.format("%Y-%m-%d %H:%M:%S UTC").to_string()
+}
+
+fn money_text(amount: Decimal) -> String {
+    projections::projection::money_text(amount)
+}
+
+fn issued(doc: &mut Layout<'_>, t: &Texts, h: &Header) {
+    let line = t
+        .generated
+        .replace("{time}", &utc(h.issued_at))
+        .replace("{currency}", &h.currency);
+    doc.paragraph(&line, SMALL, true);
+    doc.gap(4.0);
+}
+
+/// Installment, due, amount: `amount` is the amount column's title (with the currency).
+fn schedule_columns<'a>(t: &'a Texts, amount: &'a str) -> [Column<'a>; 3] {
+    [
+        Column {
+            title: t.installment,
+            share: 0.2,
+            align: Align::Left,
+        },
+        Column {
+            title: t.due,
+            share: 0.5,
+            align: Align::Left,
+        },
+        Column {
+            title: amount,
+            share: 0.3,
+            align: Align::Right,
+        },
+    ]
+}
+
+fn disclosure_pairs(
+    doc: &mut Layout<'_>,
+    t: &Texts,
+    d: &Disclosure,
+    money: &dyn Fn(Decimal) -> String,
+) {
+    let pct = |value: Decimal| format!("{} %", value.normalize());
+    let days = |n: u32| t.days.replace("{n}", &n.to_string());
+    doc.pairs(&[
+        (t.principal, money(d.principal)),
+        (t.processing_fee, money(d.processing_fee)),
+        (t.net_amount, money(d.net_amount)),
+        (t.interest, money(d.interest)),
+        (t.total_repayable, money(d.total_repayable)),
+        (t.per_period, money(d.per_period_payment)),
+        (t.term, days(d.period_days)),
+        (t.daily_rate, pct(d.daily_rate_pct)),
+        (t.apr, pct(d.apr_pct)),
+        (t.effective_monthly, pct(d.effective_monthly_rate_pct)),
+        (t.overdue_rate, pct(d.overdue_daily_rate_pct)),
+        (t.cost_cap, pct(d.max_total_cost_pct)),
+        (t.cooling_off, days(d.cooling_off_days)),
+    ]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_language_is_the_one_asked_for_then_the_browsers_then_english() {
+        assert_eq!(Lang::pick(Some("zh"), Some("en")), Some(Lang::Zh));
+        assert_eq!(Lang::pick(Some("zh-CN"), None), Some(Lang::Zh));
+        assert_eq!(Lang::pick(Some("fil"), None), Some(Lang::En));
+        assert_eq!(
+            Lang::pick(Some("xx"), None),
+            None,
+            "an unknown lang is refused"
+        );
+        assert_eq!(
+            Lang::pick(None, Some("fr;q=1, zh-TW;q=0.8")),
+            Some(Lang::Zh)
+        );
+        assert_eq!(Lang::pick(None, Some("fr")), Some(Lang::En));
+        assert_eq!(Lang::pick(Some(" "), None), Some(Lang::En));
+    }
+
+    #[test]
+    fn canonical_json_sorts_keys_at_every_level_and_drops_whitespace() {
+        let value = serde_json::json!({"b": [ {"z": 1, "a": "x"} ], "a": "1.00"});
+        assert_eq!(
+            canonical_json(&value),
+            r#"{"a":"1.00","b":[{"a":"x","z":1}]}"#
+        );
+    }
+}

@@ -1,0 +1,121 @@
+//! What the PDF documents are made from (`routes::documents`): the order's receipts
+//! (`receipt`, projections::receipts), its journal (`ledger_journal`), and the record
+//! of every download (`document_download`, migration 0013).
+
+use projections::receipts::Receipt;
+use rust_decimal::Decimal;
+use serde_json::{json, Value as Json};
+use uuid::Uuid;
+
+use crate::db::with_pool;
+use crate::documents::StatementPosting;
+use crate::envelope::ApiError;
+use crate::state::AppState;
+
+fn parse(doc: &str) -> Result<Receipt, ApiError> {
+    serde_json::from_str(doc).map_err(ApiError::internal)
+}
+
+/// The order's receipts, oldest first.
+pub async fn receipts(state: &AppState, order_id: &str) -> Result<Vec<Receipt>, ApiError> {
+    let sql = "select doc from receipt where order_id = $1 order by at, receipt_no";
+    let docs: Vec<String> = with_pool!(&state.database, pool =>
+        sqlx::query_scalar(sql).bind(order_id).fetch_all(pool).await)?;
+    docs.iter().map(|doc| parse(doc)).collect()
+}
+
+/// One receipt of the order, by its number; `None` when the order has none such.
+pub async fn receipt(
+    state: &AppState,
+    order_id: &str,
+    receipt_no: &str,
+) -> Result<Option<Receipt>, ApiError> {
+    let sql = "select doc from receipt where order_id = $1 and receipt_no = $2";
+    let doc: Option<String> = with_pool!(&state.database, pool =>
+        sqlx::query_scalar(sql).bind(order_id).bind(receipt_no).fetch_optional(pool).await)?;
+    doc.as_deref().map(parse).transpose()
+}
+
+/// Every posting of the order's journal entries, in journal order (time, entry,
+/// posting number).
+pub async fn postings(state: &AppState, order_id: &str) -> Result<Vec<StatementPosting>, ApiError> {
+    let sql = "select at, description, account, amount from ledger_journal \
+               where order_id = $1 order by at, entry_id, posting_no";
+    let rows: Vec<(String, String, String, String)> = with_pool!(&state.database, pool =>
+        sqlx::query_as(sql).bind(order_id).fetch_all(pool).await)?;
+    rows.into_iter()
+        .map(|(at, description, account, amount)| {
+            Ok(StatementPosting {
+                at,
+                code: projections::ledger::entry_code(&description).map(str::to_string),
+                description,
+                account,
+                amount: amount.parse::<Decimal>().map_err(ApiError::internal)?,
+            })
+        })
+        .collect()
+}
+
+/// One download to record.
+pub struct Download<'a> {
+    /// `user:<id>` or `auditor:<id>`.
+    pub actor: String,
+    /// `contract`, `receipt` or `statement`.
+    pub document: &'a str,
+    /// The order.
+    pub order_id: &'a str,
+    /// The receipt's number (receipts only).
+    pub receipt_no: Option<&'a str>,
+    /// The language it was printed in.
+    pub lang: &'a str,
+}
+
+/// Records a download (before the document is sent): who, which document, which
+/// order, when, in which language, and the request id.
+pub async fn record_download(state: &AppState, download: &Download<'_>) -> Result<(), ApiError> {
+    let sql = "insert into document_download \
+               (download_id, at, actor, document, order_id, receipt_no, lang, request_id) \
+               values ($1, $2, $3, $4, $5, $6, $7, $8)";
+    let at = projections::projection::time_text(state.now());
+    with_pool!(&state.database, pool => sqlx::query(sql)
+        .bind(Uuid::now_v7().to_string())
+        .bind(&at)
+        .bind(&download.actor)
+        .bind(download.document)
+        .bind(download.order_id)
+        .bind(download.receipt_no.unwrap_or_default())
+        .bind(download.lang)
+        .bind(crate::request_id::current())
+        .execute(pool)
+        .await
+        .map(|_| ()))?;
+    tracing::info!(
+        actor = %download.actor,
+        document = download.document,
+        order_id = download.order_id,
+        receipt_no = download.receipt_no.unwrap_or_default(),
+        "document downloaded"
+    );
+    Ok(())
+}
+
+/// The order's downloads, oldest first: `[{at, actor, document, receiptNo, lang, requestId}]`.
+pub async fn downloads(state: &AppState, order_id: &str) -> Result<Vec<Json>, ApiError> {
+    let sql = "select at, actor, document, receipt_no, lang, request_id from document_download \
+               where order_id = $1 order by at, download_id";
+    let rows: Vec<(String, String, String, String, String, String)> = with_pool!(&state.database, pool =>
+        sqlx::query_as(sql).bind(order_id).fetch_all(pool).await)?;
+    Ok(rows
+        .into_iter()
+        .map(|(at, actor, document, receipt_no, lang, request_id)| {
+            json!({
+                "at": at,
+                "actor": actor,
+                "document": document,
+                "receiptNo": (!receipt_no.is_empty()).then_some(receipt_no),
+                "lang": lang,
+                "requestId": request_id,
+            })
+        })
+        .collect())
+}
