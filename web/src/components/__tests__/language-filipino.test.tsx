@@ -70,7 +70,7 @@ describe('Filipino in the borrower app', () => {
     const { store } = renderWithProviders(<Probe />);
     // Once the company configuration (the currency) has answered.
     await waitFor(() => expect(Object.values(store.getState().api.queries).map((q) => q?.status)).toEqual(['fulfilled']));
-    expect(screen.getByTestId('probe')).toHaveTextContent('Susunod na hulog: ₱1,234,567.50, sa Nob 22, 2026');
+    expect(screen.getByTestId('probe')).toHaveTextContent('Susunod na hulog: ₱1,234,567.50, babayaran sa Nob 22, 2026');
     expect(intlLocale('fil')).toBe('fil-PH');
     // The decimal string is formatted as it is, never summed as a float.
     expect(formatMoney('0.10', undefined, 'fil')).toBe('₱0.10');
