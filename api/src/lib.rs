@@ -28,6 +28,7 @@ pub mod sms;
 pub mod sms_relay;
 pub mod state;
 pub mod telemetry;
+pub mod web_app;
 pub mod workers;
 
 use std::net::SocketAddr;
@@ -36,8 +37,6 @@ use std::time::Duration;
 
 use aggregates::services::{OrderServices, UserServices};
 use axum::http::StatusCode;
-use axum::response::{Html, Response};
-use axum::routing::get;
 use axum::Router;
 use projections::store::{CommandBus, Database, StoreError};
 use tokio::sync::watch;
@@ -143,7 +142,7 @@ pub fn app(state: AppState) -> Router {
             state.clone(),
             ops::rate_limit,
         ));
-    let app = with_web_app(api, &state.env.web_dist)
+    let app = web_app::with_web_app(api, &state.env.web_dist, &state.config.lender)
         .layer(axum::middleware::from_fn(ops::security_headers))
         .layer(axum::middleware::from_fn(ops::track))
         // axum's extractors stop at 2 MB by default; uploads may be up to 5 MB.
@@ -162,51 +161,6 @@ pub fn app(state: AppState) -> Router {
 /// How long a request may run before it is answered 408 (and its idempotency claim,
 /// if any, may be taken over by a repeat).
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// The built web app (`WEB_DIST`, default `web/dist`) with history-mode fallback: any
-/// unknown path serves `index.html` with 200 so the client router takes over (a deep
-/// link such as `/detail/<id>` is a page, not an error). Without a build,
-/// `/` serves a start page.
-fn with_web_app(router: Router<AppState>, dist: &std::path::Path) -> Router<AppState> {
-    let index = dist.join("index.html");
-    if index.exists() {
-        // The build writes a `.br` and a `.gz` beside each text file
-        // (web/scripts/precompress.mjs): served as such to browsers that accept them,
-        // with no compression work per request.
-        let files = tower_http::services::ServeDir::new(dist)
-            .precompressed_br()
-            .precompressed_gzip()
-            .fallback(
-                tower_http::services::ServeFile::new(index)
-                    .precompressed_br()
-                    .precompressed_gzip(),
-            );
-        router
-            .fallback_service(files)
-            .layer(axum::middleware::from_fn(cache_policy))
-    } else {
-        router.route("/", get(start_page))
-    }
-}
-
-/// Vite names every file under `/assets/` after its content, so a browser may keep
-/// it for a year without asking again; everything else (index.html, the API) keeps
-/// the default, so a new release is picked up at the next visit.
-async fn cache_policy(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    let immutable = request.uri().path().starts_with("/assets/");
-    let mut response = next.run(request).await;
-    if immutable && response.status() == StatusCode::OK {
-        response.headers_mut().insert(
-            axum::http::header::CACHE_CONTROL,
-            axum::http::HeaderValue::from_static("public, max-age=31536000, immutable"),
-        );
-    }
-    response
-}
-
-async fn start_page() -> Html<&'static str> {
-    Html(include_str!("start_page.html"))
-}
 
 /// A bound, not yet serving, application with its workers running.
 pub struct Application {

@@ -18,6 +18,12 @@ export function Loading() {
 }
 
 /**
+ * The lender's line the api wrote into index.html's splash (api/src/web_app.rs),
+ * read before React replaces the splash, so the React copy below keeps it.
+ */
+const lenderLine = typeof document === 'undefined' ? null : (document.querySelector('.boot__lender')?.textContent ?? null);
+
+/**
  * The branded first paint of index.html (its `.boot` styles are inline there), in
  * the visitor's language: shown while the first screen's code loads, so the page
  * goes from the HTML's splash to the screen without a blank or a bare "Loading…".
@@ -30,6 +36,7 @@ export function BootScreen() {
       <p className="boot__name">{t('app_name')}</p>
       <div className="boot__spinner" aria-hidden="true" />
       <p className="boot__text">{t('loading')}</p>
+      {lenderLine && <p className="boot__lender">{lenderLine}</p>}
       <p className="boot__notice">{t('never_pay_notice')}</p>
     </div>
   );

@@ -5,17 +5,21 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { Page } from '@/components/page';
 import { useOpenService } from '@/components/service-button';
+import { useOrderInfoQuery } from '@/lib/shared-api';
 
 export default function SuccessScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { orderId = '' } = useParams();
   const openService = useOpenService();
+  // The human order number (HL-yymm-nnnnnn, PRODUCT.md 12.5) comes with the order;
+  // the id in the path stays on the wire.
+  const { data: order } = useOrderInfoQuery(orderId, { skip: !orderId });
   return (
     <Page title={t('apply_success')}>
       <div className="card">
         <Result status="success" title={t('apply_success')} description={t('success_text')} />
-        <p className="muted center">{t('order_number', { id: orderId })}</p>
+        {order?.orderNo && <p className="muted center">{t('order_number', { number: order.orderNo })}</p>}
       </div>
       <div className="stack">
         <Button block color="primary" size="large" onClick={() => navigate(`/detail/${orderId}`)}>
