@@ -12,6 +12,7 @@ pub mod documents;
 pub mod envelope;
 pub mod files;
 pub mod idempotency;
+pub mod inbox;
 pub mod openapi;
 pub mod ops;
 pub mod payment;
@@ -19,6 +20,7 @@ pub mod payout;
 pub mod providers;
 pub mod queries;
 pub mod read_your_writes;
+pub mod reminders;
 pub mod request_id;
 pub mod routes;
 pub mod scheduler;
@@ -123,6 +125,7 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::ops::router())
         .merge(routes::borrower::account::router())
         .merge(routes::borrower::credentials::router())
+        .merge(routes::borrower::notices::router())
         .merge(routes::borrower::loan::router())
         .merge(routes::files::router())
         .merge(routes::admin::router())

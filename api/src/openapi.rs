@@ -113,6 +113,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
         .build();
     document.merge(routes::borrower::account::Doc::openapi());
     document.merge(routes::borrower::credentials::Doc::openapi());
+    document.merge(routes::borrower::notices::Doc::openapi());
     document.merge(routes::borrower::loan::Doc::openapi());
     document.merge(routes::files::Doc::openapi());
     document.merge(routes::borrower::pay::Doc::openapi());

@@ -1,7 +1,9 @@
-//! The scheduler: expires offers not withdrawn in time (9 → 13) and marks overdue
-//! installments and their capped fees (4.4). Safe in several processes at once: both
-//! commands are decided by the order from its own state, so a repeat is a no-op
-//! (`AccrueOverdue` charges each day once) or a harmless refusal (`OfferStillValid`).
+//! The scheduler: expires offers not withdrawn in time (9 → 13), marks overdue
+//! installments and their capped fees (4.4), then asks for the day's due-date
+//! reminders ([`crate::reminders`], 12.5). Safe in several processes at once: every
+//! command is decided by the order from its own state, so a repeat is a no-op
+//! (`AccrueOverdue` charges each day once, `SendReminder` records each reminder once)
+//! or a harmless refusal (`OfferStillValid`).
 
 use std::time::Duration;
 
@@ -63,6 +65,11 @@ pub async fn run_once(state: &AppState) -> Result<(usize, usize), ApiError> {
         if !events.is_empty() {
             accrued += 1;
         }
+    }
+    // After the accrual, so an installment overdue today is marked before its reminder.
+    let reminded = crate::reminders::pass(state).await?;
+    if reminded > 0 {
+        tracing::info!(reminded, "due-date reminders recorded");
     }
     let purged = crate::idempotency::purge_expired(state).await?;
     if purged > 0 {

@@ -931,3 +931,92 @@ async fn join_all<Fut: std::future::Future>(futures: Vec<Fut>) -> Vec<Fut::Outpu
     .await;
     results.into_iter().map(|r| r.expect("all ready")).collect()
 }
+
+/// `state` with every clock (commands, workflows, scheduler, sessions) set to `clock`,
+/// which the test moves: the command buses are rebuilt with the new services.
+pub fn at_clock(state: AppState, clock: Arc<dyn aggregates::services::Clock>) -> AppState {
+    use projections::store::CommandBus;
+    let user_services = aggregates::services::UserServices {
+        clock: clock.clone(),
+        ..state.user_services.clone()
+    };
+    let order_services = aggregates::services::OrderServices {
+        clock,
+        ..state.order_services.clone()
+    };
+    AppState {
+        users: Arc::new(CommandBus::new(&state.database, user_services.clone())),
+        orders: Arc::new(CommandBus::new(&state.database, order_services.clone())),
+        user_services,
+        order_services,
+        ..state
+    }
+}
+
+impl TestApp {
+    /// An app over `database` (workers included) whose every clock is `clock`; with
+    /// `storage`, images go there (two apps of one deployment share it). Sessions last
+    /// 60 days, so a test can move the clock weeks ahead and stay signed in.
+    pub async fn over_at(
+        database: Database,
+        storage: Option<Storage>,
+        clock: Arc<dyn aggregates::services::Clock>,
+    ) -> Self {
+        logs::init();
+        let env = Env {
+            token_ttl_hours: 24 * 60,
+            ..env()
+        };
+        let state = at_clock(api::state(database, env).expect("state"), clock);
+        let wakeup = projections::runner::wakeup_for(&state.database).await;
+        let state = AppState {
+            wakeup: wakeup.clone(),
+            storage: storage.unwrap_or(state.storage.clone()),
+            ..state
+        };
+        let (stop, stopped) = watch::channel(false);
+        api::workers::spawn(&state, wakeup, stopped);
+        let position = Position::default();
+        Self {
+            router: checked_router(&state, position.clone()),
+            state,
+            position,
+            _stop: std::sync::Arc::new(stop),
+        }
+    }
+
+    /// [`TestApp::over_at`] on a fresh SQLite file.
+    pub async fn sqlite_at(clock: Arc<dyn aggregates::services::Clock>) -> Self {
+        let dir = std::env::temp_dir()
+            .join("api-tests")
+            .join(Uuid::now_v7().simple().to_string());
+        let url = format!("sqlite://{}", dir.join("loan.db").display());
+        let database = Database::connect(&url).await.expect("sqlite");
+        Self::over_at(database, None, clock).await
+    }
+
+    /// Two apps (two pools, two sets of workers) at `clock` over one fresh PostgreSQL
+    /// schema, as two api processes; `None` without `TEST_DATABASE_URL`.
+    pub async fn postgres_pair_at(
+        clock: Arc<dyn aggregates::services::Clock>,
+    ) -> Option<(Self, Self)> {
+        let options = fresh_postgres_schema().await?;
+        let first = Database::connect_postgres(options.clone())
+            .await
+            .expect("postgres");
+        let second = Database::connect_postgres(options).await.expect("postgres");
+        let first = Self::over_at(first, None, clock.clone()).await;
+        let storage = first.state.storage.clone();
+        Some((first, Self::over_at(second, Some(storage), clock).await))
+    }
+}
+
+impl TestApp {
+    /// [`TestApp::over_at`] on a fresh PostgreSQL schema, or `None` (said on stderr)
+    /// without `TEST_DATABASE_URL`.
+    pub async fn postgres_at(clock: Arc<dyn aggregates::services::Clock>) -> Option<Self> {
+        let options = fresh_postgres_schema().await?;
+        let database = Database::connect_postgres(options).await.expect("postgres");
+        Some(Self::over_at(database, None, clock).await)
+    }
+}

@@ -14,6 +14,7 @@ mod payment;
 mod providers;
 mod recovery;
 mod reference_data;
+mod reminders;
 mod request_ids;
 mod scale_out;
 mod security;

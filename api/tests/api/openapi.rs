@@ -69,6 +69,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/jackey/user/changePassword"),
     ("post", "/jackey/user/sessions"),
     ("post", "/jackey/user/sessions/revoke"),
+    ("post", "/jackey/user/notices"),
+    ("post", "/jackey/user/notices/read"),
     // routes/files.rs
     ("post", "/jackey/user/identity/apply"),
     ("post", "/jackey/user/identity"),

@@ -19,6 +19,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/documents/contractPdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Any order's signed contract as PDF
+         * @description As `/jackey/loan/contractPdf`, for any order. Recorded with the auditor. 40007 unknown order (or one without a signed disclosure); 10004 an unknown `lang`.
+         */
+        post: operations["auditor_contract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/documents/downloads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who downloaded an order's documents
+         * @description `data`: list of {at, actor (`user:<id>` or `auditor:<id>`), actorName (the auditor's username), document (contract|receipt|statement), receiptNo, lang, requestId}, oldest first. 40007 unknown order.
+         */
+        post: operations["auditor_downloads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/documents/receiptPdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Any order's receipt as PDF
+         * @description As `/jackey/loan/receiptPdf`, for any order. Recorded with the auditor. 40007 unknown order or receipt; 10004 a malformed `receiptNo` or an unknown `lang`.
+         */
+        post: operations["auditor_receipt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/documents/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Any order's receipts
+         * @description As `/jackey/loan/receipts`, for any order. 40007 unknown order.
+         */
+        post: operations["auditor_receipts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/documents/statementPdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Any order's statement of account as PDF
+         * @description As `/jackey/loan/statementPdf`, for any order. Recorded with the auditor. 40007 unknown order; 10004 an unknown `lang`.
+         */
+        post: operations["auditor_statement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/ledger/journal": {
         parameters: {
             query?: never;
@@ -490,6 +590,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/jackey/loan/contractPdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The signed contract as PDF
+         * @description The borrower's own order (the latest when none is named): parties (the lender's name, registration and licence numbers), the disclosure as signed with its schedule, the loan as paid out, the signature and the SHA-256 of the signed disclosure. Recorded. 40007 no such order of this borrower; 10004 an unknown `lang`.
+         */
+        post: operations["borrower_contract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/jackey/loan/getAllCompanyConfigs": {
         parameters: {
             query?: never;
@@ -690,6 +810,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/jackey/loan/receiptPdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An official receipt as PDF
+         * @description A receipt of the borrower's own order: a payment received (amount, paid at, channel, reference, how it was applied, any part refunded) or a refund sent back. Recorded. 40007 no such order of this borrower or no such receipt of it; 10004 a malformed `receiptNo` or an unknown `lang`.
+         */
+        post: operations["borrower_receipt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jackey/loan/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The receipts of an order
+         * @description `data`: list of {receiptNo, kind (payment|refund), amount, at, channel, applied, refunded, status, forReceiptNo}, oldest first. 40007 no such order of this borrower.
+         */
+        post: operations["borrower_receipts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/jackey/loan/recharge": {
         parameters: {
             query?: never;
@@ -724,6 +884,26 @@ export interface paths {
          * @description PRODUCT.md 12.4: the order returns from 2 (resubmission requested) to 0 (submitted) and waits for review again. 40007 no such order of this borrower; 10004 the order is not waiting for a resubmission. Accepts `Idempotency-Key`.
          */
         post: operations["resubmit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jackey/loan/statementPdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The statement of account as PDF
+         * @description Every ledger posting of the borrower's own order with the balance owed after each, and the totals. Recorded. 40007 no such order of this borrower; 10004 an unknown `lang`.
+         */
+        post: operations["borrower_statement"];
         delete?: never;
         options?: never;
         head?: never;
@@ -964,6 +1144,46 @@ export interface paths {
          * @description Revokes the bearer token.
          */
         post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jackey/user/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The inbox: due-date reminders
+         * @description PRODUCT.md 12.5: the borrower's notices (3 days and 1 day before each installment's due date, and the day it becomes overdue), newest first, with the total and unread counts. The body may be empty. 10004 bad paging (page from 1, pageSize 1 to 100).
+         */
+        post: operations["notices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jackey/user/notices/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark notices read
+         * @description PRODUCT.md 12.5. `ids` names notices of `/jackey/user/notices`, or `all` marks every one. Only the caller's own notices are marked: another borrower's id matches nothing. A notice already read keeps its time. 10004 neither `ids` nor `all`, more than 100 ids, or an id that is empty or longer than 64 characters.
+         */
+        post: operations["mark_read"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1267,6 +1487,15 @@ export interface components {
              */
             loanOrderId: string;
         };
+        AuditorDocumentBody: {
+            /**
+             * @description `en` or `zh`; omitted: `Accept-Language`, else English.
+             * @example en
+             */
+            lang?: string | null;
+            /** @description The order id. */
+            orderId: string;
+        };
         AuditorLoginBody: {
             /** @description The password. */
             password: string;
@@ -1280,6 +1509,24 @@ export interface components {
             /** @description The order id. */
             orderId: string;
         };
+        AuditorOrderDocumentsBody: {
+            /** @description The order id. */
+            orderId: string;
+        };
+        AuditorReceiptBody: {
+            /**
+             * @description `en` or `zh`; omitted: `Accept-Language`, else English.
+             * @example en
+             */
+            lang?: string | null;
+            /** @description The order id. */
+            orderId: string;
+            /**
+             * @description The receipt's number (`/admin/api/documents/receipts`).
+             * @example OR-2611-000157
+             */
+            receiptNo: string;
+        };
         BankBody: {
             /** @description One of the configured banks. */
             bankName: string;
@@ -1287,6 +1534,29 @@ export interface components {
             cardNo: string;
             /** @description Required when replacing a bound account (`/jackey/sms/bank`). */
             smsCode?: string | null;
+        };
+        BorrowerDocumentBody: {
+            /**
+             * @description `en` or `zh` (`fil` prints English); omitted: `Accept-Language`, else English.
+             * @example en
+             */
+            lang?: string | null;
+            /** @description The order; omitted or empty: the borrower's latest. */
+            loanOrderId?: string | null;
+        };
+        BorrowerReceiptBody: {
+            /**
+             * @description `en` or `zh` (`fil` prints English); omitted: `Accept-Language`, else English.
+             * @example en
+             */
+            lang?: string | null;
+            /** @description The order; omitted or empty: the borrower's latest. */
+            loanOrderId?: string | null;
+            /**
+             * @description The receipt's number (`/jackey/loan/receipts`).
+             * @example OR-2611-000157
+             */
+            receiptNo: string;
         };
         ChangePasswordBody: {
             /** @description The current password. */
@@ -1424,6 +1694,47 @@ export interface components {
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
          *     `data: null`.
          */
+        Envelope_Option_NoticePage: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description This page, newest first. */
+                notices: components["schemas"]["NoticeView"][];
+                /**
+                 * Format: int64
+                 * @description Page number (from 1).
+                 */
+                page: number;
+                /**
+                 * Format: int64
+                 * @description Page size.
+                 */
+                pageSize: number;
+                /**
+                 * Format: int64
+                 * @description Every notice of the borrower.
+                 */
+                total: number;
+                /**
+                 * Format: int64
+                 * @description Those not read yet.
+                 */
+                unread: number;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
         Envelope_Option_PayoffData: {
             /**
              * Format: int32
@@ -1440,6 +1751,31 @@ export interface components {
                 feesWaived: string;
                 /** @description Interest not charged when paying today. */
                 interestWaived: string;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_ReadData: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /**
+                 * Format: int64
+                 * @description Notices newly marked read (already read ones and ids that are not the
+                 *     caller's count 0).
+                 */
+                marked: number;
             };
             /**
              * @description "ok", or what went wrong in words.
@@ -1646,6 +1982,75 @@ export interface components {
             note?: string;
             orderId: string;
         };
+        /** @description A page of the inbox with its counts. */
+        NoticePage: {
+            /** @description This page, newest first. */
+            notices: components["schemas"]["NoticeView"][];
+            /**
+             * Format: int64
+             * @description Page number (from 1).
+             */
+            page: number;
+            /**
+             * Format: int64
+             * @description Page size.
+             */
+            pageSize: number;
+            /**
+             * Format: int64
+             * @description Every notice of the borrower.
+             */
+            total: number;
+            /**
+             * Format: int64
+             * @description Those not read yet.
+             */
+            unread: number;
+        };
+        /** @description One notice as `/jackey/user/notices` lists it. */
+        NoticeView: {
+            /**
+             * @description What the installment still asked for when the reminder was recorded, two
+             *     decimals (amount and fees, minus payments).
+             * @example 13493.30
+             */
+            amount: string;
+            /** @description When the reminder was recorded, RFC 3339 UTC. */
+            createdAt: string;
+            /**
+             * @description The installment's due day, `YYYY-MM-DD` (UTC).
+             * @example 2026-11-26
+             */
+            dueDate: string;
+            /** @description Names the notice for `/jackey/user/notices/read` (`<order id>:<sequence>`). */
+            id: string;
+            /**
+             * @description `due_in_3_days`, `due_in_1_day` or `overdue`.
+             * @example due_in_3_days
+             */
+            kind: string;
+            /** @description The order it is about. */
+            orderId: string;
+            /**
+             * Format: int64
+             * @description Installment number (1-based).
+             */
+            period: number;
+            /** @description When the borrower read it (RFC 3339 UTC), or null while unread. */
+            readAt?: string | null;
+        };
+        NoticesBody: {
+            /**
+             * Format: int64
+             * @description Page number, from 1 (default 1).
+             */
+            page?: number | null;
+            /**
+             * Format: int64
+             * @description Notices per page, 1 to 100 (default 20).
+             */
+            pageSize?: number | null;
+        };
         /** @description always null */
         Null: null;
         OrderBody: {
@@ -1672,6 +2077,8 @@ export interface components {
             /** @description Interest not charged when paying today. */
             interestWaived: string;
         };
+        /** Format: binary */
+        PdfBytes: string;
         PinBody: {
             /**
              * @description Six digits.
@@ -1714,6 +2121,21 @@ export interface components {
              * @example 7
              */
             periodDays: number;
+        };
+        ReadBody: {
+            /** @description True: every notice of the borrower. */
+            all?: boolean;
+            /** @description Notice ids from `/jackey/user/notices` (at most 100). */
+            ids?: string[] | null;
+        };
+        /** @description What `/jackey/user/notices/read` did. */
+        ReadData: {
+            /**
+             * Format: int64
+             * @description Notices newly marked read (already read ones and ids that are not the
+             *     caller's count 0).
+             */
+            marked: number;
         };
         RechargeBody: {
             /**
@@ -1927,6 +2349,129 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+        };
+    };
+    auditor_contract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuditorDocumentBody"];
+            };
+        };
+        responses: {
+            /** @description The PDF, or the envelope with the error code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["PdfBytes"];
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    auditor_downloads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuditorOrderDocumentsBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the downloads */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AnyData"];
+                };
+            };
+        };
+    };
+    auditor_receipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuditorReceiptBody"];
+            };
+        };
+        responses: {
+            /** @description The PDF, or the envelope with the error code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["PdfBytes"];
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    auditor_receipts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuditorOrderDocumentsBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the receipts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AnyData"];
+                };
+            };
+        };
+    };
+    auditor_statement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuditorDocumentBody"];
+            };
+        };
+        responses: {
+            /** @description The PDF, or the envelope with the error code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["PdfBytes"];
+                    "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
         };
@@ -2497,6 +3042,31 @@ export interface operations {
             };
         };
     };
+    borrower_contract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["BorrowerDocumentBody"];
+            };
+        };
+        responses: {
+            /** @description The PDF, or the envelope with the error code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["PdfBytes"];
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
     company_configs: {
         parameters: {
             query?: never;
@@ -2721,6 +3291,55 @@ export interface operations {
             };
         };
     };
+    borrower_receipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BorrowerReceiptBody"];
+            };
+        };
+        responses: {
+            /** @description The PDF, or the envelope with the error code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["PdfBytes"];
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    borrower_receipts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["BorrowerDocumentBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the receipts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AnyData"];
+                };
+            };
+        };
+    };
     recharge: {
         parameters: {
             query?: never;
@@ -2770,6 +3389,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    borrower_statement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["BorrowerDocumentBody"];
+            };
+        };
+        responses: {
+            /** @description The PDF, or the envelope with the error code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["PdfBytes"];
                     "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
@@ -3159,6 +3803,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    notices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["NoticesBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope with a page of notices */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_NoticePage"];
+                };
+            };
+        };
+    };
+    mark_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReadBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the count marked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_ReadData"];
                 };
             };
         };

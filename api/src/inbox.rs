@@ -1,0 +1,167 @@
+//! The borrower's in-app inbox (PRODUCT.md 12.5): the notices of the `notice` read
+//! model ([`projections::notices`]), newest first, and which of them the borrower has
+//! read (`notice_read`, kept by the api so a rebuild of the read models never marks
+//! them unread again).
+//!
+//! Guarantee: a borrower only ever reads or marks their own notices. Both statements
+//! are scoped by the session's user id inside the SQL, so an id of another borrower's
+//! notice matches nothing and is left alone (no error tells whether it exists).
+
+use serde::Serialize;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::db::with_pool;
+use crate::envelope::ApiError;
+use crate::state::AppState;
+
+/// One notice as `/jackey/user/notices` lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NoticeView {
+    /// Names the notice for `/jackey/user/notices/read` (`<order id>:<sequence>`).
+    pub id: String,
+    /// The order it is about.
+    pub order_id: String,
+    /// Installment number (1-based).
+    pub period: i64,
+    /// `due_in_3_days`, `due_in_1_day` or `overdue`.
+    #[schema(example = "due_in_3_days")]
+    pub kind: String,
+    /// What the installment still asked for when the reminder was recorded, two
+    /// decimals (amount and fees, minus payments).
+    #[schema(example = "13493.30")]
+    pub amount: String,
+    /// The installment's due day, `YYYY-MM-DD` (UTC).
+    #[schema(example = "2026-11-26")]
+    pub due_date: String,
+    /// When the reminder was recorded, RFC 3339 UTC.
+    pub created_at: String,
+    /// When the borrower read it (RFC 3339 UTC), or null while unread.
+    pub read_at: Option<String>,
+}
+
+/// A page of the inbox with its counts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NoticePage {
+    /// Every notice of the borrower.
+    pub total: i64,
+    /// Those not read yet.
+    pub unread: i64,
+    /// Page number (from 1).
+    pub page: i64,
+    /// Page size.
+    pub page_size: i64,
+    /// This page, newest first.
+    pub notices: Vec<NoticeView>,
+}
+
+/// A row of [`page`]: the counts, then a notice's columns (null past the last page).
+type PageRow = (
+    i64,
+    i64,
+    Option<String>,
+    Option<String>,
+    Option<i64>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
+/// The inbox of `user_id`: `limit` notices from `offset`, newest first (ties by id),
+/// with the total and unread counts, read in one statement (one snapshot).
+pub async fn page(
+    state: &AppState,
+    user_id: Uuid,
+    limit: i64,
+    offset: i64,
+) -> Result<NoticePage, ApiError> {
+    let sql = "with mine as ( \
+                 select n.notice_id, n.order_id, n.period, n.kind, n.amount, n.due_date, \
+                        n.created_at, r.read_at \
+                 from notice n left join notice_read r \
+                   on r.notice_id = n.notice_id and r.user_id = n.user_id \
+                 where n.user_id = $1) \
+               select c.total, c.unread, p.notice_id, p.order_id, p.period, p.kind, \
+                      p.amount, p.due_date, p.created_at, p.read_at \
+               from (select count(*) as total, count(*) - count(read_at) as unread from mine) c \
+               left join (select * from mine order by created_at desc, notice_id desc \
+                          limit $2 offset $3) p on 1 = 1 \
+               order by p.created_at desc, p.notice_id desc";
+    let rows: Vec<PageRow> = with_pool!(&state.database, pool => sqlx::query_as(sql)
+        .bind(user_id.to_string()).bind(limit).bind(offset).fetch_all(pool).await)?;
+    let (total, unread) = rows.first().map_or((0, 0), |row| (row.0, row.1));
+    let notices = rows
+        .into_iter()
+        .filter_map(
+            |(_, _, id, order_id, period, kind, amount, due_date, created_at, read_at)| {
+                Some(NoticeView {
+                    id: id?,
+                    order_id: order_id?,
+                    period: period?,
+                    kind: kind?,
+                    amount: amount?,
+                    due_date: due_date?,
+                    created_at: created_at?,
+                    read_at,
+                })
+            },
+        )
+        .collect();
+    Ok(NoticePage {
+        total,
+        unread,
+        page: offset / limit.max(1) + 1,
+        page_size: limit,
+        notices,
+    })
+}
+
+/// Which notices to mark read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Marking {
+    /// Every notice of the borrower.
+    All,
+    /// These ids (those of other borrowers, or unknown, match nothing).
+    Ids(Vec<String>),
+}
+
+/// Marks notices of `user_id` read at the state's now, in one statement scoped by the
+/// user; a notice already read keeps its first time. Returns how many were newly
+/// marked.
+pub async fn mark_read(
+    state: &AppState,
+    user_id: Uuid,
+    marking: &Marking,
+) -> Result<u64, ApiError> {
+    let ids: &[String] = match marking {
+        Marking::All => &[],
+        Marking::Ids(ids) if ids.is_empty() => return Ok(0),
+        Marking::Ids(ids) => ids,
+    };
+    // `$3, $4, ...`: one placeholder per id (at most a page's worth), which both
+    // stores accept; `where` comes before `on conflict`, as SQLite requires.
+    let only = if ids.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<String> = (0..ids.len()).map(|i| format!("${}", i + 3)).collect();
+        format!(" and notice_id in ({})", list.join(", "))
+    };
+    let sql = format!(
+        "insert into notice_read (notice_id, user_id, read_at) \
+         select notice_id, user_id, $2 from notice where user_id = $1{only} \
+         on conflict (notice_id) do nothing"
+    );
+    let now = projections::projection::time_text(state.now());
+    let marked = with_pool!(&state.database, pool => {
+        let mut query = sqlx::query(&sql).bind(user_id.to_string()).bind(&now);
+        for id in ids {
+            query = query.bind(id);
+        }
+        query.execute(pool).await.map(|r| r.rows_affected())
+    })?;
+    Ok(marked)
+}
