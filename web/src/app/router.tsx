@@ -78,6 +78,7 @@ export const routes = (
       screen(paths.changePassword.path, () => import('@/features/account/change-password-screen')),
       screen(paths.withdrawPin.path, () => import('@/features/account/withdraw-pin-screen')),
       screen(paths.sessions.path, () => import('@/features/account/sessions-screen')),
+      screen(paths.inbox.path, () => import('@/features/account/inbox-screen')),
       screen(paths.admin.path, () => import('@/features/admin/admin-app'), true),
     ]}
     <Route path="*" element={<Navigate to="/" replace />} />

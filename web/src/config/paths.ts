@@ -42,5 +42,6 @@ export const paths = {
   changePassword: { path: '/changePassword', to: () => '/changePassword' },
   withdrawPin: { path: '/withdrawPin', to: () => '/withdrawPin' },
   sessions: { path: '/sessions', to: () => '/sessions' },
+  inbox: { path: '/inbox', to: () => '/inbox' },
   admin: { path: '/admin/*', to: () => '/admin' },
 } as const;

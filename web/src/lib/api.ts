@@ -100,6 +100,6 @@ export async function orNull<T>(
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['User', 'Order', 'Orders', 'Progress', 'Config', 'Identity', 'Payoff', 'Sessions'],
+  tagTypes: ['User', 'Order', 'Orders', 'Progress', 'Config', 'Identity', 'Payoff', 'Sessions', 'Notices'],
   endpoints: () => ({}),
 });

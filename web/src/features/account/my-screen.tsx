@@ -1,8 +1,10 @@
 /**
- * `/my` (PRODUCT.md 3): credit score, the menu (information, bank account,
- * recharge, orders, language, about, logout) and the home button via the tab bar.
+ * `/my` (PRODUCT.md 3): credit score, the menu (inbox with its unread count,
+ * information, bank account, recharge, orders, language, about, logout) and the
+ * home button via the tab bar.
  * Logout revokes the token on the server, clears it and goes to `/login` (4.5).
  */
+import Badge from 'antd-mobile/es/components/badge';
 import Button from 'antd-mobile/es/components/button';
 import Dialog from 'antd-mobile/es/components/dialog';
 import List from 'antd-mobile/es/components/list';
@@ -18,6 +20,7 @@ import { mask } from '@/lib/mask';
 import { signedOut } from '@/lib/session';
 import { useUserInfoQuery } from '@/lib/shared-api';
 import { useLogoutMutation } from './account-api';
+import { useNoticesQuery } from './inbox-api';
 
 /** The score shown when the api has none: the demo's neutral 5.0 (PRODUCT.md 3 `/loan`). */
 const DEFAULT_SCORE = 5;
@@ -28,6 +31,8 @@ export default function MyScreen() {
   const dispatch = useAppDispatch();
   const user = useUserInfoQuery();
   const [logout] = useLogoutMutation();
+  // The inbox's first page: its unread count is the badge, and the inbox opens from cache.
+  const unread = useNoticesQuery(1).data?.unread ?? 0;
 
   const onLogout = async () => {
     const sure = await Dialog.confirm({ content: t('logout_confirm'), confirmText: t('logout'), cancelText: t('cancel') });
@@ -58,6 +63,19 @@ export default function MyScreen() {
                 </ProgressCircle>
               </section>
               <List mode="card">
+                <List.Item
+                  onClick={() => navigate('/inbox')}
+                  extra={
+                    unread > 0 ? (
+                      <span data-testid="inbox-badge">
+                        <Badge content={unread > 99 ? '99+' : unread} aria-hidden="true" />
+                        <span className="visually-hidden">{t('inbox_unread_count', { n: unread })}</span>
+                      </span>
+                    ) : undefined
+                  }
+                >
+                  {t('inbox_title')}
+                </List.Item>
                 <List.Item onClick={() => navigate('/baseInfoDetail')}>{t('my_information')}</List.Item>
                 <List.Item onClick={() => navigate('/bankInfoDetail')}>{t('bank_account')}</List.Item>
                 <List.Item onClick={() => navigate('/order')}>{t('my_orders')}</List.Item>

@@ -71,11 +71,14 @@ function actorKey(by: string): string {
  */
 const PAGE_STEPS = new Set(['PaymentSessionOpened', 'PaymentSessionPaid']);
 
+/** Due-date reminders are the inbox's (`/inbox`, PRODUCT.md 12.5), not the timeline's. */
+const INBOX_ONLY = new Set(['ReminderDue']);
+
 export function OrderTimeline({ events }: { events: TimelineEvent[] }) {
   const { t } = useTranslation();
   const money = useMoney();
   const dates = useDates();
-  const shown = events.filter((event) => !PAGE_STEPS.has(event.type));
+  const shown = events.filter((event) => !PAGE_STEPS.has(event.type) && !INBOX_ONLY.has(event.type));
   if (shown.length === 0) return <p className="muted">{t('timeline_empty')}</p>;
   return (
     <ol className="orders-timeline" data-testid="timeline">
