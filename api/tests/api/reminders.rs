@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use aggregates::order::OrderCommand;
+use aggregates::order::{OrderCommand, ReminderKind};
 use aggregates::services::doubles::{test_now, FixedClock};
 use aggregates::wallet::WalletCommand;
 use aggregates::Actor;
@@ -274,6 +274,11 @@ async fn each_reminder_once_across_a_restart(clock: Arc<FixedClock>, app: TestAp
     assert_eq!(count(&again, REMINDER_SMS, &like).await, 15);
     let after = inbox(&again, &token).await;
     assert_eq!(after["total"], 15, "{after}");
+    // The notices are a read model like the others: a fresh rebuild gives the same rows.
+    let report = projections::verify::verify(&again.state.database)
+        .await
+        .unwrap();
+    assert!(report.is_clean(), "{:?}", report.drifts);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -302,6 +307,27 @@ async fn two_processes_remind_once_on_postgres() {
     };
     let (token, _, order_id) = disbursed(&a, "09175550301").await;
     b.wait_status(&token, &order_id, 4).await;
+    // The same reminder asked for eight times at once from both processes, with no
+    // read model to filter: the order records it once.
+    let mut asks = tokio::task::JoinSet::new();
+    for i in 0..8 {
+        let state = if i % 2 == 0 { &a.state } else { &b.state }.clone();
+        let order_id = order_id.clone();
+        asks.spawn(async move {
+            let command = || OrderCommand::SendReminder {
+                period: 1,
+                kind: ReminderKind::DueIn1Day,
+            };
+            state
+                .execute(&state.orders, &order_id, command, Actor::System, "test")
+                .await
+                .map(|events| events.len())
+        });
+    }
+    let asks = asks.join_all().await;
+    let recorded: usize = asks.into_iter().map(Result::unwrap).sum();
+    assert_eq!(recorded, 1);
+    assert_eq!(count(&a, REMINDER_EVENTS, &order_id).await, 1);
     for day in 0..=8 {
         clock.set(test_now() + Days::new(day));
         let (x, y, z, w) = tokio::join!(
