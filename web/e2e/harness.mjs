@@ -132,10 +132,14 @@ print(json.dumps(rows))`;
   return JSON.parse(out.stdout);
 }
 
-/** The newest 6-digit code texted to `mobile` (the default sender's outbox). */
+/** The newest 6-digit code texted to `mobile` (the default sender's outbox; due-date reminders are not codes). */
 export async function smsCode(server, mobile) {
   for (let i = 0; i < 50; i += 1) {
-    const rows = sql(server, 'select body from sms_outbox where mobile = ? order by rowid desc limit 1', [mobile]);
+    const rows = sql(
+      server,
+      "select body from sms_outbox where mobile = ? and (message_id is null or message_id not like 'reminder:%') order by rowid desc limit 1",
+      [mobile],
+    );
     const match = rows[0]?.[0]?.match(/\b(\d{6})\b/);
     if (match) return match[1];
     await new Promise((r) => setTimeout(r, 100));

@@ -599,9 +599,12 @@ impl TestApp {
         assert_eq!(answer["code"], 0, "identity upload: {answer}");
     }
 
-    /// The code in the last SMS the default sender wrote to `mobile` (`sms_outbox`).
+    /// The code in the last SMS code the default sender wrote to `mobile` (`sms_outbox`;
+    /// due-date reminders, which the scheduler may queue meanwhile, are not codes).
     pub async fn last_sms_code(&self, mobile: &str) -> String {
-        let sql = "select body from sms_outbox where mobile = $1 order by created_at desc limit 1";
+        let sql = "select body from sms_outbox where mobile = $1 \
+                   and (message_id is null or message_id not like 'reminder:%') \
+                   order by created_at desc limit 1";
         let body = self
             .scalar(sql, mobile)
             .await
