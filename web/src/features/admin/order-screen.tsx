@@ -18,6 +18,7 @@ import { useAdminHistoryQuery, useAdminOrderActionMutation, useAdminOrderQuery, 
 import { actorView, ageAt, eventLabel, incomeMultiple } from './admin-format';
 import { adminPaths } from './admin-paths';
 import { useAdminSession, type AdminSession } from './admin-session';
+import { OrderDocuments } from './order-documents';
 import type { AdminTimelineEntry, HistoryEvent, OrderReview } from './admin-types';
 import { ActionButtons, ActionOutcome, type ActionButton } from './action-buttons';
 import {
@@ -400,6 +401,7 @@ export function OrderScreen() {
             )}
           </Section>
           <Schedule data={data} />
+          <OrderDocuments orderId={data.order.orderId} orderNo={data.order.orderNo ?? null} />
         </div>
         <div className="admin-columns__side">
           <ActionsPanel data={data} names={names} />

@@ -30,6 +30,7 @@ import { lastFour } from '@/lib/mask';
 import { reviewStep } from '@/lib/rules';
 import { sharedApi, useOrderInfoQuery, useOrderTimelineQuery, useUserInfoQuery } from '@/lib/shared-api';
 import type { Order } from '@/lib/types';
+import { OrderDocuments } from './order-documents';
 import { OrderTimeline } from './order-timeline';
 import { ResubmissionPanel } from './resubmission-panel';
 import { useCancelOrderMutation } from './orders-api';
@@ -239,6 +240,8 @@ function OrderView({ order, sent, awaiting, onSent }: OrderViewProps) {
           {t('detail_cancel')}
         </Button>
       )}
+
+      <OrderDocuments order={order} />
 
       <section className="card" aria-label={t('detail_timeline')}>
         <h2 className="card__title">{t('detail_timeline')}</h2>

@@ -23,8 +23,24 @@ export interface WithdrawResult {
   payoutId: string;
 }
 
+/** One receipt of an order (`/loan/receipts`, PRODUCT.md 12.5). */
+export interface ReceiptSummary {
+  /** `OR-2611-000157` (payment) or `RF-2611-000163` (refund). */
+  receiptNo: string;
+  kind: 'payment' | 'refund';
+  /** Received, or sent back: a decimal string. */
+  amount: string;
+  /** When (UTC, RFC 3339). */
+  at: string;
+}
+
 export const ordersApi = api.injectEndpoints({
   endpoints: (build) => ({
+    /** `/loan/receipts`: a receipt per payment and per refund of the order, oldest first. */
+    receipts: build.query<ReceiptSummary[], string>({
+      query: (loanOrderId) => ({ url: 'jackey/loan/receipts', body: { loanOrderId } }),
+      providesTags: (_result, _error, id) => [{ type: 'Order', id }],
+    }),
     /** `/loan/cancel`: free before disbursement (P6). */
     cancelOrder: build.mutation<null, string>({
       query: (loanOrderId) => ({ url: 'jackey/loan/cancel', body: { loanOrderId } }),
@@ -60,5 +76,10 @@ export const ordersApi = api.injectEndpoints({
   }),
 });
 
-export const { useCancelOrderMutation, useResubmitOrderMutation, useSetWithdrawPinMutation, useWithdrawMutation } =
-  ordersApi;
+export const {
+  useCancelOrderMutation,
+  useReceiptsQuery,
+  useResubmitOrderMutation,
+  useSetWithdrawPinMutation,
+  useWithdrawMutation,
+} = ordersApi;

@@ -15,6 +15,9 @@ export function signInConsole(auditor = ALICE, token = 'admin-token') {
 
 /** What every console screen also asks for (the company configuration, images). */
 export const background = [
+  // The order page's documents (order-documents.tsx).
+  answer('admin/api/documents/receipts', []),
+  answer('admin/api/documents/downloads', []),
   answer('jackey/loan/getAllCompanyConfigs', { currency: { code: 'PHP', symbol: '₱' } }),
   http.get('http://localhost/files/*', () => new HttpResponse(null, { status: 404 })),
 ];

@@ -28,6 +28,7 @@ function mount(options: MountOptions = {}) {
       HttpResponse.json({ code: 0, msg: 'ok', data: typeof order === 'function' ? order() : order }),
     ),
     answer('jackey/loan/orderTimeline', timelineFixture),
+    answer('jackey/loan/receipts', []),
     answer('jackey/user/info', { ...userFixture(), hasWithdrawPin: true, ...options.user }),
   );
   return renderWithProviders(<DetailScreen />, {
