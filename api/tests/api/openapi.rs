@@ -99,6 +99,16 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/admin/api/repayments/manual"),
     ("post", "/admin/api/ledger/journal"),
     ("post", "/admin/api/ledger/trialBalance"),
+    // PDF documents (routes::documents).
+    ("post", "/jackey/loan/contractPdf"),
+    ("post", "/jackey/loan/receiptPdf"),
+    ("post", "/jackey/loan/statementPdf"),
+    ("post", "/jackey/loan/receipts"),
+    ("post", "/admin/api/documents/contractPdf"),
+    ("post", "/admin/api/documents/receiptPdf"),
+    ("post", "/admin/api/documents/statementPdf"),
+    ("post", "/admin/api/documents/receipts"),
+    ("post", "/admin/api/documents/downloads"),
 ];
 
 type RouteSet = BTreeSet<(String, String)>;
