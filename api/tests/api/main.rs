@@ -20,3 +20,4 @@ mod scale_out;
 mod security;
 mod sms_codes;
 mod storage;
+mod web_app;
