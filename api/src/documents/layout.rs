@@ -485,10 +485,9 @@ fn atoms(text: &str) -> Vec<String> {
             in_space = true;
             continue;
         }
-        if in_space || is_cjk(c) || current.chars().last().is_some_and(is_cjk) {
-            if !current.is_empty() {
-                atoms.push(std::mem::take(&mut current));
-            }
+        let breaks = in_space || is_cjk(c) || current.chars().last().is_some_and(is_cjk);
+        if breaks && !current.is_empty() {
+            atoms.push(std::mem::take(&mut current));
         }
         in_space = false;
         current.push(c);
