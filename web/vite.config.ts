@@ -3,7 +3,6 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath, URL } from 'node:url';
 import { firstScreenPreload } from './vite/first-screen-preload.ts';
-import { stylesAfterFirstPaint } from './vite/styles-after-first-paint.ts';
 
 // The api (scripts/run) serves web/dist; in development `npm run dev` proxies the
 // calls to a running api so the app is same-origin either way.
@@ -13,13 +12,12 @@ const file = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export default defineConfig(({ command }) => ({
   plugins: [
     react(),
-    // The two first screens: a signed-in borrower's home, and the sign-in screen.
+    // The splash paints first, then the app loads (vite/first-screen-preload.ts),
+    // with the first screen's chunks: a signed-in borrower's home, or the sign-in screen.
     firstScreenPreload(
       { '/': file('./src/features/loan/home-screen.tsx'), '/login': file('./src/features/auth/login-screen.tsx') },
       '/login',
     ),
-    // index.html's branded first paint shows before the stylesheet has arrived.
-    stylesAfterFirstPaint(),
   ],
   resolve: {
     alias: [

@@ -127,7 +127,8 @@ async function checkServer() {
     const res = await fetch(`${base}/login`);
     const html = await res.text();
     if (!res.ok) fail(`${base}/login answered HTTP ${res.status}`);
-    if (!/<script[^>]+type="module"/.test(html)) {
+    // The built page loads the app from one script under /assets/ (web/vite/first-screen-preload.ts).
+    if (!/<script[^>]+src="\/assets\//.test(html)) {
       fail(`${base}/login does not serve the built web app (no module script; build it with: cd web && npm run build)`);
     }
   } catch (error) {
@@ -144,12 +145,15 @@ async function borrowerToken() {
   const inbox = await (await fetch(`${base}/sandbox/sms/${mobile}`)).text();
   const smsCode = inbox.split('data-testid="sms">')[1]?.match(/\b(\d{6})\b/)?.[1];
   if (!smsCode) throw new Error(`no SMS code for ${mobile} in the demo inbox`);
+  // The privacy notice the sign-up screen shows, accepted (PRODUCT.md 12.6).
+  const { privacyNoticeVersion } = await post('/jackey/loan/getAllCompanyConfigs', {});
   await post('/jackey/user/register', {
     mobile,
     smsCode,
     password: PASSWORD,
     telemarketingCode: INVITE_CODE,
     installationSource: 'lighthouse',
+    privacyNoticeVersion,
   });
   const { token } = await post('/jackey/user/login', { mobile, password: PASSWORD });
   await post('/jackey/user/info', {}, token); // the token works before we measure with it
