@@ -43,6 +43,9 @@ pub trait ReferenceData: Send + Sync {
     /// True when registration may proceed with this invite (agent) code: a known code,
     /// or none when codes are optional. Attribution only (P13).
     fn accepts_invite_code(&self, code: Option<&str>) -> bool;
+    /// The version of the privacy notice registration shows now (configuration,
+    /// PRODUCT.md 12.6); the only one a new borrower can accept.
+    fn privacy_notice_version(&self) -> String;
 }
 
 /// What the User aggregate needs.
@@ -133,8 +136,11 @@ pub mod doubles {
 
     /// Banks "BDO" and "BPI" and the e-wallet "GCash"; places Quezon City (NCR, no
     /// province) and City of Cebu (Cebu, Region VII); invite codes "WELCOME" and
-    /// "AGENT7"; codes required.
+    /// "AGENT7"; codes required; privacy notice [`PRIVACY_NOTICE_VERSION`].
     pub struct StaticReference;
+
+    /// The privacy notice version [`StaticReference`] shows.
+    pub const PRIVACY_NOTICE_VERSION: &str = "2026-11";
 
     /// Places [`StaticReference`] knows, in the stored form.
     pub const KNOWN_PLACES: [&str; 2] = [
@@ -155,6 +161,9 @@ pub mod doubles {
         }
         fn accepts_invite_code(&self, code: Option<&str>) -> bool {
             matches!(code, Some("WELCOME" | "AGENT7"))
+        }
+        fn privacy_notice_version(&self) -> String {
+            PRIVACY_NOTICE_VERSION.to_string()
         }
     }
 

@@ -130,6 +130,7 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::files::router())
         .merge(routes::admin::router())
         .merge(routes::documents::router())
+        .merge(routes::data_export::router())
         .merge(routes::borrower::pay::router_for(&state))
         .merge(openapi::router())
         .layer(axum::middleware::from_fn_with_state(

@@ -99,6 +99,10 @@ pub fn document() -> utoipa::openapi::OpenApi {
                     "PDF contract, receipts and statement of account: borrowers their own, auditors any.",
                 ),
                 (
+                    "personal data",
+                    "Everything held about a borrower as JSON (PRODUCT.md 12.6): borrowers their own, auditors any, every export recorded.",
+                ),
+                (
                     "operations",
                     "Start page, health, readiness and this document.",
                 ),
@@ -120,6 +124,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
     document.merge(routes::borrower::sms_inbox::Doc::openapi());
     document.merge(routes::xendit::Doc::openapi());
     document.merge(routes::documents::Doc::openapi());
+    document.merge(routes::data_export::Doc::openapi());
     // Auditor handlers share names with borrower ones (`login`, `logout`): their
     // operation ids say whose they are.
     document.merge(prefix_operation_ids(

@@ -1,9 +1,9 @@
 //! Operations: rate limits, security headers and `/metrics`.
 //!
 //! - Rate limits (code 5): per client IP on registration, borrower and auditor login,
-//!   SMS, unlock, bank binding and withdraw PIN (the calls that check SMS codes), with the
-//!   `governor` crate (GCRA). Per phone, the SMS resend limit (60 s)
-//!   and the lock after five wrong passwords or PINs apply on top; per auditor
+//!   SMS, unlock, bank binding and withdraw PIN (the calls that check SMS codes), and
+//!   the personal data exports, with the `governor` crate (GCRA). Per phone, the SMS
+//!   resend limit (60 s) and the lock after five wrong passwords or PINs apply on top; per auditor
 //!   username, five failed logins lock it for 15 minutes (`auditors`).
 //! - Security headers on every response; no CORS headers, so browsers allow only the
 //!   app's own origin.
@@ -26,9 +26,10 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use crate::envelope::ApiError;
 use crate::state::AppState;
 
-/// Paths limited per client IP: logins, SMS sends, and every call that checks an SMS
-/// code (PRODUCT.md 12.2; the code itself allows 5 wrong entries, `sms::verify`).
-const LIMITED: [&str; 9] = [
+/// Paths limited per client IP: logins, SMS sends, every call that checks an SMS code
+/// (PRODUCT.md 12.2; the code itself allows 5 wrong entries, `sms::verify`), and the
+/// personal data exports (12.6).
+const LIMITED: [&str; 11] = [
     "/jackey/user/register",
     "/jackey/user/login",
     "/jackey/user/resetPassword",
@@ -38,6 +39,9 @@ const LIMITED: [&str; 9] = [
     "/jackey/user/bank/binding",
     "/jackey/user/withdrawPin",
     "/admin/api/login",
+    // Personal data exports: a whole history per call (`queries::data_export`).
+    "/jackey/user/dataExport",
+    "/admin/api/users/dataExport",
 ];
 
 /// 10 requests in a burst, then one every 3 seconds, per IP and path.

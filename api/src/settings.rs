@@ -111,6 +111,10 @@ pub struct LendingConfig {
     pub invite_code_required: bool,
     /// Known agent codes (attribution only, P13).
     pub invite_codes: Vec<String>,
+    /// The version of the privacy notice (the company text `privacy-notice`) that
+    /// registration shows and records as accepted (PRODUCT.md 12.6). Change it with
+    /// the text: a registration screen opened before the change is then refused.
+    pub privacy_notice_version: String,
     /// Company config: key → value (`/loan/getAllCompanyConfigs`).
     pub company: serde_json::Map<String, Json>,
     /// Products.
@@ -209,6 +213,13 @@ impl LendingConfig {
         if lender.legal_name.trim().is_empty() || lender.licence_no.trim().is_empty() {
             return Err(ConfigError::Missing(
                 "the lender's legal name and licence number are required (P14)",
+            ));
+        }
+        let version = &config.privacy_notice_version;
+        if version.trim().is_empty() || version.trim() != version || version.chars().count() > 40 {
+            return Err(ConfigError::Missing(
+                "privacy_notice_version must name the privacy notice's version \
+                 (1-40 characters, no surrounding spaces; PRODUCT.md 12.6)",
             ));
         }
         if !config.products.iter().any(|p| p.product.enabled) {
@@ -352,6 +363,10 @@ impl ReferenceData for Configured {
             Some(code) => self.invite_codes.contains(code),
             None => !self.config.invite_code_required,
         }
+    }
+
+    fn privacy_notice_version(&self) -> String {
+        self.config.privacy_notice_version.clone()
     }
 }
 
@@ -795,6 +810,28 @@ mod tests {
             matches!(refused, Err(ConfigError::Compliance { product: 1, .. })),
             "{refused:?}"
         );
+    }
+
+    #[test]
+    fn the_privacy_notice_must_have_a_version_12_6() {
+        let config = LendingConfig::load(DEMO_CONFIG, &ComplianceProfile::Ph).unwrap();
+        assert_eq!(config.privacy_notice_version, "2026-11");
+        assert!(config.company.contains_key("privacy-notice"));
+        for version in ["", " 2026-11", &"9".repeat(41)] {
+            let text = DEMO_CONFIG.replace(
+                "\"privacy_notice_version\": \"2026-11\"",
+                &format!("\"privacy_notice_version\": \"{version}\""),
+            );
+            assert!(
+                matches!(
+                    LendingConfig::load(&text, &ComplianceProfile::Ph),
+                    Err(ConfigError::Missing(_))
+                ),
+                "{version:?}"
+            );
+        }
+        let without = DEMO_CONFIG.replace("\"privacy_notice_version\": \"2026-11\",", "");
+        assert!(LendingConfig::load(&without, &ComplianceProfile::Ph).is_err());
     }
 
     #[test]

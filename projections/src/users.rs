@@ -73,6 +73,12 @@ pub fn user_doc(user: &User) -> Json {
             "bankCard": qualification.bank_card,
         },
         "inviteCode": user.invite_code,
+        // The privacy notice accepted at registration (PRODUCT.md 12.6); null for an
+        // account registered before consent was recorded.
+        "privacyNotice": user.privacy_consent.as_ref().map(|consent| json!({
+            "version": consent.version,
+            "acceptedAt": time_text(consent.accepted_at),
+        })),
     })
 }
 

@@ -11,7 +11,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use aggregates::order::{Order, OrderCommand, OrderEvent, RepaymentSource};
-use aggregates::services::doubles::{order_services, test_now, user_services, FixedClock};
+use aggregates::services::doubles::{
+    order_services, test_now, user_services, FixedClock, PRIVACY_NOTICE_VERSION,
+};
 use aggregates::services::{OrderServices, UserServices};
 use aggregates::types::ImageRef;
 use aggregates::user::{ProfileUpdate, User, UserCommand, UserEvent};
@@ -229,6 +231,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
             password: "secret-pass".into(),
             invite_code: Some("WELCOME".into()),
             channel: Some("workload".into()),
+            privacy_notice_version: Some(PRIVACY_NOTICE_VERSION.into()),
         },
         UserCommand::SubmitIdentity {
             front: image("front", user_id),

@@ -12,6 +12,7 @@ use crate::types::{
     BankAccount, ImageRef, InvalidInput, Mobile, ResubmissionItem, MAX_ADDRESS_CHARS,
     MAX_NAME_CHARS,
 };
+use chrono::{DateTime, Utc};
 use cqrs_es::event_sink::EventSink;
 use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
@@ -87,6 +88,31 @@ impl Qualification {
     }
 }
 
+/// The privacy notice the borrower accepted at registration (PRODUCT.md 12.6).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PrivacyConsent {
+    /// The notice's version, as configured when the borrower registered.
+    pub version: String,
+    /// When it was accepted (the registration).
+    pub accepted_at: DateTime<Utc>,
+}
+
+/// The privacy notice version a registration accepts (PRODUCT.md 12.6): consent is to
+/// one text, the version the deployment shows now, so none given, or a version from a
+/// screen opened before the notice changed, is refused (10004). Decided by
+/// `Register`; the api asks it before spending the phone's SMS code.
+pub fn accepted_privacy_notice(
+    given: Option<&str>,
+    reference: &dyn ReferenceData,
+) -> Result<String, UserError> {
+    let current = reference.privacy_notice_version();
+    if given.map(str::trim) == Some(current.as_str()) {
+        Ok(current)
+    } else {
+        Err(UserError::PrivacyNoticeNotAccepted { current })
+    }
+}
+
 /// A withdrawal authorised by the PIN whose payout has no result yet (P3).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PendingWithdrawal {
@@ -154,6 +180,10 @@ pub struct User {
     /// order id or a payout id), for the borrower's call to answer.
     #[serde(default)]
     pub last_refusal: Option<(Uuid, StepRefusal)>,
+    /// The privacy notice accepted at registration; `None` for accounts registered
+    /// before consent was recorded.
+    #[serde(default)]
+    pub privacy_consent: Option<PrivacyConsent>,
 }
 
 /// A resubmission request of the open order, as the User knows it (PRODUCT.md 12.4).
@@ -397,6 +427,7 @@ impl Aggregate for User {
                 password,
                 invite_code,
                 channel,
+                privacy_notice_version,
             } => {
                 if self.id.is_some() {
                     return Err(UserError::AlreadyRegistered);
@@ -410,6 +441,10 @@ impl Aggregate for User {
                 {
                     return Err(UserError::InvalidInviteCode);
                 }
+                let accepted = accepted_privacy_notice(
+                    privacy_notice_version.as_deref(),
+                    services.reference.as_ref(),
+                )?;
                 let event = UserEvent::UserRegistered {
                     user_id,
                     mobile: mobile.as_str().to_string(),
@@ -417,6 +452,7 @@ impl Aggregate for User {
                     invite_code,
                     channel,
                     registered_at: now,
+                    privacy_notice_version: Some(accepted),
                 };
                 sink.write(event, self).await;
             }
@@ -855,13 +891,18 @@ impl Aggregate for User {
                 password_hash,
                 invite_code,
                 channel,
-                ..
+                registered_at,
+                privacy_notice_version,
             } => {
                 self.id = Some(user_id);
                 self.mobile = mobile;
                 self.password_hash = password_hash;
                 self.invite_code = invite_code;
                 self.channel = channel;
+                self.privacy_consent = privacy_notice_version.map(|version| PrivacyConsent {
+                    version,
+                    accepted_at: registered_at,
+                });
             }
             UserEvent::LoginSucceeded { .. } => self.failed_logins = 0,
             UserEvent::LoginFailed {

@@ -39,7 +39,8 @@ pub struct ProfileUpdate {
 /// Something a borrower, an auditor or the platform asks of a user account.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum UserCommand {
-    /// `/user/register`. Errors: 10001 exists, 10000 invite code, 10004 mobile/password.
+    /// `/user/register`. Errors: 10001 exists, 10000 invite code, 10004 mobile/password
+    /// or a privacy notice version other than the current one.
     Register {
         /// New id (UUID v7).
         user_id: Uuid,
@@ -51,6 +52,9 @@ pub enum UserCommand {
         invite_code: Option<String>,
         /// Installation channel.
         channel: Option<String>,
+        /// The privacy notice version the registration screen showed and the borrower
+        /// accepted; it must be the deployment's current one (PRODUCT.md 12.6).
+        privacy_notice_version: Option<String>,
     },
     /// `/user/login`. A wrong password is recorded as `LoginFailed` (not an error, so
     /// it is committed); the fifth in a row also locks the account (P4).

@@ -12,6 +12,13 @@ pub enum UserError {
     /// 10000: invite code unknown (or missing where required).
     #[error("invalid invite code")]
     InvalidInviteCode,
+    /// 10004: registration without accepting the current privacy notice: none given,
+    /// or a version the deployment does not show (stale or unknown, PRODUCT.md 12.6).
+    #[error("privacyNoticeVersion: accept the current privacy notice (version {current})")]
+    PrivacyNoticeNotAccepted {
+        /// The version the deployment shows now.
+        current: String,
+    },
     /// 10001: the account already exists.
     #[error("phone number already registered")]
     AlreadyRegistered,
@@ -71,6 +78,7 @@ impl UserError {
         match self {
             Self::InvalidInput(_) => ErrorCode::RequestError,
             Self::InvalidInviteCode => ErrorCode::InvalidInviteCode,
+            Self::PrivacyNoticeNotAccepted { .. } => ErrorCode::RequestError,
             Self::AlreadyRegistered => ErrorCode::PhoneAlreadyRegistered,
             Self::NotRegistered => ErrorCode::AccountNotFound,
             Self::AccountLocked { .. } => ErrorCode::AccountLocked,

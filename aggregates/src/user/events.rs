@@ -85,6 +85,11 @@ pub enum UserEvent {
         channel: Option<String>,
         /// When.
         registered_at: DateTime<Utc>,
+        /// The version of the privacy notice the borrower accepted (PRODUCT.md 12.6),
+        /// the one the registration screen showed. Absent in events recorded before
+        /// consent was asked (the upcast): no consent is on record for them.
+        #[serde(default)]
+        privacy_notice_version: Option<String>,
     },
     /// A correct password; resets the failure count.
     LoginSucceeded {

@@ -9,6 +9,8 @@
 //! - five wrong passwords or five wrong PINs place a security lock, which only the
 //!   borrower lifts with an SMS code; a compliance hold is set and lifted only by an
 //!   auditor, with a reason; no unlock involves a payment (P4);
+//! - registration records the privacy notice version the borrower accepted, and only
+//!   the version the deployment shows now is accepted (PRODUCT.md 12.6, code 10004);
 //! - at most one non-terminal order at a time (4.3, code 40005);
 //! - the bound account and "a withdrawal is in flight" are decided here together, so
 //!   a bank change and a withdrawal serialize on this aggregate's version: a payout
@@ -26,8 +28,8 @@ mod reference_tests;
 mod tests;
 
 pub use aggregate::{
-    IdentityStatus, OpenResubmission, PendingWithdrawal, Profile, Qualification, User,
-    MAX_FAILED_ATTEMPTS,
+    accepted_privacy_notice, IdentityStatus, OpenResubmission, PendingWithdrawal, PrivacyConsent,
+    Profile, Qualification, User, MAX_FAILED_ATTEMPTS,
 };
 pub use commands::{ProfileUpdate, UserCommand};
 pub use errors::UserError;

@@ -30,6 +30,7 @@ fn registered() -> UserEvent {
         invite_code: Some("WELCOME".to_string()),
         channel: None,
         registered_at: test_now(),
+        privacy_notice_version: Some("2026-11".to_string()),
     }
 }
 

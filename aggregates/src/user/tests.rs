@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::actor::Actor;
-use crate::services::doubles::{test_now, user_services, FixedClock};
+use crate::services::doubles::{test_now, user_services, FixedClock, PRIVACY_NOTICE_VERSION};
 use crate::types::{BankAccount, ImageRef, InvalidInput, ResubmissionItem};
 use chrono::NaiveDate;
 use cqrs_es::test::TestFramework;
@@ -42,6 +42,7 @@ fn registered(invite_code: &str) -> UserEvent {
         invite_code: Some(invite_code.to_string()),
         channel: Some("store".to_string()),
         registered_at: test_now(),
+        privacy_notice_version: Some(PRIVACY_NOTICE_VERSION.to_string()),
     }
 }
 
@@ -177,6 +178,7 @@ fn registration_records_the_password_only_as_a_hash_p2() {
             password: "secret-pass".to_string(),
             invite_code: Some("WELCOME".to_string()),
             channel: Some("store".to_string()),
+            privacy_notice_version: Some(PRIVACY_NOTICE_VERSION.to_string()),
         })
         .inspect_result()
         .unwrap();
@@ -189,6 +191,87 @@ fn registration_records_the_password_only_as_a_hash_p2() {
 }
 
 #[test]
+fn registration_records_the_privacy_notice_version_accepted_and_when() {
+    let events = test()
+        .given_no_previous_events()
+        .when(UserCommand::Register {
+            user_id: user_id(),
+            mobile: "09171234567".to_string(),
+            password: "secret-pass".to_string(),
+            invite_code: Some("WELCOME".to_string()),
+            channel: Some("store".to_string()),
+            privacy_notice_version: Some(PRIVACY_NOTICE_VERSION.to_string()),
+        })
+        .inspect_result()
+        .unwrap();
+    let UserEvent::UserRegistered {
+        privacy_notice_version,
+        ..
+    } = &events[0]
+    else {
+        panic!("not a registration: {events:?}");
+    };
+    assert_eq!(
+        privacy_notice_version.as_deref(),
+        Some(PRIVACY_NOTICE_VERSION)
+    );
+    assert_eq!(
+        fold(events).privacy_consent,
+        Some(PrivacyConsent {
+            version: PRIVACY_NOTICE_VERSION.to_string(),
+            accepted_at: test_now(),
+        })
+    );
+}
+
+#[test]
+fn registration_without_accepting_the_current_privacy_notice_is_refused() {
+    // None accepted, a stale version (the screen was opened before the notice
+    // changed), or one the deployment never showed: nothing is recorded.
+    for version in [None, Some("2025-01"), Some(""), Some("2026-11-draft")] {
+        test()
+            .given_no_previous_events()
+            .when(UserCommand::Register {
+                user_id: user_id(),
+                mobile: "09171234567".to_string(),
+                password: "secret-pass".to_string(),
+                invite_code: Some("WELCOME".to_string()),
+                channel: None,
+                privacy_notice_version: version.map(str::to_string),
+            })
+            .then_expect_error(UserError::PrivacyNoticeNotAccepted {
+                current: PRIVACY_NOTICE_VERSION.to_string(),
+            });
+    }
+}
+
+#[test]
+fn a_registration_recorded_before_consent_was_asked_loads_with_no_consent() {
+    // The upcast: the stored form of a registration from before the privacy notice
+    // version was recorded.
+    let stored = serde_json::json!({"UserRegistered": {
+        "user_id": user_id(),
+        "mobile": "09171234567",
+        "password_hash": "hashed:secret-pass",
+        "invite_code": "WELCOME",
+        "channel": null,
+        "registered_at": test_now(),
+    }});
+    let event: UserEvent = serde_json::from_value(stored).expect("old form loads");
+    let UserEvent::UserRegistered {
+        privacy_notice_version,
+        ..
+    } = &event
+    else {
+        panic!("not a registration: {event:?}");
+    };
+    assert_eq!(*privacy_notice_version, None);
+    let user = fold(vec![event]);
+    assert_eq!(user.id, Some(user_id()));
+    assert_eq!(user.privacy_consent, None, "no consent is invented");
+}
+
+#[test]
 fn registration_with_an_unknown_invite_code_is_refused() {
     test()
         .given_no_previous_events()
@@ -198,6 +281,7 @@ fn registration_with_an_unknown_invite_code_is_refused() {
             password: "secret-pass".to_string(),
             invite_code: Some("NOPE".to_string()),
             channel: None,
+            privacy_notice_version: Some(PRIVACY_NOTICE_VERSION.to_string()),
         })
         .then_expect_error(UserError::InvalidInviteCode);
 }
@@ -210,6 +294,7 @@ fn registration_validates_phone_and_password() {
         password: password.to_string(),
         invite_code: Some("WELCOME".to_string()),
         channel: None,
+        privacy_notice_version: Some(PRIVACY_NOTICE_VERSION.to_string()),
     };
     test()
         .given_no_previous_events()

@@ -4,4 +4,5 @@
 
 pub mod admin;
 pub mod borrower;
+pub mod data_export;
 pub mod documents;

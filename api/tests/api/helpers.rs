@@ -449,6 +449,9 @@ impl TestApp {
     }
 }
 
+/// The privacy notice version of the demo configuration (`api/config/demo.json`).
+pub const PRIVACY_NOTICE_VERSION: &str = "2026-11";
+
 /// The full profile of `/jackey/user/update` for `name`; the ID number and the email
 /// are derived from `mobile`, since one account at most may hold each (10026, 10025).
 pub fn profile(name: &str, mobile: &str) -> Value {
@@ -540,10 +543,14 @@ impl TestApp {
         self.last_sms_code(mobile).await
     }
 
-    /// A registration body with the `smsCode` just sent to its `mobile`.
+    /// A registration body with the `smsCode` just sent to its `mobile`, and the
+    /// current privacy notice accepted unless the body names a version.
     pub async fn with_register_code(&self, mut body: Value) -> Value {
         let mobile = body["mobile"].as_str().expect("a mobile").to_string();
         body["smsCode"] = json!(self.register_code(&mobile).await);
+        if body.get("privacyNoticeVersion").is_none() {
+            body["privacyNoticeVersion"] = json!(PRIVACY_NOTICE_VERSION);
+        }
         body
     }
 

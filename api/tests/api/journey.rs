@@ -32,7 +32,7 @@ async fn journey(app: TestApp) {
     // Registration and its refusals.
     // (The phone's code: `sms_codes.rs` tests it, and that a refusal does not spend it.)
     let sms_code = app.register_code("09171234567").await;
-    let register = |mobile: &str, invite: &str| json!({"mobile": mobile, "password": "secret-pass", "smsCode": sms_code, "telemarketingCode": invite, "installationSource": "web", "platform": "h5", "companyId": 1, "appId": 1});
+    let register = |mobile: &str, invite: &str| json!({"mobile": mobile, "password": "secret-pass", "smsCode": sms_code, "telemarketingCode": invite, "installationSource": "web", "platform": "h5", "companyId": 1, "appId": 1, "privacyNoticeVersion": "2026-11"});
     app.fails(
         "/jackey/user/register",
         None,

@@ -2,6 +2,7 @@
 //! real router, the real workers, argon2, the sandbox payout.
 
 mod admin;
+mod data_export;
 mod documents;
 mod error_codes;
 mod full_journey;

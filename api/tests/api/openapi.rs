@@ -109,6 +109,10 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/admin/api/documents/statementPdf"),
     ("post", "/admin/api/documents/receipts"),
     ("post", "/admin/api/documents/downloads"),
+    // Personal data export (routes::data_export).
+    ("post", "/jackey/user/dataExport"),
+    ("post", "/admin/api/users/dataExport"),
+    ("post", "/admin/api/users/dataExports"),
 ];
 
 type RouteSet = BTreeSet<(String, String)>;

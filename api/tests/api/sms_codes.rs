@@ -209,8 +209,7 @@ async fn throttled_checks(app: TestApp) {
 async fn registration_code(app: TestApp) {
     let mobile = "09170000511";
     let body = |code: Option<&str>, invite: &str| {
-        let mut body =
-            json!({"mobile": mobile, "password": "secret-pass", "telemarketingCode": invite});
+        let mut body = json!({"mobile": mobile, "password": "secret-pass", "telemarketingCode": invite, "privacyNoticeVersion": "2026-11"});
         if let Some(code) = code {
             body["smsCode"] = json!(code);
         }
@@ -258,7 +257,7 @@ async fn registration_code(app: TestApp) {
     // statement, so the other answers that no code is waiting.
     let other = "09170000515";
     let code = app.register_code(other).await;
-    let twice = json!({"mobile": other, "password": "secret-pass", "smsCode": code, "telemarketingCode": "WELCOME"});
+    let twice = json!({"mobile": other, "password": "secret-pass", "smsCode": code, "telemarketingCode": "WELCOME", "privacyNoticeVersion": "2026-11"});
     let app_ref = &app;
     let answers = crate::helpers::futures_join(2, |_| {
         let twice = twice.clone();

@@ -202,7 +202,15 @@ impl Borrower {
             .register_code(&mobile, &ip)
             .await
             .ok_or_else(|| format!("register: no SMS code for {mobile}"))?;
-        let body = json!({"mobile": mobile, "password": "secret-pass", "smsCode": sms_code, "telemarketingCode": "WELCOME", "installationSource": "web", "platform": "h5"});
+        // The registration screen shows the privacy notice of the company settings and
+        // sends the version accepted (PRODUCT.md 12.6).
+        let settings = must(
+            "company settings",
+            api.call("/jackey/loan/getAllCompanyConfigs", None, &json!({}), &ip)
+                .await,
+        )?;
+        let notice = settings["privacyNoticeVersion"].clone();
+        let body = json!({"mobile": mobile, "password": "secret-pass", "smsCode": sms_code, "telemarketingCode": "WELCOME", "installationSource": "web", "platform": "h5", "privacyNoticeVersion": notice});
         let registered = must(
             "register",
             api.call("/jackey/user/register", None, &body, &ip).await,

@@ -24,6 +24,9 @@ pub fn onboarding(user_id: Uuid) -> Vec<UserCommand> {
             password: "secret-pass".into(),
             invite_code: Some("WELCOME".into()),
             channel: None,
+            privacy_notice_version: Some(
+                aggregates::services::doubles::PRIVACY_NOTICE_VERSION.into(),
+            ),
         },
         UserCommand::SubmitIdentity {
             front: image("front"),

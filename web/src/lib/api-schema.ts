@@ -376,6 +376,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/users/dataExport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export any borrower's data
+         * @description As `/jackey/user/dataExport`, for any borrower. Recorded with the auditor's id before it is answered (`/admin/api/users/dataExports` lists the records). 40007 unknown user (nothing recorded); 5 too many requests from this client.
+         */
+        post: operations["auditor_data_export"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/users/dataExports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who exported a borrower's data
+         * @description `data`: list of {at, actor (`user:<id>` or `auditor:<id>`), actorName (the auditor's username), requestId}, oldest first; empty when there were none. 40007 when `userId` is not a user id.
+         */
+        post: operations["auditor_data_exports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/users/detail": {
         parameters: {
             query?: never;
@@ -621,7 +661,7 @@ export interface paths {
         put?: never;
         /**
          * Company texts and the lender's identity
-         * @description `data`: key → value, with `lender`, `currency`, `notice` and `demo` (true with APP_ENV=demo: the demo SMS inbox exists).
+         * @description `data`: key → value, with `lender`, `currency`, `notice`, `privacyNoticeVersion` (the version of the `privacy-notice` text that registration shows and records, PRODUCT.md 12.6) and `demo` (true with APP_ENV=demo: the demo SMS inbox exists).
          */
         post: operations["company_configs"];
         delete?: never;
@@ -1030,6 +1070,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/jackey/user/dataExport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Download everything held about me
+         * @description `data`: the borrower's own data as one document (PRODUCT.md 12.6): every personal field unmasked, the privacy notice accepted, ID photo and signature keys with their `/files` links, bank account, emergency contacts, questionnaire; every order with its schedule, timeline, payment pages, receipts (payments and refunds), money movements and document downloads; wallet, notices, sessions, the text messages sent to the phone (verification codes masked), the account's history and earlier exports. Password and PIN hashes, tokens and codes are never included. The export is recorded. The body is ignored. 5 too many requests from this client.
+         */
+        post: operations["borrower_data_export"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/jackey/user/getLastWithdrawError": {
         parameters: {
             query?: never;
@@ -1201,7 +1261,7 @@ export interface paths {
         put?: never;
         /**
          * Register a borrower
-         * @description Creates the account and answers a session token. Needs the code `/jackey/sms/register` sent to the phone (PRODUCT.md 12.2). 10004 bad input; 10000 invalid invite code; 10013 no code is waiting (request one); 10011 wrong code (the fifth wrong entry voids it); 10001 phone already registered (said only to whoever holds the phone's code); 5 too many requests from this client.
+         * @description Creates the account and answers a session token. Needs the code `/jackey/sms/register` sent to the phone (PRODUCT.md 12.2). 10004 bad input, or `privacyNoticeVersion` missing or not the current privacy notice's (PRODUCT.md 12.6); 10000 invalid invite code; 10013 no code is waiting (request one); 10011 wrong code (the fifth wrong entry voids it); 10001 phone already registered (said only to whoever holds the phone's code); 5 too many requests from this client.
          */
         post: operations["register"];
         delete?: never;
@@ -1469,6 +1529,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description One User event. */
+        AccountEvent: {
+            /** @description When it was recorded, RFC 3339 UTC. */
+            at?: string | null;
+            /** @description `user`, `auditor` or `system`. */
+            by: string;
+            /** @description Its number in the account's history (from 1). */
+            sequence: number;
+            /** @description What happened (`UserRegistered`, `LoginSucceeded`, `BankCardBound`, ...). */
+            type: string;
+        };
         /** @description see the call's description; null on error */
         AnyData: Record<string, never> | unknown[] | string | number | boolean | null;
         AppBody: {
@@ -1570,6 +1641,47 @@ export interface components {
             name: string;
             relation: string;
         };
+        /** @description The lender that holds the data. */
+        Controller: {
+            /** @description Registered legal name. */
+            legalName: string;
+            /** @description Lending licence number(s). */
+            licenceNo: string;
+            /** @description Company registration number. */
+            registrationNo: string;
+        };
+        /**
+         * @description Everything held about one borrower (`/jackey/user/dataExport`,
+         *     `/admin/api/users/dataExport`).
+         */
+        DataExport: {
+            /** @description What happened to the account (User events), oldest first. */
+            accountHistory: components["schemas"]["AccountEvent"][];
+            /** @description Who holds the data: the lender (P14). */
+            controller: components["schemas"]["Controller"];
+            /** @description When the export was made, RFC 3339 UTC. */
+            exportedAt: string;
+            /** @description Earlier exports of this data, oldest first (this one is recorded as it is sent). */
+            exports: components["schemas"]["ExportRecord"][];
+            /**
+             * Format: int32
+             * @description Shape version of this document ([`FORMAT_VERSION`]).
+             */
+            formatVersion: number;
+            /** @description What is held but deliberately not given, and why. */
+            notIncluded: string[];
+            /** @description In-app notices (due-date reminders), oldest first. */
+            notices: components["schemas"]["ExportedNotice"][];
+            /** @description Every order, oldest first. */
+            orders: components["schemas"]["ExportedOrder"][];
+            /** @description Every session (login) ever issued, oldest first. */
+            sessions: components["schemas"]["ExportedSession"][];
+            /** @description Every text message written for the registered phone, oldest first. */
+            smsMessages: components["schemas"]["ExportedSms"][];
+            /** @description The account and every personal field of it. */
+            user: components["schemas"]["ExportedUser"];
+            wallet?: null | components["schemas"]["ExportedWallet"];
+        };
         EmergencyBody: {
             /** @description The contacts (no duplicate mobiles). */
             contacts: components["schemas"]["Contact"][];
@@ -1629,6 +1741,51 @@ export interface components {
                  * @description Its id.
                  */
                 loanOrderId: string;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_DataExport: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description What happened to the account (User events), oldest first. */
+                accountHistory: components["schemas"]["AccountEvent"][];
+                /** @description Who holds the data: the lender (P14). */
+                controller: components["schemas"]["Controller"];
+                /** @description When the export was made, RFC 3339 UTC. */
+                exportedAt: string;
+                /** @description Earlier exports of this data, oldest first (this one is recorded as it is sent). */
+                exports: components["schemas"]["ExportRecord"][];
+                /**
+                 * Format: int32
+                 * @description Shape version of this document ([`FORMAT_VERSION`]).
+                 */
+                formatVersion: number;
+                /** @description What is held but deliberately not given, and why. */
+                notIncluded: string[];
+                /** @description In-app notices (due-date reminders), oldest first. */
+                notices: components["schemas"]["ExportedNotice"][];
+                /** @description Every order, oldest first. */
+                orders: components["schemas"]["ExportedOrder"][];
+                /** @description Every session (login) ever issued, oldest first. */
+                sessions: components["schemas"]["ExportedSession"][];
+                /** @description Every text message written for the registered phone, oldest first. */
+                smsMessages: components["schemas"]["ExportedSms"][];
+                /** @description The account and every personal field of it. */
+                user: components["schemas"]["ExportedUser"];
+                wallet?: null | components["schemas"]["ExportedWallet"];
             };
             /**
              * @description "ok", or what went wrong in words.
@@ -1826,6 +1983,33 @@ export interface components {
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
          *     `data: null`.
          */
+        Envelope_Option_Vec_ExportLogEntry: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description `user:<id>` or `auditor:<id>`. */
+                actor: string;
+                /** @description The auditor's username (auditor exports). */
+                actorName?: string | null;
+                /** @description When, RFC 3339 UTC. */
+                at: string;
+                /** @description The request's id (`x-request-id`). */
+                requestId: string;
+            }[];
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
         Envelope_Option_Vec_SessionView: {
             /**
              * Format: int32
@@ -1898,9 +2082,251 @@ export interface components {
              */
             msg: string;
         };
+        /** @description One recorded export, as auditors list them. */
+        ExportLogEntry: {
+            /** @description `user:<id>` or `auditor:<id>`. */
+            actor: string;
+            /** @description The auditor's username (auditor exports). */
+            actorName?: string | null;
+            /** @description When, RFC 3339 UTC. */
+            at: string;
+            /** @description The request's id (`x-request-id`). */
+            requestId: string;
+        };
+        /** @description One export of this data. */
+        ExportRecord: {
+            /** @description When, RFC 3339 UTC. */
+            at: string;
+            /** @description `user` or `auditor`. */
+            by: string;
+        };
+        ExportUserBody: {
+            /** @description The borrower whose data is exported. */
+            userId: string;
+        };
+        /** @description A bank account or e-wallet. */
+        ExportedBankAccount: {
+            /** @description Account number, unmasked. */
+            accountNo: string;
+            /** @description Bank or e-wallet name. */
+            bankName: string;
+            /** @description Holder: the borrower's real name when it was bound (P3). */
+            holderName: string;
+        };
+        /** @description The privacy notice accepted. */
+        ExportedConsent: {
+            /** @description When it was accepted, RFC 3339 UTC. */
+            acceptedAt: string;
+            /** @description The notice's version. */
+            version: string;
+        };
+        /** @description A PDF download. */
+        ExportedDownload: {
+            /** @description When, RFC 3339 UTC. */
+            at: string;
+            /** @description `user` or `auditor`. */
+            by: string;
+            /** @description `contract`, `receipt` or `statement`. */
+            document: string;
+            /** @description The receipt's number (receipts only). */
+            receiptNo?: string | null;
+        };
+        /** @description A stored image: its key, where its owner can fetch it, and its SHA-256. */
+        ExportedImage: {
+            /** @description Object-store key. */
+            key: string;
+            /** @description Lower-case hex SHA-256 of the stored bytes. */
+            sha256: string;
+            /** @description `/files/{key}` (its owner's or an auditor's token). */
+            url: string;
+        };
+        /** @description A lock (P4). */
+        ExportedLock: {
+            /**
+             * @description `security` or `compliance`.
+             * @example compliance
+             */
+            kind: string;
+            /** @description The reason shown on the lock screen. */
+            reason: string;
+        };
+        /** @description An in-app notice. */
+        ExportedNotice: {
+            /** @description Amount asked, two decimals. */
+            amount: string;
+            /** @description Recorded, RFC 3339 UTC. */
+            createdAt: string;
+            /** @description Due day, `YYYY-MM-DD`. */
+            dueDate: string;
+            /** @description `due_in_3_days`, `due_in_1_day` or `overdue`. */
+            kind: string;
+            /** @description Notice id. */
+            noticeId: string;
+            /** @description The order it is about. */
+            orderId: string;
+            /**
+             * Format: int64
+             * @description Installment number.
+             */
+            period: number;
+            /** @description Read, RFC 3339 UTC, or null. */
+            readAt?: string | null;
+        };
+        /** @description One order with everything about it. */
+        ExportedOrder: {
+            /**
+             * @description The order as `/jackey/loan/orderInfo` answers it: status, amounts, the signed
+             *     disclosure and the repayment schedule (`periodViews`).
+             */
+            detail: Record<string, never>;
+            /** @description Every download of its PDF documents. */
+            documentDownloads: components["schemas"]["ExportedDownload"][];
+            /** @description Order id. */
+            orderId: string;
+            /** @description The number shown to people (`HL-2611-000123`). */
+            orderNo?: string | null;
+            /** @description Payment pages opened for it. */
+            paymentSessions: components["schemas"]["ExportedPaymentSession"][];
+            /** @description Official receipts: every payment received and every refund sent back. */
+            receipts: Record<string, never>[];
+            /** @description Every change of state, oldest first: `{sequence, at, type, detail, by}`. */
+            timeline: Record<string, never>[];
+            /** @description Money movements (disbursement, repayments, refunds), oldest first. */
+            transactions: components["schemas"]["ExportedTransaction"][];
+        };
+        /** @description A payment page. */
+        ExportedPaymentSession: {
+            /** @description Amount, two decimals. */
+            amount: string;
+            /** @description Opened, RFC 3339 UTC. */
+            createdAt: string;
+            /** @description The provider's payment reference, once paid. */
+            paymentRef?: string | null;
+            /** @description Session id. */
+            sessionId: string;
+            /** @description `open`, `paid` or `failed`. */
+            status: string;
+            /** @description Last changed, RFC 3339 UTC. */
+            updatedAt: string;
+        };
+        /** @description The questionnaire's answers. */
+        ExportedQuestionnaire: {
+            /** @description Monthly expenses, as answered. */
+            expenses: string;
+            /** @description Has a guarantor. */
+            guarantee: boolean;
+            /** @description Job. */
+            job: string;
+            /** @description Borrowed before. */
+            loanBefore: boolean;
+            /** @description Loan purpose. */
+            loanPurpose: string;
+            /** @description Monthly income, as answered. */
+            monthlyIncome: string;
+        };
+        /** @description A session (login); the token itself is never held, only its hash. */
+        ExportedSession: {
+            /** @description Issued, RFC 3339 UTC. */
+            createdAt: string;
+            /** @description Expires, RFC 3339 UTC. */
+            expiresAt: string;
+            /** @description Revoked (logout, password reset, revoked from another session), or null. */
+            revokedAt?: string | null;
+        };
+        /** @description A text message to the registered phone. */
+        ExportedSms: {
+            /** @description The text, with any verification code's digits masked. */
+            body: string;
+            /** @description Written, RFC 3339 UTC. */
+            createdAt: string;
+            /** @description Handed to the SMS provider, RFC 3339 UTC, or null. */
+            sentAt?: string | null;
+        };
+        /** @description A money movement. */
+        ExportedTransaction: {
+            /** @description Amount, two decimals. */
+            amount: string;
+            /** @description When, RFC 3339 UTC. */
+            at: string;
+            /** @description What moved (`disbursement`, `repayment`, `refund`, ...). */
+            kind: string;
+            /** @description Id. */
+            transactionId: string;
+        };
+        /** @description The account's personal fields, as held (nothing masked). */
+        ExportedUser: {
+            /** @description Street address. */
+            address?: string | null;
+            bankAccount?: null | components["schemas"]["ExportedBankAccount"];
+            /** @description `YYYY-MM-DD`. */
+            birthday?: string | null;
+            /** @description The installation channel given at registration. */
+            channel?: string | null;
+            /** @description Education. */
+            education?: string | null;
+            /** @description Email address. */
+            email?: string | null;
+            /** @description Emergency contacts. */
+            emergencyContacts: Record<string, never>[];
+            /** @description Facebook profile. */
+            facebook?: string | null;
+            /** @description Whether a withdraw PIN is set (the PIN itself is held only as a hash). */
+            hasWithdrawPin: boolean;
+            idImages?: null | components["schemas"]["IdImages"];
+            /** @description ID number. */
+            identity?: string | null;
+            /** @description Why the ID photos were last rejected. */
+            identityRejectReason?: string | null;
+            /**
+             * Format: int32
+             * @description Identity status: 0 none, 1 submitted, 2 verified, 3 rejected (4.1).
+             */
+            identityStatus: number;
+            /** @description The agent code given at registration (attribution only, P13). */
+            inviteCode?: string | null;
+            lock?: null | components["schemas"]["ExportedLock"];
+            /** @description Marital status. */
+            marriage?: string | null;
+            /** @description Registered phone number. */
+            mobile: string;
+            privacyNotice?: null | components["schemas"]["ExportedConsent"];
+            /** @description `"Region,Province,City"`. */
+            provinceCity?: string | null;
+            questionnaire?: null | components["schemas"]["ExportedQuestionnaire"];
+            /** @description Real name. */
+            realName?: string | null;
+            /** @description When the account was created, RFC 3339 UTC. */
+            registeredAt: string;
+            /**
+             * Format: int32
+             * @description 1 male, 2 female.
+             */
+            sex?: number | null;
+            signature?: null | components["schemas"]["ExportedImage"];
+            /** @description User id. */
+            userId: string;
+        };
+        /** @description Wallet balances. */
+        ExportedWallet: {
+            /** @description Total. */
+            balance: string;
+            /** @description Cash held for the borrower. */
+            cash: string;
+            /** @description Approved loan proceeds not yet paid out. */
+            proceeds: string;
+        };
         HistoryBody: {
             atSequence?: number | null;
             orderId: string;
+        };
+        /** @description The ID photos. */
+        IdImages: {
+            /** @description Back of the ID. */
+            back: components["schemas"]["ExportedImage"];
+            /** @description Front of the ID. */
+            front: components["schemas"]["ExportedImage"];
+            /** @description Holding the ID, with face. */
+            handHold: components["schemas"]["ExportedImage"];
         };
         /** @description The three ID photos (documentation of the multipart body). */
         IdentityUpload: {
@@ -2155,6 +2581,13 @@ export interface components {
             mobile: string;
             /** @description The password (rules of PRODUCT.md section 4.1). */
             password: string;
+            /**
+             * @description The version of the privacy notice the screen showed and the borrower accepted
+             *     (`privacyNoticeVersion` of `/jackey/loan/getAllCompanyConfigs`, PRODUCT.md
+             *     12.6). Anything but the current version is refused with 10004.
+             * @example 2026-11
+             */
+            privacyNoticeVersion?: string | null;
             /**
              * @description The code `/jackey/sms/register` sent to this phone: it proves the phone is the
              *     borrower's (PRODUCT.md 12.2).
@@ -2779,6 +3212,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Option_ManualRepaymentData"];
+                };
+            };
+        };
+    };
+    auditor_data_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExportUserBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the export */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_DataExport"];
+                };
+            };
+        };
+    };
+    auditor_data_exports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExportUserBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_Vec_ExportLogEntry"];
                 };
             };
         };
@@ -3675,6 +4156,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    borrower_data_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with the export */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_DataExport"];
                 };
             };
         };

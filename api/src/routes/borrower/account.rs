@@ -1,7 +1,9 @@
 //! Borrower account calls: `/jackey/sms/*`, `/jackey/user/*` (PRODUCT.md section 8).
 
 use aggregates::types::{check_password, ImageRef, Mobile};
-use aggregates::user::{EmergencyContact, ProfileUpdate, Questionnaire, UserCommand, UserEvent};
+use aggregates::user::{
+    accepted_privacy_notice, EmergencyContact, ProfileUpdate, Questionnaire, UserCommand, UserEvent,
+};
 use aggregates::{Actor, ErrorCode};
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
@@ -136,6 +138,12 @@ struct RegisterBody {
     /// The channel the app was installed from.
     #[serde(default)]
     installation_source: Option<String>,
+    /// The version of the privacy notice the screen showed and the borrower accepted
+    /// (`privacyNoticeVersion` of `/jackey/loan/getAllCompanyConfigs`, PRODUCT.md
+    /// 12.6). Anything but the current version is refused with 10004.
+    #[serde(default)]
+    #[schema(example = "2026-11", max_length = 40)]
+    privacy_notice_version: Option<String>,
 }
 
 #[utoipa::path(
@@ -145,10 +153,11 @@ struct RegisterBody {
     summary = "Register a borrower",
     description = "Creates the account and answers a session token. Needs the code \
                    `/jackey/sms/register` sent to the phone (PRODUCT.md 12.2). 10004 bad \
-                   input; 10000 invalid invite code; 10013 no code is waiting (request \
-                   one); 10011 wrong code (the fifth wrong entry voids it); 10001 phone \
-                   already registered (said only to whoever holds the phone's code); 5 too \
-                   many requests from this client.",
+                   input, or `privacyNoticeVersion` missing or not the current privacy \
+                   notice's (PRODUCT.md 12.6); 10000 invalid invite code; 10013 no code is \
+                   waiting (request one); 10011 wrong code (the fifth wrong entry voids \
+                   it); 10001 phone already registered (said only to whoever holds the \
+                   phone's code); 5 too many requests from this client.",
     request_body = RegisterBody,
     responses((status = 200, description = "Envelope with the token", body = Envelope<Option<TokenData>>))
 )]
@@ -169,6 +178,12 @@ async fn register(
     {
         return Err(ApiError::code(ErrorCode::InvalidInviteCode));
     }
+    // Likewise the consent (the User aggregate's rule, asked here first only so a
+    // screen showing an outdated notice does not spend the phone's code).
+    accepted_privacy_notice(
+        body.privacy_notice_version.as_deref(),
+        state.user_services.reference.as_ref(),
+    )?;
     // The phone is proven last among the checks, so a refusal above does not spend the
     // code, and first before the claim, so "already registered" (10001) is said only
     // to whoever can read the phone's messages (no account enumeration, 12.2).
@@ -181,6 +196,7 @@ async fn register(
         password: body.password.clone(),
         invite_code: invite.clone(),
         channel: body.installation_source.clone(),
+        privacy_notice_version: body.privacy_notice_version.clone(),
     };
     let uid = user_id.to_string();
     if let Err(error) = state

@@ -172,8 +172,10 @@ async fn customer_service(State(state): State<AppState>) -> Result<Response, Api
     path = "/jackey/loan/getAllCompanyConfigs",
     tag = "borrower loan",
     summary = "Company texts and the lender's identity",
-    description = "`data`: key → value, with `lender`, `currency`, `notice` and `demo` \
-                   (true with APP_ENV=demo: the demo SMS inbox exists).",
+    description = "`data`: key → value, with `lender`, `currency`, `notice`, \
+                   `privacyNoticeVersion` (the version of the `privacy-notice` text that \
+                   registration shows and records, PRODUCT.md 12.6) and `demo` (true with \
+                   APP_ENV=demo: the demo SMS inbox exists).",
     responses((status = 200, description = "Envelope with the settings", body = Envelope<AnyData>))
 )]
 async fn company_configs(State(state): State<AppState>) -> Result<Response, ApiError> {
@@ -187,6 +189,10 @@ async fn company_configs(State(state): State<AppState>) -> Result<Response, ApiE
         serde_json::to_value(&state.config.currency).map_err(ApiError::internal)?,
     );
     all.insert("notice".into(), json!(aggregates::pricing::Lender::NOTICE));
+    all.insert(
+        "privacyNoticeVersion".into(),
+        json!(state.config.privacy_notice_version),
+    );
     // The SPA links the demo SMS inbox next to "Send code" (routes::borrower::sms_inbox).
     all.insert(
         "demo".into(),
