@@ -5,16 +5,19 @@
  * "We never ask you to pay to receive a loan." (components/disclosure-table), and
  * the borrower's signature. The signature is a `/files/...` image served only
  * with the borrower's bearer token, so it is fetched and shown as an object URL.
- * "Download" saves the contract as one self-contained HTML file (the signature
- * embedded as a data URL). An order without a disclosure has no contract.
+ * "Download" saves the server's PDF of the signed contract (`/loan/contractPdf`,
+ * docs/adr/0010-pdf-documents.md: the disclosure, schedule, signature, lender's
+ * licence and the SHA-256 of the signed disclosure), the same document the order page
+ * offers. An order without a disclosure has no contract.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
 import DotLoading from 'antd-mobile/es/components/dot-loading';
 import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '@/app/hooks';
 import { DisclosureTable } from '@/components/disclosure-table';
+import { downloadPdf } from '@/components/pdf-download';
 import { Page } from '@/components/page';
 import { QueryGate } from '@/components/query-gate';
 import { EmptyState, ErrorState, Loading } from '@/components/states';
@@ -24,36 +27,34 @@ import { mask } from '@/lib/mask';
 import { useLatestOrderQuery, useUserInfoQuery } from '@/lib/shared-api';
 import { storage } from '@/lib/storage';
 import type { Disclosure, Order, User } from '@/lib/types';
-import { contractDisclosure, contractDocument } from './contract-model';
+import { contractDisclosure } from './contract-model';
 import './repay.css';
 
-/** The signature image fetched with the bearer token: an object URL and its blob. */
+/** The signature image fetched with the bearer token, as an object URL. */
 function useSignature(url: string | null) {
   const sessionToken = useAppSelector((state) => state.session.token);
   const token = sessionToken ?? storage.get('token');
-  const [state, setState] = useState<{ src: string | null; blob: Blob | null; failed: boolean; loading: boolean }>({
+  const [state, setState] = useState<{ src: string | null; failed: boolean; loading: boolean }>({
     src: null,
-    blob: null,
     failed: false,
     loading: !!url,
   });
   useEffect(() => {
     if (!url) {
-      setState({ src: null, blob: null, failed: false, loading: false });
+      setState({ src: null, failed: false, loading: false });
       return;
     }
     const abort = new AbortController();
     let objectUrl: string | null = null;
-    setState({ src: null, blob: null, failed: false, loading: true });
+    setState({ src: null, failed: false, loading: true });
     fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {}, signal: abort.signal })
       .then(async (response) => {
         if (!response.ok) throw new Error(String(response.status));
-        const blob = await response.blob();
-        objectUrl = URL.createObjectURL(blob);
-        setState({ src: objectUrl, blob, failed: false, loading: false });
+        objectUrl = URL.createObjectURL(await response.blob());
+        setState({ src: objectUrl, failed: false, loading: false });
       })
       .catch(() => {
-        if (!abort.signal.aborted) setState({ src: null, blob: null, failed: true, loading: false });
+        if (!abort.signal.aborted) setState({ src: null, failed: true, loading: false });
       });
     return () => {
       abort.abort();
@@ -63,22 +64,13 @@ function useSignature(url: string | null) {
   return state;
 }
 
-/** A blob as a `data:` URL (base64), to embed the signature in the downloaded file. */
-async function dataUrlOf(blob: Blob): Promise<string> {
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return `data:${blob.type || 'image/png'};base64,${btoa(binary)}`;
-}
-
 function ContractView({ order, user, disclosure }: { order: Order; user: User; disclosure: Disclosure }) {
   const { t, i18n } = useTranslation();
   const money = useMoney();
   const dates = useDates();
   const signature = useSignature(user.signatureImg);
-  const article = useRef<HTMLElement>(null);
+  const sessionToken = useAppSelector((state) => state.session.token);
+  const token = sessionToken ?? storage.get('token');
   const [saving, setSaving] = useState(false);
 
   const { lender } = disclosure;
@@ -86,23 +78,19 @@ function ContractView({ order, user, disclosure }: { order: Order; user: User; d
   const title = t('contract_title');
 
   const download = async () => {
-    if (!article.current) return;
     setSaving(true);
     try {
-      const copy = article.current.cloneNode(true) as HTMLElement;
-      const img = copy.querySelector('img[data-signature]');
-      if (img && signature.blob) img.setAttribute('src', await dataUrlOf(signature.blob));
-      const html = contractDocument(`${title} ${order.orderId}`, i18n.language, copy.outerHTML);
-      const url = URL.createObjectURL(new Blob([html], { type: 'text/html;charset=utf-8' }));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `contract-${order.orderId}.html`;
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
-      window.setTimeout(() => URL.revokeObjectURL(url), 1000);
-    } catch {
-      Toast.show({ content: t('contract_download_failed') });
+      const outcome = await downloadPdf({
+        path: '/jackey/loan/contractPdf',
+        body: { loanOrderId: order.orderId },
+        token,
+        fileName: `contract-${order.orderNo ?? order.orderId}.pdf`,
+        lang: i18n.language,
+      });
+      if (!outcome.ok) {
+        const key = `service_error_${outcome.code}`;
+        Toast.show({ content: outcome.code !== null && i18n.exists(key) ? t(key) : t('contract_download_failed') });
+      }
     } finally {
       setSaving(false);
     }
@@ -110,11 +98,11 @@ function ContractView({ order, user, disclosure }: { order: Order; user: User; d
 
   return (
     <>
-      <article ref={article} className="card stack repay-contract" data-testid="contract">
+      <article className="card stack repay-contract" data-testid="contract">
         <header>
           <h2 className="repay-contract__title">{title}</h2>
           <p className="muted">
-            {t('contract_number', { id: order.orderId })} · {t('contract_signed_on', { date: dates.dateTime(order.applyTime) })}
+            {t('contract_number', { id: order.orderNo ?? order.orderId })} · {t('contract_signed_on', { date: dates.dateTime(order.applyTime) })}
           </p>
         </header>
 

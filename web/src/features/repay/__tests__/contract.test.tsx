@@ -6,7 +6,7 @@ import { disclosureFixture, userFixture } from '@/testing/fixtures';
 import { renderWithProviders } from '@/testing/render';
 import type { Disclosure } from '@/lib/types';
 import ContractScreen from '../contract-screen';
-import { contractDisclosure, contractDocument, escapeHtml } from '../contract-model';
+import { contractDisclosure } from '../contract-model';
 import { disbursedOrder } from './fixtures';
 
 /** The disclosure exactly as the api sends it (camelCase, lender in snake_case). */
@@ -56,16 +56,6 @@ describe('contractDisclosure', () => {
   });
 });
 
-describe('contractDocument', () => {
-  it('is a complete HTML document with an escaped title', () => {
-    const html = contractDocument('A <b> & "c"', 'en', '<p>body</p>');
-    expect(html.startsWith('<!doctype html>')).toBe(true);
-    expect(html).toContain('<title>A &lt;b&gt; &amp; &quot;c&quot;</title>');
-    expect(html).toContain('<p>body</p>');
-    expect(escapeHtml(`<'&">`)).toBe('&lt;&#39;&amp;&quot;&gt;');
-  });
-});
-
 describe('the contract screen', () => {
   const signedIn = { session: { token: 'tok-1', redirect: null } };
   let authorization: string | null = null;
@@ -109,27 +99,37 @@ describe('the contract screen', () => {
     expect(authorization).toBe('Bearer tok-1');
   });
 
-  it('downloads a self-contained HTML file with the signature embedded', async () => {
+  it("downloads the server's PDF of the contract with the borrower's token and language", async () => {
     const user = userEvent.setup();
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-    mount(disbursedOrder({ disclosure: wireDisclosure }));
+    let asked: { authorization: string | null; body: unknown } | null = null;
+    server.use(
+      http.post('http://localhost/jackey/loan/contractPdf', async ({ request }) => {
+        asked = { authorization: request.headers.get('Authorization'), body: await request.json() };
+        return new HttpResponse(new Uint8Array([0x25, 0x50, 0x44, 0x46]), { headers: { 'Content-Type': 'application/pdf' } });
+      }),
+    );
+    mount(disbursedOrder({ disclosure: wireDisclosure, orderNo: 'HL-2611-000123' }));
     await screen.findByRole('img', { name: 'Signature of the borrower' });
     await user.click(screen.getByRole('button', { name: 'Download' }));
     await waitFor(() => expect(click).toHaveBeenCalled());
     const anchor = click.mock.instances[0] as unknown as HTMLAnchorElement;
-    expect(anchor.download).toBe('contract-o1.html');
+    expect(anchor.download).toBe('contract-HL-2611-000123.pdf');
+    expect(asked).toEqual({ authorization: 'Bearer tok-1', body: { loanOrderId: 'o1', lang: 'en' } });
     const blob = vi.mocked(URL.createObjectURL).mock.calls.at(-1)?.[0] as Blob;
-    expect(blob.type).toContain('text/html');
-    // jsdom's Blob has no text(): read it the way jsdom can.
-    const html = await new Promise<string>((resolve) => {
-      const reader = new FileReader();
-      reader.onload = () => resolve(String(reader.result));
-      reader.readAsText(blob);
-    });
-    expect(html).toContain('<!doctype html>');
-    expect(html).toContain('Honest Lending Corporation');
-    expect(html).toContain('We never ask you to pay to receive a loan.');
-    expect(html).toContain('src="data:image/png;base64,');
+    expect(blob.type).toBe('application/pdf');
+    click.mockRestore();
+  });
+
+  it('says why when the server refuses the download', async () => {
+    const user = userEvent.setup();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    server.use(fail('jackey/loan/contractPdf', 40007, 'record not found'));
+    mount(disbursedOrder({ disclosure: wireDisclosure }));
+    await screen.findByRole('img', { name: 'Signature of the borrower' });
+    await user.click(screen.getByRole('button', { name: 'Download' }));
+    expect(await screen.findByText(/./, { selector: '.adm-toast-main *' })).toBeInTheDocument();
+    expect(click).not.toHaveBeenCalled();
     click.mockRestore();
   });
 
