@@ -32,15 +32,17 @@ use self::text::Texts;
 /// The language a document is printed in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {
-    /// English (the default; also for Filipino until the documents are translated).
+    /// English (the default).
     En,
     /// Simplified Chinese.
     Zh,
+    /// Filipino.
+    Fil,
 }
 
 impl Lang {
     /// Every language the documents are printed in.
-    pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
+    pub const ALL: [Lang; 3] = [Lang::En, Lang::Zh, Lang::Fil];
 
     /// The language the caller asked for: `lang` when given (`en`, `zh`, `fil`, or a
     /// tag starting with one, such as `zh-CN`), else the first known language of
@@ -66,7 +68,8 @@ impl Lang {
             .unwrap_or("")
             .to_ascii_lowercase();
         match primary.as_str() {
-            "en" | "fil" | "tl" => Some(Lang::En),
+            "en" => Some(Lang::En),
+            "fil" | "tl" => Some(Lang::Fil),
             "zh" => Some(Lang::Zh),
             _ => None,
         }
@@ -77,6 +80,7 @@ impl Lang {
         match self {
             Lang::En => "en",
             Lang::Zh => "zh-CN",
+            Lang::Fil => "fil",
         }
     }
 
@@ -85,6 +89,7 @@ impl Lang {
         match self {
             Lang::En => "en",
             Lang::Zh => "zh",
+            Lang::Fil => "fil",
         }
     }
 }
@@ -639,7 +644,8 @@ mod tests {
     fn the_language_is_the_one_asked_for_then_the_browsers_then_english() {
         assert_eq!(Lang::pick(Some("zh"), Some("en")), Some(Lang::Zh));
         assert_eq!(Lang::pick(Some("zh-CN"), None), Some(Lang::Zh));
-        assert_eq!(Lang::pick(Some("fil"), None), Some(Lang::En));
+        assert_eq!(Lang::pick(Some("fil"), None), Some(Lang::Fil));
+        assert_eq!(Lang::pick(Some("tl-PH"), None), Some(Lang::Fil));
         assert_eq!(
             Lang::pick(Some("xx"), None),
             None,

@@ -256,6 +256,24 @@ async fn documents_journey(app: TestApp) {
     }
     assert!(squeezed(&zh_text).contains(&signed_hash));
 
+    // In Filipino (issue 16: the documents in the borrower app's third language).
+    let fil = pdf(
+        &app,
+        "/jackey/loan/contractPdf",
+        &token,
+        json!({ "loanOrderId": order_id, "lang": "fil" }),
+    )
+    .await
+    .unwrap();
+    let fil_text = text_of(&fil);
+    for expected in ["Kontrata ng Pautang", "Iskedyul ng pagbabayad", &licence] {
+        assert!(
+            fil_text.contains(expected),
+            "fil contract lacks {expected:?}:\n{fil_text}"
+        );
+    }
+    assert!(squeezed(&fil_text).contains(&signed_hash));
+
     // Each receipt names its number, the order, the amount, the lender's licence and
     // the disclosure's hash; the refund says so.
     for receipt in &receipts {
@@ -437,7 +455,9 @@ async fn documents_journey(app: TestApp) {
         .collect();
     let borrower = format!("user:{user_id}");
     let officer = format!("auditor:{auditor_id}");
+    // The contract in English, Chinese and Filipino.
     let mut expected = vec![
+        (borrower.clone(), "contract".to_string(), String::new()),
         (borrower.clone(), "contract".to_string(), String::new()),
         (borrower.clone(), "contract".to_string(), String::new()),
     ];
@@ -455,6 +475,7 @@ async fn documents_journey(app: TestApp) {
     ));
     assert_eq!(seen, expected, "refusals are not downloads: {downloads:?}");
     assert_eq!(downloads[1]["lang"], "zh");
+    assert_eq!(downloads[2]["lang"], "fil");
     assert_eq!(downloads.last().unwrap()["actorName"], "documents-officer");
     assert!(downloads
         .iter()
