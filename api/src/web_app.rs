@@ -122,7 +122,10 @@ mod tests {
 
     #[test]
     fn the_splash_names_the_lender() {
-        let page = first_paint("<div class=\"boot\"><!--lender--></div>", &lender("Honest Lending Corporation"));
+        let page = first_paint(
+            "<div class=\"boot\"><!--lender--></div>",
+            &lender("Honest Lending Corporation"),
+        );
         assert_eq!(
             page,
             "<div class=\"boot\"><p class=\"boot__lender\">Honest Lending Corporation · Reg. No. CS201912345 · SEC CA No. 3120</p></div>"
@@ -132,7 +135,10 @@ mod tests {
     #[test]
     fn the_lender_is_text_not_markup() {
         let page = first_paint("<!--lender-->", &lender("A&B <script>alert(1)</script>"));
-        assert!(page.contains("A&amp;B &lt;script&gt;alert(1)&lt;/script&gt;"), "{page}");
+        assert!(
+            page.contains("A&amp;B &lt;script&gt;alert(1)&lt;/script&gt;"),
+            "{page}"
+        );
         assert!(!page.contains("<script>"));
     }
 
