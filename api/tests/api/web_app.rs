@@ -36,11 +36,20 @@ async fn every_page_path_names_the_lender_in_the_first_paint() {
         lender.legal_name, lender.registration_no, lender.licence_no
     );
     // `/` and `/index.html` are files of the build too: they must not bypass the lender.
-    for path in ["/", "/index.html", "/login", "/detail/0190e0c4-unknown", "/admin/queue"] {
+    for path in [
+        "/",
+        "/index.html",
+        "/login",
+        "/detail/0190e0c4-unknown",
+        "/admin/queue",
+    ] {
         let (status, content_type, body) = app.get(path, None).await;
         let body = String::from_utf8(body).unwrap();
         assert_eq!(status, StatusCode::OK, "{path}");
-        assert!(content_type.starts_with("text/html"), "{path}: {content_type}");
+        assert!(
+            content_type.starts_with("text/html"),
+            "{path}: {content_type}"
+        );
         assert!(body.contains(&line), "{path}: {body}");
         assert!(!body.contains("<!--lender-->"), "{path}");
     }
@@ -54,7 +63,11 @@ async fn built_files_are_served_as_built_and_kept_for_a_year() {
     let response = app
         .router
         .clone()
-        .oneshot(Request::get("/assets/app-0a1b2c.js").body(Body::empty()).unwrap())
+        .oneshot(
+            Request::get("/assets/app-0a1b2c.js")
+                .body(Body::empty())
+                .unwrap(),
+        )
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
