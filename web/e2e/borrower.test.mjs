@@ -189,6 +189,7 @@ describe('forms reject bad input with the right message', () => {
     await page.getByRole('textbox', { name: 'Invite code' }).fill('WELCOME');
     // The server checks the invite code before the phone's code, so any 6 digits do here.
     await page.getByRole('textbox', { name: 'SMS code' }).fill('000000');
+    await page.getByRole('checkbox', { name: /I have read and accept the privacy notice/ }).check();
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await alert().getByText('Enter an 11-digit phone number starting with 0.').waitFor();
     await phoneBox.fill(newMobile());

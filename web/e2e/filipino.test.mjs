@@ -87,6 +87,7 @@ describe('Filipino', () => {
     await page.getByRole('textbox', { name: fil.sms_code }).fill(await smsCode(server, mobile));
     await page.getByRole('textbox', { name: fil.password, exact: true }).fill(PASSWORD);
     await page.getByRole('textbox', { name: fil.confirm_password }).fill(PASSWORD);
+    await page.getByRole('checkbox', { name: fil.privacy_accept.replace('{{version}}', '2026-11') }).check();
     await check(page, 'register', fil.have_account);
     await page.getByRole('button', { name: fil.sign_up }).click();
     await page.waitForURL((url) => url.pathname === '/');

@@ -34,6 +34,8 @@ export async function register(page, server, name) {
   if (name) await shot(page, name);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
   await page.getByRole('textbox', { name: 'Confirm password' }).fill(PASSWORD);
+  // The privacy notice of the configuration, accepted (PRODUCT.md 12.6).
+  await page.getByRole('checkbox', { name: /I have read and accept the privacy notice/ }).check();
   await page.getByRole('button', { name: 'Sign Up' }).click();
   await page.waitForURL((url) => url.pathname === '/');
   return mobile;

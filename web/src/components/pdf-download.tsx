@@ -11,6 +11,7 @@ import { useState } from 'react';
 import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '@/app/hooks';
+import { saveBlob } from '@/lib/save-file';
 import { storage } from '@/lib/storage';
 import './pdf-download.css';
 
@@ -30,18 +31,6 @@ export interface PdfRequest {
 /** What a download came to: saved, or the envelope's refusal. */
 export type PdfOutcome = { ok: true } | { ok: false; code: number | null; message: string | null };
 
-/** Saves `blob` as `fileName` through a temporary link. */
-function save(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 /** POSTs the request; saves a PDF answer, returns a refusal's code and message. */
 export async function downloadPdf(request: PdfRequest): Promise<PdfOutcome> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
@@ -58,7 +47,7 @@ export async function downloadPdf(request: PdfRequest): Promise<PdfOutcome> {
   }
   const type = response.headers.get('content-type') ?? '';
   if (response.ok && type.startsWith('application/pdf')) {
-    save(await response.blob(), request.fileName);
+    saveBlob(await response.blob(), request.fileName);
     return { ok: true };
   }
   try {

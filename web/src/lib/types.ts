@@ -56,6 +56,8 @@ export interface User extends Questionnaire {
   lock: Lock | null;
   userQualificationView: Qualification;
   inviteCode: string | null;
+  /** The privacy notice accepted at registration (PRODUCT.md 12.6); null before consent was recorded. */
+  privacyNotice?: { version: string; acceptedAt: string } | null;
 }
 
 export interface Product {
@@ -91,6 +93,9 @@ export interface CompanyConfig {
   /** APP_ENV=demo: no real SMS is sent; the demo inbox `/sandbox/sms/{mobile}` shows them. */
   demo?: boolean;
   'about-us'?: string;
+  /** The privacy notice's text, and the version of it registration records (PRODUCT.md 12.6). */
+  'privacy-notice'?: string;
+  privacyNoticeVersion?: string;
   'customer-service-link'?: string | null;
   'partner-image'?: string;
   [key: string]: unknown;

@@ -1,7 +1,8 @@
 /**
  * `/my` (PRODUCT.md 3): credit score, the menu (inbox with its unread count,
  * information, bank account, recharge, orders, language, about, logout) and the
- * home button via the tab bar.
+ * home button via the tab bar; "Your data" (12.6): the privacy notice accepted at
+ * sign-up, with its version and when (opens its text), and "Download my data".
  * Logout revokes the token on the server, clears it and goes to `/login` (4.5).
  */
 import Badge from 'antd-mobile/es/components/badge';
@@ -15,11 +16,14 @@ import { useAppDispatch } from '@/app/hooks';
 import { LanguageSwitch } from '@/components/language-switch';
 import { Page } from '@/components/page';
 import { QueryGate } from '@/components/query-gate';
+import { showPrivacyNotice } from '@/components/privacy-notice';
+import { useDates } from '@/components/use-dates';
 import { api } from '@/lib/api';
 import { mask } from '@/lib/mask';
 import { signedOut } from '@/lib/session';
-import { useUserInfoQuery } from '@/lib/shared-api';
+import { useCompanyConfigQuery, useUserInfoQuery } from '@/lib/shared-api';
 import { useLogoutMutation } from './account-api';
+import { useDownloadMyData } from './data-export';
 import { useNoticesQuery } from './inbox-api';
 
 /** The score shown when the api has none: the demo's neutral 5.0 (PRODUCT.md 3 `/loan`). */
@@ -31,6 +35,9 @@ export default function MyScreen() {
   const dispatch = useAppDispatch();
   const user = useUserInfoQuery();
   const [logout] = useLogoutMutation();
+  const dates = useDates();
+  const { data: company } = useCompanyConfigQuery();
+  const myData = useDownloadMyData();
   // The inbox's first page: its unread count is the badge, and the inbox opens from cache.
   const unread = useNoticesQuery(1).data?.unread ?? 0;
 
@@ -85,6 +92,25 @@ export default function MyScreen() {
                 <List.Item onClick={() => navigate('/withdrawPin')}>{t('withdraw_pin')}</List.Item>
                 <List.Item onClick={() => navigate('/sessions')}>{t('sessions_title')}</List.Item>
                 <List.Item onClick={() => navigate('/about')}>{t('about_us')}</List.Item>
+              </List>
+              <List mode="card" header={t('my_data_title')}>
+                <List.Item onClick={() => showPrivacyNotice(t, company)} data-testid="privacy-consent">
+                  {u.privacyNotice
+                    ? t('privacy_consent_line', {
+                        version: u.privacyNotice.version,
+                        date: dates.dateTime(u.privacyNotice.acceptedAt),
+                      })
+                    : t('privacy_consent_none')}
+                </List.Item>
+                <List.Item
+                  onClick={() => void myData.download()}
+                  description={t('data_export_hint')}
+                  disabled={myData.busy}
+                  aria-busy={myData.busy}
+                  data-testid="download-my-data"
+                >
+                  {t('data_export_download')}
+                </List.Item>
               </List>
               <LanguageSwitch />
               <Button block color="danger" fill="outline" onClick={onLogout}>

@@ -6,9 +6,14 @@ import { api } from '@/lib/api';
 import { COMPANY_ID, PLATFORM } from '@/config/constants';
 import type { Sent, Wire } from '@/lib/wire';
 
-/** Login, or registration with its SMS code and attribution (PRODUCT.md 12.2). */
+/**
+ * Login, or registration with its SMS code, attribution (PRODUCT.md 12.2) and the
+ * privacy notice version accepted (12.6).
+ */
 export type Credentials = Wire['LoginBody'] &
-  Partial<Sent<Pick<Wire['RegisterBody'], 'smsCode' | 'telemarketingCode' | 'installationSource'>>>;
+  Partial<
+    Sent<Pick<Wire['RegisterBody'], 'smsCode' | 'telemarketingCode' | 'installationSource' | 'privacyNoticeVersion'>>
+  >;
 
 const withApp = (body: object) => ({ ...body, platform: PLATFORM, companyId: COMPANY_ID, appId: 1 });
 

@@ -2,8 +2,11 @@
  * `/login` and `/register`: one screen, two modes (PRODUCT.md 3). Phone (digits
  * only, max 11), password; register adds the SMS code that proves the phone
  * (PRODUCT.md 12.2), confirm password and invite code, the latter pre-filled from
- * the saved `code` parameter. The button is enabled only when the required fields
- * are filled (PRODUCT.md 5).
+ * the saved `code` parameter, and the privacy notice consent (12.6): the borrower
+ * ticks it for the version shown (its text opens from the link), and that version
+ * is sent. The button is enabled only when the required fields are filled and, to
+ * register, the notice is accepted (PRODUCT.md 5). When the server says the notice
+ * changed meanwhile, the new version is fetched and the box waits to be ticked again.
  */
 import { useId, useRef, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
@@ -15,12 +18,13 @@ import { showToast } from '@/components/feedback';
 import { useFieldError } from '@/components/field-error';
 import { LenderFooter } from '@/components/lender-footer';
 import { LanguageSwitch } from '@/components/language-switch';
+import { showPrivacyNotice } from '@/components/privacy-notice';
 import { ServiceButton } from '@/components/service-button';
 import { SmsCodeField } from '@/components/sms-code-field';
 import type { ApiFailure } from '@/lib/envelope';
 import { signedIn } from '@/lib/session';
 import { storage } from '@/lib/storage';
-import { useSendSmsMutation } from '@/lib/shared-api';
+import { useCompanyConfigQuery, useSendSmsMutation } from '@/lib/shared-api';
 import { checkConfirm, checkPassword, checkPhone, checkSmsCode, digitsOnly } from '@/lib/validation';
 import { useLoginMutation, useRegisterMutation } from './auth-api';
 
@@ -49,8 +53,16 @@ export default function LoginScreen() {
   const [login, loginState] = useLoginMutation();
   const [register, registerState] = useRegisterMutation();
   const busy = loginState.isLoading || registerState.isLoading;
+  // The notice shown and the version ticked: consent is to that version only, so a
+  // new version (fetched after the server refused the old one) unticks the box.
+  const company = useCompanyConfigQuery();
+  const noticeVersion = company.data?.privacyNoticeVersion ?? null;
+  const [acceptedVersion, setAcceptedVersion] = useState<string | null>(null);
+  const consented = !!noticeVersion && acceptedVersion === noticeVersion;
 
-  const filled = registering ? !!(mobile && smsCode && password && confirm && invite) : !!(mobile && password);
+  const filled = registering
+    ? !!(mobile && smsCode && password && confirm && invite && consented)
+    : !!(mobile && password);
 
   const submit = async () => {
     const checks = [
@@ -73,6 +85,7 @@ export default function LoginScreen() {
       smsCode: registering ? smsCode : undefined,
       telemarketingCode: registering ? invite.trim() : undefined,
       installationSource: storage.get('channel') ?? undefined,
+      privacyNoticeVersion: registering ? (acceptedVersion ?? undefined) : undefined,
     };
     try {
       const { token } = await (registering ? register(body) : login(body)).unwrap();
@@ -80,7 +93,10 @@ export default function LoginScreen() {
       showToast({ icon: 'success', content: t(registering ? 'register_success' : 'login_success') });
       navigate('/', { replace: true });
     } catch (error) {
-      setProblem((error as ApiFailure).message);
+      const failure = error as ApiFailure;
+      const noticeChanged = registering && failure.code === 10004 && !!failure.serverMessage?.includes('privacyNoticeVersion');
+      if (noticeChanged) void company.refetch();
+      setProblem(noticeChanged ? t('privacy_notice_changed') : failure.message);
       setProblemField(null);
     }
   };
@@ -147,6 +163,27 @@ export default function LoginScreen() {
               <span className="field__label">{t('invite_code')}</span>
               <Input aria-label={t('invite_code')} value={invite} onChange={setInvite} clearable />
             </label>
+            {/* A native checkbox: the first screen carries no checkbox component. */}
+            <div className="auth__consent">
+              <label>
+                <input
+                  type="checkbox"
+                  checked={consented}
+                  disabled={!noticeVersion}
+                  onChange={(e) => setAcceptedVersion(e.target.checked ? noticeVersion : null)}
+                  data-testid="privacy-consent"
+                />{' '}
+                {noticeVersion ? t('privacy_accept', { version: noticeVersion }) : t('privacy_accept_loading')}
+              </label>{' '}
+              <button
+                type="button"
+                className="link-button"
+                disabled={!noticeVersion}
+                onClick={() => showPrivacyNotice(t, company.data)}
+              >
+                {t('privacy_notice_read')}
+              </button>
+            </div>
           </>
         )}
       </div>

@@ -2,6 +2,8 @@
  * The sign-in form (PRODUCT.md 3, 5): the button waits for the required fields,
  * the phone keeps digits only, bad input gets the right message before any call,
  * a server refusal shows its translated message, and success keeps the token.
+ * Sign-up asks for the privacy notice (12.6): the version shown is the one ticked
+ * and sent; a notice changed meanwhile is fetched again and must be ticked again.
  */
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
@@ -9,9 +11,13 @@ import LoginScreen from '@/features/auth/login-screen';
 import { answer, fail, server } from '@/testing/server';
 import { renderWithProviders } from '@/testing/render';
 
+const NOTICE = { privacyNoticeVersion: '2026-11', 'privacy-notice': 'We collect your ID to verify you.' };
+
 beforeEach(() => {
-  server.use(answer('jackey/loan/getAllCompanyConfigs', {}), answer('jackey/loan/getCustomerService', null));
+  server.use(answer('jackey/loan/getAllCompanyConfigs', NOTICE), answer('jackey/loan/getCustomerService', null));
 });
+
+const consent = () => screen.getByRole('checkbox', { name: /I have read and accept the privacy notice/ }) as HTMLInputElement;
 
 const field = (name: string) => screen.getByRole('textbox', { name }) as HTMLInputElement;
 const secret = (name: string) => screen.getByLabelText(name, { selector: 'input' }) as HTMLInputElement;
@@ -34,6 +40,10 @@ describe('sign in / sign up', () => {
     expect(button).toBeDisabled(); // the SMS code is missing
     type(field('SMS code'), '12a345');
     expect(field('SMS code').value).toBe('12345');
+    expect(button).toBeDisabled(); // the privacy notice is not accepted yet
+    await waitFor(() => expect(consent()).toBeEnabled());
+    expect(consent()).not.toBeChecked();
+    fireEvent.click(consent());
     expect(button).toBeEnabled();
     fireEvent.click(button);
     expect(await screen.findByRole('alert')).toHaveTextContent('The code is 6 digits.');
@@ -55,7 +65,7 @@ describe('sign in / sign up', () => {
         return HttpResponse.json({ code: 0, msg: 'ok', data: { token: 'fresh' } });
       }),
     );
-    server.use(answer('jackey/loan/getAllCompanyConfigs', { demo: true }));
+    server.use(answer('jackey/loan/getAllCompanyConfigs', { ...NOTICE, demo: true }));
     localStorage.setItem('inviteCode', 'WELCOME');
     const { router } = renderWithProviders(<LoginScreen />, { route: '/register', others: { '/': <p>home</p> } });
     const send = screen.getByRole('button', { name: 'Send code' });
@@ -72,9 +82,62 @@ describe('sign in / sign up', () => {
     type(field('SMS code'), '654321');
     type(secret('Password'), 'abcdefgh');
     type(secret('Confirm password'), 'abcdefgh');
+    fireEvent.click(await screen.findByRole('checkbox', { name: /privacy notice \(version 2026-11\)/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
-    expect(sent[1]).toMatchObject({ mobile: '09171234567', smsCode: '654321', telemarketingCode: 'WELCOME' });
+    expect(sent[1]).toMatchObject({
+      mobile: '09171234567',
+      smsCode: '654321',
+      telemarketingCode: 'WELCOME',
+      privacyNoticeVersion: '2026-11',
+    });
+  });
+
+  it('register: the privacy notice opens from the form; a notice changed meanwhile must be accepted again (12.6)', async () => {
+    const sent: Record<string, unknown>[] = [];
+    let version = '2026-11';
+    server.use(
+      http.post('http://localhost/jackey/loan/getAllCompanyConfigs', () =>
+        HttpResponse.json({ code: 0, msg: 'ok', data: { ...NOTICE, privacyNoticeVersion: version } }),
+      ),
+      http.post('http://localhost/jackey/user/register', async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        sent.push(body);
+        if (body.privacyNoticeVersion !== version) {
+          return HttpResponse.json({
+            code: 10004,
+            msg: `privacyNoticeVersion: accept the current privacy notice (version ${version})`,
+            data: null,
+          });
+        }
+        return HttpResponse.json({ code: 0, msg: 'ok', data: { token: 'fresh' } });
+      }),
+    );
+    localStorage.setItem('inviteCode', 'WELCOME');
+    const { router } = renderWithProviders(<LoginScreen />, { route: '/register', others: { '/': <p>home</p> } });
+    await screen.findByRole('checkbox', { name: /version 2026-11/ });
+    fireEvent.click(screen.getByRole('button', { name: 'Read the privacy notice' }));
+    expect(await screen.findByText('We collect your ID to verify you.')).toBeInTheDocument();
+    expect(screen.getByText('Version 2026-11')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'OK' }));
+    type(field('Phone number'), '09171234567');
+    type(field('SMS code'), '654321');
+    type(secret('Password'), 'abcdefgh');
+    type(secret('Confirm password'), 'abcdefgh');
+    fireEvent.click(await screen.findByRole('checkbox', { name: /version 2026-11/ }));
+    // The lender publishes a new notice while the form is open.
+    version = '2026-12';
+    fireEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The privacy notice has changed. Please read it and accept the new version.',
+    );
+    const renewed = await screen.findByRole('checkbox', { name: /version 2026-12/ });
+    expect(renewed).not.toBeChecked();
+    expect(screen.getByRole('button', { name: 'Sign Up' })).toBeDisabled();
+    fireEvent.click(renewed);
+    fireEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(sent.map((body) => body.privacyNoticeVersion)).toEqual(['2026-11', '2026-12']);
   });
 
   it('login: short phone and short password get their messages', async () => {
