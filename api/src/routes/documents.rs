@@ -118,7 +118,7 @@ struct BorrowerDocumentBody {
     /// The order; omitted or empty: the borrower's latest.
     #[serde(default)]
     loan_order_id: Option<String>,
-    /// `en` or `zh` (`fil` prints English); omitted: `Accept-Language`, else English.
+    /// `en`, `zh` or `fil`; omitted: `Accept-Language`, else English.
     #[serde(default)]
     #[schema(example = "en", max_length = 35)]
     lang: Option<String>,
@@ -133,7 +133,7 @@ struct BorrowerReceiptBody {
     /// The receipt's number (`/jackey/loan/receipts`).
     #[schema(example = "OR-2611-000157", max_length = 40)]
     receipt_no: String,
-    /// `en` or `zh` (`fil` prints English); omitted: `Accept-Language`, else English.
+    /// `en`, `zh` or `fil`; omitted: `Accept-Language`, else English.
     #[serde(default)]
     #[schema(example = "en", max_length = 35)]
     lang: Option<String>,
@@ -144,7 +144,7 @@ struct BorrowerReceiptBody {
 struct AuditorDocumentBody {
     /// The order id.
     order_id: String,
-    /// `en` or `zh`; omitted: `Accept-Language`, else English.
+    /// `en`, `zh` or `fil`; omitted: `Accept-Language`, else English.
     #[serde(default)]
     #[schema(example = "en", max_length = 35)]
     lang: Option<String>,
@@ -158,7 +158,7 @@ struct AuditorReceiptBody {
     /// The receipt's number (`/admin/api/documents/receipts`).
     #[schema(example = "OR-2611-000157", max_length = 40)]
     receipt_no: String,
-    /// `en` or `zh`; omitted: `Accept-Language`, else English.
+    /// `en`, `zh` or `fil`; omitted: `Accept-Language`, else English.
     #[serde(default)]
     #[schema(example = "en", max_length = 35)]
     lang: Option<String>,

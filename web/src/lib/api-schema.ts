@@ -1560,7 +1560,7 @@ export interface components {
         };
         AuditorDocumentBody: {
             /**
-             * @description `en` or `zh`; omitted: `Accept-Language`, else English.
+             * @description `en`, `zh` or `fil`; omitted: `Accept-Language`, else English.
              * @example en
              */
             lang?: string | null;
@@ -1586,7 +1586,7 @@ export interface components {
         };
         AuditorReceiptBody: {
             /**
-             * @description `en` or `zh`; omitted: `Accept-Language`, else English.
+             * @description `en`, `zh` or `fil`; omitted: `Accept-Language`, else English.
              * @example en
              */
             lang?: string | null;
@@ -1608,7 +1608,7 @@ export interface components {
         };
         BorrowerDocumentBody: {
             /**
-             * @description `en` or `zh` (`fil` prints English); omitted: `Accept-Language`, else English.
+             * @description `en`, `zh` or `fil`; omitted: `Accept-Language`, else English.
              * @example en
              */
             lang?: string | null;
@@ -1617,7 +1617,7 @@ export interface components {
         };
         BorrowerReceiptBody: {
             /**
-             * @description `en` or `zh` (`fil` prints English); omitted: `Accept-Language`, else English.
+             * @description `en`, `zh` or `fil`; omitted: `Accept-Language`, else English.
              * @example en
              */
             lang?: string | null;
