@@ -63,9 +63,11 @@ export function BorrowerDataExport({ userId }: { userId: string }) {
   return (
     <Section title={t('admin_data_export')} testId="admin-data-export">
       <p className="admin-muted">{t('admin_data_export_hint')}</p>
-      <Button size="small" color="primary" fill="outline" loading={state.isLoading} onClick={() => void onExport()}>
-        {t('admin_data_export_button')}
-      </Button>
+      <div className="admin-actions">
+        <Button size="small" color="primary" fill="outline" loading={state.isLoading} onClick={() => void onExport()}>
+          {t('admin_data_export_button')}
+        </Button>
+      </div>
       <ActionDone message={done} />
       <ActionError message={problem} />
       <h3 className="admin-subtitle">{t('admin_data_export_log')}</h3>
