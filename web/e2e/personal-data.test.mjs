@@ -71,7 +71,7 @@ describe('personal data', () => {
     const officer = await auditor(server, `privacy-${mobile.slice(-6)}`);
     const byAuditor = await officer.call('users/dataExport', { userId: data.user.userId });
     assert.equal(byAuditor.user.mobile, mobile);
-    const records = await officer.call('users/dataExports', { userId: data.user.userId });
+    const records = await officer.call('users/exportLog', { userId: data.user.userId });
     assert.deepEqual(
       records.map((r) => (r.actor.startsWith('auditor:') ? r.actorName : 'borrower')),
       ['borrower', `privacy-${mobile.slice(-6)}`],

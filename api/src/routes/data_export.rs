@@ -4,7 +4,7 @@
 //! - Borrowers: `/jackey/user/dataExport`, their own data only (the session decides
 //!   whose; no body names a user).
 //! - Auditors: `/admin/api/users/dataExport` for any borrower, and
-//!   `/admin/api/users/dataExports` to read who exported a borrower's data and when.
+//!   `/admin/api/users/exportLog` to read who exported a borrower's data and when.
 //!
 //! Every export is recorded (`data_export`: who, whose, when, the request id) before
 //! it is answered, so none leaves unrecorded. An unknown user answers 40007 and
@@ -28,12 +28,12 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/jackey/user/dataExport", post(borrower_data_export))
         .route("/admin/api/users/dataExport", post(auditor_data_export))
-        .route("/admin/api/users/dataExports", post(auditor_data_exports))
+        .route("/admin/api/users/exportLog", post(auditor_export_log))
 }
 
 /// The OpenAPI description of this module's calls (see [`crate::openapi`]).
 #[derive(OpenApi)]
-#[openapi(paths(borrower_data_export, auditor_data_export, auditor_data_exports))]
+#[openapi(paths(borrower_data_export, auditor_data_export, auditor_export_log))]
 pub struct Doc;
 
 #[utoipa::path(
@@ -83,7 +83,7 @@ fn subject(user_id: &str) -> Result<Uuid, ApiError> {
     tag = "personal data",
     summary = "Export any borrower's data",
     description = "As `/jackey/user/dataExport`, for any borrower. Recorded with the \
-                   auditor's id before it is answered (`/admin/api/users/dataExports` \
+                   auditor's id before it is answered (`/admin/api/users/exportLog` \
                    lists the records). 40007 unknown user (nothing recorded); 5 too many \
                    requests from this client.",
     security(("bearer" = [])),
@@ -104,7 +104,7 @@ async fn auditor_data_export(
 
 #[utoipa::path(
     post,
-    path = "/admin/api/users/dataExports",
+    path = "/admin/api/users/exportLog",
     tag = "personal data",
     summary = "Who exported a borrower's data",
     description = "`data`: list of {at, actor (`user:<id>` or `auditor:<id>`), actorName (the \
@@ -114,7 +114,7 @@ async fn auditor_data_export(
     request_body = ExportUserBody,
     responses((status = 200, description = "Envelope with the records", body = Envelope<Option<Vec<ExportLogEntry>>>))
 )]
-async fn auditor_data_exports(
+async fn auditor_export_log(
     State(state): State<AppState>,
     _auditor: Auditor,
     ApiJson(body): ApiJson<ExportUserBody>,

@@ -331,7 +331,7 @@ async fn export_journey(app: TestApp) {
     assert_eq!(recorded.as_deref(), Some(user_id.as_str()));
     let log = app
         .ok(
-            "/admin/api/users/dataExports",
+            "/admin/api/users/exportLog",
             s,
             json!({ "userId": user_id }),
         )
@@ -373,7 +373,7 @@ async fn export_journey(app: TestApp) {
     app.fails("/admin/api/users/dataExport", s, json!({}), 10004)
         .await;
     app.fails(
-        "/admin/api/users/dataExports",
+        "/admin/api/users/exportLog",
         s,
         json!({"userId": "not-a-user"}),
         40007,
@@ -395,4 +395,13 @@ async fn exports_are_rate_limited_per_client() {
         }
     }
     assert!(limited >= 5, "the 11th call onwards is refused: {limited}");
+    // The console's list of exports is not an export: not limited with them.
+    let log = app
+        .post_from(
+            "203.0.113.77",
+            "/admin/api/users/exportLog",
+            json!({"userId": Uuid::now_v7().to_string()}),
+        )
+        .await;
+    assert_eq!(log["code"], 401, "{log}");
 }

@@ -112,7 +112,7 @@ const ROUTES: &[(&str, &str)] = &[
     // Personal data export (routes::data_export).
     ("post", "/jackey/user/dataExport"),
     ("post", "/admin/api/users/dataExport"),
-    ("post", "/admin/api/users/dataExports"),
+    ("post", "/admin/api/users/exportLog"),
 ];
 
 type RouteSet = BTreeSet<(String, String)>;

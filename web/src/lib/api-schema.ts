@@ -387,29 +387,9 @@ export interface paths {
         put?: never;
         /**
          * Export any borrower's data
-         * @description As `/jackey/user/dataExport`, for any borrower. Recorded with the auditor's id before it is answered (`/admin/api/users/dataExports` lists the records). 40007 unknown user (nothing recorded); 5 too many requests from this client.
+         * @description As `/jackey/user/dataExport`, for any borrower. Recorded with the auditor's id before it is answered (`/admin/api/users/exportLog` lists the records). 40007 unknown user (nothing recorded); 5 too many requests from this client.
          */
         post: operations["auditor_data_export"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/api/users/dataExports": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Who exported a borrower's data
-         * @description `data`: list of {at, actor (`user:<id>` or `auditor:<id>`), actorName (the auditor's username), requestId}, oldest first; empty when there were none. 40007 when `userId` is not a user id.
-         */
-        post: operations["auditor_data_exports"];
         delete?: never;
         options?: never;
         head?: never;
@@ -430,6 +410,26 @@ export interface paths {
          * @description `data`: {profile, identity, lock, contacts, orders, auditorActions}. 40007 unknown user.
          */
         post: operations["auditor_user_detail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/users/exportLog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who exported a borrower's data
+         * @description `data`: list of {at, actor (`user:<id>` or `auditor:<id>`), actorName (the auditor's username), requestId}, oldest first; empty when there were none. 40007 when `userId` is not a user id.
+         */
+        post: operations["auditor_export_log"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3240,30 +3240,6 @@ export interface operations {
             };
         };
     };
-    auditor_data_exports: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ExportUserBody"];
-            };
-        };
-        responses: {
-            /** @description Envelope with the records */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope_Option_Vec_ExportLogEntry"];
-                };
-            };
-        };
-    };
     auditor_user_detail: {
         parameters: {
             query?: never;
@@ -3284,6 +3260,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_AnyData"];
+                };
+            };
+        };
+    };
+    auditor_export_log: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExportUserBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_Vec_ExportLogEntry"];
                 };
             };
         };

@@ -13,7 +13,7 @@ import type { Wire } from '@/lib/wire';
 import { adminApi, adminBaseQuery } from './admin-api';
 import { ActionDone, ActionError, Section, WhenWho } from './admin-ui';
 
-/** One recorded export (`/admin/api/users/dataExports`). */
+/** One recorded export (`/admin/api/users/exportLog`). */
 export type DataExportRecord = Wire['ExportLogEntry'];
 
 const dataExportApi = adminApi.injectEndpoints({
@@ -25,7 +25,7 @@ const dataExportApi = adminApi.injectEndpoints({
     }),
     adminDataExports: build.query<DataExportRecord[], string>({
       queryFn: (userId, queryApi, extra) =>
-        adminBaseQuery<DataExportRecord[]>({ url: 'admin/api/users/dataExports', body: { userId } }, queryApi, extra),
+        adminBaseQuery<DataExportRecord[]>({ url: 'admin/api/users/exportLog', body: { userId } }, queryApi, extra),
       providesTags: (_r, _e, id) => [{ type: 'AdminUser', id }],
     }),
   }),

@@ -58,7 +58,7 @@ describe("the console's borrower data export", () => {
       { at: '2026-11-23T08:00:00Z', actor: `user:${USER_ID}`, actorName: null, requestId: 'r1' },
     ];
     server.use(
-      http.post('http://localhost/admin/api/users/dataExports', () =>
+      http.post('http://localhost/admin/api/users/exportLog', () =>
         HttpResponse.json({ code: 0, msg: 'ok', data: records }),
       ),
       http.post('http://localhost/admin/api/users/dataExport', async ({ request }) => {
@@ -89,7 +89,7 @@ describe("the console's borrower data export", () => {
 
   it('shows a refusal and saves nothing', async () => {
     server.use(
-      answer('admin/api/users/dataExports', []),
+      answer('admin/api/users/exportLog', []),
       fail('admin/api/users/dataExport', 40007, 'record not found: user'),
     );
     const files = savedFiles();
