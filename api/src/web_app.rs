@@ -35,20 +35,36 @@ pub fn with_web_app(router: Router<AppState>, dist: &Path, lender: &Lender) -> R
         return router.route("/", get(start_page));
     };
     let page: Arc<str> = first_paint(&index, lender).into();
-    let serve_page = move || {
+    let serve_page = {
         let page = page.clone();
-        async move { page_response(&page) }
+        move || {
+            let page = page.clone();
+            async move { page_response(&page) }
+        }
     };
     let files = tower_http::services::ServeDir::new(dist)
         .precompressed_br()
         .precompressed_gzip()
         .fallback(serve_page.clone().into_service());
     router
-        // ServeDir would answer these two with the file as built, without the lender.
-        .route("/", get(serve_page.clone()))
-        .route("/index.html", get(serve_page))
+        // ServeDir would answer `/` with the file as built, without the lender.
+        .route("/", get(serve_page))
         .fallback_service(files)
         .layer(axum::middleware::from_fn(cache_policy))
+        // The same for `/index.html` (not a route of its own: the router serves no
+        // other file by name).
+        .layer(axum::middleware::from_fn(
+            move |request: axum::extract::Request, next: axum::middleware::Next| {
+                let page = page.clone();
+                async move {
+                    if request.uri().path() == "/index.html" {
+                        page_response(&page)
+                    } else {
+                        next.run(request).await
+                    }
+                }
+            },
+        ))
 }
 
 /// index.html with the lender's line in its splash (HTML-escaped). A page without
