@@ -17,7 +17,8 @@ if (screens.length === 0) screens.push('src/features/auth/login-screen.tsx', 'sr
 // Gzip JavaScript budgets in KB (1024 bytes), per screen. The margin is small:
 // one import from the 'antd-mobile' barrel in a module the sign-in screen loads
 // puts it at 170–176 KB (src/lib/__tests__/antd-imports.test.ts keeps them out).
-const BUDGETS_KB = { 'src/features/auth/login-screen.tsx': 150 };
+// 150 until sign-up took the privacy consent and the switch Filipino (web/README.md).
+const BUDGETS_KB = { 'src/features/auth/login-screen.tsx': 152 };
 
 function closure(keys) {
   const seen = new Set();
