@@ -127,7 +127,12 @@ export function SignatureSheet({ visible, onClose, onConfirm, busy }: SignatureS
   useEffect(() => {
     if (!visible) return;
     const opener = document.activeElement as HTMLElement | null;
-    const timer = window.setTimeout(() => dialogRef.current?.focus(), 50);
+    // Focus moves into the sheet once it has opened, unless something in it already
+    // has focus (a quick tap on the name field must keep its keystrokes).
+    const timer = window.setTimeout(() => {
+      const dialog = dialogRef.current;
+      if (dialog && !dialog.contains(document.activeElement)) dialog.focus();
+    }, 50);
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') closeRef.current();
       if (dialogRef.current) keepTabInside(dialogRef.current, event);

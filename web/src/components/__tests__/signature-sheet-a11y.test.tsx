@@ -52,6 +52,18 @@ describe('the signature sheet', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled());
   });
 
+  it('keeps the name field focused when it was tapped before the sheet moved focus in', async () => {
+    const user = userEvent.setup();
+    render(<SignatureSheet visible onClose={() => undefined} onConfirm={() => undefined} />);
+    const field = await screen.findByRole('textbox', { name: 'Or type your full name to sign' });
+    field.focus();
+    // Past the moment the sheet focuses itself (50 ms after opening).
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(field).toHaveFocus();
+    await user.keyboard('Kiko');
+    expect(field).toHaveValue('Kiko');
+  });
+
   it('keeps Tab inside the open sheet (WCAG 2.4.3)', async () => {
     const user = userEvent.setup();
     render(
