@@ -29,6 +29,7 @@ use crate::auditors;
 use crate::auth::{self, Auditor, TokenKind};
 use crate::envelope::{ok, AnyData, ApiError, ApiJson, Envelope, Null, OptionalJson};
 use crate::queries::admin as queries;
+use crate::routes::paging;
 use crate::state::AppState;
 use projections::history::{order_history, state_as_of};
 use projections::projection::{money_text, time_text};
@@ -242,26 +243,6 @@ fn identity_images(user: &User) -> Json {
                 "handHold": image_json(hand_hold),
             })
         })
-}
-
-/// Page number and size from a body (`page` from 1; `pageSize` 1..=`max`), as SQL
-/// `limit` and `offset`.
-fn paging(page: Option<i64>, page_size: Option<i64>, max: i64) -> Result<(i64, i64), ApiError> {
-    let page = page.unwrap_or(1);
-    let size = page_size.unwrap_or(20);
-    if page < 1 {
-        return Err(ApiError::bad_input("page", "must be 1 or more"));
-    }
-    if !(1..=max).contains(&size) {
-        return Err(ApiError::bad_input(
-            "pageSize",
-            &format!("must be between 1 and {max}"),
-        ));
-    }
-    let offset = (page - 1)
-        .checked_mul(size)
-        .ok_or_else(|| ApiError::bad_input("page", "is too large"))?;
-    Ok((size, offset))
 }
 
 // ---------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ use utoipa::{OpenApi, ToSchema};
 use crate::auth::Borrower;
 use crate::envelope::{ok, ApiError, ApiJson, Envelope, OptionalJson};
 use crate::inbox::{self, Marking, NoticePage, NoticeView};
+use crate::routes::paging;
 use crate::state::AppState;
 
 /// The most notices one page (or one `read` call) names.
@@ -62,20 +63,7 @@ async fn notices(
     borrower: Borrower,
     OptionalJson(body): OptionalJson<NoticesBody>,
 ) -> Result<Response, ApiError> {
-    let page = body.page.unwrap_or(1);
-    let size = body.page_size.unwrap_or(20);
-    if page < 1 {
-        return Err(ApiError::bad_input("page", "must be 1 or more"));
-    }
-    if !(1..=MAX_PAGE).contains(&size) {
-        return Err(ApiError::bad_input(
-            "pageSize",
-            &format!("must be between 1 and {MAX_PAGE}"),
-        ));
-    }
-    let offset = (page - 1)
-        .checked_mul(size)
-        .ok_or_else(|| ApiError::bad_input("page", "is too large"))?;
+    let (size, offset) = paging(body.page, body.page_size, MAX_PAGE)?;
     Ok(ok(
         inbox::page(&state, borrower.user_id, size, offset).await?
     ))
