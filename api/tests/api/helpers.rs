@@ -144,7 +144,11 @@ impl TestApp {
     /// An app over `database` with the settings `env` (providers, modes).
     pub async fn over_with(database: Database, storage: Option<Storage>, env: Env) -> Self {
         logs::init();
-        let state = api::state(database, env).expect("state");
+        Self::running(api::state(database, env).expect("state"), storage).await
+    }
+
+    /// `state` with its workers running; with `storage`, images go there.
+    async fn running(state: AppState, storage: Option<Storage>) -> Self {
         let wakeup = projections::runner::wakeup_for(&state.database).await;
         let state = AppState {
             wakeup: wakeup.clone(),
@@ -978,21 +982,7 @@ impl TestApp {
             ..env()
         };
         let state = at_clock(api::state(database, env).expect("state"), clock);
-        let wakeup = projections::runner::wakeup_for(&state.database).await;
-        let state = AppState {
-            wakeup: wakeup.clone(),
-            storage: storage.unwrap_or(state.storage.clone()),
-            ..state
-        };
-        let (stop, stopped) = watch::channel(false);
-        api::workers::spawn(&state, wakeup, stopped);
-        let position = Position::default();
-        Self {
-            router: checked_router(&state, position.clone()),
-            state,
-            position,
-            _stop: std::sync::Arc::new(stop),
-        }
+        Self::running(state, storage).await
     }
 
     /// [`TestApp::over_at`] on a fresh SQLite file.
