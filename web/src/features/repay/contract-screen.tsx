@@ -31,9 +31,7 @@ import { contractDisclosure } from './contract-model';
 import './repay.css';
 
 /** The signature image fetched with the bearer token, as an object URL. */
-function useSignature(url: string | null) {
-  const sessionToken = useAppSelector((state) => state.session.token);
-  const token = sessionToken ?? storage.get('token');
+function useSignature(url: string | null, token: string | null) {
   const [state, setState] = useState<{ src: string | null; failed: boolean; loading: boolean }>({
     src: null,
     failed: false,
@@ -68,9 +66,9 @@ function ContractView({ order, user, disclosure }: { order: Order; user: User; d
   const { t, i18n } = useTranslation();
   const money = useMoney();
   const dates = useDates();
-  const signature = useSignature(user.signatureImg);
   const sessionToken = useAppSelector((state) => state.session.token);
   const token = sessionToken ?? storage.get('token');
+  const signature = useSignature(user.signatureImg, token);
   const [saving, setSaving] = useState(false);
 
   const { lender } = disclosure;
