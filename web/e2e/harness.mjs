@@ -23,7 +23,7 @@ export function apiBinary() {
   return found;
 }
 
-function freePort() {
+export function freePort() {
   return new Promise((ok, fail) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
@@ -35,13 +35,13 @@ function freePort() {
 }
 
 /**
- * Starts the api on a free port with a fresh database. Returns
- * `{ url, dir, env, stop }`.
+ * The api on `port` over the data in `dir` (`dir/loan.db`, `dir/uploads`), with
+ * `extraEnv` on top of its settings; resolves once it is ready. Returns
+ * `{ url, dir, env, stop }`; `stop` ends the process and keeps `dir`, so a test can
+ * start the api again over the same data.
  */
-export async function startServer() {
-  const dir = mkdtempSync(join(tmpdir(), 'loan-e2e-'));
+export async function startApi(dir, port, extraEnv = {}) {
   mkdirSync(join(dir, 'uploads'), { recursive: true });
-  const port = await freePort();
   const env = {
     ...process.env,
     DATABASE_URL: `sqlite://${join(dir, 'loan.db')}`,
@@ -52,7 +52,7 @@ export async function startServer() {
     STORAGE_URL: join(dir, 'uploads'),
     RUST_LOG: process.env.RUST_LOG ?? 'warn',
   };
-  const child = spawn(apiBinary(), [], { env, cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(apiBinary(), [], { env: { ...env, ...extraEnv }, cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i += 1) {
     try {
@@ -71,6 +71,21 @@ export async function startServer() {
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+    },
+  };
+}
+
+/**
+ * Starts the api on a free port with a fresh database. Returns
+ * `{ url, dir, env, stop }`; `stop` also removes the data.
+ */
+export async function startServer() {
+  const dir = mkdtempSync(join(tmpdir(), 'loan-e2e-'));
+  const server = await startApi(dir, await freePort());
+  return {
+    ...server,
+    stop: async () => {
+      await server.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -9,12 +9,10 @@
 // once through the outbox. Photographed at 390×844 (inbox*.png, my-inbox.png).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiBinary, launchBrowser, phone, repo, shot, sql } from './harness.mjs';
+import { freePort, launchBrowser, phone, shot, sql, startApi } from './harness.mjs';
 import { applyForLoan, approveByApi, completeProfile, eventually, register, sign, withdrawFromHome } from './steps.mjs';
 
 /** libfaketime moves the api's wall clock (not its timers); without it the moved-clock step is skipped. */
@@ -22,53 +20,13 @@ const FAKETIME = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1', '/usr/l
   existsSync,
 );
 
-function freePort() {
-  return new Promise((ok, fail) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => ok(port));
-    });
-    probe.on('error', fail);
-  });
-}
-
 /**
  * The api on `port` over the data in `dir`, its clock `days` ahead; the same port
  * each time, so the browser keeps its origin (and its session) across restarts.
- * Returns `{ url, dir, env, stop }` as the harness's servers do.
  */
-async function startApi(dir, port, days = 0) {
-  const env = {
-    ...process.env,
-    DATABASE_URL: `sqlite://${join(dir, 'loan.db')}`,
-    BIND_ADDR: `127.0.0.1:${port}`,
-    WEB_DIST: process.env.E2E_WEB_DIST ?? join(repo, 'web/dist'),
-    STORAGE_DIR: join(dir, 'uploads'),
-    STORAGE_URL: join(dir, 'uploads'),
-    RUST_LOG: process.env.RUST_LOG ?? 'warn',
-  };
+function startApiAt(dir, port, days = 0) {
   const clock = days ? { LD_PRELOAD: FAKETIME, FAKETIME: `+${days}d`, FAKETIME_DONT_FAKE_MONOTONIC: '1' } : {};
-  const child = spawn(apiBinary(), [], { env: { ...env, ...clock }, cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i += 1) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (child.exitCode !== null) throw new Error(`api exited with ${child.exitCode}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    dir,
-    env,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
-    },
-  };
+  return startApi(dir, port, clock);
 }
 
 let dir;
@@ -77,9 +35,8 @@ let server;
 let browser;
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'loan-e2e-reminders-'));
-  mkdirSync(join(dir, 'uploads'), { recursive: true });
   port = await freePort();
-  server = await startApi(dir, port);
+  server = await startApiAt(dir, port);
   browser = await launchBrowser();
 });
 after(async () => {
@@ -105,7 +62,7 @@ describe('due-date reminders', () => {
 
     // A restart: the scheduler's start-up pass records the payout day's reminders.
     await server.stop();
-    server = await startApi(dir, port);
+    server = await startApiAt(dir, port);
     const payoutDay = ['1:due_in_1_day', '3:due_in_3_days'];
     await eventually(() => assert.deepEqual(notices(), payoutDay), 20000);
 
@@ -113,7 +70,7 @@ describe('due-date reminders', () => {
     if (FAKETIME) {
       // Two days later (the day between was missed and is not made up).
       await server.stop();
-      server = await startApi(dir, port, 2);
+      server = await startApiAt(dir, port, 2);
       expected = [...payoutDay, '1:overdue', '3:due_in_1_day', '5:due_in_3_days'].sort();
       await eventually(() => assert.deepEqual(notices(), expected), 20000);
     } else {
