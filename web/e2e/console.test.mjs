@@ -259,6 +259,8 @@ describe('console journey', () => {
     // The same request in Chinese.
     await page.goto('/my');
     await page.getByRole('button', { name: '中文' }).click();
+    // The choice is remembered once the Chinese strings have loaded (html lang="zh").
+    await page.locator('html[lang="zh"]').waitFor({ state: 'attached' });
     await page.goto(`/detail/${borrower.orderId}`);
     await page.getByTestId('resubmission-panel').getByText('信贷员请您修改资料').waitFor();
     await shot(page, 'resubmission-requested-zh');

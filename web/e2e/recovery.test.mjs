@@ -90,6 +90,8 @@ describe('recovery and credentials', () => {
     // The same screens in Chinese, photographed.
     await page.goto('/my');
     await page.getByRole('button', { name: '中文' }).click();
+    // The choice is remembered once the Chinese strings have loaded (html lang="zh").
+    await page.locator('html[lang="zh"]').waitFor({ state: 'attached' });
     for (const [route, name, ready] of [
       ['/sessions', 'sessions-zh', '本设备'],
       ['/withdrawPin', 'withdraw-pin-zh', '保存 PIN'],
