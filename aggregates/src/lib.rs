@@ -11,6 +11,7 @@ pub mod codes;
 pub mod history;
 pub mod money;
 pub mod order;
+pub mod personal;
 pub mod pricing;
 pub mod reference;
 pub mod services;

@@ -9,6 +9,7 @@ use cqrs_es::{Aggregate, AggregateError, EventEnvelope, EventStore};
 use postgres_es::PostgresEventRepository;
 use sqlite_es::SqliteEventRepository;
 
+use super::sealing::SealingRepository;
 use super::{Database, RetryPolicy};
 
 /// Metadata key of the commit time every event carries (RFC 3339, UTC).
@@ -182,19 +183,21 @@ impl<A: Aggregate> CommandBus<A> {
 ///
 /// An enum rather than a trait object: `EventStore`'s methods return `impl Future`,
 /// which makes the trait unusable as `dyn`.
+/// Both seal personal fields on the way in and open them on the way out
+/// ([`super::sealing`]).
 enum Backend<A: Aggregate> {
-    Sqlite(PersistedEventStore<SqliteEventRepository, A>),
-    Postgres(PersistedEventStore<PostgresEventRepository, A>),
+    Sqlite(PersistedEventStore<SealingRepository<SqliteEventRepository>, A>),
+    Postgres(PersistedEventStore<SealingRepository<PostgresEventRepository>, A>),
 }
 
 impl<A: Aggregate> Backend<A> {
     fn for_database(database: &Database) -> Self {
         match database {
             Database::Sqlite(pool) => Self::Sqlite(PersistedEventStore::new_event_store(
-                SqliteEventRepository::new(pool.clone()),
+                SealingRepository::new(SqliteEventRepository::new(pool.clone()), database),
             )),
             Database::Postgres(pool) => Self::Postgres(PersistedEventStore::new_event_store(
-                PostgresEventRepository::new(pool.clone()),
+                SealingRepository::new(PostgresEventRepository::new(pool.clone()), database),
             )),
         }
     }

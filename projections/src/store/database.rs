@@ -82,6 +82,7 @@ impl Database {
     ///   (5 s was exceeded by 50 simultaneous withdrawals, each hashing a PIN)
     ///   instead of failing at once;
     /// - foreign keys enforced;
+    /// - `secure_delete=on`: what is deleted or overwritten is zeroed in the file;
     /// - one connection: SQLite has a single writer, and writers that meet on the
     ///   lock wait in SQLite's busy handler, which sleeps 1 to 100 ms a turn with no
     ///   order among them (8 clients of the simplest command: p99 482 ms). Through one
@@ -98,7 +99,10 @@ impl Database {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Full)
             .busy_timeout(SQLITE_BUSY_TIMEOUT)
-            .foreign_keys(true);
+            .foreign_keys(true)
+            // Deleted content is overwritten, not left in free pages: an erased data
+            // key (crypto-shredding, ADR 0012) must not stay readable in the file.
+            .pragma("secure_delete", "on");
         // In-memory databases have a synthetic file name without a directory.
         if let Some(directory) = options.get_filename().parent() {
             create_directory(directory).await?;
@@ -125,15 +129,20 @@ impl Database {
     }
 
     /// Applies the embedded migrations of this back end (`migrations/sqlite` or
-    /// `migrations/postgres`) that have not run yet. Running it again is harmless.
+    /// `migrations/postgres`) that have not run yet, then seals the personal fields of
+    /// events stored before crypto-shredding ([`super::sealing::seal_stored_events`],
+    /// once). Running it again is harmless.
     ///
     /// # Errors
-    /// [`StoreError::Migration`] when a migration fails or an applied one was edited.
+    /// [`StoreError::Migration`] when a migration fails or an applied one was edited;
+    /// the errors of the sealing rewrite.
     pub async fn migrate(&self) -> Result<(), StoreError> {
         match self {
             Self::Sqlite(pool) => SQLITE_MIGRATIONS.run(pool).await?,
             Self::Postgres(pool) => POSTGRES_MIGRATIONS.run(pool).await?,
         }
+        // Events stored before crypto-shredding get their personal fields sealed, once.
+        super::sealing::seal_stored_events(self).await?;
         tracing::debug!(backend = self.backend_name(), "event store migrated");
         Ok(())
     }

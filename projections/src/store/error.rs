@@ -34,4 +34,20 @@ pub enum StoreError {
     /// Applying the embedded migrations failed.
     #[error("migration failed: {0}")]
     Migration(#[from] sqlx::migrate::MigrateError),
+    /// A sealed personal value whose data key exists did not open (altered bytes).
+    #[error(transparent)]
+    Unsealable(#[from] super::sealing::OpenError),
+    /// Rewriting the log failed to read an event back as JSON.
+    #[error("event {aggregate_type}/{aggregate_id}/{sequence} is not JSON: {source}")]
+    BadPayload {
+        /// The event's aggregate type.
+        aggregate_type: String,
+        /// The event's aggregate id.
+        aggregate_id: String,
+        /// The event's sequence.
+        sequence: i64,
+        /// Why.
+        #[source]
+        source: serde_json::Error,
+    },
 }

@@ -18,6 +18,7 @@ use std::fmt;
 
 use serde_json::Value;
 
+use super::sealing::DataKeys;
 use super::{Database, StoreError};
 
 /// A place in the global event log; events are ordered by `(transaction_id, global_position)`.
@@ -108,6 +109,7 @@ impl StoredEvent {
 #[derive(Debug, Clone)]
 pub struct EventLog {
     database: Database,
+    keys: DataKeys,
 }
 
 impl EventLog {
@@ -115,6 +117,7 @@ impl EventLog {
     pub fn new(database: &Database) -> Self {
         Self {
             database: database.clone(),
+            keys: DataKeys::new(database),
         }
     }
 
@@ -136,8 +139,12 @@ impl EventLog {
     /// Call it outside any transaction that has written: that transaction would count as
     /// in flight and hold back everything after it.
     ///
+    /// Sealed personal fields come opened, or as erased once the borrower's key is gone
+    /// ([`super::sealing`]).
+    ///
     /// # Errors
-    /// [`StoreError::Database`] when the query fails or a row cannot be decoded.
+    /// [`StoreError::Database`] when the query fails or a row cannot be decoded,
+    /// [`StoreError::Unsealable`] when a sealed value does not open.
     pub async fn read_after(
         &self,
         after: LogPosition,
@@ -180,7 +187,12 @@ impl EventLog {
                 .await?
             }
         };
-        Ok(rows.into_iter().map(StoredEvent::from).collect())
+        let mut events: Vec<StoredEvent> = rows.into_iter().map(StoredEvent::from).collect();
+        // Every reader of the log sees personal fields opened, or erased (ADR 0012).
+        self.keys
+            .open_all(events.iter_mut().map(|event| &mut event.payload))
+            .await?;
+        Ok(events)
     }
 
     /// Where the newest event of one aggregate sits in the log (`None` when it has no

@@ -10,6 +10,8 @@
 //!   command that lost an optimistic-concurrency race, following a [`RetryPolicy`].
 //! - [`EventLog`] reads every aggregate's events in one global order, after a
 //!   [`LogPosition`] checkpoint, without ever skipping a late commit.
+//! - [`sealing`] seals the personal fields of events with the borrower's data key on
+//!   the way in and opens them on the way out (crypto-shredding, ADR 0012).
 
 mod aggregate_locks;
 mod command_bus;
@@ -17,6 +19,7 @@ mod database;
 mod error;
 mod event_log;
 mod retry;
+pub mod sealing;
 
 pub use command_bus::{load_events, CommandBus, RECORDED_AT};
 pub use database::{default_database_url, Database, DEFAULT_DATABASE_URL};
