@@ -46,6 +46,12 @@ pub trait ReferenceData: Send + Sync {
     /// The version of the privacy notice registration shows now (configuration,
     /// PRODUCT.md 12.6); the only one a new borrower can accept.
     fn privacy_notice_version(&self) -> String;
+    /// Years personal data is kept after the borrower's last loan closed (configuration,
+    /// PRODUCT.md 12.6; default 5, the period lenders keep loan records under the PH
+    /// Anti-Money Laundering Act, RA 9160 as amended).
+    fn retention_years(&self) -> u32 {
+        5
+    }
 }
 
 /// What the User aggregate needs.

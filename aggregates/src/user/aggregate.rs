@@ -184,6 +184,15 @@ pub struct User {
     /// before consent was recorded.
     #[serde(default)]
     pub privacy_consent: Option<PrivacyConsent>,
+    /// When the account was registered.
+    #[serde(default)]
+    pub registered_at: Option<DateTime<Utc>>,
+    /// When the last application closed (the retention period runs from here).
+    #[serde(default)]
+    pub last_closed_at: Option<DateTime<Utc>>,
+    /// When the personal data was erased (12.6); the account is closed for good.
+    #[serde(default)]
+    pub erased_at: Option<DateTime<Utc>>,
 }
 
 /// A resubmission request of the open order, as the User knows it (PRODUCT.md 12.4).
@@ -233,6 +242,16 @@ impl User {
             .as_ref()
             .filter(|(refused, _)| *refused == id)
             .map(|(_, refusal)| refusal)
+    }
+
+    /// The first moment the personal data may be erased: `years` after the last loan
+    /// closed, or after registration for a borrower who never borrowed (PRODUCT.md
+    /// 12.6). An account with neither time on record is kept (the far future).
+    pub fn retention_ends(&self, years: u32) -> DateTime<Utc> {
+        self.last_closed_at
+            .or(self.registered_at)
+            .and_then(|from| from.checked_add_months(chrono::Months::new(years.saturating_mul(12))))
+            .unwrap_or(DateTime::<Utc>::MAX_UTC)
     }
 
     fn registered(&self) -> Result<Uuid, UserError> {
@@ -420,6 +439,13 @@ impl Aggregate for User {
         sink: &EventSink<Self>,
     ) -> Result<(), Self::Error> {
         let now = services.clock.now();
+        if self.erased_at.is_some() {
+            // An erased account does nothing more; erasing again changes nothing.
+            return match command {
+                UserCommand::EraseAfterRetention { .. } => Ok(()),
+                _ => Err(UserError::NotRegistered),
+            };
+        }
         match command {
             UserCommand::Register {
                 user_id,
@@ -875,9 +901,28 @@ impl Aggregate for User {
                 self.registered()?;
                 // Idempotent: closing an order that is not the open one changes nothing.
                 if self.open_order == Some(order_id) {
-                    sink.write(UserEvent::ApplicationClosed { order_id, refusal }, self)
-                        .await;
+                    let closed = UserEvent::ApplicationClosed {
+                        order_id,
+                        refusal,
+                        at: Some(now),
+                    };
+                    sink.write(closed, self).await;
                 }
+            }
+            UserCommand::EraseAfterRetention { auditor_id } => {
+                self.registered()?;
+                if self.open_order.is_some() {
+                    return Err(UserError::OrderInProgress);
+                }
+                let until = self.retention_ends(services.reference.retention_years());
+                if now < until {
+                    return Err(UserError::RetentionNotOver { until });
+                }
+                let erased = UserEvent::PersonalDataErased {
+                    auditor_id,
+                    at: now,
+                };
+                sink.write(erased, self).await;
             }
         }
         Ok(())
@@ -899,6 +944,7 @@ impl Aggregate for User {
                 self.password_hash = password_hash;
                 self.invite_code = invite_code;
                 self.channel = channel;
+                self.registered_at = Some(registered_at);
                 self.privacy_consent = privacy_notice_version.map(|version| PrivacyConsent {
                     version,
                     accepted_at: registered_at,
@@ -1006,8 +1052,16 @@ impl Aggregate for User {
             }
             UserEvent::ResubmissionClosed { .. } => self.resubmission = None,
             UserEvent::IdentityReopened { .. } => self.identity = IdentityStatus::Submitted,
-            UserEvent::ApplicationClosed { order_id, refusal } => {
+            UserEvent::PersonalDataErased { at, .. } => self.erased_at = Some(at),
+            UserEvent::ApplicationClosed {
+                order_id,
+                refusal,
+                at,
+            } => {
                 self.open_order = None;
+                // A close without a time (an event the upcaster did not see) keeps
+                // the data indefinitely rather than erasing it too early.
+                self.last_closed_at = Some(at.unwrap_or(DateTime::<Utc>::MAX_UTC));
                 self.repaying = None;
                 if self
                     .resubmission

@@ -233,6 +233,16 @@ pub enum UserCommand {
         /// Set when the Order refused to open (the borrower's apply answers it).
         refusal: Option<StepRefusal>,
     },
+    /// An auditor erases the borrower's personal data once the retention period is
+    /// over (PRODUCT.md 12.6): no order open, and `retention_years` (configuration,
+    /// default 5) since the last loan closed, or since registration for a borrower who
+    /// never borrowed. Errors: 40005 an order is open, 10004 the retention period is not
+    /// over (the message gives the date it ends), 10003 no such account. Erasing again
+    /// changes nothing.
+    EraseAfterRetention {
+        /// The auditor.
+        auditor_id: Uuid,
+    },
 }
 
 /// Applicant age limits (PRODUCT.md section 1), checked from the birthday at apply.

@@ -67,6 +67,13 @@ pub enum UserError {
     /// of this borrower's to withdraw from). The message never says whose it is.
     #[error("record not found")]
     RecordNotFound,
+    /// 10004: personal data must be kept until `until` (the retention period after the
+    /// last loan closed, PRODUCT.md 12.6).
+    #[error("retention period not over: personal data is kept until {until}")]
+    RetentionNotOver {
+        /// The first moment erasure is allowed (UTC).
+        until: chrono::DateTime<chrono::Utc>,
+    },
     /// 40006: a withdrawal is already in flight; its result comes first.
     #[error("insufficient balance: a payout is already in progress")]
     WithdrawalInFlight,
@@ -93,6 +100,7 @@ impl UserError {
             Self::OrderInProgress => ErrorCode::OrderInProgress,
             Self::RecordNotFound => ErrorCode::RecordNotFound,
             Self::WithdrawalInFlight => ErrorCode::InsufficientBalance,
+            Self::RetentionNotOver { .. } => ErrorCode::RequestError,
         }
     }
 }

@@ -279,6 +279,21 @@ pub enum UserEvent {
         /// Why the Order refused to open (absent when it closed normally).
         #[serde(default)]
         refusal: Option<StepRefusal>,
+        /// When (the start of the retention period, PRODUCT.md 12.6). Absent in events
+        /// of earlier versions; the event store's upcaster fills it from the event's
+        /// `recorded_at` when the User is loaded.
+        #[serde(default)]
+        at: Option<DateTime<Utc>>,
+    },
+    /// The retention period was over and an auditor erased the borrower's personal
+    /// data (PRODUCT.md 12.6, RA 10173): the borrower's data key is destroyed by the
+    /// erasure workflow, after which every personal field of their events reads as
+    /// erased. The account accepts no command afterwards.
+    PersonalDataErased {
+        /// The auditor.
+        auditor_id: Uuid,
+        /// When.
+        at: DateTime<Utc>,
     },
 }
 
@@ -311,6 +326,7 @@ impl DomainEvent for UserEvent {
             Self::ResubmissionOpened { .. } => "ResubmissionOpened",
             Self::ResubmissionClosed { .. } => "ResubmissionClosed",
             Self::IdentityReopened { .. } => "IdentityReopened",
+            Self::PersonalDataErased { .. } => "PersonalDataErased",
         };
         name.to_string()
     }

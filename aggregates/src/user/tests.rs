@@ -155,6 +155,7 @@ fn closed(refusal: Option<crate::codes::StepRefusal>) -> UserEvent {
     UserEvent::ApplicationClosed {
         order_id: order_id(),
         refusal,
+        at: Some(test_now()),
     }
 }
 
@@ -1631,4 +1632,106 @@ fn resubmission_steps_are_idempotent_and_close_with_the_order_12_4() {
     // The order closing (cancelled, refused) closes the request with it.
     given.push(closed(None));
     assert_eq!(fold(given).resubmission, None);
+}
+
+// ---- erasure after the retention period (PRODUCT.md 12.6) -------------------------
+
+fn erase() -> UserCommand {
+    UserCommand::EraseAfterRetention {
+        auditor_id: auditor(),
+    }
+}
+
+fn closed_at(at: chrono::DateTime<chrono::Utc>) -> UserEvent {
+    UserEvent::ApplicationClosed {
+        order_id: order_id(),
+        refusal: None,
+        at: Some(at),
+    }
+}
+
+fn years_ago(years: u32) -> chrono::DateTime<chrono::Utc> {
+    test_now() - chrono::Months::new(years * 12)
+}
+
+#[test]
+fn personal_data_is_not_erased_while_an_order_is_open() {
+    test()
+        .given(vec![registered("WELCOME"), opened()])
+        .when(erase())
+        .then_expect_error(UserError::OrderInProgress);
+}
+
+#[test]
+fn personal_data_is_kept_until_five_years_after_the_last_loan_closed() {
+    let closed = years_ago(5) + chrono::Duration::days(1);
+    test()
+        .given(vec![registered("WELCOME"), opened(), closed_at(closed)])
+        .when(erase())
+        .then_expect_error(UserError::RetentionNotOver {
+            until: test_now() + chrono::Duration::days(1),
+        });
+}
+
+#[test]
+fn personal_data_is_erased_once_the_retention_period_is_over() {
+    test()
+        .given(vec![
+            registered("WELCOME"),
+            opened(),
+            closed_at(years_ago(5)),
+        ])
+        .when(erase())
+        .then_expect_events(vec![UserEvent::PersonalDataErased {
+            auditor_id: auditor(),
+            at: test_now(),
+        }]);
+}
+
+#[test]
+fn a_borrower_who_never_borrowed_is_kept_five_years_from_registration() {
+    test()
+        .given(vec![registered("WELCOME")])
+        .when(erase())
+        .then_expect_error(UserError::RetentionNotOver {
+            until: test_now() + chrono::Months::new(60),
+        });
+}
+
+#[test]
+fn a_close_without_a_time_keeps_the_data_rather_than_erase_it_early() {
+    let untimed = UserEvent::ApplicationClosed {
+        order_id: order_id(),
+        refusal: None,
+        at: None,
+    };
+    let user = fold(vec![registered("WELCOME"), opened(), untimed]);
+    assert_eq!(
+        user.retention_ends(5),
+        chrono::DateTime::<chrono::Utc>::MAX_UTC
+    );
+}
+
+#[test]
+fn an_erased_account_accepts_no_command_and_erasing_again_records_nothing() {
+    let erased = UserEvent::PersonalDataErased {
+        auditor_id: auditor(),
+        at: years_ago(0),
+    };
+    let given = vec![
+        registered("WELCOME"),
+        opened(),
+        closed_at(years_ago(6)),
+        erased,
+    ];
+    test()
+        .given(given.clone())
+        .when(erase())
+        .then_expect_events(vec![]);
+    test()
+        .given(given)
+        .when(UserCommand::Login {
+            password: "secret-pass".to_string(),
+        })
+        .then_expect_error(UserError::NotRegistered);
 }

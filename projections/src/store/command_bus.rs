@@ -193,12 +193,20 @@ enum Backend<A: Aggregate> {
 impl<A: Aggregate> Backend<A> {
     fn for_database(database: &Database) -> Self {
         match database {
-            Database::Sqlite(pool) => Self::Sqlite(PersistedEventStore::new_event_store(
-                SealingRepository::new(SqliteEventRepository::new(pool.clone()), database),
-            )),
-            Database::Postgres(pool) => Self::Postgres(PersistedEventStore::new_event_store(
-                SealingRepository::new(PostgresEventRepository::new(pool.clone()), database),
-            )),
+            Database::Sqlite(pool) => Self::Sqlite(
+                PersistedEventStore::new_event_store(SealingRepository::new(
+                    SqliteEventRepository::new(pool.clone()),
+                    database,
+                ))
+                .with_upcasters(super::upcasters::all()),
+            ),
+            Database::Postgres(pool) => Self::Postgres(
+                PersistedEventStore::new_event_store(SealingRepository::new(
+                    PostgresEventRepository::new(pool.clone()),
+                    database,
+                ))
+                .with_upcasters(super::upcasters::all()),
+            ),
         }
     }
 }

@@ -20,6 +20,7 @@ mod error;
 mod event_log;
 mod retry;
 pub mod sealing;
+mod upcasters;
 
 pub use command_bus::{load_events, CommandBus, RECORDED_AT};
 pub use database::{default_database_url, Database, DEFAULT_DATABASE_URL};
