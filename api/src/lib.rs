@@ -10,6 +10,7 @@ pub mod command_count;
 mod db;
 pub mod documents;
 pub mod envelope;
+pub mod erasure;
 pub mod files;
 pub mod idempotency;
 pub mod inbox;

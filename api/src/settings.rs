@@ -115,6 +115,11 @@ pub struct LendingConfig {
     /// registration shows and records as accepted (PRODUCT.md 12.6). Change it with
     /// the text: a registration screen opened before the change is then refused.
     pub privacy_notice_version: String,
+    /// Years a borrower's personal data is kept after their last loan closed (or after
+    /// registration, for one who never borrowed) before an auditor may erase it
+    /// (PRODUCT.md 12.6; default 5).
+    #[serde(default = "five")]
+    pub retention_years: u32,
     /// Company config: key → value (`/loan/getAllCompanyConfigs`).
     pub company: serde_json::Map<String, Json>,
     /// Products.
@@ -141,6 +146,10 @@ pub struct LendingConfig {
 
 fn yes() -> bool {
     true
+}
+
+fn five() -> u32 {
+    5
 }
 
 /// Why the configuration cannot be used.
@@ -367,6 +376,10 @@ impl ReferenceData for Configured {
 
     fn privacy_notice_version(&self) -> String {
         self.config.privacy_notice_version.clone()
+    }
+
+    fn retention_years(&self) -> u32 {
+        self.config.retention_years
     }
 }
 

@@ -1,5 +1,5 @@
 //! The background workers an api process runs: every projection, the loan workflow
-//! (process manager), the payout worker, the reminder workflow — all on the one
+//! (process manager), the payout worker, the reminder and erasure workflows — all on the one
 //! consumer loop of [`projections::consumer`] — and the scheduler. Several api processes may run them
 //! against one PostgreSQL: checkpoints (compare-and-set, advisory locks) and
 //! idempotent steps keep every effect single.
@@ -57,6 +57,12 @@ pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bo
         WorkflowConsumer::new(payout)
             .with_feed(feed.clone())
             .waking(wakeup),
+    ));
+    // Erases a borrower's personal data outside the log once `PersonalDataErased` is
+    // committed (12.6); appends no events.
+    workflows.push(Box::new(
+        WorkflowConsumer::new(crate::erasure::ErasureWorker::new(state.clone()))
+            .with_feed(feed.clone()),
     ));
     // Queues each due-date reminder's SMS in the outbox (12.5); appends no events.
     workflows.push(Box::new(

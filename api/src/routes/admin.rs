@@ -55,6 +55,7 @@ pub fn router() -> Router<AppState> {
         .route("/admin/api/users/rejectIdentity", post(reject_identity))
         .route("/admin/api/users/hold", post(hold))
         .route("/admin/api/users/releaseHold", post(release_hold))
+        .route("/admin/api/users/erase", post(erase_personal_data))
         .route("/admin/api/repayments/manual", post(manual_repayment))
         .route("/admin/api/ledger/journal", post(journal))
         .route("/admin/api/ledger/trialBalance", post(trial_balance))
@@ -780,6 +781,36 @@ async fn verify_identity(
     let auditor_id = auditor.auditor_id;
     user_command(&state, &auditor, &body.user_id, || {
         UserCommand::VerifyIdentity { auditor_id }
+    })
+    .await
+}
+
+#[utoipa::path(
+    post,
+    path = "/admin/api/users/erase",
+    tag = "personal data",
+    summary = "Erase a borrower's personal data after the retention period",
+    description = "Crypto-shredding (PRODUCT.md 12.6, RA 10173): the borrower's data key is \
+                   destroyed, so every personal field of their events reads `[erased]` \
+                   (or null) everywhere; amounts, orders and the ledger stay. The erasure \
+                   workflow then deletes their ID photos and signature, text messages, \
+                   sessions, codes and idempotency answers, and rebuilds the read models. \
+                   The account is closed for good. 40005 an order is open; 10004 the \
+                   retention period (`retention_years` after the last loan closed, or \
+                   after registration) is not over, `msg` gives the date; 40007 unknown \
+                   user. Erasing an erased borrower again changes nothing.",
+    security(("bearer" = [])),
+    request_body = UserBody,
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
+async fn erase_personal_data(
+    State(state): State<AppState>,
+    auditor: Auditor,
+    ApiJson(body): ApiJson<UserBody>,
+) -> Result<Response, ApiError> {
+    let auditor_id = auditor.auditor_id;
+    user_command(&state, &auditor, &body.user_id, || {
+        UserCommand::EraseAfterRetention { auditor_id }
     })
     .await
 }

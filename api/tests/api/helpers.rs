@@ -503,6 +503,7 @@ impl TestApp {
         let log = projections::store::EventLog::new(database);
         let mut workflows = projections::process::LOAN_PROCESS_PARTITIONS.to_vec();
         workflows.push(api::payout::PAYOUT_WORKER);
+        workflows.push(api::erasure::ERASURE_WORKER);
         for _ in 0..50 {
             let head = log.head().await.unwrap();
             assert!(

@@ -4,6 +4,7 @@
 mod admin;
 mod data_export;
 mod documents;
+mod erasure;
 mod error_codes;
 mod full_journey;
 mod helpers;
