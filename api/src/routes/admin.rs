@@ -79,6 +79,7 @@ pub fn router() -> Router<AppState> {
     reject_identity,
     hold,
     release_hold,
+    erase_personal_data,
     manual_repayment,
     journal,
     trial_balance

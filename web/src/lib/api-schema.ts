@@ -416,6 +416,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/users/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a borrower's personal data after the retention period
+         * @description Crypto-shredding (PRODUCT.md 12.6, RA 10173): the borrower's data key is destroyed, so every personal field of their events reads `[erased]` (or null) everywhere; amounts, orders and the ledger stay. The erasure workflow then deletes their ID photos and signature, text messages, sessions, codes and idempotency answers, and rebuilds the read models. The account is closed for good. 40005 an order is open; 10004 the retention period (`retention_years` after the last loan closed, or after registration) is not over, `msg` gives the date; 40007 unknown user. Erasing an erased borrower again changes nothing.
+         */
+        post: operations["auditor_erase_personal_data"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/users/exportLog": {
         parameters: {
             query?: never;
@@ -3260,6 +3280,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_AnyData"];
+                };
+            };
+        };
+    };
+    auditor_erase_personal_data: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, `data` null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
         };
