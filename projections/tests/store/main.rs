@@ -12,4 +12,5 @@ mod domain;
 mod event_log;
 mod journey;
 mod read_side;
+mod sealing;
 mod workflow;
