@@ -2,11 +2,24 @@
 //! a success answer left its event (or payment page), and no payout or repayment was
 //! applied twice; every bank change that got a success answer bound its account, and
 //! every payout went to the account bound when it was requested (P3).
+//!
+//! Account numbers are personal data, sealed in the stored payloads with the borrower's
+//! data key and a random nonce (ADR 0012): the raw `payload` column holds
+//! `{"$sealed": …}` objects, and two sealings of one number differ. The checks that
+//! compare account numbers therefore read the opened log
+//! ([`EventLog::read_after`]); the others read fields that are not sealed (ids,
+//! payment references, `replaced`) and stay SQL.
 
+use std::collections::{HashMap, HashSet};
+
+use projections::store::{Database, EventLog, LogPosition, StoreError, StoredEvent};
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
 use crate::borrower::Done;
+
+/// How many events one read of the log returns.
+const LOG_PAGE: i64 = 2_000;
 
 /// The event a successful call must have left on its order.
 fn expected_event(kind: &str) -> Option<&'static str> {
@@ -22,7 +35,11 @@ fn expected_event(kind: &str) -> Option<&'static str> {
 
 /// Checks `done` against the store: `{answeredOk, bankChanges, payoutToAnotherAccount,
 /// found, missing: [...], missingCount, duplicates: {...}}`.
-pub async fn check(pool: &PgPool, done: &[Done]) -> Result<Value, sqlx::Error> {
+///
+/// # Errors
+/// A query fails, or a sealed value does not open.
+pub async fn check(pool: &PgPool, done: &[Done]) -> Result<Value, StoreError> {
+    let log = read_log(pool).await?;
     let mut found = 0u64;
     let mut missing = Vec::new();
     for call in done {
@@ -61,19 +78,12 @@ pub async fn check(pool: &PgPool, done: &[Done]) -> Result<Value, sqlx::Error> {
                 .fetch_one(pool)
                 .await?
             }
-            // A bank change: the user's stream bound exactly that account (12.3).
-            (None, "changeBank") => {
-                sqlx::query_scalar(
-                    "select exists (select 1 from events where aggregate_type = 'User' \
-                       and aggregate_id = $1 and event_type = 'BankCardBound' \
-                       and payload -> 'BankCardBound' -> 'account' ->> 'account_no' = $2 \
-                       and (payload -> 'BankCardBound' ->> 'replaced')::boolean)",
-                )
-                .bind(&call.user_id)
-                .bind(&call.account_no)
-                .fetch_one(pool)
-                .await?
-            }
+            // A bank change: the user's stream bound exactly that account, replacing
+            // the earlier one (12.3). The number is sealed: looked up in the opened log.
+            (None, "changeBank") => call
+                .account_no
+                .as_ref()
+                .is_some_and(|account_no| log.replaced(&call.user_id, account_no)),
             _ => false,
         };
         if present {
@@ -109,7 +119,8 @@ pub async fn check(pool: &PgPool, done: &[Done]) -> Result<Value, sqlx::Error> {
             and (payload -> 'BankCardBound' ->> 'replaced')::boolean").await?,
         // P3: every payout goes to the account the borrower's stream had bound last
         // before the payout was requested, in log order (never an old or a newer one).
-        "payoutToAnotherAccount": count(pool, PAYOUT_TO_ANOTHER_ACCOUNT).await?,
+        // Counted on the opened log: the stored numbers are sealed (see the module).
+        "payoutToAnotherAccount": log.payout_to_another_account,
         "found": found,
         "missing": missing.iter().take(20).collect::<Vec<_>>(),
         "missingCount": missing.len(),
@@ -117,19 +128,180 @@ pub async fn check(pool: &PgPool, done: &[Done]) -> Result<Value, sqlx::Error> {
     }))
 }
 
-/// Payouts whose account differs from the last `BankCardBound` of the order's
-/// borrower before the `PayoutRequested` in the log.
-const PAYOUT_TO_ANOTHER_ACCOUNT: &str = "\
-    select count(*) from events p \
-    join events a on a.aggregate_id = p.aggregate_id and a.event_type = 'LoanApplied' \
-    where p.event_type = 'PayoutRequested' \
-      and (p.payload -> 'PayoutRequested' -> 'account' ->> 'account_no') is distinct from ( \
-        select b.payload -> 'BankCardBound' -> 'account' ->> 'account_no' from events b \
-        where b.aggregate_type = 'User' and b.event_type = 'BankCardBound' \
-          and b.aggregate_id = a.payload -> 'LoanApplied' ->> 'user_id' \
-          and (b.transaction_id, b.global_position) < (p.transaction_id, p.global_position) \
-        order by b.transaction_id desc, b.global_position desc limit 1)";
+/// What the checks need from the opened event log, gathered in one pass in log order.
+#[derive(Debug, Default)]
+struct LogScan {
+    /// Each user's last bound account number so far (User `BankCardBound`).
+    bound: HashMap<String, String>,
+    /// Each order's borrower (Order `LoanApplied.user_id`).
+    borrower: HashMap<String, String>,
+    /// (user id, account number) of every `BankCardBound` that replaced an account.
+    replacements: HashSet<(String, String)>,
+    /// Payouts whose account differs from the last `BankCardBound` of the order's
+    /// borrower before the `PayoutRequested` in the log (or that the borrower had
+    /// bound no account before); payouts of an order without `LoanApplied` are not
+    /// counted.
+    payout_to_another_account: u64,
+}
+
+impl LogScan {
+    /// Takes in the next event of the log (events must come in log order).
+    fn feed(&mut self, event: &StoredEvent) {
+        let Some(body) = event.payload.get(&event.event_type) else {
+            return;
+        };
+        let account_no = || body["account"]["account_no"].as_str().map(str::to_string);
+        match (event.aggregate_type.as_str(), event.event_type.as_str()) {
+            ("User", "BankCardBound") => {
+                let Some(account_no) = account_no() else {
+                    return;
+                };
+                if body["replaced"].as_bool() == Some(true) {
+                    self.replacements
+                        .insert((event.aggregate_id.clone(), account_no.clone()));
+                }
+                self.bound.insert(event.aggregate_id.clone(), account_no);
+            }
+            ("Order", "LoanApplied") => {
+                if let Some(user_id) = body["user_id"].as_str() {
+                    self.borrower
+                        .insert(event.aggregate_id.clone(), user_id.to_string());
+                }
+            }
+            ("Order", "PayoutRequested") => {
+                if let Some(user_id) = self.borrower.get(&event.aggregate_id) {
+                    if self.bound.get(user_id) != account_no().as_ref() {
+                        self.payout_to_another_account += 1;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether `user_id`'s stream bound `account_no` in place of an earlier account.
+    fn replaced(&self, user_id: &str, account_no: &str) -> bool {
+        self.replacements
+            .contains(&(user_id.to_string(), account_no.to_string()))
+    }
+}
+
+/// Reads the whole log in order, opened (sealed account numbers as plain text, or as
+/// `[erased]` once a borrower's key is erased), page by page into a [`LogScan`].
+///
+/// Run after the load has stopped: on PostgreSQL the log holds back events behind a
+/// transaction still in flight, so an empty page is the end only once nothing writes.
+async fn read_log(pool: &PgPool) -> Result<LogScan, StoreError> {
+    let log = EventLog::new(&Database::Postgres(pool.clone()));
+    let mut scan = LogScan::default();
+    let mut after = LogPosition::START;
+    loop {
+        let page = log.read_after(after, LOG_PAGE).await?;
+        let Some(last) = page.last() else {
+            return Ok(scan);
+        };
+        after = last.position;
+        for event in &page {
+            scan.feed(event);
+        }
+    }
+}
 
 async fn count(pool: &PgPool, sql: &str) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(sql).fetch_one(pool).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `n`-th event of the log: `event_type` of `aggregate` (type, id) with `body`.
+    fn event(n: i64, aggregate: (&str, &str), event_type: &str, body: Value) -> StoredEvent {
+        StoredEvent {
+            position: LogPosition {
+                transaction_id: n,
+                global_position: n,
+            },
+            aggregate_type: aggregate.0.to_string(),
+            aggregate_id: aggregate.1.to_string(),
+            sequence: n,
+            event_type: event_type.to_string(),
+            event_version: "1.0".to_string(),
+            payload: json!({ event_type: body }),
+            metadata: json!({}),
+        }
+    }
+
+    fn account(account_no: &str) -> Value {
+        json!({"bank_name": "BDO", "account_no": account_no, "holder_name": "Juan"})
+    }
+
+    fn scan(events: &[StoredEvent]) -> LogScan {
+        let mut scan = LogScan::default();
+        events.iter().for_each(|e| scan.feed(e));
+        scan
+    }
+
+    #[test]
+    fn a_payout_to_an_account_replaced_before_it_is_counted() {
+        let user = ("User", "u1");
+        let events = vec![
+            event(
+                1,
+                user,
+                "BankCardBound",
+                json!({"account": account("1111"), "replaced": false}),
+            ),
+            event(2, ("Order", "o1"), "LoanApplied", json!({"user_id": "u1"})),
+            event(3, ("Order", "o2"), "LoanApplied", json!({"user_id": "u1"})),
+            // To the account bound last: fine.
+            event(
+                4,
+                ("Order", "o1"),
+                "PayoutRequested",
+                json!({"account": account("1111")}),
+            ),
+            event(
+                5,
+                user,
+                "BankCardBound",
+                json!({"account": account("2222"), "replaced": true}),
+            ),
+            // To the account replaced before the request: counted.
+            event(
+                6,
+                ("Order", "o2"),
+                "PayoutRequested",
+                json!({"account": account("1111")}),
+            ),
+        ];
+        let scan = scan(&events);
+        assert_eq!(scan.payout_to_another_account, 1);
+        assert!(scan.replaced("u1", "2222"));
+        assert!(
+            !scan.replaced("u1", "1111"),
+            "the first binding replaced nothing"
+        );
+        assert!(!scan.replaced("u2", "2222"));
+    }
+
+    #[test]
+    fn a_payout_before_any_binding_is_counted_one_without_its_application_is_not() {
+        let events = vec![
+            event(1, ("Order", "o1"), "LoanApplied", json!({"user_id": "u1"})),
+            event(
+                2,
+                ("Order", "o1"),
+                "PayoutRequested",
+                json!({"account": account("1111")}),
+            ),
+            event(
+                3,
+                ("Order", "o9"),
+                "PayoutRequested",
+                json!({"account": account("1111")}),
+            ),
+        ];
+        assert_eq!(scan(&events).payout_to_another_account, 1);
+    }
 }
