@@ -1,9 +1,9 @@
 /**
  * The buttons of console actions and what follows them: each button runs its
- * action at once, or first asks for an optional note or a required reason
- * (TextDialog); the server's refusal or a short "done" line shows under them
- * (use-action.ts). The order page, the identity panel and the hold panel all
- * act this way.
+ * action at once, or first asks for an optional note, a required reason or only
+ * a confirmation (TextDialog); the server's refusal or a short "done" line shows
+ * under them (use-action.ts). The order page, the identity panel, the hold panel
+ * and the erasure of personal data all act this way.
  */
 import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +19,11 @@ export interface ActionButton<A> {
   note?: string;
   /** Ask for a required reason first, under this line saying what the action does. */
   reason?: string;
+  /**
+   * Ask only to confirm first (no note), under this line saying what the action does;
+   * the dialog's confirm button then reads `label`, in the button's colour.
+   */
+  confirm?: string;
   /** With `reason`: options of which at least one must be ticked. */
   choices?: { value: string; label: string }[];
   /**
@@ -37,6 +42,16 @@ export function ActionButtons<A extends string>({ buttons, action }: { buttons: 
     if (button.reason !== undefined)
       return { ...base, label: t('admin_reason'), required: true, hint: button.reason, choices: button.choices };
     if (button.note !== undefined) return { ...base, label: t('admin_note'), required: false, hint: button.note };
+    if (button.confirm !== undefined)
+      return {
+        ...base,
+        label: '',
+        required: false,
+        hint: button.confirm,
+        field: false,
+        confirmLabel: button.label,
+        danger: button.color === 'danger',
+      };
     return null;
   };
   return (
@@ -62,7 +77,7 @@ export function ActionButtons<A extends string>({ buttons, action }: { buttons: 
   );
 }
 
-/** The action's refusal or "done" line, and its note or reason dialog. */
+/** The action's refusal or "done" line, and its note, reason or confirmation dialog. */
 export function ActionOutcome<A>({ action }: { action: ActionState<A> }) {
   return (
     <>

@@ -63,7 +63,8 @@ function orderActionBody({ action, orderId, text = '', chosen = [] }: OrderActio
 const keyed = (key: string | undefined) => (key ? { 'Idempotency-Key': key } : undefined);
 
 export type OrderAction = 'startReview' | 'passFirst' | 'passFinal' | 'refuse' | 'requestResubmission';
-export type UserAction = 'verifyIdentity' | 'rejectIdentity' | 'hold' | 'releaseHold';
+/** `erase`: crypto-shred the borrower's personal data after the retention period (12.6). */
+export type UserAction = 'verifyIdentity' | 'rejectIdentity' | 'hold' | 'releaseHold' | 'erase';
 
 export interface OrderActionRequest {
   action: OrderAction;
@@ -159,7 +160,7 @@ export const adminApi = withAdminTags.injectEndpoints({
       queryFn: call<null, UserActionRequest>(
         ({ action }) => `admin/api/users/${action}`,
         ({ action, userId, reason = '', idempotencyKey }) => ({
-          body: action === 'verifyIdentity' ? { userId } : { userId, reason },
+          body: action === 'verifyIdentity' || action === 'erase' ? { userId } : { userId, reason },
           headers: keyed(idempotencyKey),
         }),
       ),

@@ -99,6 +99,7 @@ function detail(message: string | undefined): string {
  * - 10004 "cannot <action> an order in status <n>" → the status, by name;
  * - 10002 at login → wrong username or password;
  * - 10009 → no ID photos awaiting review;
+ * - 40005 → the borrower has an open order (erasing personal data waits for it);
  * - any other 10004 → the server's own words; the rest as the app shows them.
  */
 export function adminErrorMessage(t: TFunction, error: unknown): string {
@@ -109,6 +110,7 @@ export function adminErrorMessage(t: TFunction, error: unknown): string {
   if (failure.code === 40000 && /identity/i.test(server)) return t('admin_error_identity_not_verified');
   if (failure.code === 10002) return t('admin_error_login');
   if (failure.code === 10009) return t('admin_error_no_identity_pending');
+  if (failure.code === 40005) return t('admin_error_open_order');
   const wrongStatus = /cannot (.+) an order in status (\d+)/i.exec(server);
   if (failure.code === 10004 && wrongStatus) {
     return t('admin_error_wrong_status', { status: statusLabel(t, Number(wrongStatus[2])) });

@@ -2,10 +2,10 @@
  * Building blocks of the console's screens: a page's header, a titled section,
  * key–value lists, tables, labelled inputs, a status tag, the pager, a JSON view, the
  * way back, a failed load with Retry, an action's outcome and the dialog that
- * asks for an action's note or reason.
+ * asks for an action's note or reason, or only to confirm it.
  */
 import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
-import Button from 'antd-mobile/es/components/button';
+import Button, { type ButtonRef } from 'antd-mobile/es/components/button';
 import CenterPopup from 'antd-mobile/es/components/center-popup';
 import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
@@ -270,6 +270,11 @@ export interface TextDialogProps {
   title: string | null;
   /** The field's label: "Note" or "Reason". */
   label: string;
+  /** False: no field, the dialog only asks to confirm (Cancel has the focus). */
+  field?: boolean;
+  /** The confirm button's text (default "Confirm"); `danger` makes it red. */
+  confirmLabel?: string;
+  danger?: boolean;
   /** A reason is required; a note may be empty. */
   required: boolean;
   /** A line under the title (what the action does). */
@@ -281,14 +286,28 @@ export interface TextDialogProps {
   onConfirm: (text: string, chosen: string[]) => void;
 }
 
-/** Asks for an action's note or reason before it is sent. */
-export function TextDialog({ title, label, required, hint, choices, busy, onCancel, onConfirm }: TextDialogProps) {
+/** Asks for an action's note or reason, or only to confirm it, before it is sent; Escape cancels. */
+export function TextDialog({
+  title,
+  label,
+  required,
+  hint,
+  choices,
+  field: withField = true,
+  confirmLabel,
+  danger = false,
+  busy,
+  onCancel,
+  onConfirm,
+}: TextDialogProps) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const [chosen, setChosen] = useState<string[]>([]);
   const [touched, setTouched] = useState(false);
   const field = useRef<HTMLTextAreaElement>(null);
+  const cancel = useRef<ButtonRef>(null);
   const titleId = useId();
+  const hintId = useId();
   const open = title !== null;
 
   useEffect(() => {
@@ -296,11 +315,13 @@ export function TextDialog({ title, label, required, hint, choices, busy, onCanc
     setText('');
     setChosen([]);
     setTouched(false);
-    const timer = setTimeout(() => field.current?.focus(), 50);
+    // A confirmation focuses Cancel, so Enter alone never runs what cannot be undone.
+    const focus = () => (withField ? field.current?.focus() : cancel.current?.nativeElement?.focus());
+    const timer = setTimeout(focus, 50);
     return () => clearTimeout(timer);
-  }, [open]);
+  }, [open, withField]);
 
-  const missing = required && text.trim() === '';
+  const missing = withField && required && text.trim() === '';
   const noChoice = !!choices && chosen.length === 0;
   const submit = () => {
     setTouched(true);
@@ -311,11 +332,24 @@ export function TextDialog({ title, label, required, hint, choices, busy, onCanc
 
   return (
     <CenterPopup visible={open} onMaskClick={busy ? undefined : onCancel} destroyOnClose className="admin-dialog-popup">
-      <div className="admin-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId}>
+      <div
+        className="admin-dialog"
+        role={withField ? 'dialog' : 'alertdialog'}
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={hint ? hintId : undefined}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && !busy) onCancel();
+        }}
+      >
         <h3 id={titleId} className="admin-dialog__title">
           {title}
         </h3>
-        {hint && <p className="admin-dialog__hint">{hint}</p>}
+        {hint && (
+          <p id={hintId} className="admin-dialog__hint">
+            {hint}
+          </p>
+        )}
         {choices && (
           <fieldset className="admin-choices" aria-invalid={touched && noChoice}>
             <legend className="admin-field__label">{t('admin_choices_legend')} *</legend>
@@ -337,38 +371,39 @@ export function TextDialog({ title, label, required, hint, choices, busy, onCanc
             )}
           </fieldset>
         )}
-        <label className="admin-field">
-          <span className="admin-field__label">
-            {label}
-            {required ? ' *' : ` (${t('admin_optional')})`}
-          </span>
-          <textarea
-            ref={field}
-            className="admin-input admin-textarea"
-            aria-label={label}
-            aria-required={required}
-            aria-invalid={touched && missing}
-            rows={4}
-            maxLength={500}
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) submit();
-              if (event.key === 'Escape' && !busy) onCancel();
-            }}
-          />
-        </label>
+        {withField && (
+          <label className="admin-field">
+            <span className="admin-field__label">
+              {label}
+              {required ? ' *' : ` (${t('admin_optional')})`}
+            </span>
+            <textarea
+              ref={field}
+              className="admin-input admin-textarea"
+              aria-label={label}
+              aria-required={required}
+              aria-invalid={touched && missing}
+              rows={4}
+              maxLength={500}
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) submit();
+              }}
+            />
+          </label>
+        )}
         {touched && missing && (
           <p className="admin-field__error" role="alert">
             {t('admin_reason_required')}
           </p>
         )}
         <div className="admin-dialog__actions">
-          <Button onClick={onCancel} disabled={busy}>
+          <Button ref={cancel} onClick={onCancel} disabled={busy}>
             {t('admin_cancel')}
           </Button>
-          <Button color="primary" onClick={submit} loading={busy} disabled={busy}>
-            {t('admin_confirm')}
+          <Button color={danger ? 'danger' : 'primary'} onClick={submit} loading={busy} disabled={busy}>
+            {confirmLabel ?? t('admin_confirm')}
           </Button>
         </div>
       </div>

@@ -2,9 +2,10 @@
  * A borrower's personal data in the console (PRODUCT.md 12.6, 7): "Export borrower
  * data" downloads everything held about the borrower as JSON with the auditor's
  * token, and the record of every export of their data — who, when — that the server
- * keeps (`data_export`) is listed under it, re-read after each export.
+ * keeps (`data_export`) is listed under it, re-read after each export. The erasure
+ * of the data after the retention period follows (erase-personal-data.tsx).
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure } from '@/lib/envelope';
@@ -38,7 +39,8 @@ export function borrowerExportFileName(userId: string, date: Date = new Date()):
   return `borrower-data-${userId}-${localDay(date)}.json`;
 }
 
-export function BorrowerDataExport({ userId }: { userId: string }) {
+/** The export, its record and, under them, `children` (the erasure of the data). */
+export function BorrowerDataExport({ userId, children }: { userId: string; children?: ReactNode }) {
   const { t } = useTranslation();
   const [exportData, state] = useAdminDataExportMutation();
   const log = useAdminDataExportsQuery(userId);
@@ -91,6 +93,7 @@ export function BorrowerDataExport({ userId }: { userId: string }) {
       ) : (
         log.isSuccess && <p className="admin-muted">{t('admin_data_export_none')}</p>
       )}
+      {children}
     </Section>
   );
 }

@@ -1,7 +1,7 @@
 /**
- * The life of a console action: open the dialog that asks for its note or reason
- * (or run it at once when it needs neither), send it with a fresh
- * `Idempotency-Key` (one per attempt, so a double click or a retry after a lost
+ * The life of a console action: open the dialog that asks for its note or reason,
+ * or only to confirm it (or run it at once when it needs none of these), send it
+ * with a fresh `Idempotency-Key` (one per attempt, so a double click or a retry after a lost
  * answer applies once), then show the server's refusal in the auditor's terms
  * or a short "done" line. The queries the action changes refetch through their
  * tags, which refreshes the page.
@@ -16,12 +16,17 @@ export interface DialogSpec<A> {
   action: A;
   /** The action's name: the dialog's title and the "done" line. */
   title: string;
-  /** The field's label ("Note", "Reason"). */
+  /** The field's label ("Note", "Reason"); unused when `field` is false. */
   label: string;
   required: boolean;
   hint?: string;
   /** Options of which at least one must be ticked (a resubmission's items). */
   choices?: { value: string; label: string }[];
+  /** False for a confirmation only: no note or reason is asked (erasing personal data). */
+  field?: boolean;
+  /** The confirm button's text instead of "Confirm", and red for an action that cannot be undone. */
+  confirmLabel?: string;
+  danger?: boolean;
 }
 
 type Outcome = { data: unknown } | { error: unknown };
@@ -77,6 +82,9 @@ export function useAction<A>(
       required: spec?.required ?? false,
       hint: spec?.hint,
       choices: spec?.choices,
+      field: spec?.field,
+      confirmLabel: spec?.confirmLabel,
+      danger: spec?.danger,
       busy,
       onCancel: () => setSpec(null),
       onConfirm: (text: string, chosen: string[]) => {

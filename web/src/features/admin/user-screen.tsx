@@ -2,8 +2,9 @@
  * `/admin/users/:userId`: a borrower (PRODUCT.md 7): profile, identity (verify,
  * or reject with a reason), the lock state with the compliance hold an auditor
  * sets and lifts (reason required, shown to the borrower on the lock screen, P4),
- * the borrower's orders, and their personal data export (12.6). Every action, and
- * every export, is recorded with the auditor's id.
+ * the borrower's orders, and their personal data: its export and, after the
+ * retention period, its erasure (12.6). Every action, and every export, is recorded
+ * with the auditor's id.
  */
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -17,6 +18,7 @@ import type { AuditorAction, UserDetail } from './admin-types';
 import { BackLink, KeyValues, numeric, PageHeader, PageNotLoaded, Section, StatusLabel, Table, ToneTag, WhenWho } from './admin-ui';
 import { IdentityPanel } from './identity-panel';
 import { BorrowerDataExport } from './data-export';
+import { ErasePersonalData } from './erase-personal-data';
 import { ApplicantProfile, ContactsView, QuestionnaireView } from './profile-view';
 import { useAction } from './use-action';
 
@@ -179,7 +181,9 @@ export function UserScreen() {
           <Section title={t('admin_user_actions')}>
             <AuditorActions actions={data.auditorActions ?? []} />
           </Section>
-          <BorrowerDataExport userId={user.userId} />
+          <BorrowerDataExport userId={user.userId}>
+            <ErasePersonalData data={data} />
+          </BorrowerDataExport>
           <Section title={t('admin_qualification')}>
             <KeyValues
               rows={[
