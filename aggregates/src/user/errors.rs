@@ -69,7 +69,10 @@ pub enum UserError {
     RecordNotFound,
     /// 10004: personal data must be kept until `until` (the retention period after the
     /// last loan closed, PRODUCT.md 12.6).
-    #[error("retention period not over: personal data is kept until {until}")]
+    #[error(
+        "retention period not over: personal data is kept until {}",
+        .until.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+    )]
     RetentionNotOver {
         /// The first moment erasure is allowed (UTC).
         until: chrono::DateTime<chrono::Utc>,

@@ -22,7 +22,7 @@ on_both_stores!(
 );
 
 /// POSTs `body` to `path` with `token`: the PDF's bytes, or the envelope.
-async fn pdf(app: &TestApp, path: &str, token: &str, body: Value) -> Result<Vec<u8>, Value> {
+pub async fn pdf(app: &TestApp, path: &str, token: &str, body: Value) -> Result<Vec<u8>, Value> {
     let request = Request::post(path)
         .header("content-type", "application/json")
         .header("authorization", format!("Bearer {token}"))
@@ -43,7 +43,7 @@ async fn pdf(app: &TestApp, path: &str, token: &str, body: Value) -> Result<Vec<
 }
 
 /// The text of a PDF, as a reader extracts it.
-fn text_of(bytes: &[u8]) -> String {
+pub fn text_of(bytes: &[u8]) -> String {
     assert!(bytes.starts_with(b"%PDF-"), "not a PDF");
     pdf_extract::extract_text_from_mem(bytes).expect("the PDF's text can be extracted")
 }

@@ -204,6 +204,23 @@ async fn erasure_journey(app: &TestApp, clock: &FixedClock) {
     );
     assert_none_in("the export", &export.to_string());
 
+    // The order's documents still print, with the amounts and without the person.
+    let order = json!({ "orderId": order_id });
+    for path in [
+        "/admin/api/documents/contractPdf",
+        "/admin/api/documents/statementPdf",
+    ] {
+        let pdf = crate::documents::pdf(app, path, &auditor, order.clone())
+            .await
+            .unwrap_or_else(|refusal| panic!("{path}: {refusal}"));
+        let text = crate::documents::text_of(&pdf);
+        assert!(
+            text.contains("10000.00") && text.contains("[erased]"),
+            "{path}: {text}"
+        );
+        assert_none_in(path, &text);
+    }
+
     // Nothing in the database: every table's text, and on SQLite the file's bytes.
     assert_none_in("the tables", &all_tables_text(&app.state.database).await);
     if let Database::Sqlite(pool) = &app.state.database {

@@ -60,7 +60,7 @@ const BORROWER_CALLS: [&str; 19] = [
 ];
 
 /// Every auditor call but login.
-const AUDITOR_CALLS: [&str; 17] = [
+const AUDITOR_CALLS: [&str; 18] = [
     "/admin/api/logout",
     "/admin/api/orders/queue",
     "/admin/api/orders/detail",
@@ -75,6 +75,7 @@ const AUDITOR_CALLS: [&str; 17] = [
     "/admin/api/users/rejectIdentity",
     "/admin/api/users/hold",
     "/admin/api/users/releaseHold",
+    "/admin/api/users/erase",
     "/admin/api/repayments/manual",
     "/admin/api/ledger/journal",
     "/admin/api/ledger/trialBalance",
@@ -192,7 +193,7 @@ async fn sessions_and_bodies(app: TestApp) {
         .chain(with_body(&BORROWER_CALLS, &borrower))
         .chain(with_body(&AUDITOR_CALLS, &auditor))
         .collect();
-    assert_eq!(bodies.len(), 8 + 13 + 15);
+    assert_eq!(bodies.len(), 8 + 13 + 16);
     for (path, token) in bodies {
         let answer = app
             .post_raw(path, token.as_deref(), "{not json".into())
@@ -546,6 +547,12 @@ async fn auditor_codes(app: TestApp) {
         (
             "/admin/api/users/releaseHold",
             json!({"userId": nobody, "reason": "x"}),
+            40007,
+        ),
+        ("/admin/api/users/erase", json!({ "userId": nobody }), 40007),
+        (
+            "/admin/api/users/erase",
+            json!({ "userId": "not-a-user" }),
             40007,
         ),
         (

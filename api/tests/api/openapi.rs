@@ -96,6 +96,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/admin/api/users/rejectIdentity"),
     ("post", "/admin/api/users/hold"),
     ("post", "/admin/api/users/releaseHold"),
+    ("post", "/admin/api/users/erase"),
     ("post", "/admin/api/repayments/manual"),
     ("post", "/admin/api/ledger/journal"),
     ("post", "/admin/api/ledger/trialBalance"),

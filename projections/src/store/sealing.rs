@@ -475,7 +475,9 @@ pub async fn seal_stored_events(database: &Database) -> Result<usize, StoreError
         Database::Postgres(pool) => sqlx::query_as(&select).fetch_all(pool).await?,
     };
     let mut rewritten = 0;
-    let mut subjects: HashMap<(String, String), Option<(String, Option<DataKey>)>> = HashMap::new();
+    // Per aggregate: its data subject and their key (`None`: it names no subject).
+    type Sealer = Option<(String, Option<DataKey>)>;
+    let mut subjects: HashMap<(String, String), Sealer> = HashMap::new();
     for (aggregate_type, aggregate_id, sequence, event_type, text) in rows {
         if personal_fields(&aggregate_type, &event_type).is_empty() {
             continue;
