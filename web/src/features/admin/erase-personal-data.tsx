@@ -15,12 +15,17 @@ import type { UserDetail } from './admin-types';
 import { WhenWho } from './admin-ui';
 import { useAction } from './use-action';
 
+/** The recorded erasure of this borrower's personal data, if any. */
+export function erasureOf(data: UserDetail) {
+  return (data.auditorActions ?? []).find((entry) => entry.type === 'PersonalDataErased');
+}
+
 export function ErasePersonalData({ data }: { data: UserDetail }) {
   const { t } = useTranslation();
   const [send] = useAdminUserActionMutation();
   const userId = data.profile.userId;
   const action = useAction<UserAction>((kind, _text, idempotencyKey) => send({ action: kind, userId, idempotencyKey }));
-  const erased = (data.auditorActions ?? []).find((entry) => entry.type === 'PersonalDataErased');
+  const erased = erasureOf(data);
   const erase: ActionButton<UserAction> = {
     action: 'erase',
     label: t('admin_erase_button'),

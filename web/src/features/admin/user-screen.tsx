@@ -18,7 +18,7 @@ import type { AuditorAction, UserDetail } from './admin-types';
 import { BackLink, KeyValues, numeric, PageHeader, PageNotLoaded, Section, StatusLabel, Table, ToneTag, WhenWho } from './admin-ui';
 import { IdentityPanel } from './identity-panel';
 import { BorrowerDataExport } from './data-export';
-import { ErasePersonalData } from './erase-personal-data';
+import { ErasePersonalData, erasureOf } from './erase-personal-data';
 import { ApplicantProfile, ContactsView, QuestionnaireView } from './profile-view';
 import { useAction } from './use-action';
 
@@ -84,9 +84,14 @@ function LockPanel({ data }: { data: UserDetail }) {
         )}
         {lock?.reason && <span className="admin-lock__reason">{t('admin_reason_is', { reason: lock.reason })}</span>}
       </div>
-      <p className="admin-muted">{held ? t('admin_hold_lift_hint') : t('admin_hold_set_hint')}</p>
-      <ActionButtons buttons={[held ? liftHold : setHold]} action={action} />
-      <ActionOutcome action={action} />
+      {/* An erased account is closed for good: the server refuses every change. */}
+      {!erasureOf(data) && (
+        <>
+          <p className="admin-muted">{held ? t('admin_hold_lift_hint') : t('admin_hold_set_hint')}</p>
+          <ActionButtons buttons={[held ? liftHold : setHold]} action={action} />
+          <ActionOutcome action={action} />
+        </>
+      )}
     </div>
   );
 }
