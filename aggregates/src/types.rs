@@ -133,8 +133,12 @@ impl BankAccount {
     }
 }
 
-/// Replaces all but the last `visible` characters with `*`.
+/// Replaces all but the last `visible` characters with `*`; an erased value
+/// ([`crate::personal::ERASED`]) is shown as erased, not as its masked tail.
 pub fn mask(text: &str, visible: usize) -> String {
+    if text == crate::personal::ERASED {
+        return text.to_string();
+    }
     let count = text.chars().count();
     text.chars()
         .enumerate()
@@ -212,6 +216,7 @@ mod tests {
     fn masking_keeps_only_the_last_digits() {
         assert_eq!(mask("1234567890", 4), "******7890");
         assert_eq!(mask("12", 4), "12");
+        assert_eq!(mask("[erased]", 4), "[erased]", "erased, not a masked tail");
     }
 
     #[test]

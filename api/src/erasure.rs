@@ -58,9 +58,20 @@ fn failed(error: impl std::fmt::Display) -> ProjectionError {
 /// Erases `user_id`'s personal data outside the log; `by` names who asked
 /// (`auditor:<id>`), recorded with the key's erasure.
 async fn erase(state: &AppState, user_id: &str, by: &str) -> Result<(), ProjectionError> {
-    // Before the key goes: the phone number is still readable.
-    let user = state.users.load(user_id).await.map_err(failed)?;
-    let mobile = user.mobile.clone();
+    // The phone number from the account's claim on it (the User's state already
+    // reads erased): its texts and codes go first, the claim itself after them.
+    let sql = "select mobile from user_mobile where user_id = $1";
+    let mobile: Option<String> = with_pool!(&state.database, pool => sqlx::query_scalar(sql)
+        .bind(user_id).fetch_optional(pool).await)?;
+    if let Some(mobile) = mobile {
+        for sql in [
+            "delete from sms_code where mobile = $1",
+            "delete from sms_throttle where mobile = $1",
+            "delete from sms_outbox where mobile = $1",
+        ] {
+            run(&state.database, sql, &mobile).await?;
+        }
+    }
     let by_user = [
         "delete from user_mobile where user_id = $1",
         "delete from user_claim where user_id = $1",
@@ -75,15 +86,6 @@ async fn erase(state: &AppState, user_id: &str, by: &str) -> Result<(), Projecti
         &format!("user:{user_id}"),
     )
     .await?;
-    if mobile != aggregates::personal::ERASED && !mobile.is_empty() {
-        for sql in [
-            "delete from sms_code where mobile = $1",
-            "delete from sms_throttle where mobile = $1",
-            "delete from sms_outbox where mobile = $1",
-        ] {
-            run(&state.database, sql, &mobile).await?;
-        }
-    }
     delete_objects(state, user_id).await?;
     let erased = DataKeys::new(&state.database)
         .erase(user_id, by)

@@ -62,17 +62,19 @@ macro_rules! account {
 const USER_REGISTERED: &[PersonalField] = &[text("mobile")];
 const IDENTITY_SUBMITTED: &[PersonalField] =
     &[text("front.key"), text("back.key"), text("hand_hold.key")];
+// Optional text fields read `[erased]` (a field that was never set stays absent);
+// the sex (a number) and the birthday (a date) read `null`.
 const PROFILE_UPDATED: &[PersonalField] = &[
-    optional("changes.realName"),
-    optional("changes.identity"),
+    text("changes.realName"),
+    text("changes.identity"),
     optional("changes.sex"),
     optional("changes.birthday"),
-    optional("changes.marriage"),
-    optional("changes.email"),
-    optional("changes.facebook"),
-    optional("changes.education"),
-    optional("changes.provinceCity"),
-    optional("changes.address"),
+    text("changes.marriage"),
+    text("changes.email"),
+    text("changes.facebook"),
+    text("changes.education"),
+    text("changes.provinceCity"),
+    text("changes.address"),
 ];
 const QUESTIONNAIRE_ANSWERED: &[PersonalField] = &[
     text("answers.job"),

@@ -254,6 +254,55 @@ impl User {
             .unwrap_or(DateTime::<Utc>::MAX_UTC)
     }
 
+    /// The state as the log reads once the data key is erased (ADR 0012), at once:
+    /// the read models folded from this state show the erasure without waiting for
+    /// the erasure workflow's rebuild.
+    fn erase_personal_data(&mut self) {
+        let erased = || crate::personal::ERASED.to_string();
+        let text = |value: &mut Option<String>| {
+            if value.is_some() {
+                *value = Some(erased());
+            }
+        };
+        self.mobile = erased();
+        let fields = &mut self.profile.fields;
+        for value in [
+            &mut fields.real_name,
+            &mut fields.identity,
+            &mut fields.marriage,
+            &mut fields.email,
+            &mut fields.facebook,
+            &mut fields.education,
+            &mut fields.province_city,
+            &mut fields.address,
+        ] {
+            text(value);
+        }
+        fields.sex = None;
+        fields.birthday = None;
+        if let Some(account) = &mut self.bank_account {
+            account.account_no = erased();
+            account.holder_name = erased();
+        }
+        for contact in &mut self.contacts {
+            contact.name = erased();
+            contact.relation = erased();
+            contact.mobile = erased();
+        }
+        if let Some(answers) = &mut self.questionnaire {
+            answers.job = erased();
+            answers.monthly_income = erased();
+            answers.expenses = erased();
+            answers.loan_purpose = erased();
+        }
+        if let Some(images) = &mut self.id_images {
+            images.iter_mut().for_each(|image| image.key = erased());
+        }
+        if let Some(signature) = &mut self.signature {
+            signature.key = erased();
+        }
+    }
+
     fn registered(&self) -> Result<Uuid, UserError> {
         self.id.ok_or(UserError::NotRegistered)
     }
@@ -1052,7 +1101,10 @@ impl Aggregate for User {
             }
             UserEvent::ResubmissionClosed { .. } => self.resubmission = None,
             UserEvent::IdentityReopened { .. } => self.identity = IdentityStatus::Submitted,
-            UserEvent::PersonalDataErased { at, .. } => self.erased_at = Some(at),
+            UserEvent::PersonalDataErased { at, .. } => {
+                self.erased_at = Some(at);
+                self.erase_personal_data();
+            }
             UserEvent::ApplicationClosed {
                 order_id,
                 refusal,

@@ -1735,3 +1735,25 @@ fn an_erased_account_accepts_no_command_and_erasing_again_records_nothing() {
         })
         .then_expect_error(UserError::NotRegistered);
 }
+
+#[test]
+fn an_erased_account_reads_erased_at_once_as_the_log_will() {
+    let erased = UserEvent::PersonalDataErased {
+        auditor_id: auditor(),
+        at: test_now(),
+    };
+    let user = fold(vec![
+        registered("WELCOME"),
+        UserEvent::ProfileUpdated {
+            changes: full_profile(),
+        },
+        erased,
+    ]);
+    assert_eq!(user.mobile, "[erased]");
+    assert_eq!(user.profile.fields.real_name.as_deref(), Some("[erased]"));
+    assert_eq!(user.profile.fields.address.as_deref(), Some("[erased]"));
+    assert_eq!(user.profile.fields.facebook, None, "never set, stays unset");
+    assert_eq!(user.profile.fields.birthday, None);
+    assert_eq!(user.profile.fields.sex, None);
+    assert_eq!(user.erased_at, Some(test_now()));
+}

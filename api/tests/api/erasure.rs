@@ -196,8 +196,9 @@ async fn erasure_journey(app: &TestApp, clock: &FixedClock) {
         )
         .await;
     assert_eq!(export["user"]["mobile"], "[erased]", "{}", export["user"]);
+    assert_eq!(export["user"]["realName"], "[erased]", "{}", export["user"]);
     assert_eq!(
-        export["user"]["realName"],
+        export["user"]["birthday"],
         Value::Null,
         "{}",
         export["user"]

@@ -62,8 +62,9 @@ fn with_the_key_erased_sealed_values_read_as_erased_and_the_event_still_loads() 
     seal("User", "ProfileUpdated", &mut payload, "u1", Some(&key));
     open(&mut payload, &HashMap::new()).unwrap();
     let changes = &payload["ProfileUpdated"]["changes"];
-    assert_eq!(changes["realName"], Value::Null, "optional text reads null");
-    assert_eq!(changes["birthday"], Value::Null);
+    assert_eq!(changes["realName"], "[erased]");
+    assert_eq!(changes["marriage"], Value::Null, "never set, stays unset");
+    assert_eq!(changes["birthday"], Value::Null, "a date reads null");
     let event: aggregates::user::UserEvent = serde_json::from_value(payload).unwrap();
     assert!(matches!(
         event,

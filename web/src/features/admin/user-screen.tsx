@@ -158,7 +158,8 @@ export function UserScreen() {
         <div className="admin-columns__main">
           <Section title={t('admin_identity')}>
             <IdentityPanel
-              userId={user.userId}
+              // No identity decision for an erased account (closed for good).
+              userId={erasureOf(data) ? null : user.userId}
               status={data.identity.status}
               rejectReason={data.identity.rejectReason}
               images={data.identity.images}
