@@ -12,6 +12,19 @@ use sqlx::sqlite::{
 
 use super::StoreError;
 
+/// Evaluates `$body` with `$pool` bound to the SQLite or the PostgreSQL pool of a
+/// [`Database`]: one sqlx statement written once for both stores (plain SQL with `$n`
+/// parameters, which both accept).
+#[macro_export]
+macro_rules! with_pool {
+    ($database:expr, $pool:ident => $body:expr) => {
+        match $database {
+            $crate::store::Database::Sqlite($pool) => $body,
+            $crate::store::Database::Postgres($pool) => $body,
+        }
+    };
+}
+
 /// The embedded store: a file under `data/`, so a newcomer needs no database server.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/loan.db";
 

@@ -33,6 +33,7 @@ use cqrs_es::Aggregate;
 use serde_json::{json, Value};
 
 use super::{Database, StoreError};
+use crate::with_pool;
 
 /// Key of the object that replaces a sealed value.
 const SEALED: &str = "$sealed";
@@ -83,32 +84,10 @@ impl DataKeys {
         let insert = "insert into data_key (subject, data_key, created_at) values ($1, $2, $3) \
                       on conflict (subject) do nothing";
         let select = "select data_key from data_key where subject = $1";
-        let stored: Option<String> = match &self.database {
-            Database::Sqlite(pool) => {
-                sqlx::query(insert)
-                    .bind(subject)
-                    .bind(&fresh)
-                    .bind(&now)
-                    .execute(pool)
-                    .await?;
-                sqlx::query_scalar(select)
-                    .bind(subject)
-                    .fetch_one(pool)
-                    .await?
-            }
-            Database::Postgres(pool) => {
-                sqlx::query(insert)
-                    .bind(subject)
-                    .bind(&fresh)
-                    .bind(&now)
-                    .execute(pool)
-                    .await?;
-                sqlx::query_scalar(select)
-                    .bind(subject)
-                    .fetch_one(pool)
-                    .await?
-            }
-        };
+        with_pool!(&self.database, pool => sqlx::query(insert)
+            .bind(subject).bind(&fresh).bind(&now).execute(pool).await.map(drop))?;
+        let stored: Option<String> = with_pool!(&self.database, pool =>
+            sqlx::query_scalar(select).bind(subject).fetch_one(pool).await)?;
         Ok(stored.as_deref().and_then(cipher))
     }
 
@@ -129,22 +108,13 @@ impl DataKeys {
                 "select subject, data_key from data_key where data_key is not null and subject in ({})",
                 marks.join(", ")
             );
-            let rows: Vec<(String, String)> = match &self.database {
-                Database::Sqlite(pool) => {
-                    let mut query = sqlx::query_as(&sql);
-                    for subject in chunk {
-                        query = query.bind(subject.as_str());
-                    }
-                    query.fetch_all(pool).await?
+            let rows: Vec<(String, String)> = with_pool!(&self.database, pool => {
+                let mut query = sqlx::query_as(&sql);
+                for subject in chunk {
+                    query = query.bind(subject.as_str());
                 }
-                Database::Postgres(pool) => {
-                    let mut query = sqlx::query_as(&sql);
-                    for subject in chunk {
-                        query = query.bind(subject.as_str());
-                    }
-                    query.fetch_all(pool).await?
-                }
-            };
+                query.fetch_all(pool).await
+            })?;
             for (subject, key) in rows {
                 if let Some(key) = cipher(&key) {
                     keys.insert(subject, key);
@@ -168,22 +138,8 @@ impl DataKeys {
                    on conflict (subject) do update set data_key = null, \
                    erased_at = excluded.erased_at, erased_by = excluded.erased_by \
                    where data_key.erased_at is null";
-        let erased = match &self.database {
-            Database::Sqlite(pool) => sqlx::query(sql)
-                .bind(subject)
-                .bind(&now)
-                .bind(by)
-                .execute(pool)
-                .await?
-                .rows_affected(),
-            Database::Postgres(pool) => sqlx::query(sql)
-                .bind(subject)
-                .bind(&now)
-                .bind(by)
-                .execute(pool)
-                .await?
-                .rows_affected(),
-        };
+        let erased = with_pool!(&self.database, pool => sqlx::query(sql)
+            .bind(subject).bind(&now).bind(by).execute(pool).await.map(|r| r.rows_affected()))?;
         Ok(erased == 1)
     }
 
@@ -259,22 +215,8 @@ impl DataKeys {
     ) -> Result<Option<Value>, StoreError> {
         let sql = "select cast(payload as text) from events \
                    where aggregate_type = $1 and aggregate_id = $2 and sequence = 1";
-        let text: Option<String> = match &self.database {
-            Database::Sqlite(pool) => {
-                sqlx::query_scalar(sql)
-                    .bind(aggregate_type)
-                    .bind(aggregate_id)
-                    .fetch_optional(pool)
-                    .await?
-            }
-            Database::Postgres(pool) => {
-                sqlx::query_scalar(sql)
-                    .bind(aggregate_type)
-                    .bind(aggregate_id)
-                    .fetch_optional(pool)
-                    .await?
-            }
-        };
+        let text: Option<String> = with_pool!(&self.database, pool => sqlx::query_scalar(sql)
+            .bind(aggregate_type).bind(aggregate_id).fetch_optional(pool).await)?;
         Ok(text
             .and_then(|text| serde_json::from_str::<Value>(&text).ok())
             .and_then(|payload| match payload {
@@ -442,20 +384,8 @@ pub const SEAL_STORED_EVENTS: &str = "seal personal fields v1";
 /// [`StoreError::Database`], [`StoreError::BadPayload`] for a stored payload that is not JSON.
 pub async fn seal_stored_events(database: &Database) -> Result<usize, StoreError> {
     let done = "select count(*) from event_rewrite where name = $1";
-    let done: i64 = match database {
-        Database::Sqlite(pool) => {
-            sqlx::query_scalar(done)
-                .bind(SEAL_STORED_EVENTS)
-                .fetch_one(pool)
-                .await?
-        }
-        Database::Postgres(pool) => {
-            sqlx::query_scalar(done)
-                .bind(SEAL_STORED_EVENTS)
-                .fetch_one(pool)
-                .await?
-        }
-    };
+    let done: i64 = with_pool!(database, pool =>
+        sqlx::query_scalar(done).bind(SEAL_STORED_EVENTS).fetch_one(pool).await)?;
     if done > 0 {
         return Ok(0);
     }
@@ -470,10 +400,8 @@ pub async fn seal_stored_events(database: &Database) -> Result<usize, StoreError
         types.join(", ")
     );
     type Stored = (String, String, i64, String, String);
-    let rows: Vec<Stored> = match database {
-        Database::Sqlite(pool) => sqlx::query_as(&select).fetch_all(pool).await?,
-        Database::Postgres(pool) => sqlx::query_as(&select).fetch_all(pool).await?,
-    };
+    let rows: Vec<Stored> =
+        with_pool!(database, pool => sqlx::query_as(&select).fetch_all(pool).await)?;
     let mut rewritten = 0;
     // Per aggregate: its data subject and their key (`None`: it names no subject).
     type Sealer = Option<(String, Option<DataKey>)>;
@@ -536,22 +464,8 @@ pub async fn seal_stored_events(database: &Database) -> Result<usize, StoreError
     let record = "insert into event_rewrite (name, events, done_at) values ($1, $2, $3) \
                   on conflict (name) do nothing";
     let count = i64::try_from(rewritten).unwrap_or(i64::MAX);
-    match database {
-        Database::Sqlite(pool) => sqlx::query(record)
-            .bind(SEAL_STORED_EVENTS)
-            .bind(count)
-            .bind(now_text())
-            .execute(pool)
-            .await
-            .map(drop)?,
-        Database::Postgres(pool) => sqlx::query(record)
-            .bind(SEAL_STORED_EVENTS)
-            .bind(count)
-            .bind(now_text())
-            .execute(pool)
-            .await
-            .map(drop)?,
-    };
+    with_pool!(database, pool => sqlx::query(record).bind(SEAL_STORED_EVENTS).bind(count)
+        .bind(now_text()).execute(pool).await.map(drop))?;
     if rewritten > 0 {
         tracing::info!(
             events = rewritten,
