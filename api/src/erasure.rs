@@ -57,7 +57,12 @@ fn failed(error: impl std::fmt::Display) -> ProjectionError {
 
 /// Erases `user_id`'s personal data outside the log; `by` names who asked
 /// (`auditor:<id>`), recorded with the key's erasure.
-async fn erase(state: &AppState, user_id: &str, by: &str) -> Result<(), ProjectionError> {
+async fn erase(
+    state: &AppState,
+    user_id: &str,
+    by: &str,
+    at: chrono::DateTime<chrono::Utc>,
+) -> Result<(), ProjectionError> {
     // The phone number from the account's claim on it (the User's state already
     // reads erased): its texts and codes go first, the claim itself after them.
     let sql = "select mobile from user_mobile where user_id = $1";
@@ -88,7 +93,7 @@ async fn erase(state: &AppState, user_id: &str, by: &str) -> Result<(), Projecti
     .await?;
     delete_objects(state, user_id).await?;
     let erased = DataKeys::new(&state.database)
-        .erase(user_id, by)
+        .erase(user_id, by, at)
         .await
         .map_err(failed)?;
     // The read models still hold the values the projections wrote; folded again from
@@ -170,14 +175,10 @@ impl Workflow for ErasureWorker {
                     source,
                 }
             })?;
-        let UserEvent::PersonalDataErased { auditor_id, .. } = payload else {
+        let UserEvent::PersonalDataErased { auditor_id, at } = payload else {
             return Ok(());
         };
-        erase(
-            &self.state,
-            &event.aggregate_id,
-            &format!("auditor:{auditor_id}"),
-        )
-        .await
+        let by = format!("auditor:{auditor_id}");
+        erase(&self.state, &event.aggregate_id, &by, at).await
     }
 }

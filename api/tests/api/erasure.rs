@@ -9,8 +9,10 @@
 use std::sync::Arc;
 
 use aggregates::services::doubles::{test_now, FixedClock};
+use api::erasure::ErasureWorker;
 use chrono::{Duration, Months};
-use projections::store::Database;
+use projections::consumer::Workflow;
+use projections::store::{Database, EventLog, LogPosition};
 use serde_json::{json, Value};
 
 use crate::helpers::{logs, TestApp};
@@ -32,6 +34,45 @@ async fn erasure_after_the_retention_period_leaves_no_personal_value_on_postgres
     let clock = Arc::new(FixedClock::at(test_now()));
     if let Some(app) = TestApp::postgres_at(clock.clone()).await {
         erasure_journey(&app, &clock).await;
+    }
+}
+
+/// An erasure and an application sent at the same moment: the User decides one after
+/// the other, so either the application is refused (the account is erased) or the
+/// erasure is (an order is open) — never both through, never a half-erased borrower
+/// with a new loan.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_erasure_racing_an_application_lets_exactly_one_through() {
+    let clock = Arc::new(FixedClock::at(test_now()));
+    let app = TestApp::sqlite_at(clock.clone()).await;
+    let mobile = "09174440002";
+    let (_, user_id) = app.qualified_borrower(mobile).await;
+    // Five years after registration, never borrowed: erasable, and still able to apply.
+    clock.set(test_now() + Months::new(60));
+    let login = json!({"mobile": mobile, "password": "secret-pass"});
+    let token = app.ok("/jackey/user/login", None, login).await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (_, auditor) = app.auditor("privacy-racer").await;
+    let terms = json!({"amt": "100000", "periodDays": 6, "appId": 1, "configId": 1});
+    let (erased, applied) = tokio::join!(
+        app.post(
+            "/admin/api/users/erase",
+            Some(&auditor),
+            json!({ "userId": user_id })
+        ),
+        app.post("/jackey/loan/apply", Some(&token), terms),
+    );
+    app.quiesce().await;
+    let user = app.state.users.load(&user_id.to_string()).await.unwrap();
+    if erased["code"] == 0 {
+        assert_ne!(applied["code"], 0, "{applied}");
+        assert!(user.erased_at.is_some() && user.open_order.is_none());
+    } else {
+        assert_eq!(erased["code"], 40005, "{erased}");
+        assert_eq!(applied["code"], 0, "{applied}");
+        assert!(user.erased_at.is_none() && user.open_order.is_some());
     }
 }
 
@@ -132,9 +173,20 @@ async fn erasure_journey(app: &TestApp, clock: &FixedClock) {
     app.ok("/admin/api/users/erase", Some(&auditor), erase.clone())
         .await;
     app.quiesce().await;
-    // Erasing again changes nothing.
+    // Erasing again changes nothing, and neither does the workflow's step run again
+    // (as after a crash before its checkpoint moved).
     app.ok("/admin/api/users/erase", Some(&auditor), erase)
         .await;
+    let log = EventLog::new(&app.state.database);
+    let erased = log.read_after(LogPosition::START, 100_000).await.unwrap();
+    let erased = erased
+        .iter()
+        .find(|event| event.event_type == "PersonalDataErased")
+        .expect("recorded");
+    ErasureWorker::new(app.state.clone())
+        .react(erased)
+        .await
+        .expect("the step runs again without harm");
 
     // The books: the same trial balance; rebuilt from the log, `verify` is clean.
     let after = app

@@ -125,14 +125,20 @@ impl DataKeys {
     }
 
     /// Erases `subject`'s key for good (it is overwritten with null, and the row stays as
-    /// the record of who erased it and when). Returns true when this call erased it,
+    /// the record of who erased it and when: `by`, at `at`, the erasure's own time).
+    /// Returns true when this call erased it,
     /// false when it was already erased. A subject without a key yet gets an erased row,
     /// so nothing can be sealed for it afterwards.
     ///
     /// # Errors
     /// [`StoreError::Database`].
-    pub async fn erase(&self, subject: &str, by: &str) -> Result<bool, StoreError> {
-        let now = now_text();
+    pub async fn erase(
+        &self,
+        subject: &str,
+        by: &str,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<bool, StoreError> {
+        let now = at.to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
         let sql = "insert into data_key (subject, data_key, created_at, erased_at, erased_by) \
                    values ($1, null, $2, $2, $3) \
                    on conflict (subject) do update set data_key = null, \

@@ -146,8 +146,17 @@ async fn events_stored_in_plaintext_load_and_are_sealed_once(db: &TestDb) {
 async fn an_erased_key_reads_erased_and_the_aggregate_still_loads(db: &TestDb) {
     let (bus, user_id) = onboarded(db).await;
     let keys = DataKeys::new(&db.database);
-    assert!(keys.erase(&user_id, "auditor:test").await.unwrap());
-    assert!(!keys.erase(&user_id, "auditor:test").await.unwrap(), "once");
+    assert!(keys
+        .erase(&user_id, "auditor:test", test_now())
+        .await
+        .unwrap());
+    assert!(
+        !keys
+            .erase(&user_id, "auditor:test", test_now())
+            .await
+            .unwrap(),
+        "once"
+    );
     let user = bus.load(&user_id).await.unwrap();
     assert_eq!(user.mobile, "[erased]");
     assert_eq!(user.profile.fields.real_name.as_deref(), Some("[erased]"));
