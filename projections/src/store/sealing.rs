@@ -79,15 +79,24 @@ impl DataKeys {
     /// # Errors
     /// [`StoreError::Database`].
     pub async fn for_sealing(&self, subject: &str) -> Result<Option<DataKey>, StoreError> {
-        let fresh = BASE64.encode(Aes256Gcm::generate_key(OsRng));
-        let now = now_text();
-        let insert = "insert into data_key (subject, data_key, created_at) values ($1, $2, $3) \
-                      on conflict (subject) do nothing";
         let select = "select data_key from data_key where subject = $1";
-        with_pool!(&self.database, pool => sqlx::query(insert)
-            .bind(subject).bind(&fresh).bind(&now).execute(pool).await.map(drop))?;
-        let stored: Option<String> = with_pool!(&self.database, pool =>
-            sqlx::query_scalar(select).bind(subject).fetch_one(pool).await)?;
+        // The key almost always exists already: one read. (A row with a null key is an
+        // erased subject.)
+        let found: Option<Option<String>> = with_pool!(&self.database, pool =>
+            sqlx::query_scalar(select).bind(subject).fetch_optional(pool).await)?;
+        let stored = match found {
+            Some(stored) => stored,
+            None => {
+                let fresh = BASE64.encode(Aes256Gcm::generate_key(OsRng));
+                let insert = "insert into data_key (subject, data_key, created_at) \
+                              values ($1, $2, $3) on conflict (subject) do nothing";
+                with_pool!(&self.database, pool => sqlx::query(insert)
+                    .bind(subject).bind(&fresh).bind(now_text()).execute(pool).await.map(drop))?;
+                // Whichever writer's key was stored first.
+                with_pool!(&self.database, pool =>
+                    sqlx::query_scalar(select).bind(subject).fetch_one(pool).await)?
+            }
+        };
         Ok(stored.as_deref().and_then(cipher))
     }
 
