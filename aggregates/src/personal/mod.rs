@@ -138,12 +138,19 @@ pub fn data_subject(
 ) -> Option<String> {
     match aggregate_type {
         "User" | "Wallet" => Some(aggregate_id.to_string()),
-        "Order" => first_body
+        _ if subject_in_first_event(aggregate_type) => first_body
             .and_then(|body| body.get("user_id"))
             .and_then(|id| id.as_str())
             .map(str::to_string),
         _ => None,
     }
+}
+
+/// True when [`data_subject`] needs the aggregate's first event to name the subject
+/// (an Order's borrower is in `LoanApplied`); false when the id alone does, or the
+/// aggregate holds no personal data.
+pub fn subject_in_first_event(aggregate_type: &str) -> bool {
+    aggregate_type == "Order"
 }
 
 /// Calls `visit` with every value at `path` in `body` (a dotted path; `*` is every

@@ -9,7 +9,7 @@ use cqrs_es::{Aggregate, AggregateError, EventEnvelope, EventStore};
 use postgres_es::PostgresEventRepository;
 use sqlite_es::SqliteEventRepository;
 
-use super::sealing::SealingRepository;
+use super::sealing::{KeyMemo, SealingRepository};
 use super::{Database, RetryPolicy};
 
 /// Metadata key of the commit time every event carries (RFC 3339, UTC).
@@ -87,12 +87,23 @@ impl<A: Aggregate> CommandBus<A> {
         &self,
         aggregate_id: &str,
         command: A::Command,
-        mut metadata: HashMap<String, String>,
+        metadata: HashMap<String, String>,
     ) -> Result<Vec<EventEnvelope<A>>, AggregateError<A::Error>> {
         // Commands of this process on this aggregate go one at a time (see
         // `aggregate_locks`); other processes are still kept out by the append's
         // optimistic-concurrency check.
         let _turn = self.turns.turn(aggregate_id).await;
+        // The load and the append share what the load learned about data keys.
+        KeyMemo::scope(self.load_handle_commit(aggregate_id, command, metadata)).await
+    }
+
+    /// [`CommandBus::execute`]'s body, inside its [`KeyMemo`].
+    async fn load_handle_commit(
+        &self,
+        aggregate_id: &str,
+        command: A::Command,
+        mut metadata: HashMap<String, String>,
+    ) -> Result<Vec<EventEnvelope<A>>, AggregateError<A::Error>> {
         let mut context = self.store.load_aggregate(aggregate_id).await?;
         let sink = EventSink::default();
         context

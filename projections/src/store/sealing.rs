@@ -23,7 +23,9 @@ use std::collections::{HashMap, HashSet};
 
 use aes_gcm::aead::{Aead, AeadCore, KeyInit, OsRng, Payload};
 use aes_gcm::{Aes256Gcm, Nonce};
-use aggregates::personal::{data_subject, personal_fields, visit_mut, PERSONAL_EVENTS};
+use aggregates::personal::{
+    data_subject, personal_fields, subject_in_first_event, visit_mut, PERSONAL_EVENTS,
+};
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
 use cqrs_es::persist::{
@@ -46,6 +48,71 @@ const NONCE_LEN: usize = 12;
 
 /// A borrower's data key, ready to seal and open.
 pub type DataKey = Aes256Gcm;
+
+/// What one command learned while loading its aggregate, for its own append: the keys
+/// its events opened with and the aggregate's first event. Without it a command read the
+/// same key twice (to open on load, to seal on append) and, for an aggregate past its
+/// first event, that event again (ADR 0012's cost of sealing, issue 14).
+///
+/// It lives for one command only ([`KeyMemo::scope`], around [`super::CommandBus`]'s
+/// load and commit), so nothing is cached across commands or processes: an erasure
+/// that commits while the command runs leaves it sealing with a key that no longer
+/// exists, which reads as erased, the same outcome as a key read just before the
+/// erasure.
+#[derive(Default)]
+pub struct KeyMemo {
+    /// Keys found by the load, by subject.
+    keys: HashMap<String, DataKey>,
+    /// Bodies of first events (sequence 1) the load read, by (aggregate type, id).
+    first_bodies: HashMap<(String, String), Value>,
+}
+
+tokio::task_local! {
+    static MEMO: std::cell::RefCell<KeyMemo>;
+}
+
+impl KeyMemo {
+    /// Runs `command` (one load and its append) with a memo of its own.
+    pub async fn scope<F: std::future::Future>(command: F) -> F::Output {
+        MEMO.scope(std::cell::RefCell::new(Self::default()), command)
+            .await
+    }
+
+    /// Records what a load found (no-op outside [`KeyMemo::scope`]).
+    fn remember(keys: &HashMap<String, DataKey>, events: &[SerializedEvent]) {
+        let _ = MEMO.try_with(|memo| {
+            let mut memo = memo.borrow_mut();
+            for (subject, key) in keys {
+                memo.keys.insert(subject.clone(), key.clone());
+            }
+            for event in events.iter().filter(|e| e.sequence == 1) {
+                if let Some(body) = event.payload.get(&event.event_type) {
+                    memo.first_bodies.insert(
+                        (event.aggregate_type.clone(), event.aggregate_id.clone()),
+                        body.clone(),
+                    );
+                }
+            }
+        });
+    }
+
+    fn key(subject: &str) -> Option<DataKey> {
+        MEMO.try_with(|memo| memo.borrow().keys.get(subject).cloned())
+            .ok()
+            .flatten()
+    }
+
+    fn first_body(aggregate_type: &str, aggregate_id: &str) -> Option<Value> {
+        MEMO.try_with(|memo| {
+            memo.borrow()
+                .first_bodies
+                .get(&(aggregate_type.to_string(), aggregate_id.to_string()))
+                .cloned()
+        })
+        .ok()
+        .flatten()
+    }
+}
 
 /// Why a sealed value could not be opened although its key exists.
 #[derive(Debug, thiserror::Error)]
@@ -167,12 +234,20 @@ impl DataKeys {
         &self,
         payloads: impl IntoIterator<Item = &'a mut Value>,
     ) -> Result<(), StoreError> {
+        self.open_with_keys(payloads).await.map(drop)
+    }
+
+    /// [`DataKeys::open_all`], answering the keys it opened with.
+    async fn open_with_keys<'a>(
+        &self,
+        payloads: impl IntoIterator<Item = &'a mut Value>,
+    ) -> Result<HashMap<String, DataKey>, StoreError> {
         let mut payloads: Vec<&mut Value> = payloads
             .into_iter()
             .filter(|payload| has_sealed(payload))
             .collect();
         if payloads.is_empty() {
-            return Ok(());
+            return Ok(HashMap::new());
         }
         let mut subjects = HashSet::new();
         for payload in &payloads {
@@ -182,6 +257,16 @@ impl DataKeys {
         for payload in &mut payloads {
             open(payload, &keys).map_err(StoreError::Unsealable)?;
         }
+        Ok(keys)
+    }
+
+    /// Opens the events a command's load read, remembering for its append what it
+    /// learned ([`KeyMemo`]).
+    async fn open_loaded(&self, events: &mut [SerializedEvent]) -> Result<(), StoreError> {
+        let keys = self
+            .open_with_keys(events.iter_mut().map(|e| &mut e.payload))
+            .await?;
+        KeyMemo::remember(&keys, events);
         Ok(())
     }
 
@@ -202,6 +287,10 @@ impl DataKeys {
             (first.aggregate_type.clone(), first.aggregate_id.clone());
         let first_body = if first.sequence == 1 {
             first.payload.get(&first.event_type).cloned()
+        } else if !subject_in_first_event(&aggregate_type) {
+            None
+        } else if let Some(body) = KeyMemo::first_body(&aggregate_type, &aggregate_id) {
+            Some(body)
         } else {
             self.first_body(&aggregate_type, &aggregate_id).await?
         };
@@ -209,7 +298,10 @@ impl DataKeys {
         else {
             return Ok(());
         };
-        let key = self.for_sealing(&subject).await?;
+        let key = match KeyMemo::key(&subject) {
+            Some(key) => Some(key),
+            None => self.for_sealing(&subject).await?,
+        };
         for event in events {
             seal(
                 &event.aggregate_type,
@@ -513,9 +605,7 @@ impl<R: PersistedEventRepository> PersistedEventRepository for SealingRepository
         aggregate_id: &str,
     ) -> Result<Vec<SerializedEvent>, PersistenceError> {
         let mut events = self.inner.get_events::<A>(aggregate_id).await?;
-        self.keys
-            .open_all(events.iter_mut().map(|e| &mut e.payload))
-            .await?;
+        self.keys.open_loaded(&mut events).await?;
         Ok(events)
     }
 
@@ -528,9 +618,7 @@ impl<R: PersistedEventRepository> PersistedEventRepository for SealingRepository
             .inner
             .get_last_events::<A>(aggregate_id, last_sequence)
             .await?;
-        self.keys
-            .open_all(events.iter_mut().map(|e| &mut e.payload))
-            .await?;
+        self.keys.open_loaded(&mut events).await?;
         Ok(events)
     }
 

@@ -2,14 +2,15 @@
 //! fields sealed and load them plain; the log reader opens them too; events stored in
 //! the old plaintext form load, and the one-off rewrite seals them in place with the
 //! same result; once the key is erased they read `[erased]` everywhere while the
-//! aggregate still loads; two writers creating a borrower's first key get one key.
+//! aggregate still loads; two writers creating a borrower's first key get one key; a
+//! command's append reuses the key its load read, and nothing else does.
 
 use std::sync::Arc;
 
 use aggregates::services::doubles::{test_now, user_services, FixedClock};
 use aggregates::user::{User, UserCommand};
 use aggregates::Actor;
-use projections::store::sealing::{seal_stored_events, DataKeys};
+use projections::store::sealing::{seal_stored_events, DataKeys, KeyMemo, SealingRepository};
 use projections::store::{CommandBus, Database, EventLog, LogPosition};
 use uuid::Uuid;
 
@@ -21,6 +22,7 @@ on_both_stores!(
     events_stored_in_plaintext_load_and_are_sealed_once,
     an_erased_key_reads_erased_and_the_aggregate_still_loads,
     concurrent_first_writers_share_one_key,
+    a_command_seals_with_the_key_its_load_read,
 );
 
 const PERSONAL: [&str; 5] = [
@@ -201,4 +203,91 @@ async fn concurrent_first_writers_share_one_key(db: &TestDb) {
     let opened = std::collections::HashMap::from([(subject.clone(), b)]);
     projections::store::sealing::open(&mut payload, &opened).unwrap();
     assert_eq!(payload["UserRegistered"]["mobile"], "09170000000");
+}
+
+/// Loads `user_id`'s events through a sealing repository, deletes the borrower's key row
+/// (as if it had changed under the command), and appends their profile update again; answers
+/// whether the append read the key table (it then found no key and created one).
+/// Inside a [`KeyMemo`] scope the append seals with the key the load read and reads
+/// nothing; outside one it reads the table.
+async fn append_reads_the_key_table(db: &TestDb, user_id: &str, in_memo: bool) -> bool {
+    use cqrs_es::persist::PersistedEventRepository;
+
+    async fn run<R: PersistedEventRepository>(
+        repository: SealingRepository<R>,
+        database: &Database,
+        user_id: &str,
+    ) {
+        let events = repository.get_events::<User>(user_id).await.unwrap();
+        let mut again = events
+            .iter()
+            .find(|e| e.event_type == "ProfileUpdated")
+            .expect("onboarding updates the profile")
+            .clone();
+        again.sequence = events.len() + 1;
+        let delete = "delete from data_key where subject = $1";
+        projections::with_pool!(database, pool => sqlx::query(delete).bind(user_id).execute(pool).await.map(drop))
+            .unwrap();
+        repository.persist::<User>(&[again], None).await.unwrap();
+    }
+    let appended = async {
+        match &db.database {
+            Database::Sqlite(pool) => {
+                let inner = sqlite_es::SqliteEventRepository::new(pool.clone());
+                run(
+                    SealingRepository::new(inner, &db.database),
+                    &db.database,
+                    user_id,
+                )
+                .await;
+            }
+            Database::Postgres(pool) => {
+                let inner = postgres_es::PostgresEventRepository::new(pool.clone());
+                run(
+                    SealingRepository::new(inner, &db.database),
+                    &db.database,
+                    user_id,
+                )
+                .await;
+            }
+        }
+    };
+    if in_memo {
+        KeyMemo::scope(appended).await;
+    } else {
+        appended.await;
+    }
+    let count = "select count(*) from data_key where subject = $1";
+    let rows: i64 = match &db.database {
+        Database::Sqlite(pool) => {
+            sqlx::query_scalar(count)
+                .bind(user_id)
+                .fetch_one(pool)
+                .await
+        }
+        Database::Postgres(pool) => {
+            sqlx::query_scalar(count)
+                .bind(user_id)
+                .fetch_one(pool)
+                .await
+        }
+    }
+    .unwrap();
+    rows == 1
+}
+
+async fn a_command_seals_with_the_key_its_load_read(db: &TestDb) {
+    let (bus, user_id) = onboarded(db).await;
+    assert!(
+        !append_reads_the_key_table(db, &user_id, true).await,
+        "inside a command the append must seal with the key its load read (no second read)"
+    );
+    // Sealed with that key, which is gone now: the copy reads erased like the rest.
+    let user = bus.load(&user_id).await.unwrap();
+    assert_eq!(user.mobile, "[erased]");
+    let (_, other) = onboarded(db).await;
+    assert!(
+        append_reads_the_key_table(db, &other, false).await,
+        "outside a command nothing is remembered: the append reads the table"
+    );
 }
