@@ -135,7 +135,7 @@ async fn delete_objects(state: &AppState, user_id: &str) -> Result<(), Projectio
 /// PostgreSQL: vacuums the key table, whose old row versions held the key.
 async fn compact(database: &Database) -> Result<(), ProjectionError> {
     match database {
-        Database::Sqlite(pool) => {
+        Database::Sqlite { pool, .. } => {
             sqlx::query("pragma wal_checkpoint(truncate)")
                 .execute(pool)
                 .await?;

@@ -30,7 +30,7 @@ const SESSION: &str = "with session as (\
 macro_rules! fetch {
     ($database:expr, $sql:expr, $kind:ident, $($bind:expr),*) => {
         match $database {
-            Database::Sqlite(pool) => sqlx::query_as($sql)$(.bind($bind))*.$kind(pool).await?,
+            Database::Sqlite { reads: pool, .. } => sqlx::query_as($sql)$(.bind($bind))*.$kind(pool).await?,
             Database::Postgres(pool) => sqlx::query_as($sql)$(.bind($bind))*.$kind(pool).await?,
         }
     };

@@ -543,7 +543,7 @@ pub async fn dump_table(
     );
     let mut rows = Vec::new();
     match database {
-        crate::store::Database::Sqlite(pool) => {
+        crate::store::Database::Sqlite { pool, .. } => {
             for row in sqlx::query(&sql).fetch_all(pool).await? {
                 rows.push(read_row!(row, table));
             }

@@ -30,7 +30,7 @@ use crate::store::{Database, EventLog, LogPosition, StoredEvent};
 /// Opens a write transaction on either store.
 pub async fn begin(database: &Database) -> Result<SqlTx<'static>, ProjectionError> {
     Ok(match database {
-        Database::Sqlite(pool) => SqlTx::Sqlite(pool.begin().await?),
+        Database::Sqlite { pool, .. } => SqlTx::Sqlite(pool.begin().await?),
         Database::Postgres(pool) => SqlTx::Postgres(pool.begin().await?),
     })
 }
@@ -128,7 +128,9 @@ pub async fn read_checkpoint(
 ) -> Result<LogPosition, ProjectionError> {
     let sql = "select transaction_id, global_position from projection_checkpoint where name = $1";
     let row: Option<(i64, i64)> = match database {
-        Database::Sqlite(pool) => sqlx::query_as(sql).bind(name).fetch_optional(pool).await?,
+        Database::Sqlite { reads: pool, .. } => {
+            sqlx::query_as(sql).bind(name).fetch_optional(pool).await?
+        }
         Database::Postgres(pool) => sqlx::query_as(sql).bind(name).fetch_optional(pool).await?,
     };
     Ok(
@@ -362,7 +364,7 @@ impl Runner {
             })
             .collect();
         let groups: Vec<&[Share<'_>]> = match self.database {
-            Database::Sqlite(_) => vec![&work[..]],
+            Database::Sqlite { .. } => vec![&work[..]],
             Database::Postgres(_) => work.chunks(1).collect(),
         };
         let outcomes = futures_util::future::join_all(

@@ -632,7 +632,7 @@ async fn append(database: &Database, events: &[Pending]) -> Result<(), Projectio
         }};
     }
     match database {
-        Database::Sqlite(pool) => append_with!(pool, |value: &Json| value.to_string()),
+        Database::Sqlite { pool, .. } => append_with!(pool, |value: &Json| value.to_string()),
         Database::Postgres(pool) => append_with!(pool, sqlx::types::Json::<&Json>),
     }
     Ok(())

@@ -870,7 +870,7 @@ async fn login_lockout(app: TestApp) {
     // Once the lock has passed, the right password works and clears the count.
     let expire = "update auditor_login_failure set locked_until = '2000-01-01T00:00:00.000000Z'";
     let expired = match &app.state.database {
-        projections::store::Database::Sqlite(pool) => sqlx::query(expire)
+        projections::store::Database::Sqlite { pool, .. } => sqlx::query(expire)
             .execute(pool)
             .await
             .map(|r| r.rows_affected()),

@@ -276,7 +276,7 @@ async fn erasure_journey(app: &TestApp, clock: &FixedClock) {
 
     // Nothing in the database: every table's text, and on SQLite the file's bytes.
     assert_none_in("the tables", &all_tables_text(&app.state.database).await);
-    if let Database::Sqlite(pool) = &app.state.database {
+    if let Database::Sqlite { pool, .. } = &app.state.database {
         let path = pool.connect_options().get_filename().to_owned();
         let mut bytes = std::fs::read(&path).unwrap();
         if let Ok(wal) = std::fs::read(format!("{}-wal", path.display())) {
@@ -319,7 +319,7 @@ async fn assert_personal_data_held(app: &TestApp, auditor: &str, user_id: &str) 
 async fn events_text(database: &Database) -> String {
     let sql = "select cast(payload as text) || ' ' || cast(metadata as text) from events";
     let rows: Vec<String> = match database {
-        Database::Sqlite(pool) => sqlx::query_scalar(sql).fetch_all(pool).await.unwrap(),
+        Database::Sqlite { pool, .. } => sqlx::query_scalar(sql).fetch_all(pool).await.unwrap(),
         Database::Postgres(pool) => sqlx::query_scalar(sql).fetch_all(pool).await.unwrap(),
     };
     rows.join("\n")
@@ -337,7 +337,7 @@ fn assert_none_in(place: &str, text: &str) {
 async fn all_tables_text(database: &Database) -> String {
     let mut text = String::new();
     match database {
-        Database::Sqlite(pool) => {
+        Database::Sqlite { pool, .. } => {
             let tables: Vec<String> = sqlx::query_scalar(
                 "select name from sqlite_master where type = 'table' and name not like 'sqlite_%'",
             )

@@ -267,7 +267,7 @@ impl TestApp {
     /// Runs one SQL statement on the app's store; returns the rows it touched.
     pub async fn sql(&self, statement: &str) -> u64 {
         match &self.state.database {
-            Database::Sqlite(pool) => sqlx::query(statement)
+            Database::Sqlite { pool, .. } => sqlx::query(statement)
                 .execute(pool)
                 .await
                 .map(|r| r.rows_affected()),
@@ -633,7 +633,7 @@ impl TestApp {
     /// selects, if any.
     pub async fn scalar(&self, sql: &str, bind: &str) -> Option<String> {
         match &self.state.database {
-            Database::Sqlite(pool) => sqlx::query_scalar(sql)
+            Database::Sqlite { pool, .. } => sqlx::query_scalar(sql)
                 .bind(bind)
                 .fetch_optional(pool)
                 .await

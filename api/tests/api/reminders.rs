@@ -26,7 +26,7 @@ use crate::helpers::TestApp;
 /// A number from the first column of `sql`'s first row (one `$1` bound to `bind`).
 async fn count(app: &TestApp, sql: &str, bind: &str) -> i64 {
     match &app.state.database {
-        Database::Sqlite(pool) => sqlx::query_scalar(sql).bind(bind).fetch_one(pool).await,
+        Database::Sqlite { pool, .. } => sqlx::query_scalar(sql).bind(bind).fetch_one(pool).await,
         Database::Postgres(pool) => sqlx::query_scalar(sql).bind(bind).fetch_one(pool).await,
     }
     .expect("the count runs")

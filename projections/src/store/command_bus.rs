@@ -204,15 +204,17 @@ enum Backend<A: Aggregate> {
 impl<A: Aggregate> Backend<A> {
     fn for_database(database: &Database) -> Self {
         match database {
-            Database::Sqlite(pool) => Self::Sqlite(
+            Database::Sqlite { pool, reads } => Self::Sqlite(
                 PersistedEventStore::new_event_store(SealingRepository::new(
                     SqliteEventRepository::new(pool.clone()),
+                    SqliteEventRepository::new(reads.clone()),
                     database,
                 ))
                 .with_upcasters(super::upcasters::all()),
             ),
             Database::Postgres(pool) => Self::Postgres(
                 PersistedEventStore::new_event_store(SealingRepository::new(
+                    PostgresEventRepository::new(pool.clone()),
                     PostgresEventRepository::new(pool.clone()),
                     database,
                 ))

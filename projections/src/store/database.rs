@@ -19,7 +19,21 @@ use super::StoreError;
 macro_rules! with_pool {
     ($database:expr, $pool:ident => $body:expr) => {
         match $database {
-            $crate::store::Database::Sqlite($pool) => $body,
+            $crate::store::Database::Sqlite { pool: $pool, .. } => $body,
+            $crate::store::Database::Postgres($pool) => $body,
+        }
+    };
+}
+
+/// Like [`with_pool!`], for a statement that only reads and needs no transaction:
+/// on SQLite it runs on a WAL reader connection beside the one writer, so it neither
+/// waits behind writes nor holds them up (issue 14); on PostgreSQL it is the same pool.
+/// A reader sees every transaction committed before its statement began.
+#[macro_export]
+macro_rules! with_read_pool {
+    ($database:expr, $pool:ident => $body:expr) => {
+        match $database {
+            $crate::store::Database::Sqlite { reads: $pool, .. } => $body,
             $crate::store::Database::Postgres($pool) => $body,
         }
     };
@@ -31,6 +45,10 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/loan.db";
 /// How long a SQLite connection waits for another connection's write lock
 /// before giving up with "database is locked".
 const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// WAL reader connections of a SQLite database, beside its one writer: one per core of
+/// this kind of machine and a few more, since a read waits on the disk now and then.
+const SQLITE_READERS: u32 = 4;
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
@@ -50,7 +68,14 @@ pub fn default_database_url() -> String {
 #[derive(Debug, Clone)]
 pub enum Database {
     /// The embedded default (`sqlite:` URLs), written through sqlite-es.
-    Sqlite(SqlitePool),
+    Sqlite {
+        /// The one connection that writes (and whatever reads belong to a write).
+        pool: SqlitePool,
+        /// Read-only WAL connections for statements that only read
+        /// ([`crate::with_read_pool!`]); the writer's own pool for an in-memory database,
+        /// which other connections cannot see.
+        reads: SqlitePool,
+    },
     /// The scale-out store (`postgres://` and `postgresql://` URLs), written through postgres-es.
     Postgres(PgPool),
 }
@@ -100,8 +125,12 @@ impl Database {
     ///   lock wait in SQLite's busy handler, which sleeps 1 to 100 ms a turn with no
     ///   order among them (8 clients of the simplest command: p99 482 ms). Through one
     ///   connection they queue in the pool instead, first come first served and
-    ///   without sleeping (p99 18 ms), and a statement never waits for a lock. Reads
-    ///   queue too; each takes microseconds (bench/PROFILE.md, issue 14).
+    ///   without sleeping (p99 18 ms), and a statement never waits for a lock
+    ///   (bench/PROFILE.md, issue 14);
+    /// - beside it, [`SQLITE_READERS`] read-only connections for the statements that
+    ///   only read (sessions, aggregate loads, the log, the borrower's queries): in WAL
+    ///   mode they never wait for the writer nor it for them, so reads stop queueing
+    ///   behind other clients' commits and fsyncs.
     ///
     /// # Errors
     /// [`StoreError::CreateDirectory`], [`StoreError::Database`] when the file cannot be
@@ -120,11 +149,22 @@ impl Database {
         if let Some(directory) = options.get_filename().parent() {
             create_directory(directory).await?;
         }
+        let in_memory = options.get_filename().to_string_lossy().contains("memory");
         let pool = SqlitePoolOptions::new()
             .max_connections(1)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await?;
-        let database = Self::Sqlite(pool);
+        // The writer creates the file and switches it to WAL before any reader opens it.
+        sqlx::query("select 1").execute(&pool).await?;
+        let reads = if in_memory {
+            pool.clone()
+        } else {
+            SqlitePoolOptions::new()
+                .max_connections(SQLITE_READERS)
+                .connect_with(options.read_only(true))
+                .await?
+        };
+        let database = Self::Sqlite { pool, reads };
         database.migrate().await?;
         Ok(database)
     }
@@ -151,7 +191,7 @@ impl Database {
     /// the errors of the sealing rewrite.
     pub async fn migrate(&self) -> Result<(), StoreError> {
         match self {
-            Self::Sqlite(pool) => SQLITE_MIGRATIONS.run(pool).await?,
+            Self::Sqlite { pool, .. } => SQLITE_MIGRATIONS.run(pool).await?,
             Self::Postgres(pool) => POSTGRES_MIGRATIONS.run(pool).await?,
         }
         // Events stored before crypto-shredding get their personal fields sealed, once.
@@ -163,7 +203,7 @@ impl Database {
     /// `"sqlite"` or `"postgres"`, for logs and metrics.
     pub fn backend_name(&self) -> &'static str {
         match self {
-            Self::Sqlite(_) => "sqlite",
+            Self::Sqlite { .. } => "sqlite",
             Self::Postgres(_) => "postgres",
         }
     }
@@ -171,7 +211,7 @@ impl Database {
     /// True when the store answers a trivial query (readiness probe).
     pub async fn ping(&self) -> bool {
         let result = match self {
-            Self::Sqlite(pool) => sqlx::query("select 1").execute(pool).await.map(drop),
+            Self::Sqlite { pool, .. } => sqlx::query("select 1").execute(pool).await.map(drop),
             Self::Postgres(pool) => sqlx::query("select 1").execute(pool).await.map(drop),
         };
         result.is_ok()
@@ -180,7 +220,10 @@ impl Database {
     /// Closes every connection of the pool, waiting for the ones in use to be returned.
     pub async fn close(&self) {
         match self {
-            Self::Sqlite(pool) => pool.close().await,
+            Self::Sqlite { pool, reads } => {
+                reads.close().await;
+                pool.close().await;
+            }
             Self::Postgres(pool) => pool.close().await,
         }
     }

@@ -125,7 +125,7 @@ impl EventLog {
     pub async fn count(&self) -> Result<usize, StoreError> {
         let sql = "select count(*) from events";
         let count: i64 = match &self.database {
-            Database::Sqlite(pool) => sqlx::query_scalar(sql).fetch_one(pool).await?,
+            Database::Sqlite { reads: pool, .. } => sqlx::query_scalar(sql).fetch_one(pool).await?,
             Database::Postgres(pool) => sqlx::query_scalar(sql).fetch_one(pool).await?,
         };
         Ok(usize::try_from(count).unwrap_or_default())
@@ -152,7 +152,7 @@ impl EventLog {
     ) -> Result<Vec<StoredEvent>, StoreError> {
         let limit = limit.max(0);
         let rows: Vec<EventRow> = match &self.database {
-            Database::Sqlite(pool) => {
+            Database::Sqlite { reads: pool, .. } => {
                 sqlx::query_as(
                     "select 0 as transaction_id, global_position, aggregate_type, aggregate_id,
                             sequence, event_type, event_version, payload, metadata
@@ -208,7 +208,7 @@ impl EventLog {
     ) -> Result<Option<LogPosition>, StoreError> {
         // SQLite has no transaction ids (always 0); xid8 reaches bigint through text.
         let transaction = match &self.database {
-            Database::Sqlite(_) => "0",
+            Database::Sqlite { .. } => "0",
             Database::Postgres(_) => "transaction_id::text::bigint",
         };
         let sql = format!(
@@ -217,7 +217,7 @@ impl EventLog {
              order by sequence desc limit 1"
         );
         let row: Option<(i64, i64)> = match &self.database {
-            Database::Sqlite(pool) => {
+            Database::Sqlite { reads: pool, .. } => {
                 sqlx::query_as(&sql)
                     .bind(aggregate_type)
                     .bind(aggregate_id)
@@ -249,7 +249,7 @@ impl EventLog {
     /// [`StoreError::Database`] when the query fails.
     pub async fn head(&self) -> Result<LogPosition, StoreError> {
         match &self.database {
-            Database::Sqlite(pool) => {
+            Database::Sqlite { reads: pool, .. } => {
                 let global_position: i64 =
                     sqlx::query_scalar("select coalesce(max(global_position), 0) from events")
                         .fetch_one(pool)

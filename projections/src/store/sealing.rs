@@ -35,7 +35,7 @@ use cqrs_es::Aggregate;
 use serde_json::{json, Value};
 
 use super::{Database, StoreError};
-use crate::with_pool;
+use crate::{with_pool, with_read_pool};
 
 /// Key of the object that replaces a sealed value.
 const SEALED: &str = "$sealed";
@@ -149,7 +149,7 @@ impl DataKeys {
         let select = "select data_key from data_key where subject = $1";
         // The key almost always exists already: one read. (A row with a null key is an
         // erased subject.)
-        let found: Option<Option<String>> = with_pool!(&self.database, pool =>
+        let found: Option<Option<String>> = with_read_pool!(&self.database, pool =>
             sqlx::query_scalar(select).bind(subject).fetch_optional(pool).await)?;
         let stored = match found {
             Some(stored) => stored,
@@ -184,7 +184,7 @@ impl DataKeys {
                 "select subject, data_key from data_key where data_key is not null and subject in ({})",
                 marks.join(", ")
             );
-            let rows: Vec<(String, String)> = with_pool!(&self.database, pool => {
+            let rows: Vec<(String, String)> = with_read_pool!(&self.database, pool => {
                 let mut query = sqlx::query_as(&sql);
                 for subject in chunk {
                     query = query.bind(subject.as_str());
@@ -322,7 +322,7 @@ impl DataKeys {
     ) -> Result<Option<Value>, StoreError> {
         let sql = "select cast(payload as text) from events \
                    where aggregate_type = $1 and aggregate_id = $2 and sequence = 1";
-        let text: Option<String> = with_pool!(&self.database, pool => sqlx::query_scalar(sql)
+        let text: Option<String> = with_read_pool!(&self.database, pool => sqlx::query_scalar(sql)
             .bind(aggregate_type).bind(aggregate_id).fetch_optional(pool).await)?;
         Ok(text
             .and_then(|text| serde_json::from_str::<Value>(&text).ok())
@@ -555,7 +555,7 @@ pub async fn seal_stored_events(database: &Database) -> Result<usize, StoreError
         }
         let text = payload.to_string();
         match database {
-            Database::Sqlite(pool) => {
+            Database::Sqlite { pool, .. } => {
                 sqlx::query("update events set payload = $1 where aggregate_type = $2 and aggregate_id = $3 and sequence = $4")
                     .bind(&text).bind(&aggregate_type).bind(&aggregate_id).bind(sequence)
                     .execute(pool).await?;
@@ -585,15 +585,21 @@ pub async fn seal_stored_events(database: &Database) -> Result<usize, StoreError
 /// A cqrs-es event repository that seals personal fields on the way in and opens them
 /// on the way out (see the module docs); everything else is `inner`'s.
 pub struct SealingRepository<R> {
+    /// Appends (the database's writer).
     inner: R,
+    /// Loads (on SQLite a WAL reader: a load never queues behind other commands'
+    /// commits; the append's sequence check still catches a load that raced one).
+    reads: R,
     keys: DataKeys,
 }
 
 impl<R> SealingRepository<R> {
-    /// Wraps `inner`, with the keys of `database` (the same database).
-    pub fn new(inner: R, database: &Database) -> Self {
+    /// Wraps `inner` for appends and `reads` for loads (both on `database`, whose keys
+    /// it uses).
+    pub fn new(inner: R, reads: R, database: &Database) -> Self {
         Self {
             inner,
+            reads,
             keys: DataKeys::new(database),
         }
     }
@@ -604,7 +610,7 @@ impl<R: PersistedEventRepository> PersistedEventRepository for SealingRepository
         &self,
         aggregate_id: &str,
     ) -> Result<Vec<SerializedEvent>, PersistenceError> {
-        let mut events = self.inner.get_events::<A>(aggregate_id).await?;
+        let mut events = self.reads.get_events::<A>(aggregate_id).await?;
         self.keys.open_loaded(&mut events).await?;
         Ok(events)
     }
@@ -615,7 +621,7 @@ impl<R: PersistedEventRepository> PersistedEventRepository for SealingRepository
         last_sequence: usize,
     ) -> Result<Vec<SerializedEvent>, PersistenceError> {
         let mut events = self
-            .inner
+            .reads
             .get_last_events::<A>(aggregate_id, last_sequence)
             .await?;
         self.keys.open_loaded(&mut events).await?;
@@ -627,7 +633,7 @@ impl<R: PersistedEventRepository> PersistedEventRepository for SealingRepository
         aggregate_id: &str,
     ) -> Result<Option<SerializedSnapshot>, PersistenceError> {
         // We never write snapshots (DESIGN.md "Stores"), so none holds personal data.
-        self.inner.get_snapshot::<A>(aggregate_id).await
+        self.reads.get_snapshot::<A>(aggregate_id).await
     }
 
     async fn persist<A: Aggregate>(

@@ -8,7 +8,7 @@ use crate::helpers::{actor, TestDb};
 #[tokio::test]
 async fn sqlite_store_is_durable_and_reopens_with_its_events() {
     let db = TestDb::sqlite().await;
-    let Database::Sqlite(pool) = &db.database else {
+    let Database::Sqlite { pool, .. } = &db.database else {
         unreachable!("TestDb::sqlite opens SQLite")
     };
     let synchronous: i64 = sqlx::query_scalar("pragma synchronous")
@@ -52,6 +52,47 @@ async fn sqlite_store_is_durable_and_reopens_with_its_events() {
         .expect("load");
     assert_eq!(counter.value, 3);
     reopened.close().await;
+    db.teardown().await;
+}
+
+/// SQLite's statements that only read run on reader connections beside the one writer
+/// (issue 14): they cannot write, they see each commit as soon as it returns, and they
+/// answer while the writer is held inside a transaction.
+#[tokio::test]
+async fn sqlite_readers_see_every_commit_never_write_and_do_not_wait_for_the_writer() {
+    let db = TestDb::sqlite().await;
+    let Database::Sqlite { pool, reads } = &db.database else {
+        unreachable!("TestDb::sqlite opens SQLite")
+    };
+    let bus = CommandBus::<Counter>::new(&db.database, CounterServices::plain());
+    let count = "select count(*) from events where aggregate_id = 'counter-r'";
+    for expected in 1..=3_i64 {
+        bus.execute("counter-r", CounterCommand::Increment { by: 1 }, actor("a"))
+            .await
+            .expect("command");
+        let seen: i64 = sqlx::query_scalar(count).fetch_one(reads).await.unwrap();
+        assert_eq!(
+            seen, expected,
+            "a reader sees the commit that just returned"
+        );
+    }
+    let write = sqlx::query("delete from events").execute(reads).await;
+    assert!(write.is_err(), "reader connections are read-only");
+    // The writer's only connection is inside a write transaction: reads still answer.
+    let mut held = pool.begin().await.unwrap();
+    sqlx::query("insert into projection_checkpoint (name, transaction_id, global_position, updated_at) values ('held', 0, 0, 'x')")
+        .execute(&mut *held)
+        .await
+        .unwrap();
+    let counter = tokio::time::timeout(std::time::Duration::from_secs(5), bus.load("counter-r"))
+        .await
+        .expect("a load does not wait for the writer")
+        .unwrap();
+    assert_eq!(
+        counter.value, 3,
+        "and it sees the committed state, not the open write"
+    );
+    held.rollback().await.unwrap();
     db.teardown().await;
 }
 

@@ -67,7 +67,7 @@ async fn the_log_returns_every_aggregates_events_in_commit_order(db: &TestDb) {
     );
     let transaction_ids: Vec<i64> = all.iter().map(|e| e.position.transaction_id).collect();
     match db.database {
-        Database::Sqlite(_) => assert_eq!(transaction_ids, vec![0; 6]),
+        Database::Sqlite { .. } => assert_eq!(transaction_ids, vec![0; 6]),
         Database::Postgres(_) => {
             // One transaction per command: b's first two events were committed together.
             assert!(transaction_ids.iter().all(|&id| id > 0));

@@ -110,7 +110,7 @@ impl TestDb {
     pub fn postgres_pool(&self) -> &PgPool {
         match &self.database {
             Database::Postgres(pool) => pool,
-            Database::Sqlite(_) => panic!("not a PostgreSQL store"),
+            Database::Sqlite { .. } => panic!("not a PostgreSQL store"),
         }
     }
 

@@ -376,7 +376,7 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
     // Ledger: balances through the SQL view, and the trial balance.
     let sql = "select account, balance_minor from ledger_balances order by account";
     let balances: Vec<(String, i64)> = match database {
-        Database::Sqlite(pool) => sqlx::query_as(sql).fetch_all(pool).await.unwrap(),
+        Database::Sqlite { pool, .. } => sqlx::query_as(sql).fetch_all(pool).await.unwrap(),
         Database::Postgres(pool) => sqlx::query_as(sql).fetch_all(pool).await.unwrap(),
     };
     let balances: BTreeMap<String, i64> = balances.into_iter().collect();
@@ -555,7 +555,7 @@ async fn a_generated_workload_verifies_and_rebuilds_to_the_same_tables(db: &Test
     let tamper =
         "update wallet set cash = '1.00' where user_id = (select min(user_id) from wallet)";
     match database {
-        Database::Sqlite(pool) => {
+        Database::Sqlite { pool, .. } => {
             sqlx::query(tamper).execute(pool).await.unwrap();
         }
         Database::Postgres(pool) => {
@@ -654,7 +654,7 @@ async fn workers_wake_on_new_events_without_waiting_for_the_poll(db: &TestDb) {
         tokio::spawn(runner.run(wakeup.clone(), std::time::Duration::from_secs(60), stopped));
     tokio::time::sleep(std::time::Duration::from_millis(300)).await; // idle and waiting
     seed(database, 1).await.unwrap();
-    if matches!(database, Database::Sqlite(_)) {
+    if matches!(database, Database::Sqlite { .. }) {
         wakeup.notify_waiters(); // in-process writers poke the worker; PostgreSQL uses NOTIFY
     }
     let head = EventLog::new(database).head().await.unwrap();

@@ -59,7 +59,7 @@ async fn onboarded(db: &TestDb) -> (CommandBus<User>, String) {
 async fn stored(database: &Database) -> String {
     let sql = "select cast(payload as text) from events order by global_position";
     let rows: Vec<String> = match database {
-        Database::Sqlite(pool) => sqlx::query_scalar(sql).fetch_all(pool).await.unwrap(),
+        Database::Sqlite { pool, .. } => sqlx::query_scalar(sql).fetch_all(pool).await.unwrap(),
         Database::Postgres(pool) => sqlx::query_scalar(sql).fetch_all(pool).await.unwrap(),
     };
     rows.join("\n")
@@ -94,7 +94,7 @@ async fn as_plaintext(db: &TestDb, bus: &CommandBus<User>, user_id: &str) {
         let payload = serde_json::to_string(&event.payload).unwrap();
         let sequence = i64::try_from(event.sequence).unwrap();
         match &db.database {
-            Database::Sqlite(pool) => {
+            Database::Sqlite { pool, .. } => {
                 sqlx::query(
                     "update events set payload = $1 where aggregate_id = $2 and sequence = $3",
                 )
@@ -113,7 +113,7 @@ async fn as_plaintext(db: &TestDb, bus: &CommandBus<User>, user_id: &str) {
     }
     let again = "delete from event_rewrite";
     match &db.database {
-        Database::Sqlite(pool) => sqlx::query(again).execute(pool).await.map(drop).unwrap(),
+        Database::Sqlite { pool, .. } => sqlx::query(again).execute(pool).await.map(drop).unwrap(),
         Database::Postgres(pool) => sqlx::query(again).execute(pool).await.map(drop).unwrap(),
     }
 }
@@ -232,10 +232,11 @@ async fn append_reads_the_key_table(db: &TestDb, user_id: &str, in_memo: bool) -
     }
     let appended = async {
         match &db.database {
-            Database::Sqlite(pool) => {
+            Database::Sqlite { pool, reads } => {
                 let inner = sqlite_es::SqliteEventRepository::new(pool.clone());
+                let reads = sqlite_es::SqliteEventRepository::new(reads.clone());
                 run(
-                    SealingRepository::new(inner, &db.database),
+                    SealingRepository::new(inner, reads, &db.database),
                     &db.database,
                     user_id,
                 )
@@ -243,8 +244,9 @@ async fn append_reads_the_key_table(db: &TestDb, user_id: &str, in_memo: bool) -
             }
             Database::Postgres(pool) => {
                 let inner = postgres_es::PostgresEventRepository::new(pool.clone());
+                let reads = postgres_es::PostgresEventRepository::new(pool.clone());
                 run(
-                    SealingRepository::new(inner, &db.database),
+                    SealingRepository::new(inner, reads, &db.database),
                     &db.database,
                     user_id,
                 )
@@ -259,7 +261,7 @@ async fn append_reads_the_key_table(db: &TestDb, user_id: &str, in_memo: bool) -
     }
     let count = "select count(*) from data_key where subject = $1";
     let rows: i64 = match &db.database {
-        Database::Sqlite(pool) => {
+        Database::Sqlite { pool, .. } => {
             sqlx::query_scalar(count)
                 .bind(user_id)
                 .fetch_one(pool)
