@@ -46,6 +46,13 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/loan.db";
 /// before giving up with "database is locked".
 const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// How long a pooled PostgreSQL connection may sit idle before it is checked (a round
+/// trip) when next taken from the pool: a server restart, a proxy or a firewall may have
+/// dropped it meanwhile. sqlx's default checks every connection on every take, which
+/// cost each statement a second round trip (issue 14); a connection in steady use is
+/// not checked, and one that broke anyway fails its statement once and is discarded.
+const CHECK_IDLE_AFTER: Duration = Duration::from_secs(2);
+
 /// WAL reader connections of a SQLite database, beside its one writer: one per core of
 /// this kind of machine and a few more, since a read waits on the disk now and then.
 const SQLITE_READERS: u32 = 4;
@@ -150,7 +157,10 @@ impl Database {
             create_directory(directory).await?;
         }
         let in_memory = options.get_filename().to_string_lossy().contains("memory");
+        // An in-process SQLite connection cannot drop: sqlx's check of it on every take
+        // (`test_before_acquire`) only cost each statement two more thread hand-offs.
         let pool = SqlitePoolOptions::new()
+            .test_before_acquire(false)
             .max_connections(1)
             .connect_with(options.clone())
             .await?;
@@ -160,6 +170,7 @@ impl Database {
             pool.clone()
         } else {
             SqlitePoolOptions::new()
+                .test_before_acquire(false)
                 .max_connections(SQLITE_READERS)
                 .connect_with(options.read_only(true))
                 .await?
@@ -175,7 +186,18 @@ impl Database {
     /// # Errors
     /// [`StoreError::Database`] when the server refuses the connection, [`StoreError::Migration`].
     pub async fn connect_postgres(options: PgConnectOptions) -> Result<Self, StoreError> {
-        let pool = PgPoolOptions::new().connect_with(options).await?;
+        let pool = PgPoolOptions::new()
+            .test_before_acquire(false)
+            .before_acquire(|connection, meta| {
+                Box::pin(async move {
+                    if meta.idle_for >= CHECK_IDLE_AFTER {
+                        sqlx::Connection::ping(connection).await?;
+                    }
+                    Ok(true)
+                })
+            })
+            .connect_with(options)
+            .await?;
         let database = Self::Postgres(pool);
         database.migrate().await?;
         Ok(database)

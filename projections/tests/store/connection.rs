@@ -122,3 +122,49 @@ async fn bad_urls_are_errors_that_do_not_reveal_the_password() {
         "{bad_postgres:?}"
     );
 }
+
+/// A pooled PostgreSQL connection is checked only once it has been idle a while
+/// (issue 14: sqlx's check on every take cost each statement a round trip): one the
+/// server dropped while it sat idle is still replaced, not handed out broken.
+#[tokio::test]
+async fn a_postgres_connection_dropped_while_idle_is_replaced() {
+    use sqlx::Connection;
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    // A store of its own on the test's schema, named so that only its sessions end.
+    let schema: String = sqlx::query_scalar("select current_schema()")
+        .fetch_one(db.postgres_pool())
+        .await
+        .unwrap();
+    let url = std::env::var("TEST_DATABASE_URL").unwrap();
+    let options = <sqlx::postgres::PgConnectOptions as std::str::FromStr>::from_str(&url)
+        .unwrap()
+        .options([("search_path", schema.as_str())])
+        .application_name("idle-check-test");
+    let store = Database::connect_postgres(options).await.unwrap();
+    let Database::Postgres(pool) = &store else {
+        unreachable!()
+    };
+    sqlx::query("select 1").execute(pool).await.unwrap();
+    assert!(pool.num_idle() > 0, "the pool keeps its connection idle");
+    let mut outside = sqlx::PgConnection::connect(&url).await.unwrap();
+    let ended: i64 = sqlx::query_scalar(
+        "select count(*) from (select pg_terminate_backend(pid) from pg_stat_activity \
+         where application_name = 'idle-check-test') ended",
+    )
+    .fetch_one(&mut outside)
+    .await
+    .unwrap();
+    assert!(ended > 0);
+    outside.close().await.unwrap();
+    // Idle longer than the pool's threshold: the next take checks the connection.
+    tokio::time::sleep(std::time::Duration::from_millis(2_500)).await;
+    let answer: i32 = sqlx::query_scalar("select 1")
+        .fetch_one(pool)
+        .await
+        .expect("a dropped idle connection is replaced");
+    assert_eq!(answer, 1);
+    store.close().await;
+    db.teardown().await;
+}
