@@ -9,6 +9,7 @@ use cqrs_es::{Aggregate, AggregateError, EventEnvelope, EventStore};
 use postgres_es::PostgresEventRepository;
 use sqlite_es::SqliteEventRepository;
 
+use super::group_commit::GroupCommit;
 use super::sealing::{KeyMemo, SealingRepository};
 use super::{Database, RetryPolicy};
 
@@ -197,16 +198,18 @@ impl<A: Aggregate> CommandBus<A> {
 /// Both seal personal fields on the way in and open them on the way out
 /// ([`super::sealing`]).
 enum Backend<A: Aggregate> {
-    Sqlite(PersistedEventStore<SealingRepository<SqliteEventRepository>, A>),
-    Postgres(PersistedEventStore<SealingRepository<PostgresEventRepository>, A>),
+    Sqlite(PersistedEventStore<SealingRepository<SqliteEventRepository, GroupCommit>, A>),
+    Postgres(
+        PersistedEventStore<SealingRepository<PostgresEventRepository, PostgresEventRepository>, A>,
+    ),
 }
 
 impl<A: Aggregate> Backend<A> {
     fn for_database(database: &Database) -> Self {
         match database {
-            Database::Sqlite { pool, reads } => Self::Sqlite(
+            Database::Sqlite { reads, appends, .. } => Self::Sqlite(
                 PersistedEventStore::new_event_store(SealingRepository::new(
-                    SqliteEventRepository::new(pool.clone()),
+                    appends.clone(),
                     SqliteEventRepository::new(reads.clone()),
                     database,
                 ))

@@ -82,6 +82,9 @@ pub enum Database {
         /// ([`crate::with_read_pool!`]); the writer's own pool for an in-memory database,
         /// which other connections cannot see.
         reads: SqlitePool,
+        /// The task that writes event appends through `pool`, several in one commit
+        /// when they queue ([`super::group_commit`]).
+        appends: super::group_commit::GroupCommit,
     },
     /// The scale-out store (`postgres://` and `postgresql://` URLs), written through postgres-es.
     Postgres(PgPool),
@@ -175,7 +178,12 @@ impl Database {
                 .connect_with(options.read_only(true))
                 .await?
         };
-        let database = Self::Sqlite { pool, reads };
+        let appends = super::group_commit::GroupCommit::start(pool.clone());
+        let database = Self::Sqlite {
+            pool,
+            reads,
+            appends,
+        };
         database.migrate().await?;
         Ok(database)
     }
@@ -242,7 +250,7 @@ impl Database {
     /// Closes every connection of the pool, waiting for the ones in use to be returned.
     pub async fn close(&self) {
         match self {
-            Self::Sqlite { pool, reads } => {
+            Self::Sqlite { pool, reads, .. } => {
                 reads.close().await;
                 pool.close().await;
             }

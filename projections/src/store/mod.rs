@@ -18,6 +18,7 @@ mod command_bus;
 mod database;
 mod error;
 mod event_log;
+pub mod group_commit;
 mod retry;
 pub mod sealing;
 mod upcasters;

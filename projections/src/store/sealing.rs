@@ -34,6 +34,7 @@ use cqrs_es::persist::{
 use cqrs_es::Aggregate;
 use serde_json::{json, Value};
 
+use super::group_commit::GroupCommit;
 use super::{Database, StoreError};
 use crate::{with_pool, with_read_pool};
 
@@ -582,30 +583,59 @@ pub async fn seal_stored_events(database: &Database) -> Result<usize, StoreError
     Ok(rewritten)
 }
 
+/// Where a [`SealingRepository`] appends events: one transaction per append
+/// (postgres-es) or SQLite's [`GroupCommit`].
+pub trait Appends: Send + Sync {
+    /// Appends `events` of one aggregate of type `A` all together or not at all;
+    /// [`PersistenceError::OptimisticLockError`] when a sequence was taken first.
+    fn append<A: Aggregate>(
+        &self,
+        events: &[SerializedEvent],
+    ) -> impl std::future::Future<Output = Result<(), PersistenceError>> + Send;
+}
+
+impl Appends for postgres_es::PostgresEventRepository {
+    async fn append<A: Aggregate>(
+        &self,
+        events: &[SerializedEvent],
+    ) -> Result<(), PersistenceError> {
+        self.persist::<A>(events, None).await
+    }
+}
+
+impl Appends for GroupCommit {
+    async fn append<A: Aggregate>(
+        &self,
+        events: &[SerializedEvent],
+    ) -> Result<(), PersistenceError> {
+        GroupCommit::append(self, events).await
+    }
+}
+
 /// A cqrs-es event repository that seals personal fields on the way in and opens them
-/// on the way out (see the module docs); everything else is `inner`'s.
-pub struct SealingRepository<R> {
+/// on the way out (see the module docs); loads are `reads`' and appends `writes'`.
+pub struct SealingRepository<R, W> {
     /// Appends (the database's writer).
-    inner: R,
+    writes: W,
     /// Loads (on SQLite a WAL reader: a load never queues behind other commands'
     /// commits; the append's sequence check still catches a load that raced one).
     reads: R,
     keys: DataKeys,
 }
 
-impl<R> SealingRepository<R> {
-    /// Wraps `inner` for appends and `reads` for loads (both on `database`, whose keys
-    /// it uses).
-    pub fn new(inner: R, reads: R, database: &Database) -> Self {
+impl<R, W> SealingRepository<R, W> {
+    /// Appends with `writes` and loads with `reads` (both on `database`, whose keys it
+    /// uses).
+    pub fn new(writes: W, reads: R, database: &Database) -> Self {
         Self {
-            inner,
+            writes,
             reads,
             keys: DataKeys::new(database),
         }
     }
 }
 
-impl<R: PersistedEventRepository> PersistedEventRepository for SealingRepository<R> {
+impl<R: PersistedEventRepository, W: Appends> PersistedEventRepository for SealingRepository<R, W> {
     async fn get_events<A: Aggregate>(
         &self,
         aggregate_id: &str,
@@ -641,9 +671,15 @@ impl<R: PersistedEventRepository> PersistedEventRepository for SealingRepository
         events: &[SerializedEvent],
         snapshot_update: Option<(String, Value, usize)>,
     ) -> Result<(), PersistenceError> {
+        if snapshot_update.is_some() {
+            // We never write snapshots (DESIGN.md "Stores").
+            return Err(PersistenceError::UnknownError(
+                "snapshots are not written".into(),
+            ));
+        }
         let mut sealed = events.to_vec();
         self.keys.seal_events(&mut sealed).await?;
-        self.inner.persist::<A>(&sealed, snapshot_update).await
+        self.writes.append::<A>(&sealed).await
     }
 
     async fn stream_events<A: Aggregate>(

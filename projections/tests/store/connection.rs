@@ -61,7 +61,7 @@ async fn sqlite_store_is_durable_and_reopens_with_its_events() {
 #[tokio::test]
 async fn sqlite_readers_see_every_commit_never_write_and_do_not_wait_for_the_writer() {
     let db = TestDb::sqlite().await;
-    let Database::Sqlite { pool, reads } = &db.database else {
+    let Database::Sqlite { pool, reads, .. } = &db.database else {
         unreachable!("TestDb::sqlite opens SQLite")
     };
     let bus = CommandBus::<Counter>::new(&db.database, CounterServices::plain());

@@ -10,6 +10,7 @@ mod connection;
 mod counter;
 mod domain;
 mod event_log;
+mod group_commit;
 mod journey;
 mod read_side;
 mod sealing;

@@ -10,7 +10,9 @@ use std::sync::Arc;
 use aggregates::services::doubles::{test_now, user_services, FixedClock};
 use aggregates::user::{User, UserCommand};
 use aggregates::Actor;
-use projections::store::sealing::{seal_stored_events, DataKeys, KeyMemo, SealingRepository};
+use projections::store::sealing::{
+    seal_stored_events, Appends, DataKeys, KeyMemo, SealingRepository,
+};
 use projections::store::{CommandBus, Database, EventLog, LogPosition};
 use uuid::Uuid;
 
@@ -213,8 +215,8 @@ async fn concurrent_first_writers_share_one_key(db: &TestDb) {
 async fn append_reads_the_key_table(db: &TestDb, user_id: &str, in_memo: bool) -> bool {
     use cqrs_es::persist::PersistedEventRepository;
 
-    async fn run<R: PersistedEventRepository>(
-        repository: SealingRepository<R>,
+    async fn run<R: PersistedEventRepository, W: Appends>(
+        repository: SealingRepository<R, W>,
         database: &Database,
         user_id: &str,
     ) {
@@ -232,8 +234,8 @@ async fn append_reads_the_key_table(db: &TestDb, user_id: &str, in_memo: bool) -
     }
     let appended = async {
         match &db.database {
-            Database::Sqlite { pool, reads } => {
-                let inner = sqlite_es::SqliteEventRepository::new(pool.clone());
+            Database::Sqlite { reads, appends, .. } => {
+                let inner = appends.clone();
                 let reads = sqlite_es::SqliteEventRepository::new(reads.clone());
                 run(
                     SealingRepository::new(inner, reads, &db.database),

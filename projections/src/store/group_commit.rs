@@ -1,0 +1,176 @@
+//! Group commit of event appends on SQLite (issue 14, the SQLite floor).
+//!
+//! SQLite has one writer, and every commit of an append waits for its own fsync
+//! (`synchronous=FULL`, which stays). Appends that arrive while another is being
+//! written queue here and go to the database together: one transaction, one fsync,
+//! each append inside its own savepoint so that one that loses its optimistic
+//! concurrency race (or fails otherwise) is rolled back alone and the others commit.
+//! Nobody waits on purpose: a group is whatever queued while the previous one was
+//! written, so a lone append is written at once, as before.
+//!
+//! What each caller sees is what a transaction of its own would give:
+//! - it is answered only after the group's commit returned, so an acknowledged append
+//!   is durable;
+//! - a conflict ([`PersistenceError::OptimisticLockError`]) writes none of its events;
+//! - if the commit itself fails, every append of the group is answered with the error
+//!   and none of them is in the log; a crash before the commit loses only appends
+//!   nobody was answered for;
+//! - a caller that gives up waiting does not stop its append (as a dropped request
+//!   after its own commit would not either).
+
+use cqrs_es::persist::{PersistenceError, SerializedEvent};
+use sqlx::{Sqlite, SqlitePool, Transaction};
+use tokio::sync::{mpsc, oneshot};
+
+/// Appends written in one transaction at most: bounds how long the first of a group
+/// waits for the others' inserts.
+const MAX_GROUP: usize = 64;
+
+/// SQLite's extended code for a primary key violation: an append that lost the race
+/// for its sequence number (the events table's key, see migrations/sqlite/0001).
+const PRIMARY_KEY_VIOLATION: &str = "1555";
+
+/// A handle to the task that writes the appends of one SQLite database. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct GroupCommit {
+    queue: mpsc::Sender<Append>,
+}
+
+struct Append {
+    events: Vec<SerializedEvent>,
+    answer: oneshot::Sender<Result<(), PersistenceError>>,
+}
+
+/// How one append of a group went, before the commit.
+enum Outcome {
+    Written,
+    Conflict,
+    Failed(String),
+}
+
+impl GroupCommit {
+    /// Starts the writing task on `pool` (the database's one writer connection).
+    /// Needs a Tokio runtime; the task ends when the last handle is dropped.
+    pub fn start(pool: SqlitePool) -> Self {
+        let (queue, appends) = mpsc::channel(4 * MAX_GROUP);
+        tokio::spawn(write_groups(pool, appends));
+        Self { queue }
+    }
+
+    /// Appends `events` (of one aggregate, with consecutive sequences) and answers once
+    /// they are durable.
+    ///
+    /// # Errors
+    /// - [`PersistenceError::OptimisticLockError`]: another append took one of their
+    ///   sequence numbers first; nothing was written;
+    /// - [`PersistenceError::ConnectionError`]: the database failed (or the writing task
+    ///   is gone); nothing was written.
+    pub async fn append(&self, events: &[SerializedEvent]) -> Result<(), PersistenceError> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        let (answer, answered) = oneshot::channel();
+        let append = Append {
+            events: events.to_vec(),
+            answer,
+        };
+        if self.queue.send(append).await.is_err() {
+            return Err(gone());
+        }
+        answered.await.unwrap_or_else(|_| Err(gone()))
+    }
+}
+
+fn gone() -> PersistenceError {
+    PersistenceError::ConnectionError("the event store's writer has stopped".into())
+}
+
+async fn write_groups(pool: SqlitePool, mut appends: mpsc::Receiver<Append>) {
+    while let Some(first) = appends.recv().await {
+        let mut group = vec![first];
+        while group.len() < MAX_GROUP {
+            match appends.try_recv() {
+                Ok(append) => group.push(append),
+                Err(_) => break,
+            }
+        }
+        let written = write_group(&pool, &group).await;
+        for (index, append) in group.into_iter().enumerate() {
+            let answer = match &written {
+                Ok(outcomes) => match &outcomes[index] {
+                    Outcome::Written => Ok(()),
+                    Outcome::Conflict => Err(PersistenceError::OptimisticLockError),
+                    Outcome::Failed(error) => {
+                        Err(PersistenceError::ConnectionError(error.clone().into()))
+                    }
+                },
+                Err(error) => Err(PersistenceError::ConnectionError(error.to_string().into())),
+            };
+            // A caller that stopped waiting no longer needs its answer.
+            let _ = append.answer.send(answer);
+        }
+    }
+}
+
+/// Writes `group` in one transaction; `Err` when the transaction itself failed (then
+/// nothing was written).
+async fn write_group(pool: &SqlitePool, group: &[Append]) -> Result<Vec<Outcome>, sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    if let [alone] = group {
+        // No savepoint needed: a failure rolls back the whole (one-append) transaction.
+        let outcome = match insert(&mut tx, alone).await {
+            Ok(()) => Outcome::Written,
+            Err(error) => {
+                tx.rollback().await?;
+                return Ok(vec![failed(&error)]);
+            }
+        };
+        tx.commit().await?;
+        return Ok(vec![outcome]);
+    }
+    let mut outcomes = Vec::with_capacity(group.len());
+    for append in group {
+        sqlx::query("savepoint append").execute(&mut *tx).await?;
+        match insert(&mut tx, append).await {
+            Ok(()) => outcomes.push(Outcome::Written),
+            Err(error) => {
+                sqlx::query("rollback to append").execute(&mut *tx).await?;
+                outcomes.push(failed(&error));
+            }
+        }
+        sqlx::query("release append").execute(&mut *tx).await?;
+    }
+    tx.commit().await?;
+    Ok(outcomes)
+}
+
+fn failed(error: &sqlx::Error) -> Outcome {
+    match error {
+        sqlx::Error::Database(database)
+            if database.code().as_deref() == Some(PRIMARY_KEY_VIOLATION) =>
+        {
+            Outcome::Conflict
+        }
+        other => Outcome::Failed(other.to_string()),
+    }
+}
+
+async fn insert(tx: &mut Transaction<'static, Sqlite>, append: &Append) -> Result<(), sqlx::Error> {
+    for event in &append.events {
+        let sequence = i64::try_from(event.sequence).unwrap_or(i64::MAX);
+        sqlx::query(
+            "insert into events (aggregate_type, aggregate_id, sequence, event_type, \
+             event_version, payload, metadata) values ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(&event.aggregate_type)
+        .bind(&event.aggregate_id)
+        .bind(sequence)
+        .bind(&event.event_type)
+        .bind(&event.event_version)
+        .bind(&event.payload)
+        .bind(&event.metadata)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}

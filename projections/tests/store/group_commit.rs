@@ -1,0 +1,145 @@
+//! SQLite's group commit of appends (issue 14): appends that queue while the writer is
+//! busy go in one transaction, and each still succeeds or fails alone, as it would in a
+//! transaction of its own.
+
+use cqrs_es::persist::{PersistenceError, SerializedEvent};
+use projections::store::group_commit::GroupCommit;
+use projections::store::Database;
+use serde_json::json;
+
+use crate::helpers::TestDb;
+
+fn event(aggregate_id: &str, sequence: usize) -> SerializedEvent {
+    SerializedEvent::new(
+        aggregate_id.to_string(),
+        sequence,
+        "Counter".to_string(),
+        "Incremented".to_string(),
+        "1".to_string(),
+        json!({"Incremented": {"by": 1}}),
+        json!({}),
+    )
+}
+
+fn parts(db: &TestDb) -> (sqlx::SqlitePool, GroupCommit) {
+    let Database::Sqlite { pool, appends, .. } = &db.database else {
+        unreachable!("TestDb::sqlite opens SQLite")
+    };
+    (pool.clone(), appends.clone())
+}
+
+/// Appends sent while the writer is held queue and are written together: the ones
+/// with free sequences commit, the one that reuses a taken sequence is refused alone,
+/// and nothing of it is written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_group_commits_every_append_but_the_conflicting_one() {
+    let db = TestDb::sqlite().await;
+    let (pool, appends) = parts(&db);
+    appends.append(&[event("taken", 1)]).await.unwrap();
+    // Hold the one writer connection so that the next appends queue into one group.
+    let held = pool.begin().await.unwrap();
+    // The writer takes this one first and waits for the connection with it alone;
+    // everything sent after it queues into the next group.
+    let first = {
+        let appends = appends.clone();
+        tokio::spawn(async move { appends.append(&[event("first", 1)]).await })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    let mut sent = vec![first];
+    for n in 0..6 {
+        let appends = appends.clone();
+        sent.push(tokio::spawn(async move {
+            appends
+                .append(&[
+                    event(&format!("free-{n}"), 1),
+                    event(&format!("free-{n}"), 2),
+                ])
+                .await
+        }));
+    }
+    let conflicting = {
+        let appends = appends.clone();
+        tokio::spawn(async move {
+            appends
+                .append(&[event("taken", 2), event("taken", 1)])
+                .await
+        })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    drop(held);
+    for append in sent {
+        append.await.unwrap().expect("a free sequence commits");
+    }
+    assert!(matches!(
+        conflicting.await.unwrap(),
+        Err(PersistenceError::OptimisticLockError)
+    ));
+    let rows: Vec<(String, i64)> =
+        sqlx::query_as("select aggregate_id, sequence from events order by global_position")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    assert_eq!(rows.len(), 1 + 1 + 6 * 2, "{rows:?}");
+    let taken: Vec<i64> = rows
+        .iter()
+        .filter(|(id, _)| id == "taken")
+        .map(|(_, s)| *s)
+        .collect();
+    assert_eq!(taken, vec![1], "no part of the refused append was written");
+    for n in 0..6 {
+        let id = format!("free-{n}");
+        let sequences: Vec<i64> = rows
+            .iter()
+            .filter(|(a, _)| *a == id)
+            .map(|(_, s)| *s)
+            .collect();
+        assert_eq!(
+            sequences,
+            vec![1, 2],
+            "an append's events stay together and in order"
+        );
+    }
+    db.teardown().await;
+}
+
+/// Many writers at once: every acknowledged append is in the log exactly once, and
+/// an append is acknowledged only once it is committed (a reader sees it then).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_acknowledged_append_is_committed_once() {
+    let db = TestDb::sqlite().await;
+    let (_, appends) = parts(&db);
+    let Database::Sqlite { reads, .. } = &db.database else {
+        unreachable!()
+    };
+    let mut writers = Vec::new();
+    for writer in 0..16 {
+        let appends = appends.clone();
+        let reads = reads.clone();
+        writers.push(tokio::spawn(async move {
+            let id = format!("writer-{writer}");
+            for sequence in 1..=20 {
+                appends.append(&[event(&id, sequence)]).await.unwrap();
+                let seen: i64 =
+                    sqlx::query_scalar("select count(*) from events where aggregate_id = $1")
+                        .bind(&id)
+                        .fetch_one(&reads)
+                        .await
+                        .unwrap();
+                assert_eq!(
+                    seen,
+                    i64::try_from(sequence).unwrap(),
+                    "visible once answered"
+                );
+            }
+        }));
+    }
+    for writer in writers {
+        writer.await.unwrap();
+    }
+    let total: i64 = sqlx::query_scalar("select count(*) from events")
+        .fetch_one(reads)
+        .await
+        .unwrap();
+    assert_eq!(total, 16 * 20);
+    db.teardown().await;
+}
