@@ -1,7 +1,8 @@
 //! The event store: connection, migrations, command execution with conflict retry,
 //! and the global-position log reader.
 //!
-//! Both back ends keep cqrs-es's `events` table (written by sqlite-es or postgres-es)
+//! Both back ends keep cqrs-es's `events` table (written by [`group_commit`] on SQLite,
+//! postgres-es on PostgreSQL)
 //! plus a global position that the projection workers tail (DESIGN.md "Stores"):
 //!
 //! - [`Database`] opens SQLite or PostgreSQL from a URL and applies the migrations.
@@ -10,6 +11,9 @@
 //!   command that lost an optimistic-concurrency race, following a [`RetryPolicy`].
 //! - [`EventLog`] reads every aggregate's events in one global order, after a
 //!   [`LogPosition`] checkpoint, without ever skipping a late commit.
+//! - [`group_commit`] writes SQLite's appends, several in one transaction when they
+//!   queue behind the one writer; SQLite's loads and other reads that need no
+//!   transaction go to WAL reader connections ([`crate::with_read_pool!`]).
 //! - [`sealing`] seals the personal fields of events with the borrower's data key on
 //!   the way in and opens them on the way out (crypto-shredding, ADR 0012).
 

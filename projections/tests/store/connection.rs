@@ -147,6 +147,13 @@ async fn a_postgres_connection_dropped_while_idle_is_replaced() {
         unreachable!()
     };
     sqlx::query("select 1").execute(pool).await.unwrap();
+    // A connection goes back to the pool in a task of its own, a moment later.
+    for _ in 0..100 {
+        if pool.num_idle() > 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
     assert!(pool.num_idle() > 0, "the pool keeps its connection idle");
     let mut outside = sqlx::PgConnection::connect(&url).await.unwrap();
     let ended: i64 = sqlx::query_scalar(
