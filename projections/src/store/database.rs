@@ -159,7 +159,9 @@ impl Database {
         if let Some(directory) = options.get_filename().parent() {
             create_directory(directory).await?;
         }
-        let in_memory = options.get_filename().to_string_lossy().contains("memory");
+        // sqlx names an in-memory database `file:sqlx-in-memory-<n>` (`sqlite::memory:`).
+        let filename = options.get_filename().to_string_lossy().into_owned();
+        let in_memory = filename == ":memory:" || filename.starts_with("file:sqlx-in-memory");
         // An in-process SQLite connection cannot drop: sqlx's check of it on every take
         // (`test_before_acquire`) only cost each statement two more thread hand-offs.
         let pool = SqlitePoolOptions::new()

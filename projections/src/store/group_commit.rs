@@ -65,15 +65,12 @@ impl GroupCommit {
     ///   sequence numbers first; nothing was written;
     /// - [`PersistenceError::ConnectionError`]: the database failed (or the writing task
     ///   is gone); nothing was written.
-    pub async fn append(&self, events: &[SerializedEvent]) -> Result<(), PersistenceError> {
+    pub async fn append(&self, events: Vec<SerializedEvent>) -> Result<(), PersistenceError> {
         if events.is_empty() {
             return Ok(());
         }
         let (answer, answered) = oneshot::channel();
-        let append = Append {
-            events: events.to_vec(),
-            answer,
-        };
+        let append = Append { events, answer };
         if self.queue.send(append).await.is_err() {
             return Err(gone());
         }

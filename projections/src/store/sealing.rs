@@ -86,7 +86,11 @@ impl KeyMemo {
             for (subject, key) in keys {
                 memo.keys.insert(subject.clone(), key.clone());
             }
-            for event in events.iter().filter(|e| e.sequence == 1) {
+            // Only an Order's append needs its first event (to name its borrower).
+            let first_events = events
+                .iter()
+                .filter(|e| e.sequence == 1 && subject_in_first_event(&e.aggregate_type));
+            for event in first_events {
                 if let Some(body) = event.payload.get(&event.event_type) {
                     memo.first_bodies.insert(
                         (event.aggregate_type.clone(), event.aggregate_id.clone()),
@@ -590,23 +594,23 @@ pub trait Appends: Send + Sync {
     /// [`PersistenceError::OptimisticLockError`] when a sequence was taken first.
     fn append<A: Aggregate>(
         &self,
-        events: &[SerializedEvent],
+        events: Vec<SerializedEvent>,
     ) -> impl std::future::Future<Output = Result<(), PersistenceError>> + Send;
 }
 
 impl Appends for postgres_es::PostgresEventRepository {
     async fn append<A: Aggregate>(
         &self,
-        events: &[SerializedEvent],
+        events: Vec<SerializedEvent>,
     ) -> Result<(), PersistenceError> {
-        self.persist::<A>(events, None).await
+        self.persist::<A>(&events, None).await
     }
 }
 
 impl Appends for GroupCommit {
     async fn append<A: Aggregate>(
         &self,
-        events: &[SerializedEvent],
+        events: Vec<SerializedEvent>,
     ) -> Result<(), PersistenceError> {
         GroupCommit::append(self, events).await
     }
@@ -679,7 +683,7 @@ impl<R: PersistedEventRepository, W: Appends> PersistedEventRepository for Seali
         }
         let mut sealed = events.to_vec();
         self.keys.seal_events(&mut sealed).await?;
-        self.writes.append::<A>(&sealed).await
+        self.writes.append::<A>(sealed).await
     }
 
     async fn stream_events<A: Aggregate>(

@@ -35,14 +35,14 @@ fn parts(db: &TestDb) -> (sqlx::SqlitePool, GroupCommit) {
 async fn a_group_commits_every_append_but_the_conflicting_one() {
     let db = TestDb::sqlite().await;
     let (pool, appends) = parts(&db);
-    appends.append(&[event("taken", 1)]).await.unwrap();
+    appends.append(vec![event("taken", 1)]).await.unwrap();
     // Hold the one writer connection so that the next appends queue into one group.
     let held = pool.begin().await.unwrap();
     // The writer takes this one first and waits for the connection with it alone;
     // everything sent after it queues into the next group.
     let first = {
         let appends = appends.clone();
-        tokio::spawn(async move { appends.append(&[event("first", 1)]).await })
+        tokio::spawn(async move { appends.append(vec![event("first", 1)]).await })
     };
     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     let mut sent = vec![first];
@@ -50,7 +50,7 @@ async fn a_group_commits_every_append_but_the_conflicting_one() {
         let appends = appends.clone();
         sent.push(tokio::spawn(async move {
             appends
-                .append(&[
+                .append(vec![
                     event(&format!("free-{n}"), 1),
                     event(&format!("free-{n}"), 2),
                 ])
@@ -61,7 +61,7 @@ async fn a_group_commits_every_append_but_the_conflicting_one() {
         let appends = appends.clone();
         tokio::spawn(async move {
             appends
-                .append(&[event("taken", 2), event("taken", 1)])
+                .append(vec![event("taken", 2), event("taken", 1)])
                 .await
         })
     };
@@ -118,7 +118,7 @@ async fn every_acknowledged_append_is_committed_once() {
         writers.push(tokio::spawn(async move {
             let id = format!("writer-{writer}");
             for sequence in 1..=20 {
-                appends.append(&[event(&id, sequence)]).await.unwrap();
+                appends.append(vec![event(&id, sequence)]).await.unwrap();
                 let seen: i64 =
                     sqlx::query_scalar("select count(*) from events where aggregate_id = $1")
                         .bind(&id)
