@@ -10,11 +10,11 @@ use rand::RngCore;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use crate::db::{with_pool, with_read_pool};
+use crate::db::with_pool;
 use crate::envelope::ApiError;
 use crate::state::AppState;
 use projections::projection::time_text;
-use projections::reads::Session;
+use projections::reads::{self, Session};
 
 /// Who a token belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,9 +66,7 @@ pub async fn issue(state: &AppState, subject: Uuid, kind: TokenKind) -> Result<S
 /// The subject of a live token of `kind`. Errors: 20001 unknown or revoked (or of the
 /// other kind), 7 expired.
 pub async fn resolve(state: &AppState, token: &str, kind: TokenKind) -> Result<Uuid, ApiError> {
-    let sql = "select subject, expires_at, revoked_at from auth_token where token_hash = $1 and kind = $2";
-    let row: Option<Session> = with_read_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(token_hash(token)).bind(kind.as_str()).fetch_optional(pool).await)?;
+    let row = reads::session(&state.database, &token_hash(token), kind.as_str()).await?;
     check(state, row)
 }
 

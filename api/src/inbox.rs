@@ -11,7 +11,6 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::db::with_pool;
 use crate::envelope::ApiError;
 use crate::state::AppState;
 
@@ -57,20 +56,6 @@ pub struct NoticePage {
     pub notices: Vec<NoticeView>,
 }
 
-/// A row of [`page`]: the counts, then a notice's columns (null past the last page).
-type PageRow = (
-    i64,
-    i64,
-    Option<String>,
-    Option<String>,
-    Option<i64>,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-);
-
 /// The inbox of `user_id`: `limit` notices from `offset`, newest first (ties by id),
 /// with the total and unread counts, read in one statement (one snapshot).
 pub async fn page(
@@ -79,20 +64,9 @@ pub async fn page(
     limit: i64,
     offset: i64,
 ) -> Result<NoticePage, ApiError> {
-    let sql = "with mine as ( \
-                 select n.notice_id, n.order_id, n.period, n.kind, n.amount, n.due_date, \
-                        n.created_at, r.read_at \
-                 from notice n left join notice_read r \
-                   on r.notice_id = n.notice_id and r.user_id = n.user_id \
-                 where n.user_id = $1) \
-               select c.total, c.unread, p.notice_id, p.order_id, p.period, p.kind, \
-                      p.amount, p.due_date, p.created_at, p.read_at \
-               from (select count(*) as total, count(*) - count(read_at) as unread from mine) c \
-               left join (select * from mine order by created_at desc, notice_id desc \
-                          limit $2 offset $3) p on 1 = 1 \
-               order by p.created_at desc, p.notice_id desc";
-    let rows: Vec<PageRow> = with_pool!(&state.database, pool => sqlx::query_as(sql)
-        .bind(user_id.to_string()).bind(limit).bind(offset).fetch_all(pool).await)?;
+    let rows =
+        projections::reads::inbox::page(&state.database, &user_id.to_string(), limit, offset)
+            .await?;
     let (total, unread) = rows.first().map_or((0, 0), |row| (row.0, row.1));
     let notices = rows
         .into_iter()
@@ -142,26 +116,9 @@ pub async fn mark_read(
         Marking::Ids(ids) if ids.is_empty() => return Ok(0),
         Marking::Ids(ids) => ids,
     };
-    // `$3, $4, ...`: one placeholder per id (at most a page's worth), which both
-    // stores accept; `where` comes before `on conflict`, as SQLite requires.
-    let only = if ids.is_empty() {
-        String::new()
-    } else {
-        let list: Vec<String> = (0..ids.len()).map(|i| format!("${}", i + 3)).collect();
-        format!(" and notice_id in ({})", list.join(", "))
-    };
-    let sql = format!(
-        "insert into notice_read (notice_id, user_id, read_at) \
-         select notice_id, user_id, $2 from notice where user_id = $1{only} \
-         on conflict (notice_id) do nothing"
-    );
     let now = projections::projection::time_text(state.now());
-    let marked = with_pool!(&state.database, pool => {
-        let mut query = sqlx::query(&sql).bind(user_id.to_string()).bind(&now);
-        for id in ids {
-            query = query.bind(id);
-        }
-        query.execute(pool).await.map(|r| r.rows_affected())
-    })?;
+    let marked =
+        projections::reads::inbox::mark_read(&state.database, &user_id.to_string(), ids, &now)
+            .await?;
     Ok(marked)
 }

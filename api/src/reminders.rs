@@ -24,11 +24,12 @@
 
 use std::collections::HashSet;
 
-use aggregates::order::{OrderCommand, OrderEvent, ReminderKind};
+use aggregates::order::{OrderCommand, OrderEvent, OrderStatus, ReminderKind};
 use aggregates::Actor;
 use chrono::{NaiveDate, NaiveTime};
 use projections::consumer::Workflow;
 use projections::projection::time_text;
+use projections::reads::schedule;
 use projections::store::StoredEvent;
 use projections::ProjectionError;
 use rust_decimal::Decimal;
@@ -44,9 +45,7 @@ use crate::state::AppState;
 /// goes on with the others; an unreadable read model is an error.
 pub async fn pass(state: &AppState) -> Result<usize, ApiError> {
     let today = state.now().date_naive();
-    let repaying = "select order_id, doc from order_detail where status = 4";
-    let loans: Vec<(String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(repaying).fetch_all(pool).await)?;
+    let loans = schedule::orders_in_status(&state.database, OrderStatus::Disbursed).await?;
     let shown = notices_recorded_since(state, today).await?;
     let mut recorded = 0;
     for (order_id, doc) in loans {
@@ -109,9 +108,7 @@ async fn notices_recorded_since(
     today: NaiveDate,
 ) -> Result<HashSet<(String, i64, &'static str)>, ApiError> {
     let start = time_text(today.and_time(NaiveTime::MIN).and_utc());
-    let sql = "select order_id, period, kind from notice where created_at >= $1";
-    let rows: Vec<(String, i64, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(&start).fetch_all(pool).await)?;
+    let rows = schedule::notices_since(&state.database, &start).await?;
     Ok(rows
         .into_iter()
         .filter_map(|(order, period, kind)| {

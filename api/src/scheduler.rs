@@ -7,22 +7,20 @@
 
 use std::time::Duration;
 
-use aggregates::order::OrderCommand;
+use aggregates::order::{OrderCommand, OrderStatus};
 use aggregates::Actor;
 use tokio::sync::watch;
 
-use crate::db::with_pool;
 use crate::envelope::ApiError;
 use crate::state::AppState;
 use projections::projection::time_text;
+use projections::reads::schedule;
 
 /// One pass: returns (offers expired, loans accrued).
 pub async fn run_once(state: &AppState) -> Result<(usize, usize), ApiError> {
     let now = time_text(state.now());
     // Approved offers whose validity has passed (the order re-checks the time).
-    let due = "select order_id, doc from order_detail where status = 9";
-    let approved: Vec<(String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(due).fetch_all(pool).await)?;
+    let approved = schedule::orders_in_status(&state.database, OrderStatus::Approved).await?;
     let mut expired = 0;
     for (order_id, doc) in approved {
         let doc: serde_json::Value = serde_json::from_str(&doc).map_err(ApiError::internal)?;
@@ -48,9 +46,7 @@ pub async fn run_once(state: &AppState) -> Result<(usize, usize), ApiError> {
             Err(error) => tracing::info!(%order_id, msg = %error.msg, "offer not expired"),
         }
     }
-    let repaying = "select order_id from order_detail where status = 4";
-    let loans: Vec<String> = with_pool!(&state.database, pool =>
-        sqlx::query_scalar(repaying).fetch_all(pool).await)?;
+    let loans = schedule::order_ids_in_status(&state.database, OrderStatus::Disbursed).await?;
     let mut accrued = 0;
     for order_id in loans {
         let events = state

@@ -46,6 +46,14 @@ pub enum ProjectionError {
     /// An aggregate's events could not be loaded.
     #[error("cannot load aggregate: {0}")]
     Load(String),
+    /// A read model row's document could not be decoded ([`crate::reads`]).
+    #[error("cannot decode a stored {what}: {source}")]
+    Stored {
+        /// What the row holds.
+        what: &'static str,
+        /// The cause.
+        source: serde_json::Error,
+    },
     /// A test failpoint stopped the worker between steps.
     #[error("failpoint: {0}")]
     Failpoint(&'static str),

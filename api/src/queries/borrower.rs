@@ -1,5 +1,5 @@
-//! The borrower's read models, as the borrower calls read them (PRODUCT.md 8, 10):
-//! every SQL query of the borrower routes. Read models lag the log by a step of the
+//! The borrower's answers (PRODUCT.md 8, 10), shaped from the typed queries of
+//! [`projections::reads::borrower`]. Read models lag the log by a step of the
 //! workers; nothing here decides a rule (DESIGN.md "Where each rule lives").
 
 use aggregates::order::Order;
@@ -7,10 +7,9 @@ use aggregates::ErrorCode;
 use serde_json::{json, Value as Json};
 use uuid::Uuid;
 
-use projections::reads::{self, OrderListRow};
+use projections::reads::borrower::{self as reads, OrderListRow};
 
 use crate::auth::{self, BorrowerToken, TokenKind};
-use crate::db::with_pool;
 use crate::envelope::ApiError;
 use crate::state::AppState;
 
@@ -33,9 +32,7 @@ pub async fn loan_progress(
 
 /// `/loan/getUserOrderList`: {orderId, status, principal, applyTime}, newest first.
 pub async fn order_list(state: &AppState, user_id: Uuid) -> Result<Vec<Json>, ApiError> {
-    let sql = "select order_id, status, principal, applied_at, order_no from order_list where user_id = $1 order by applied_at desc";
-    let rows: Vec<OrderListRow> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(user_id.to_string()).fetch_all(pool).await)?;
+    let rows = reads::order_list(&state.database, &user_id.to_string()).await?;
     Ok(order_list_docs(rows))
 }
 
@@ -62,9 +59,7 @@ fn order_list_docs(rows: Vec<OrderListRow>) -> Vec<Json> {
 /// `/loan/orderTimeline`: the order's events as the borrower sees them; who acted is
 /// given by role, never an auditor's identity.
 pub async fn order_timeline(state: &AppState, order_id: &str) -> Result<Vec<Json>, ApiError> {
-    let sql = "select doc, actor from order_timeline where order_id = $1 order by sequence";
-    let rows: Vec<(String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(order_id).fetch_all(pool).await)?;
+    let rows = reads::timeline(&state.database, order_id).await?;
     Ok(rows
         .into_iter()
         .map(|(doc, actor)| {
@@ -77,9 +72,7 @@ pub async fn order_timeline(state: &AppState, order_id: &str) -> Result<Vec<Json
 
 /// `/user/getLastWithdrawError`: the text, empty when none.
 pub async fn last_withdraw_error(state: &AppState, user_id: Uuid) -> Result<String, ApiError> {
-    let sql = "select message from last_withdraw_error where user_id = $1";
-    let message: Option<String> = with_pool!(&state.database, pool =>
-        sqlx::query_scalar(sql).bind(user_id.to_string()).fetch_optional(pool).await)?;
+    let message = reads::last_withdraw_error(&state.database, &user_id.to_string()).await?;
     Ok(message.unwrap_or_default())
 }
 
@@ -111,30 +104,20 @@ pub async fn sms_messages(
     mobile: &str,
     limit: i64,
 ) -> Result<Vec<(String, String)>, ApiError> {
-    let sql = "select created_at, body from sms_outbox where mobile = $1 \
-               order by created_at desc limit $2";
-    let rows: Vec<(String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(mobile).bind(limit).fetch_all(pool).await)?;
-    Ok(rows)
+    Ok(reads::sms_messages(&state.database, mobile, limit).await?)
 }
 
 /// The user id that holds this phone number.
 pub async fn user_by_mobile(state: &AppState, mobile: &str) -> Result<Option<Uuid>, ApiError> {
-    let sql = "select user_id from user_mobile where mobile = $1";
-    let id: Option<String> = with_pool!(&state.database, pool =>
-        sqlx::query_scalar(sql).bind(mobile).fetch_optional(pool).await)?;
+    let id = reads::user_by_mobile(&state.database, mobile).await?;
     Ok(id.and_then(|id| Uuid::parse_str(&id).ok()))
 }
 
 /// The borrower's `user_profile` document, with `lastOrderId` from `loan_progress`.
 pub async fn user_doc(state: &AppState, user_id: Uuid) -> Result<serde_json::Value, ApiError> {
-    let sql = "select doc from user_profile where user_id = $1";
-    let doc: Option<String> = with_pool!(&state.database, pool =>
-        sqlx::query_scalar(sql).bind(user_id.to_string()).fetch_optional(pool).await)?;
-    let latest = "select order_id from loan_progress where user_id = $1";
-    let last_order: Option<String> = with_pool!(&state.database, pool =>
-        sqlx::query_scalar(latest).bind(user_id.to_string()).fetch_optional(pool).await)?;
-    profile_doc(doc, last_order)
+    let found = reads::user_doc(&state.database, &user_id.to_string()).await?;
+    let (doc, last_order) = found.unzip();
+    profile_doc(doc, last_order.flatten())
 }
 
 /// [`user_doc`] of the token's borrower, with the session check in the same statement.

@@ -25,7 +25,8 @@
 use aggregates::user::{EmergencyContact, LockKind, User};
 use aggregates::ErrorCode;
 use projections::projection::time_text;
-use projections::store::{Database, RECORDED_AT};
+use projections::reads::{self, export::Rows};
+use projections::store::RECORDED_AT;
 use serde::Serialize;
 use serde_json::Value as Json;
 use utoipa::ToSchema;
@@ -390,57 +391,6 @@ const NOT_INCLUDED: [&str; 3] = [
     "auditors' internal review notes and identities: staff records; who acted is given by role",
 ];
 
-/// `payment_session`: id, order, amount, status, payment reference, created, updated.
-type PaymentSessionRow = (
-    String,
-    String,
-    String,
-    String,
-    Option<String>,
-    String,
-    String,
-);
-
-/// `notice` with its read mark: id, order, period, kind, amount, due date, created,
-/// read.
-type NoticeRow = (
-    String,
-    String,
-    i64,
-    String,
-    String,
-    String,
-    String,
-    Option<String>,
-);
-
-/// The rows of one borrower, read in one transaction.
-struct Rows {
-    mobile: String,
-    registered_at: String,
-    state: String,
-    /// Order id, `order_detail.doc`, order number.
-    orders: Vec<(String, String, Option<String>)>,
-    /// Order id, sequence, time, event type, actor, doc.
-    timeline: Vec<(String, i64, String, String, String, String)>,
-    payment_sessions: Vec<PaymentSessionRow>,
-    /// Order id, `receipt.doc`.
-    receipts: Vec<(String, String)>,
-    /// Id, order, kind, amount, time.
-    transactions: Vec<(String, String, String, String, String)>,
-    /// Order id, time, actor, document, receipt number.
-    downloads: Vec<(String, String, String, String, String)>,
-    /// Proceeds, cash, balance.
-    wallet: Option<(String, String, String)>,
-    notices: Vec<NoticeRow>,
-    /// Created, expires, revoked.
-    sessions: Vec<(String, String, Option<String>)>,
-    /// Created, sent, body.
-    sms: Vec<(String, Option<String>, String)>,
-    /// Time, actor.
-    exports: Vec<(String, String)>,
-}
-
 /// Everything held about `user_id`, recorded as exported by `actor` (`user:<id>` or
 /// `auditor:<id>`) before it is answered, so none leaves unrecorded. Errors: 40007
 /// when no such borrower exists (nothing is recorded then).
@@ -456,7 +406,7 @@ pub async fn export_recorded(
 
 /// Everything held about `user_id`, or `None` when no such borrower exists.
 async fn export(state: &AppState, user_id: Uuid) -> Result<Option<DataExport>, ApiError> {
-    let Some(rows) = read_rows(state, &user_id.to_string()).await? else {
+    let Some(rows) = reads::export::rows(&state.database, &user_id.to_string()).await? else {
         return Ok(None);
     };
     let user: User = serde_json::from_str(&rows.state).map_err(ApiError::internal)?;
@@ -702,76 +652,6 @@ fn exported_orders(rows: &Rows) -> Result<Vec<ExportedOrder>, ApiError> {
         .collect()
 }
 
-/// Reads every row of `user_id` in one read transaction; `None` when there is no
-/// such borrower.
-async fn read_rows(state: &AppState, user_id: &str) -> Result<Option<Rows>, ApiError> {
-    const PROFILE: &str =
-        "select mobile, registered_at, state from user_profile where user_id = $1";
-    const ORDERS: &str = "select d.order_id, d.doc, l.order_no from order_detail d \
-         left join order_list l on l.order_id = d.order_id \
-         where d.user_id = $1 order by d.applied_at, d.order_id";
-    const TIMELINE: &str =
-        "select t.order_id, t.sequence, t.at, t.event_type, t.actor, t.doc from order_timeline t \
-         join order_detail d on d.order_id = t.order_id where d.user_id = $1 \
-         order by t.order_id, t.sequence";
-    const PAYMENT_SESSIONS: &str = "select session_id, order_id, amount, status, payment_ref, \
-         created_at, updated_at from payment_session where user_id = $1 \
-         order by created_at, session_id";
-    const RECEIPTS: &str = "select r.order_id, r.doc from receipt r \
-         join order_detail d on d.order_id = r.order_id where d.user_id = $1 \
-         order by r.at, r.receipt_no";
-    const TRANSACTIONS: &str = "select transaction_id, order_id, kind, amount, at \
-         from transactions where user_id = $1 order by at, transaction_id";
-    const DOWNLOADS: &str =
-        "select x.order_id, x.at, x.actor, x.document, x.receipt_no from document_download x \
-         join order_detail d on d.order_id = x.order_id where d.user_id = $1 \
-         order by x.at, x.download_id";
-    const WALLET: &str = "select proceeds, cash, balance from wallet where user_id = $1";
-    const NOTICES: &str = "select n.notice_id, n.order_id, n.period, n.kind, n.amount, \
-         n.due_date, n.created_at, r.read_at from notice n \
-         left join notice_read r on r.notice_id = n.notice_id \
-         where n.user_id = $1 order by n.created_at, n.notice_id";
-    const SESSIONS: &str = "select created_at, expires_at, revoked_at from auth_token \
-         where subject = $1 and kind = 'borrower' order by created_at";
-    const SMS: &str = "select created_at, sent_at, body from sms_outbox where mobile = $1 \
-         order by created_at";
-    const EXPORTS: &str =
-        "select at, actor from data_export where user_id = $1 order by at, export_id";
-    let postgres = matches!(state.database, Database::Postgres(_));
-    let rows = with_pool!(&state.database, pool => {
-        let mut tx = pool.begin().await?;
-        if postgres {
-            // One snapshot for every statement below.
-            sqlx::query("set transaction isolation level repeatable read, read only")
-                .execute(&mut *tx).await?;
-        }
-        let profile: Option<(String, String, String)> = sqlx::query_as(PROFILE)
-            .bind(user_id).fetch_optional(&mut *tx).await?;
-        let rows = match profile {
-            None => None,
-            Some((mobile, registered_at, user_state)) => Some(Rows {
-                orders: sqlx::query_as(ORDERS).bind(user_id).fetch_all(&mut *tx).await?,
-                timeline: sqlx::query_as(TIMELINE).bind(user_id).fetch_all(&mut *tx).await?,
-                payment_sessions: sqlx::query_as(PAYMENT_SESSIONS).bind(user_id).fetch_all(&mut *tx).await?,
-                receipts: sqlx::query_as(RECEIPTS).bind(user_id).fetch_all(&mut *tx).await?,
-                transactions: sqlx::query_as(TRANSACTIONS).bind(user_id).fetch_all(&mut *tx).await?,
-                downloads: sqlx::query_as(DOWNLOADS).bind(user_id).fetch_all(&mut *tx).await?,
-                wallet: sqlx::query_as(WALLET).bind(user_id).fetch_optional(&mut *tx).await?,
-                notices: sqlx::query_as(NOTICES).bind(user_id).fetch_all(&mut *tx).await?,
-                sessions: sqlx::query_as(SESSIONS).bind(user_id).fetch_all(&mut *tx).await?,
-                sms: sqlx::query_as(SMS).bind(&mobile).fetch_all(&mut *tx).await?,
-                exports: sqlx::query_as(EXPORTS).bind(user_id).fetch_all(&mut *tx).await?,
-                mobile,
-                registered_at,
-                state: user_state,
-            }),
-        };
-        tx.commit().await?;
-        Ok::<_, sqlx::Error>(rows)
-    })?;
-    Ok(rows)
-}
-
 /// Records an export of `user_id`'s data by `actor` (`user:<id>` or `auditor:<id>`),
 /// before it is sent, with the time and the request id. Never updated or deleted.
 async fn record(state: &AppState, actor: &str, user_id: Uuid) -> Result<(), ApiError> {
@@ -792,11 +672,8 @@ async fn record(state: &AppState, actor: &str, user_id: Uuid) -> Result<(), ApiE
 
 /// The recorded exports of `user_id`'s data, oldest first, with auditors' names.
 pub async fn exports_of(state: &AppState, user_id: Uuid) -> Result<Vec<ExportLogEntry>, ApiError> {
-    let sql = "select at, actor, request_id from data_export where user_id = $1 \
-               order by at, export_id";
-    let rows: Vec<(String, String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(user_id.to_string()).fetch_all(pool).await)?;
-    let names = crate::queries::admin::auditor_names(state).await?;
+    let rows = reads::export::exports(&state.database, &user_id.to_string()).await?;
+    let names = reads::admin::auditor_names(&state.database).await?;
     Ok(rows
         .into_iter()
         .map(|(at, actor, request_id)| ExportLogEntry {

@@ -1,8 +1,8 @@
-//! What the PDF documents are made from (`routes::documents`): the order's receipts
-//! (`receipt`, projections::receipts), its journal (`ledger_journal`), and the record
-//! of every download (`document_download`, migration 0013).
+//! What the PDF documents are made from (`routes::documents`), shaped from the typed
+//! queries of [`projections::reads::documents`], and the record of every download
+//! (`document_download`, migration 0013), which the api writes.
 
-use projections::receipts::Receipt;
+use projections::reads::documents;
 use rust_decimal::Decimal;
 use serde_json::{json, Value as Json};
 use uuid::Uuid;
@@ -12,37 +12,10 @@ use crate::documents::StatementPosting;
 use crate::envelope::ApiError;
 use crate::state::AppState;
 
-fn parse(doc: &str) -> Result<Receipt, ApiError> {
-    serde_json::from_str(doc).map_err(ApiError::internal)
-}
-
-/// The order's receipts, oldest first.
-pub async fn receipts(state: &AppState, order_id: &str) -> Result<Vec<Receipt>, ApiError> {
-    let sql = "select doc from receipt where order_id = $1 order by at, receipt_no";
-    let docs: Vec<String> = with_pool!(&state.database, pool =>
-        sqlx::query_scalar(sql).bind(order_id).fetch_all(pool).await)?;
-    docs.iter().map(|doc| parse(doc)).collect()
-}
-
-/// One receipt of the order, by its number; `None` when the order has none such.
-pub async fn receipt(
-    state: &AppState,
-    order_id: &str,
-    receipt_no: &str,
-) -> Result<Option<Receipt>, ApiError> {
-    let sql = "select doc from receipt where order_id = $1 and receipt_no = $2";
-    let doc: Option<String> = with_pool!(&state.database, pool =>
-        sqlx::query_scalar(sql).bind(order_id).bind(receipt_no).fetch_optional(pool).await)?;
-    doc.as_deref().map(parse).transpose()
-}
-
 /// Every posting of the order's journal entries, in journal order (time, entry,
 /// posting number).
 pub async fn postings(state: &AppState, order_id: &str) -> Result<Vec<StatementPosting>, ApiError> {
-    let sql = "select at, description, account, amount from ledger_journal \
-               where order_id = $1 order by at, entry_id, posting_no";
-    let rows: Vec<(String, String, String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(order_id).fetch_all(pool).await)?;
+    let rows = documents::postings(&state.database, order_id).await?;
     rows.into_iter()
         .map(|(at, description, account, amount)| {
             Ok(StatementPosting {
@@ -101,10 +74,7 @@ pub async fn record_download(state: &AppState, download: &Download<'_>) -> Resul
 
 /// The order's downloads, oldest first: `[{at, actor, document, receiptNo, lang, requestId}]`.
 pub async fn downloads(state: &AppState, order_id: &str) -> Result<Vec<Json>, ApiError> {
-    let sql = "select at, actor, document, receipt_no, lang, request_id from document_download \
-               where order_id = $1 order by at, download_id";
-    let rows: Vec<(String, String, String, String, String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(order_id).fetch_all(pool).await)?;
+    let rows = documents::downloads(&state.database, order_id).await?;
     Ok(rows
         .into_iter()
         .map(|(at, actor, document, receipt_no, lang, request_id)| {

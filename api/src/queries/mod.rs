@@ -1,8 +1,8 @@
-//! The read side as the routes query it: every SQL query of a handler lives here, one
-//! module per audience. Queries read read models (or the auth and claim tables);
-//! rules are decided by the aggregates, never from these.
+//! The read side as the routes answer it: the borrower's, the documents' and the
+//! data export's answers shaped from the typed read-model queries of
+//! [`projections::reads`] (where their SQL lives), and the api's own records of
+//! downloads and exports. Rules are decided by the aggregates, never from these.
 
-pub mod admin;
 pub mod borrower;
 pub mod data_export;
 pub mod documents;

@@ -10,6 +10,7 @@ mod full_journey;
 mod helpers;
 mod inputs;
 mod journey;
+mod layout;
 mod money_safety;
 mod openapi;
 mod payment;

@@ -1,40 +1,20 @@
-//! The borrower's hottest reads, each with the session check in the same statement
-//! (issue 14: a query in one round trip). Every function finds the session row of
-//! `token_hash` and, joined to it, the read model rows of its subject; the caller
-//! decides from [`Session`] whether the token is live (`api::auth::check`, the one
-//! place that rule lives) before it uses the rows. `None`: no session row at all.
+//! The borrower's calls (PRODUCT.md 8, 10). The hottest ones fetch the session row
+//! with their rows in one statement (issue 14: a query in one round trip): each finds
+//! the `auth_token` row of `token_hash` and, joined to it, the read model rows of its
+//! subject; `None`: no session row at all. The caller decides from [`Session`]
+//! whether the token is live before it uses the rows.
 //!
-//! Plain SQL both stores accept (a CTE and left joins); the tables are the api's
-//! `auth_token` and the read models of [`crate::users`] and [`crate::orders`].
+//! Tables: the api's `auth_token` and `sms_outbox`, the read models of
+//! [`crate::users`] and [`crate::orders`].
 
+use super::Session;
 use crate::projection::ProjectionError;
 use crate::store::Database;
-
-/// A session row as stored: whose it is, until when, and whether it was revoked
-/// (RFC 3339 UTC texts, as [`crate::projection::time_text`] writes them).
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct Session {
-    /// The user or auditor id.
-    pub subject: String,
-    /// Expiry time.
-    pub expires_at: String,
-    /// Revocation time (logout, lock), if any.
-    pub revoked_at: Option<String>,
-}
 
 /// The session of `token_hash` of `kind`, as a CTE the reads join to.
 const SESSION: &str = "with session as (\
      select subject, expires_at, revoked_at from auth_token \
      where token_hash = $1 and kind = $2)";
-
-macro_rules! fetch {
-    ($database:expr, $sql:expr, $kind:ident, $($bind:expr),*) => {
-        match $database {
-            Database::Sqlite { reads: pool, .. } => sqlx::query_as($sql)$(.bind($bind))*.$kind(pool).await?,
-            Database::Postgres(pool) => sqlx::query_as($sql)$(.bind($bind))*.$kind(pool).await?,
-        }
-    };
-}
 
 /// `/user/info`: the session, the `user_profile` document and the latest order id.
 pub async fn profile(
@@ -166,4 +146,65 @@ pub async fn order(
     }
     let found: Option<Found> = fetch!(database, &sql, fetch_optional, token_hash, kind, order_id);
     Ok(found.map(|f| (f.session, f.doc.zip(f.state))))
+}
+
+/// `/loan/getUserOrderList` for a known user (the console's user page): the
+/// `order_list` rows of `user_id`, newest first.
+pub async fn order_list(
+    database: &Database,
+    user_id: &str,
+) -> Result<Vec<OrderListRow>, ProjectionError> {
+    let sql = "select order_id, status, principal, applied_at, order_no from order_list \
+               where user_id = $1 order by applied_at desc";
+    Ok(fetch!(database, sql, fetch_all, user_id))
+}
+
+/// `/loan/orderTimeline`: the order's `order_timeline` rows, (doc, actor), in order.
+pub async fn timeline(
+    database: &Database,
+    order_id: &str,
+) -> Result<Vec<(String, String)>, ProjectionError> {
+    let sql = "select doc, actor from order_timeline where order_id = $1 order by sequence";
+    Ok(fetch!(database, sql, fetch_all, order_id))
+}
+
+/// `/user/getLastWithdrawError`: the message, `None` when there is none.
+pub async fn last_withdraw_error(
+    database: &Database,
+    user_id: &str,
+) -> Result<Option<String>, ProjectionError> {
+    let sql = "select message from last_withdraw_error where user_id = $1";
+    Ok(fetch_scalar!(database, sql, fetch_optional, user_id))
+}
+
+/// The newest `limit` texts written to `mobile` by the default sender, as (UTC time
+/// as stored, body), newest first (the demo SMS inbox).
+pub async fn sms_messages(
+    database: &Database,
+    mobile: &str,
+    limit: i64,
+) -> Result<Vec<(String, String)>, ProjectionError> {
+    let sql = "select created_at, body from sms_outbox where mobile = $1 \
+               order by created_at desc limit $2";
+    Ok(fetch!(database, sql, fetch_all, mobile, limit))
+}
+
+/// The user id holding the phone number `mobile` (the api's `user_mobile` claim).
+pub async fn user_by_mobile(
+    database: &Database,
+    mobile: &str,
+) -> Result<Option<String>, ProjectionError> {
+    let sql = "select user_id from user_mobile where mobile = $1";
+    Ok(fetch_scalar!(database, sql, fetch_optional, mobile))
+}
+
+/// The `user_profile` document of `user_id` and the id of their latest order
+/// (`loan_progress`), in one statement; `None` without a profile.
+pub async fn user_doc(
+    database: &Database,
+    user_id: &str,
+) -> Result<Option<(String, Option<String>)>, ProjectionError> {
+    let sql = "select p.doc, lp.order_id from user_profile p \
+               left join loan_progress lp on lp.user_id = p.user_id where p.user_id = $1";
+    Ok(fetch!(database, sql, fetch_optional, user_id))
 }

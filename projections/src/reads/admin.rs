@@ -1,11 +1,12 @@
-//! The auditor console's read models (PRODUCT.md 7): every SQL query of the admin
-//! routes. Read models lag the log; no rule is decided from them.
+//! The auditor console (PRODUCT.md 7): the review queue, an order and its
+//! applicant, the timeline, the journal and the trial balance. Tables: the read
+//! models of [`crate::orders`], [`crate::users`] and [`crate::ledger`], and the api's
+//! `auditor` (names only).
 
 use std::collections::HashMap;
 
-use crate::db::with_pool;
-use crate::envelope::ApiError;
-use crate::state::AppState;
+use crate::projection::ProjectionError;
+use crate::store::Database;
 
 /// A queue row: order, user, status, name, product, amount, period, applied,
 /// updated, order number, mobile, identity status.
@@ -38,11 +39,11 @@ pub struct QueueFilter {
 
 /// A page of the review queue (oldest first) under `filter`, and the total.
 pub async fn queue(
-    state: &AppState,
+    database: &Database,
     filter: &QueueFilter,
     limit: i64,
     offset: i64,
-) -> Result<(Vec<QueueRow>, i64), ApiError> {
+) -> Result<(Vec<QueueRow>, i64), ProjectionError> {
     // Each condition names its parameter by number; the values bind in that order.
     let mut conditions = Vec::new();
     let mut next = 1;
@@ -80,7 +81,7 @@ pub async fn queue(
         next + 1
     );
     let count_sql = format!("select count(*) {from} {filter_sql}");
-    let rows: Vec<QueueRow> = with_pool!(&state.database, pool => {
+    let rows: Vec<QueueRow> = crate::with_read_pool!(database, pool => {
         let mut query = sqlx::query_as(&sql);
         if let Some(status) = filter.status {
             query = query.bind(status);
@@ -90,7 +91,7 @@ pub async fn queue(
         }
         query.bind(limit).bind(offset).fetch_all(pool).await
     })?;
-    let total: i64 = with_pool!(&state.database, pool => {
+    let total: i64 = crate::with_read_pool!(database, pool => {
         let mut query = sqlx::query_scalar(&count_sql);
         if let Some(status) = filter.status {
             query = query.bind(status);
@@ -105,43 +106,51 @@ pub async fn queue(
 
 /// An order's `order_detail` row: (doc, state).
 pub async fn order_row(
-    state: &AppState,
+    database: &Database,
     order_id: &str,
-) -> Result<Option<(String, String)>, ApiError> {
+) -> Result<Option<(String, String)>, ProjectionError> {
     let sql = "select doc, state from order_detail where order_id = $1";
-    Ok(with_pool!(&state.database, pool =>
+    Ok(crate::with_read_pool!(database, pool =>
         sqlx::query_as(sql).bind(order_id).fetch_optional(pool).await)?)
 }
 
 /// An applicant's `user_profile` row: (doc, state, identity status).
 pub async fn applicant(
-    state: &AppState,
+    database: &Database,
     user_id: &str,
-) -> Result<Option<(String, String, i64)>, ApiError> {
+) -> Result<Option<(String, String, i64)>, ProjectionError> {
     let sql = "select doc, state, identity_status from user_profile where user_id = $1";
-    Ok(with_pool!(&state.database, pool =>
+    Ok(crate::with_read_pool!(database, pool =>
         sqlx::query_as(sql).bind(user_id).fetch_optional(pool).await)?)
 }
 
 /// A user's folded state as the users read model has it.
-pub async fn user_state(state: &AppState, user_id: &str) -> Result<Option<String>, ApiError> {
+pub async fn user_state(
+    database: &Database,
+    user_id: &str,
+) -> Result<Option<String>, ProjectionError> {
     let sql = "select state from user_profile where user_id = $1";
-    Ok(with_pool!(&state.database, pool =>
+    Ok(crate::with_read_pool!(database, pool =>
         sqlx::query_scalar(sql).bind(user_id).fetch_optional(pool).await)?)
 }
 
 /// An order's timeline with each event's actor: (doc, actor), in order.
-pub async fn timeline(state: &AppState, order_id: &str) -> Result<Vec<(String, String)>, ApiError> {
+pub async fn timeline(
+    database: &Database,
+    order_id: &str,
+) -> Result<Vec<(String, String)>, ProjectionError> {
     let sql = "select doc, actor from order_timeline where order_id = $1 order by sequence";
-    Ok(with_pool!(&state.database, pool =>
+    Ok(crate::with_read_pool!(database, pool =>
         sqlx::query_as(sql).bind(order_id).fetch_all(pool).await)?)
 }
 
 /// Auditor id → username, to show who acted in the history.
-pub async fn auditor_names(state: &AppState) -> Result<HashMap<String, String>, ApiError> {
+pub async fn auditor_names(
+    database: &Database,
+) -> Result<HashMap<String, String>, ProjectionError> {
     let sql = "select auditor_id, username from auditor";
     let rows: Vec<(String, String)> =
-        with_pool!(&state.database, pool => sqlx::query_as(sql).fetch_all(pool).await)?;
+        crate::with_read_pool!(database, pool => sqlx::query_as(sql).fetch_all(pool).await)?;
     Ok(rows.into_iter().collect())
 }
 
@@ -200,15 +209,33 @@ pub struct PostingRow {
     pub holder: AccountHolder,
 }
 
-/// A page of journal entries (oldest first, every posting of each), filtered by
-/// `filter` (a `where` clause on `$1` = `value`, or empty), and the number of entries.
+/// Which journal entries [`journal`] lists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JournalFilter {
+    /// Every entry.
+    All,
+    /// The entries of this order.
+    Order(String),
+    /// The entries with a posting to this account.
+    Account(String),
+}
+
+/// A page of journal entries (oldest first, every posting of each) under `filter`,
+/// and the number of entries under it.
 pub async fn journal(
-    state: &AppState,
-    filter: &str,
-    value: Option<&str>,
+    database: &Database,
+    filter: &JournalFilter,
     limit: i64,
     offset: i64,
-) -> Result<(Vec<PostingRow>, i64), ApiError> {
+) -> Result<(Vec<PostingRow>, i64), ProjectionError> {
+    let (filter, value) = match filter {
+        JournalFilter::All => ("", None),
+        JournalFilter::Order(order_id) => ("where order_id = $1", Some(order_id)),
+        JournalFilter::Account(account) => (
+            "where entry_id in (select entry_id from ledger_journal where account = $1)",
+            Some(account),
+        ),
+    };
     let next = if value.is_some() { 2 } else { 1 };
     // Paged by entry (oldest first); every posting of a listed entry is returned.
     let sql = format!(
@@ -223,14 +250,14 @@ pub async fn journal(
         holder_joins("j.account"),
     );
     let count_sql = format!("select count(distinct entry_id) from ledger_journal {filter}");
-    let rows: Vec<PostingRow> = with_pool!(&state.database, pool => {
+    let rows: Vec<PostingRow> = crate::with_read_pool!(database, pool => {
         let mut query = sqlx::query_as(&sql);
         if let Some(value) = value {
             query = query.bind(value);
         }
         query.bind(limit).bind(offset).fetch_all(pool).await
     })?;
-    let total: i64 = with_pool!(&state.database, pool => {
+    let total: i64 = crate::with_read_pool!(database, pool => {
         let mut query = sqlx::query_scalar(&count_sql);
         if let Some(value) = value {
             query = query.bind(value);
@@ -255,11 +282,11 @@ pub struct AccountRow {
 }
 
 /// Every ledger account with its balance and holder, by account name.
-pub async fn trial_balance(state: &AppState) -> Result<Vec<AccountRow>, ApiError> {
+pub async fn trial_balance(database: &Database) -> Result<Vec<AccountRow>, ProjectionError> {
     let sql = format!(
         "select b.account, b.balance_minor, b.postings, {HOLDER_COLUMNS} \
          from ledger_balances b {} order by b.account",
         holder_joins("b.account")
     );
-    Ok(with_pool!(&state.database, pool => sqlx::query_as(&sql).fetch_all(pool).await)?)
+    Ok(crate::with_read_pool!(database, pool => sqlx::query_as(&sql).fetch_all(pool).await)?)
 }
