@@ -112,6 +112,26 @@ pub async fn revoke(state: &AppState, token: &str) -> Result<(), ApiError> {
         .bind(token_hash(token))
         .execute(pool)
         .await.map(|r| r.rows_affected()))?;
+    revoked_on_replica(state).await
+}
+
+/// After a revocation on the primary: waits (bounded) until the read replica, if any,
+/// has replayed it, so that no read there accepts the token once the revocation is
+/// answered (the reads check the session where they read; ADR 0013).
+async fn revoked_on_replica(state: &AppState) -> Result<(), ApiError> {
+    let Some(replica) = &state.replica else {
+        return Ok(());
+    };
+    let replayed = projections::store::replica::wait_for_replay(
+        &state.database,
+        replica,
+        crate::read_your_writes::READ_TIMEOUT,
+    )
+    .await
+    .map_err(ApiError::internal)?;
+    if !replayed {
+        tracing::warn!("the read replica had not replayed a session revocation in time");
+    }
     Ok(())
 }
 
@@ -240,5 +260,5 @@ pub async fn revoke_session(
     if revoked == 0 {
         return Err(ApiError::code(ErrorCode::RecordNotFound));
     }
-    Ok(())
+    revoked_on_replica(state).await
 }

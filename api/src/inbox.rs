@@ -65,7 +65,7 @@ pub async fn page(
     offset: i64,
 ) -> Result<NoticePage, ApiError> {
     let rows =
-        projections::reads::inbox::page(&state.database, &user_id.to_string(), limit, offset)
+        projections::reads::inbox::page(state.read_models(), &user_id.to_string(), limit, offset)
             .await?;
     let (total, unread) = rows.first().map_or((0, 0), |row| (row.0, row.1));
     let notices = rows

@@ -71,6 +71,9 @@ pub enum StartError {
     /// The event store could not be opened or migrated.
     #[error("event store: {0}")]
     Store(#[from] StoreError),
+    /// `READ_DATABASE_URL` cannot serve as a replica of `DATABASE_URL`.
+    #[error("READ_DATABASE_URL: {0}")]
+    ReadReplica(&'static str),
     /// The address could not be bound.
     #[error("bind {addr}: {source}")]
     Bind {
@@ -105,6 +108,7 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
         wallets: Arc::new(CommandBus::new(&database, ())),
         wakeup: Arc::new(tokio::sync::Notify::new()),
         database,
+        replica: None,
         env: Arc::new(env),
         config,
         user_services,
@@ -185,8 +189,20 @@ impl Application {
         env.check_providers(&env.lending_config()?)?;
         files::open(&env.storage_url)?;
         let database = Database::connect(&env.database_url).await?;
+        let replica = match env.read_database_url.as_deref() {
+            None => None,
+            Some(_) if !matches!(database, Database::Postgres(_)) => {
+                return Err(StartError::ReadReplica(
+                    "a read replica needs DATABASE_URL to be PostgreSQL",
+                ))
+            }
+            Some(url) => Some(projections::store::replica::connect_replica(url).await?),
+        };
         let bind_addr = env.bind_addr.clone();
-        let state = state(database, env)?;
+        let state = AppState {
+            replica,
+            ..state(database, env)?
+        };
         let listener = tokio::net::TcpListener::bind(&bind_addr)
             .await
             .map_err(|source| StartError::Bind {

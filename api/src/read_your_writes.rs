@@ -8,7 +8,9 @@
 //! call, so a borrower always reads their own writes and never waits for anyone
 //! else's. A malformed `X-Min-Position` answers 10004; a position that is never
 //! reached (forged, or from another database) costs its sender the timeout, nothing
-//! else: the wait holds no connection.
+//! else: the wait holds no connection. With a read replica (`READ_DATABASE_URL`, ADR
+//! 0013) the wait is for the replica's own copy of the checkpoints, so a query that
+//! waited reads its writes there too.
 
 use std::cell::Cell;
 use std::sync::LazyLock;
@@ -20,7 +22,7 @@ use axum::http::HeaderValue;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use projections::projection::all;
-use projections::runner::wait_for_checkpoints;
+use projections::runner::{wait_for_checkpoints, wait_for_replicated_checkpoints};
 use projections::store::{EventLog, LogPosition};
 
 use crate::envelope::ApiError;
@@ -69,16 +71,25 @@ pub async fn record_latest(
 static READ_MODELS: LazyLock<Vec<&'static str>> =
     LazyLock::new(|| all().iter().map(|p| p.name()).collect());
 
-/// Waits (bounded) until every read model of this process has passed `position`.
+/// Waits (bounded) until every read model has passed `position` where the queries
+/// read them: this process's workers' checkpoints on the primary, or the replicated
+/// checkpoints on the read replica (`READ_DATABASE_URL`), which the queries read.
 pub async fn wait_for(state: &AppState, position: LogPosition) -> Result<(), ApiError> {
-    let reached = wait_for_checkpoints(
-        &state.database,
-        &state.checkpoints,
-        &READ_MODELS,
-        position,
-        READ_TIMEOUT,
-    )
-    .await?;
+    let reached = match &state.replica {
+        Some(replica) => {
+            wait_for_replicated_checkpoints(replica, &READ_MODELS, position, READ_TIMEOUT).await?
+        }
+        None => {
+            wait_for_checkpoints(
+                &state.database,
+                &state.checkpoints,
+                &READ_MODELS,
+                position,
+                READ_TIMEOUT,
+            )
+            .await?
+        }
+    };
     if !reached {
         tracing::warn!(%position, "read models did not reach the position in time; answering anyway");
     }

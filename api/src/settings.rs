@@ -388,6 +388,10 @@ impl ReferenceData for Configured {
 pub struct Env {
     /// `DATABASE_URL`.
     pub database_url: String,
+    /// `READ_DATABASE_URL`: a PostgreSQL read replica (streaming standby) of
+    /// `DATABASE_URL` for the read-model queries; unset, they read the primary
+    /// (ADR 0013).
+    pub read_database_url: Option<String>,
     /// `BIND_ADDR`.
     pub bind_addr: String,
     /// `COMPLIANCE_PROFILE` (`PH` default, `TH`).
@@ -570,6 +574,7 @@ impl Env {
         });
         Ok(Self {
             database_url: projections::store::default_database_url(),
+            read_database_url: var("READ_DATABASE_URL"),
             bind_addr: var("BIND_ADDR").unwrap_or_else(|| crate::DEFAULT_BIND_ADDR.to_string()),
             compliance_profile,
             config_file: var("CONFIG_FILE"),

@@ -20,8 +20,11 @@ use crate::settings::{Env, LendingConfig};
 /// Shared state of the handlers.
 #[derive(Clone)]
 pub struct AppState {
-    /// The event store and read models.
+    /// The event store and read models (the primary).
     pub database: Database,
+    /// The read replica the read-model queries go to (`READ_DATABASE_URL`), if any;
+    /// [`AppState::read_models`] chooses.
+    pub replica: Option<Database>,
     /// Environment settings.
     pub env: Arc<Env>,
     /// The lending configuration.
@@ -128,6 +131,13 @@ impl AppState {
                 () = tokio::time::sleep(Duration::from_millis(20)) => {},
             }
         }
+    }
+
+    /// The database the read-model queries read: the replica when one is configured
+    /// (`READ_DATABASE_URL`, ADR 0013), else the primary. Commands, loads, the log,
+    /// data keys and the api's own records always use [`AppState::database`].
+    pub fn read_models(&self) -> &Database {
+        self.replica.as_ref().unwrap_or(&self.database)
     }
 
     /// Waits (bounded) until every read model has passed the current head of the

@@ -544,6 +544,48 @@ impl Checkpoints {
     }
 }
 
+/// Whether every named worker's checkpoint in `database` has passed `position`.
+async fn passed_in_database(
+    database: &Database,
+    names: &[&str],
+    position: LogPosition,
+) -> Result<bool, ProjectionError> {
+    for name in names {
+        if read_checkpoint(database, name).await? < position {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// How often [`wait_for_replicated_checkpoints`] reads a replica's checkpoints.
+const REPLICA_CHECK: Duration = Duration::from_millis(5);
+
+/// Like [`wait_for_checkpoints`], against a read replica (`READ_DATABASE_URL`), where
+/// the checkpoints arrive by replication and no worker publishes: reads them at once,
+/// then every 5 ms, until every named worker has passed `position` there. Returns
+/// false on timeout.
+///
+/// # Errors
+/// [`ProjectionError::Database`] when the replica refuses the read.
+pub async fn wait_for_replicated_checkpoints(
+    replica: &Database,
+    names: &[&str],
+    position: LogPosition,
+    timeout: Duration,
+) -> Result<bool, ProjectionError> {
+    let deadline = tokio::time::Instant::now() + timeout;
+    loop {
+        if passed_in_database(replica, names, position).await? {
+            return Ok(true);
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return Ok(false);
+        }
+        tokio::time::sleep(REPLICA_CHECK).await;
+    }
+}
+
 /// How often [`wait_for_checkpoints`] also reads the checkpoints from the database:
 /// the workers of another api process (on a shared PostgreSQL) publish nothing here.
 const DATABASE_CHECK: Duration = Duration::from_millis(25);
@@ -574,14 +616,7 @@ pub async fn wait_for_checkpoints(
         }
         let now = tokio::time::Instant::now();
         if now >= database_check {
-            let mut all = true;
-            for name in names {
-                if read_checkpoint(database, name).await? < position {
-                    all = false;
-                    break;
-                }
-            }
-            if all {
+            if passed_in_database(database, names, position).await? {
                 return Ok(true);
             }
             database_check = now + DATABASE_CHECK;

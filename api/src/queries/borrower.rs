@@ -7,7 +7,11 @@ use aggregates::ErrorCode;
 use serde_json::{json, Value as Json};
 use uuid::Uuid;
 
+use std::future::Future;
+
 use projections::reads::borrower::{self as reads, OrderListRow};
+use projections::store::Database;
+use projections::ProjectionError;
 
 use crate::auth::{self, BorrowerToken, TokenKind};
 use crate::envelope::ApiError;
@@ -22,7 +26,11 @@ pub async fn loan_progress(
     state: &AppState,
     token: &BorrowerToken,
 ) -> Result<Option<Json>, ApiError> {
-    let found = reads::progress(&state.database, &token.hash, BORROWER).await?;
+    let hash = &token.hash;
+    let found = own(state, move |db| async move {
+        reads::progress(&db, hash, BORROWER).await
+    })
+    .await?;
     let (session, row) = found.unzip();
     auth::check(state, session)?;
     Ok(row.flatten().map(|(order_id, status, apply_amount, balance, contract)| {
@@ -32,7 +40,7 @@ pub async fn loan_progress(
 
 /// `/loan/getUserOrderList`: {orderId, status, principal, applyTime}, newest first.
 pub async fn order_list(state: &AppState, user_id: Uuid) -> Result<Vec<Json>, ApiError> {
-    let rows = reads::order_list(&state.database, &user_id.to_string()).await?;
+    let rows = reads::order_list(state.read_models(), &user_id.to_string()).await?;
     Ok(order_list_docs(rows))
 }
 
@@ -41,10 +49,31 @@ pub async fn own_order_list(
     state: &AppState,
     token: &BorrowerToken,
 ) -> Result<Vec<Json>, ApiError> {
-    let found = reads::orders(&state.database, &token.hash, BORROWER).await?;
+    let hash = &token.hash;
+    let found = own(state, move |db| async move {
+        reads::orders(&db, hash, BORROWER).await
+    })
+    .await?;
     let (session, rows) = found.unzip();
     auth::check(state, session)?;
     Ok(order_list_docs(rows.unwrap_or_default()))
+}
+
+/// Runs a read that fetches the session with its rows ([`reads`]) where the read
+/// models are queried; on a read replica that has no row for the token yet (a login
+/// a moment ago on the primary), once more on the primary. A revoked or expired
+/// session found on the replica is not looked up again: `auth::check` refuses it, and
+/// a revocation waits for the replica before it is answered ([`crate::auth::revoke`]).
+async fn own<T, F, Fut>(state: &AppState, read: F) -> Result<Option<T>, ApiError>
+where
+    F: Fn(Database) -> Fut,
+    Fut: Future<Output = Result<Option<T>, ProjectionError>>,
+{
+    let found = read(state.read_models().clone()).await?;
+    if found.is_none() && state.replica.is_some() {
+        return Ok(read(state.database.clone()).await?);
+    }
+    Ok(found)
 }
 
 fn order_list_docs(rows: Vec<OrderListRow>) -> Vec<Json> {
@@ -59,7 +88,7 @@ fn order_list_docs(rows: Vec<OrderListRow>) -> Vec<Json> {
 /// `/loan/orderTimeline`: the order's events as the borrower sees them; who acted is
 /// given by role, never an auditor's identity.
 pub async fn order_timeline(state: &AppState, order_id: &str) -> Result<Vec<Json>, ApiError> {
-    let rows = reads::timeline(&state.database, order_id).await?;
+    let rows = reads::timeline(state.read_models(), order_id).await?;
     Ok(rows
         .into_iter()
         .map(|(doc, actor)| {
@@ -72,7 +101,7 @@ pub async fn order_timeline(state: &AppState, order_id: &str) -> Result<Vec<Json
 
 /// `/user/getLastWithdrawError`: the text, empty when none.
 pub async fn last_withdraw_error(state: &AppState, user_id: Uuid) -> Result<String, ApiError> {
-    let message = reads::last_withdraw_error(&state.database, &user_id.to_string()).await?;
+    let message = reads::last_withdraw_error(state.read_models(), &user_id.to_string()).await?;
     Ok(message.unwrap_or_default())
 }
 
@@ -86,7 +115,11 @@ pub async fn own_order(
     order_id: Option<&str>,
 ) -> Result<(Uuid, Json, Order), ApiError> {
     let order_id = order_id.filter(|id| !id.is_empty());
-    let found = reads::order(&state.database, &token.hash, BORROWER, order_id).await?;
+    let hash = &token.hash;
+    let found = own(state, move |db| async move {
+        reads::order(&db, hash, BORROWER, order_id).await
+    })
+    .await?;
     let (session, detail) = found.unzip();
     let user_id = auth::check(state, session)?;
     let (doc, order) = detail
@@ -122,7 +155,11 @@ pub async fn user_doc(state: &AppState, user_id: Uuid) -> Result<serde_json::Val
 
 /// [`user_doc`] of the token's borrower, with the session check in the same statement.
 pub async fn own_user_doc(state: &AppState, token: &BorrowerToken) -> Result<Json, ApiError> {
-    let found = reads::profile(&state.database, &token.hash, BORROWER).await?;
+    let hash = &token.hash;
+    let found = own(state, move |db| async move {
+        reads::profile(&db, hash, BORROWER).await
+    })
+    .await?;
     let (session, doc, last_order) = match found {
         Some((session, doc, last_order)) => (Some(session), doc, last_order),
         None => (None, None, None),

@@ -406,6 +406,8 @@ pub async fn export_recorded(
 
 /// Everything held about `user_id`, or `None` when no such borrower exists.
 async fn export(state: &AppState, user_id: Uuid) -> Result<Option<DataExport>, ApiError> {
+    // On the primary, never a replica: the export is recorded there, and it must
+    // hold everything, including what was written a moment ago.
     let Some(rows) = reads::export::rows(&state.database, &user_id.to_string()).await? else {
         return Ok(None);
     };

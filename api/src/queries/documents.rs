@@ -15,7 +15,7 @@ use crate::state::AppState;
 /// Every posting of the order's journal entries, in journal order (time, entry,
 /// posting number).
 pub async fn postings(state: &AppState, order_id: &str) -> Result<Vec<StatementPosting>, ApiError> {
-    let rows = documents::postings(&state.database, order_id).await?;
+    let rows = documents::postings(state.read_models(), order_id).await?;
     rows.into_iter()
         .map(|(at, description, account, amount)| {
             Ok(StatementPosting {
@@ -74,7 +74,7 @@ pub async fn record_download(state: &AppState, download: &Download<'_>) -> Resul
 
 /// The order's downloads, oldest first: `[{at, actor, document, receiptNo, lang, requestId}]`.
 pub async fn downloads(state: &AppState, order_id: &str) -> Result<Vec<Json>, ApiError> {
-    let rows = documents::downloads(&state.database, order_id).await?;
+    let rows = documents::downloads(state.read_models(), order_id).await?;
     Ok(rows
         .into_iter()
         .map(|(at, actor, document, receipt_no, lang, request_id)| {

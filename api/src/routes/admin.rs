@@ -301,7 +301,7 @@ async fn queue(
         open_only: body.open,
         search: search.map(str::to_string),
     };
-    let (rows, total) = queries::queue(&state.database, &filter, limit, offset).await?;
+    let (rows, total) = queries::queue(state.read_models(), &filter, limit, offset).await?;
     let orders: Vec<Json> = rows
         .into_iter()
         .map(
@@ -370,13 +370,13 @@ async fn order_detail(
     ApiJson(body): ApiJson<OrderBody>,
 ) -> Result<Response, ApiError> {
     let order_id = record_id(&body.order_id, "order")?;
-    let (doc, order) = queries::order_row(&state.database, &order_id)
+    let (doc, order) = queries::order_row(state.read_models(), &order_id)
         .await?
         .ok_or_else(|| not_found("order"))?;
     let doc: Json = serde_json::from_str(&doc).map_err(ApiError::internal)?;
     let order: Order = serde_json::from_str(&order).map_err(ApiError::internal)?;
 
-    let row = queries::applicant(&state.database, &order.user_id.to_string()).await?;
+    let row = queries::applicant(state.read_models(), &order.user_id.to_string()).await?;
     let (applicant, user, identity_status) = match row {
         Some((doc, user, identity_status)) => {
             let doc: Json = serde_json::from_str(&doc).map_err(ApiError::internal)?;
@@ -386,7 +386,7 @@ async fn order_detail(
         None => (Json::Null, None, None),
     };
 
-    let rows = queries::timeline(&state.database, &order_id).await?;
+    let rows = queries::timeline(state.read_models(), &order_id).await?;
     let mut timeline = Vec::with_capacity(rows.len());
     for (entry, actor) in rows {
         let mut entry: Json = serde_json::from_str(&entry).map_err(ApiError::internal)?;
@@ -643,7 +643,7 @@ async fn history(
     let at = body.at_sequence.unwrap_or(history.len());
     let order = state_as_of(&history, at)
         .ok_or_else(|| ApiError::bad_input("atSequence", "must be 1 or more"))?;
-    let names = queries::auditor_names(&state.database).await?;
+    let names = queries::auditor_names(state.read_models()).await?;
     let events: Vec<Json> = history
         .iter()
         .map(|entry| {
@@ -695,7 +695,7 @@ async fn user_detail(
     ApiJson(body): ApiJson<UserBody>,
 ) -> Result<Response, ApiError> {
     let user_id = record_id(&body.user_id, "user")?;
-    let user = queries::user_state(&state.database, &user_id)
+    let user = queries::user_state(state.read_models(), &user_id)
         .await?
         .ok_or_else(|| not_found("user"))?;
     let user: User = serde_json::from_str(&user).map_err(ApiError::internal)?;
@@ -724,7 +724,7 @@ async fn auditor_actions(state: &AppState, user_id: &str) -> Result<Vec<Json>, A
     let envelopes = projections::store::load_events::<User>(&state.database, user_id)
         .await
         .map_err(ApiError::internal)?;
-    let names = queries::auditor_names(&state.database).await?;
+    let names = queries::auditor_names(state.read_models()).await?;
     Ok(envelopes
         .into_iter()
         .filter_map(|envelope| {
@@ -1061,7 +1061,7 @@ async fn journal(
         (None, Some(account)) => queries::JournalFilter::Account(account.to_string()),
         (None, None) => queries::JournalFilter::All,
     };
-    let (rows, total) = queries::journal(&state.database, &filter, limit, offset).await?;
+    let (rows, total) = queries::journal(state.read_models(), &filter, limit, offset).await?;
     let mut entries: Vec<Json> = Vec::new();
     for row in rows {
         let mut posting = json!({ "postingNo": row.posting_no, "amount": row.amount });
@@ -1106,7 +1106,7 @@ async fn trial_balance(
 ) -> Result<Response, ApiError> {
     // As of the request, like the journal: see `journal`.
     state.read_models_at_head().await?;
-    let rows = queries::trial_balance(&state.database).await?;
+    let rows = queries::trial_balance(state.read_models()).await?;
     let sum: i128 = rows.iter().map(|row| i128::from(row.balance_minor)).sum();
     let accounts: Vec<Json> = rows
         .into_iter()

@@ -421,7 +421,7 @@ async fn auditor_downloads(
     ApiJson(body): ApiJson<AuditorOrderDocumentsBody>,
 ) -> Result<Response, ApiError> {
     let request = auditor_request(&state, &auditor, &body.order_id, Lang::En).await?;
-    let names = projections::reads::admin::auditor_names(&state.database).await?;
+    let names = projections::reads::admin::auditor_names(state.read_models()).await?;
     let mut downloads = queries::downloads(&state, &request.order_id).await?;
     for download in &mut downloads {
         let name = download["actor"]
@@ -445,7 +445,7 @@ async fn auditor_request(
     let order_id = uuid::Uuid::parse_str(order_id.trim())
         .map_err(|_| not_found())?
         .to_string();
-    let (doc, order) = projections::reads::admin::order_row(&state.database, &order_id)
+    let (doc, order) = projections::reads::admin::order_row(state.read_models(), &order_id)
         .await?
         .ok_or_else(not_found)?;
     Ok(Request {
@@ -615,7 +615,7 @@ async fn receipt(
 ) -> Result<Response, ApiError> {
     let header = header(state, &request)?;
     state.read_models_at_head().await?;
-    let receipt = document_rows::receipt(&state.database, &request.order_id, receipt_no)
+    let receipt = document_rows::receipt(state.read_models(), &request.order_id, receipt_no)
         .await?
         .ok_or_else(|| ApiError::new(ErrorCode::RecordNotFound, "record not found: receipt"))?;
     let due_dates = request
@@ -655,7 +655,7 @@ async fn statement(state: &AppState, request: Request) -> Result<Response, ApiEr
     let facts = StatementFacts {
         receivable_account: projections::ledger::loan_receivable(&request.order_id),
         postings: queries::postings(state, &request.order_id).await?,
-        receipts: document_rows::receipts(&state.database, &request.order_id).await?,
+        receipts: document_rows::receipts(state.read_models(), &request.order_id).await?,
         header,
     };
     let file_name = format!("statement-{}.pdf", facts.header.order_no);
@@ -674,7 +674,7 @@ async fn statement(state: &AppState, request: Request) -> Result<Response, ApiEr
 /// The order's receipts as the list calls answer them.
 async fn receipts(state: &AppState, order_id: &str) -> Result<Response, ApiError> {
     state.read_models_at_head().await?;
-    let list: Vec<Json> = document_rows::receipts(&state.database, order_id)
+    let list: Vec<Json> = document_rows::receipts(state.read_models(), order_id)
         .await?
         .iter()
         .map(receipt_json)

@@ -37,6 +37,7 @@ pub const METRICS_TOKEN: &str = "test-metrics-token";
 pub fn env() -> Env {
     Env {
         database_url: String::new(),
+        read_database_url: None,
         bind_addr: "127.0.0.1:0".into(),
         compliance_profile: aggregates::pricing::ComplianceProfile::Ph,
         config_file: None,
@@ -190,6 +191,41 @@ impl TestApp {
         let options = fresh_postgres_schema().await?;
         let database = Database::connect_postgres(options).await.expect("postgres");
         Some(Self::over_with(database, None, env).await)
+    }
+
+    /// On a fresh PostgreSQL schema whose queries read a streaming replica of the
+    /// server (`TEST_READ_DATABASE_URL`, as `scripts/pg-replica` starts one), as
+    /// `READ_DATABASE_URL` configures it; with a superuser pool on the replica to pause
+    /// and resume its replay. `None` (said on stderr) without either URL.
+    pub async fn postgres_with_replica() -> Option<(Self, sqlx::PgPool)> {
+        let Ok(replica_url) = std::env::var("TEST_READ_DATABASE_URL") else {
+            eprintln!("SKIPPED (PostgreSQL read replica): TEST_READ_DATABASE_URL not set");
+            return None;
+        };
+        let options = fresh_postgres_schema().await?;
+        let schema = options
+            .get_options()
+            .and_then(|o| o.split("search_path=").nth(1))
+            .map(|s| s.split_whitespace().next().unwrap_or_default().to_string())
+            .expect("the schema's search path");
+        let database = Database::connect_postgres(options).await.expect("postgres");
+        let replica_options = PgConnectOptions::from_str(&replica_url)
+            .expect("TEST_READ_DATABASE_URL")
+            .options([("search_path", schema.as_str())]);
+        let replica = projections::store::replica::connect_replica_with(replica_options)
+            .await
+            .expect("the replica");
+        let control = PgPoolOptions::new()
+            .max_connections(1)
+            .connect(&replica_url)
+            .await
+            .expect("the replica");
+        logs::init();
+        let state = AppState {
+            replica: Some(replica),
+            ..api::state(database, env()).expect("state")
+        };
+        Some((Self::running(state, None).await, control))
     }
 
     /// Two apps (two pools, two sets of workers) over one fresh PostgreSQL schema, as

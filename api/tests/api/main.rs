@@ -15,6 +15,7 @@ mod money_safety;
 mod openapi;
 mod payment;
 mod providers;
+mod read_replica;
 mod recovery;
 mod reference_data;
 mod reminders;

@@ -196,6 +196,13 @@ impl Database {
     /// # Errors
     /// [`StoreError::Database`] when the server refuses the connection, [`StoreError::Migration`].
     pub async fn connect_postgres(options: PgConnectOptions) -> Result<Self, StoreError> {
+        let database = Self::Postgres(Self::postgres_pool(options).await?);
+        database.migrate().await?;
+        Ok(database)
+    }
+
+    /// A pool of PostgreSQL connections, checked only after [`CHECK_IDLE_AFTER`] idle.
+    pub(super) async fn postgres_pool(options: PgConnectOptions) -> Result<PgPool, StoreError> {
         let pool = PgPoolOptions::new()
             .test_before_acquire(false)
             .before_acquire(|connection, meta| {
@@ -208,9 +215,7 @@ impl Database {
             })
             .connect_with(options)
             .await?;
-        let database = Self::Postgres(pool);
-        database.migrate().await?;
-        Ok(database)
+        Ok(pool)
     }
 
     /// Applies the embedded migrations of this back end (`migrations/sqlite` or

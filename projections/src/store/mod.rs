@@ -14,6 +14,8 @@
 //! - [`group_commit`] writes SQLite's appends, several in one transaction when they
 //!   queue behind the one writer; SQLite's loads and other reads that need no
 //!   transaction go to WAL reader connections ([`crate::with_read_pool!`]).
+//! - [`replica`] opens a PostgreSQL read replica for the queries and waits for it to
+//!   replay the primary (`READ_DATABASE_URL`, ADR 0013).
 //! - [`sealing`] seals the personal fields of events with the borrower's data key on
 //!   the way in and opens them on the way out (crypto-shredding, ADR 0012).
 
@@ -23,6 +25,7 @@ mod database;
 mod error;
 mod event_log;
 pub mod group_commit;
+pub mod replica;
 mod retry;
 pub mod sealing;
 mod upcasters;
