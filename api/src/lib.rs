@@ -167,6 +167,9 @@ pub fn app(state: AppState) -> Router {
     request_id::layers(app)
 }
 
+/// How long a start waits for the read replica to replay the primary's migrations.
+const REPLICA_CATCH_UP: Duration = Duration::from_secs(30);
+
 /// How long a request may run before it is answered 408 (and its idempotency claim,
 /// if any, may be taken over by a repeat).
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -196,7 +199,21 @@ impl Application {
                     "a read replica needs DATABASE_URL to be PostgreSQL",
                 ))
             }
-            Some(url) => Some(projections::store::replica::connect_replica(url).await?),
+            Some(url) => {
+                let replica = projections::store::replica::connect_replica(url).await?;
+                // The migrations just applied reach the replica a moment later; the
+                // queries find their tables there once it has replayed them.
+                let replayed = projections::store::replica::wait_for_replay(
+                    &database,
+                    &replica,
+                    REPLICA_CATCH_UP,
+                )
+                .await?;
+                if !replayed {
+                    tracing::warn!("the read replica is behind the primary's migrations");
+                }
+                Some(replica)
+            }
         };
         let bind_addr = env.bind_addr.clone();
         let state = AppState {

@@ -215,6 +215,15 @@ impl TestApp {
         let replica = projections::store::replica::connect_replica_with(replica_options)
             .await
             .expect("the replica");
+        // The schema and its migrations reach the replica a moment after the primary.
+        let replayed = projections::store::replica::wait_for_replay(
+            &database,
+            &replica,
+            std::time::Duration::from_secs(30),
+        )
+        .await
+        .expect("the replica's replay position");
+        assert!(replayed, "the replica never replayed the migrations");
         let control = PgPoolOptions::new()
             .max_connections(1)
             .connect(&replica_url)

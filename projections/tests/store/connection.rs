@@ -175,3 +175,48 @@ async fn a_postgres_connection_dropped_while_idle_is_replaced() {
     store.close().await;
     db.teardown().await;
 }
+
+/// Connection settings come from the URL as given (`sslmode`, `application_name`,
+/// server options, ...; issue 14 item 4), for the store and for a read replica.
+#[tokio::test]
+async fn postgres_connection_settings_come_from_the_url() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let schema: String = sqlx::query_scalar("select current_schema()")
+        .fetch_one(db.postgres_pool())
+        .await
+        .unwrap();
+    let base = std::env::var("TEST_DATABASE_URL").unwrap();
+    let separator = if base.contains('?') { '&' } else { '?' };
+    let url = format!(
+        "{base}{separator}sslmode=prefer&application_name=url-settings-test\
+         &options=-c%20search_path%3D{schema}"
+    );
+    let store = Database::connect(&url).await.unwrap();
+    let replica = projections::store::replica::connect_replica(&url)
+        .await
+        .unwrap();
+    for database in [&store, &replica] {
+        let Database::Postgres(pool) = database else {
+            unreachable!()
+        };
+        let (name, current): (String, String) =
+            sqlx::query_as("select current_setting('application_name'), current_schema()")
+                .fetch_one(pool)
+                .await
+                .unwrap();
+        assert_eq!(
+            (name.as_str(), current.as_str()),
+            ("url-settings-test", schema.as_str())
+        );
+    }
+    let sqlite = projections::store::replica::connect_replica("sqlite://data/x.db").await;
+    assert!(
+        matches!(sqlite, Err(StoreError::UnsupportedScheme { .. })),
+        "{sqlite:?}"
+    );
+    replica.close().await;
+    store.close().await;
+    db.teardown().await;
+}
