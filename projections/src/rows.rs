@@ -428,9 +428,39 @@ fn insert_sql(table: &TableSpec, rows: usize) -> String {
 }
 
 /// `copy <table> (<columns>) from stdin` (text format).
-fn copy_sql(table: &TableSpec) -> String {
+fn copy_sql(table: &TableSpec, into: &str) -> String {
     let columns: Vec<&str> = table.columns.iter().map(|(c, _)| *c).collect();
-    format!("copy {} ({}) from stdin", table.name, columns.join(", "))
+    format!("copy {into} ({}) from stdin", columns.join(", "))
+}
+
+/// Writes `rows` of `table` into the PostgreSQL table named `into` (the table itself,
+/// or a shadow copy with its columns) with `COPY`, in chunks of [`COPY_CHUNK`] bytes.
+/// Returns how many rows were written.
+pub(crate) async fn copy_rows<'r, I>(
+    connection: &mut sqlx::PgConnection,
+    table: &TableSpec,
+    into: &str,
+    rows: I,
+) -> Result<usize, ProjectionError>
+where
+    I: IntoIterator<Item = &'r Row>,
+{
+    let mut written = 0;
+    let mut copy = connection.copy_in_raw(&copy_sql(table, into)).await?;
+    let mut buffer = Vec::with_capacity(COPY_CHUNK + COPY_CHUNK / 4);
+    for row in rows {
+        copy_line(&mut buffer, row);
+        written += 1;
+        if buffer.len() >= COPY_CHUNK {
+            copy.send(buffer.as_slice()).await?;
+            buffer.clear();
+        }
+    }
+    if !buffer.is_empty() {
+        copy.send(buffer.as_slice()).await?;
+    }
+    copy.finish().await?;
+    Ok(written)
 }
 
 /// Appends `row` as one line of `COPY` text format: tab-separated, with the four
@@ -482,22 +512,7 @@ impl SqlTx<'_> {
     {
         let mut written = 0;
         match self {
-            SqlTx::Postgres(tx) => {
-                let mut copy = tx.copy_in_raw(&copy_sql(table)).await?;
-                let mut buffer = Vec::with_capacity(COPY_CHUNK + COPY_CHUNK / 4);
-                for row in rows {
-                    copy_line(&mut buffer, row);
-                    written += 1;
-                    if buffer.len() >= COPY_CHUNK {
-                        copy.send(buffer.as_slice()).await?;
-                        buffer.clear();
-                    }
-                }
-                if !buffer.is_empty() {
-                    copy.send(buffer.as_slice()).await?;
-                }
-                copy.finish().await?;
-            }
+            SqlTx::Postgres(tx) => written = copy_rows(tx, table, table.name, rows).await?,
             SqlTx::Sqlite(tx) => {
                 let per_insert = (SQLITE_MAX_PARAMETERS / table.columns.len().max(1))
                     .clamp(1, SQLITE_MAX_ROWS_PER_INSERT);
@@ -582,7 +597,7 @@ mod tests {
             insert_sql(&T, 2),
             "insert into t (id, n, doc) values (?, ?, ?), (?, ?, ?)"
         );
-        assert_eq!(copy_sql(&T), "copy t (id, n, doc) from stdin");
+        assert_eq!(copy_sql(&T, T.name), "copy t (id, n, doc) from stdin");
     }
 
     #[test]

@@ -13,5 +13,6 @@ mod event_log;
 mod group_commit;
 mod journey;
 mod read_side;
+mod rebuild;
 mod sealing;
 mod workflow;

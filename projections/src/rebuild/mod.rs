@@ -17,6 +17,8 @@ use crate::rows::{dump_table, MemoryStore, Row, Value};
 use crate::runner::begin;
 use crate::store::{Database, EventLog, LogPosition, StoredEvent};
 
+pub mod shadow;
+
 /// Events read per page while folding the log: large pages make the query's round trip
 /// negligible, and the pages queued below bound the memory held for events.
 const PAGE: i64 = 10_000;
@@ -200,9 +202,11 @@ impl RebuildReport {
 /// Drops and rebuilds the tables of `projections` from the log, and sets their
 /// checkpoints to the last event replayed.
 ///
-/// The tables are emptied and refilled in one transaction with the checkpoints, so
-/// readers see the old rows or the new ones, never a mix. Once a table is empty the
-/// folded rows (unique by key) go in with bulk inserts rather than one upsert each.
+/// Readers see the old rows or the new ones, never a mix: on SQLite the tables are
+/// emptied and refilled in one transaction with the checkpoints (the folded rows,
+/// unique by key, go in with bulk inserts rather than one upsert each); on
+/// PostgreSQL they are written into shadow tables several at once and swapped in
+/// with the checkpoints in one transaction ([`shadow`], issue 14 item 5).
 pub async fn rebuild(
     database: &Database,
     projections: &[Arc<dyn Projection>],
@@ -215,8 +219,64 @@ pub async fn rebuild(
         events,
     } = fold_log(database, projections, None, progress).await?;
     let fold = started.elapsed();
+    let mut reports = match database {
+        Database::Postgres(pool) => write_in_parallel(pool, projections, stores, last).await?,
+        Database::Sqlite { .. } => write_in_one(database, projections, stores, last).await?,
+    };
+    let elapsed = started.elapsed();
+    for report in &mut reports {
+        report.events = events;
+        report.fold = fold;
+        report.elapsed = elapsed;
+        report.write = elapsed.saturating_sub(fold);
+    }
+    Ok(reports)
+}
+
+/// A report of `rows` rows for `projection`, its times filled in by [`rebuild`].
+fn report(projection: &'static str, rows: usize) -> RebuildReport {
+    RebuildReport {
+        projection,
+        events: 0,
+        rows,
+        elapsed: Duration::ZERO,
+        fold: Duration::ZERO,
+        write: Duration::ZERO,
+    }
+}
+
+/// PostgreSQL: every table into a shadow of its own, several at once, then swapped
+/// in with the checkpoints in one transaction ([`shadow`]).
+async fn write_in_parallel(
+    pool: &sqlx::PgPool,
+    projections: &[Arc<dyn Projection>],
+    stores: Vec<MemoryStore>,
+    last: LogPosition,
+) -> Result<Vec<RebuildReport>, ProjectionError> {
+    let mut tables = Vec::new();
+    let mut reports = Vec::new();
+    for (projection, mut store) in projections.iter().zip(stores) {
+        let rows = projection.tables().iter().map(|t| store.len(t.name)).sum();
+        reports.push(report(projection.name(), rows));
+        for table in projection.tables() {
+            let rows = store.split_off(table.name);
+            tables.push(shadow::TableRows { table, rows });
+        }
+    }
+    let names: Vec<&'static str> = projections.iter().map(|p| p.name()).collect();
+    shadow::write(pool, tables, &names, last).await?;
+    Ok(reports)
+}
+
+/// SQLite (one writer): every table emptied and refilled in one transaction with
+/// the checkpoints.
+async fn write_in_one(
+    database: &Database,
+    projections: &[Arc<dyn Projection>],
+    stores: Vec<MemoryStore>,
+    last: LogPosition,
+) -> Result<Vec<RebuildReport>, ProjectionError> {
     let mut tx = begin(database).await?;
-    prefer_lz4(&mut tx).await?;
     let mut reports = Vec::new();
     let mut freeing = Vec::new();
     for (projection, mut store) in projections.iter().zip(stores) {
@@ -251,14 +311,7 @@ pub async fn rebuild(
             ],
         )
         .await?;
-        reports.push(RebuildReport {
-            projection: projection.name(),
-            events,
-            rows,
-            elapsed: Duration::ZERO,
-            fold,
-            write: Duration::ZERO,
-        });
+        reports.push(report(projection.name(), rows));
     }
     tx.commit().await?;
     for task in freeing {
@@ -267,29 +320,7 @@ pub async fn rebuild(
             std::panic::resume_unwind(error.into_panic());
         }
     }
-    let elapsed = started.elapsed();
-    for report in &mut reports {
-        report.elapsed = elapsed;
-        report.write = elapsed.saturating_sub(fold);
-    }
     Ok(reports)
-}
-
-/// On PostgreSQL 14 and later built with lz4, compresses the large values this
-/// transaction writes with lz4 instead of the default pglz: pglz took about half of the
-/// server's time writing `order_detail` (its `doc` and `state` are several kB). Only
-/// how the values are stored changes, until the commit; readers decompress either
-/// kind transparently, and later writes use the server's default again.
-async fn prefer_lz4(tx: &mut crate::rows::SqlTx<'_>) -> Result<(), ProjectionError> {
-    if let crate::rows::SqlTx::Postgres(_) = tx {
-        tx.execute(
-            "select set_config('default_toast_compression', 'lz4', true) from pg_settings \
-             where name = 'default_toast_compression' and 'lz4' = any(enumvals)",
-            &[],
-        )
-        .await?;
-    }
-    Ok(())
 }
 
 /// Canonical text of one row (tab-separated, tagged values) for hashing and reports.

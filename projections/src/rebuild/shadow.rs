@@ -1,0 +1,275 @@
+//! The write half of a PostgreSQL rebuild, in parallel (issue 14 item 5).
+//!
+//! Each table's folded rows go into a shadow copy of it, `<table>__rebuild` (its
+//! columns, defaults, checks and storage), with `COPY` and then its keys and indexes,
+//! several tables at once, each on a connection of its own. One transaction then
+//! swaps every shadow in for its table, restores the names of the keys and indexes,
+//! recreates the views over the tables (`ledger_balances`) and moves the
+//! checkpoints: readers see the old tables or the new ones, never a mix, as with the
+//! one-transaction write it replaces. A failure before the swap leaves the live
+//! tables as they were and drops the shadows; a rebuild that died leaves shadows
+//! that the next one replaces.
+
+use std::sync::Arc;
+
+use sqlx::PgPool;
+use tokio::sync::Semaphore;
+
+use crate::projection::{time_text, ProjectionError};
+use crate::rows::{copy_rows, MemoryStore, TableSpec};
+use crate::store::LogPosition;
+
+/// Tables written at once: the machine's cores are shared by this process (formatting
+/// `COPY` lines) and the server (parsing, indexing, compressing, WAL).
+const WRITERS: usize = 3;
+
+/// The shadow of `table`, and of each of its keys and indexes.
+const SHADOW: &str = "__rebuild";
+
+/// One table's folded rows.
+pub struct TableRows {
+    /// The table.
+    pub table: &'static TableSpec,
+    /// A store holding its rows (and no other table's).
+    pub rows: MemoryStore,
+}
+
+/// A key (primary, unique, exclusion or foreign) of a table: its name and definition.
+type Constraint = (String, String);
+
+/// An index of a table that backs no constraint: its name and `CREATE INDEX` text.
+type Index = (String, String);
+
+/// Writes every table's rows into its shadow, swaps the shadows in and sets the
+/// checkpoints of `projections` to `last`, in one transaction. Returns the rows
+/// written.
+///
+/// # Errors
+/// [`ProjectionError::Database`] when the server refuses a statement (nothing of
+/// the live tables changed unless it was the swap's commit).
+pub async fn write(
+    pool: &PgPool,
+    mut tables: Vec<TableRows>,
+    projections: &[&'static str],
+    last: LogPosition,
+) -> Result<usize, ProjectionError> {
+    let names: Vec<&'static str> = tables.iter().map(|t| t.table.name).collect();
+    // The largest first, so that the last to finish is a small one.
+    tables.sort_by_key(|t| std::cmp::Reverse(t.rows.len(t.table.name)));
+    let writers = Arc::new(Semaphore::new(WRITERS));
+    let mut fills = Vec::new();
+    for TableRows { table, rows } in tables {
+        let pool = pool.clone();
+        let writers = writers.clone();
+        fills.push(tokio::spawn(async move {
+            let _turn = writers
+                .acquire()
+                .await
+                .expect("the semaphore is never closed");
+            let written = fill(&pool, table, &rows).await;
+            // Freeing a million rows takes a while: not on the runtime's threads.
+            tokio::task::spawn_blocking(move || drop(rows));
+            written
+        }));
+    }
+    let mut rows = 0;
+    let mut failed = None;
+    for fill in fills {
+        match fill.await.expect("a fill task does not panic") {
+            Ok(written) => rows += written,
+            Err(error) => failed = failed.or(Some(error)),
+        }
+    }
+    let outcome = match failed {
+        Some(error) => Err(error),
+        None => swap(pool, &names, projections, last).await,
+    };
+    if let Err(error) = outcome {
+        for name in &names {
+            let drop = format!("drop table if exists {name}{SHADOW}");
+            if let Err(cleanup) = sqlx::query(&drop).execute(pool).await {
+                tracing::warn!(table = name, %cleanup, "shadow table left behind");
+            }
+        }
+        return Err(error);
+    }
+    Ok(rows)
+}
+
+/// Creates `table`'s shadow, copies `rows` into it, then adds its keys and indexes
+/// (faster than keeping them up to date row by row), in one transaction.
+async fn fill(
+    pool: &PgPool,
+    table: &'static TableSpec,
+    rows: &MemoryStore,
+) -> Result<usize, ProjectionError> {
+    let name = table.name;
+    let shadow = format!("{name}{SHADOW}");
+    let constraints = constraints(pool, name).await?;
+    let indexes = indexes(pool, name).await?;
+    let mut tx = pool.begin().await?;
+    // On PostgreSQL 14 and later built with lz4, the large values go in compressed
+    // with lz4 instead of the default pglz, which took about half of the server's time
+    // writing `order_detail` (its `doc` and `state` are several kB). Only for this
+    // transaction; readers decompress either kind.
+    sqlx::query(
+        "select set_config('default_toast_compression', 'lz4', true) from pg_settings \
+         where name = 'default_toast_compression' and 'lz4' = any(enumvals)",
+    )
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(&format!("drop table if exists {shadow}"))
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(&format!(
+        "create table {shadow} (like {name} including defaults including constraints \
+         including storage including compression)"
+    ))
+    .execute(&mut *tx)
+    .await?;
+    let written = copy_rows(&mut tx, table, &shadow, rows.rows(name)).await?;
+    for (constraint, definition) in &constraints {
+        sqlx::query(&format!(
+            "alter table {shadow} add constraint {constraint}{SHADOW} {definition}"
+        ))
+        .execute(&mut *tx)
+        .await?;
+    }
+    for (index, definition) in &indexes {
+        sqlx::query(&shadow_index(definition, index, name)?)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    tracing::debug!(table = name, rows = written, "shadow table written");
+    Ok(written)
+}
+
+/// The keys of `table` (`pg_get_constraintdef`), in the order they were made.
+async fn constraints(pool: &PgPool, table: &str) -> Result<Vec<Constraint>, ProjectionError> {
+    Ok(sqlx::query_as(
+        "select conname::text, pg_get_constraintdef(oid) from pg_constraint \
+         where conrelid = $1::regclass and contype in ('p', 'u', 'x', 'f') order by oid",
+    )
+    .bind(table)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// The indexes of `table` that back no constraint (`pg_get_indexdef`).
+async fn indexes(pool: &PgPool, table: &str) -> Result<Vec<Index>, ProjectionError> {
+    Ok(sqlx::query_as(
+        "select i.relname::text, pg_get_indexdef(i.oid) from pg_index x \
+         join pg_class i on i.oid = x.indexrelid where x.indrelid = $1::regclass \
+         and not exists (select 1 from pg_constraint c where c.conindid = x.indexrelid) \
+         order by i.oid",
+    )
+    .bind(table)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// `CREATE [UNIQUE] INDEX <index> ON <schema>.<table> USING ...` made over the shadow
+/// of `table`, named as the index's shadow.
+fn shadow_index(definition: &str, index: &str, table: &str) -> Result<String, ProjectionError> {
+    let unrecognised =
+        || ProjectionError::Load(format!("index definition not understood: {definition}"));
+    let (head, method) = definition.split_once(" USING ").ok_or_else(unrecognised)?;
+    let unique = if head.starts_with("CREATE UNIQUE INDEX ") {
+        "unique "
+    } else if head.starts_with("CREATE INDEX ") {
+        ""
+    } else {
+        return Err(unrecognised());
+    };
+    let on = head.rsplit_once(" ON ").ok_or_else(unrecognised)?.1;
+    let qualified = on.strip_prefix("ONLY ").unwrap_or(on);
+    if qualified != table && !qualified.ends_with(&format!(".{table}")) {
+        return Err(unrecognised());
+    }
+    Ok(format!(
+        "create {unique}index {index}{SHADOW} on {table}{SHADOW} using {method}"
+    ))
+}
+
+/// Swaps every shadow in for its table, in one transaction with the checkpoints.
+async fn swap(
+    pool: &PgPool,
+    tables: &[&'static str],
+    projections: &[&'static str],
+    last: LogPosition,
+) -> Result<(), ProjectionError> {
+    let mut tx = pool.begin().await?;
+    // The views over the tables depend on them: dropped and made again over the new.
+    let views: Vec<(String, String)> = sqlx::query_as(
+        "select distinct v.relname::text, pg_get_viewdef(v.oid) from pg_depend d \
+         join pg_rewrite r on r.oid = d.objid join pg_class v on v.oid = r.ev_class \
+         where v.relkind = 'v' and d.refobjid = any($1::regclass[]) and v.oid <> d.refobjid",
+    )
+    .bind(tables)
+    .fetch_all(&mut *tx)
+    .await?;
+    for (view, _) in &views {
+        sqlx::query(&format!("drop view {view}"))
+            .execute(&mut *tx)
+            .await?;
+    }
+    for table in tables {
+        let constraints: Vec<String> = sqlx::query_scalar(
+            "select conname::text from pg_constraint \
+             where conrelid = $1::regclass and contype in ('p', 'u', 'x', 'f')",
+        )
+        .bind(table)
+        .fetch_all(&mut *tx)
+        .await?;
+        let indexes: Vec<String> = sqlx::query_scalar(
+            "select i.relname::text from pg_index x join pg_class i on i.oid = x.indexrelid \
+             where x.indrelid = $1::regclass and not exists \
+             (select 1 from pg_constraint c where c.conindid = x.indexrelid)",
+        )
+        .bind(table)
+        .fetch_all(&mut *tx)
+        .await?;
+        let statements = [
+            format!("drop table {table}"),
+            format!("alter table {table}{SHADOW} rename to {table}"),
+        ]
+        .into_iter()
+        .chain(
+            constraints
+                .iter()
+                .map(|c| format!("alter table {table} rename constraint {c}{SHADOW} to {c}")),
+        )
+        .chain(
+            indexes
+                .iter()
+                .map(|i| format!("alter index {i}{SHADOW} rename to {i}")),
+        );
+        for statement in statements {
+            sqlx::query(&statement).execute(&mut *tx).await?;
+        }
+    }
+    for (view, definition) in &views {
+        let definition = definition.trim().trim_end_matches(';');
+        sqlx::query(&format!("create view {view} as {definition}"))
+            .execute(&mut *tx)
+            .await?;
+    }
+    let now = time_text(chrono::Utc::now());
+    for projection in projections {
+        sqlx::query(
+            "insert into projection_checkpoint (name, transaction_id, global_position, updated_at) \
+             values ($1, $2, $3, $4) on conflict (name) do update set \
+             transaction_id = excluded.transaction_id, global_position = excluded.global_position, \
+             updated_at = excluded.updated_at",
+        )
+        .bind(projection)
+        .bind(last.transaction_id)
+        .bind(last.global_position)
+        .bind(&now)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
