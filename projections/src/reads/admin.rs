@@ -110,8 +110,7 @@ pub async fn order_row(
     order_id: &str,
 ) -> Result<Option<(String, String)>, ProjectionError> {
     let sql = "select doc, state from order_detail where order_id = $1";
-    Ok(crate::with_read_pool!(database, pool =>
-        sqlx::query_as(sql).bind(order_id).fetch_optional(pool).await)?)
+    Ok(fetch!(database, sql, fetch_optional, order_id))
 }
 
 /// An applicant's `user_profile` row: (doc, state, identity status).
@@ -120,8 +119,7 @@ pub async fn applicant(
     user_id: &str,
 ) -> Result<Option<(String, String, i64)>, ProjectionError> {
     let sql = "select doc, state, identity_status from user_profile where user_id = $1";
-    Ok(crate::with_read_pool!(database, pool =>
-        sqlx::query_as(sql).bind(user_id).fetch_optional(pool).await)?)
+    Ok(fetch!(database, sql, fetch_optional, user_id))
 }
 
 /// A user's folded state as the users read model has it.
@@ -130,19 +128,12 @@ pub async fn user_state(
     user_id: &str,
 ) -> Result<Option<String>, ProjectionError> {
     let sql = "select state from user_profile where user_id = $1";
-    Ok(crate::with_read_pool!(database, pool =>
-        sqlx::query_scalar(sql).bind(user_id).fetch_optional(pool).await)?)
+    Ok(fetch_scalar!(database, sql, fetch_optional, user_id))
 }
 
-/// An order's timeline with each event's actor: (doc, actor), in order.
-pub async fn timeline(
-    database: &Database,
-    order_id: &str,
-) -> Result<Vec<(String, String)>, ProjectionError> {
-    let sql = "select doc, actor from order_timeline where order_id = $1 order by sequence";
-    Ok(crate::with_read_pool!(database, pool =>
-        sqlx::query_as(sql).bind(order_id).fetch_all(pool).await)?)
-}
+/// An order's timeline with each event's actor: (doc, actor), in order (the
+/// borrower's query, the same rows).
+pub use super::borrower::timeline;
 
 /// Auditor id → username, to show who acted in the history.
 pub async fn auditor_names(

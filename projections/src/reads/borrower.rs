@@ -159,7 +159,8 @@ pub async fn order_list(
     Ok(fetch!(database, sql, fetch_all, user_id))
 }
 
-/// `/loan/orderTimeline`: the order's `order_timeline` rows, (doc, actor), in order.
+/// `/loan/orderTimeline` (and the console's order page): the order's
+/// `order_timeline` rows, (doc, actor), in order.
 pub async fn timeline(
     database: &Database,
     order_id: &str,

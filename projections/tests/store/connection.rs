@@ -123,6 +123,15 @@ async fn bad_urls_are_errors_that_do_not_reveal_the_password() {
     );
 }
 
+/// The test's own PostgreSQL schema and `TEST_DATABASE_URL`, for a store of its own.
+async fn schema_and_url(db: &TestDb) -> (String, String) {
+    let schema: String = sqlx::query_scalar("select current_schema()")
+        .fetch_one(db.postgres_pool())
+        .await
+        .unwrap();
+    (schema, std::env::var("TEST_DATABASE_URL").unwrap())
+}
+
 /// A pooled PostgreSQL connection is checked only once it has been idle a while
 /// (issue 14: sqlx's check on every take cost each statement a round trip): one the
 /// server dropped while it sat idle is still replaced, not handed out broken.
@@ -133,11 +142,7 @@ async fn a_postgres_connection_dropped_while_idle_is_replaced() {
         return;
     };
     // A store of its own on the test's schema, named so that only its sessions end.
-    let schema: String = sqlx::query_scalar("select current_schema()")
-        .fetch_one(db.postgres_pool())
-        .await
-        .unwrap();
-    let url = std::env::var("TEST_DATABASE_URL").unwrap();
+    let (schema, url) = schema_and_url(&db).await;
     let options = <sqlx::postgres::PgConnectOptions as std::str::FromStr>::from_str(&url)
         .unwrap()
         .options([("search_path", schema.as_str())])
@@ -183,11 +188,7 @@ async fn postgres_connection_settings_come_from_the_url() {
     let Some(db) = TestDb::postgres().await else {
         return;
     };
-    let schema: String = sqlx::query_scalar("select current_schema()")
-        .fetch_one(db.postgres_pool())
-        .await
-        .unwrap();
-    let base = std::env::var("TEST_DATABASE_URL").unwrap();
+    let (schema, base) = schema_and_url(&db).await;
     let separator = if base.contains('?') { '&' } else { '?' };
     let url = format!(
         "{base}{separator}sslmode=prefer&application_name=url-settings-test\
