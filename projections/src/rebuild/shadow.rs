@@ -82,7 +82,7 @@ pub async fn write(
     }
     let outcome = match failed {
         Some(error) => Err(error),
-        None => swap(pool, &names, projections, last).await,
+        None => swap_retrying(pool, &names, projections, last).await,
     };
     if let Err(error) = outcome {
         for name in &names {
@@ -192,6 +192,40 @@ fn shadow_index(definition: &str, index: &str, table: &str) -> Result<String, Pr
     ))
 }
 
+/// Times the swap is tried.
+const SWAP_TRIES: u32 = 5;
+
+/// [`swap`], tried again when the server broke a deadlock by aborting it or it waited
+/// too long for a lock: live workers (an erasure rebuilds while they run) write
+/// several of the tables in one transaction, in the order their events come, while the
+/// swap takes each table's exclusive lock in turn. Nothing of a swap that was rolled
+/// back remains, and the shadows are still whole.
+async fn swap_retrying(
+    pool: &PgPool,
+    tables: &[&'static str],
+    projections: &[&'static str],
+    last: LogPosition,
+) -> Result<(), ProjectionError> {
+    let mut tries = 1;
+    loop {
+        match swap(pool, tables, projections, last).await {
+            Err(ProjectionError::Database(error)) if tries < SWAP_TRIES && lock_lost(&error) => {
+                tracing::info!(%error, tries, "rebuild swap rolled back; trying again");
+                tries += 1;
+            }
+            outcome => return outcome,
+        }
+    }
+}
+
+/// Deadlock detected (40P01) or lock wait timed out (55P03).
+fn lock_lost(error: &sqlx::Error) -> bool {
+    error
+        .as_database_error()
+        .and_then(|e| e.code())
+        .is_some_and(|code| code == "40P01" || code == "55P03")
+}
+
 /// Swaps every shadow in for its table, in one transaction with the checkpoints.
 async fn swap(
     pool: &PgPool,
@@ -200,6 +234,12 @@ async fn swap(
     last: LogPosition,
 ) -> Result<(), ProjectionError> {
     let mut tx = pool.begin().await?;
+    // While the swap waits for a table's exclusive lock, every new reader of it queues
+    // behind: after 2 s it gives up, lets them through and tries again
+    // (`swap_retrying`).
+    sqlx::query("set local lock_timeout = '2s'")
+        .execute(&mut *tx)
+        .await?;
     // The views over the tables depend on them: dropped and made again over the new.
     let views: Vec<(String, String)> = sqlx::query_as(
         "select distinct v.relname::text, pg_get_viewdef(v.oid) from pg_depend d \
