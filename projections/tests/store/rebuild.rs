@@ -112,3 +112,46 @@ async fn a_postgres_rebuild_swaps_whole_tables_in_under_their_own_names() {
     }
     db.teardown().await;
 }
+
+/// A reader that holds a table through the swap makes the swap give up its lock wait
+/// (so the readers queued behind it go on) and try again: the rebuild still lands.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgres_rebuild_outwaits_a_long_reader() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let database = &db.database;
+    let Database::Postgres(pool) = database else {
+        unreachable!()
+    };
+    seed(database, 20).await.expect("seed");
+    for projection in all() {
+        Runner::new(database, projection).catch_up().await.unwrap();
+    }
+    let mut reader = pool.begin().await.unwrap();
+    let orders: i64 = sqlx::query_scalar("select count(*) from order_list")
+        .fetch_one(&mut *reader)
+        .await
+        .unwrap();
+    let rebuilding = tokio::spawn({
+        let database = database.clone();
+        async move { rebuild(&database, &all(), &mut |_| {}).await }
+    });
+    // Longer than the swap's 2 s lock wait: its first try gives up.
+    tokio::time::sleep(std::time::Duration::from_millis(3_500)).await;
+    assert!(
+        !rebuilding.is_finished(),
+        "the swap did not wait for the reader"
+    );
+    reader.commit().await.unwrap();
+    rebuilding
+        .await
+        .unwrap()
+        .expect("the rebuild lands once the reader is done");
+    let rebuilt: i64 = sqlx::query_scalar("select count(*) from order_list")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!((rebuilt, orders), (20, 20));
+    db.teardown().await;
+}
