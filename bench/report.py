@@ -222,8 +222,11 @@ rebuild_s = float(text("rebuild-seconds.txt", "0") or 0)
 sqlite_events = int(text("replay-sqlite-events.txt", "0") or 0)
 sqlite_s = float(text("rebuild-sqlite-seconds.txt", "0") or 0)
 emit(f"`replay-tool seed` wrote {events:,} events (every order status); `replay-tool rebuild` "
-     "folds the whole log into memory with the live projection code and swaps every read "
-     "model in one transaction. The baseline is `COPY (select * from events order by "
+     "folds the whole log into memory with the live projection code, then (PostgreSQL) "
+     "writes shadow tables three at once and swaps them in with the checkpoints in one "
+     "transaction, or (SQLite) refills the tables in one transaction. This is the first "
+     "rebuild after the seed, over empty tables; `bench/ab-rebuild.sh` compares binaries "
+     "over full tables too. The baseline is `COPY (select * from events order by "
      "transaction_id, global_position) TO '/dev/null'` on the same warm table.\n")
 emit("| Store | Events | Rebuild s | Events/s | COPY s | Rebuild ÷ COPY time | verify after |")
 emit("|---|---|---|---|---|---|---|")

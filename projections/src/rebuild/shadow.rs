@@ -54,6 +54,13 @@ pub async fn write(
     last: LogPosition,
 ) -> Result<usize, ProjectionError> {
     let names: Vec<&'static str> = tables.iter().map(|t| t.table.name).collect();
+    // One rebuild writes shadows at a time (an erasure's and the replay tool's would
+    // otherwise drop each other's): the lock lasts as long as this transaction,
+    // which ends however this function does.
+    let mut one_at_a_time = pool.begin().await?;
+    sqlx::query("select pg_advisory_xact_lock(hashtext('rebuild shadow tables'))")
+        .execute(&mut *one_at_a_time)
+        .await?;
     // The largest first, so that the last to finish is a small one.
     tables.sort_by_key(|t| std::cmp::Reverse(t.rows.len(t.table.name)));
     let writers = Arc::new(Semaphore::new(WRITERS));
@@ -93,6 +100,7 @@ pub async fn write(
         }
         return Err(error);
     }
+    one_at_a_time.rollback().await?;
     Ok(rows)
 }
 

@@ -2,7 +2,7 @@
 //! into shadows several at once and swapped in with the checkpoints in one
 //! transaction. What must hold: readers never see a table empty or half written; the
 //! tables come back with their keys, indexes and views under their own names, rebuild
-//! after rebuild; nothing of the shadows is left behind.
+//! after rebuild; nothing of the shadows is left behind; rebuilds at once take turns.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -153,5 +153,34 @@ async fn a_postgres_rebuild_outwaits_a_long_reader() {
         .await
         .unwrap();
     assert_eq!((rebuilt, orders), (20, 20));
+    db.teardown().await;
+}
+
+/// Two rebuilds at once (an erasure's and the replay tool's) take turns with the
+/// shadow tables: both land, and the tables are the ones a single rebuild gives.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_postgres_rebuilds_at_once_both_land() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let database = &db.database;
+    seed(database, 30).await.expect("seed");
+    rebuild(database, &all(), &mut |_| {}).await.unwrap();
+    let mut single = Vec::new();
+    for projection in all() {
+        single.push(tables_hash(database, projection.as_ref()).await.unwrap());
+    }
+    let (projections, mut quiet, mut silent) = (all(), |_| {}, |_| {});
+    let (first, second) = tokio::join!(
+        rebuild(database, &projections, &mut quiet),
+        rebuild(database, &projections, &mut silent)
+    );
+    first.expect("the first rebuild lands");
+    second.expect("the second rebuild lands");
+    let mut after = Vec::new();
+    for projection in all() {
+        after.push(tables_hash(database, projection.as_ref()).await.unwrap());
+    }
+    assert_eq!(after, single);
     db.teardown().await;
 }
