@@ -2,8 +2,10 @@
 # A/B of the simplest command (`loadgen simple`: /jackey/user/updateEmergency, load a
 # User and append one event) between two api binaries, alternating A, B, A, B on a
 # fresh PostgreSQL database and a fresh SQLite file each time, in one run on this
-# machine. Used for the cost of sealing personal fields (ADR 0012).
-# Usage: bench/ab-simple.sh OLD_API NEW_API [clients=1,8] [seconds=10]
+# machine. Used for the cost of sealing personal fields (ADR 0012). With
+# SCENARIO=queries it runs `loadgen queries` instead (user info, order list, order
+# info in turn; one client count, e.g. 64).
+# Usage: [SCENARIO=queries] bench/ab-simple.sh OLD_API NEW_API [clients=1,8] [seconds=10]
 # Needs target/release/loadgen (cargo build --release -p loadgen) and PostgreSQL at
 # 127.0.0.1:5432 (trust, user postgres).
 set -euo pipefail
@@ -28,7 +30,7 @@ for round in 1 2; do
       PID=$!
       trap 'kill $PID 2>/dev/null || true' EXIT
       for _ in $(seq 1 300); do curl -fsS -H "Authorization: Bearer $METRICS_TOKEN" "$BASE/metrics" >/dev/null 2>&1 && break; sleep 0.1; done
-      "$LOADGEN" simple --base "$BASE" --auditor-a bench-first:bench-password-1 --auditor-b bench-final:bench-password-2 \
+      "$LOADGEN" "${SCENARIO:-simple}" --base "$BASE" --auditor-a bench-first:bench-password-1 --auditor-b bench-final:bench-password-2 \
           --clients "$CLIENTS" --seconds "$SECS" 2>/dev/null \
         | python3 -c '
 import json, sys
@@ -37,7 +39,7 @@ for line in sys.stdin:
         r = json.loads(line)
     except ValueError:
         continue
-    if r.get("scenario") == "simple":
+    if r.get("scenario") in ("simple", "queries"):
         print("round %s %s %-6s clients %3d %8.1f/s  p50 %6.2f ms  p99 %6.2f ms"
               % (sys.argv[3], sys.argv[1], sys.argv[2], r["clients"], r["perSecond"], r["p50Ms"], r["p99Ms"]))
 ' "$which" "$store" "$round"
