@@ -113,9 +113,9 @@ async fn fill(
 ) -> Result<usize, ProjectionError> {
     let name = table.name;
     let shadow = format!("{name}{SHADOW}");
-    let constraints = constraints(pool, name).await?;
-    let indexes = indexes(pool, name).await?;
     let mut tx = pool.begin().await?;
+    let constraints = constraints(&mut tx, name).await?;
+    let indexes = indexes(&mut tx, name).await?;
     // On PostgreSQL 14 and later built with lz4, the large values go in compressed
     // with lz4 instead of the default pglz, which took about half of the server's time
     // writing `order_detail` (its `doc` and `state` are several kB). Only for this
@@ -154,18 +154,24 @@ async fn fill(
 }
 
 /// The keys of `table` (`pg_get_constraintdef`), in the order they were made.
-async fn constraints(pool: &PgPool, table: &str) -> Result<Vec<Constraint>, ProjectionError> {
+async fn constraints(
+    connection: &mut sqlx::PgConnection,
+    table: &str,
+) -> Result<Vec<Constraint>, ProjectionError> {
     Ok(sqlx::query_as(
         "select conname::text, pg_get_constraintdef(oid) from pg_constraint \
          where conrelid = $1::regclass and contype in ('p', 'u', 'x', 'f') order by oid",
     )
     .bind(table)
-    .fetch_all(pool)
+    .fetch_all(connection)
     .await?)
 }
 
 /// The indexes of `table` that back no constraint (`pg_get_indexdef`).
-async fn indexes(pool: &PgPool, table: &str) -> Result<Vec<Index>, ProjectionError> {
+async fn indexes(
+    connection: &mut sqlx::PgConnection,
+    table: &str,
+) -> Result<Vec<Index>, ProjectionError> {
     Ok(sqlx::query_as(
         "select i.relname::text, pg_get_indexdef(i.oid) from pg_index x \
          join pg_class i on i.oid = x.indexrelid where x.indrelid = $1::regclass \
@@ -173,7 +179,7 @@ async fn indexes(pool: &PgPool, table: &str) -> Result<Vec<Index>, ProjectionErr
          order by i.oid",
     )
     .bind(table)
-    .fetch_all(pool)
+    .fetch_all(connection)
     .await?)
 }
 
@@ -263,21 +269,8 @@ async fn swap(
             .await?;
     }
     for table in tables {
-        let constraints: Vec<String> = sqlx::query_scalar(
-            "select conname::text from pg_constraint \
-             where conrelid = $1::regclass and contype in ('p', 'u', 'x', 'f')",
-        )
-        .bind(table)
-        .fetch_all(&mut *tx)
-        .await?;
-        let indexes: Vec<String> = sqlx::query_scalar(
-            "select i.relname::text from pg_index x join pg_class i on i.oid = x.indexrelid \
-             where x.indrelid = $1::regclass and not exists \
-             (select 1 from pg_constraint c where c.conindid = x.indexrelid)",
-        )
-        .bind(table)
-        .fetch_all(&mut *tx)
-        .await?;
+        let constraints = constraints(&mut tx, table).await?;
+        let indexes = indexes(&mut tx, table).await?;
         let statements = [
             format!("drop table {table}"),
             format!("alter table {table}{SHADOW} rename to {table}"),
@@ -286,12 +279,12 @@ async fn swap(
         .chain(
             constraints
                 .iter()
-                .map(|c| format!("alter table {table} rename constraint {c}{SHADOW} to {c}")),
+                .map(|(c, _)| format!("alter table {table} rename constraint {c}{SHADOW} to {c}")),
         )
         .chain(
             indexes
                 .iter()
-                .map(|i| format!("alter index {i}{SHADOW} rename to {i}")),
+                .map(|(i, _)| format!("alter index {i}{SHADOW} rename to {i}")),
         );
         for statement in statements {
             sqlx::query(&statement).execute(&mut *tx).await?;
