@@ -143,6 +143,29 @@ pub async fn read_checkpoint(
     )
 }
 
+/// Sets `name` to `to` inside `tx`, wherever it was (a rebuild: the tables written in
+/// the same transaction hold the log up to `to`).
+pub async fn set_checkpoint(
+    tx: &mut SqlTx<'_>,
+    name: &str,
+    to: LogPosition,
+) -> Result<(), ProjectionError> {
+    tx.execute(
+        "insert into projection_checkpoint (name, transaction_id, global_position, updated_at) \
+         values ($1, $2, $3, $4) on conflict (name) do update set \
+         transaction_id = excluded.transaction_id, global_position = excluded.global_position, \
+         updated_at = excluded.updated_at",
+        &[
+            name.into(),
+            to.transaction_id.into(),
+            to.global_position.into(),
+            time_text(Utc::now()).into(),
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
 /// Moves `name` from `from` to `to` inside `tx`. Fails with
 /// [`ProjectionError::CheckpointMoved`] when another worker moved it first.
 pub async fn advance_checkpoint(

@@ -12,9 +12,9 @@ use sha2::{Digest, Sha256};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use crate::projection::{time_text, Projection, ProjectionError};
+use crate::projection::{Projection, ProjectionError};
 use crate::rows::{dump_table, MemoryStore, Row, Value};
-use crate::runner::begin;
+use crate::runner::{begin, set_checkpoint};
 use crate::store::{Database, EventLog, LogPosition, StoredEvent};
 
 pub mod shadow;
@@ -298,19 +298,7 @@ async fn write_in_one(
             let written = store.split_off(table.name);
             freeing.push(tokio::task::spawn_blocking(move || drop(written)));
         }
-        tx.execute(
-            "insert into projection_checkpoint (name, transaction_id, global_position, updated_at) \
-             values ($1, $2, $3, $4) on conflict (name) do update set \
-             transaction_id = excluded.transaction_id, global_position = excluded.global_position, \
-             updated_at = excluded.updated_at",
-            &[
-                projection.name().into(),
-                last.transaction_id.into(),
-                last.global_position.into(),
-                time_text(chrono::Utc::now()).into(),
-            ],
-        )
-        .await?;
+        set_checkpoint(&mut tx, projection.name(), last).await?;
         reports.push(report(projection.name(), rows));
     }
     tx.commit().await?;

@@ -15,8 +15,9 @@ use std::sync::Arc;
 use sqlx::PgPool;
 use tokio::sync::Semaphore;
 
-use crate::projection::{time_text, ProjectionError};
-use crate::rows::{copy_rows, MemoryStore, TableSpec};
+use crate::projection::ProjectionError;
+use crate::rows::{copy_rows, MemoryStore, SqlTx, TableSpec};
+use crate::runner::set_checkpoint;
 use crate::store::LogPosition;
 
 /// Tables written at once: the machine's cores are shared by this process (formatting
@@ -296,20 +297,9 @@ async fn swap(
             .execute(&mut *tx)
             .await?;
     }
-    let now = time_text(chrono::Utc::now());
+    let mut tx = SqlTx::Postgres(tx);
     for projection in projections {
-        sqlx::query(
-            "insert into projection_checkpoint (name, transaction_id, global_position, updated_at) \
-             values ($1, $2, $3, $4) on conflict (name) do update set \
-             transaction_id = excluded.transaction_id, global_position = excluded.global_position, \
-             updated_at = excluded.updated_at",
-        )
-        .bind(projection)
-        .bind(last.transaction_id)
-        .bind(last.global_position)
-        .bind(&now)
-        .execute(&mut *tx)
-        .await?;
+        set_checkpoint(&mut tx, projection, last).await?;
     }
     tx.commit().await?;
     Ok(())
