@@ -102,6 +102,7 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
         catalogue: configured,
         compliance: Arc::new(env.compliance_profile.clone()),
     };
+    let leases = projections::lease::Leases::for_database(&database);
     Ok(AppState {
         users: Arc::new(CommandBus::new(&database, user_services.clone())),
         orders: Arc::new(CommandBus::new(&database, order_services.clone())),
@@ -116,6 +117,7 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
         rate_limits: Arc::new(ops::RateLimits::new(client_ip_source)),
         storage,
         checkpoints: projections::runner::Checkpoints::default(),
+        leases,
         documents,
     })
 }
@@ -179,6 +181,7 @@ pub struct Application {
     listener: tokio::net::TcpListener,
     router: Router,
     stop_workers: watch::Sender<bool>,
+    leases: projections::lease::Leases,
 }
 
 impl Application {
@@ -235,6 +238,7 @@ impl Application {
         };
         workers::spawn(&state, wakeup, stopped);
         Ok(Self {
+            leases: state.leases.clone(),
             listener,
             router: app(state),
             stop_workers,
@@ -255,6 +259,8 @@ impl Application {
             .with_graceful_shutdown(shutdown_signal())
             .await;
         let _ = self.stop_workers.send(true);
+        // Hand the log consumers to the processes standing by at once.
+        self.leases.release_all().await;
         served
     }
 }

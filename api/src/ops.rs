@@ -295,6 +295,11 @@ pub async fn metrics(State(state): State<AppState>, headers: axum::http::HeaderM
         }
     }
     push_apply_lag(&mut out);
+    // The log consumers this process leads (the others stand by: projections::lease).
+    out.push_str("# TYPE log_consumer_leading gauge\n");
+    for name in state.leases.leading() {
+        out.push_str(&format!("log_consumer_leading{{consumer=\"{name}\"}} 1\n"));
+    }
     (
         [(
             axum::http::header::CONTENT_TYPE,

@@ -48,6 +48,9 @@ pub struct AppState {
     /// The checkpoints this process's workers commit, on which commands wait for
     /// their read models.
     pub checkpoints: Checkpoints,
+    /// Which log consumers this process leads (one process per consumer on a
+    /// shared PostgreSQL; the others stand by: `projections::lease`).
+    pub leases: projections::lease::Leases,
     /// The PDF renderer with its checked font (`PDF_FONT`).
     pub documents: Arc<crate::documents::Documents>,
 }

@@ -1,8 +1,9 @@
 //! The background workers an api process runs: every projection, the loan workflow
 //! (process manager), the payout worker, the reminder and erasure workflows — all on the one
 //! consumer loop of [`projections::consumer`] — and the scheduler. Several api processes may run them
-//! against one PostgreSQL: checkpoints (compare-and-set, advisory locks) and
-//! idempotent steps keep every effect single.
+//! against one PostgreSQL: each consumer runs in the one process that holds its lease
+//! ([`projections::lease`]) while the others stand by, and checkpoints (compare-and-set,
+//! advisory locks) and idempotent steps keep every effect single even when two overlap.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,7 +31,17 @@ pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bo
     let reader = Runner::group(&state.database, all())
         .with_checkpoints(state.checkpoints.clone())
         .with_feed(feed.clone());
-    tokio::spawn(reader.run(wakeup.clone(), poll, shutdown.clone()));
+    let reader_name = reader.name();
+    tokio::spawn(reader.run(state.leases.clone(), wakeup.clone(), poll, shutdown.clone()));
+    // While another process leads the reader, this one's feed publishes nothing: the
+    // workflows it leads then wake on the appends themselves.
+    tokio::spawn(forward_wakeups(
+        state.leases.clone(),
+        reader_name,
+        wakeup.clone(),
+        feed.published(),
+        shutdown.clone(),
+    ));
     // The workflows run on the same consumer loop, woken by the feed; the loan
     // process in partitions, so one borrower's steps never queue behind another's.
     let workflow_poll = Duration::from_millis(250);
@@ -71,8 +82,9 @@ pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bo
     ));
     for workflow in workflows {
         let (published, stop) = (feed.published(), shutdown.clone());
+        let leases = state.leases.clone();
         tokio::spawn(async move {
-            consumer::run(workflow.as_ref(), published, workflow_poll, stop).await;
+            consumer::run(workflow.as_ref(), &leases, published, workflow_poll, stop).await;
         });
     }
     if let Some(settings) = state
@@ -94,4 +106,25 @@ pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bo
         SCHEDULER_EVERY,
         shutdown,
     ));
+}
+
+/// Passes each append's wake-up on to the workflows while this process does not lead
+/// the log reader `reader` (whose published batches wake them otherwise).
+async fn forward_wakeups(
+    leases: projections::lease::Leases,
+    reader: &'static str,
+    wakeup: Arc<Notify>,
+    published: Arc<Notify>,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    while !*shutdown.borrow() {
+        tokio::select! {
+            () = wakeup.notified() => {
+                if !leases.leads(reader) {
+                    published.notify_waiters();
+                }
+            },
+            _ = shutdown.changed() => {},
+        }
+    }
 }

@@ -12,7 +12,9 @@
 //!   no-ops;
 //! - a failing step is logged, counted ([`RunnerStats`]) and retried after a pause
 //!   that doubles up to 5 s; a consumer never silently stops;
-//! - a wake-up that arrives during a step is not lost (registered before the step).
+//! - a wake-up that arrives during a step is not lost (registered before the step);
+//! - one process at a time runs each consumer ([`crate::lease`]): the others stand by
+//!   and take over when the leader's lease goes.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -22,6 +24,7 @@ use async_trait::async_trait;
 use tokio::sync::{watch, Notify};
 
 use crate::feed::LogFeed;
+use crate::lease::{Leases, STANDBY_RETRY};
 use crate::projection::ProjectionError;
 use crate::runner::{advance_checkpoint, begin, ensure_checkpoint, read_checkpoint, RunnerStats};
 use crate::store::{Database, EventLog, LogPosition, StoredEvent};
@@ -45,12 +48,18 @@ pub trait Consumer: Send + Sync {
     async fn ensure(&self) -> Result<(), ProjectionError> {
         ensure_checkpoint(self.database(), self.name()).await
     }
+    /// Forgets where it believes it is (called when it starts to lead: another
+    /// process may have moved its checkpoints while it stood by).
+    fn reset(&self) {}
 }
 
-/// Runs `consumer` until `shutdown` turns true: steps while there is work, then waits
-/// for a wake-up or `poll` to pass. Failures are reported and retried after a pause.
+/// Runs `consumer` until `shutdown` turns true, while this process holds its lease
+/// in `leases`: steps while there is work, then waits for a wake-up or `poll` to
+/// pass. Without the lease it stands by, asking again every [`STANDBY_RETRY`].
+/// Failures are reported and retried after a pause.
 pub async fn run(
     consumer: &dyn Consumer,
+    leases: &Leases,
     wakeup: Arc<Notify>,
     poll: Duration,
     mut shutdown: watch::Receiver<bool>,
@@ -60,7 +69,39 @@ pub async fn run(
     // The checkpoint row is made once (and again after a failure, which may have
     // been a dropped table), not on every step.
     let mut ensured = false;
-    while !*shutdown.borrow() {
+    let mut leading = false;
+    // A dropped sender stops the loop too (otherwise `changed()` would answer at once
+    // forever and the loop would spin).
+    while !*shutdown.borrow() && shutdown.has_changed().is_ok() {
+        match leases.hold(name).await {
+            Ok(true) if !leading => {
+                leading = true;
+                consumer.reset();
+                tracing::info!(consumer = name, "leads");
+            }
+            Ok(true) => {}
+            Ok(false) => {
+                if leading {
+                    leading = false;
+                    tracing::warn!(consumer = name, "lost its lease; stands by");
+                }
+                tokio::select! {
+                    () = tokio::time::sleep(STANDBY_RETRY) => {},
+                    _ = shutdown.changed() => {},
+                }
+                continue;
+            }
+            Err(error) => {
+                leading = false;
+                report(consumer, &error);
+                tokio::select! {
+                    () = tokio::time::sleep(pause) => {},
+                    _ = shutdown.changed() => {},
+                }
+                pause = (pause * 2).min(Duration::from_secs(5));
+                continue;
+            }
+        }
         // Registered before the step, so a wake-up that arrives while the step runs
         // (an append the step did not see yet) is not lost: tokio's `Notified`
         // receives `notify_waiters` from the moment it is created. Without this a
@@ -93,10 +134,7 @@ pub async fn run(
             Err(ProjectionError::CheckpointMoved(_)) => {} // another process got there first
             Err(error) => {
                 ensured = false;
-                let stats = consumer.stats();
-                stats.failures.fetch_add(1, Ordering::Relaxed);
-                *stats.last_error.lock().expect("stats lock") = Some(error.to_string());
-                tracing::error!(consumer = name, %error, "step failed; retrying");
+                report(consumer, &error);
                 tokio::select! {
                     () = tokio::time::sleep(pause) => {},
                     _ = shutdown.changed() => {},
@@ -105,6 +143,14 @@ pub async fn run(
             }
         }
     }
+}
+
+/// Counts and logs a failed step (or lease check) of `consumer`.
+fn report(consumer: &dyn Consumer, error: &ProjectionError) {
+    let stats = consumer.stats();
+    stats.failures.fetch_add(1, Ordering::Relaxed);
+    *stats.last_error.lock().expect("stats lock") = Some(error.to_string());
+    tracing::error!(consumer = consumer.name(), %error, "step failed; retrying");
 }
 
 /// A consumer that reacts to events by sending commands (a process manager, the
@@ -325,6 +371,10 @@ impl<W: Workflow> Consumer for WorkflowConsumer<W> {
 
     async fn ensure(&self) -> Result<(), ProjectionError> {
         self.workflow.ensure().await
+    }
+
+    fn reset(&self) {
+        *self.cursor.lock().expect("cursor lock") = None;
     }
 
     async fn step(&self) -> Result<usize, ProjectionError> {

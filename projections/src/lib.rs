@@ -6,6 +6,7 @@
 //!   each written once against [`rows::RowStore`] so the live workers and `rebuild`
 //!   share one implementation.
 //! - [`lag`]: how long events take to reach the read models.
+//! - [`lease`]: which process runs each log consumer.
 //! - [`runner`]: checkpointed workers (one transaction per batch: rows + checkpoint).
 //! - [`rebuild`]: rebuild from the log, compare with the live tables, hash them.
 //! - [`process`]: the process managers that move money between aggregates.
@@ -14,6 +15,7 @@ pub mod consumer;
 pub mod feed;
 pub mod history;
 pub mod lag;
+pub mod lease;
 pub mod ledger;
 pub mod notices;
 pub mod orders;

@@ -486,9 +486,16 @@ impl Runner {
         Ok(())
     }
 
-    /// Runs until `shutdown` turns true ([`crate::consumer::run`]).
-    pub async fn run(self, wakeup: Arc<Notify>, poll: Duration, shutdown: watch::Receiver<bool>) {
-        crate::consumer::run(&self, wakeup, poll, shutdown).await;
+    /// Runs until `shutdown` turns true, while this process holds its lease
+    /// ([`crate::consumer::run`]).
+    pub async fn run(
+        self,
+        leases: crate::lease::Leases,
+        wakeup: Arc<Notify>,
+        poll: Duration,
+        shutdown: watch::Receiver<bool>,
+    ) {
+        crate::consumer::run(&self, &leases, wakeup, poll, shutdown).await;
     }
 }
 
@@ -504,6 +511,10 @@ impl crate::consumer::Consumer for Runner {
 
     async fn ensure(&self) -> Result<(), ProjectionError> {
         self.ensure_checkpoints().await
+    }
+
+    fn reset(&self) {
+        *self.known.lock().expect("checkpoint cache") = None;
     }
 
     async fn step(&self) -> Result<usize, ProjectionError> {

@@ -27,7 +27,7 @@ pub struct TestApp {
     pub state: AppState,
     /// What this client has written up to (shared by its clones).
     pub position: Position,
-    _stop: std::sync::Arc<watch::Sender<bool>>,
+    stop: std::sync::Arc<watch::Sender<bool>>,
 }
 
 /// The `METRICS_TOKEN` of every test app.
@@ -163,7 +163,7 @@ impl TestApp {
             router: checked_router(&state, position.clone()),
             state,
             position,
-            _stop: std::sync::Arc::new(stop),
+            stop: std::sync::Arc::new(stop),
         }
     }
 
@@ -931,8 +931,15 @@ impl TestApp {
             router: checked_router(&state, self.position.clone()),
             state,
             position: self.position.clone(),
-            _stop: self._stop.clone(),
+            stop: self.stop.clone(),
         }
+    }
+
+    /// Stops the app's workers and gives up its leases, as a process that shuts down
+    /// (`Application::run_until_stopped`) does.
+    pub async fn stop_workers(&self) {
+        let _ = self.stop.send(true);
+        self.state.leases.release_all().await;
     }
 
     /// POSTs a JSON body from client address `ip` (`X-Forwarded-For`, read when the

@@ -12,6 +12,7 @@ mod domain;
 mod event_log;
 mod group_commit;
 mod journey;
+mod leases;
 mod read_side;
 mod rebuild;
 mod sealing;

@@ -618,7 +618,12 @@ async fn a_failing_projection_is_reported_and_retried_until_it_catches_up(db: &T
     let stats = runner.stats();
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let wakeup = Arc::new(tokio::sync::Notify::new());
-    let task = tokio::spawn(runner.run(wakeup, std::time::Duration::from_millis(20), stopped));
+    let task = tokio::spawn(runner.run(
+        projections::lease::Leases::for_database(database),
+        wakeup,
+        std::time::Duration::from_millis(20),
+        stopped,
+    ));
     let head = EventLog::new(database).head().await.unwrap();
     let caught_up = projections::runner::wait_for_checkpoints(
         database,
@@ -650,8 +655,12 @@ async fn workers_wake_on_new_events_without_waiting_for_the_poll(db: &TestDb) {
         .with_checkpoints(board.clone());
     let (stop, stopped) = tokio::sync::watch::channel(false);
     // A one-minute poll: only a wake-up can make the worker react within the test.
-    let task =
-        tokio::spawn(runner.run(wakeup.clone(), std::time::Duration::from_secs(60), stopped));
+    let task = tokio::spawn(runner.run(
+        projections::lease::Leases::for_database(database),
+        wakeup.clone(),
+        std::time::Duration::from_secs(60),
+        stopped,
+    ));
     tokio::time::sleep(std::time::Duration::from_millis(300)).await; // idle and waiting
     seed(database, 1).await.unwrap();
     if matches!(database, Database::Sqlite { .. }) {
