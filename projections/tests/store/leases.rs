@@ -78,7 +78,7 @@ async fn one_process_leads_the_reader_and_another_takes_over_when_it_dies() {
     let database = &db.database;
     let board = Checkpoints::default();
     let wakeup = projections::runner::wakeup_for(database).await;
-    let first = start(database, &board, &wakeup);
+    let mut first = start(database, &board, &wakeup);
     // Let the first take its lease before the second asks, as a process started
     // earlier would.
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -98,6 +98,7 @@ async fn one_process_leads_the_reader_and_another_takes_over_when_it_dies() {
     // The leader dies: its tasks stop where they are and the server ends its session
     // (as when a process is killed and its connections drop).
     first.task.abort();
+    let _ = (&mut first.task).await;
     let ended: i64 = sqlx::query_scalar(
         "select count(pg_terminate_backend(pid)) from pg_locks \
          where locktype = 'advisory' and classid::int8 = $1 and granted \
