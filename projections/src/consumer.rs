@@ -85,20 +85,12 @@ pub async fn run(
                     leading = false;
                     tracing::warn!(consumer = name, "lost its lease; stands by");
                 }
-                tokio::select! {
-                    () = tokio::time::sleep(STANDBY_RETRY) => {},
-                    _ = shutdown.changed() => {},
-                }
+                sleep_unless_stopped(STANDBY_RETRY, &mut shutdown).await;
                 continue;
             }
             Err(error) => {
                 leading = false;
-                report(consumer, &error);
-                tokio::select! {
-                    () = tokio::time::sleep(pause) => {},
-                    _ = shutdown.changed() => {},
-                }
-                pause = (pause * 2).min(Duration::from_secs(5));
+                back_off(consumer, &error, &mut pause, &mut shutdown).await;
                 continue;
             }
         }
@@ -134,23 +126,34 @@ pub async fn run(
             Err(ProjectionError::CheckpointMoved(_)) => {} // another process got there first
             Err(error) => {
                 ensured = false;
-                report(consumer, &error);
-                tokio::select! {
-                    () = tokio::time::sleep(pause) => {},
-                    _ = shutdown.changed() => {},
-                }
-                pause = (pause * 2).min(Duration::from_secs(5));
+                back_off(consumer, &error, &mut pause, &mut shutdown).await;
             }
         }
     }
 }
 
-/// Counts and logs a failed step (or lease check) of `consumer`.
-fn report(consumer: &dyn Consumer, error: &ProjectionError) {
+/// Counts and logs a failed step (or lease check) of `consumer`, then waits `pause`
+/// (or until shutdown) and doubles it, up to 5 s.
+async fn back_off(
+    consumer: &dyn Consumer,
+    error: &ProjectionError,
+    pause: &mut Duration,
+    shutdown: &mut watch::Receiver<bool>,
+) {
     let stats = consumer.stats();
     stats.failures.fetch_add(1, Ordering::Relaxed);
     *stats.last_error.lock().expect("stats lock") = Some(error.to_string());
     tracing::error!(consumer = consumer.name(), %error, "step failed; retrying");
+    sleep_unless_stopped(*pause, shutdown).await;
+    *pause = (*pause * 2).min(Duration::from_secs(5));
+}
+
+/// Sleeps for `duration`, or less if `shutdown` changes meanwhile.
+async fn sleep_unless_stopped(duration: Duration, shutdown: &mut watch::Receiver<bool>) {
+    tokio::select! {
+        () = tokio::time::sleep(duration) => {},
+        _ = shutdown.changed() => {},
+    }
 }
 
 /// A consumer that reacts to events by sending commands (a process manager, the
