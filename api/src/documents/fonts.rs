@@ -9,10 +9,17 @@
 //! dates) and refuses the font otherwise, so a missing or wrong font stops the start
 //! with a message naming the file and the characters, never a PDF of empty boxes.
 //! Text that comes from people (a borrower's name) is drawn as it is.
+//!
+//! The file (about 20 MB for Noto Sans CJK) is held in memory only while something
+//! uses it: the check at start-up, and each document being made ([`PdfFont::open`]).
+//! Documents being made at the same time share one copy. Between them the process
+//! keeps only the path and the face: a document costs one read of the file from the
+//! page cache and one parse (milliseconds), and an api process does not carry 20 MB
+//! for a rarely used download (issue 14: peak api memory, bench/PROFILE.md).
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use rustybuzz::ttf_parser;
 
@@ -61,34 +68,31 @@ pub enum FontError {
     },
 }
 
-/// The document font: its bytes, the face used in a collection, and krilla's handle.
-#[derive(Clone)]
+/// The checked document font: its file and the face used in a collection. Cheap to
+/// clone; [`PdfFont::open`] loads it for a document.
+#[derive(Debug, Clone)]
 pub struct PdfFont {
-    /// Where it was read from.
+    /// Where it is read from.
     pub path: PathBuf,
-    /// The whole file (a collection holds several faces).
-    data: Arc<Vec<u8>>,
     /// The face used.
     index: u32,
-    /// krilla's font (cheap to clone; made once, since it hashes the data).
+}
+
+/// The document font in memory: the whole file (a collection holds several faces) and
+/// krilla's handle of the face used.
+pub struct LoadedFont {
+    data: Arc<Vec<u8>>,
+    index: u32,
+    /// krilla's font (cheap to clone; made once per load, since it hashes the data).
     font: krilla::text::Font,
 }
 
-impl std::fmt::Debug for PdfFont {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PdfFont")
-            .field("path", &self.path)
-            .field("index", &self.index)
-            .finish()
-    }
-}
-
-/// Fonts already loaded by this process, by path and the texts checked (test apps
-/// and the server share one copy of a 20 MB file).
-static LOADED: OnceLock<Mutex<HashMap<PathBuf, PdfFont>>> = OnceLock::new();
+/// The fonts in memory now, by path: documents made at the same time (and the test
+/// apps of one process) share one copy, which goes when the last of them is done.
+static IN_USE: OnceLock<Mutex<HashMap<PathBuf, Weak<LoadedFont>>>> = OnceLock::new();
 
 impl PdfFont {
-    /// Loads `path` (or the first of [`DEFAULT_FONT_PATHS`] that exists) and checks it
+    /// Finds `path` (or the first of [`DEFAULT_FONT_PATHS`] that exists) and checks it
     /// has a glyph for every character of `needed`. Errors: [`FontError`].
     pub fn load(path: Option<&Path>, needed: &str) -> Result<Self, FontError> {
         let path = match path {
@@ -99,23 +103,51 @@ impl PdfFont {
                 .find(|p| p.is_file())
                 .ok_or_else(|| FontError::NotFound(DEFAULT_FONT_PATHS.join(", ")))?,
         };
-        let cache = LOADED.get_or_init(Default::default);
-        let cached = cache.lock().expect("font cache").get(&path).cloned();
-        let font = match cached {
-            Some(font) => font,
-            None => {
-                let font = Self::read(&path)?;
-                cache
-                    .lock()
-                    .expect("font cache")
-                    .insert(path.clone(), font.clone());
-                font
-            }
-        };
-        font.check(needed)?;
-        Ok(font)
+        let loaded = open(&path)?;
+        loaded.check(&path, needed)?;
+        Ok(Self {
+            path,
+            index: loaded.index,
+        })
     }
 
+    /// The font in memory, for one document: read from its file unless another
+    /// document holds it now. Errors: [`FontError::Read`] when the file went away
+    /// since start-up, [`FontError::NotAFont`] when it changed into something else.
+    pub fn open(&self) -> Result<Arc<LoadedFont>, FontError> {
+        let loaded = open(&self.path)?;
+        if loaded.index != self.index {
+            // Replaced by another font since it was checked: refuse rather than print
+            // with an unchecked face.
+            return Err(FontError::NotAFont(self.path.clone()));
+        }
+        Ok(loaded)
+    }
+}
+
+/// The font at `path` in memory: the copy in use, or a fresh read.
+fn open(path: &Path) -> Result<Arc<LoadedFont>, FontError> {
+    let in_use = IN_USE.get_or_init(Default::default);
+    if let Some(loaded) = in_use
+        .lock()
+        .expect("font cache")
+        .get(path)
+        .and_then(Weak::upgrade)
+    {
+        return Ok(loaded);
+    }
+    let loaded = Arc::new(LoadedFont::read(path)?);
+    let mut in_use = in_use.lock().expect("font cache");
+    // Another caller may have read it meanwhile: keep one copy.
+    if let Some(earlier) = in_use.get(path).and_then(Weak::upgrade) {
+        return Ok(earlier);
+    }
+    in_use.retain(|_, font| font.strong_count() > 0);
+    in_use.insert(path.to_path_buf(), Arc::downgrade(&loaded));
+    Ok(loaded)
+}
+
+impl LoadedFont {
     fn read(path: &Path) -> Result<Self, FontError> {
         let bytes = std::fs::read(path).map_err(|source| FontError::Read {
             path: path.to_path_buf(),
@@ -125,16 +157,12 @@ impl PdfFont {
         let data = Arc::new(bytes);
         let font = krilla::text::Font::new(data.clone().into(), index)
             .ok_or_else(|| FontError::NotAFont(path.into()))?;
-        Ok(Self {
-            path: path.to_path_buf(),
-            data,
-            index,
-            font,
-        })
+        Ok(Self { data, index, font })
     }
 
-    /// Refuses the font when a character of `needed` (whitespace aside) has no glyph.
-    pub fn check(&self, needed: &str) -> Result<(), FontError> {
+    /// Refuses the font at `path` when a character of `needed` (whitespace aside) has
+    /// no glyph.
+    fn check(&self, path: &Path, needed: &str) -> Result<(), FontError> {
         let face = self.face();
         let missing: BTreeSet<char> = needed
             .chars()
@@ -144,7 +172,7 @@ impl PdfFont {
             return Ok(());
         }
         Err(FontError::MissingGlyphs {
-            path: self.path.clone(),
+            path: path.to_path_buf(),
             missing: missing.into_iter().take(20).collect(),
         })
     }
@@ -184,4 +212,53 @@ fn preferred_face(data: &[u8]) -> Option<u32> {
         .find(|(_, family)| family.as_deref() == Some(PREFERRED_FAMILY))
         .or(faces.first())
         .map(|(index, _)| *index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether any copy of the font at `path` is in memory now.
+    fn in_memory(path: &Path) -> bool {
+        IN_USE
+            .get()
+            .and_then(|in_use| in_use.lock().unwrap().get(path).map(Weak::strong_count))
+            .unwrap_or(0)
+            > 0
+    }
+
+    #[test]
+    fn the_file_is_in_memory_only_while_a_document_holds_it() {
+        // A copy of its own, so that no other test of this binary holds it.
+        let system = DEFAULT_FONT_PATHS
+            .iter()
+            .map(PathBuf::from)
+            .find(|p| p.is_file())
+            .expect("Noto Sans CJK (scripts/ensure-chromium installs it)");
+        let own = std::env::temp_dir().join(format!("font-test-{}.ttc", std::process::id()));
+        std::fs::copy(&system, &own).unwrap();
+        let font = PdfFont::load(Some(&own), "Loan 借款 0123456789").unwrap();
+        assert!(!in_memory(&own), "the check at start-up keeps nothing");
+        let first = font.open().unwrap();
+        let second = font.open().unwrap();
+        assert!(
+            Arc::ptr_eq(&first, &second),
+            "documents made at once share one copy"
+        );
+        assert!(first.face().glyph_index('借').is_some());
+        drop((first, second));
+        assert!(
+            !in_memory(&own),
+            "nothing keeps the font once the documents are done"
+        );
+        // It comes back for the next document.
+        assert!(font.open().unwrap().face().glyph_index('借').is_some());
+        std::fs::remove_file(&own).unwrap();
+    }
+
+    #[test]
+    fn a_font_without_the_glyphs_is_refused_at_load() {
+        let error = PdfFont::load(None, "\u{10FFFD}").unwrap_err();
+        assert!(matches!(error, FontError::MissingGlyphs { .. }), "{error}");
+    }
 }

@@ -14,7 +14,7 @@ use krilla::page::PageSettings;
 use krilla::paint::{Fill, Stroke};
 use krilla::text::TextDirection;
 
-use super::fonts::PdfFont;
+use super::fonts::LoadedFont;
 
 /// A4 width.
 const PAGE_W: f32 = 595.28;
@@ -81,7 +81,7 @@ enum Op {
 
 /// A document being laid out.
 pub struct Layout<'f> {
-    font: &'f PdfFont,
+    font: &'f LoadedFont,
     face: rustybuzz::Face<'f>,
     pages: Vec<Vec<Op>>,
     y: f32,
@@ -92,7 +92,7 @@ pub struct Layout<'f> {
 impl<'f> Layout<'f> {
     /// An empty document in `font`; `footer` lines are printed at the bottom of every
     /// page, and `page_label` ("Page {n}") at its right.
-    pub fn new(font: &'f PdfFont, footer: Vec<String>, page_label: &str) -> Self {
+    pub fn new(font: &'f LoadedFont, footer: Vec<String>, page_label: &str) -> Self {
         Self {
             font,
             face: font.face(),

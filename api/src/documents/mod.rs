@@ -17,6 +17,7 @@ pub mod layout;
 pub mod text;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use aggregates::pricing::{Disclosure, Lender};
 use chrono::{DateTime, NaiveDate, Utc};
@@ -25,7 +26,7 @@ use rust_decimal::Decimal;
 use serde_json::Value as Json;
 use sha2::{Digest, Sha256};
 
-use self::fonts::{FontError, PdfFont};
+use self::fonts::{FontError, LoadedFont, PdfFont};
 use self::layout::{Align, Column, Layout, BODY, SMALL};
 use self::text::Texts;
 
@@ -261,7 +262,14 @@ impl Documents {
         &self.font
     }
 
-    fn layout<'a>(&'a self, t: &Texts, header: &Header) -> Layout<'a> {
+    /// The font in memory for one document ([`PdfFont::open`]).
+    fn open_font(&self) -> Result<Arc<LoadedFont>, RenderError> {
+        self.font
+            .open()
+            .map_err(|error| RenderError(error.to_string()))
+    }
+
+    fn layout<'a>(&self, font: &'a LoadedFont, t: &Texts, header: &Header) -> Layout<'a> {
         let lender = &header.lender;
         let footer = vec![
             format!(
@@ -275,7 +283,7 @@ impl Documents {
             format!("{}: {}", t.disclosure_hash, header.disclosure_sha256),
             t.notice.to_string(),
         ];
-        Layout::new(&self.font, footer, t.page)
+        Layout::new(font, footer, t.page)
     }
 
     /// The signed contract (P5, P14): parties, the disclosure as signed with its
@@ -284,7 +292,8 @@ impl Documents {
         let t = text::of(lang);
         let h = &facts.header;
         let money = |amount: Decimal| format!("{} {}", money_text(amount), h.currency);
-        let mut doc = self.layout(t, h);
+        let font = self.open_font()?;
+        let mut doc = self.layout(&font, t, h);
         doc.title(&format!("{} {}", t.contract_title, h.order_no));
         issued(&mut doc, t, h);
 
@@ -378,7 +387,8 @@ impl Documents {
             ReceiptKind::Payment => t.receipt_title,
             ReceiptKind::Refund => t.refund_title,
         };
-        let mut doc = self.layout(t, h);
+        let font = self.open_font()?;
+        let mut doc = self.layout(&font, t, h);
         doc.title(&format!("{title} {}", r.receipt_no));
         issued(&mut doc, t, h);
         let mut rows: Vec<(&str, String)> = vec![
@@ -465,7 +475,8 @@ impl Documents {
         let t = text::of(lang);
         let h = &facts.header;
         let money = |amount: Decimal| format!("{} {}", money_text(amount), h.currency);
-        let mut doc = self.layout(t, h);
+        let font = self.open_font()?;
+        let mut doc = self.layout(&font, t, h);
         doc.title(&format!("{} {}", t.statement_title, h.order_no));
         issued(&mut doc, t, h);
         doc.pairs(&[
