@@ -127,6 +127,68 @@ async fn one_process_leads_the_reader_and_another_takes_over_when_it_dies() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_leader_that_loses_its_session_notices_and_one_process_leads_after() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let database = &db.database;
+    let board = Checkpoints::default();
+    let wakeup = projections::runner::wakeup_for(database).await;
+    let first = start(database, &board, &wakeup);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let second = start(database, &board, &wakeup);
+    append_and_settle(database, &board, 3).await;
+    assert!(first.leases.leads(READ_MODELS));
+
+    // The first process lives on, but the server ends its lease session (a network
+    // cut, an operator's pg_terminate_backend): the lock is gone at once.
+    let ended: i64 = sqlx::query_scalar(
+        "select count(pg_terminate_backend(pid)) from pg_locks \
+         where locktype = 'advisory' and classid::int8 = $1 and granted \
+           and pid <> pg_backend_pid()",
+    )
+    .bind(i64::from(LEASE_CLASS))
+    .fetch_one(db.postgres_pool())
+    .await
+    .unwrap();
+    assert_eq!(ended, 1);
+    // Within a lease check and a stand-by retry, the first has noticed (a failed
+    // check, counted) and one of the two holds the lease again.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while first.stats.failures.load(Ordering::SeqCst) == 0 && tokio::time::Instant::now() < deadline
+    {
+        append_and_settle(database, &board, 1).await;
+    }
+    assert!(
+        first.stats.failures.load(Ordering::SeqCst) > 0,
+        "the leader noticed that its lease session ended"
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    append_and_settle(database, &board, 3).await;
+    assert!(
+        first.leases.leads(READ_MODELS) != second.leases.leads(READ_MODELS),
+        "exactly one process leads again"
+    );
+    let held: i64 = sqlx::query_scalar(
+        "select count(*) from pg_locks \
+         where locktype = 'advisory' and classid::int8 = $1 and granted",
+    )
+    .bind(i64::from(LEASE_CLASS))
+    .fetch_one(db.postgres_pool())
+    .await
+    .unwrap();
+    assert_eq!(held, 1, "one lease session holds the reader's lease");
+    let report = verify(database).await.unwrap();
+    assert!(report.is_clean(), "{:?}", report.drifts);
+
+    for process in [first, second] {
+        process.stop.send(true).unwrap();
+        process.task.await.unwrap();
+    }
+    db.teardown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_graceful_stop_hands_the_reader_over_at_once() {
     let Some(db) = TestDb::postgres().await else {
         return;
