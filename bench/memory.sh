@@ -22,13 +22,14 @@ LG=(--base http://127.0.0.1:18182 --auditor-a bench-first:bench-password-1 --aud
 for phase in simple mix; do
   for c in 1 8 64; do
     max=0
-    target/release/loadgen "$phase" "${LG[@]}" --clients "$c" --seconds "$S" > /dev/null 2>&1 &
+    target/release/loadgen "$phase" "${LG[@]}" --clients "$c" --seconds "$S" > /tmp/membench-load.json 2>&1 &
     LOAD=$!
     while kill -0 "$LOAD" 2>/dev/null; do
       rss=$(awk '/^VmRSS/ {print $2}' "/proc/$PID/status")
       [ "$rss" -gt "$max" ] && max=$rss
       sleep 0.5
     done
-    echo "$phase $c clients: max VmRSS ${max} kB; now $(sample)"
+    rate=$(grep -oE '"(commandsPerSecond|requestsPerSecond|perSecond)":[0-9.]+' /tmp/membench-load.json | head -1)
+    echo "$phase $c clients: max VmRSS ${max} kB; now $(sample) ${rate}"
   done
 done

@@ -2,6 +2,7 @@
 //! real router, the real workers, argon2, the sandbox payout.
 
 mod admin;
+mod allocator;
 mod data_export;
 mod documents;
 mod erasure;
