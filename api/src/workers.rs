@@ -117,7 +117,8 @@ async fn forward_wakeups(
     published: Arc<Notify>,
     mut shutdown: watch::Receiver<bool>,
 ) {
-    while !*shutdown.borrow() {
+    // A dropped sender ends it too (`changed()` would otherwise answer at once forever).
+    while !*shutdown.borrow() && shutdown.has_changed().is_ok() {
         tokio::select! {
             () = wakeup.notified() => {
                 if !leases.leads(reader) {
