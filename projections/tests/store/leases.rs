@@ -58,6 +58,31 @@ async fn applied_after_settling(process: &Process) -> u64 {
     applied(process)
 }
 
+/// Two processes over `database` sharing one checkpoint board; the first has taken
+/// its lease before the second asks, as a process started earlier would.
+async fn two_processes(database: &Database) -> (Checkpoints, Process, Process) {
+    let board = Checkpoints::default();
+    let wakeup = projections::runner::wakeup_for(database).await;
+    let first = start(database, &board, &wakeup);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let second = start(database, &board, &wakeup);
+    (board, first, second)
+}
+
+/// Ends every session holding a lease (as a killed process's connection drops, or an
+/// operator's `pg_terminate_backend`); returns how many it ended.
+async fn end_lease_sessions(db: &TestDb) -> i64 {
+    sqlx::query_scalar(
+        "select count(pg_terminate_backend(pid)) from pg_locks \
+         where locktype = 'advisory' and classid::int8 = $1 and granted \
+           and pid <> pg_backend_pid()",
+    )
+    .bind(i64::from(LEASE_CLASS))
+    .fetch_one(db.postgres_pool())
+    .await
+    .unwrap()
+}
+
 /// Appends `orders` generated borrowers' histories and waits until every read model
 /// holds them.
 async fn append_and_settle(database: &Database, board: &Checkpoints, orders: usize) {
@@ -76,13 +101,7 @@ async fn one_process_leads_the_reader_and_another_takes_over_when_it_dies() {
         return;
     };
     let database = &db.database;
-    let board = Checkpoints::default();
-    let wakeup = projections::runner::wakeup_for(database).await;
-    let mut first = start(database, &board, &wakeup);
-    // Let the first take its lease before the second asks, as a process started
-    // earlier would.
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let second = start(database, &board, &wakeup);
+    let (board, mut first, second) = two_processes(database).await;
     for _ in 0..4 {
         append_and_settle(database, &board, 6).await;
     }
@@ -99,15 +118,7 @@ async fn one_process_leads_the_reader_and_another_takes_over_when_it_dies() {
     // (as when a process is killed and its connections drop).
     first.task.abort();
     let _ = (&mut first.task).await;
-    let ended: i64 = sqlx::query_scalar(
-        "select count(pg_terminate_backend(pid)) from pg_locks \
-         where locktype = 'advisory' and classid::int8 = $1 and granted \
-           and pid <> pg_backend_pid()",
-    )
-    .bind(i64::from(LEASE_CLASS))
-    .fetch_one(db.postgres_pool())
-    .await
-    .unwrap();
+    let ended = end_lease_sessions(&db).await;
     assert_eq!(ended, 1, "one session held the lease");
     let before = applied(&first);
     append_and_settle(database, &board, 6).await;
@@ -132,25 +143,13 @@ async fn a_leader_that_loses_its_session_notices_and_one_process_leads_after() {
         return;
     };
     let database = &db.database;
-    let board = Checkpoints::default();
-    let wakeup = projections::runner::wakeup_for(database).await;
-    let first = start(database, &board, &wakeup);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let second = start(database, &board, &wakeup);
+    let (board, first, second) = two_processes(database).await;
     append_and_settle(database, &board, 3).await;
     assert!(first.leases.leads(READ_MODELS));
 
     // The first process lives on, but the server ends its lease session (a network
     // cut, an operator's pg_terminate_backend): the lock is gone at once.
-    let ended: i64 = sqlx::query_scalar(
-        "select count(pg_terminate_backend(pid)) from pg_locks \
-         where locktype = 'advisory' and classid::int8 = $1 and granted \
-           and pid <> pg_backend_pid()",
-    )
-    .bind(i64::from(LEASE_CLASS))
-    .fetch_one(db.postgres_pool())
-    .await
-    .unwrap();
+    let ended = end_lease_sessions(&db).await;
     assert_eq!(ended, 1);
     // Within a lease check and a stand-by retry, the first has noticed (a failed
     // check, counted) and one of the two holds the lease again.
@@ -194,11 +193,7 @@ async fn a_graceful_stop_hands_the_reader_over_at_once() {
         return;
     };
     let database = &db.database;
-    let board = Checkpoints::default();
-    let wakeup = projections::runner::wakeup_for(database).await;
-    let first = start(database, &board, &wakeup);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let second = start(database, &board, &wakeup);
+    let (board, first, second) = two_processes(database).await;
     append_and_settle(database, &board, 3).await;
     assert!(first.leases.leads(READ_MODELS) && !second.leases.leads(READ_MODELS));
 
