@@ -168,13 +168,14 @@ impl Workflow for ErasureWorker {
     #[tracing::instrument(name = "erasure", skip_all, fields(user_id = %event.aggregate_id))]
     async fn react(&self, event: &StoredEvent) -> Result<(), ProjectionError> {
         let payload: UserEvent =
-            serde_json::from_value(event.payload.clone()).map_err(|source| {
-                ProjectionError::Decode {
+            event
+                .payload
+                .decode()
+                .map_err(|source| ProjectionError::Decode {
                     what: "PersonalDataErased",
                     position: event.position,
                     source,
-                }
-            })?;
+                })?;
         let UserEvent::PersonalDataErased { auditor_id, at } = payload else {
             return Ok(());
         };

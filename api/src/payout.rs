@@ -172,8 +172,7 @@ impl Workflow for PayoutWorker {
             }
         };
         if event.aggregate_type == "Order" && event.event_type == "PayoutRequested" {
-            let payload: OrderEvent =
-                serde_json::from_value(event.payload.clone()).map_err(decode("PayoutRequested"))?;
+            let payload: OrderEvent = event.payload.decode().map_err(decode("PayoutRequested"))?;
             if let OrderEvent::PayoutRequested {
                 payout_id,
                 net_amount,
@@ -193,8 +192,7 @@ impl Workflow for PayoutWorker {
                 send(state, provider, &payout).await?;
             }
         } else if event.aggregate_type == "Wallet" && event.event_type == "RefundRequested" {
-            let payload: WalletEvent =
-                serde_json::from_value(event.payload.clone()).map_err(decode("RefundRequested"))?;
+            let payload: WalletEvent = event.payload.decode().map_err(decode("RefundRequested"))?;
             if let WalletEvent::RefundRequested {
                 refund_id,
                 amount,

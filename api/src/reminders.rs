@@ -177,13 +177,14 @@ impl ReminderWorker {
     async fn queue_sms(&self, event: &StoredEvent) -> Result<(), ProjectionError> {
         let state = &self.state;
         let payload: OrderEvent =
-            serde_json::from_value(event.payload.clone()).map_err(|source| {
-                ProjectionError::Decode {
+            event
+                .payload
+                .decode()
+                .map_err(|source| ProjectionError::Decode {
                     what: "ReminderDue",
                     position: event.position,
                     source,
-                }
-            })?;
+                })?;
         let OrderEvent::ReminderDue {
             period,
             kind,

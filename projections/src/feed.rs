@@ -107,7 +107,7 @@ mod tests {
             sequence: global_position,
             event_type: "E".into(),
             event_version: "1".into(),
-            payload: json!({}),
+            payload: crate::store::Payload::from_value(&json!({})),
             metadata: json!({}),
         }
     }

@@ -97,11 +97,14 @@ pub fn by_name(name: &str) -> Option<Arc<dyn Projection>> {
 
 /// Decodes an event payload.
 pub(crate) fn decode<E: DeserializeOwned>(event: &StoredEvent) -> Result<E, ProjectionError> {
-    E::deserialize(&event.payload).map_err(|source| ProjectionError::Decode {
-        what: "event payload",
-        position: event.position,
-        source,
-    })
+    event
+        .payload
+        .decode()
+        .map_err(|source| ProjectionError::Decode {
+            what: "event payload",
+            position: event.position,
+            source,
+        })
 }
 
 /// The aggregates a run of events touches, each with the state a projection keeps in

@@ -22,7 +22,7 @@ use crate::projection::{all, ProjectionError};
 use crate::rebuild::{fold_log, row_text};
 use crate::rows::{dump_table, MemoryStore, Value};
 use crate::runner::read_checkpoint;
-use crate::store::{Database, EventLog, LogPosition};
+use crate::store::{Database, EventLog, LogPosition, Payload};
 use crate::wallets::WALLET;
 
 /// What `verify` found.
@@ -61,11 +61,8 @@ pub async fn verify(database: &Database) -> Result<VerifyReport, ProjectionError
     Ok(report)
 }
 
-fn fold_one<A: Aggregate>(
-    state: &mut A,
-    payload: &serde_json::Value,
-) -> Result<(), serde_json::Error> {
-    let event: A::Event = serde_json::from_value(payload.clone())?;
+fn fold_one<A: Aggregate>(state: &mut A, payload: &Payload) -> Result<(), serde_json::Error> {
+    let event: A::Event = payload.decode()?;
     state.apply(event);
     Ok(())
 }

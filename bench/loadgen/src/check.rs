@@ -147,7 +147,10 @@ struct LogScan {
 impl LogScan {
     /// Takes in the next event of the log (events must come in log order).
     fn feed(&mut self, event: &StoredEvent) {
-        let Some(body) = event.payload.get(&event.event_type) else {
+        let Ok(payload) = event.payload.to_value() else {
+            return;
+        };
+        let Some(body) = payload.get(&event.event_type) else {
             return;
         };
         let account_no = || body["account"]["account_no"].as_str().map(str::to_string);
@@ -227,7 +230,7 @@ mod tests {
             sequence: n,
             event_type: event_type.to_string(),
             event_version: "1.0".to_string(),
-            payload: json!({ event_type: body }),
+            payload: projections::store::Payload::from_value(&json!({ event_type: body })),
             metadata: json!({}),
         }
     }

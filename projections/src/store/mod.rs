@@ -33,5 +33,5 @@ mod upcasters;
 pub use command_bus::{load_events, CommandBus, RECORDED_AT};
 pub use database::{default_database_url, Database, DEFAULT_DATABASE_URL};
 pub use error::StoreError;
-pub use event_log::{EventLog, LogPosition, StoredEvent};
+pub use event_log::{EventLog, LogPosition, Payload, StoredEvent};
 pub use retry::RetryPolicy;

@@ -39,7 +39,7 @@ use super::{Database, StoreError};
 use crate::{with_pool, with_read_pool};
 
 /// Key of the object that replaces a sealed value.
-const SEALED: &str = "$sealed";
+pub(super) const SEALED: &str = "$sealed";
 /// Key of what the sealed value reads as once its key is erased.
 const ERASED_AS: &str = "$erased";
 /// Format of the sealed text; a later format gets another tag.

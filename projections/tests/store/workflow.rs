@@ -517,7 +517,7 @@ async fn events_of<A: cqrs_es::Aggregate>(database: &Database, id: &str) -> Vec<
         after = last.position;
         for stored in page {
             if stored.aggregate_type == A::TYPE && stored.aggregate_id == id {
-                events.push(serde_json::from_value(stored.payload).expect("decode"));
+                events.push(stored.payload.decode().expect("decode"));
             }
         }
     }
