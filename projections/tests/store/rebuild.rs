@@ -184,3 +184,43 @@ async fn two_postgres_rebuilds_at_once_both_land() {
     assert_eq!(after, single);
     db.teardown().await;
 }
+
+/// The rebuild writes its rows with binary `COPY`, which carries each value in its
+/// column type's own format: every read-model column must be `text` where its
+/// [`Kind`](projections::rows::Kind) says text and `bigint` where it says integer.
+#[tokio::test]
+async fn every_read_model_column_on_postgres_has_the_type_its_spec_gives() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let pool = db.postgres_pool();
+    let mut checked = 0;
+    for projection in all() {
+        for table in projection.tables() {
+            let types: Vec<(String, String)> = sqlx::query_as(
+                "select column_name::text, data_type::text from information_schema.columns \
+                 where table_schema = current_schema() and table_name = $1 \
+                 order by ordinal_position",
+            )
+            .bind(table.name)
+            .fetch_all(pool)
+            .await
+            .unwrap();
+            let expected: Vec<(String, String)> = table
+                .columns
+                .iter()
+                .map(|(column, kind)| {
+                    let sql_type = match kind {
+                        projections::rows::Kind::Text => "text",
+                        projections::rows::Kind::Int => "bigint",
+                    };
+                    (column.to_string(), sql_type.to_string())
+                })
+                .collect();
+            assert_eq!(types, expected, "{}", table.name);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "{checked} tables checked");
+    db.teardown().await;
+}
