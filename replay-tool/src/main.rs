@@ -108,8 +108,8 @@ async fn run(
                 })?],
                 None => all(),
             };
-            let total = count_events(database).await?;
-            let bar = ProgressBar::new(total as u64);
+            let total = events_at_most(database).await?;
+            let bar = ProgressBar::new(total);
             bar.set_style(
                 ProgressStyle::with_template("{bar:40} {pos}/{len} events {per_sec} {eta}")
                     .expect("static template"),
@@ -235,6 +235,11 @@ async fn run(
     }
 }
 
-async fn count_events(database: &Database) -> Result<usize, Box<dyn std::error::Error>> {
-    Ok(EventLog::new(database).count().await?)
+/// An upper bound of the number of events in the log, for the progress bar: the
+/// newest event's `global_position` (positions start at 1 and only grow), one index
+/// lookup where `count(*)` scanned the whole table (0.2 s of a 10 s rebuild over a
+/// million events).
+async fn events_at_most(database: &Database) -> Result<u64, Box<dyn std::error::Error>> {
+    let head = EventLog::new(database).head().await?;
+    Ok(u64::try_from(head.global_position).unwrap_or_default())
 }
