@@ -103,7 +103,7 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
         compliance: Arc::new(env.compliance_profile.clone()),
     };
     let leases = projections::lease::Leases::for_database(&database);
-    Ok(AppState {
+    Ok(AppState::from(state::Shared {
         users: Arc::new(CommandBus::new(&database, user_services.clone())),
         orders: Arc::new(CommandBus::new(&database, order_services.clone())),
         wallets: Arc::new(CommandBus::new(&database, ())),
@@ -119,7 +119,7 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
         checkpoints: projections::runner::Checkpoints::default(),
         leases,
         documents,
-    })
+    }))
 }
 
 /// The whole router, so tests can call it without a socket.
@@ -219,10 +219,10 @@ impl Application {
             }
         };
         let bind_addr = env.bind_addr.clone();
-        let state = AppState {
+        let state = AppState::from(state::Shared {
             replica,
-            ..state(database, env)?
-        };
+            ..state(database, env)?.shared()
+        });
         let listener = tokio::net::TcpListener::bind(&bind_addr)
             .await
             .map_err(|source| StartError::Bind {
@@ -232,10 +232,10 @@ impl Application {
         let (stop_workers, stopped) = watch::channel(false);
         let wakeup = projections::runner::wakeup_for(&state.database).await;
         // Commands in this process poke the same signal the workers wait on.
-        let state = AppState {
+        let state = AppState::from(state::Shared {
             wakeup: wakeup.clone(),
-            ..state
-        };
+            ..state.shared()
+        });
         workers::spawn(&state, wakeup, stopped);
         Ok(Self {
             leases: state.leases.clone(),

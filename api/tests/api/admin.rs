@@ -779,13 +779,13 @@ async fn parallel_guesses(app: TestApp) {
         inner: user_services.hasher.clone(),
         checks: checks.clone(),
     });
-    let state = api::AppState {
+    let state = api::AppState::from(api::state::Shared {
         rate_limits: std::sync::Arc::new(api::ops::RateLimits::new(
             axum_client_ip::ClientIpSource::RightmostXForwardedFor,
         )),
         user_services,
-        ..app.state.clone()
-    };
+        ..app.state.shared()
+    });
     let app = app.with_state(state);
     let (_, _) = app.auditor("race-target").await; // logs in once
     checks.store(0, std::sync::atomic::Ordering::SeqCst);
@@ -826,12 +826,12 @@ async fn parallel_guesses(app: TestApp) {
 async fn login_lockout(app: TestApp) {
     // Behind a proxy, so each attempt can come from its own address: only the
     // username's count can refuse these.
-    let state = api::AppState {
+    let state = api::AppState::from(api::state::Shared {
         rate_limits: std::sync::Arc::new(api::ops::RateLimits::new(
             axum_client_ip::ClientIpSource::RightmostXForwardedFor,
         )),
-        ..app.state.clone()
-    };
+        ..app.state.shared()
+    });
     let app = app.with_state(state);
     let (_, _) = app.auditor("lock-target").await;
     let (_, _) = app.auditor("bystander").await;

@@ -151,11 +151,11 @@ impl TestApp {
     /// `state` with its workers running; with `storage`, images go there.
     async fn running(state: AppState, storage: Option<Storage>) -> Self {
         let wakeup = projections::runner::wakeup_for(&state.database).await;
-        let state = AppState {
+        let state = AppState::from(api::state::Shared {
             wakeup: wakeup.clone(),
             storage: storage.unwrap_or(state.storage.clone()),
-            ..state
-        };
+            ..state.shared()
+        });
         let (stop, stopped) = watch::channel(false);
         api::workers::spawn(&state, wakeup, stopped);
         let position = Position::default();
@@ -230,10 +230,10 @@ impl TestApp {
             .await
             .expect("the replica");
         logs::init();
-        let state = AppState {
+        let state = AppState::from(api::state::Shared {
             replica: Some(replica),
-            ..api::state(database, env()).expect("state")
-        };
+            ..api::state(database, env()).expect("state").shared()
+        });
         Some((Self::running(state, None).await, control))
     }
 
@@ -1011,13 +1011,13 @@ pub fn at_clock(state: AppState, clock: Arc<dyn aggregates::services::Clock>) ->
         clock,
         ..state.order_services.clone()
     };
-    AppState {
+    AppState::from(api::state::Shared {
         users: Arc::new(CommandBus::new(&state.database, user_services.clone())),
         orders: Arc::new(CommandBus::new(&state.database, order_services.clone())),
         user_services,
         order_services,
-        ..state
-    }
+        ..state.shared()
+    })
 }
 
 impl TestApp {

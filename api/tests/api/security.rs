@@ -592,12 +592,12 @@ on_both_stores!(
 /// `X-Forwarded-For` entry, the one the proxy appended: a client writing a new first
 /// hop on every attempt is still one client (issue 13 item 2).
 async fn forged_first_hop(app: TestApp) {
-    let state = api::AppState {
+    let state = api::AppState::from(api::state::Shared {
         rate_limits: std::sync::Arc::new(api::ops::RateLimits::new(
             api::ops::client_ip_source(Some("true")).unwrap(),
         )),
-        ..app.state.clone()
-    };
+        ..app.state.shared()
+    });
     let app = app.with_state(state);
     let body = json!({"mobile": "09170009998", "password": "whatever-1"});
     let mut codes = Vec::new();
@@ -641,10 +641,10 @@ async fn metrics_are_off_without_a_metrics_token() {
     let app = TestApp::sqlite().await;
     let mut env = (*app.state.env).clone();
     env.metrics_token = None;
-    let app = app.with_state(api::AppState {
+    let app = app.with_state(api::AppState::from(api::state::Shared {
         env: std::sync::Arc::new(env),
-        ..app.state.clone()
-    });
+        ..app.state.shared()
+    }));
     let response = app
         .router
         .clone()

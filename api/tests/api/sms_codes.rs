@@ -298,10 +298,10 @@ async fn demo_inbox(app: TestApp) {
 
     let mut env = (*app.state.env).clone();
     env.app_env = api::settings::AppEnv::Production;
-    let production = app.with_state(api::AppState {
+    let production = app.with_state(api::AppState::from(api::state::Shared {
         env: std::sync::Arc::new(env),
-        ..app.state.clone()
-    });
+        ..app.state.shared()
+    }));
     let (status, _, _) = production
         .get(&format!("/sandbox/sms/{mobile}"), None)
         .await;

@@ -72,10 +72,10 @@ async fn images_are_stored_in_s3_under_the_prefix_and_served_back() {
         .with_secret_access_key("test-secret");
     let storage = api::files::open_with("s3://loan-images/uploads", s3).expect("an S3 store");
     let base = TestApp::sqlite().await;
-    let app = base.with_state(api::AppState {
+    let app = base.with_state(api::AppState::from(api::state::Shared {
         storage,
-        ..base.state.clone()
-    });
+        ..base.state.shared()
+    }));
 
     let token = app.register("09174445555").await;
     let t = Some(token.as_str());
