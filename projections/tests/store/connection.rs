@@ -221,3 +221,74 @@ async fn postgres_connection_settings_come_from_the_url() {
     store.close().await;
     db.teardown().await;
 }
+
+/// sqlx is patched to return a PostgreSQL connection to the pool without a ping when
+/// nothing is in flight on it (vendor/README.md). One with something in flight is
+/// still settled first: a query dropped halfway through its rows is drained, and a
+/// transaction dropped without commit is rolled back at once, its locks released,
+/// not when the connection is next used.
+#[tokio::test]
+async fn a_postgres_connection_goes_back_to_the_pool_settled() {
+    use futures_util::StreamExt;
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let (_, url) = schema_and_url(&db).await;
+    let pool = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .test_before_acquire(false)
+        .connect(&url)
+        .await
+        .unwrap();
+    let watcher = sqlx::PgPool::connect(&url).await.unwrap();
+
+    // A query dropped after its first row of many: the next one gets its own answer.
+    {
+        let mut rows =
+            sqlx::query_scalar::<_, i32>("select generate_series(1, 200000)").fetch(&pool);
+        assert_eq!(rows.next().await.unwrap().unwrap(), 1);
+    }
+    let answer: i32 = sqlx::query_scalar("select 42")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(answer, 42);
+
+    // A transaction holding a lock, dropped without commit, while the pool sits idle.
+    let key = 7_015_001_i64;
+    {
+        let mut tx = pool.begin().await.unwrap();
+        sqlx::query("select pg_advisory_xact_lock($1)")
+            .bind(key)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+    }
+    let mut released = false;
+    for _ in 0..200 {
+        let mut tx = watcher.begin().await.unwrap();
+        let taken: bool = sqlx::query_scalar("select pg_try_advisory_xact_lock($1)")
+            .bind(key)
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+        tx.rollback().await.unwrap();
+        if taken {
+            released = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert!(
+        released,
+        "the dropped transaction's lock is released while its connection idles"
+    );
+    let answer: i32 = sqlx::query_scalar("select 43")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(answer, 43);
+    pool.close().await;
+    watcher.close().await;
+    db.teardown().await;
+}

@@ -160,6 +160,15 @@ pub trait Connection: Send {
     #[doc(hidden)]
     fn should_flush(&self) -> bool;
 
+    /// True when nothing is in flight on the connection: no bytes waiting to be sent
+    /// and no response still to be read, so that it can go back to the pool without
+    /// the round trip of [`Connection::ping`]. `false` (always ping) unless a driver
+    /// knows better. Patched in (vendor/README.md); not in sqlx 0.8.6.
+    #[doc(hidden)]
+    fn is_idle(&self) -> bool {
+        false
+    }
+
     /// Establish a new database connection.
     ///
     /// A value of [`Options`][Self::Options] is parsed from the provided connection string. This parsing

@@ -311,20 +311,24 @@ impl<DB: Database> Floating<DB, Live<DB>> {
         // returned to the pool; also of course, if it was dropped due to an error
         // this is simply a band-aid as SQLx-next connections should be able
         // to recover from cancellations
-        if let Err(error) = self.raw.ping().await {
-            tracing::warn!(
-                %error,
-                "error occurred while testing the connection on-release",
-            );
+        // Patched (vendor/README.md): a connection with nothing in flight has nothing to
+        // flush or drain, and a broken one fails its next statement once; the ping
+        // cost every statement a second round trip.
+        if !self.raw.is_idle() {
+            if let Err(error) = self.raw.ping().await {
+                tracing::warn!(
+                    %error,
+                    "error occurred while testing the connection on-release",
+                );
 
-            // Connection is broken, don't try to gracefully close.
-            self.close_hard().await;
-            false
-        } else {
-            // if the connection is still viable, release it to the pool
-            self.release();
-            true
+                // Connection is broken, don't try to gracefully close.
+                self.close_hard().await;
+                return false;
+            }
         }
+        // if the connection is still viable, release it to the pool
+        self.release();
+        true
     }
 
     pub async fn close(self) {
