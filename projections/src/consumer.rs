@@ -23,6 +23,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use tokio::sync::{watch, Notify};
 
+use crate::cursor::Cursor;
 use crate::feed::LogFeed;
 use crate::lease::{Leases, STANDBY_RETRY};
 use crate::projection::ProjectionError;
@@ -258,20 +259,6 @@ pub async fn workflow_catch_up(workflow: &dyn Workflow) -> Result<usize, Project
     }
 }
 
-/// How long a live workflow may go without writing its checkpoint while the batches
-/// it reads hold nothing it reacts to (after a restart it re-reads at most that
-/// much of the log, reacting to nothing).
-const PERSIST_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
-
-/// Where a live workflow is: the position it has handled, and the one its
-/// checkpoint row holds.
-#[derive(Clone, Copy)]
-struct Cursor {
-    handled: LogPosition,
-    persisted: LogPosition,
-    persisted_at: tokio::time::Instant,
-}
-
 /// A [`Workflow`] as a [`Consumer`] for [`run`], with its counters. It takes its
 /// batches from the process's [`LogFeed`] when it can (one log reader per process),
 /// keeps its position in memory, and writes its checkpoint after a batch it reacted
@@ -314,11 +301,7 @@ impl<W: Workflow> WorkflowConsumer<W> {
             return Ok(cursor);
         }
         let at = read_checkpoint(self.workflow.database(), self.workflow.name()).await?;
-        Ok(Cursor {
-            handled: at,
-            persisted: at,
-            persisted_at: tokio::time::Instant::now(),
-        })
+        Ok(Cursor::at(at))
     }
 
     async fn step_from(&self, mut cursor: Cursor) -> Result<(usize, Cursor), ProjectionError> {
@@ -337,10 +320,9 @@ impl<W: Workflow> WorkflowConsumer<W> {
         let Some(last) = events.last().map(|event| event.position) else {
             // Caught up: a checkpoint row left behind by batches without a reaction
             // is brought up to date now that the log is quiet.
-            if cursor.persisted != cursor.handled {
+            if cursor.lags() {
                 persist(&self.workflow, cursor.persisted, cursor.handled).await?;
-                cursor.persisted = cursor.handled;
-                cursor.persisted_at = tokio::time::Instant::now();
+                cursor.persisted();
             }
             return Ok((0, cursor));
         };
@@ -352,12 +334,11 @@ impl<W: Workflow> WorkflowConsumer<W> {
                 wakes.notify_waiters();
             }
         }
-        if reacted > 0 || cursor.persisted_at.elapsed() >= PERSIST_EVERY {
-            persist(&self.workflow, cursor.persisted, last).await?;
-            cursor.persisted = last;
-            cursor.persisted_at = tokio::time::Instant::now();
-        }
         cursor.handled = last;
+        if cursor.due(reacted > 0) {
+            persist(&self.workflow, cursor.persisted, last).await?;
+            cursor.persisted();
+        }
         Ok((events.len(), cursor))
     }
 }

@@ -259,6 +259,10 @@ impl Projection for LedgerProjection {
         &TABLES
     }
 
+    fn follows(&self) -> &'static [&'static str] {
+        &[Order::TYPE, Wallet::TYPE]
+    }
+
     async fn apply_all(
         &self,
         store: &mut dyn RowStore,

@@ -334,6 +334,10 @@ impl Projection for OrdersProjection {
         &TABLES
     }
 
+    fn follows(&self) -> &'static [&'static str] {
+        &[Order::TYPE]
+    }
+
     async fn apply_all(
         &self,
         store: &mut dyn RowStore,

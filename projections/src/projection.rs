@@ -68,6 +68,11 @@ pub trait Projection: Send + Sync {
     /// The tables it owns (and `rebuild` empties).
     fn tables(&self) -> &'static [&'static TableSpec];
 
+    /// The aggregate types whose events it applies (`Aggregate::TYPE`). A live batch
+    /// holding none of them leaves its tables alone: its checkpoint then moves in a
+    /// transaction another read model opens anyway ([`crate::runner::Runner`]).
+    fn follows(&self) -> &'static [&'static str];
+
     /// Applies a run of events, in log order, within one store transaction (a live
     /// worker's batch, or a page of a rebuild); events of aggregate types it does not
     /// follow are ignored. The rows after the run are those that applying the events one

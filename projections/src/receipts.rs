@@ -172,6 +172,10 @@ impl Projection for ReceiptsProjection {
         &TABLES
     }
 
+    fn follows(&self) -> &'static [&'static str] {
+        &[Order::TYPE, Wallet::TYPE]
+    }
+
     async fn apply_all(
         &self,
         store: &mut dyn RowStore,

@@ -61,22 +61,33 @@ impl SqlTx<'_> {
         Ok(())
     }
 
-    /// Waits for the right to write `name`'s tables until this transaction ends
-    /// (PostgreSQL: an advisory lock; SQLite: the database's single write lock).
-    pub async fn lock_projection(&mut self, name: &str) -> Result<(), ProjectionError> {
+    /// Waits for the right to write the tables of the projections `names` until this
+    /// transaction ends (PostgreSQL: an advisory lock each, taken in name order in one
+    /// statement; SQLite: the database's single write lock, whatever the names).
+    pub async fn lock_projections(&mut self, names: &[&str]) -> Result<(), ProjectionError> {
+        let Some(first) = names.first() else {
+            return Ok(());
+        };
         match self {
             SqlTx::Postgres(tx) => {
-                sqlx::query("select pg_advisory_xact_lock(hashtext($1))")
-                    .bind(format!("projection:{name}"))
-                    .execute(&mut **tx)
-                    .await?;
+                let mut keys: Vec<String> =
+                    names.iter().map(|name| format!("projection:{name}")).collect();
+                keys.sort();
+                sqlx::query(
+                    "select pg_advisory_xact_lock(hashtext(key)) \
+                     from unnest($1::text[]) with ordinality as k(key, n) order by n",
+                )
+                .bind(keys)
+                .execute(&mut **tx)
+                .await?;
             }
             // Take SQLite's write lock with the first statement: a transaction that
             // reads first and writes later cannot wait for the lock in WAL mode (it
             // fails at once with SQLITE_BUSY), while a first write waits its turn.
+            // One write takes the lock for every table.
             SqlTx::Sqlite(tx) => {
                 sqlx::query("update projection_checkpoint set name = name where name = $1")
-                    .bind(name)
+                    .bind(*first)
                     .execute(&mut **tx)
                     .await?;
             }
@@ -174,25 +185,49 @@ pub async fn advance_checkpoint(
     from: LogPosition,
     to: LogPosition,
 ) -> Result<(), ProjectionError> {
-    let moved = tx
-        .execute(
-            "update projection_checkpoint \
-             set transaction_id = $1, global_position = $2, updated_at = $3 \
-             where name = $4 and transaction_id = $5 and global_position = $6",
-            &[
-                to.transaction_id.into(),
-                to.global_position.into(),
-                time_text(Utc::now()).into(),
-                name.into(),
-                from.transaction_id.into(),
-                from.global_position.into(),
-            ],
-        )
-        .await?;
-    if moved == 1 {
+    advance_checkpoints(tx, &[(name, from)], to).await
+}
+
+/// Moves every checkpoint of `moves` (a name and where it stands) to `to` inside `tx`,
+/// in one statement. Fails with [`ProjectionError::CheckpointMoved`], naming them all,
+/// when another worker moved any of them first (the caller rolls back: none moves).
+pub async fn advance_checkpoints(
+    tx: &mut SqlTx<'_>,
+    moves: &[(&str, LogPosition)],
+    to: LogPosition,
+) -> Result<(), ProjectionError> {
+    if moves.is_empty() {
+        return Ok(());
+    }
+    // `(name, transaction_id, global_position) in (values …)`: both stores compare
+    // row values against a VALUES list (SQLite wants it as a subquery).
+    let rows: Vec<String> = (0..moves.len())
+        .map(|i| format!("(${}, ${}, ${})", 4 + 3 * i, 5 + 3 * i, 6 + 3 * i))
+        .collect();
+    let sql = format!(
+        "update projection_checkpoint \
+         set transaction_id = $1, global_position = $2, updated_at = $3 \
+         where (name, transaction_id, global_position) in (values {})",
+        rows.join(", ")
+    );
+    let mut params: Vec<crate::rows::Value> = vec![
+        to.transaction_id.into(),
+        to.global_position.into(),
+        time_text(Utc::now()).into(),
+    ];
+    for (name, from) in moves {
+        params.extend([
+            (*name).into(),
+            from.transaction_id.into(),
+            from.global_position.into(),
+        ]);
+    }
+    let moved = tx.execute(&sql, &params).await?;
+    if moved == moves.len() as u64 {
         Ok(())
     } else {
-        Err(ProjectionError::CheckpointMoved(name.to_string()))
+        let names: Vec<&str> = moves.iter().map(|(name, _)| *name).collect();
+        Err(ProjectionError::CheckpointMoved(names.join(", ")))
     }
 }
 
@@ -215,11 +250,18 @@ pub struct Failpoint {
     pub after_events: usize,
 }
 
-/// One read model's part of a batch: where it stands and its lag histogram.
+/// One read model's part of a batch: where it stands, its lag histogram, and whether
+/// the batch holds an event of an aggregate type it follows past its checkpoint.
 struct Share<'a> {
     projection: &'a dyn Projection,
     from: LogPosition,
     lag: &'a crate::lag::LagHistogram,
+    acts: bool,
+}
+
+/// The events of `events` (a batch in log order) past `from`.
+fn own(from: LogPosition, events: &[StoredEvent]) -> &[StoredEvent] {
+    &events[events.partition_point(|event| event.position <= from)..]
 }
 
 /// The name under which a group of read models logs and counts its steps.
@@ -369,12 +411,14 @@ impl Runner {
         if let Some(feed) = &self.feed {
             feed.publish(from, &events);
         }
-        // PostgreSQL: every read model applies the batch in a transaction of its
+        // Only a read model that follows one of the batch's aggregate types has rows
+        // to write. PostgreSQL: each of those applies the batch in a transaction of its
         // own, all at once, so a batch takes as long as its slowest read model, not
-        // the sum of them. SQLite: one transaction for all, since its single writer
-        // would run them one after another anyway and each commit is an fsync
-        // (bench/PROFILE.md, issue 14). Each read model moves its own checkpoint; if
-        // some commit and another fails, the next step starts each from its own.
+        // the sum of them; the checkpoints of the others move in the first of those
+        // transactions, in the same statement as its own. SQLite: one transaction for
+        // all, since its single writer would run them one after another anyway and
+        // each commit is an fsync (bench/PROFILE.md, issue 14). If one transaction
+        // commits and another fails, the next step starts each from its own checkpoint.
         let work: Vec<Share<'_>> = self
             .projections
             .iter()
@@ -384,43 +428,61 @@ impl Runner {
                 projection: projection.as_ref(),
                 from: *own_from,
                 lag,
+                acts: own(*own_from, &events)
+                    .iter()
+                    .any(|event| projection.follows().contains(&event.aggregate_type.as_str())),
             })
             .collect();
-        let groups: Vec<&[Share<'_>]> = match self.database {
-            Database::Sqlite { .. } => vec![&work[..]],
-            Database::Postgres(_) => work.chunks(1).collect(),
+        let groups: Vec<Vec<&Share<'_>>> = match self.database {
+            Database::Sqlite { .. } => vec![work.iter().collect()],
+            Database::Postgres(_) => {
+                let mut groups: Vec<Vec<&Share<'_>>> =
+                    work.iter().filter(|share| share.acts).map(|share| vec![share]).collect();
+                let idle = work.iter().filter(|share| !share.acts);
+                match groups.first_mut() {
+                    Some(first) => first.extend(idle),
+                    None => groups.push(idle.collect()),
+                }
+                groups
+            }
         };
         let outcomes = futures_util::future::join_all(
             groups
-                .into_iter()
+                .iter()
                 .map(|group| self.apply_together(group, &events)),
         )
         .await;
-        let mut positions = Vec::with_capacity(work.len());
         for outcome in outcomes {
-            positions.extend(outcome?);
+            outcome?;
         }
+        let positions = work
+            .iter()
+            .map(|share| own(share.from, &events).last().map_or(share.from, |e| e.position))
+            .collect();
         self.stats
             .events_applied
             .fetch_add(events.len() as u64, Ordering::Relaxed);
         Ok((events.len(), Some(positions)))
     }
 
-    /// Applies `events` to the read models of `group`, each only the events past its
-    /// own checkpoint, and moves their checkpoints, all in one transaction; returns
-    /// their checkpoints after, in the group's order.
+    /// Applies `events` to the read models of `group` that follow any of them, each
+    /// only the events past its own checkpoint, and moves the checkpoints of the whole
+    /// group to the batch's end, all in one transaction.
     async fn apply_together(
         &self,
-        group: &[Share<'_>],
+        group: &[&Share<'_>],
         events: &[StoredEvent],
-    ) -> Result<Vec<LogPosition>, ProjectionError> {
-        let own = |share: &Share<'_>| {
-            let first = events.partition_point(|event| event.position <= share.from);
-            &events[first..]
+    ) -> Result<(), ProjectionError> {
+        let moving: Vec<&Share<'_>> = group
+            .iter()
+            .copied()
+            .filter(|share| !own(share.from, events).is_empty())
+            .collect();
+        let Some(last) = events.last().map(|event| event.position) else {
+            return Ok(());
         };
-        let last_of = |share: &Share<'_>| own(share).last().map(|event| event.position);
-        if group.iter().all(|share| last_of(share).is_none()) {
-            return Ok(group.iter().map(|share| share.from).collect());
+        if moving.is_empty() {
+            return Ok(());
         }
         let mut tx = begin(&self.database).await?;
         tx.derived_only().await?;
@@ -429,13 +491,12 @@ impl Runner {
         // shared rows in opposite orders and deadlock); SQLite has a single writer.
         // If another worker moved a checkpoint while we read the log, the
         // compare-and-set below fails and this transaction rolls back.
-        for share in group {
-            tx.lock_projection(share.projection.name()).await?;
-        }
+        let names: Vec<&str> = moving.iter().map(|share| share.projection.name()).collect();
+        tx.lock_projections(&names).await?;
         // The batch's rows go out in one multi-row statement per table.
         let mut rows = Buffered::new(&mut tx);
-        for share in group {
-            let own = own(share);
+        for share in moving.iter().filter(|share| share.acts) {
+            let own = own(share.from, events);
             match self.failpoint.filter(|f| f.after_events < own.len()) {
                 Some(failpoint) => {
                     share
@@ -449,21 +510,18 @@ impl Runner {
             }
         }
         rows.flush().await?;
-        for share in group {
-            if let Some(last) = last_of(share) {
-                advance_checkpoint(&mut tx, share.projection.name(), share.from, last).await?;
-            }
-        }
+        let moves: Vec<(&str, LogPosition)> = moving
+            .iter()
+            .map(|share| (share.projection.name(), share.from))
+            .collect();
+        advance_checkpoints(&mut tx, &moves, last).await?;
         tx.commit().await?;
         let now = Utc::now();
-        let mut positions = Vec::with_capacity(group.len());
-        for share in group {
-            let at = last_of(share).unwrap_or(share.from);
-            self.checkpoints.publish(share.projection.name(), at);
-            crate::lag::record(share.lag, own(share), now);
-            positions.push(at);
+        for share in moving {
+            self.checkpoints.publish(share.projection.name(), last);
+            crate::lag::record(share.lag, own(share.from, events), now);
         }
-        Ok(positions)
+        Ok(())
     }
 
     /// Steps until nothing is left to apply; returns the number of events read.

@@ -94,6 +94,10 @@ impl Projection for UsersProjection {
         &TABLES
     }
 
+    fn follows(&self) -> &'static [&'static str] {
+        &[User::TYPE]
+    }
+
     async fn apply_all(
         &self,
         store: &mut dyn RowStore,

@@ -36,6 +36,10 @@ impl Projection for WalletsProjection {
         &TABLES
     }
 
+    fn follows(&self) -> &'static [&'static str] {
+        &[Wallet::TYPE]
+    }
+
     async fn apply_all(
         &self,
         store: &mut dyn RowStore,

@@ -34,6 +34,9 @@ on_both_stores!(
     a_runner_stopped_between_steps_ends_as_an_uninterrupted_run,
     a_generated_workload_verifies_and_rebuilds_to_the_same_tables,
     a_run_of_events_leaves_the_rows_of_applying_them_one_by_one,
+    a_projection_writes_nothing_for_aggregate_types_it_does_not_follow,
+    one_batch_moves_every_read_model_and_writes_only_the_tables_it_concerns,
+    checkpoints_move_all_together_or_not_at_all,
 );
 
 async fn catch_up_all(database: &Database) -> usize {
@@ -523,6 +526,121 @@ async fn a_run_of_events_leaves_the_rows_of_applying_them_one_by_one(db: &TestDb
     }
 }
 
+/// `Projection::follows` is what lets a live batch skip a read model's transaction, so
+/// it must name every aggregate type the projection writes rows for: given every event
+/// of a generated workload, when a projection applies only the events of the other
+/// aggregate types, then it writes nothing; with its own, it writes rows.
+async fn a_projection_writes_nothing_for_aggregate_types_it_does_not_follow(db: &TestDb) {
+    let database = &db.database;
+    seed(database, 40).await.expect("seed");
+    let events = EventLog::new(database)
+        .read_after(LogPosition::START, 1_000_000)
+        .await
+        .unwrap();
+    for projection in all() {
+        let (followed, others): (Vec<_>, Vec<_>) = events
+            .iter()
+            .cloned()
+            .partition(|e| projection.follows().contains(&e.aggregate_type.as_str()));
+        assert!(!others.is_empty(), "{} follows every type", projection.name());
+        let mut store = projections::rows::MemoryStore::default();
+        projection.apply_all(&mut store, &others).await.unwrap();
+        assert!(store.is_empty(), "{} wrote rows for types it does not follow", projection.name());
+        projection.apply_all(&mut store, &followed).await.unwrap();
+        assert!(!store.is_empty(), "{} wrote nothing for its own types", projection.name());
+    }
+}
+
+/// Given read models caught up, when one user's commands append only User events and
+/// the group's reader takes them in one batch, then every read model's checkpoint is at
+/// the batch's end (those that skipped it too), `user_profile` holds the user, and no
+/// other read model's table changed.
+async fn one_batch_moves_every_read_model_and_writes_only_the_tables_it_concerns(db: &TestDb) {
+    let database = &db.database;
+    seed(database, 5).await.expect("seed");
+    let reader = Runner::group(database, all());
+    reader.catch_up().await.unwrap();
+    let before = hashes(database).await;
+    let users = CommandBus::<User>::new(database, user_services(Arc::new(FixedClock::at(test_now()))));
+    let user_id = Uuid::now_v7();
+    for command in onboarding(user_id) {
+        users
+            .execute(&user_id.to_string(), command, Actor::User(user_id).metadata("test", None))
+            .await
+            .expect("onboarding step");
+    }
+    let head = EventLog::new(database).head().await.unwrap();
+    assert_eq!(reader.step().await.unwrap(), onboarding(user_id).len());
+    for projection in all() {
+        assert_eq!(
+            read_checkpoint(database, projection.name()).await.unwrap(),
+            head,
+            "{}'s checkpoint",
+            projection.name()
+        );
+    }
+    let after = hashes(database).await;
+    for ((projection, before), after) in all().iter().zip(&before).zip(&after) {
+        assert_eq!(
+            before == after,
+            projection.name() != "users",
+            "{}'s tables",
+            projection.name()
+        );
+    }
+    let profile = dump_table(database, &USER_PROFILE).await.unwrap();
+    assert!(profile.iter().any(|row| text(row, "user_id") == user_id.to_string()));
+    // Nothing is left for the next step, and the tables are what a rebuild gives.
+    assert_eq!(reader.step().await.unwrap(), 0);
+    let report = verify(database).await.unwrap();
+    assert!(report.is_clean(), "{report:?}");
+}
+
+/// Given two checkpoints and a third worker that moved one of them, when a worker moves
+/// both from where it believes they are, then it fails naming them and, rolled back,
+/// neither moved: a batch is never recorded as applied by one read model and not another
+/// that shared its transaction.
+async fn checkpoints_move_all_together_or_not_at_all(db: &TestDb) {
+    let database = &db.database;
+    for name in ["first", "second"] {
+        projections::runner::ensure_checkpoint(database, name).await.unwrap();
+    }
+    let at = |global_position| LogPosition {
+        transaction_id: 1,
+        global_position,
+    };
+    // Another worker moves "second" to 3.
+    let mut tx = projections::runner::begin(database).await.unwrap();
+    projections::runner::advance_checkpoint(&mut tx, "second", LogPosition::START, at(3))
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = projections::runner::begin(database).await.unwrap();
+    let error = projections::runner::advance_checkpoints(
+        &mut tx,
+        &[("first", LogPosition::START), ("second", LogPosition::START)],
+        at(7),
+    )
+    .await
+    .expect_err("second was moved by another worker");
+    assert!(error.to_string().contains("first, second"), "{error}");
+    drop(tx);
+    assert_eq!(read_checkpoint(database, "first").await.unwrap(), LogPosition::START);
+    assert_eq!(read_checkpoint(database, "second").await.unwrap(), at(3));
+    // From where they really are, both move in one statement.
+    let mut tx = projections::runner::begin(database).await.unwrap();
+    projections::runner::advance_checkpoints(
+        &mut tx,
+        &[("first", LogPosition::START), ("second", at(3))],
+        at(7),
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(read_checkpoint(database, "first").await.unwrap(), at(7));
+    assert_eq!(read_checkpoint(database, "second").await.unwrap(), at(7));
+}
+
 async fn a_generated_workload_verifies_and_rebuilds_to_the_same_tables(db: &TestDb) {
     let database = &db.database;
     let report = seed(database, 130).await.expect("seed");
@@ -583,6 +701,9 @@ impl Projection for Flaky {
     }
     fn tables(&self) -> &'static [&'static projections::rows::TableSpec] {
         &[]
+    }
+    fn follows(&self) -> &'static [&'static str] {
+        &["User", "Order", "Wallet"]
     }
     async fn apply_all(
         &self,
