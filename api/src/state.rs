@@ -117,13 +117,17 @@ impl AppState {
             max_retries: 10,
             ..RetryPolicy::default()
         };
-        let events = bus
-            .execute_with_retry(id, command, metadata, policy)
-            .await
-            .map_err(Into::into)?;
+        // The append answers where its events landed: no second look at the log.
+        let (outcome, position) =
+            projections::store::appended(bus.execute_with_retry(id, command, metadata, policy))
+                .await;
+        let events = outcome.map_err(Into::into)?;
         if !events.is_empty() {
             self.wakeup.notify_waiters();
-            crate::read_your_writes::record_latest(self, A::TYPE, id).await?;
+            match position {
+                Some(position) => crate::read_your_writes::record(position),
+                None => crate::read_your_writes::record_latest(self, A::TYPE, id).await?,
+            }
         }
         Ok(events)
     }

@@ -27,7 +27,9 @@ use crate::cursor::Cursor;
 use crate::feed::LogFeed;
 use crate::lease::{Leases, STANDBY_RETRY};
 use crate::projection::ProjectionError;
-use crate::runner::{advance_checkpoint, begin, ensure_checkpoint, read_checkpoint, RunnerStats};
+use crate::runner::{
+    advance_checkpoint, begin_derived, ensure_checkpoint, read_checkpoint, RunnerStats,
+};
 use crate::store::{Database, EventLog, LogPosition, StoredEvent};
 
 /// Something that consumes the log from its checkpoint, one batch per step.
@@ -212,7 +214,7 @@ async fn react_all(
 }
 
 /// Moves `workflow`'s checkpoint from `from` to `to` in a transaction of its own,
-/// without waiting for its WAL flush ([`crate::rows::SqlTx::derived_only`]): every
+/// without waiting for its WAL flush ([`crate::runner::begin_derived`]): every
 /// reaction is idempotent, so after a crash the batch's reactions simply run again
 /// as no-ops.
 async fn persist(
@@ -220,8 +222,7 @@ async fn persist(
     from: LogPosition,
     to: LogPosition,
 ) -> Result<(), ProjectionError> {
-    let mut tx = begin(workflow.database()).await?;
-    tx.derived_only().await?;
+    let mut tx = begin_derived(workflow.database(), &[]).await?;
     advance_checkpoint(&mut tx, workflow.name(), from, to).await?;
     tx.commit().await
 }

@@ -35,62 +35,56 @@ pub async fn begin(database: &Database) -> Result<SqlTx<'static>, ProjectionErro
     })
 }
 
+/// Opens a write transaction that writes only data derived from the event log (read
+/// models and checkpoints), holding the right to write the tables of the projections
+/// `names` until it ends.
+///
+/// - On PostgreSQL it commits without waiting for its WAL flush
+///   (`synchronous_commit = off`). A crash can then lose the last few such commits,
+///   rows and checkpoint together (the WAL is replayed in order, never half a
+///   transaction), and the worker re-applies those events from the log; nothing the
+///   log holds is at risk, since events commit durably elsewhere. The right to write is
+///   an advisory lock per name, taken in name order. `BEGIN`, the setting and the
+///   locks go in one round trip.
+/// - SQLite keeps its per-connection `synchronous=FULL`; the right to write is the
+///   database's single write lock, taken by a first write when `names` is not empty
+///   (a transaction that reads first and writes later cannot wait for the lock in WAL
+///   mode: it fails at once with SQLITE_BUSY, while a first write waits its turn).
+pub async fn begin_derived(
+    database: &Database,
+    names: &[&str],
+) -> Result<SqlTx<'static>, ProjectionError> {
+    match database {
+        Database::Postgres(pool) => {
+            let mut names = names.to_vec();
+            names.sort_unstable();
+            let mut begin = String::from("BEGIN; SET LOCAL synchronous_commit = off");
+            for name in names {
+                // Our own projection and workflow names: a literal, quotes doubled.
+                let key = format!("projection:{name}").replace('\'', "''");
+                begin.push_str(&format!("; SELECT pg_advisory_xact_lock(hashtext('{key}'))"));
+            }
+            Ok(SqlTx::Postgres(pool.begin_with(begin).await?))
+        }
+        Database::Sqlite { pool, .. } => {
+            let mut tx = pool.begin().await?;
+            if let Some(first) = names.first() {
+                sqlx::query("update projection_checkpoint set name = name where name = $1")
+                    .bind(*first)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            Ok(SqlTx::Sqlite(tx))
+        }
+    }
+}
+
 impl SqlTx<'_> {
     /// Commits.
     pub async fn commit(self) -> Result<(), ProjectionError> {
         match self {
             SqlTx::Sqlite(tx) => tx.commit().await?,
             SqlTx::Postgres(tx) => tx.commit().await?,
-        }
-        Ok(())
-    }
-
-    /// Marks this transaction as writing only data derived from the event log (read
-    /// models and their checkpoint): on PostgreSQL it commits without waiting for
-    /// its WAL flush (`synchronous_commit = off`). A crash can then lose the last
-    /// few such commits, rows and checkpoint together (the WAL is replayed in order,
-    /// never half a transaction), and the worker re-applies those events from the
-    /// log; nothing the log holds is at risk, since events commit durably elsewhere.
-    /// SQLite keeps its per-connection `synchronous=FULL`.
-    pub async fn derived_only(&mut self) -> Result<(), ProjectionError> {
-        if let SqlTx::Postgres(tx) = self {
-            sqlx::query("set local synchronous_commit = off")
-                .execute(&mut **tx)
-                .await?;
-        }
-        Ok(())
-    }
-
-    /// Waits for the right to write the tables of the projections `names` until this
-    /// transaction ends (PostgreSQL: an advisory lock each, taken in name order in one
-    /// statement; SQLite: the database's single write lock, whatever the names).
-    pub async fn lock_projections(&mut self, names: &[&str]) -> Result<(), ProjectionError> {
-        let Some(first) = names.first() else {
-            return Ok(());
-        };
-        match self {
-            SqlTx::Postgres(tx) => {
-                let mut keys: Vec<String> =
-                    names.iter().map(|name| format!("projection:{name}")).collect();
-                keys.sort();
-                sqlx::query(
-                    "select pg_advisory_xact_lock(hashtext(key)) \
-                     from unnest($1::text[]) with ordinality as k(key, n) order by n",
-                )
-                .bind(keys)
-                .execute(&mut **tx)
-                .await?;
-            }
-            // Take SQLite's write lock with the first statement: a transaction that
-            // reads first and writes later cannot wait for the lock in WAL mode (it
-            // fails at once with SQLITE_BUSY), while a first write waits its turn.
-            // One write takes the lock for every table.
-            SqlTx::Sqlite(tx) => {
-                sqlx::query("update projection_checkpoint set name = name where name = $1")
-                    .bind(*first)
-                    .execute(&mut **tx)
-                    .await?;
-            }
         }
         Ok(())
     }
@@ -484,15 +478,13 @@ impl Runner {
         if moving.is_empty() {
             return Ok(());
         }
-        let mut tx = begin(&self.database).await?;
-        tx.derived_only().await?;
         // One writer per projection at a time: on PostgreSQL a transaction-scoped
         // advisory lock (two workers applying different batches could otherwise lock
         // shared rows in opposite orders and deadlock); SQLite has a single writer.
         // If another worker moved a checkpoint while we read the log, the
         // compare-and-set below fails and this transaction rolls back.
         let names: Vec<&str> = moving.iter().map(|share| share.projection.name()).collect();
-        tx.lock_projections(&names).await?;
+        let mut tx = begin_derived(&self.database, &names).await?;
         // The batch's rows go out in one multi-row statement per table.
         let mut rows = Buffered::new(&mut tx);
         for share in moving.iter().filter(|share| share.acts) {

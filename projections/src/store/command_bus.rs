@@ -9,6 +9,7 @@ use cqrs_es::{Aggregate, AggregateError, EventEnvelope, EventStore};
 use postgres_es::PostgresEventRepository;
 use sqlite_es::SqliteEventRepository;
 
+use super::appends::PostgresAppends;
 use super::group_commit::GroupCommit;
 use super::sealing::{KeyMemo, SealingRepository};
 use super::{Database, RetryPolicy};
@@ -200,7 +201,7 @@ impl<A: Aggregate> CommandBus<A> {
 enum Backend<A: Aggregate> {
     Sqlite(PersistedEventStore<SealingRepository<SqliteEventRepository, GroupCommit>, A>),
     Postgres(
-        PersistedEventStore<SealingRepository<PostgresEventRepository, PostgresEventRepository>, A>,
+        PersistedEventStore<SealingRepository<PostgresEventRepository, PostgresAppends>, A>,
     ),
 }
 
@@ -217,7 +218,7 @@ impl<A: Aggregate> Backend<A> {
             ),
             Database::Postgres(pool) => Self::Postgres(
                 PersistedEventStore::new_event_store(SealingRepository::new(
-                    PostgresEventRepository::new(pool.clone()),
+                    PostgresAppends(pool.clone()),
                     PostgresEventRepository::new(pool.clone()),
                     database,
                 ))

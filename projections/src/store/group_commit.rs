@@ -22,6 +22,8 @@ use cqrs_es::persist::{PersistenceError, SerializedEvent};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 use tokio::sync::{mpsc, oneshot};
 
+use super::appends::{bind_events, insert_sql};
+
 /// Appends written in one transaction at most: bounds how long the first of a group
 /// waits for the others' inserts.
 const MAX_GROUP: usize = 64;
@@ -152,22 +154,11 @@ fn failed(error: &sqlx::Error) -> Outcome {
     }
 }
 
+/// Inserts one append's events in one statement.
 async fn insert(tx: &mut Transaction<'static, Sqlite>, append: &Append) -> Result<(), sqlx::Error> {
-    for event in &append.events {
-        let sequence = i64::try_from(event.sequence).unwrap_or(i64::MAX);
-        sqlx::query(
-            "insert into events (aggregate_type, aggregate_id, sequence, event_type, \
-             event_version, payload, metadata) values ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(&event.aggregate_type)
-        .bind(&event.aggregate_id)
-        .bind(sequence)
-        .bind(&event.event_type)
-        .bind(&event.event_version)
-        .bind(&event.payload)
-        .bind(&event.metadata)
+    let sql = insert_sql(append.events.len(), "");
+    bind_events!(sqlx::query(&sql), &append.events)
         .execute(&mut **tx)
-        .await?;
-    }
-    Ok(())
+        .await
+        .map(drop)
 }

@@ -1,8 +1,8 @@
 //! The event store: connection, migrations, command execution with conflict retry,
 //! and the global-position log reader.
 //!
-//! Both back ends keep cqrs-es's `events` table (written by [`group_commit`] on SQLite,
-//! postgres-es on PostgreSQL)
+//! Both back ends keep cqrs-es's `events` table (written by [`appends`], through
+//! [`group_commit`] on SQLite)
 //! plus a global position that the projection workers tail (DESIGN.md "Stores"):
 //!
 //! - [`Database`] opens SQLite or PostgreSQL from a URL and applies the migrations.
@@ -20,6 +20,7 @@
 //!   the way in and opens them on the way out (crypto-shredding, ADR 0012).
 
 mod aggregate_locks;
+pub mod appends;
 mod command_bus;
 mod database;
 mod error;
@@ -30,6 +31,7 @@ mod retry;
 pub mod sealing;
 mod upcasters;
 
+pub use appends::appended;
 pub use command_bus::{load_events, CommandBus, RECORDED_AT};
 pub use database::{default_database_url, Database, DEFAULT_DATABASE_URL};
 pub use error::StoreError;

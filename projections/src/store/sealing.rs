@@ -34,7 +34,7 @@ use cqrs_es::persist::{
 use cqrs_es::Aggregate;
 use serde_json::{json, Value};
 
-use super::group_commit::GroupCommit;
+use super::appends::Appends;
 use super::{Database, StoreError};
 use crate::{with_pool, with_read_pool};
 
@@ -587,35 +587,6 @@ pub async fn seal_stored_events(database: &Database) -> Result<usize, StoreError
     Ok(rewritten)
 }
 
-/// Where a [`SealingRepository`] appends events: one transaction per append
-/// (postgres-es) or SQLite's [`GroupCommit`].
-pub trait Appends: Send + Sync {
-    /// Appends `events` of one aggregate of type `A` all together or not at all;
-    /// [`PersistenceError::OptimisticLockError`] when a sequence was taken first.
-    fn append<A: Aggregate>(
-        &self,
-        events: Vec<SerializedEvent>,
-    ) -> impl std::future::Future<Output = Result<(), PersistenceError>> + Send;
-}
-
-impl Appends for postgres_es::PostgresEventRepository {
-    async fn append<A: Aggregate>(
-        &self,
-        events: Vec<SerializedEvent>,
-    ) -> Result<(), PersistenceError> {
-        self.persist::<A>(&events, None).await
-    }
-}
-
-impl Appends for GroupCommit {
-    async fn append<A: Aggregate>(
-        &self,
-        events: Vec<SerializedEvent>,
-    ) -> Result<(), PersistenceError> {
-        GroupCommit::append(self, events).await
-    }
-}
-
 /// A cqrs-es event repository that seals personal fields on the way in and opens them
 /// on the way out (see the module docs); loads are `reads`' and appends `writes'`.
 pub struct SealingRepository<R, W> {
@@ -683,7 +654,10 @@ impl<R: PersistedEventRepository, W: Appends> PersistedEventRepository for Seali
         }
         let mut sealed = events.to_vec();
         self.keys.seal_events(&mut sealed).await?;
-        self.writes.append::<A>(sealed).await
+        if let Some(position) = self.writes.append::<A>(sealed).await? {
+            super::appends::note(position);
+        }
+        Ok(())
     }
 
     async fn stream_events<A: Aggregate>(

@@ -17,6 +17,8 @@ on_both_stores!(
     a_conflict_that_outlasts_the_retry_budget_is_returned,
     ten_concurrent_retrying_commands_are_all_counted,
     commands_of_one_aggregate_take_turns_within_one_bus,
+    an_append_that_meets_a_taken_sequence_midway_writes_none_of_its_events,
+    a_command_answers_where_its_last_event_landed,
 );
 
 fn increment(by: i64) -> CounterCommand {
@@ -190,4 +192,83 @@ async fn commands_of_one_aggregate_take_turns_within_one_bus(db: &TestDb) {
     assert_eq!(bus.load("counter-1").await.expect("load").value, 10);
     // Each command decided once: no attempt was wasted on a conflict.
     assert_eq!(services.handle_calls(), TASKS);
+}
+
+/// An append is one statement: given sequences 1 and 3 of an aggregate, when events 2,
+/// 3 and 4 are appended together, then the append conflicts and sequence 2 is not
+/// written either.
+async fn an_append_that_meets_a_taken_sequence_midway_writes_none_of_its_events(db: &TestDb) {
+    use cqrs_es::persist::{PersistenceError, SerializedEvent};
+    use projections::store::appends::{Appends, PostgresAppends};
+
+    let event = |sequence| SerializedEvent {
+        aggregate_id: "counter-1".into(),
+        sequence,
+        aggregate_type: "Counter".into(),
+        event_type: "Incremented".into(),
+        event_version: "1.0".into(),
+        payload: serde_json::json!({"Incremented": {"by": 1}}),
+        metadata: serde_json::json!({}),
+    };
+    async fn append(db: &TestDb, events: Vec<SerializedEvent>) -> Result<(), PersistenceError> {
+        match &db.database {
+            projections::store::Database::Sqlite { appends, .. } => {
+                appends.append(events).await.map(drop)
+            }
+            projections::store::Database::Postgres(pool) => {
+                Appends::append::<Counter>(&PostgresAppends(pool.clone()), events)
+                    .await
+                    .map(drop)
+            }
+        }
+    }
+    append(db, vec![event(1)]).await.unwrap();
+    append(db, vec![event(3)]).await.unwrap();
+    let outcome = append(db, vec![event(2), event(3), event(4)]).await;
+    assert!(
+        matches!(outcome, Err(PersistenceError::OptimisticLockError)),
+        "{outcome:?}"
+    );
+    let bus = CommandBus::<Counter>::new(&db.database, CounterServices::plain());
+    assert_eq!(sequences(&bus, "counter-1").await, vec![1, 3]);
+}
+
+/// Given a command of three events, when it commits inside `appended`, then the position
+/// answered is the log's position of its last event (PostgreSQL; on SQLite the append
+/// cannot tell it, and the caller asks the log).
+async fn a_command_answers_where_its_last_event_landed(db: &TestDb) {
+    let bus = CommandBus::<Counter>::new(&db.database, CounterServices::plain());
+    bus.execute("counter-2", increment(1), actor("other"))
+        .await
+        .expect("another aggregate's event");
+    let (events, position) = projections::store::appended(bus.execute(
+        "counter-1",
+        CounterCommand::IncrementEach {
+            steps: vec![1, 2, 3],
+        },
+        actor("a"),
+    ))
+    .await;
+    assert_eq!(events.expect("committed").len(), 3);
+    if matches!(db.database, projections::store::Database::Sqlite { .. }) {
+        assert_eq!(position, None);
+        return;
+    }
+    let log = projections::store::EventLog::new(&db.database);
+    let newest = log
+        .position_of("Counter", "counter-1")
+        .await
+        .unwrap()
+        .expect("counter-1 has events");
+    assert_eq!(position, Some(newest));
+    assert_eq!(log.head().await.unwrap(), newest);
+    // A command that decides nothing appends nothing and answers no position.
+    let (events, position) = projections::store::appended(bus.execute(
+        "counter-1",
+        CounterCommand::IncrementEach { steps: vec![] },
+        actor("a"),
+    ))
+    .await;
+    assert!(events.expect("nothing to do").is_empty());
+    assert_eq!(position, None);
 }

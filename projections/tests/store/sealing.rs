@@ -10,9 +10,8 @@ use std::sync::Arc;
 use aggregates::services::doubles::{test_now, user_services, FixedClock};
 use aggregates::user::{User, UserCommand};
 use aggregates::Actor;
-use projections::store::sealing::{
-    seal_stored_events, Appends, DataKeys, KeyMemo, SealingRepository,
-};
+use projections::store::appends::{Appends, PostgresAppends};
+use projections::store::sealing::{seal_stored_events, DataKeys, KeyMemo, SealingRepository};
 use projections::store::{CommandBus, Database, EventLog, LogPosition};
 use uuid::Uuid;
 
@@ -245,7 +244,7 @@ async fn append_reads_the_key_table(db: &TestDb, user_id: &str, in_memo: bool) -
                 .await;
             }
             Database::Postgres(pool) => {
-                let inner = postgres_es::PostgresEventRepository::new(pool.clone());
+                let inner = PostgresAppends(pool.clone());
                 let reads = postgres_es::PostgresEventRepository::new(pool.clone());
                 run(
                     SealingRepository::new(inner, reads, &db.database),
