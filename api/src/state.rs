@@ -117,10 +117,13 @@ impl AppState {
             max_retries: 10,
             ..RetryPolicy::default()
         };
-        // The append answers where its events landed: no second look at the log.
-        let (outcome, position) =
-            projections::store::appended(bus.execute_with_retry(id, command, metadata, policy))
-                .await;
+        // The append answers where its events landed: no second look at the log. The
+        // command's future is boxed: nested in the scope, it outgrew the 2 MiB stacks
+        // of tokio's workers in debug builds.
+        let (outcome, position) = projections::store::appended(Box::pin(
+            bus.execute_with_retry(id, command, metadata, policy),
+        ))
+        .await;
         let events = outcome.map_err(Into::into)?;
         if !events.is_empty() {
             self.wakeup.notify_waiters();

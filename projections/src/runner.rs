@@ -36,20 +36,19 @@ pub async fn begin(database: &Database) -> Result<SqlTx<'static>, ProjectionErro
 }
 
 /// Opens a write transaction that writes only data derived from the event log (read
-/// models and checkpoints), holding the right to write the tables of the projections
-/// `names` until it ends.
+/// models and checkpoints); its first statement must be a write (a checkpoint's
+/// compare-and-set), since on SQLite a transaction that reads first and writes later
+/// cannot wait for the write lock in WAL mode (it fails at once with SQLITE_BUSY),
+/// while a first write waits its turn.
 ///
-/// - On PostgreSQL it commits without waiting for its WAL flush
-///   (`synchronous_commit = off`). A crash can then lose the last few such commits,
-///   rows and checkpoint together (the WAL is replayed in order, never half a
-///   transaction), and the worker re-applies those events from the log; nothing the
-///   log holds is at risk, since events commit durably elsewhere. The right to write is
-///   an advisory lock per name, taken in name order. `BEGIN`, the setting and the
-///   locks go in one round trip.
-/// - SQLite keeps its per-connection `synchronous=FULL`; the right to write is the
-///   database's single write lock, taken by a first write when `names` is not empty
-///   (a transaction that reads first and writes later cannot wait for the lock in WAL
-///   mode: it fails at once with SQLITE_BUSY, while a first write waits its turn).
+/// On PostgreSQL it commits without waiting for its WAL flush
+/// (`synchronous_commit = off`). A crash can then lose the last few such commits, rows
+/// and checkpoint together (the WAL is replayed in order, never half a transaction),
+/// and the worker re-applies those events from the log; nothing the log holds is at
+/// risk, since events commit durably elsewhere. It also holds an advisory lock per
+/// name of `names` (projections whose tables it writes), taken in name order, until it
+/// ends. `BEGIN`, the setting and the locks go in one round trip. SQLite keeps its
+/// per-connection `synchronous=FULL`, and its single writer needs no lock per name.
 pub async fn begin_derived(
     database: &Database,
     names: &[&str],
@@ -62,20 +61,13 @@ pub async fn begin_derived(
             for name in names {
                 // Our own projection and workflow names: a literal, quotes doubled.
                 let key = format!("projection:{name}").replace('\'', "''");
-                begin.push_str(&format!("; SELECT pg_advisory_xact_lock(hashtext('{key}'))"));
+                begin.push_str(&format!(
+                    "; SELECT pg_advisory_xact_lock(hashtext('{key}'))"
+                ));
             }
             Ok(SqlTx::Postgres(pool.begin_with(begin).await?))
         }
-        Database::Sqlite { pool, .. } => {
-            let mut tx = pool.begin().await?;
-            if let Some(first) = names.first() {
-                sqlx::query("update projection_checkpoint set name = name where name = $1")
-                    .bind(*first)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            Ok(SqlTx::Sqlite(tx))
-        }
+        Database::Sqlite { pool, .. } => Ok(SqlTx::Sqlite(pool.begin().await?)),
     }
 }
 
@@ -236,8 +228,8 @@ pub struct RunnerStats {
     pub last_error: Mutex<Option<String>>,
 }
 
-/// A test hook: fail a step after applying this many events, before the checkpoint
-/// moves, as a crash between the two would.
+/// A test hook: fail a step after applying this many events, before its transaction
+/// commits, as a crash there would.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Failpoint {
     /// Events applied before the simulated crash.
@@ -422,16 +414,21 @@ impl Runner {
                 projection: projection.as_ref(),
                 from: *own_from,
                 lag,
-                acts: own(*own_from, &events)
-                    .iter()
-                    .any(|event| projection.follows().contains(&event.aggregate_type.as_str())),
+                acts: own(*own_from, &events).iter().any(|event| {
+                    projection
+                        .follows()
+                        .contains(&event.aggregate_type.as_str())
+                }),
             })
             .collect();
         let groups: Vec<Vec<&Share<'_>>> = match self.database {
             Database::Sqlite { .. } => vec![work.iter().collect()],
             Database::Postgres(_) => {
-                let mut groups: Vec<Vec<&Share<'_>>> =
-                    work.iter().filter(|share| share.acts).map(|share| vec![share]).collect();
+                let mut groups: Vec<Vec<&Share<'_>>> = work
+                    .iter()
+                    .filter(|share| share.acts)
+                    .map(|share| vec![share])
+                    .collect();
                 let idle = work.iter().filter(|share| !share.acts);
                 match groups.first_mut() {
                     Some(first) => first.extend(idle),
@@ -451,7 +448,11 @@ impl Runner {
         }
         let positions = work
             .iter()
-            .map(|share| own(share.from, &events).last().map_or(share.from, |e| e.position))
+            .map(|share| {
+                own(share.from, &events)
+                    .last()
+                    .map_or(share.from, |e| e.position)
+            })
             .collect();
         self.stats
             .events_applied
@@ -481,10 +482,16 @@ impl Runner {
         // One writer per projection at a time: on PostgreSQL a transaction-scoped
         // advisory lock (two workers applying different batches could otherwise lock
         // shared rows in opposite orders and deadlock); SQLite has a single writer.
-        // If another worker moved a checkpoint while we read the log, the
-        // compare-and-set below fails and this transaction rolls back.
         let names: Vec<&str> = moving.iter().map(|share| share.projection.name()).collect();
         let mut tx = begin_derived(&self.database, &names).await?;
+        // The checkpoints move first (SQLite's first statement must write): if another
+        // worker moved one since we read it, this fails before any row is written and
+        // the transaction rolls back; if a row fails later, the move rolls back too.
+        let moves: Vec<(&str, LogPosition)> = moving
+            .iter()
+            .map(|share| (share.projection.name(), share.from))
+            .collect();
+        advance_checkpoints(&mut tx, &moves, last).await?;
         // The batch's rows go out in one multi-row statement per table.
         let mut rows = Buffered::new(&mut tx);
         for share in moving.iter().filter(|share| share.acts) {
@@ -496,17 +503,12 @@ impl Runner {
                         .apply_all(&mut rows, &own[..failpoint.after_events])
                         .await?;
                     rows.flush().await?;
-                    return Err(ProjectionError::Failpoint("before the checkpoint moved"));
+                    return Err(ProjectionError::Failpoint("before the commit"));
                 }
                 None => share.projection.apply_all(&mut rows, own).await?,
             }
         }
         rows.flush().await?;
-        let moves: Vec<(&str, LogPosition)> = moving
-            .iter()
-            .map(|share| (share.projection.name(), share.from))
-            .collect();
-        advance_checkpoints(&mut tx, &moves, last).await?;
         tx.commit().await?;
         let now = Utc::now();
         for share in moving {

@@ -136,7 +136,8 @@ pub async fn appended<F: std::future::Future>(work: F) -> (F::Output, Option<Log
 
 /// Notes an append's position for the enclosing [`appended`] (no-op outside one).
 pub(super) fn note(position: LogPosition) {
-    let _ = APPENDED.try_with(|last| last.set(Some(last.get().map_or(position, |p| p.max(position)))));
+    let _ =
+        APPENDED.try_with(|last| last.set(Some(last.get().map_or(position, |p| p.max(position)))));
 }
 
 #[cfg(test)]

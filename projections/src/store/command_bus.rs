@@ -200,9 +200,7 @@ impl<A: Aggregate> CommandBus<A> {
 /// ([`super::sealing`]).
 enum Backend<A: Aggregate> {
     Sqlite(PersistedEventStore<SealingRepository<SqliteEventRepository, GroupCommit>, A>),
-    Postgres(
-        PersistedEventStore<SealingRepository<PostgresEventRepository, PostgresAppends>, A>,
-    ),
+    Postgres(PersistedEventStore<SealingRepository<PostgresEventRepository, PostgresAppends>, A>),
 }
 
 impl<A: Aggregate> Backend<A> {

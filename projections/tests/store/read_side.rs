@@ -542,12 +542,24 @@ async fn a_projection_writes_nothing_for_aggregate_types_it_does_not_follow(db: 
             .iter()
             .cloned()
             .partition(|e| projection.follows().contains(&e.aggregate_type.as_str()));
-        assert!(!others.is_empty(), "{} follows every type", projection.name());
+        assert!(
+            !others.is_empty(),
+            "{} follows every type",
+            projection.name()
+        );
         let mut store = projections::rows::MemoryStore::default();
         projection.apply_all(&mut store, &others).await.unwrap();
-        assert!(store.is_empty(), "{} wrote rows for types it does not follow", projection.name());
+        assert!(
+            store.is_empty(),
+            "{} wrote rows for types it does not follow",
+            projection.name()
+        );
         projection.apply_all(&mut store, &followed).await.unwrap();
-        assert!(!store.is_empty(), "{} wrote nothing for its own types", projection.name());
+        assert!(
+            !store.is_empty(),
+            "{} wrote nothing for its own types",
+            projection.name()
+        );
     }
 }
 
@@ -561,11 +573,18 @@ async fn one_batch_moves_every_read_model_and_writes_only_the_tables_it_concerns
     let reader = Runner::group(database, all());
     reader.catch_up().await.unwrap();
     let before = hashes(database).await;
-    let users = CommandBus::<User>::new(database, user_services(Arc::new(FixedClock::at(test_now()))));
+    let users = CommandBus::<User>::new(
+        database,
+        user_services(Arc::new(FixedClock::at(test_now()))),
+    );
     let user_id = Uuid::now_v7();
     for command in onboarding(user_id) {
         users
-            .execute(&user_id.to_string(), command, Actor::User(user_id).metadata("test", None))
+            .execute(
+                &user_id.to_string(),
+                command,
+                Actor::User(user_id).metadata("test", None),
+            )
             .await
             .expect("onboarding step");
     }
@@ -589,7 +608,9 @@ async fn one_batch_moves_every_read_model_and_writes_only_the_tables_it_concerns
         );
     }
     let profile = dump_table(database, &USER_PROFILE).await.unwrap();
-    assert!(profile.iter().any(|row| text(row, "user_id") == user_id.to_string()));
+    assert!(profile
+        .iter()
+        .any(|row| text(row, "user_id") == user_id.to_string()));
     // Nothing is left for the next step, and the tables are what a rebuild gives.
     assert_eq!(reader.step().await.unwrap(), 0);
     let report = verify(database).await.unwrap();
@@ -603,7 +624,9 @@ async fn one_batch_moves_every_read_model_and_writes_only_the_tables_it_concerns
 async fn checkpoints_move_all_together_or_not_at_all(db: &TestDb) {
     let database = &db.database;
     for name in ["first", "second"] {
-        projections::runner::ensure_checkpoint(database, name).await.unwrap();
+        projections::runner::ensure_checkpoint(database, name)
+            .await
+            .unwrap();
     }
     let at = |global_position| LogPosition {
         transaction_id: 1,
@@ -618,14 +641,20 @@ async fn checkpoints_move_all_together_or_not_at_all(db: &TestDb) {
     let mut tx = projections::runner::begin(database).await.unwrap();
     let error = projections::runner::advance_checkpoints(
         &mut tx,
-        &[("first", LogPosition::START), ("second", LogPosition::START)],
+        &[
+            ("first", LogPosition::START),
+            ("second", LogPosition::START),
+        ],
         at(7),
     )
     .await
     .expect_err("second was moved by another worker");
     assert!(error.to_string().contains("first, second"), "{error}");
     drop(tx);
-    assert_eq!(read_checkpoint(database, "first").await.unwrap(), LogPosition::START);
+    assert_eq!(
+        read_checkpoint(database, "first").await.unwrap(),
+        LogPosition::START
+    );
     assert_eq!(read_checkpoint(database, "second").await.unwrap(), at(3));
     // From where they really are, both move in one statement.
     let mut tx = projections::runner::begin(database).await.unwrap();
