@@ -1,12 +1,13 @@
-//! Where a live log consumer stands: the position it has handled, the one its
+//! Where a live workflow stands in the log: the position it has handled, the one its
 //! checkpoint row holds, and when that row was last written.
 //!
-//! A consumer that reads a batch holding nothing it acts on (a read model that follows
-//! other aggregate types, a workflow that reacts to none of the events) has nothing to
-//! commit, so it moves only in memory and writes its row at most once per
-//! [`PERSIST_EVERY`]. Re-reading such a stretch after a crash or a hand-over acts on
-//! nothing, so the row may lag without anything being lost or applied twice; it saves
-//! a transaction per consumer per batch (bench/PROFILE.md, issue 14).
+//! A workflow that reads a batch holding nothing it reacts to has nothing to commit, so
+//! it moves only in memory and writes its row at most once per [`PERSIST_EVERY`] (and
+//! when it has caught up). Re-reading such a stretch after a crash or a hand-over
+//! reacts to nothing, so the row may lag without anything being lost or done twice.
+//! Nothing waits on a workflow's checkpoint row (callers wait on the aggregates), which
+//! is why it may lag; the read models' rows, which queries wait on, never do
+//! ([`crate::runner`]).
 
 use std::time::Duration;
 
@@ -14,14 +15,14 @@ use tokio::time::Instant;
 
 use crate::store::LogPosition;
 
-/// How long a consumer may go without writing its checkpoint row while the batches
-/// it reads hold nothing it acts on.
+/// How long a workflow may go without writing its checkpoint row while the batches
+/// it reads hold nothing it reacts to.
 pub const PERSIST_EVERY: Duration = Duration::from_secs(1);
 
-/// A consumer's place in the log.
+/// A workflow's place in the log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cursor {
-    /// Everything up to here is handled (applied, reacted to, or of no concern).
+    /// Everything up to here is handled (reacted to, or of no concern).
     pub handled: LogPosition,
     /// What the checkpoint row holds (the compare-and-set's expected value).
     pub persisted: LogPosition,

@@ -7,13 +7,13 @@
 //!   share one implementation.
 //! - [`lag`]: how long events take to reach the read models.
 //! - [`lease`]: which process runs each log consumer.
-//! - [`cursor`]: where a live consumer stands, and when its checkpoint row is written.
+//! - `cursor`: where a live workflow stands, and when its checkpoint row is written.
 //! - [`runner`]: checkpointed workers (one transaction per batch: rows + checkpoint).
 //! - [`rebuild`]: rebuild from the log, compare with the live tables, hash them.
 //! - [`process`]: the process managers that move money between aggregates.
 
 pub mod consumer;
-pub mod cursor;
+mod cursor;
 pub mod feed;
 pub mod history;
 pub mod lag;

@@ -254,8 +254,10 @@ fn own(from: LogPosition, events: &[StoredEvent]) -> &[StoredEvent] {
 pub const READ_MODELS: &str = "read_models";
 
 /// The one log reader of a process for its read models (issue 14): reads each batch
-/// of the log once and hands it to every projection it holds, each applying it and
-/// moving its own checkpoint in one transaction, all at once. Each projection keeps
+/// of the log once and hands it to every projection it holds that follows one of its
+/// aggregate types, each applying it and moving its checkpoint in one transaction, all
+/// at once; the checkpoints of the others move in the same commit as one of those (see
+/// `apply_next`), so every checkpoint row is exact after each batch. Each projection keeps
 /// its own checkpoint row (`rebuild` and `verify` work per projection); when they
 /// differ (one was just rebuilt, or failed a step the others committed) the batch
 /// starts at the lowest and each projection gets only the events past its own.
