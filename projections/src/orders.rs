@@ -347,7 +347,7 @@ impl Projection for OrdersProjection {
         let mut orders = StateCache::<Order, String>::new();
         // Numbers given in this batch; older orders keep theirs in `order_list`.
         let mut numbers = std::collections::HashMap::new();
-        for event in events.iter().filter(|e| e.aggregate_type == Order::TYPE) {
+        for event in events.iter().filter(|e| self.applies_to(e)) {
             let payload: OrderEvent = decode(event)?;
             if let OrderEvent::LoanApplied { .. } = payload {
                 let number =

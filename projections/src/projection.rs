@@ -73,6 +73,11 @@ pub trait Projection: Send + Sync {
     /// transaction another read model opens anyway ([`crate::runner::Runner`]).
     fn follows(&self) -> &'static [&'static str];
 
+    /// True when `event` is of an aggregate type it [follows](Projection::follows).
+    fn applies_to(&self, event: &StoredEvent) -> bool {
+        self.follows().contains(&event.aggregate_type.as_str())
+    }
+
     /// Applies a run of events, in log order, within one store transaction (a live
     /// worker's batch, or a page of a rebuild); events of aggregate types it does not
     /// follow are ignored. The rows after the run are those that applying the events one

@@ -416,11 +416,9 @@ impl Runner {
                 projection: projection.as_ref(),
                 from: *own_from,
                 lag,
-                acts: own(*own_from, &events).iter().any(|event| {
-                    projection
-                        .follows()
-                        .contains(&event.aggregate_type.as_str())
-                }),
+                acts: own(*own_from, &events)
+                    .iter()
+                    .any(|event| projection.applies_to(event)),
             })
             .collect();
         let groups: Vec<Vec<&Share<'_>>> = match self.database {

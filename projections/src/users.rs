@@ -106,7 +106,7 @@ impl Projection for UsersProjection {
         // Per user: the state, and the registration time (from the stored row, or from
         // the `UserRegistered` event of this run).
         let mut users = StateCache::<User, String>::new();
-        for event in events.iter().filter(|e| e.aggregate_type == User::TYPE) {
+        for event in events.iter().filter(|e| self.applies_to(e)) {
             let payload: UserEvent = decode(event)?;
             let registered = |row: Option<&Row>| {
                 row.map(|row| row.text("registered_at").to_string())

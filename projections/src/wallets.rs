@@ -46,7 +46,7 @@ impl Projection for WalletsProjection {
         events: &[StoredEvent],
     ) -> Result<(), ProjectionError> {
         let mut wallets = StateCache::<Wallet, ()>::new();
-        for event in events.iter().filter(|e| e.aggregate_type == Wallet::TYPE) {
+        for event in events.iter().filter(|e| self.applies_to(e)) {
             let payload: WalletEvent = decode(event)?;
             let wallet = wallets.entry(store, &WALLET, event, |_| ()).await?;
             wallet.state.apply(payload);
