@@ -281,7 +281,7 @@ async fn record<A>(
     id: Uuid,
 ) -> Result<(), projections::ProjectionError>
 where
-    A: cqrs_es::Aggregate,
+    A: cqrs_es::Aggregate + Clone,
     A::Command: Clone,
 {
     let metadata = Actor::System.metadata(&format!("payout:{id}"), None);

@@ -106,7 +106,7 @@ impl AppState {
         request_id: &str,
     ) -> Result<Vec<EventEnvelope<A>>, ApiError>
     where
-        A: Aggregate,
+        A: Aggregate + Clone,
         A::Error: Into<ApiError>,
         AggregateError<A::Error>: Into<ApiError>,
     {

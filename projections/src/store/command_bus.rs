@@ -4,14 +4,18 @@
 use std::collections::HashMap;
 
 use cqrs_es::event_sink::EventSink;
-use cqrs_es::persist::{EventStoreAggregateContext, PersistedEventStore};
+use cqrs_es::persist::{
+    EventStoreAggregateContext, EventUpcaster, PersistedEventRepository, PersistedEventStore,
+    PersistenceError, SerializedEvent,
+};
 use cqrs_es::{Aggregate, AggregateError, EventEnvelope, EventStore};
 use postgres_es::PostgresEventRepository;
 use sqlite_es::SqliteEventRepository;
 
+use super::aggregate_cache::{AggregateCache, Cached};
 use super::appends::PostgresAppends;
 use super::group_commit::GroupCommit;
-use super::sealing::{KeyMemo, SealingRepository};
+use super::sealing::{DataKeys, KeyMemo, SealingRepository};
 use super::{Database, RetryPolicy};
 
 /// Metadata key of the commit time every event carries (RFC 3339, UTC).
@@ -24,24 +28,33 @@ pub const RECORDED_AT: &str = "recorded_at";
 /// - an aggregate's events get the sequences 1, 2, 3, … with no gap and no duplicate:
 ///   when two commands decide from the same version, the second append fails with
 ///   [`AggregateError::AggregateConflict`] and writes nothing;
-/// - events are the only source of truth: every command folds the aggregate from
-///   all its events. There are deliberately no snapshots — cqrs-es 0.5.0's snapshot
-///   store applies a command's events to the snapshot twice (once through the
-///   `EventSink` in `handle`, again in `commit`), see DESIGN.md "Stores".
+/// - events are the only source of truth: a command decides on the fold of all the
+///   aggregate's events. The bus keeps the folds of recently used aggregates in
+///   memory and reads only the events appended since, after checking that no key that
+///   opened them was erased ([`super::aggregate_cache`]); nothing is written besides
+///   the events. There are deliberately no stored snapshots — cqrs-es 0.5.0's
+///   snapshot store applies a command's events to the snapshot twice (once through
+///   the `EventSink` in `handle`, again in `commit`), see DESIGN.md "Stores".
 pub struct CommandBus<A: Aggregate> {
     store: Backend<A>,
     services: A::Services,
     /// Commands of one aggregate take turns within this process.
     turns: super::aggregate_locks::AggregateLocks,
+    /// Folds of recently used aggregates (used only inside a turn).
+    cache: AggregateCache<A>,
+    /// The data keys, read again before a cached fold is used.
+    keys: DataKeys,
 }
 
-impl<A: Aggregate> CommandBus<A> {
+impl<A: Aggregate + Clone> CommandBus<A> {
     /// A bus writing to `database`, handing `services` to every `handle` call.
     pub fn new(database: &Database, services: A::Services) -> Self {
         Self {
             store: Backend::for_database(database),
             services,
             turns: Default::default(),
+            cache: AggregateCache::default(),
+            keys: DataKeys::new(database),
         }
     }
 
@@ -99,23 +112,32 @@ impl<A: Aggregate> CommandBus<A> {
         KeyMemo::scope(self.load_handle_commit(aggregate_id, command, metadata)).await
     }
 
-    /// [`CommandBus::execute`]'s body, inside its [`KeyMemo`].
+    /// [`CommandBus::execute`]'s body, inside its [`KeyMemo`] and its turn.
     async fn load_handle_commit(
         &self,
         aggregate_id: &str,
         command: A::Command,
         mut metadata: HashMap<String, String>,
     ) -> Result<Vec<EventEnvelope<A>>, AggregateError<A::Error>> {
-        let mut context = self.store.load_aggregate(aggregate_id).await?;
+        let mut context = self.resume_or_load(aggregate_id).await?;
+        // `handle` folds the events it decides into the state as it writes them
+        // (cqrs-es's `EventSink::write`), so the state before it is kept aside: a
+        // refusal leaves the aggregate as it was, and a commit is folded into it as
+        // the events will read back from the log.
+        let before = context.aggregate.clone();
         let sink = EventSink::default();
-        context
+        let decided = context
             .aggregate
             .handle(command, &self.services, &sink)
-            .await
-            .map_err(AggregateError::UserError)?;
+            .await;
+        if let Err(refusal) = decided {
+            self.keep(aggregate_id, before, context.current_sequence);
+            return Err(AggregateError::UserError(refusal));
+        }
         let events = sink.collect().await;
         if events.is_empty() {
             // Nothing to append: skip the (empty) write transaction.
+            self.keep(aggregate_id, before, context.current_sequence);
             return Ok(Vec::new());
         }
         // Every event records when it was committed (history replay shows it, P9);
@@ -123,7 +145,9 @@ impl<A: Aggregate> CommandBus<A> {
         metadata.entry(RECORDED_AT.to_string()).or_insert_with(|| {
             chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
         });
+        // A failed append keeps nothing: the entry was taken by `resume_or_load`.
         let committed = self.store.commit(events, context, metadata).await?;
+        self.fold_and_keep(aggregate_id, before, &committed);
         tracing::debug!(
             aggregate_type = A::TYPE,
             aggregate_id,
@@ -131,6 +155,113 @@ impl<A: Aggregate> CommandBus<A> {
             "command committed"
         );
         Ok(committed)
+    }
+
+    /// The aggregate as of its last event: its cached fold brought up to date when
+    /// that is still safe to use, else the fold of all its events.
+    async fn resume_or_load(
+        &self,
+        aggregate_id: &str,
+    ) -> Result<EventStoreAggregateContext<A>, AggregateError<A::Error>> {
+        if let Some(entry) = self.cache.take(aggregate_id) {
+            if let Some(context) = self.resume(aggregate_id, entry).await? {
+                return Ok(context);
+            }
+        }
+        self.store.load_aggregate(aggregate_id).await
+    }
+
+    /// `entry` with the events appended after it folded in; `None` when a key that
+    /// opened its values has been erased since (the caller then loads in full).
+    async fn resume(
+        &self,
+        aggregate_id: &str,
+        entry: Cached<A>,
+    ) -> Result<Option<EventStoreAggregateContext<A>>, AggregateError<A::Error>> {
+        let keys = if entry.subjects.is_empty() {
+            HashMap::new()
+        } else {
+            let keys = self
+                .keys
+                .for_opening(&entry.subjects)
+                .await
+                .map_err(PersistenceError::from)?;
+            if keys.len() < entry.subjects.len() {
+                tracing::debug!(
+                    aggregate_type = A::TYPE,
+                    aggregate_id,
+                    "a key of the cached state was erased; loading all events"
+                );
+                return Ok(None);
+            }
+            keys
+        };
+        KeyMemo::seed(keys, (A::TYPE, aggregate_id), entry.first_body);
+        let mut context = EventStoreAggregateContext {
+            aggregate_id: aggregate_id.to_string(),
+            aggregate: entry.state,
+            current_sequence: entry.sequence,
+            current_snapshot: None,
+        };
+        for envelope in self
+            .store
+            .events_after(aggregate_id, entry.sequence)
+            .await?
+        {
+            context.current_sequence = envelope.sequence;
+            context.aggregate.apply(envelope.payload);
+        }
+        Ok(Some(context))
+    }
+
+    /// Caches `before` with `committed` folded in, each as a load would read it back
+    /// (serialized, upcast, deserialized: a decimal's scale, for one, can differ from
+    /// the value the aggregate wrote). An event that does not read back drops the
+    /// entry; the next command loads in full and reports it.
+    fn fold_and_keep(&self, aggregate_id: &str, mut before: A, committed: &[EventEnvelope<A>]) {
+        let Some(last) = committed.last() else {
+            return;
+        };
+        match self.store.read_back(committed) {
+            Ok(events) => {
+                for event in events {
+                    before.apply(event);
+                }
+                self.keep(aggregate_id, before, last.sequence);
+            }
+            Err(error) => tracing::warn!(
+                aggregate_type = A::TYPE,
+                aggregate_id,
+                %error,
+                "a committed event does not read back; not cached"
+            ),
+        }
+    }
+
+    /// Caches `state`, the fold of events 1..=`sequence`, with what this command
+    /// learned about its keys — unless the append wrote a personal value erased, so
+    /// that `state` holds a value the log does not.
+    fn keep(&self, aggregate_id: &str, state: A, sequence: usize) {
+        let learned = KeyMemo::learned(A::TYPE, aggregate_id);
+        if learned.sealed_erased {
+            return;
+        }
+        self.cache.put(
+            aggregate_id,
+            Cached {
+                state,
+                sequence,
+                subjects: learned.subjects,
+                first_body: learned.first_body,
+            },
+        );
+    }
+
+    /// The cached fold of `aggregate_id` and the sequence it is as of, if any — for
+    /// tests and diagnostics; commands check it against the log before using it.
+    pub fn cached(&self, aggregate_id: &str) -> Option<(A, usize)> {
+        self.cache
+            .peek(aggregate_id, |entry| (entry.state.clone(), entry.sequence))
     }
 
     /// Like [`CommandBus::execute`], but when the append loses an optimistic-concurrency
@@ -199,29 +330,115 @@ impl<A: Aggregate> CommandBus<A> {
 /// Both seal personal fields on the way in and open them on the way out
 /// ([`super::sealing`]).
 enum Backend<A: Aggregate> {
-    Sqlite(PersistedEventStore<SealingRepository<SqliteEventRepository, GroupCommit>, A>),
-    Postgres(PersistedEventStore<SealingRepository<PostgresEventRepository, PostgresAppends>, A>),
+    Sqlite(Store<SealingRepository<SqliteEventRepository, GroupCommit>, A>),
+    Postgres(Store<SealingRepository<PostgresEventRepository, PostgresAppends>, A>),
+}
+
+/// cqrs-es's event store over repository `R`, plus what it does not offer in
+/// event-store mode: reading only the events past a sequence.
+struct Store<R: PersistedEventRepository, A: Aggregate> {
+    events: PersistedEventStore<R, A>,
+    /// A second handle on the same tables (`PersistedEventStore` keeps its own private).
+    tail: R,
+    /// The upcasters `events` applies, applied to the tail too.
+    upcasters: Vec<Box<dyn EventUpcaster>>,
+}
+
+impl<R: PersistedEventRepository, A: Aggregate> Store<R, A> {
+    fn new(repository: impl Fn() -> R) -> Self {
+        Self {
+            events: PersistedEventStore::new_event_store(repository())
+                .with_upcasters(super::upcasters::all()),
+            tail: repository(),
+            upcasters: super::upcasters::all(),
+        }
+    }
+
+    /// The aggregate's events after `sequence`, opened and upcast as a load does.
+    async fn events_after(
+        &self,
+        aggregate_id: &str,
+        sequence: usize,
+    ) -> Result<Vec<EventEnvelope<A>>, AggregateError<A::Error>> {
+        let stored = self
+            .tail
+            .get_last_events::<A>(aggregate_id, sequence)
+            .await?;
+        Ok(self.deserialize(stored)?)
+    }
+
+    /// `committed`'s events as a load will read them (sealing aside, which opens to
+    /// the same JSON).
+    fn read_back(&self, committed: &[EventEnvelope<A>]) -> Result<Vec<A::Event>, PersistenceError> {
+        let stored = committed
+            .iter()
+            .map(SerializedEvent::try_from)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(self
+            .deserialize(stored)?
+            .into_iter()
+            .map(|envelope| envelope.payload)
+            .collect())
+    }
+
+    /// cqrs-es's `deserialize_events` (crate-private there): upcast, then deserialize.
+    fn deserialize(
+        &self,
+        stored: Vec<SerializedEvent>,
+    ) -> Result<Vec<EventEnvelope<A>>, PersistenceError> {
+        let upcast = |event: SerializedEvent| {
+            self.upcasters.iter().fold(event, |event, upcaster| {
+                if upcaster.can_upcast(&event.event_type, &event.event_version) {
+                    upcaster.upcast(event)
+                } else {
+                    event
+                }
+            })
+        };
+        stored
+            .into_iter()
+            .map(|event| EventEnvelope::try_from(upcast(event)))
+            .collect()
+    }
 }
 
 impl<A: Aggregate> Backend<A> {
     fn for_database(database: &Database) -> Self {
         match database {
-            Database::Sqlite { reads, appends, .. } => Self::Sqlite(
-                PersistedEventStore::new_event_store(SealingRepository::new(
+            Database::Sqlite { reads, appends, .. } => Self::Sqlite(Store::new(|| {
+                SealingRepository::new(
                     appends.clone(),
                     SqliteEventRepository::new(reads.clone()),
                     database,
-                ))
-                .with_upcasters(super::upcasters::all()),
-            ),
-            Database::Postgres(pool) => Self::Postgres(
-                PersistedEventStore::new_event_store(SealingRepository::new(
+                )
+            })),
+            Database::Postgres(pool) => Self::Postgres(Store::new(|| {
+                SealingRepository::new(
                     PostgresAppends(pool.clone()),
                     PostgresEventRepository::new(pool.clone()),
                     database,
-                ))
-                .with_upcasters(super::upcasters::all()),
-            ),
+                )
+            })),
+        }
+    }
+
+    /// See [`Store::read_back`].
+    fn read_back(&self, committed: &[EventEnvelope<A>]) -> Result<Vec<A::Event>, PersistenceError> {
+        match self {
+            Self::Sqlite(store) => store.read_back(committed),
+            Self::Postgres(store) => store.read_back(committed),
+        }
+    }
+
+    /// See [`Store::events_after`].
+    async fn events_after(
+        &self,
+        aggregate_id: &str,
+        sequence: usize,
+    ) -> Result<Vec<EventEnvelope<A>>, AggregateError<A::Error>> {
+        match self {
+            Self::Sqlite(store) => store.events_after(aggregate_id, sequence).await,
+            Self::Postgres(store) => store.events_after(aggregate_id, sequence).await,
         }
     }
 }
@@ -248,8 +465,8 @@ impl<A: Aggregate> EventStore<A> for Backend<A> {
         aggregate_id: &str,
     ) -> Result<Vec<EventEnvelope<A>>, AggregateError<A::Error>> {
         match self {
-            Self::Sqlite(store) => store.load_events(aggregate_id).await,
-            Self::Postgres(store) => store.load_events(aggregate_id).await,
+            Self::Sqlite(store) => store.events.load_events(aggregate_id).await,
+            Self::Postgres(store) => store.events.load_events(aggregate_id).await,
         }
     }
 
@@ -258,8 +475,8 @@ impl<A: Aggregate> EventStore<A> for Backend<A> {
         aggregate_id: &str,
     ) -> Result<Self::AC, AggregateError<A::Error>> {
         match self {
-            Self::Sqlite(store) => store.load_aggregate(aggregate_id).await,
-            Self::Postgres(store) => store.load_aggregate(aggregate_id).await,
+            Self::Sqlite(store) => store.events.load_aggregate(aggregate_id).await,
+            Self::Postgres(store) => store.events.load_aggregate(aggregate_id).await,
         }
     }
 
@@ -270,8 +487,8 @@ impl<A: Aggregate> EventStore<A> for Backend<A> {
         metadata: HashMap<String, String>,
     ) -> Result<Vec<EventEnvelope<A>>, AggregateError<A::Error>> {
         match self {
-            Self::Sqlite(store) => store.commit(events, context, metadata).await,
-            Self::Postgres(store) => store.commit(events, context, metadata).await,
+            Self::Sqlite(store) => store.events.commit(events, context, metadata).await,
+            Self::Postgres(store) => store.events.commit(events, context, metadata).await,
         }
     }
 }

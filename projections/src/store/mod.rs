@@ -9,6 +9,8 @@
 //! - [`CommandBus`] runs a command against an aggregate (load, handle, commit) and
 //!   returns the events it committed; [`CommandBus::execute_with_retry`] re-runs a
 //!   command that lost an optimistic-concurrency race, following a [`RetryPolicy`].
+//!   It keeps recently used aggregates folded (`aggregate_cache`, ADR 0016) and reads
+//!   only the events appended since.
 //! - [`EventLog`] reads every aggregate's events in one global order, after a
 //!   [`LogPosition`] checkpoint, without ever skipping a late commit.
 //! - [`group_commit`] writes SQLite's appends, several in one transaction when they
@@ -19,6 +21,7 @@
 //! - [`sealing`] seals the personal fields of events with the borrower's data key on
 //!   the way in and opens them on the way out (crypto-shredding, ADR 0012).
 
+mod aggregate_cache;
 mod aggregate_locks;
 pub mod appends;
 mod command_bus;

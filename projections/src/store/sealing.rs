@@ -56,16 +56,33 @@ pub type DataKey = Aes256Gcm;
 /// first event, that event again (ADR 0012's cost of sealing, issue 14).
 ///
 /// It lives for one command only ([`KeyMemo::scope`], around [`super::CommandBus`]'s
-/// load and commit), so nothing is cached across commands or processes: an erasure
-/// that commits while the command runs leaves it sealing with a key that no longer
-/// exists, which reads as erased, the same outcome as a key read just before the
-/// erasure.
+/// load and commit): an erasure that commits while the command runs leaves it sealing
+/// with a key that no longer exists, which reads as erased, the same outcome as a key
+/// read just before the erasure. Across commands the bus keeps only what
+/// [`KeyMemo::learned`] answers, and re-reads those keys before it trusts a cached
+/// state ([`super::aggregate_cache`]).
 #[derive(Default)]
 pub struct KeyMemo {
-    /// Keys found by the load, by subject.
+    /// Keys found by the load (or given by [`KeyMemo::seed`]) and used by the append,
+    /// by subject.
     keys: HashMap<String, DataKey>,
     /// Bodies of first events (sequence 1) the load read, by (aggregate type, id).
     first_bodies: HashMap<(String, String), Value>,
+    /// The append wrote some personal value in its erased form (its subject has no key).
+    sealed_erased: bool,
+}
+
+/// What one command's memo learned: the subjects whose keys opened or sealed its
+/// aggregate's values, the aggregate's first event, and whether the append wrote a
+/// value erased (so the state it decided on holds a value the log does not).
+#[derive(Debug, Default, Clone)]
+pub struct Learned {
+    /// Subjects whose key was present for this command.
+    pub subjects: HashSet<String>,
+    /// The body of the aggregate's first event, when the memo holds it.
+    pub first_body: Option<Value>,
+    /// True when the append wrote a personal value erased.
+    pub sealed_erased: bool,
 }
 
 tokio::task_local! {
@@ -97,6 +114,55 @@ impl KeyMemo {
                         body.clone(),
                     );
                 }
+            }
+        });
+    }
+
+    /// Gives the memo keys and a first event body learned by an earlier command
+    /// (no-op outside [`KeyMemo::scope`]); the caller has just checked that the keys
+    /// still exist.
+    pub(super) fn seed(
+        keys: HashMap<String, DataKey>,
+        aggregate: (&str, &str),
+        first_body: Option<Value>,
+    ) {
+        let _ = MEMO.try_with(|memo| {
+            let mut memo = memo.borrow_mut();
+            memo.keys.extend(keys);
+            if let Some(body) = first_body {
+                let (aggregate_type, aggregate_id) = aggregate;
+                memo.first_bodies
+                    .insert((aggregate_type.to_string(), aggregate_id.to_string()), body);
+            }
+        });
+    }
+
+    /// What this command's memo holds for the aggregate `(type, id)` (empty outside
+    /// [`KeyMemo::scope`]).
+    pub(super) fn learned(aggregate_type: &str, aggregate_id: &str) -> Learned {
+        MEMO.try_with(|memo| {
+            let memo = memo.borrow();
+            Learned {
+                subjects: memo.keys.keys().cloned().collect(),
+                first_body: memo
+                    .first_bodies
+                    .get(&(aggregate_type.to_string(), aggregate_id.to_string()))
+                    .cloned(),
+                sealed_erased: memo.sealed_erased,
+            }
+        })
+        .unwrap_or_default()
+    }
+
+    /// Records the key an append sealed with, or that it had none.
+    fn sealed_with(subject: &str, key: Option<&DataKey>) {
+        let _ = MEMO.try_with(|memo| {
+            let mut memo = memo.borrow_mut();
+            match key {
+                Some(key) => {
+                    memo.keys.insert(subject.to_string(), key.clone());
+                }
+                None => memo.sealed_erased = true,
             }
         });
     }
@@ -307,6 +373,7 @@ impl DataKeys {
             Some(key) => Some(key),
             None => self.for_sealing(&subject).await?,
         };
+        KeyMemo::sealed_with(&subject, key.as_ref());
         for event in events {
             seal(
                 &event.aggregate_type,
@@ -317,6 +384,42 @@ impl DataKeys {
             );
         }
         Ok(())
+    }
+
+    /// An aggregate's stored events after `sequence`, in order, still sealed.
+    async fn events_after(
+        &self,
+        aggregate_type: &str,
+        aggregate_id: &str,
+        sequence: usize,
+    ) -> Result<Vec<SerializedEvent>, StoreError> {
+        let sql = "select sequence, event_type, event_version, cast(payload as text), \
+                   cast(metadata as text) from events \
+                   where aggregate_type = $1 and aggregate_id = $2 and sequence > $3 \
+                   order by sequence";
+        let after = i64::try_from(sequence).unwrap_or(i64::MAX);
+        type Row = (i64, String, String, String, String);
+        let rows: Vec<Row> = with_read_pool!(&self.database, pool => sqlx::query_as(sql)
+            .bind(aggregate_type).bind(aggregate_id).bind(after).fetch_all(pool).await)?;
+        rows.into_iter()
+            .map(|(sequence, event_type, event_version, payload, metadata)| {
+                let bad = |source| StoreError::BadPayload {
+                    aggregate_type: aggregate_type.to_string(),
+                    aggregate_id: aggregate_id.to_string(),
+                    sequence,
+                    source,
+                };
+                Ok(SerializedEvent {
+                    aggregate_id: aggregate_id.to_string(),
+                    sequence: usize::try_from(sequence).unwrap_or_default(),
+                    aggregate_type: aggregate_type.to_string(),
+                    event_type,
+                    event_version,
+                    payload: serde_json::from_str(&payload).map_err(bad)?,
+                    metadata: serde_json::from_str(&metadata).map_err(bad)?,
+                })
+            })
+            .collect()
     }
 
     /// The body of an aggregate's first stored event (`None` when it has none).
@@ -625,9 +728,11 @@ impl<R: PersistedEventRepository, W: Appends> PersistedEventRepository for Seali
         aggregate_id: &str,
         last_sequence: usize,
     ) -> Result<Vec<SerializedEvent>, PersistenceError> {
+        // Not `self.reads`': sqlite-es and postgres-es write the sequence into the SQL
+        // text, so every sequence is a statement of its own to prepare and cache.
         let mut events = self
-            .reads
-            .get_last_events::<A>(aggregate_id, last_sequence)
+            .keys
+            .events_after(A::TYPE, aggregate_id, last_sequence)
             .await?;
         self.keys.open_loaded(&mut events).await?;
         Ok(events)

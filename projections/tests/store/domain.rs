@@ -274,6 +274,28 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
     assert_eq!(wallet.balance(), Decimal::ZERO);
     let user = users.load(&uid).await.expect("reload user");
     assert_eq!(user.open_order, None);
+    // Each bus's cached fold, built from the events its commands decided rather than
+    // read back, is the same state at the same sequence, down to each decimal's scale
+    // (hence `Debug`, which shows it, rather than `==`, which compares numbers).
+    let same = |cached: Option<(String, usize)>, reloaded: String, events: usize| {
+        assert_eq!(cached, Some((reloaded, events)));
+    };
+    let shown = |state: &dyn std::fmt::Debug| format!("{state:?}");
+    same(
+        orders.cached(&oid).map(|(o, n)| (shown(&o), n)),
+        shown(&order),
+        orders.load_events(&oid).await.unwrap().len(),
+    );
+    same(
+        wallets.cached(&uid).map(|(w, n)| (shown(&w), n)),
+        shown(&wallet),
+        wallets.load_events(&uid).await.unwrap().len(),
+    );
+    same(
+        users.cached(&uid).map(|(u, n)| (shown(&u), n)),
+        shown(&user),
+        users.load_events(&uid).await.unwrap().len(),
+    );
 
     // The global log holds every event in commit order, money as decimal strings.
     let log = EventLog::new(&db.database);

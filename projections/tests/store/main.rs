@@ -4,6 +4,7 @@
 
 #[macro_use]
 mod helpers;
+mod aggregate_cache;
 mod commands;
 mod concurrency;
 mod connection;
