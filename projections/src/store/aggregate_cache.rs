@@ -8,7 +8,8 @@
 //!
 //! - **Other writers.** The command reads the events past the entry's sequence and
 //!   folds them in; an append that races it still fails on the sequence check, and the
-//!   entry is then dropped.
+//!   entry goes back as it was before the command (still the fold of the events up to
+//!   its sequence), so the retry reads only the winner's events.
 //! - **Erasure** (ADR 0012). An entry holds opened personal values, so before it is
 //!   used the keys that opened them are read again, in one statement (the append needs
 //!   them to seal anyway). If one is gone, whoever erased it and in whichever process,
@@ -16,8 +17,8 @@
 //!   read `[erased]`. A key is never recreated once erased (its row stays with a null
 //!   key), so "still present" means "the same key".
 //! - **Anything else that went wrong**: a refused command leaves the entry as it was;
-//!   a failed append, or an append that had to write a personal value erased (so the
-//!   state holds a value the log does not), drops it. A command's own events are
+//!   so does a failed append; an append that had to write a personal value erased (so
+//!   the state holds a value the log does not) drops it. A command's own events are
 //!   folded as a load reads them back, not as `handle` wrote them.
 //!
 //! Entries live in memory only: a restart, a migration or an upcaster change starts

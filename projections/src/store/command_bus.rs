@@ -145,8 +145,19 @@ impl<A: Aggregate + Clone> CommandBus<A> {
         metadata.entry(RECORDED_AT.to_string()).or_insert_with(|| {
             chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
         });
-        // A failed append keeps nothing: the entry was taken by `resume_or_load`.
-        let committed = self.store.commit(events, context, metadata).await?;
+        let sequence = context.current_sequence;
+        let committed = match self.store.commit(events, context, metadata).await {
+            Ok(committed) => committed,
+            Err(error) => {
+                // Whatever happened to the append (lost the race for its sequence,
+                // or the connection failed around it), `before` is still the fold of
+                // events 1..=sequence: the retry reads only what came after. Loading
+                // in full instead let a workflow's retries, reading a long history,
+                // lose every race to the api's quick commands on the same order.
+                self.keep(aggregate_id, before, sequence);
+                return Err(error);
+            }
+        };
         self.fold_and_keep(aggregate_id, before, &committed);
         tracing::debug!(
             aggregate_type = A::TYPE,
