@@ -11,8 +11,8 @@
 //!   entry goes back as it was before the command (still the fold of the events up to
 //!   its sequence), so the retry reads only the winner's events.
 //! - **Erasure** (ADR 0012). An entry holds opened personal values, so before it is
-//!   used the keys that opened them are read again, in one statement (the append needs
-//!   them to seal anyway). If one is gone, whoever erased it and in whichever process,
+//!   used the keys that opened them are read again, in the statement that reads the
+//!   events past it (the append needs them to seal anyway). If one is gone, whoever erased it and in whichever process,
 //!   the entry is dropped and the aggregate is folded from all its events, which now
 //!   read `[erased]`. A key is never recreated once erased (its row stays with a null
 //!   key), so "still present" means "the same key".

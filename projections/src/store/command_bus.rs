@@ -189,36 +189,27 @@ impl<A: Aggregate + Clone> CommandBus<A> {
         aggregate_id: &str,
         entry: Cached<A>,
     ) -> Result<Option<EventStoreAggregateContext<A>>, AggregateError<A::Error>> {
-        let keys = if entry.subjects.is_empty() {
-            HashMap::new()
-        } else {
-            let keys = self
-                .keys
-                .for_opening(&entry.subjects)
-                .await
-                .map_err(PersistenceError::from)?;
-            if keys.len() < entry.subjects.len() {
-                tracing::debug!(
-                    aggregate_type = A::TYPE,
-                    aggregate_id,
-                    "a key of the cached state was erased; loading all events"
-                );
-                return Ok(None);
-            }
-            keys
+        let Some(stored) = self
+            .keys
+            .catch_up(&entry.subjects, A::TYPE, aggregate_id, entry.sequence)
+            .await
+            .map_err(PersistenceError::from)?
+        else {
+            tracing::debug!(
+                aggregate_type = A::TYPE,
+                aggregate_id,
+                "a key of the cached state was erased; loading all events"
+            );
+            return Ok(None);
         };
-        KeyMemo::seed(keys, (A::TYPE, aggregate_id), entry.first_body);
+        KeyMemo::seed_first_body((A::TYPE, aggregate_id), entry.first_body);
         let mut context = EventStoreAggregateContext {
             aggregate_id: aggregate_id.to_string(),
             aggregate: entry.state,
             current_sequence: entry.sequence,
             current_snapshot: None,
         };
-        for envelope in self
-            .store
-            .events_after(aggregate_id, entry.sequence)
-            .await?
-        {
+        for envelope in self.store.deserialize(stored)? {
             context.current_sequence = envelope.sequence;
             context.aggregate.apply(envelope.payload);
         }
@@ -345,37 +336,21 @@ enum Backend<A: Aggregate> {
     Postgres(Store<SealingRepository<PostgresEventRepository, PostgresAppends>, A>),
 }
 
-/// cqrs-es's event store over repository `R`, plus what it does not offer in
-/// event-store mode: reading only the events past a sequence.
+/// cqrs-es's event store over repository `R`, plus its event decoding, which cqrs-es
+/// keeps crate-private and the aggregate cache needs for the events it reads itself.
 struct Store<R: PersistedEventRepository, A: Aggregate> {
     events: PersistedEventStore<R, A>,
-    /// A second handle on the same tables (`PersistedEventStore` keeps its own private).
-    tail: R,
-    /// The upcasters `events` applies, applied to the tail too.
+    /// The upcasters `events` applies, applied to the cache's events too.
     upcasters: Vec<Box<dyn EventUpcaster>>,
 }
 
 impl<R: PersistedEventRepository, A: Aggregate> Store<R, A> {
-    fn new(repository: impl Fn() -> R) -> Self {
+    fn new(repository: R) -> Self {
         Self {
-            events: PersistedEventStore::new_event_store(repository())
+            events: PersistedEventStore::new_event_store(repository)
                 .with_upcasters(super::upcasters::all()),
-            tail: repository(),
             upcasters: super::upcasters::all(),
         }
-    }
-
-    /// The aggregate's events after `sequence`, opened and upcast as a load does.
-    async fn events_after(
-        &self,
-        aggregate_id: &str,
-        sequence: usize,
-    ) -> Result<Vec<EventEnvelope<A>>, AggregateError<A::Error>> {
-        let stored = self
-            .tail
-            .get_last_events::<A>(aggregate_id, sequence)
-            .await?;
-        Ok(self.deserialize(stored)?)
     }
 
     /// `committed`'s events as a load will read them (sealing aside, which opens to
@@ -416,20 +391,18 @@ impl<R: PersistedEventRepository, A: Aggregate> Store<R, A> {
 impl<A: Aggregate> Backend<A> {
     fn for_database(database: &Database) -> Self {
         match database {
-            Database::Sqlite { reads, appends, .. } => Self::Sqlite(Store::new(|| {
-                SealingRepository::new(
+            Database::Sqlite { reads, appends, .. } => {
+                Self::Sqlite(Store::new(SealingRepository::new(
                     appends.clone(),
                     SqliteEventRepository::new(reads.clone()),
                     database,
-                )
-            })),
-            Database::Postgres(pool) => Self::Postgres(Store::new(|| {
-                SealingRepository::new(
-                    PostgresAppends(pool.clone()),
-                    PostgresEventRepository::new(pool.clone()),
-                    database,
-                )
-            })),
+                )))
+            }
+            Database::Postgres(pool) => Self::Postgres(Store::new(SealingRepository::new(
+                PostgresAppends(pool.clone()),
+                PostgresEventRepository::new(pool.clone()),
+                database,
+            ))),
         }
     }
 
@@ -441,15 +414,14 @@ impl<A: Aggregate> Backend<A> {
         }
     }
 
-    /// See [`Store::events_after`].
-    async fn events_after(
+    /// See [`Store::deserialize`].
+    fn deserialize(
         &self,
-        aggregate_id: &str,
-        sequence: usize,
-    ) -> Result<Vec<EventEnvelope<A>>, AggregateError<A::Error>> {
+        stored: Vec<SerializedEvent>,
+    ) -> Result<Vec<EventEnvelope<A>>, PersistenceError> {
         match self {
-            Self::Sqlite(store) => store.events_after(aggregate_id, sequence).await,
-            Self::Postgres(store) => store.events_after(aggregate_id, sequence).await,
+            Self::Sqlite(store) => store.deserialize(stored),
+            Self::Postgres(store) => store.deserialize(stored),
         }
     }
 }

@@ -63,7 +63,7 @@ pub type DataKey = Aes256Gcm;
 /// state ([`super::aggregate_cache`]).
 #[derive(Default)]
 pub struct KeyMemo {
-    /// Keys found by the load (or given by [`KeyMemo::seed`]) and used by the append,
+    /// Keys found by the load (or by [`DataKeys::catch_up`]) and used by the append,
     /// by subject.
     keys: HashMap<String, DataKey>,
     /// Bodies of first events (sequence 1) the load read, by (aggregate type, id).
@@ -118,22 +118,17 @@ impl KeyMemo {
         });
     }
 
-    /// Gives the memo keys and a first event body learned by an earlier command
-    /// (no-op outside [`KeyMemo::scope`]); the caller has just checked that the keys
-    /// still exist.
-    pub(super) fn seed(
-        keys: HashMap<String, DataKey>,
-        aggregate: (&str, &str),
-        first_body: Option<Value>,
-    ) {
+    /// Gives the memo the body of an aggregate's first event, learned by an earlier
+    /// command (no-op outside [`KeyMemo::scope`] or without a body).
+    pub(super) fn seed_first_body(aggregate: (&str, &str), first_body: Option<Value>) {
+        let Some(body) = first_body else {
+            return;
+        };
         let _ = MEMO.try_with(|memo| {
-            let mut memo = memo.borrow_mut();
-            memo.keys.extend(keys);
-            if let Some(body) = first_body {
-                let (aggregate_type, aggregate_id) = aggregate;
-                memo.first_bodies
-                    .insert((aggregate_type.to_string(), aggregate_id.to_string()), body);
-            }
+            let (aggregate_type, aggregate_id) = aggregate;
+            memo.borrow_mut()
+                .first_bodies
+                .insert((aggregate_type.to_string(), aggregate_id.to_string()), body);
         });
     }
 
@@ -386,40 +381,92 @@ impl DataKeys {
         Ok(())
     }
 
-    /// An aggregate's stored events after `sequence`, in order, still sealed.
-    async fn events_after(
+    /// What a cached fold needs to catch up (ADR 0016), read in one statement: the
+    /// aggregate's events after `sequence`, opened, and the keys of `subjects` (the
+    /// keys that opened the fold's values), which go into the command's [`KeyMemo`]
+    /// for its append. `None` when one of `subjects` has no key any more (erased): the
+    /// fold holds values that now read `[erased]`, and the caller loads in full.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`], [`StoreError::BadPayload`], or
+    /// [`StoreError::Unsealable`] for a value whose key exists and does not open it.
+    pub async fn catch_up(
         &self,
+        subjects: &HashSet<String>,
         aggregate_type: &str,
         aggregate_id: &str,
         sequence: usize,
-    ) -> Result<Vec<SerializedEvent>, StoreError> {
-        let sql = "select sequence, event_type, event_version, cast(payload as text), \
-                   cast(metadata as text) from events \
-                   where aggregate_type = $1 and aggregate_id = $2 and sequence > $3 \
-                   order by sequence";
+    ) -> Result<Option<Vec<SerializedEvent>>, StoreError> {
+        let subjects: Vec<&String> = subjects.iter().collect();
+        // The key rows come after the events, their columns in the events' columns:
+        // (subject, key) in (event type, event version), sequence null.
+        let mut sql = "select sequence, event_type, event_version, cast(payload as text), \
+                       cast(metadata as text) from events \
+                       where aggregate_type = $1 and aggregate_id = $2 and sequence > $3"
+            .to_string();
+        if !subjects.is_empty() {
+            let marks: Vec<String> = (4..4 + subjects.len()).map(|n| format!("${n}")).collect();
+            sql.push_str(&format!(
+                " union all select cast(null as bigint), subject, data_key, null, null \
+                 from data_key where data_key is not null and subject in ({})",
+                marks.join(", ")
+            ));
+        }
         let after = i64::try_from(sequence).unwrap_or(i64::MAX);
-        type Row = (i64, String, String, String, String);
-        let rows: Vec<Row> = with_read_pool!(&self.database, pool => sqlx::query_as(sql)
-            .bind(aggregate_type).bind(aggregate_id).bind(after).fetch_all(pool).await)?;
-        rows.into_iter()
-            .map(|(sequence, event_type, event_version, payload, metadata)| {
-                let bad = |source| StoreError::BadPayload {
-                    aggregate_type: aggregate_type.to_string(),
-                    aggregate_id: aggregate_id.to_string(),
-                    sequence,
-                    source,
-                };
-                Ok(SerializedEvent {
-                    aggregate_id: aggregate_id.to_string(),
-                    sequence: usize::try_from(sequence).unwrap_or_default(),
-                    aggregate_type: aggregate_type.to_string(),
-                    event_type,
-                    event_version,
-                    payload: serde_json::from_str(&payload).map_err(bad)?,
-                    metadata: serde_json::from_str(&metadata).map_err(bad)?,
-                })
-            })
-            .collect()
+        type Row = (Option<i64>, String, String, Option<String>, Option<String>);
+        let rows: Vec<Row> = with_read_pool!(&self.database, pool => {
+            let mut query = sqlx::query_as(&sql).bind(aggregate_type).bind(aggregate_id).bind(after);
+            for subject in &subjects {
+                query = query.bind(subject.as_str());
+            }
+            query.fetch_all(pool).await
+        })?;
+        let mut keys = HashMap::new();
+        let mut events = Vec::new();
+        for (sequence, first, second, payload, metadata) in rows {
+            let Some(sequence) = sequence else {
+                if let Some(key) = cipher(&second) {
+                    keys.insert(first, key);
+                }
+                continue;
+            };
+            let bad = |source| StoreError::BadPayload {
+                aggregate_type: aggregate_type.to_string(),
+                aggregate_id: aggregate_id.to_string(),
+                sequence,
+                source,
+            };
+            let json =
+                |text: Option<String>| serde_json::from_str(text.as_deref().unwrap_or("null"));
+            events.push(SerializedEvent {
+                aggregate_id: aggregate_id.to_string(),
+                sequence: usize::try_from(sequence).unwrap_or_default(),
+                aggregate_type: aggregate_type.to_string(),
+                event_type: first,
+                event_version: second,
+                payload: json(payload).map_err(bad)?,
+                metadata: json(metadata).map_err(bad)?,
+            });
+        }
+        if keys.len() < subjects.len() {
+            return Ok(None);
+        }
+        // A union's rows come in no promised order.
+        events.sort_by_key(|event| event.sequence);
+        let mut needed = HashSet::new();
+        for event in &events {
+            collect_subjects(&event.payload, &mut needed);
+        }
+        KeyMemo::remember(&keys, &events);
+        if needed.iter().all(|subject| keys.contains_key(subject)) {
+            for event in &mut events {
+                open(&mut event.payload, &keys).map_err(StoreError::Unsealable)?;
+            }
+        } else {
+            // A subject the fold did not know yet (its first sealed value is new).
+            self.open_loaded(&mut events).await?;
+        }
+        Ok(Some(events))
     }
 
     /// The body of an aggregate's first stored event (`None` when it has none).
@@ -730,12 +777,11 @@ impl<R: PersistedEventRepository, W: Appends> PersistedEventRepository for Seali
     ) -> Result<Vec<SerializedEvent>, PersistenceError> {
         // Not `self.reads`': sqlite-es and postgres-es write the sequence into the SQL
         // text, so every sequence is a statement of its own to prepare and cache.
-        let mut events = self
+        let events = self
             .keys
-            .events_after(A::TYPE, aggregate_id, last_sequence)
+            .catch_up(&HashSet::new(), A::TYPE, aggregate_id, last_sequence)
             .await?;
-        self.keys.open_loaded(&mut events).await?;
-        Ok(events)
+        Ok(events.unwrap_or_default())
     }
 
     async fn get_snapshot<A: Aggregate>(
