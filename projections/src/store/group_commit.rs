@@ -49,7 +49,6 @@ struct Append {
 enum Outcome {
     Written,
     Conflict,
-    Failed(String),
 }
 
 impl GroupCommit {
@@ -101,9 +100,6 @@ async fn write_groups(pool: SqlitePool, mut appends: mpsc::Receiver<Append>) {
                 Ok(outcomes) => match &outcomes[index] {
                     Outcome::Written => Ok(()),
                     Outcome::Conflict => Err(PersistenceError::OptimisticLockError),
-                    Outcome::Failed(error) => {
-                        Err(PersistenceError::ConnectionError(error.clone().into()))
-                    }
                 },
                 Err(error) => Err(PersistenceError::ConnectionError(error.to_string().into())),
             };
@@ -128,33 +124,22 @@ async fn write_group(pool: &SqlitePool, group: &[Append]) -> Result<Vec<Outcome>
     for append in group {
         match insert(&mut tx, append).await {
             Ok(()) => outcomes.push(Outcome::Written),
-            Err(error) => match failed(&error) {
-                Outcome::Conflict => outcomes.push(Outcome::Conflict),
-                _ if group.len() == 1 => {
-                    tx.rollback().await?;
-                    return Ok(vec![failed(&error)]);
-                }
-                _ => {
-                    // Already rolled back, perhaps; either way nothing is kept.
-                    let _ = tx.rollback().await;
-                    return Err(error);
-                }
-            },
+            Err(error) if lost_race(&error) => outcomes.push(Outcome::Conflict),
+            Err(error) => {
+                // Already rolled back, perhaps; either way nothing is kept.
+                let _ = tx.rollback().await;
+                return Err(error);
+            }
         }
     }
     tx.commit().await?;
     Ok(outcomes)
 }
 
-fn failed(error: &sqlx::Error) -> Outcome {
-    match error {
-        sqlx::Error::Database(database)
-            if database.code().as_deref() == Some(PRIMARY_KEY_VIOLATION) =>
-        {
-            Outcome::Conflict
-        }
-        other => Outcome::Failed(other.to_string()),
-    }
+/// True when `error` is an append losing the race for its sequence.
+fn lost_race(error: &sqlx::Error) -> bool {
+    matches!(error, sqlx::Error::Database(database)
+        if database.code().as_deref() == Some(PRIMARY_KEY_VIOLATION))
 }
 
 /// Inserts one append's events in one statement.

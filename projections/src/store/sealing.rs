@@ -76,7 +76,7 @@ pub struct KeyMemo {
 /// aggregate's values, the aggregate's first event, and whether the append wrote a
 /// value erased (so the state it decided on holds a value the log does not).
 #[derive(Debug, Default, Clone)]
-pub struct Learned {
+pub(super) struct Learned {
     /// Subjects whose key was present for this command.
     pub subjects: HashSet<String>,
     /// The body of the aggregate's first event, when the memo holds it.
@@ -457,7 +457,6 @@ impl DataKeys {
         for event in &events {
             collect_subjects(&event.payload, &mut needed);
         }
-        KeyMemo::remember(&keys, &events);
         if needed.iter().all(|subject| keys.contains_key(subject)) {
             for event in &mut events {
                 open(&mut event.payload, &keys).map_err(StoreError::Unsealable)?;
@@ -466,6 +465,8 @@ impl DataKeys {
             // A subject the fold did not know yet (its first sealed value is new).
             self.open_loaded(&mut events).await?;
         }
+        // After opening, as a load remembers its first event: opened.
+        KeyMemo::remember(&keys, &events);
         Ok(Some(events))
     }
 
