@@ -41,7 +41,7 @@ use std::time::Duration;
 use aggregates::services::{OrderServices, UserServices};
 use axum::http::StatusCode;
 use axum::Router;
-use projections::store::{CommandBus, Database, StoreError};
+use projections::store::{Database, StoreError};
 use tokio::sync::watch;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -103,10 +103,15 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
         compliance: Arc::new(env.compliance_profile.clone()),
     };
     let leases = projections::lease::Leases::for_database(&database);
+    let buses = projections::process::CommandBuses::new(
+        &database,
+        user_services.clone(),
+        order_services.clone(),
+    );
     Ok(AppState::from(state::Shared {
-        users: Arc::new(CommandBus::new(&database, user_services.clone())),
-        orders: Arc::new(CommandBus::new(&database, order_services.clone())),
-        wallets: Arc::new(CommandBus::new(&database, ())),
+        users: buses.users,
+        orders: buses.orders,
+        wallets: buses.wallets,
         wakeup: Arc::new(tokio::sync::Notify::new()),
         database,
         replica: None,

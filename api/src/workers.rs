@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use projections::consumer::{self, Consumer, WorkflowConsumer};
 use projections::feed::LogFeed;
-use projections::process::{LoanProcess, LOAN_PROCESS_PARTITIONS};
+use projections::process::{CommandBuses, LoanProcess, LOAN_PROCESS_PARTITIONS};
 use projections::projection::all;
 use projections::runner::Runner;
 use tokio::sync::{watch, Notify};
@@ -47,12 +47,14 @@ pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bo
     let workflow_poll = Duration::from_millis(250);
     let mut workflows: Vec<Box<dyn Consumer>> = Vec::new();
     for index in 0..LOAN_PROCESS_PARTITIONS.len() {
-        let process = LoanProcess::new(
-            &state.database,
-            state.user_services.clone(),
-            state.order_services.clone(),
-        )
-        .partition(index);
+        // The api's own buses: one cached fold per aggregate in this process, and the
+        // workflow's commands take turns with the handlers' instead of racing them.
+        let buses = CommandBuses {
+            users: state.users.clone(),
+            orders: state.orders.clone(),
+            wallets: state.wallets.clone(),
+        };
+        let process = LoanProcess::sharing(&state.database, buses).partition(index);
         workflows.push(Box::new(
             WorkflowConsumer::new(process)
                 .with_feed(feed.clone())

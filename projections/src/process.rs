@@ -29,6 +29,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use aggregates::codes::StepRefusal;
 use aggregates::order::{Order, OrderCommand, OrderEvent, RepaymentSource};
@@ -111,12 +112,36 @@ fn partition_of(aggregate_id: &str, count: usize) -> usize {
     (hash % count as u64) as usize
 }
 
+/// The command buses of one process, one per aggregate type. The api's handlers and
+/// its workflows share them, so each aggregate is cached once per process and their
+/// commands on one aggregate take turns instead of racing (ADR 0016).
+#[derive(Clone)]
+pub struct CommandBuses {
+    /// Borrowers.
+    pub users: Arc<CommandBus<User>>,
+    /// Loan orders.
+    pub orders: Arc<CommandBus<Order>>,
+    /// Borrowers' wallets.
+    pub wallets: Arc<CommandBus<Wallet>>,
+}
+
+impl CommandBuses {
+    /// New buses (empty caches) writing to `database` with these services.
+    pub fn new(database: &Database, users: UserServices, orders: OrderServices) -> Self {
+        Self {
+            users: Arc::new(CommandBus::new(database, users)),
+            orders: Arc::new(CommandBus::new(database, orders)),
+            wallets: Arc::new(CommandBus::new(database, ())),
+        }
+    }
+}
+
 /// The loan process manager.
 pub struct LoanProcess {
     database: Database,
-    users: CommandBus<User>,
-    orders: CommandBus<Order>,
-    wallets: CommandBus<Wallet>,
+    users: Arc<CommandBus<User>>,
+    orders: Arc<CommandBus<Order>>,
+    wallets: Arc<CommandBus<Wallet>>,
     /// Crash tests: the manager stops (returns an error, as if the process died)
     /// before sending its command number `n` (0-based), counted from its start.
     crash_before: Option<usize>,
@@ -140,13 +165,20 @@ fn refused<E: std::error::Error>(error: AggregateError<E>) -> Result<(), Project
 }
 
 impl LoanProcess {
-    /// A manager sending commands with these services.
+    /// A manager sending commands with these services, on buses of its own (as in a
+    /// process of its own).
     pub fn new(database: &Database, users: UserServices, orders: OrderServices) -> Self {
+        Self::sharing(database, CommandBuses::new(database, users, orders))
+    }
+
+    /// A manager sending its commands through `buses`, shared with the rest of the
+    /// process.
+    pub fn sharing(database: &Database, buses: CommandBuses) -> Self {
         Self {
             database: database.clone(),
-            users: CommandBus::new(database, users),
-            orders: CommandBus::new(database, orders),
-            wallets: CommandBus::new(database, ()),
+            users: buses.users,
+            orders: buses.orders,
+            wallets: buses.wallets,
             crash_before: None,
             sent: AtomicUsize::new(0),
             partition: None,

@@ -63,13 +63,35 @@ impl<A: Aggregate + Clone> CommandBus<A> {
         &self.services
     }
 
-    /// The aggregate's current state, folded from all its events
-    /// (`A::default()` when it has none).
+    /// The aggregate's current state (`A::default()` when it has no events): the fold
+    /// a command would decide on, i.e. its cached fold brought up to date with the
+    /// events appended since (one statement), or the fold of all its events when it is
+    /// not cached or a key that opened its values was erased. The state is cached for
+    /// the next command or load. Takes the aggregate's turn, as a command does.
+    ///
+    /// Callers that wait for a workflow poll this (`await_workflow`), so it must not
+    /// read a borrower's whole history each time.
     ///
     /// # Errors
     /// [`AggregateError::DatabaseConnectionError`], [`AggregateError::UnexpectedError`] or
     /// [`AggregateError::DeserializationError`] when an event cannot be read back.
     pub async fn load(&self, aggregate_id: &str) -> Result<A, AggregateError<A::Error>> {
+        let _turn = self.turns.turn(aggregate_id).await;
+        KeyMemo::scope(async {
+            let context = self.resume_or_load(aggregate_id).await?;
+            let state = context.aggregate.clone();
+            self.keep(aggregate_id, context.aggregate, context.current_sequence);
+            Ok(state)
+        })
+        .await
+    }
+
+    /// The fold of all the aggregate's events, read from the log without the cache
+    /// (tests and diagnostics compare it with what commands decide on).
+    ///
+    /// # Errors
+    /// As for [`CommandBus::load`].
+    pub async fn reload(&self, aggregate_id: &str) -> Result<A, AggregateError<A::Error>> {
         Ok(self.store.load_aggregate(aggregate_id).await?.aggregate)
     }
 

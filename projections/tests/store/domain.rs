@@ -266,13 +266,13 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
         .expect("application closed");
 
     // Reloaded from the store, every aggregate is where the journey left it.
-    let order = orders.load(&oid).await.expect("reload order");
+    let order = orders.reload(&oid).await.expect("reload order");
     assert_eq!(order.status, OrderStatus::Repaid);
     assert_eq!(order.outstanding(), Decimal::ZERO);
     assert_eq!(order.loan.as_ref().map(|l| l.repaid), Some(dec!(80960.0)));
-    let wallet = wallets.load(&uid).await.expect("reload wallet");
+    let wallet = wallets.reload(&uid).await.expect("reload wallet");
     assert_eq!(wallet.balance(), Decimal::ZERO);
-    let user = users.load(&uid).await.expect("reload user");
+    let user = users.reload(&uid).await.expect("reload user");
     assert_eq!(user.open_order, None);
     // Each bus's cached fold, built from the events its commands decided rather than
     // read back, is the same state at the same sequence, down to each decimal's scale
