@@ -105,13 +105,20 @@ impl Check {
     }
 }
 
-/// Runs `work` (an argon2id hash: tens of milliseconds of CPU) on a blocking thread
-/// with `blocks` KiB of argon2 memory, once the gate gives it a turn: at most one hash
-/// per CPU runs at a time ([`HashGate`]), since more would not finish sooner. The
-/// turn is awaited, not blocked on, so a burst of PIN checks waits as tasks and does
-/// not make tokio start a thread per waiting request. (Half the CPUs left the other
-/// requests more room, but a burst of PIN checks on one account then outlasted the
-/// 30 s request timeout.)
+/// Runs `work` (an argon2id hash: tens of milliseconds of CPU) on a thread of its own
+/// at a lower scheduling priority ([`HASH_NICE`]), with `blocks` KiB of argon2 memory,
+/// once the gate gives it a turn: at most one hash per CPU runs at a time
+/// ([`HashGate`]), since more would not finish sooner. The turn is awaited, not
+/// blocked on, so a burst of PIN checks waits as tasks and does not make tokio start a
+/// thread per waiting request. (Half the CPUs left the other requests more room, but a
+/// burst of PIN checks on one account then outlasted the 30 s request timeout.)
+///
+/// The lower priority: a hash holds a core for about 20 ms, and with one per CPU a
+/// burst of withdrawals took every core from the log reader, the workflows and the
+/// other requests, so the read models lagged by hundreds of milliseconds
+/// (bench/PROFILE.md). The kernel now runs those first and the hashes in the time left;
+/// on an idle machine a hash takes as long as before. The thread is new per hash
+/// because an unprivileged thread cannot raise its priority back for other work.
 ///
 /// The memory (19 MiB at the default parameters) is allocated once per turn slot and
 /// reused: a fresh allocation per hash, freed on whichever thread ran it, was kept by
@@ -123,20 +130,42 @@ async fn off_the_reactor<T: Send + 'static>(
 ) -> T {
     let gate: &'static HashGate = &HASH_GATE;
     let turn = gate.turns.acquire().await.expect("the gate never closes");
-    let hashing = tokio::task::spawn_blocking(move || {
-        // The turn ends when this closure does, even if the request has gone.
-        let _turn = turn;
-        let mut buffer = gate.take();
-        if buffer.len() < blocks {
-            buffer.resize(blocks, Block::default());
-        }
-        let outcome = work(&mut buffer[..blocks]);
-        gate.give_back(buffer);
-        outcome
-    });
-    match hashing.await {
-        Ok(outcome) => outcome,
-        Err(error) => std::panic::resume_unwind(error.into_panic()),
+    let (done, outcome) = tokio::sync::oneshot::channel();
+    std::thread::Builder::new()
+        .name("argon2".into())
+        .spawn(move || {
+            // The turn ends when this thread does, even if the request has gone.
+            let _turn = turn;
+            lower_this_threads_priority();
+            let mut buffer = gate.take();
+            if buffer.len() < blocks {
+                buffer.resize(blocks, Block::default());
+            }
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                work(&mut buffer[..blocks])
+            }));
+            gate.give_back(buffer);
+            // The receiver is gone only when the request was dropped.
+            let _ = done.send(result);
+        })
+        .expect("the hashing thread starts");
+    match outcome.await.expect("the hashing thread always answers") {
+        Ok(value) => value,
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
+}
+
+/// The nice value hashing threads run at (0 is the default, 19 the lowest priority):
+/// under contention the kernel gives a nice-10 thread about a tenth of the CPU time
+/// of a nice-0 one (CFS weights 110 and 1024).
+const HASH_NICE: i32 = 10;
+
+/// Sets the calling thread's nice value to [`HASH_NICE`]. On Linux the nice value is
+/// per thread (setpriority(2), NOTES), and `None` names the caller. Failure (a
+/// platform without it) leaves the default priority: slower neighbours, same hash.
+fn lower_this_threads_priority() {
+    if let Err(error) = rustix::process::setpriority_process(None, HASH_NICE) {
+        tracing::debug!(%error, "could not lower the hashing thread's priority");
     }
 }
 
@@ -182,6 +211,16 @@ static HASH_GATE: LazyLock<HashGate> = LazyLock::new(|| HashGate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn hashes_run_at_a_lower_priority_than_the_rest_of_the_api() {
+        let caller = rustix::process::getpriority_process(None).unwrap();
+        let hashing = off_the_reactor(8, |_| rustix::process::getpriority_process(None))
+            .await
+            .unwrap();
+        assert_eq!(hashing, HASH_NICE.max(caller), "hashing thread");
+        assert_eq!(rustix::process::getpriority_process(None).unwrap(), caller);
+    }
 
     #[tokio::test]
     async fn argon2id_hashes_verify_and_never_contain_the_secret() {
