@@ -6,9 +6,12 @@
 use std::sync::Arc;
 
 use aggregates::services::doubles::{test_now, user_services, FixedClock};
+use aggregates::types::BankAccount;
 use aggregates::user::{ProfileUpdate, User, UserCommand};
+use aggregates::wallet::{Wallet, WalletCommand};
 use aggregates::Actor;
 use cqrs_es::AggregateError;
+use rust_decimal_macros::dec;
 use projections::store::sealing::DataKeys;
 use projections::store::{CommandBus, Database};
 use uuid::Uuid;
@@ -24,6 +27,7 @@ on_both_stores!(
     a_lost_race_keeps_the_state_from_before_the_command,
     an_erased_key_drops_the_cached_state,
     a_load_is_the_cached_fold_brought_up_to_date,
+    a_tail_sealed_for_a_new_subject_is_opened_and_its_key_watched,
 );
 
 fn counters(db: &TestDb) -> CommandBus<Counter> {
@@ -226,4 +230,47 @@ async fn an_erased_key_drops_the_cached_state(db: &TestDb) {
     assert_eq!(bus.cached(&id), None);
     let reloaded = bus.reload(&id).await.unwrap();
     assert_eq!(reloaded.profile.fields.address.as_deref(), Some("[erased]"));
+}
+
+async fn a_tail_sealed_for_a_new_subject_is_opened_and_its_key_watched(db: &TestDb) {
+    let (a, b) = (
+        CommandBus::<Wallet>::new(&db.database, ()),
+        CommandBus::<Wallet>::new(&db.database, ()),
+    );
+    let id = Uuid::now_v7().to_string();
+    let payment_ref = "pay-1".to_string();
+    let recharge = WalletCommand::RecordRecharge {
+        payment_ref: payment_ref.clone(),
+        order_id: Uuid::now_v7(),
+        amount: dec!(500),
+        session_id: None,
+    };
+    a.execute(&id, recharge, actor("t")).await.unwrap();
+    // Nothing personal yet: a's entry opened no value and watches no key. Another bus
+    // then appends the wallet's first sealed value (the refund's account).
+    let account = BankAccount {
+        bank_name: "BDO Unibank".into(),
+        account_no: "001234567890".into(),
+        holder_name: "Juan Dela Cruz".into(),
+    };
+    let refund = WalletCommand::RefundExcess {
+        payment_ref,
+        refund_id: Uuid::now_v7(),
+        amount: dec!(500),
+        account,
+    };
+    b.execute(&id, refund, actor("t")).await.unwrap();
+    // a's tail holds a value sealed under a key its entry never read: opened all the
+    // same, as a full load opens it.
+    let loaded = format!("{:?}", a.load(&id).await.unwrap());
+    assert!(loaded.contains("001234567890"), "{loaded}");
+    assert_eq!(loaded, format!("{:?}", a.reload(&id).await.unwrap()));
+    // The entry now watches that key: once erased, a's next load reads `[erased]`.
+    assert!(DataKeys::new(&db.database)
+        .erase(&id, "auditor:test", test_now())
+        .await
+        .unwrap());
+    let erased = format!("{:?}", a.load(&id).await.unwrap());
+    assert!(!erased.contains("001234567890"), "{erased}");
+    assert!(erased.contains("[erased]"), "{erased}");
 }
