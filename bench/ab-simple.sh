@@ -4,8 +4,9 @@
 # fresh PostgreSQL database and a fresh SQLite file each time, in one run on this
 # machine. Used for the cost of sealing personal fields (ADR 0012). With
 # SCENARIO=queries it runs `loadgen queries` instead (user info, order list, order
-# info in turn; one client count, e.g. 64).
-# Usage: [SCENARIO=queries] bench/ab-simple.sh OLD_API NEW_API [clients=1,8] [seconds=10]
+# info in turn; one client count, e.g. 64); with SCENARIO=mix, `loadgen mix` (the
+# loan cycle, with the projection lag of the window).
+# Usage: [SCENARIO=queries|mix] bench/ab-simple.sh OLD_API NEW_API [clients=1,8] [seconds=10]
 # Needs target/release/loadgen (cargo build --release -p loadgen) and PostgreSQL at
 # 127.0.0.1:5432 (trust, user postgres).
 set -euo pipefail
@@ -39,9 +40,11 @@ for line in sys.stdin:
         r = json.loads(line)
     except ValueError:
         continue
-    if r.get("scenario") in ("simple", "queries"):
-        print("round %s %s %-6s clients %3d %8.1f/s  p50 %6.2f ms  p99 %6.2f ms"
-              % (sys.argv[3], sys.argv[1], sys.argv[2], r["clients"], r["perSecond"], r["p50Ms"], r["p99Ms"]))
+    if r.get("scenario") in ("simple", "queries", "mix"):
+        lag = r.get("projectionLag") or {}
+        lag = "  lag p50/p99 <= %s/%s ms" % (lag["p50Ms"], lag["p99Ms"]) if "p99Ms" in lag else ""
+        print("round %s %s %-6s clients %3d %8.1f/s  p50 %6.2f ms  p99 %6.2f ms%s"
+              % (sys.argv[3], sys.argv[1], sys.argv[2], r["clients"], r["perSecond"], r["p50Ms"], r["p99Ms"], lag))
 ' "$which" "$store" "$round"
       kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true
     done

@@ -67,7 +67,8 @@ impl<A: Aggregate + Clone> CommandBus<A> {
     /// a command would decide on, i.e. its cached fold brought up to date with the
     /// events appended since (one statement), or the fold of all its events when it is
     /// not cached or a key that opened its values was erased. The state is cached for
-    /// the next command or load. Takes the aggregate's turn, as a command does.
+    /// the next command or load, unless it has no events. Takes the aggregate's turn,
+    /// as a command does.
     ///
     /// Callers that wait for a workflow poll this (`await_workflow`), so it must not
     /// read a borrower's whole history each time.
@@ -79,6 +80,11 @@ impl<A: Aggregate + Clone> CommandBus<A> {
         let _turn = self.turns.turn(aggregate_id).await;
         KeyMemo::scope(async {
             let context = self.resume_or_load(aggregate_id).await?;
+            if context.current_sequence == 0 {
+                // No such aggregate (yet): nothing worth a place in the cache, and a
+                // caller naming made-up ids must not push real entries out.
+                return Ok(context.aggregate);
+            }
             let state = context.aggregate.clone();
             self.keep(aggregate_id, context.aggregate, context.current_sequence);
             Ok(state)

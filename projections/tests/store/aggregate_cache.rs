@@ -47,13 +47,9 @@ async fn run(database: &Database, sql: &str) {
     .expect(sql);
 }
 
-async fn a_command_reads_only_the_events_past_its_cached_state(db: &TestDb) {
-    let bus = counters(db);
-    bus.execute("c", increment(1), actor("t")).await.unwrap();
-    bus.execute("c", increment(2), actor("t")).await.unwrap();
-    assert_eq!(bus.cached("c"), Some((Counter { value: 3 }, 2)));
-    // Behind the bus's back, rewrite the first event (nothing in the product does
-    // this): the next command does not read it again, so its state is the cached one.
+/// Rewrites counter `c`'s first event, behind every bus's back, to an increment of
+/// 1000 (nothing in the product does this): only a fold that reads it again sees it.
+async fn rewrite_first_increment_to_1000(db: &TestDb) {
     let cast = match db.database {
         Database::Sqlite { .. } => "'{\"Incremented\":{\"by\":1000}}'",
         Database::Postgres(_) => "cast('{\"Incremented\":{\"by\":1000}}' as json)",
@@ -63,6 +59,16 @@ async fn a_command_reads_only_the_events_past_its_cached_state(db: &TestDb) {
         &format!("update events set payload = {cast} where aggregate_id = 'c' and sequence = 1"),
     )
     .await;
+}
+
+async fn a_command_reads_only_the_events_past_its_cached_state(db: &TestDb) {
+    let bus = counters(db);
+    bus.execute("c", increment(1), actor("t")).await.unwrap();
+    bus.execute("c", increment(2), actor("t")).await.unwrap();
+    assert_eq!(bus.cached("c"), Some((Counter { value: 3 }, 2)));
+    // Behind the bus's back, rewrite the first event (nothing in the product does
+    // this): the next command does not read it again, so its state is the cached one.
+    rewrite_first_increment_to_1000(db).await;
     bus.execute("c", increment(4), actor("t")).await.unwrap();
     assert_eq!(bus.cached("c"), Some((Counter { value: 7 }, 3)));
     // A full load reads every event.
@@ -89,19 +95,12 @@ async fn events_appended_by_another_bus_are_folded_in(db: &TestDb) {
 async fn a_load_is_the_cached_fold_brought_up_to_date(db: &TestDb) {
     let (a, b) = (counters(db), counters(db));
     assert_eq!(a.load("c").await.unwrap(), Counter::default(), "no events yet");
+    assert_eq!(a.cached("c"), None, "an aggregate without events is not cached");
     a.execute("c", increment(1), actor("a")).await.unwrap();
     b.execute("c", increment(10), actor("b")).await.unwrap();
     // The first event rewritten behind the buses: a load folds only the tail past
     // its cached state, so it does not read it again; a reload does.
-    let cast = match db.database {
-        Database::Sqlite { .. } => "'{\"Incremented\":{\"by\":1000}}'",
-        Database::Postgres(_) => "cast('{\"Incremented\":{\"by\":1000}}' as json)",
-    };
-    run(
-        &db.database,
-        &format!("update events set payload = {cast} where aggregate_id = 'c' and sequence = 1"),
-    )
-    .await;
+    rewrite_first_increment_to_1000(db).await;
     assert_eq!(a.load("c").await.unwrap(), Counter { value: 11 });
     assert_eq!(a.cached("c"), Some((Counter { value: 11 }, 2)), "kept");
     // The next command decides on the loaded state.
