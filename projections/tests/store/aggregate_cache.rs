@@ -11,9 +11,9 @@ use aggregates::user::{ProfileUpdate, User, UserCommand};
 use aggregates::wallet::{Wallet, WalletCommand};
 use aggregates::Actor;
 use cqrs_es::AggregateError;
-use rust_decimal_macros::dec;
 use projections::store::sealing::DataKeys;
 use projections::store::{CommandBus, Database};
+use rust_decimal_macros::dec;
 use uuid::Uuid;
 
 use crate::counter::{Counter, CounterCommand, CounterError, CounterServices};
@@ -94,8 +94,16 @@ async fn events_appended_by_another_bus_are_folded_in(db: &TestDb) {
 
 async fn a_load_is_the_cached_fold_brought_up_to_date(db: &TestDb) {
     let (a, b) = (counters(db), counters(db));
-    assert_eq!(a.load("c").await.unwrap(), Counter::default(), "no events yet");
-    assert_eq!(a.cached("c"), None, "an aggregate without events is not cached");
+    assert_eq!(
+        a.load("c").await.unwrap(),
+        Counter::default(),
+        "no events yet"
+    );
+    assert_eq!(
+        a.cached("c"),
+        None,
+        "an aggregate without events is not cached"
+    );
     a.execute("c", increment(1), actor("a")).await.unwrap();
     b.execute("c", increment(10), actor("b")).await.unwrap();
     // The first event rewritten behind the buses: a load folds only the tail past
