@@ -80,11 +80,6 @@ impl<A: Aggregate + Clone> CommandBus<A> {
         let _turn = self.turns.turn(aggregate_id).await;
         KeyMemo::scope(async {
             let context = self.resume_or_load(aggregate_id).await?;
-            if context.current_sequence == 0 {
-                // No such aggregate (yet): nothing worth a place in the cache, and a
-                // caller naming made-up ids must not push real entries out.
-                return Ok(context.aggregate);
-            }
             let state = context.aggregate.clone();
             self.keep(aggregate_id, context.aggregate, context.current_sequence);
             Ok(state)
@@ -270,10 +265,12 @@ impl<A: Aggregate + Clone> CommandBus<A> {
 
     /// Caches `state`, the fold of events 1..=`sequence`, with what this command
     /// learned about its keys — unless the append wrote a personal value erased, so
-    /// that `state` holds a value the log does not.
+    /// that `state` holds a value the log does not, or there are no events: an
+    /// aggregate that does not exist (yet) is not worth a place, and callers naming
+    /// made-up ids (a refused command, a load) must not push real entries out.
     fn keep(&self, aggregate_id: &str, state: A, sequence: usize) {
         let learned = KeyMemo::learned(A::TYPE, aggregate_id);
-        if learned.sealed_erased {
+        if learned.sealed_erased || sequence == 0 {
             return;
         }
         self.cache.put(
