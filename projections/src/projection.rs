@@ -149,6 +149,25 @@ impl<A: cqrs_es::Aggregate, X> StateCache<A, X> {
         }
     }
 
+    /// Reads ahead, in one [`RowStore::prefetch`], the rows of every aggregate of
+    /// `events` that [`StateCache::entry`] will load from `table`.
+    pub async fn preload<'e>(
+        &self,
+        store: &mut dyn RowStore,
+        table: &'static TableSpec,
+        events: impl IntoIterator<Item = &'e StoredEvent>,
+    ) -> Result<(), ProjectionError> {
+        let mut keys: Vec<Value> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for event in events {
+            let id = event.aggregate_id.as_str();
+            if !self.index.contains_key(id) && seen.insert(id) {
+                keys.push(Value::from(id));
+            }
+        }
+        store.prefetch(table, &keys).await
+    }
+
     /// The event's aggregate, loaded from `table` (its `state` column) on first touch
     /// with `extra` made from the stored row; `A::default()` before its first event.
     /// Errors: the store's, or [`ProjectionError::Decode`] for an unreadable state.

@@ -123,6 +123,19 @@ pub trait RowStore: Send {
         key: &[Value],
     ) -> Result<Option<Row>, ProjectionError>;
 
+    /// Reads ahead the rows of `table` whose one-column key is among `keys`, so that
+    /// the [`RowStore::get`]s that follow are answered from memory: a live batch reads
+    /// the rows of every aggregate it touches in one statement instead of one round
+    /// trip per key (issue 14, bench/PROFILE.md). Only a hint: a store already in
+    /// memory ignores it, and so does every store for a table with a composite key.
+    async fn prefetch(
+        &mut self,
+        _table: &'static TableSpec,
+        _keys: &[Value],
+    ) -> Result<(), ProjectionError> {
+        Ok(())
+    }
+
     /// Inserts the row, or replaces the row with the same key.
     async fn upsert(&mut self, row: Row) -> Result<(), ProjectionError>;
 }
@@ -248,6 +261,25 @@ fn select_sql(table: &TableSpec) -> String {
     )
 }
 
+/// `select <columns> from <table> where <key> = any($1)` on PostgreSQL (one array
+/// parameter), `… where <key> in (select value from json_each($1))` on SQLite (one
+/// JSON array): one statement text whatever the number of keys, so each connection
+/// prepares it once. Both use the key's index (SQLite: `SEARCH … USING PRIMARY KEY`).
+fn select_many_sql(table: &TableSpec, postgres: bool) -> String {
+    let columns: Vec<&str> = table.columns.iter().map(|(c, _)| *c).collect();
+    let key = table.columns[0].0;
+    let condition = if postgres {
+        format!("{key} = any($1)")
+    } else {
+        format!("{key} in (select value from json_each($1))")
+    };
+    format!(
+        "select {} from {} where {condition}",
+        columns.join(", "),
+        table.name
+    )
+}
+
 macro_rules! bind_values {
     ($query:expr, $values:expr) => {{
         let mut query = $query;
@@ -275,6 +307,63 @@ macro_rules! read_row {
             values,
         }
     }};
+}
+
+impl SqlTx<'_> {
+    /// The rows of `table` whose key is among `keys`, in no particular order (a key
+    /// without a row is left out), in one statement. `table` has a one-column key; a
+    /// key of another kind than that column's names no row and is skipped.
+    async fn get_many(
+        &mut self,
+        table: &'static TableSpec,
+        keys: &[Value],
+    ) -> Result<Vec<Row>, ProjectionError> {
+        debug_assert_eq!(table.key_len, 1, "get_many reads one-column keys");
+        let key_kind = table.columns[0].1;
+        let mut rows = Vec::with_capacity(keys.len());
+        if keys.is_empty() {
+            return Ok(rows);
+        }
+        match self {
+            SqlTx::Sqlite(tx) => {
+                let list: Vec<serde_json::Value> = keys
+                    .iter()
+                    .filter_map(|key| match (key, key_kind) {
+                        (Value::Text(text), Kind::Text) => Some(text.as_str().into()),
+                        (Value::Int(number), Kind::Int) => Some((*number).into()),
+                        _ => None,
+                    })
+                    .collect();
+                let sql = select_many_sql(table, false);
+                let query = sqlx::query(&sql).bind(serde_json::Value::Array(list).to_string());
+                for row in query.fetch_all(&mut **tx).await? {
+                    rows.push(read_row!(row, table));
+                }
+            }
+            SqlTx::Postgres(tx) => {
+                let sql = select_many_sql(table, true);
+                let query = match key_kind {
+                    Kind::Text => sqlx::query(&sql).bind(
+                        keys.iter()
+                            .filter_map(Value::as_text)
+                            .collect::<Vec<&str>>(),
+                    ),
+                    Kind::Int => sqlx::query(&sql).bind(
+                        keys.iter()
+                            .filter_map(|key| match key {
+                                Value::Int(number) => Some(*number),
+                                Value::Text(_) => None,
+                            })
+                            .collect::<Vec<i64>>(),
+                    ),
+                };
+                for row in query.fetch_all(&mut **tx).await? {
+                    rows.push(read_row!(row, table));
+                }
+            }
+        }
+        Ok(rows)
+    }
 }
 
 #[async_trait]
@@ -326,11 +415,15 @@ impl RowStore for SqlTx<'_> {
 /// the read models then costs one statement per table touched instead of one per row
 /// (issue 14). A `get` sees the rows upserted before it (the held-back row, if any,
 /// else the table's), so projections read what they wrote; a key upserted twice is
-/// written once, with its last row.
+/// written once, with its last row. Rows read from the transaction are remembered
+/// (absent ones too), so [`RowStore::prefetch`] reads a batch's rows in one statement
+/// and each later `get` of them costs no round trip: the transaction is the only
+/// writer of these rows until it commits, so what it read stays true.
 pub struct Buffered<'s, 't> {
     tx: &'s mut SqlTx<'t>,
     pending: Vec<Row>,
     index: HashMap<(&'static str, Vec<Value>), usize>,
+    read: HashMap<(&'static str, Vec<Value>), Option<Row>>,
 }
 
 impl<'s, 't> Buffered<'s, 't> {
@@ -340,12 +433,17 @@ impl<'s, 't> Buffered<'s, 't> {
             tx,
             pending: Vec::new(),
             index: HashMap::new(),
+            read: HashMap::new(),
         }
     }
 
     /// Writes the held-back rows, grouped by table in the order tables were first
-    /// written, at most [`SQLITE_MAX_ROWS_PER_INSERT`] rows (and the parameter limit)
-    /// per statement.
+    /// written. On PostgreSQL every table's rows go in one statement, a data-modifying
+    /// CTE per table over one array per column (`unnest`), so a batch costs one round
+    /// trip however many tables it touches, and the statement's text depends only on
+    /// which tables it touches, so each connection prepares it once. On SQLite (no
+    /// round trips, no `INSERT` in a `WITH`), one multi-row statement per table, at most
+    /// [`SQLITE_MAX_ROWS_PER_INSERT`] rows (and the parameter limit) each.
     pub async fn flush(self) -> Result<(), ProjectionError> {
         let mut tables: Vec<(&'static TableSpec, Vec<Row>)> = Vec::new();
         for row in self.pending {
@@ -354,19 +452,38 @@ impl<'s, 't> Buffered<'s, 't> {
                 None => tables.push((row.table, vec![row])),
             }
         }
-        for (table, rows) in tables {
-            let per_statement =
-                (SQLITE_MAX_PARAMETERS / table.columns.len()).clamp(1, SQLITE_MAX_ROWS_PER_INSERT);
-            for chunk in rows.chunks(per_statement) {
-                let sql = upsert_many_sql(table, chunk.len());
-                let values = chunk.iter().flat_map(|row| row.values.iter());
-                match &mut *self.tx {
-                    SqlTx::Sqlite(tx) => {
-                        bind_values!(sqlx::query(&sql), values)
-                            .execute(&mut **tx)
-                            .await?;
+        match &mut *self.tx {
+            SqlTx::Postgres(tx) => {
+                if tables.is_empty() {
+                    return Ok(());
+                }
+                let specs: Vec<&TableSpec> = tables.iter().map(|(table, _)| *table).collect();
+                let sql = upsert_unnest_sql(&specs);
+                let mut query = sqlx::query(&sql);
+                for (table, rows) in tables {
+                    for (column, (_, kind)) in table.columns.iter().enumerate() {
+                        query = match kind {
+                            Kind::Text => query.bind(column_of(&rows, column, |value| {
+                                value.as_text().map(str::to_string)
+                            })),
+                            Kind::Int => {
+                                query.bind(column_of(&rows, column, |value| match value {
+                                    Value::Int(number) => Some(*number),
+                                    Value::Text(_) => None,
+                                }))
+                            }
+                        };
                     }
-                    SqlTx::Postgres(tx) => {
+                }
+                query.execute(&mut **tx).await?;
+            }
+            SqlTx::Sqlite(tx) => {
+                for (table, rows) in tables {
+                    let per_statement = (SQLITE_MAX_PARAMETERS / table.columns.len())
+                        .clamp(1, SQLITE_MAX_ROWS_PER_INSERT);
+                    for chunk in rows.chunks(per_statement) {
+                        let sql = upsert_many_sql(table, chunk.len());
+                        let values = chunk.iter().flat_map(|row| row.values.iter());
                         bind_values!(sqlx::query(&sql), values)
                             .execute(&mut **tx)
                             .await?;
@@ -378,6 +495,57 @@ impl<'s, 't> Buffered<'s, 't> {
     }
 }
 
+/// The values of one column of `rows`, each as `pick` gives it (`None` for a value
+/// of the wrong kind, which a row built against its table's spec never holds: it is
+/// then left out, and the statement fails on the arrays' unequal lengths rather than
+/// write a shifted row).
+fn column_of<T>(rows: &[Row], column: usize, pick: impl Fn(&Value) -> Option<T>) -> Vec<T> {
+    rows.iter()
+        .filter_map(|row| row.values.get(column).and_then(&pick))
+        .collect()
+}
+
+/// `with w0 as (insert into <table> (<columns>) select * from unnest($1::text[], …)
+/// on conflict (<key>) do update set …), w1 as (…) select 1`: one upsert per table, its
+/// rows as one array parameter per column, numbered across the tables in order.
+/// PostgreSQL runs every data-modifying `WITH` to completion; no row is touched twice
+/// ([`Buffered`] holds one row per key).
+fn upsert_unnest_sql(tables: &[&TableSpec]) -> String {
+    let mut parameter = 0;
+    let parts: Vec<String> = tables
+        .iter()
+        .enumerate()
+        .map(|(index, table)| {
+            let columns: Vec<&str> = table.columns.iter().map(|(c, _)| *c).collect();
+            let arrays: Vec<String> = table
+                .columns
+                .iter()
+                .map(|(_, kind)| {
+                    parameter += 1;
+                    match kind {
+                        Kind::Text => format!("${parameter}::text[]"),
+                        Kind::Int => format!("${parameter}::bigint[]"),
+                    }
+                })
+                .collect();
+            let keys: Vec<&str> = table.key_columns().collect();
+            let updates: Vec<String> = columns[table.key_len..]
+                .iter()
+                .map(|c| format!("{c} = excluded.{c}"))
+                .collect();
+            format!(
+                "w{index} as (insert into {} ({}) select * from unnest({}) on conflict ({}) do update set {})",
+                table.name,
+                columns.join(", "),
+                arrays.join(", "),
+                keys.join(", "),
+                updates.join(", ")
+            )
+        })
+        .collect();
+    format!("with {} select 1", parts.join(", "))
+}
+
 #[async_trait]
 impl RowStore for Buffered<'_, '_> {
     async fn get(
@@ -385,10 +553,39 @@ impl RowStore for Buffered<'_, '_> {
         table: &'static TableSpec,
         key: &[Value],
     ) -> Result<Option<Row>, ProjectionError> {
-        if let Some(&slot) = self.index.get(&(table.name, key.to_vec())) {
-            return Ok(Some(self.pending[slot].clone()));
+        let slot = (table.name, key.to_vec());
+        if let Some(&at) = self.index.get(&slot) {
+            return Ok(Some(self.pending[at].clone()));
         }
-        self.tx.get(table, key).await
+        if let Some(row) = self.read.get(&slot) {
+            return Ok(row.clone());
+        }
+        let row = self.tx.get(table, key).await?;
+        self.read.insert(slot, row.clone());
+        Ok(row)
+    }
+
+    async fn prefetch(
+        &mut self,
+        table: &'static TableSpec,
+        keys: &[Value],
+    ) -> Result<(), ProjectionError> {
+        if table.key_len != 1 {
+            return Ok(());
+        }
+        let mut unread: Vec<Value> = Vec::with_capacity(keys.len());
+        for key in keys {
+            let slot = (table.name, vec![key.clone()]);
+            if !self.index.contains_key(&slot) && !self.read.contains_key(&slot) {
+                self.read.insert(slot, None);
+                unread.push(key.clone());
+            }
+        }
+        for row in self.tx.get_many(table, &unread).await? {
+            self.read
+                .insert((table.name, row.key().to_vec()), Some(row));
+        }
+        Ok(())
     }
 
     async fn upsert(&mut self, row: Row) -> Result<(), ProjectionError> {
@@ -604,6 +801,22 @@ mod tests {
             "insert into t (id, n, doc) values ($1, $2, $3) on conflict (id) do update set n = excluded.n, doc = excluded.doc"
         );
         assert_eq!(select_sql(&T), "select id, n, doc from t where id = $1");
+    }
+
+    #[test]
+    fn a_batch_upserts_every_table_in_one_statement_of_arrays() {
+        static U: TableSpec = TableSpec {
+            name: "u",
+            key_len: 2,
+            columns: &[("a", Kind::Text), ("b", Kind::Int), ("c", Kind::Text)],
+        };
+        assert_eq!(
+            upsert_unnest_sql(&[&T, &U]),
+            "with w0 as (insert into t (id, n, doc) select * from unnest($1::text[], $2::bigint[], $3::text[]) \
+             on conflict (id) do update set n = excluded.n, doc = excluded.doc), \
+             w1 as (insert into u (a, b, c) select * from unnest($4::text[], $5::bigint[], $6::text[]) \
+             on conflict (a, b) do update set c = excluded.c) select 1"
+        );
     }
 
     #[test]

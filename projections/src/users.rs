@@ -105,13 +105,15 @@ impl Projection for UsersProjection {
     ) -> Result<(), ProjectionError> {
         // Per user: the state, and the registration time (from the stored row, or from
         // the `UserRegistered` event of this run).
+        let registered = |row: Option<&Row>| {
+            row.map(|row| row.text("registered_at").to_string())
+                .unwrap_or_default()
+        };
+        let mine = || events.iter().filter(|e| self.applies_to(e));
         let mut users = StateCache::<User, String>::new();
-        for event in events.iter().filter(|e| self.applies_to(e)) {
+        users.preload(store, &USER_PROFILE, mine()).await?;
+        for event in mine() {
             let payload: UserEvent = decode(event)?;
-            let registered = |row: Option<&Row>| {
-                row.map(|row| row.text("registered_at").to_string())
-                    .unwrap_or_default()
-            };
             let user = users.entry(store, &USER_PROFILE, event, registered).await?;
             if let UserEvent::UserRegistered { registered_at, .. } = &payload {
                 user.extra = time_text(*registered_at);

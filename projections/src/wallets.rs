@@ -45,8 +45,10 @@ impl Projection for WalletsProjection {
         store: &mut dyn RowStore,
         events: &[StoredEvent],
     ) -> Result<(), ProjectionError> {
+        let mine = || events.iter().filter(|e| self.applies_to(e));
         let mut wallets = StateCache::<Wallet, ()>::new();
-        for event in events.iter().filter(|e| self.applies_to(e)) {
+        wallets.preload(store, &WALLET, mine()).await?;
+        for event in mine() {
             let payload: WalletEvent = decode(event)?;
             let wallet = wallets.entry(store, &WALLET, event, |_| ()).await?;
             wallet.state.apply(payload);

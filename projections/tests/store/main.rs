@@ -16,5 +16,6 @@ mod journey;
 mod leases;
 mod read_side;
 mod rebuild;
+mod row_reads;
 mod sealing;
 mod workflow;
