@@ -368,17 +368,15 @@ impl Projection for OrdersProjection {
         // first event fixes, so the order in which orders are written does not matter.
         let touched = orders.into_touched();
         // The stored rows these orders' writes read, in one statement per table.
-        let listed: Vec<Value> = touched
+        let mut listed = touched
             .iter()
             .filter(|order| !numbers.contains_key(&order.id))
-            .map(|order| Value::from(order.id.as_str()))
-            .collect();
-        store.prefetch(&ORDER_LIST, &listed).await?;
-        let borrowers: Vec<Value> = touched
+            .map(|order| Value::from(order.id.as_str()));
+        store.prefetch(&ORDER_LIST, &mut listed).await?;
+        let mut borrowers = touched
             .iter()
-            .map(|order| Value::from(order.state.user_id.to_string()))
-            .collect();
-        store.prefetch(&LOAN_PROGRESS, &borrowers).await?;
+            .map(|order| Value::from(order.state.user_id.to_string()));
+        store.prefetch(&LOAN_PROGRESS, &mut borrowers).await?;
         for order in touched {
             let number = match numbers.remove(&order.id) {
                 Some(number) => number,

@@ -155,17 +155,10 @@ impl<A: cqrs_es::Aggregate, X> StateCache<A, X> {
         &self,
         store: &mut dyn RowStore,
         table: &'static TableSpec,
-        events: impl IntoIterator<Item = &'e StoredEvent>,
+        events: impl Iterator<Item = &'e StoredEvent> + Send,
     ) -> Result<(), ProjectionError> {
-        let mut keys: Vec<Value> = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        for event in events {
-            let id = event.aggregate_id.as_str();
-            if !self.index.contains_key(id) && seen.insert(id) {
-                keys.push(Value::from(id));
-            }
-        }
-        store.prefetch(table, &keys).await
+        let mut keys = events.map(|event| Value::from(event.aggregate_id.as_str()));
+        store.prefetch(table, &mut keys).await
     }
 
     /// The event's aggregate, loaded from `table` (its `state` column) on first touch

@@ -127,11 +127,12 @@ pub trait RowStore: Send {
     /// the [`RowStore::get`]s that follow are answered from memory: a live batch reads
     /// the rows of every aggregate it touches in one statement instead of one round
     /// trip per key (issue 14, bench/PROFILE.md). Only a hint: a store already in
-    /// memory ignores it, and so does every store for a table with a composite key.
+    /// memory ignores it without drawing a key (a rebuild pays nothing for it), and
+    /// every store ignores it for a table with a composite key. Keys may repeat.
     async fn prefetch(
         &mut self,
         _table: &'static TableSpec,
-        _keys: &[Value],
+        _keys: &mut (dyn Iterator<Item = Value> + Send),
     ) -> Result<(), ProjectionError> {
         Ok(())
     }
@@ -568,17 +569,17 @@ impl RowStore for Buffered<'_, '_> {
     async fn prefetch(
         &mut self,
         table: &'static TableSpec,
-        keys: &[Value],
+        keys: &mut (dyn Iterator<Item = Value> + Send),
     ) -> Result<(), ProjectionError> {
         if table.key_len != 1 {
             return Ok(());
         }
-        let mut unread: Vec<Value> = Vec::with_capacity(keys.len());
+        let mut unread: Vec<Value> = Vec::new();
         for key in keys {
             let slot = (table.name, vec![key.clone()]);
             if !self.index.contains_key(&slot) && !self.read.contains_key(&slot) {
                 self.read.insert(slot, None);
-                unread.push(key.clone());
+                unread.push(key);
             }
         }
         for row in self.tx.get_many(table, &unread).await? {

@@ -83,8 +83,14 @@ async fn many_keys_read_exactly_the_stored_rows(db: &TestDb) {
 
     let mut tx = begin(&db.database).await.unwrap();
     let mut batch = Buffered::new(&mut tx);
-    batch.prefetch(&USER_PROFILE, &asked).await.unwrap();
-    batch.prefetch(&USER_PROFILE, &[]).await.unwrap();
+    batch
+        .prefetch(&USER_PROFILE, &mut asked.into_iter())
+        .await
+        .unwrap();
+    batch
+        .prefetch(&USER_PROFILE, &mut std::iter::empty())
+        .await
+        .unwrap();
     for key in &stored {
         let row = batch
             .get(&USER_PROFILE, &[key.as_str().into()])
@@ -100,7 +106,7 @@ async fn many_keys_read_exactly_the_stored_rows(db: &TestDb) {
         assert_eq!(row, None, "{key:?}");
     }
     batch
-        .prefetch(&ORDER_TIMELINE, &["order-1".into()])
+        .prefetch(&ORDER_TIMELINE, &mut std::iter::once("order-1".into()))
         .await
         .unwrap();
     let key = ["order-1".into(), 1.into()];
@@ -119,7 +125,10 @@ async fn a_prefetched_batch_reads_what_it_wrote_and_what_was_stored(db: &TestDb)
     let mut batch = Buffered::new(&mut tx);
     batch.upsert(profile("a", "batch a")).await.unwrap();
     let keys: Vec<Value> = ["a", "b", "c", "b"].into_iter().map(Value::from).collect();
-    batch.prefetch(&USER_PROFILE, &keys).await.unwrap();
+    batch
+        .prefetch(&USER_PROFILE, &mut keys.clone().into_iter())
+        .await
+        .unwrap();
     let doc = |row: Option<Row>| row.map(|row| row.text("doc").to_string());
     let get = |key: &str| [Value::from(key)];
     assert_eq!(
@@ -140,7 +149,10 @@ async fn a_prefetched_batch_reads_what_it_wrote_and_what_was_stored(db: &TestDb)
         Some("batch c".into())
     );
     // Prefetching again reads nothing over what the batch holds.
-    batch.prefetch(&USER_PROFILE, &keys).await.unwrap();
+    batch
+        .prefetch(&USER_PROFILE, &mut keys.clone().into_iter())
+        .await
+        .unwrap();
     assert_eq!(
         doc(batch.get(&USER_PROFILE, &get("c")).await.unwrap()),
         Some("batch c".into())
