@@ -231,17 +231,25 @@ fn upsert_many_sql(table: &TableSpec, rows: usize) -> String {
             format!("({})", placeholders.join(", "))
         })
         .collect();
-    let keys: Vec<&str> = table.key_columns().collect();
-    let updates: Vec<String> = columns[table.key_len..]
-        .iter()
-        .map(|c| format!("{c} = excluded.{c}"))
-        .collect();
     // Placeholders appear in ascending order, which SQLite's `$N` numbering requires.
     format!(
-        "insert into {} ({}) values {} on conflict ({}) do update set {}",
+        "insert into {} ({}) values {} {}",
         table.name,
         columns.join(", "),
         tuples.join(", "),
+        on_conflict_update(table)
+    )
+}
+
+/// `on conflict (<key>) do update set <every other column> = excluded.<column>`.
+fn on_conflict_update(table: &TableSpec) -> String {
+    let keys: Vec<&str> = table.key_columns().collect();
+    let updates: Vec<String> = table.columns[table.key_len..]
+        .iter()
+        .map(|(c, _)| format!("{c} = excluded.{c}"))
+        .collect();
+    format!(
+        "on conflict ({}) do update set {}",
         keys.join(", "),
         updates.join(", ")
     )
@@ -529,18 +537,12 @@ fn upsert_unnest_sql(tables: &[&TableSpec]) -> String {
                     }
                 })
                 .collect();
-            let keys: Vec<&str> = table.key_columns().collect();
-            let updates: Vec<String> = columns[table.key_len..]
-                .iter()
-                .map(|c| format!("{c} = excluded.{c}"))
-                .collect();
             format!(
-                "w{index} as (insert into {} ({}) select * from unnest({}) on conflict ({}) do update set {})",
+                "w{index} as (insert into {} ({}) select * from unnest({}) {})",
                 table.name,
                 columns.join(", "),
                 arrays.join(", "),
-                keys.join(", "),
-                updates.join(", ")
+                on_conflict_update(table)
             )
         })
         .collect();
