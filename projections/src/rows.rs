@@ -419,10 +419,9 @@ impl RowStore for SqlTx<'_> {
     }
 }
 
-/// A [`RowStore`] over a transaction that holds its upserts back and writes them,
-/// table by table, in multi-row statements at [`Buffered::flush`]: a live batch of
-/// the read models then costs one statement per table touched instead of one per row
-/// (issue 14). A `get` sees the rows upserted before it (the held-back row, if any,
+/// A [`RowStore`] over a transaction that holds its upserts back and writes them at
+/// [`Buffered::flush`]: a live batch of the read models then costs one write statement
+/// (PostgreSQL) or one per table touched (SQLite) instead of one per row (issue 14). A `get` sees the rows upserted before it (the held-back row, if any,
 /// else the table's), so projections read what they wrote; a key upserted twice is
 /// written once, with its last row. Rows read from the transaction are remembered
 /// (absent ones too), so [`RowStore::prefetch`] reads a batch's rows in one statement
