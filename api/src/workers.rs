@@ -22,13 +22,18 @@ use crate::state::AppState;
 /// at start-up).
 pub const SCHEDULER_EVERY: Duration = Duration::from_secs(60);
 
+/// PostgreSQL connections of the read models' log reader, apart from the request
+/// handlers' pool: one for its batch's transaction, one for a read beside it.
+const READER_CONNECTIONS: u32 = 2;
+
 /// Starts the workers; they stop when `shutdown` turns true.
 pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bool>) {
     let poll = Duration::from_millis(500);
     // One log reader for every read model (one read and one transaction per batch),
     // which hands each batch to the workflows through the feed.
     let feed = LogFeed::new();
-    let reader = Runner::group(&state.database, all())
+    let reader_database = state.database.with_own_connections(READER_CONNECTIONS);
+    let reader = Runner::group(&reader_database, all())
         .with_checkpoints(state.checkpoints.clone())
         .with_feed(feed.clone());
     let reader_name = reader.name();

@@ -203,19 +203,23 @@ impl Database {
 
     /// A pool of PostgreSQL connections, checked only after [`CHECK_IDLE_AFTER`] idle.
     pub(super) async fn postgres_pool(options: PgConnectOptions) -> Result<PgPool, StoreError> {
-        let pool = PgPoolOptions::new()
-            .test_before_acquire(false)
-            .before_acquire(|connection, meta| {
-                Box::pin(async move {
-                    if meta.idle_for >= CHECK_IDLE_AFTER {
-                        sqlx::Connection::ping(connection).await?;
-                    }
-                    Ok(true)
-                })
-            })
-            .connect_with(options)
-            .await?;
-        Ok(pool)
+        Ok(postgres_pool_options().connect_with(options).await?)
+    }
+
+    /// The same store over connections of its own, at most `max`, opened when first
+    /// needed (PostgreSQL): a background consumer given it never queues for a
+    /// connection behind the request handlers, which under load wait for the shared
+    /// pool's (bench/PROFILE.md, projection lag). SQLite shares its one writer, since a
+    /// second writer would only wait for the same lock.
+    pub fn with_own_connections(&self, max: u32) -> Database {
+        match self {
+            Self::Sqlite { .. } => self.clone(),
+            Self::Postgres(pool) => Self::Postgres(
+                postgres_pool_options()
+                    .max_connections(max)
+                    .connect_lazy_with(pool.connect_options().as_ref().clone()),
+            ),
+        }
     }
 
     /// Applies the embedded migrations of this back end (`migrations/sqlite` or
@@ -264,6 +268,21 @@ impl Database {
             Self::Postgres(pool) => pool.close().await,
         }
     }
+}
+
+/// How every PostgreSQL pool of the store connects: a connection idle for less than
+/// [`CHECK_IDLE_AFTER`] goes out without a ping.
+fn postgres_pool_options() -> PgPoolOptions {
+    PgPoolOptions::new()
+        .test_before_acquire(false)
+        .before_acquire(|connection, meta| {
+            Box::pin(async move {
+                if meta.idle_for >= CHECK_IDLE_AFTER {
+                    sqlx::Connection::ping(connection).await?;
+                }
+                Ok(true)
+            })
+        })
 }
 
 async fn create_directory(directory: &Path) -> Result<(), StoreError> {

@@ -292,3 +292,55 @@ async fn a_postgres_connection_goes_back_to_the_pool_settled() {
     watcher.close().await;
     db.teardown().await;
 }
+
+/// Given every connection of the store's pool held (requests under load), when a
+/// store made `with_own_connections` runs a statement, then it answers without
+/// waiting for one of them, on the same schema; on SQLite it is the same store, its
+/// one writer shared.
+#[tokio::test]
+async fn a_store_with_its_own_connections_does_not_queue_behind_a_busy_pool() {
+    use std::time::Duration;
+    let sqlite = TestDb::sqlite().await;
+    let shared = sqlite.database.with_own_connections(2);
+    match (&sqlite.database, &shared) {
+        (Database::Sqlite { pool, .. }, Database::Sqlite { pool: same, .. }) => {
+            assert_eq!(pool.size(), same.size());
+            let held = pool.acquire().await.unwrap();
+            assert_eq!(same.num_idle(), pool.num_idle(), "one pool, seen twice");
+            drop(held);
+        }
+        _ => panic!("SQLite stays SQLite"),
+    }
+    sqlite.teardown().await;
+
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let pool = db.postgres_pool();
+    let mut held = Vec::new();
+    for _ in 0..pool.options().get_max_connections() {
+        held.push(pool.acquire().await.unwrap());
+    }
+    let busy = tokio::time::timeout(Duration::from_millis(200), pool.acquire()).await;
+    assert!(busy.is_err(), "the shared pool has no connection left");
+    let own = db.database.with_own_connections(2);
+    let Database::Postgres(own_pool) = &own else {
+        panic!("PostgreSQL stays PostgreSQL");
+    };
+    let schema: String = tokio::time::timeout(
+        Duration::from_secs(5),
+        sqlx::query_scalar("select current_schema()").fetch_one(own_pool),
+    )
+    .await
+    .expect("answered without waiting for the shared pool")
+    .unwrap();
+    let expected: String = sqlx::query_scalar("select current_schema()")
+        .fetch_one(&mut *held[0])
+        .await
+        .unwrap();
+    assert_eq!(schema, expected);
+    assert!(own_pool.options().get_max_connections() == 2);
+    drop(held);
+    own.close().await;
+    db.teardown().await;
+}
