@@ -1,5 +1,6 @@
 //! Projection lag in time: for every event a worker applies, the time from the
-//! event's commit (its `recorded_at` metadata, set just before the append) to the
+//! event's commit (its `recorded_at` metadata, stamped once the append holds its
+//! connection, just before its statement: `store::appends`) to the
 //! commit of the read-model transaction that applied it. Kept per worker in a
 //! process-wide registry (like the api's request metrics) and exported by the api's
 //! `/metrics` as the histogram `projection_apply_lag_seconds` (issue 7: lag p50/p99/max

@@ -10,14 +10,14 @@
 //! inside [`GroupCommit`]'s transaction; there a trigger numbers the rows after the
 //! insert, too late for `returning`, so the caller still asks the log.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use cqrs_es::persist::{PersistenceError, SerializedEvent};
 use cqrs_es::Aggregate;
 use sqlx::PgPool;
 
 use super::group_commit::GroupCommit;
-use super::LogPosition;
+use super::{LogPosition, RECORDED_AT};
 
 /// PostgreSQL's code for a unique violation: an append that lost the race for its
 /// sequence number (the events table's primary key).
@@ -25,8 +25,9 @@ const UNIQUE_VIOLATION: &str = "23505";
 
 /// Where a [`super::sealing::SealingRepository`] appends events.
 pub trait Appends: Send + Sync {
-    /// Appends `events` of one aggregate of type `A` all together or not at all, and
-    /// answers the log position of the last of them when the store tells it.
+    /// Appends `events` of one aggregate of type `A` all together or not at all,
+    /// stamping their `recorded_at` once it holds the connection ([`stamp`]), and
+    /// answers what it wrote.
     ///
     /// # Errors
     /// - [`PersistenceError::OptimisticLockError`] when a sequence was taken first
@@ -35,7 +36,40 @@ pub trait Appends: Send + Sync {
     fn append<A: Aggregate>(
         &self,
         events: Vec<SerializedEvent>,
-    ) -> impl std::future::Future<Output = Result<Option<LogPosition>, PersistenceError>> + Send;
+    ) -> impl std::future::Future<Output = Result<Written, PersistenceError>> + Send;
+}
+
+/// Stamps every event's `recorded_at` metadata ([`RECORDED_AT`]) with `at` (RFC 3339
+/// UTC with microseconds, [`now_text`]), unless it has one (a replayed import keeps
+/// its own). An append calls it once it holds its connection, just before its
+/// statement, so the stamp is when the events were written: history shows it as their
+/// commit time (P9), and the read models' lag ([`crate::lag`]) counts from it. Stamped
+/// before the append took its connection, the lag also counted the command's wait for
+/// one, tens of milliseconds at 64 clients (bench/PROFILE.md, issue 14).
+pub(super) fn stamp(events: &mut [SerializedEvent], at: &str) {
+    for event in events {
+        if let serde_json::Value::Object(metadata) = &mut event.metadata {
+            metadata
+                .entry(RECORDED_AT)
+                .or_insert_with(|| serde_json::Value::String(at.to_string()));
+        }
+    }
+}
+
+/// The current time as [`stamp`] writes it.
+pub(super) fn now_text() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
+}
+
+/// What an append wrote: where its last event landed, when the store tells it, and the
+/// `recorded_at` it stamped on events that had none ([`stamp`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// The log position of the last event (`None` on SQLite, which numbers rows after
+    /// the insert).
+    pub position: Option<LogPosition>,
+    /// The stamp, RFC 3339 UTC with microseconds.
+    pub recorded_at: String,
 }
 
 /// The `insert` of `events` rows into the events table, followed by `tail` (a
@@ -82,15 +116,22 @@ pub struct PostgresAppends(pub PgPool);
 impl Appends for PostgresAppends {
     async fn append<A: Aggregate>(
         &self,
-        events: Vec<SerializedEvent>,
-    ) -> Result<Option<LogPosition>, PersistenceError> {
+        mut events: Vec<SerializedEvent>,
+    ) -> Result<Written, PersistenceError> {
         // xid8 reaches bigint through text.
         let sql = insert_sql(
             events.len(),
             " returning transaction_id::text::bigint, global_position",
         );
+        let mut connection = self
+            .0
+            .acquire()
+            .await
+            .map_err(|error| PersistenceError::ConnectionError(Box::new(error)))?;
+        let recorded_at = now_text();
+        stamp(&mut events, &recorded_at);
         let rows: Vec<(i64, i64)> = bind_events!(sqlx::query_as(&sql), &events)
-            .fetch_all(&self.0)
+            .fetch_all(&mut *connection)
             .await
             .map_err(|error| match &error {
                 sqlx::Error::Database(database)
@@ -100,13 +141,17 @@ impl Appends for PostgresAppends {
                 }
                 _ => PersistenceError::ConnectionError(Box::new(error)),
             })?;
-        Ok(rows
+        let position = rows
             .into_iter()
             .map(|(transaction_id, global_position)| LogPosition {
                 transaction_id,
                 global_position,
             })
-            .max())
+            .max();
+        Ok(Written {
+            position,
+            recorded_at,
+        })
     }
 }
 
@@ -114,13 +159,18 @@ impl Appends for GroupCommit {
     async fn append<A: Aggregate>(
         &self,
         events: Vec<SerializedEvent>,
-    ) -> Result<Option<LogPosition>, PersistenceError> {
-        GroupCommit::append(self, events).await.map(|()| None)
+    ) -> Result<Written, PersistenceError> {
+        let recorded_at = GroupCommit::append(self, events).await?;
+        Ok(Written {
+            position: None,
+            recorded_at,
+        })
     }
 }
 
 tokio::task_local! {
     static APPENDED: Cell<Option<LogPosition>>;
+    static STAMPED: RefCell<Option<String>>;
 }
 
 /// Runs `work` (commands) and answers, beside its output, the log position of the
@@ -134,10 +184,26 @@ pub async fn appended<F: std::future::Future>(work: F) -> (F::Output, Option<Log
         .await
 }
 
-/// Notes an append's position for the enclosing [`appended`] (no-op outside one).
-pub(super) fn note(position: LogPosition) {
-    let _ =
-        APPENDED.try_with(|last| last.set(Some(last.get().map_or(position, |p| p.max(position)))));
+/// Runs `work` (one command's commit) and answers, beside its output, the
+/// `recorded_at` its append stamped (`None`: it appended nothing), which the command
+/// bus copies into the envelopes it answers, so that they read as the log does.
+pub(super) async fn stamped<F: std::future::Future>(work: F) -> (F::Output, Option<String>) {
+    STAMPED
+        .scope(RefCell::new(None), async move {
+            let output = work.await;
+            (output, STAMPED.with(|stamp| stamp.borrow_mut().take()))
+        })
+        .await
+}
+
+/// Notes what an append wrote for the enclosing [`appended`] and [`stamped`] (no-op
+/// outside them).
+pub(super) fn note(written: Written) {
+    if let Some(position) = written.position {
+        let _ = APPENDED
+            .try_with(|last| last.set(Some(last.get().map_or(position, |p| p.max(position)))));
+    }
+    let _ = STAMPED.try_with(|stamp| *stamp.borrow_mut() = Some(written.recorded_at));
 }
 
 #[cfg(test)]
@@ -154,21 +220,63 @@ mod tests {
         );
     }
 
+    fn written(global_position: i64, recorded_at: &str) -> Written {
+        Written {
+            position: Some(LogPosition {
+                transaction_id: 0,
+                global_position,
+            }),
+            recorded_at: recorded_at.to_string(),
+        }
+    }
+
     #[tokio::test]
     async fn the_last_position_of_the_appends_inside_is_answered() {
-        let at = |global_position| LogPosition {
-            transaction_id: 0,
-            global_position,
-        };
         let ((), last) = appended(async {
-            note(at(7));
-            note(at(3));
+            note(written(7, "a"));
+            note(written(3, "b"));
         })
         .await;
-        assert_eq!(last, Some(at(7)));
+        assert_eq!(last, written(7, "").position);
         let ((), none) = appended(async {}).await;
         assert_eq!(none, None);
         // Outside a scope nothing is kept, and nothing fails.
-        note(at(1));
+        note(written(1, "c"));
+    }
+
+    #[tokio::test]
+    async fn a_commit_answers_the_stamp_of_its_append() {
+        let ((), stamp) = stamped(async { note(written(7, "2026-11-28T00:00:00.000001Z")) }).await;
+        assert_eq!(stamp.as_deref(), Some("2026-11-28T00:00:00.000001Z"));
+        let ((), none) = stamped(async {}).await;
+        assert_eq!(none, None);
+    }
+
+    #[test]
+    fn a_stamp_fills_in_recorded_at_and_keeps_a_given_one() {
+        let event = |metadata| {
+            SerializedEvent::new(
+                "a".into(),
+                1,
+                "Counter".into(),
+                "Incremented".into(),
+                "1".into(),
+                serde_json::json!({}),
+                metadata,
+            )
+        };
+        let mut events = vec![
+            event(serde_json::json!({"actor": "alice"})),
+            event(serde_json::json!({"recorded_at": "2021-03-04T05:06:07.000000Z"})),
+        ];
+        stamp(&mut events, "2026-11-28T00:00:00.000001Z");
+        assert_eq!(
+            events[0].metadata,
+            serde_json::json!({"actor": "alice", "recorded_at": "2026-11-28T00:00:00.000001Z"})
+        );
+        assert_eq!(
+            events[1].metadata,
+            serde_json::json!({"recorded_at": "2021-03-04T05:06:07.000000Z"})
+        );
     }
 }

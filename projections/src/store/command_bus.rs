@@ -140,7 +140,7 @@ impl<A: Aggregate + Clone> CommandBus<A> {
         &self,
         aggregate_id: &str,
         command: A::Command,
-        mut metadata: HashMap<String, String>,
+        metadata: HashMap<String, String>,
     ) -> Result<Vec<EventEnvelope<A>>, AggregateError<A::Error>> {
         let mut context = self.resume_or_load(aggregate_id).await?;
         // `handle` folds the events it decides into the state as it writes them
@@ -163,13 +163,12 @@ impl<A: Aggregate + Clone> CommandBus<A> {
             self.keep(aggregate_id, before, context.current_sequence);
             return Ok(Vec::new());
         }
-        // Every event records when it was committed (history replay shows it, P9);
-        // a caller-supplied value (a replayed import) is kept.
-        metadata.entry(RECORDED_AT.to_string()).or_insert_with(|| {
-            chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
-        });
         let sequence = context.current_sequence;
-        let committed = match self.store.commit(events, context, metadata).await {
+        // Boxed: nested in one more scope, the command's future outgrew the 2 MiB
+        // stacks of tokio's workers in debug builds.
+        let (committed, recorded_at) =
+            super::appends::stamped(Box::pin(self.store.commit(events, context, metadata))).await;
+        let mut committed = match committed {
             Ok(committed) => committed,
             Err(error) => {
                 // Whatever happened to the append (lost the race for its sequence,
@@ -181,6 +180,18 @@ impl<A: Aggregate + Clone> CommandBus<A> {
                 return Err(error);
             }
         };
+        // Every event records when it was committed (history replay shows it, P9): the
+        // append stamped it once it held its connection (`appends::stamp`), and the
+        // envelopes answered carry it as the log does. A caller-supplied value (a
+        // replayed import) is kept.
+        if let Some(recorded_at) = recorded_at {
+            for envelope in &mut committed {
+                envelope
+                    .metadata
+                    .entry(RECORDED_AT.to_string())
+                    .or_insert_with(|| recorded_at.clone());
+            }
+        }
         self.fold_and_keep(aggregate_id, before, &committed);
         tracing::debug!(
             aggregate_type = A::TYPE,

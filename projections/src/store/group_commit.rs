@@ -24,7 +24,7 @@ use cqrs_es::persist::{PersistenceError, SerializedEvent};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 use tokio::sync::{mpsc, oneshot};
 
-use super::appends::{bind_events, insert_sql};
+use super::appends::{bind_events, insert_sql, now_text, stamp};
 
 /// Appends written in one transaction at most: bounds how long the first of a group
 /// waits for the others' inserts.
@@ -42,7 +42,7 @@ pub struct GroupCommit {
 
 struct Append {
     events: Vec<SerializedEvent>,
-    answer: oneshot::Sender<Result<(), PersistenceError>>,
+    answer: oneshot::Sender<Result<String, PersistenceError>>,
 }
 
 /// How one append of a group went, before the commit.
@@ -61,16 +61,17 @@ impl GroupCommit {
     }
 
     /// Appends `events` (of one aggregate, with consecutive sequences) and answers once
-    /// they are durable.
+    /// they are durable, with the `recorded_at` it stamped on them when their group's
+    /// transaction began ([`super::appends::stamp`]).
     ///
     /// # Errors
     /// - [`PersistenceError::OptimisticLockError`]: another append took one of their
     ///   sequence numbers first; nothing was written;
     /// - [`PersistenceError::ConnectionError`]: the database failed (or the writing task
     ///   is gone); nothing was written.
-    pub async fn append(&self, events: Vec<SerializedEvent>) -> Result<(), PersistenceError> {
+    pub async fn append(&self, events: Vec<SerializedEvent>) -> Result<String, PersistenceError> {
         if events.is_empty() {
-            return Ok(());
+            return Ok(now_text());
         }
         let (answer, answered) = oneshot::channel();
         let append = Append { events, answer };
@@ -94,11 +95,11 @@ async fn write_groups(pool: SqlitePool, mut appends: mpsc::Receiver<Append>) {
                 Err(_) => break,
             }
         }
-        let written = write_group(&pool, &group).await;
+        let written = write_group(&pool, &mut group).await;
         for (index, append) in group.into_iter().enumerate() {
             let answer = match &written {
-                Ok(outcomes) => match &outcomes[index] {
-                    Outcome::Written => Ok(()),
+                Ok((outcomes, recorded_at)) => match &outcomes[index] {
+                    Outcome::Written => Ok(recorded_at.clone()),
                     Outcome::Conflict => Err(PersistenceError::OptimisticLockError),
                 },
                 Err(error) => Err(PersistenceError::ConnectionError(error.to_string().into())),
@@ -109,8 +110,9 @@ async fn write_groups(pool: SqlitePool, mut appends: mpsc::Receiver<Append>) {
     }
 }
 
-/// Writes `group` in one transaction; `Err` when the transaction itself failed (then
-/// nothing was written).
+/// Writes `group` in one transaction, its events stamped with the time the
+/// transaction began (answered beside the outcomes); `Err` when the transaction itself
+/// failed (then nothing was written).
 ///
 /// Each append is one `insert` statement, and SQLite undoes a statement that breaks a
 /// constraint by itself, leaving the transaction and the other appends as they were
@@ -118,10 +120,17 @@ async fn write_groups(pool: SqlitePool, mut appends: mpsc::Receiver<Append>) {
 /// refused alone without a savepoint of its own (three statements fewer per append).
 /// Any other failure may have rolled the whole transaction back (SQLite does for a
 /// full disk or an I/O error), so it fails the whole group.
-async fn write_group(pool: &SqlitePool, group: &[Append]) -> Result<Vec<Outcome>, sqlx::Error> {
+async fn write_group(
+    pool: &SqlitePool,
+    group: &mut [Append],
+) -> Result<(Vec<Outcome>, String), sqlx::Error> {
     let mut tx = pool.begin().await?;
+    let recorded_at = now_text();
+    for append in group.iter_mut() {
+        stamp(&mut append.events, &recorded_at);
+    }
     let mut outcomes = Vec::with_capacity(group.len());
-    for append in group {
+    for append in group.iter() {
         match insert(&mut tx, append).await {
             Ok(()) => outcomes.push(Outcome::Written),
             Err(error) if lost_race(&error) => outcomes.push(Outcome::Conflict),
@@ -133,7 +142,7 @@ async fn write_group(pool: &SqlitePool, group: &[Append]) -> Result<Vec<Outcome>
         }
     }
     tx.commit().await?;
-    Ok(outcomes)
+    Ok((outcomes, recorded_at))
 }
 
 /// True when `error` is an append losing the race for its sequence.

@@ -806,9 +806,7 @@ impl<R: PersistedEventRepository, W: Appends> PersistedEventRepository for Seali
         }
         let mut sealed = events.to_vec();
         self.keys.seal_events(&mut sealed).await?;
-        if let Some(position) = self.writes.append::<A>(sealed).await? {
-            super::appends::note(position);
-        }
+        super::appends::note(self.writes.append::<A>(sealed).await?);
         Ok(())
     }
 

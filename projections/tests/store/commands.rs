@@ -1,7 +1,12 @@
 //! Executing commands: what is committed, what is returned, what is loaded back.
 
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
 use cqrs_es::AggregateError;
-use projections::store::{CommandBus, EventLog, LogPosition};
+use projections::store::{CommandBus, Database, EventLog, LogPosition};
+use tokio::sync::Barrier;
 
 use crate::counter::{Counter, CounterCommand, CounterError, CounterEvent, CounterServices};
 use crate::helpers::{actor, TestDb};
@@ -9,6 +14,7 @@ use crate::helpers::{actor, TestDb};
 on_both_stores!(
     committed_events_load_back_in_order_with_their_metadata,
     a_refused_command_writes_nothing,
+    a_command_is_stamped_when_its_append_is_written,
 );
 
 async fn committed_events_load_back_in_order_with_their_metadata(db: &TestDb) {
@@ -140,4 +146,47 @@ async fn a_refused_command_writes_nothing(db: &TestDb) {
     assert_eq!(bus.load_events("counter-1").await.expect("load").len(), 1);
     assert_eq!(bus.load("counter-1").await.expect("load").value, 1);
     assert_eq!(log.head().await.expect("head"), head);
+}
+
+/// A command's events are stamped `recorded_at` when its append holds its connection,
+/// not when the command decided them: a command whose append waits for one (every
+/// connection that writes is held here for 300 ms after the command loaded) is stamped
+/// after the wait, and answers the stamp the log holds. The read models' lag counts
+/// from the stamp (`projections::lag`; bench/PROFILE.md, issue 14).
+async fn a_command_is_stamped_when_its_append_is_written(db: &TestDb) {
+    let meeting = Arc::new(Barrier::new(2));
+    let bus = CommandBus::<Counter>::new(&db.database, CounterServices::meeting(meeting.clone()));
+    let command = bus.execute(
+        "stamped",
+        CounterCommand::Increment { by: 1 },
+        actor("alice"),
+    );
+    let hold_the_writers = async {
+        // The command has loaded; its load's connection is back in the pool.
+        meeting.wait().await;
+        let mut held: Vec<Box<dyn Send>> = Vec::new();
+        match &db.database {
+            Database::Sqlite { pool, .. } => held.push(Box::new(pool.acquire().await.unwrap())),
+            Database::Postgres(pool) => {
+                for _ in 0..pool.options().get_max_connections() {
+                    held.push(Box::new(pool.acquire().await.unwrap()));
+                }
+            }
+        }
+        meeting.wait().await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let released = Utc::now();
+        drop(held);
+        released
+    };
+    let (committed, released) = tokio::join!(command, hold_the_writers);
+    let committed = committed.expect("the command commits after the wait");
+    let stamp = |text: &str| DateTime::parse_from_rfc3339(text).expect("RFC 3339");
+    let answered = stamp(&committed[0].metadata["recorded_at"]);
+    assert!(
+        answered >= released,
+        "stamped {answered}, before the connection was free at {released}"
+    );
+    let loaded = bus.load_events("stamped").await.expect("load events");
+    assert_eq!(loaded[0].metadata, committed[0].metadata);
 }

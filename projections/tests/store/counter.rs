@@ -38,6 +38,7 @@ pub enum CounterError {
 #[derive(Debug, Clone, Default)]
 pub struct CounterServices {
     rendezvous: Option<Arc<Rendezvous>>,
+    meeting: Option<Arc<Barrier>>,
     handle_calls: Arc<AtomicUsize>,
 }
 
@@ -61,7 +62,17 @@ impl CounterServices {
                 barrier: Barrier::new(parties),
                 parties,
             })),
-            handle_calls: Arc::default(),
+            ..Self::default()
+        }
+    }
+
+    /// The first call to `handle` meets the test at `meeting` (a barrier of two)
+    /// twice: once when its aggregate is loaded, and again before it decides, so that
+    /// the test can act in between.
+    pub fn meeting(meeting: Arc<Barrier>) -> Self {
+        Self {
+            meeting: Some(meeting),
+            ..Self::default()
         }
     }
 
@@ -101,6 +112,10 @@ impl Aggregate for Counter {
             if call < rendezvous.parties {
                 rendezvous.barrier.wait().await;
             }
+        }
+        if let Some(meeting) = services.meeting.as_ref().filter(|_| call == 0) {
+            meeting.wait().await;
+            meeting.wait().await;
         }
         let steps = match command {
             CounterCommand::Increment { by } => vec![by],
