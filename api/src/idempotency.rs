@@ -11,7 +11,9 @@
 //!   the ids the request creates are derived from it ([`id_for`]); a claim left
 //!   without an answer for longer than the request timeout is taken over and the
 //!   request runs again, finding in the aggregates what it already did (the real
-//!   outcome) instead of doing it twice. Only successes are stored, for 24 hours.
+//!   outcome) instead of doing it twice. An answer of "still being processed" (40003)
+//!   or a server failure leaves the claim the same way, free to take over at once.
+//! - Only successes are stored, for 24 hours; a refusal releases the key.
 
 use std::time::Duration;
 
@@ -137,19 +139,37 @@ pub async fn layer(State(state): State<AppState>, request: Request, next: Next) 
     let response = CURRENT.scope(current, next.run(request)).await;
     let (parts, body) = response.into_parts();
     let body = to_bytes(body, usize::MAX).await.unwrap_or_default();
-    // Only a success is an answer to replay; after a refusal the key is released, so
-    // the repeat is decided again (it may succeed once the cause is fixed).
-    let succeeded = serde_json::from_slice::<serde_json::Value>(&body)
-        .is_ok_and(|envelope| envelope["code"] == 0);
-    let saved = if succeeded {
-        let stored = String::from_utf8_lossy(&body).to_string();
-        let sql = "update idempotency set response = $1 where scope = $2 and key = $3";
-        with_pool!(&state.database, pool => sqlx::query(sql)
-            .bind(&stored).bind(&scope).bind(&key).execute(pool).await.map(|r| r.rows_affected()))
-    } else {
-        let sql = "delete from idempotency where scope = $1 and key = $2 and response is null";
-        with_pool!(&state.database, pool => sqlx::query(sql)
-            .bind(&scope).bind(&key).execute(pool).await.map(|r| r.rows_affected()))
+    let code = serde_json::from_slice::<serde_json::Value>(&body)
+        .ok()
+        .and_then(|envelope| envelope["code"].as_u64());
+    let saved = match code {
+        // A success is the answer to replay.
+        Some(0) => {
+            let stored = String::from_utf8_lossy(&body).to_string();
+            let sql = "update idempotency set response = $1 where scope = $2 and key = $3";
+            with_pool!(&state.database, pool => sqlx::query(sql)
+                .bind(&stored).bind(&scope).bind(&key).execute(pool).await.map(|r| r.rows_affected()))
+        }
+        // Still being processed (40003: the workflow had not answered in time), or
+        // failed part-way (500): what the request wrote stays, under the ids it
+        // derived. The claim is left as a crash leaves it, but free at once: the
+        // repeat takes it over with the first claim's time, names the same ids and
+        // answers what happened. Released instead, the repeat of an apply named a new
+        // order and was refused (40005) beside the one being opened.
+        Some(40003 | 500) | None => {
+            let sql = "update idempotency set claimed_at = $1 \
+                       where scope = $2 and key = $3 and response is null";
+            with_pool!(&state.database, pool => sqlx::query(sql)
+                .bind(time_text(chrono::DateTime::UNIX_EPOCH)).bind(&scope).bind(&key)
+                .execute(pool).await.map(|r| r.rows_affected()))
+        }
+        // A refusal wrote nothing: the key is released, so the repeat is decided
+        // again with new ids (it may succeed once the cause is fixed).
+        Some(_) => {
+            let sql = "delete from idempotency where scope = $1 and key = $2 and response is null";
+            with_pool!(&state.database, pool => sqlx::query(sql)
+                .bind(&scope).bind(&key).execute(pool).await.map(|r| r.rows_affected()))
+        }
     };
     if let Err(error) = saved {
         tracing::error!(%error, "idempotency answer not saved");

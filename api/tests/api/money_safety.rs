@@ -29,6 +29,55 @@ async fn idempotency_survives_a_crash_on_postgres() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_repeat_after_still_processing_on_sqlite() {
+    a_repeat_after_still_processing(TestApp::sqlite().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_repeat_after_still_processing_on_postgres() {
+    if let Some(app) = TestApp::postgres().await {
+        a_repeat_after_still_processing(app).await;
+    }
+}
+
+/// An apply answered "still being processed" (40003: the loan workflow, stopped here,
+/// had not opened the order within the wait) has opened the application. Its repeat
+/// with the same key names the same order and, once the workflow runs, answers it:
+/// not a refusal as a second application (40005) beside the first.
+async fn a_repeat_after_still_processing(app: TestApp) {
+    let (token, user_id) = app.qualified_borrower("09175550019").await;
+    app.stop_workers().await;
+    let apply = json!({"amt": "100000", "periodDays": 6, "appId": 1});
+    let slow = app
+        .post_with_key("/jackey/loan/apply", &token, "k-slow", apply.clone())
+        .await;
+    assert_eq!(slow["code"], 40003, "{slow}");
+    // The workflow runs again (a second process over the same store).
+    let restarted = TestApp::over(app.state.database.clone(), None).await;
+    let again = restarted
+        .post_with_key("/jackey/loan/apply", &token, "k-slow", apply)
+        .await;
+    assert_eq!(again["code"], 0, "{again}");
+    let user = restarted
+        .state
+        .users
+        .load(&user_id.to_string())
+        .await
+        .unwrap();
+    let order_id = again["data"]["loanOrderId"].as_str().unwrap();
+    assert_eq!(
+        user.open_order.map(|id| id.to_string()).as_deref(),
+        Some(order_id),
+        "the order the first call opened"
+    );
+    let orders = restarted
+        .ok("/jackey/loan/getUserOrderList", Some(&token), json!({}))
+        .await;
+    assert_eq!(orders.as_array().unwrap().len(), 1, "one order");
+    restarted.stop_workers().await;
+}
+
 /// What a process killed mid-request leaves: the claim, and no answer.
 async fn crash_after_the_effect(app: &TestApp, key: &str) {
     let abandoned = format!(
