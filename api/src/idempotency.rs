@@ -142,6 +142,11 @@ pub async fn layer(State(state): State<AppState>, request: Request, next: Next) 
     let code = serde_json::from_slice::<serde_json::Value>(&body)
         .ok()
         .and_then(|envelope| envelope["code"].as_u64());
+    let outcome_unknown = code.is_none_or(|code| {
+        [ErrorCode::ServerError, ErrorCode::Unknown]
+            .iter()
+            .any(|unknown| u64::from(unknown.code()) == code)
+    });
     let saved = match code {
         // A success is the answer to replay.
         Some(0) => {
@@ -151,12 +156,12 @@ pub async fn layer(State(state): State<AppState>, request: Request, next: Next) 
                 .bind(&stored).bind(&scope).bind(&key).execute(pool).await.map(|r| r.rows_affected()))
         }
         // Still being processed (40003: the workflow had not answered in time), or
-        // failed part-way (500): what the request wrote stays, under the ids it
-        // derived. The claim is left as a crash leaves it, but free at once: the
+        // failed part-way (500), or no envelope at all: what the request wrote
+        // stays, under the ids it derived. The claim is left as a crash leaves it, but free at once: the
         // repeat takes it over with the first claim's time, names the same ids and
         // answers what happened. Released instead, the repeat of an apply named a new
         // order and was refused (40005) beside the one being opened.
-        Some(40003 | 500) | None => {
+        _ if outcome_unknown => {
             let sql = "update idempotency set claimed_at = $1 \
                        where scope = $2 and key = $3 and response is null";
             with_pool!(&state.database, pool => sqlx::query(sql)
@@ -165,7 +170,7 @@ pub async fn layer(State(state): State<AppState>, request: Request, next: Next) 
         }
         // A refusal wrote nothing: the key is released, so the repeat is decided
         // again with new ids (it may succeed once the cause is fixed).
-        Some(_) => {
+        _ => {
             let sql = "delete from idempotency where scope = $1 and key = $2 and response is null";
             with_pool!(&state.database, pool => sqlx::query(sql)
                 .bind(&scope).bind(&key).execute(pool).await.map(|r| r.rows_affected()))

@@ -56,9 +56,9 @@ pub(super) fn stamp(events: &mut [SerializedEvent], at: &str) {
     }
 }
 
-/// The current time as [`stamp`] writes it.
+/// The current time as [`stamp`] writes it ([`crate::projection::time_text`]).
 pub(super) fn now_text() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
+    crate::projection::time_text(chrono::Utc::now())
 }
 
 /// What an append wrote: where its last event landed, when the store tells it, and the
