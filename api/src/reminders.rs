@@ -6,9 +6,9 @@
 //! - **the rule** ("each reminder once, only while owed, only on its day") is the
 //!   Order's: [`OrderCommand::SendReminder`] records `ReminderDue` or nothing;
 //! - **the scheduler's pass** ([`pass`]) only finds candidates: the installments of
-//!   repaying loans (`order_detail`) whose reminder day is today, less those the inbox
-//!   already shows. A stale read model can only make it ask again, and the order then
-//!   records nothing;
+//!   repaying loans (`order_detail`) with a reminder open today (its day, or a missed
+//!   day made up: [`ReminderKind::is_open`]), less those the inbox already shows. A
+//!   stale read model can only make it ask again, and the order then records nothing;
 //! - **the SMS** is queued by [`ReminderWorker`], a workflow reacting to `ReminderDue`
 //!   after it is committed (never inside `handle`): one outbox row keyed by the event
 //!   (`reminder:<order id>:<sequence>`, unique), so a restart or a second process
@@ -24,9 +24,11 @@
 
 use std::collections::HashSet;
 
-use aggregates::order::{OrderCommand, OrderEvent, OrderStatus, ReminderKind};
+use aggregates::order::{
+    OrderCommand, OrderEvent, OrderStatus, ReminderKind, LONGEST_CATCH_UP_DAYS,
+};
 use aggregates::Actor;
-use chrono::{NaiveDate, NaiveTime};
+use chrono::{DateTime, Days, NaiveDate, NaiveTime, Utc};
 use projections::consumer::Workflow;
 use projections::projection::time_text;
 use projections::reads::schedule;
@@ -39,14 +41,17 @@ use crate::envelope::ApiError;
 use crate::payment::grouped_money;
 use crate::state::AppState;
 
-/// One scheduler pass: asks each order with an installment whose reminder day is
-/// today (UTC, the state's clock) to record that reminder; returns how many
-/// reminders were recorded. An order that refuses or fails is logged and the pass
+/// One scheduler pass: asks each order with an installment whose reminder is open
+/// today (UTC, the state's clock: its day, or a day a pass missed, made up) to record
+/// that reminder; returns how many reminders were recorded. An order that refuses or fails is logged and the pass
 /// goes on with the others; an unreadable read model is an error.
 pub async fn pass(state: &AppState) -> Result<usize, ApiError> {
     let today = state.now().date_naive();
     let loans = schedule::orders_in_status(&state.database, OrderStatus::Disbursed).await?;
-    let shown = notices_recorded_since(state, today).await?;
+    // A reminder open today was recorded, if at all, no earlier than its window's
+    // first day, at most LONGEST_CATCH_UP_DAYS before today.
+    let since = today - Days::new(LONGEST_CATCH_UP_DAYS);
+    let shown = notices_recorded_since(state, since).await?;
     let mut recorded = 0;
     for (order_id, doc) in loans {
         let doc: serde_json::Value = serde_json::from_str(&doc).map_err(ApiError::internal)?;
@@ -75,9 +80,16 @@ pub async fn pass(state: &AppState) -> Result<usize, ApiError> {
     Ok(recorded)
 }
 
-/// The (installment, kind) reminders of an `order_detail` document whose day is
-/// `today`, for installments not yet repaid (status 1). The order re-checks all of it.
+/// The (installment, kind) reminders of an `order_detail` document open on `today`,
+/// for installments not yet repaid (status 1). The order re-checks all of it.
 fn candidates(doc: &serde_json::Value, today: NaiveDate) -> Vec<(u32, ReminderKind)> {
+    let Some(paid_on) = doc["paidAt"]
+        .as_str()
+        .and_then(|at| at.parse::<DateTime<Utc>>().ok())
+        .map(|at| at.date_naive())
+    else {
+        return Vec::new();
+    };
     let views = doc["periodViews"].as_array().cloned().unwrap_or_default();
     let mut found = Vec::new();
     for view in views {
@@ -92,7 +104,7 @@ fn candidates(doc: &serde_json::Value, today: NaiveDate) -> Vec<(u32, ReminderKi
             continue;
         }
         for kind in ReminderKind::ALL {
-            if kind.falls_on(due, today) {
+            if kind.is_open(due, paid_on, today) {
                 found.push((period, kind));
             }
         }
@@ -100,14 +112,13 @@ fn candidates(doc: &serde_json::Value, today: NaiveDate) -> Vec<(u32, ReminderKi
     found
 }
 
-/// The reminders the inbox already shows that were recorded on or after `today`
-/// (each kind has one day, so today's candidates can only have today's notices):
-/// (order id, installment, kind).
+/// The reminders the inbox already shows that were recorded on or after the day
+/// `since` (UTC): (order id, installment, kind).
 async fn notices_recorded_since(
     state: &AppState,
-    today: NaiveDate,
+    since: NaiveDate,
 ) -> Result<HashSet<(String, i64, &'static str)>, ApiError> {
-    let start = time_text(today.and_time(NaiveTime::MIN).and_utc());
+    let start = time_text(since.and_time(NaiveTime::MIN).and_utc());
     let rows = schedule::notices_since(&state.database, &start).await?;
     Ok(rows
         .into_iter()
@@ -326,22 +337,40 @@ mod tests {
     }
 
     #[test]
-    fn candidates_are_the_unpaid_installments_whose_reminder_day_is_today() {
-        let doc = json!({"periodViews": [
+    fn candidates_are_the_unpaid_installments_whose_reminder_is_open_today() {
+        let doc = json!({"paidAt": "2026-11-22T09:30:00.000000Z", "periodViews": [
             {"period": 1, "dueDate": "2026-11-23", "status": 0},
             {"period": 2, "dueDate": "2026-11-24", "status": 1},
             {"period": 3, "dueDate": "2026-11-25", "status": 0},
             {"period": 4, "dueDate": "2026-11-26", "status": 0},
         ]});
-        // Installment 2 (due the 24th) is repaid: no reminder of it.
+        // Installment 2 (due the 24th) is repaid: no reminder of it. On the 23rd,
+        // installment 1's 1-day reminder (its day the 22nd) and installment 3's 3-day
+        // reminder (also the 22nd) are still open, to be made up if the 22nd's passes
+        // missed them; installment 1's 3-day reminder (the 20th) came before the payout.
         assert_eq!(
             candidates(&doc, day("2026-11-23")),
-            vec![(4, ReminderKind::DueIn3Days)]
+            vec![
+                (1, ReminderKind::DueIn1Day),
+                (3, ReminderKind::DueIn3Days),
+                (4, ReminderKind::DueIn3Days)
+            ]
         );
         assert_eq!(
             candidates(&doc, day("2026-11-24")),
-            vec![(1, ReminderKind::Overdue), (3, ReminderKind::DueIn1Day)]
+            vec![
+                (1, ReminderKind::Overdue),
+                (3, ReminderKind::DueIn1Day),
+                (4, ReminderKind::DueIn3Days)
+            ]
+        );
+        // A week after its day the overdue reminder is no longer made up.
+        assert_eq!(
+            candidates(&doc, day("2026-12-01")),
+            vec![(3, ReminderKind::Overdue), (4, ReminderKind::Overdue)]
         );
         assert!(candidates(&json!({}), day("2026-11-24")).is_empty());
+        let unpaid = json!({"periodViews": doc["periodViews"].clone()});
+        assert!(candidates(&unpaid, day("2026-11-24")).is_empty());
     }
 }

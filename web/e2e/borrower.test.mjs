@@ -38,6 +38,8 @@ describe('borrower journey', () => {
       await shot(page, name);
     }
     await completeProfile(page, { shots: true });
+    // A qualified borrower without a signature: the sheet opens by itself.
+    await page.getByTestId('signature-canvas').waitFor();
     await shot(page, 'signature-sheet');
     await sign(page);
     await page.getByText('I have read and agree to the').click();

@@ -615,8 +615,9 @@ impl Order {
 
 impl Order {
     /// The `kind` reminder of installment `period` at `now`, when one is due: the loan
-    /// is disbursed, the installment exists and is still owed, today (UTC) is the
-    /// kind's day, and it was not recorded before. Anything else records nothing.
+    /// is disbursed, the installment exists and is still owed, today (UTC) is inside
+    /// the kind's window ([`ReminderKind::is_open`]: its day, or a missed day made up
+    /// soon after), and it was not recorded before. Anything else records nothing.
     async fn send_reminder(
         &mut self,
         period: u32,
@@ -627,15 +628,15 @@ impl Order {
         if self.status != OrderStatus::Disbursed || self.reminders.contains(&(period, kind)) {
             return Ok(());
         }
-        let Some(installment) = self
-            .loan
-            .as_ref()
-            .and_then(|loan| loan.schedule.iter().find(|i| i.period == period))
-        else {
+        let Some((loan, installment)) = self.loan.as_ref().and_then(|loan| {
+            let installment = loan.schedule.iter().find(|i| i.period == period)?;
+            Some((loan, installment))
+        }) else {
             return Ok(());
         };
         let owed = installment.unpaid();
-        if owed.is_zero() || !kind.falls_on(installment.due_date, now.date_naive()) {
+        let paid_on = loan.paid_at.date_naive();
+        if owed.is_zero() || !kind.is_open(installment.due_date, paid_on, now.date_naive()) {
             return Ok(());
         }
         let event = OrderEvent::ReminderDue {

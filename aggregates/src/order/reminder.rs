@@ -11,10 +11,14 @@
 //!   it done);
 //! - only an installment still owed on a disbursed loan is reminded: one paid between
 //!   the scheduler's look and the command is not;
-//! - each kind has one day, in UTC: [`ReminderKind::day_for`]. A day the scheduler
-//!   missed entirely is not made up later, so a text never says "due in 3 days" of an
-//!   installment due tomorrow. The wording states the amount and the date, never a
-//!   threat (P11, section 0).
+//! - each kind has one day, in UTC ([`ReminderKind::day_for`]), and a short window
+//!   from that day ([`ReminderKind::window`]): a day the scheduler missed (an outage,
+//!   a deploy across midnight) is made up on the next pass while the window is open,
+//!   so a borrower is not left unreminded of money owed. The windows never overlap,
+//!   so a late text is never one the next kind has replaced ("due on 25 Nov" is not
+//!   sent on 25 Nov's overdue day), and a reminder whose day fell before the payout
+//!   is not sent at all ([`ReminderKind::is_open`]). The wording states the amount
+//!   and the date, never a relative day or a threat (P11, section 0).
 
 use chrono::{Days, NaiveDate};
 use serde::{Deserialize, Serialize};
@@ -62,11 +66,40 @@ impl ReminderKind {
         }
     }
 
-    /// True when `today` is this reminder's day for an installment due on `due_date`.
-    pub fn falls_on(self, due_date: NaiveDate, today: NaiveDate) -> bool {
-        self.day_for(due_date) == Some(today)
+    /// The first and last day (UTC, inclusive) this reminder may be recorded: its day,
+    /// and after it the days until the next kind's day, so a missed day is made up
+    /// but never as a stale text. `due − 3 ..= due − 2`, `due − 1 ..= due`, and for the
+    /// overdue reminder its day and the [`OVERDUE_CATCH_UP_DAYS`] after it.
+    pub fn window(self, due_date: NaiveDate) -> Option<(NaiveDate, NaiveDate)> {
+        let first = self.day_for(due_date)?;
+        let last = match self {
+            Self::DueIn3Days => due_date.checked_sub_days(Days::new(2))?,
+            Self::DueIn1Day => due_date,
+            Self::Overdue => first.checked_add_days(Days::new(OVERDUE_CATCH_UP_DAYS))?,
+        };
+        Some((first, last))
+    }
+
+    /// True when this reminder of an installment due on `due_date`, of a loan paid out
+    /// on `paid_on`, may be recorded on `today`: `today` is inside its
+    /// [`window`](Self::window), and its day did not fall before the payout (a loan paid
+    /// out two days before an installment is due gets its 1-day reminder, not a late
+    /// "3 days before" one).
+    pub fn is_open(self, due_date: NaiveDate, paid_on: NaiveDate, today: NaiveDate) -> bool {
+        self.window(due_date)
+            .is_some_and(|(first, last)| first >= paid_on && first <= today && today <= last)
     }
 }
+
+/// How many days after its day a missed overdue reminder is still sent (the other
+/// kinds' windows end where the next kind's day begins). After that the borrower's
+/// home screen and statement show the overdue installment; a notice weeks late would
+/// add nothing.
+pub const OVERDUE_CATCH_UP_DAYS: u64 = 6;
+
+/// The longest a reminder can be recorded after its day: a scheduler pass looking for
+/// the reminders already recorded needs to look back no further (in days).
+pub const LONGEST_CATCH_UP_DAYS: u64 = OVERDUE_CATCH_UP_DAYS;
 
 #[cfg(test)]
 mod tests {
@@ -88,9 +121,49 @@ mod tests {
             Some(day("2026-11-24"))
         );
         assert_eq!(ReminderKind::Overdue.day_for(due), Some(day("2026-11-26")));
-        assert!(ReminderKind::Overdue.falls_on(due, day("2026-11-26")));
-        assert!(!ReminderKind::Overdue.falls_on(due, day("2026-11-25")));
-        assert!(!ReminderKind::Overdue.falls_on(due, day("2026-11-27")));
+    }
+
+    #[test]
+    fn the_windows_follow_one_another_without_overlap() {
+        let due = day("2026-11-25");
+        let window = |kind: ReminderKind| kind.window(due).unwrap();
+        assert_eq!(
+            window(ReminderKind::DueIn3Days),
+            (day("2026-11-22"), day("2026-11-23"))
+        );
+        assert_eq!(
+            window(ReminderKind::DueIn1Day),
+            (day("2026-11-24"), day("2026-11-25"))
+        );
+        assert_eq!(
+            window(ReminderKind::Overdue),
+            (day("2026-11-26"), day("2026-12-02"))
+        );
+        // Each day from the first reminder's to the last's belongs to exactly one kind.
+        let paid = day("2026-11-01");
+        for offset in 0..11 {
+            let today = day("2026-11-22") + Days::new(offset);
+            let open = ReminderKind::ALL
+                .into_iter()
+                .filter(|kind| kind.is_open(due, paid, today))
+                .count();
+            assert_eq!(open, 1, "{today}");
+        }
+        for today in [day("2026-11-21"), day("2026-12-03")] {
+            assert!(ReminderKind::ALL
+                .into_iter()
+                .all(|kind| !kind.is_open(due, paid, today)));
+        }
+    }
+
+    #[test]
+    fn a_reminder_whose_day_fell_before_the_payout_is_never_open() {
+        // Paid out on the 23rd: the 3-day reminder's day (22nd) came before the loan.
+        let (due, paid) = (day("2026-11-25"), day("2026-11-23"));
+        assert!(!ReminderKind::DueIn3Days.is_open(due, paid, day("2026-11-23")));
+        assert!(ReminderKind::DueIn1Day.is_open(due, paid, day("2026-11-24")));
+        // Paid out on the 22nd: the 3-day reminder's day is the payout day.
+        assert!(ReminderKind::DueIn3Days.is_open(due, day("2026-11-22"), day("2026-11-22")));
     }
 
     #[test]

@@ -1835,13 +1835,13 @@ fn a_partly_paid_installment_is_reminded_of_what_is_left() {
 }
 
 #[test]
-fn a_reminder_outside_its_day_records_nothing() {
-    // Installment 4 (due day 4): its 3-day reminder is on day 1 only, its 1-day
-    // reminder on day 3 only, its overdue reminder on day 5 only.
+fn a_reminder_outside_its_window_records_nothing() {
+    // Installment 4 (due day 4): its 3-day reminder may be recorded on days 1–2, its
+    // 1-day reminder on days 3–4, its overdue reminder on days 5–11.
     for (kind, wrong_days) in [
-        (ReminderKind::DueIn3Days, [0, 2, 4]),
-        (ReminderKind::DueIn1Day, [1, 2, 4]),
-        (ReminderKind::Overdue, [3, 4, 6]),
+        (ReminderKind::DueIn3Days, [0, 3, 4]),
+        (ReminderKind::DueIn1Day, [1, 2, 5]),
+        (ReminderKind::Overdue, [3, 4, 12]),
     ] {
         for day in wrong_days {
             test_at(at(day))
@@ -1850,6 +1850,61 @@ fn a_reminder_outside_its_day_records_nothing() {
                 .then_expect_events(vec![]);
         }
     }
+}
+
+#[test]
+fn a_reminder_day_the_scheduler_missed_is_made_up_while_its_window_is_open() {
+    // Installment 4 is due on day 4. No pass ran on day 1 (the 3-day reminder's day)
+    // or day 3 (the 1-day reminder's): each is recorded on the next day instead.
+    test_at(at(2))
+        .given(disbursed())
+        .when(remind(4, ReminderKind::DueIn3Days))
+        .then_expect_events(vec![reminder_due(
+            4,
+            ReminderKind::DueIn3Days,
+            2,
+            dec!(13493.3),
+        )]);
+    test_at(at(4))
+        .given(disbursed())
+        .when(remind(4, ReminderKind::DueIn1Day))
+        .then_expect_events(vec![reminder_due(
+            4,
+            ReminderKind::DueIn1Day,
+            4,
+            dec!(13493.3),
+        )]);
+    // Overdue from day 5: after a week without passes, day 11 still tells the borrower.
+    test_at(at(11))
+        .given(disbursed())
+        .when(remind(4, ReminderKind::Overdue))
+        .then_expect_events(vec![reminder_due(
+            4,
+            ReminderKind::Overdue,
+            11,
+            dec!(13493.3),
+        )]);
+}
+
+#[test]
+fn a_reminder_whose_day_came_before_the_payout_is_not_sent() {
+    // Installment 2 is due on day 2: its 3-day reminder's day was day −1, before the
+    // loan was paid out on day 0, so it is not sent late; its 1-day reminder is.
+    for day in [0, 1] {
+        test_at(at(day))
+            .given(disbursed())
+            .when(remind(2, ReminderKind::DueIn3Days))
+            .then_expect_events(vec![]);
+    }
+    test_at(at(1))
+        .given(disbursed())
+        .when(remind(2, ReminderKind::DueIn1Day))
+        .then_expect_events(vec![reminder_due(
+            2,
+            ReminderKind::DueIn1Day,
+            1,
+            dec!(13493.3),
+        )]);
 }
 
 #[test]

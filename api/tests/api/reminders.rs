@@ -354,6 +354,63 @@ async fn two_processes_remind_once_on_postgres() {
     }
 }
 
+/// Days without a scheduler pass (an outage over days 1 and 2): the next pass, on
+/// day 3, makes up the reminders still open (each kind until the next kind's day, the
+/// overdue one for a week), once each, and skips those another kind has replaced.
+async fn missed_days_are_made_up(clock: Arc<FixedClock>, app: TestApp) {
+    let (token, _, order_id) = disbursed(&app, "09175550211").await;
+    days_pass(&app, &clock, 0..=0).await;
+    days_pass(&app, &clock, 3..=3).await;
+    let got: BTreeSet<_> = reminded(&inbox(&app, &token).await).into_iter().collect();
+    let expected: BTreeSet<(u64, String)> = [
+        // Day 0, on time.
+        (1, "due_in_1_day"),
+        (3, "due_in_3_days"),
+        // Day 3: installments 1 and 2 overdue (since days 2 and 3), 3 due today, 4
+        // due tomorrow, 5 and 6 due in two and three days.
+        (1, "overdue"),
+        (2, "overdue"),
+        (3, "due_in_1_day"),
+        (4, "due_in_1_day"),
+        (5, "due_in_3_days"),
+        (6, "due_in_3_days"),
+    ]
+    .into_iter()
+    .map(|(period, kind)| (period, kind.to_string()))
+    .collect();
+    // Installment 2's 1-day reminder (day 1) and 4's 3-day one (day 1) are not sent
+    // late: a later reminder of the same installment stands in for each.
+    assert_eq!(got, expected);
+    assert_eq!(count(&app, REMINDER_EVENTS, &order_id).await, 8);
+    let sms = format!("reminder:{order_id}:%");
+    assert_eq!(count(&app, REMINDER_SMS, &sms).await, 8);
+    // Back to one pass a day: day 4 adds only what opens on it (installment 3
+    // overdue, 5 due tomorrow); nothing recorded on day 3 is sent again.
+    days_pass(&app, &clock, 4..=4).await;
+    let got: BTreeSet<_> = reminded(&inbox(&app, &token).await).into_iter().collect();
+    let added: Vec<_> = got.difference(&expected).cloned().collect();
+    assert_eq!(
+        added,
+        vec![(3, "overdue".to_string()), (5, "due_in_1_day".to_string())]
+    );
+    assert_eq!(count(&app, REMINDER_SMS, &sms).await, 10);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn missed_days_are_made_up_on_sqlite() {
+    let clock = Arc::new(FixedClock::at(test_now()));
+    let app = TestApp::sqlite_at(clock.clone()).await;
+    missed_days_are_made_up(clock, app).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn missed_days_are_made_up_on_postgres() {
+    let clock = Arc::new(FixedClock::at(test_now()));
+    if let Some(app) = TestApp::postgres_at(clock.clone()).await {
+        missed_days_are_made_up(clock, app).await;
+    }
+}
+
 /// The inbox: newest first with counts, pages, marking read some or all, and no way
 /// to list or mark another borrower's notices; bad input answers 10004.
 async fn the_inbox_is_the_borrowers_own(clock: Arc<FixedClock>, app: TestApp) {
