@@ -3,7 +3,7 @@
 //! it becomes overdue, each exactly once.
 //!
 //! Where each part lives (DESIGN.md "Where each rule lives"):
-//! - **the rule** ("each reminder once, only while owed, only on its day") is the
+//! - **the rule** ("each reminder once, only while owed, only within its window") is the
 //!   Order's: [`OrderCommand::SendReminder`] records `ReminderDue` or nothing;
 //! - **the scheduler's pass** ([`pass`]) only finds candidates: the installments of
 //!   repaying loans (`order_detail`) with a reminder open today (its day, or a missed
@@ -43,8 +43,9 @@ use crate::state::AppState;
 
 /// One scheduler pass: asks each order with an installment whose reminder is open
 /// today (UTC, the state's clock: its day, or a day a pass missed, made up) to record
-/// that reminder; returns how many reminders were recorded. An order that refuses or fails is logged and the pass
-/// goes on with the others; an unreadable read model is an error.
+/// that reminder; returns how many reminders were recorded. An order that refuses
+/// or fails is logged and the pass goes on with the others; an unreadable read model
+/// is an error.
 pub async fn pass(state: &AppState) -> Result<usize, ApiError> {
     let today = state.now().date_naive();
     let loans = schedule::orders_in_status(&state.database, OrderStatus::Disbursed).await?;
