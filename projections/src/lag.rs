@@ -134,9 +134,16 @@ mod tests {
         assert_eq!(snapshot.buckets[0], 2);
         assert_eq!(snapshot.buckets[1], 1);
         assert_eq!(snapshot.buckets[2], 1);
-        let fifty_ms = BUCKETS_US.iter().position(|bound| *bound == 50_000).unwrap();
+        let fifty_ms = BUCKETS_US
+            .iter()
+            .position(|bound| *bound == 50_000)
+            .unwrap();
         assert_eq!(snapshot.buckets[fifty_ms], 1);
-        assert_eq!(snapshot.buckets[fifty_ms - 1], 0, "45 ms is a bucket of its own");
+        assert_eq!(
+            snapshot.buckets[fifty_ms - 1],
+            0,
+            "45 ms is a bucket of its own"
+        );
         assert_eq!(snapshot.buckets[BUCKETS_US.len()], 1);
         assert_eq!(snapshot.max_us, 20_000_000);
         assert_eq!(snapshot.sum_us, 200 + 1_000 + 1_001 + 49_000 + 20_000_000);
