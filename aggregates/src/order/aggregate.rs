@@ -625,24 +625,14 @@ impl Order {
         sink: &EventSink<Self>,
         now: DateTime<Utc>,
     ) -> Result<(), OrderError> {
-        if self.status != OrderStatus::Disbursed || self.reminders.contains(&(period, kind)) {
-            return Ok(());
-        }
-        let Some((loan, installment)) = self.loan.as_ref().and_then(|loan| {
-            let installment = loan.schedule.iter().find(|i| i.period == period)?;
-            Some((loan, installment))
-        }) else {
+        let Some(installment) = self.reminder_open(period, kind, now.date_naive()) else {
             return Ok(());
         };
-        let owed = installment.unpaid();
-        let paid_on = loan.paid_at.date_naive();
-        if owed.is_zero() || !kind.is_open(installment.due_date, paid_on, now.date_naive()) {
-            return Ok(());
-        }
+        let (due_date, owed) = (installment.due_date, installment.unpaid());
         let event = OrderEvent::ReminderDue {
             period,
             kind,
-            due_date: installment.due_date,
+            due_date,
             amount: owed,
             at: now,
         };

@@ -24,6 +24,7 @@ mod errors;
 mod events;
 mod loan;
 mod reminder;
+mod scheduling;
 mod status;
 
 #[cfg(test)]

@@ -1989,3 +1989,121 @@ fn a_reminder_never_changes_what_is_owed_p11() {
     assert_eq!(order.outstanding(), fold(disbursed()).outstanding());
     assert!(order.reminders.contains(&(4, ReminderKind::DueIn3Days)));
 }
+
+// ---- when the scheduler need ask (scheduling.rs) -------------------------------------------
+
+/// Runs the scheduler's two commands on every day from the payout to day `last`
+/// (except `skipped`, an outage), as a pass does: `AccrueOverdue`, then every
+/// reminder. Checks, on each day, that `next_scheduled_day` was not after a day on
+/// which something was recorded, and that `open_reminders` named exactly the
+/// reminders recorded. Returns the history and the days on which something was recorded.
+fn scheduler_days(
+    product: Product,
+    mut history: Vec<OrderEvent>,
+    last: u64,
+    skipped: &[u64],
+) -> (Vec<OrderEvent>, Vec<u64>) {
+    let mut busy = Vec::new();
+    for day in (0..=last).filter(|day| !skipped.contains(day)) {
+        let today = at(day).date_naive();
+        let next = fold(history.clone()).next_scheduled_day();
+        let accrued = run(
+            test_with(product.clone(), at(day)),
+            history.clone(),
+            OrderCommand::AccrueOverdue,
+        );
+        let mut recorded = !accrued.is_empty();
+        history.extend(accrued);
+        let open = fold(history.clone()).open_reminders(today);
+        let mut reminded = Vec::new();
+        for period in 1..=7 {
+            for kind in ReminderKind::ALL {
+                let events = run(
+                    test_with(product.clone(), at(day)),
+                    history.clone(),
+                    remind(period, kind),
+                );
+                if !events.is_empty() {
+                    reminded.push((period, kind));
+                }
+                history.extend(events);
+            }
+        }
+        assert_eq!(open, reminded, "day {day}: open reminders");
+        recorded |= !reminded.is_empty();
+        if recorded {
+            busy.push(day);
+            assert!(
+                next.is_some_and(|next| next <= today),
+                "day {day}: something was recorded, but the next scheduled day was {next:?}"
+            );
+        }
+    }
+    (history, busy)
+}
+
+#[test]
+fn the_next_scheduled_day_is_never_after_a_day_the_scheduler_records_something() {
+    // No overdue rate, nothing paid: installment k (due on day k) is reminded on days
+    // k − 3, k − 1 and k + 1, and marked overdue on day k + 1; the last is day 7.
+    let (history, busy) = scheduler_days(demo_product(), disbursed(), 20, &[]);
+    assert_eq!(busy, (0..=7).collect::<Vec<_>>());
+    // Every reminder is recorded and nothing accrues without a rate: no day will come.
+    assert_eq!(fold(history).next_scheduled_day(), None);
+}
+
+#[test]
+fn with_an_overdue_rate_the_order_is_due_every_day_until_the_cap() {
+    // Cap at 1.3 % of 80,000: interest 960 leaves 80 for fees (see above).
+    let (product, given) = with_overdue_fee(100, dec!(1.3));
+    let (history, busy) = scheduler_days(product, given, 30, &[]);
+    let order = fold(history);
+    assert_eq!(order.loan.as_ref().unwrap().fees_charged(), dec!(80));
+    assert_eq!(
+        order.next_scheduled_day(),
+        None,
+        "capped: nothing left to charge"
+    );
+    // Fees on days 2 to 4 (the cap is reached on day 4), reminders through day 7.
+    assert_eq!(busy, (0..=7).collect::<Vec<_>>());
+    // Cap at 2 % (640 for fees): about 81 a day once all six are overdue, so fees go
+    // on after the last reminder (day 7) until day 12.
+    let (product, given) = with_overdue_fee(100, dec!(2));
+    let (history, busy) = scheduler_days(product, given, 30, &[]);
+    assert_eq!(busy, (0..=12).collect::<Vec<_>>());
+    let order = fold(history);
+    assert_eq!(order.loan.as_ref().unwrap().fees_charged(), dec!(640));
+    assert_eq!(order.next_scheduled_day(), None);
+}
+
+#[test]
+fn after_an_outage_missed_reminders_do_not_keep_the_order_due() {
+    // The scheduler is down on days 1 to 4: installment 5's 3-day reminder (day 2,
+    // window 2..=3) is never made up, and must not make every later day a due day.
+    let (history, busy) = scheduler_days(demo_product(), disbursed(), 20, &[1, 2, 3, 4]);
+    let order = fold(history.clone());
+    assert!(!order.reminders.contains(&(5, ReminderKind::DueIn3Days)));
+    assert_eq!(order.next_scheduled_day(), None);
+    // Day 5 makes up what is still open (the 1-day reminders of installments 5 and 6,
+    // the overdue reminders of 1 to 4); days 6 and 7 are installment 5's and 6's
+    // overdue days.
+    assert_eq!(busy, vec![0, 5, 6, 7]);
+    // Right after day 5 the closed windows (3-day reminders of 4 to 6, days 1 to 4) do
+    // not hold the day back: the next is installment 5's overdue day.
+    let (through_day_5, _) = scheduler_days(demo_product(), disbursed(), 5, &[1, 2, 3, 4]);
+    assert_eq!(
+        fold(through_day_5).next_scheduled_day(),
+        Some(at(6).date_naive())
+    );
+}
+
+#[test]
+fn a_repaid_or_undisbursed_order_is_never_scheduled() {
+    assert_eq!(fold(approved(dec!(80000), 6)).next_scheduled_day(), None);
+    assert_eq!(fold(repaid_within_cooling_off()).next_scheduled_day(), None);
+    // A fresh loan: installment 1's 1-day reminder opens on the payout day.
+    assert_eq!(
+        fold(disbursed()).next_scheduled_day(),
+        Some(test_now().date_naive())
+    );
+}

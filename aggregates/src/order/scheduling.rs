@@ -1,0 +1,117 @@
+//! What the scheduler may ask of an order, and from which day (PRODUCT.md 4.4 and
+//! 12.5): mark an installment overdue and charge a day's capped fee
+//! (`AccrueOverdue`), or record a due-date reminder (`SendReminder`).
+//!
+//! The rules themselves stay where they are decided — `accrue_overdue` and
+//! `send_reminder` in the Order's `handle`. This module answers two questions from the
+//! same state, so that a scheduler pass need not ask every loan every minute:
+//! - [`Order::open_reminders`]: the reminders `SendReminder` would record today (the
+//!   same predicate the command checks, [`Order::reminder_open`]);
+//! - [`Order::next_scheduled_day`]: the first day on which either command could record
+//!   anything. The orders projection keeps it beside each order (`order_detail`), and
+//!   a pass visits only the orders whose day has come.
+
+use chrono::{Days, NaiveDate};
+
+use super::loan::{Installment, Loan};
+use super::{Order, OrderStatus, ReminderKind};
+use crate::pricing::fee_headroom;
+
+impl Order {
+    /// The installment whose `kind` reminder may be recorded on `today` (UTC), if
+    /// any: the loan is disbursed, installment `period` exists and is still owed,
+    /// today is inside the kind's window and its day did not fall before the payout
+    /// ([`ReminderKind::is_open`]), and this reminder was not recorded before.
+    pub fn reminder_open(
+        &self,
+        period: u32,
+        kind: ReminderKind,
+        today: NaiveDate,
+    ) -> Option<&Installment> {
+        if self.status != OrderStatus::Disbursed || self.reminders.contains(&(period, kind)) {
+            return None;
+        }
+        let loan = self.loan.as_ref()?;
+        let installment = loan.schedule.iter().find(|i| i.period == period)?;
+        let paid_on = loan.paid_at.date_naive();
+        let open =
+            !installment.unpaid().is_zero() && kind.is_open(installment.due_date, paid_on, today);
+        open.then_some(installment)
+    }
+
+    /// Every (installment, kind) reminder [`Order::reminder_open`] on `today`, by
+    /// installment then kind.
+    pub fn open_reminders(&self, today: NaiveDate) -> Vec<(u32, ReminderKind)> {
+        let Some(loan) = self.loan.as_ref() else {
+            return Vec::new();
+        };
+        loan.schedule
+            .iter()
+            .flat_map(|i| ReminderKind::ALL.map(|kind| (i.period, kind)))
+            .filter(|(period, kind)| self.reminder_open(*period, *kind, today).is_some())
+            .collect()
+    }
+
+    /// The first day (UTC) on which `AccrueOverdue` or `SendReminder` could record an
+    /// event on this order as it stands; `None` when neither ever will unless another
+    /// event changes the order (it is not a disbursed loan, everything is repaid, or
+    /// only reminders whose windows have closed are left).
+    ///
+    /// Guarantee (tested against both commands day by day): if either command would
+    /// record an event on day `d`, this is `Some` day ≤ `d`. The day may lie in the
+    /// past — an overdue installment charged through yesterday is due again today —
+    /// and can be early (a fee that rounds to nothing); it is never late.
+    ///
+    /// A reminder window that closed before the latest day a recorded reminder could
+    /// have been recorded on is left out: days only move forward, so it can never open
+    /// again, and a reminder the scheduler missed does not keep the order due forever.
+    pub fn next_scheduled_day(&self) -> Option<NaiveDate> {
+        if self.status != OrderStatus::Disbursed {
+            return None;
+        }
+        let loan = self.loan.as_ref()?;
+        let paid_on = loan.paid_at.date_naive();
+        let due_date = |period: u32| {
+            let installment = loan.schedule.iter().find(|i| i.period == period)?;
+            Some(installment.due_date)
+        };
+        // Every recorded reminder was recorded on or after its day, so today is at
+        // least the latest of those days.
+        let horizon = self
+            .reminders
+            .iter()
+            .filter_map(|(period, kind)| kind.day_for(due_date(*period)?))
+            .max();
+        let owed = || loan.schedule.iter().filter(|i| !i.unpaid().is_zero());
+        let reminders = owed()
+            .flat_map(|i| ReminderKind::ALL.map(|kind| (i, kind)))
+            .filter(|(i, kind)| !self.reminders.contains(&(i.period, *kind)))
+            .filter_map(|(i, kind)| kind.window(i.due_date))
+            .filter(|(first, last)| *first >= paid_on && horizon.is_none_or(|day| *last >= day))
+            .map(|(first, _)| first);
+        let accruals = owed().filter_map(|i| accrual_day(loan, i));
+        reminders.chain(accruals).min()
+    }
+}
+
+/// The first day `AccrueOverdue` could record something for installment `i` (still
+/// owed): the day after its due date, when it is marked overdue; after that the day
+/// after the last day a fee was charged through, while the loan has an overdue rate
+/// and the cost cap leaves room (4.4). The same conditions as `accrue_overdue`.
+fn accrual_day(loan: &Loan, i: &Installment) -> Option<NaiveDate> {
+    if !i.overdue {
+        return i.due_date.checked_add_days(Days::new(1));
+    }
+    let headroom = fee_headroom(
+        loan.principal(),
+        loan.disclosure.interest,
+        loan.fees_charged(),
+        loan.terms.max_total_cost_pct,
+    );
+    if loan.terms.overdue_daily_rate == 0 || headroom.is_zero() {
+        return None;
+    }
+    i.fees_through
+        .unwrap_or(i.due_date)
+        .checked_add_days(Days::new(1))
+}
