@@ -5,10 +5,12 @@
 //! Where each part lives (DESIGN.md "Where each rule lives"):
 //! - **the rule** ("each reminder once, only while owed, only within its window") is the
 //!   Order's: [`OrderCommand::SendReminder`] records `ReminderDue` or nothing;
-//! - **the scheduler's pass** ([`pass`]) only finds candidates: the installments of
-//!   repaying loans (`order_detail`) with a reminder open today (its day, or a missed
-//!   day made up: [`ReminderKind::is_open`]), less those the inbox already shows. A
-//!   stale read model can only make it ask again, and the order then records nothing;
+//! - **the scheduler's pass** ([`crate::scheduler`], [`remind`]) only finds
+//!   candidates: of the loans whose next scheduled day has come
+//!   (`Order::next_scheduled_day`, kept in `order_detail`), the reminders open today
+//!   in the folded order of the read model (its day, or a missed day made up:
+//!   [`Order::open_reminders`], the predicate the command itself checks). A stale
+//!   read model can only make it ask again, and the order then records nothing;
 //! - **the SMS** is queued by [`ReminderWorker`], a workflow reacting to `ReminderDue`
 //!   after it is committed (never inside `handle`): one outbox row keyed by the event
 //!   (`reminder:<order id>:<sequence>`, unique), so a restart or a second process
@@ -22,111 +24,52 @@
 //! records nothing. An installment paid between the pass's look and the command is
 //! refused by the order in the same way (nothing recorded).
 
-use std::collections::HashSet;
-
-use aggregates::order::{
-    OrderCommand, OrderEvent, OrderStatus, ReminderKind, LONGEST_CATCH_UP_DAYS,
-};
+use aggregates::order::{Order, OrderCommand, OrderEvent, ReminderKind};
 use aggregates::Actor;
-use chrono::{DateTime, Days, NaiveDate, NaiveTime, Utc};
+use chrono::NaiveDate;
 use projections::consumer::Workflow;
 use projections::projection::time_text;
-use projections::reads::schedule;
 use projections::store::StoredEvent;
 use projections::ProjectionError;
 use rust_decimal::Decimal;
 
 use crate::db::with_pool;
-use crate::envelope::ApiError;
 use crate::payment::grouped_money;
 use crate::state::AppState;
 
-/// One scheduler pass: asks each order with an installment whose reminder is open
-/// today (UTC, the state's clock: its day, or a day a pass missed, made up) to record
-/// that reminder; returns how many reminders were recorded. An order that refuses
-/// or fails is logged and the pass goes on with the others; an unreadable read model
-/// is an error.
-pub async fn pass(state: &AppState) -> Result<usize, ApiError> {
-    let today = state.now().date_naive();
-    let loans = schedule::orders_in_status(&state.database, OrderStatus::Disbursed).await?;
-    // A reminder open today was recorded, if at all, no earlier than its window's
-    // first day, at most LONGEST_CATCH_UP_DAYS before today.
-    let since = today - Days::new(LONGEST_CATCH_UP_DAYS);
-    let shown = notices_recorded_since(state, since).await?;
-    let mut recorded = 0;
-    for (order_id, doc) in loans {
-        let doc: serde_json::Value = serde_json::from_str(&doc).map_err(ApiError::internal)?;
-        for (period, kind) in candidates(&doc, today) {
-            if shown.contains(&(order_id.clone(), i64::from(period), kind.as_str())) {
-                continue;
-            }
-            let command = || OrderCommand::SendReminder { period, kind };
-            match state
-                .execute(
-                    &state.orders,
-                    &order_id,
-                    command,
-                    Actor::System,
-                    "scheduler",
-                )
-                .await
-            {
-                Ok(events) => recorded += events.len(),
-                Err(error) => {
-                    tracing::warn!(%order_id, period, kind = kind.as_str(), msg = %error.msg, "reminder not recorded");
-                }
-            }
-        }
-    }
-    Ok(recorded)
-}
-
-/// The (installment, kind) reminders of an `order_detail` document open on `today`,
-/// for installments not yet repaid (status 1). The order re-checks all of it.
-fn candidates(doc: &serde_json::Value, today: NaiveDate) -> Vec<(u32, ReminderKind)> {
-    let Some(paid_on) = doc["paidAt"]
-        .as_str()
-        .and_then(|at| at.parse::<DateTime<Utc>>().ok())
-        .map(|at| at.date_naive())
-    else {
-        return Vec::new();
-    };
-    let views = doc["periodViews"].as_array().cloned().unwrap_or_default();
-    let mut found = Vec::new();
-    for view in views {
-        let period = view["period"].as_u64().and_then(|p| u32::try_from(p).ok());
-        let due = view["dueDate"]
-            .as_str()
-            .and_then(|d| d.parse::<NaiveDate>().ok());
-        let (Some(period), Some(due)) = (period, due) else {
-            continue;
-        };
-        if view["status"].as_u64() == Some(1) {
-            continue;
-        }
-        for kind in ReminderKind::ALL {
-            if kind.is_open(due, paid_on, today) {
-                found.push((period, kind));
-            }
-        }
-    }
-    found
-}
-
-/// The reminders the inbox already shows that were recorded on or after the day
-/// `since` (UTC): (order id, installment, kind).
-async fn notices_recorded_since(
+/// Asks `order_id` to record each reminder open on `today` (UTC, the state's clock),
+/// as `order_state` (its `order_detail.state`, the folded order) names them
+/// ([`Order::open_reminders`]: its day, or a day a pass missed, made up); returns
+/// how many were recorded. The order decides each again from its own events: a
+/// stale row can only make it ask once more and record nothing. A refusal or a
+/// failure is logged, and the next pass asks again.
+pub async fn remind(
     state: &AppState,
-    since: NaiveDate,
-) -> Result<HashSet<(String, i64, &'static str)>, ApiError> {
-    let start = time_text(since.and_time(NaiveTime::MIN).and_utc());
-    let rows = schedule::notices_since(&state.database, &start).await?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|(order, period, kind)| {
-            ReminderKind::parse(&kind).map(|kind| (order, period, kind.as_str()))
-        })
-        .collect())
+    order_id: &str,
+    order_state: &str,
+    today: NaiveDate,
+) -> usize {
+    let order: Order = match serde_json::from_str(order_state) {
+        Ok(order) => order,
+        Err(error) => {
+            tracing::error!(%order_id, %error, "order_detail.state does not decode; no reminder asked");
+            return 0;
+        }
+    };
+    let mut recorded = 0;
+    for (period, kind) in order.open_reminders(today) {
+        let command = || OrderCommand::SendReminder { period, kind };
+        match state
+            .execute(&state.orders, order_id, command, Actor::System, "scheduler")
+            .await
+        {
+            Ok(events) => recorded += events.len(),
+            Err(error) => {
+                tracing::warn!(%order_id, period, kind = kind.as_str(), msg = %error.msg, "reminder not recorded");
+            }
+        }
+    }
+    recorded
 }
 
 /// The text of a reminder SMS (PRODUCT.md 12.5 and section 0): who sends it, the
@@ -276,7 +219,6 @@ impl Workflow for ReminderWorker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     fn dec(text: &str) -> Decimal {
         text.parse().unwrap()
@@ -335,43 +277,5 @@ mod tests {
                 assert!(!lower.contains(word), "{word} in {text}");
             }
         }
-    }
-
-    #[test]
-    fn candidates_are_the_unpaid_installments_whose_reminder_is_open_today() {
-        let doc = json!({"paidAt": "2026-11-22T09:30:00.000000Z", "periodViews": [
-            {"period": 1, "dueDate": "2026-11-23", "status": 0},
-            {"period": 2, "dueDate": "2026-11-24", "status": 1},
-            {"period": 3, "dueDate": "2026-11-25", "status": 0},
-            {"period": 4, "dueDate": "2026-11-26", "status": 0},
-        ]});
-        // Installment 2 (due the 24th) is repaid: no reminder of it. On the 23rd,
-        // installment 1's 1-day reminder (its day the 22nd) and installment 3's 3-day
-        // reminder (also the 22nd) are still open, to be made up if the 22nd's passes
-        // missed them; installment 1's 3-day reminder (the 20th) came before the payout.
-        assert_eq!(
-            candidates(&doc, day("2026-11-23")),
-            vec![
-                (1, ReminderKind::DueIn1Day),
-                (3, ReminderKind::DueIn3Days),
-                (4, ReminderKind::DueIn3Days)
-            ]
-        );
-        assert_eq!(
-            candidates(&doc, day("2026-11-24")),
-            vec![
-                (1, ReminderKind::Overdue),
-                (3, ReminderKind::DueIn1Day),
-                (4, ReminderKind::DueIn3Days)
-            ]
-        );
-        // A week after its day the overdue reminder is no longer made up.
-        assert_eq!(
-            candidates(&doc, day("2026-12-01")),
-            vec![(3, ReminderKind::Overdue), (4, ReminderKind::Overdue)]
-        );
-        assert!(candidates(&json!({}), day("2026-11-24")).is_empty());
-        let unpaid = json!({"periodViews": doc["periodViews"].clone()});
-        assert!(candidates(&unpaid, day("2026-11-24")).is_empty());
     }
 }

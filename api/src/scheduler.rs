@@ -1,6 +1,8 @@
 //! The scheduler: expires offers not withdrawn in time (9 → 13), marks overdue
 //! installments and their capped fees (4.4), then asks for the day's due-date
-//! reminders ([`crate::reminders`], 12.5). Safe in several processes at once: every
+//! reminders ([`crate::reminders`], 12.5). Each pass visits only the loans whose next
+//! scheduled day has come (`Order::next_scheduled_day`, kept in `order_detail`): a
+//! loan is asked on the days something may be due, not every minute. Safe in several processes at once: every
 //! command is decided by the order from its own state, so a repeat is a no-op
 //! (`AccrueOverdue` charges each day once, `SendReminder` records each reminder once)
 //! or a harmless refusal (`OfferStillValid`).
@@ -46,10 +48,13 @@ pub async fn run_once(state: &AppState) -> Result<(usize, usize), ApiError> {
             Err(error) => tracing::info!(%order_id, msg = %error.msg, "offer not expired"),
         }
     }
-    let loans = schedule::order_ids_in_status(&state.database, OrderStatus::Disbursed).await?;
-    let mut accrued = 0;
-    for order_id in loans {
-        let events = state
+    // Only the loans whose next scheduled day has come (the orders projection keeps
+    // it beside each order): not every loan every minute.
+    let today = state.now().date_naive();
+    let loans = schedule::loans_due(&state.database, today).await?;
+    let (mut accrued, mut reminded) = (0, 0);
+    for (order_id, order) in loans {
+        let result = state
             .execute(
                 &state.orders,
                 &order_id,
@@ -57,13 +62,17 @@ pub async fn run_once(state: &AppState) -> Result<(usize, usize), ApiError> {
                 Actor::System,
                 "scheduler",
             )
-            .await?;
-        if !events.is_empty() {
-            accrued += 1;
+            .await;
+        match result {
+            Ok(events) if !events.is_empty() => accrued += 1,
+            Ok(_) => {}
+            // One order's failure must not hold back every other loan's accrual and
+            // reminders: logged, and asked again on the next pass.
+            Err(error) => tracing::warn!(%order_id, msg = %error.msg, "overdue not accrued"),
         }
+        // After the accrual, so an installment overdue today is marked before its reminder.
+        reminded += crate::reminders::remind(state, &order_id, &order, today).await;
     }
-    // After the accrual, so an installment overdue today is marked before its reminder.
-    let reminded = crate::reminders::pass(state).await?;
     if reminded > 0 {
         tracing::info!(reminded, "due-date reminders recorded");
     }

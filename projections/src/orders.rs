@@ -33,8 +33,13 @@ pub static ORDER_DETAIL: TableSpec = TableSpec {
         ("applied_at", Kind::Text),
         ("doc", Kind::Text),
         ("state", Kind::Text),
+        ("next_scheduled_on", Kind::Text),
     ],
 };
+
+/// `order_detail.next_scheduled_on` of an order no scheduler pass need visit until
+/// another event changes it (migration 0016).
+pub const NEVER_SCHEDULED: &str = "9999-12-31";
 
 /// `order_list`: a borrower's orders (`/loan/getUserOrderList`).
 pub static ORDER_LIST: TableSpec = TableSpec {
@@ -165,6 +170,15 @@ pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
         }
         OrderEvent::OverdueFeeCharged { through, .. } => day_start(*through),
     }
+}
+
+/// `order_detail.next_scheduled_on`: [`Order::next_scheduled_day`] as `YYYY-MM-DD`,
+/// or [`NEVER_SCHEDULED`].
+fn next_scheduled_on(order: &Order) -> String {
+    order.next_scheduled_day().map_or_else(
+        || NEVER_SCHEDULED.to_string(),
+        |day| day.format("%Y-%m-%d").to_string(),
+    )
 }
 
 /// The `/loan/orderInfo` document (Order entity, section 10).
@@ -496,6 +510,7 @@ async fn write_order_rows(
                 applied_at.as_str().into(),
                 to_json(&doc).into(),
                 to_json(order).into(),
+                next_scheduled_on(order).into(),
             ],
         })
         .await?;

@@ -39,5 +39,5 @@ pub use commands::{
 pub use errors::OrderError;
 pub use events::{Allocation, OrderEvent, ReviewStage};
 pub use loan::{Installment, InstallmentStatus, Loan};
-pub use reminder::{ReminderKind, LONGEST_CATCH_UP_DAYS};
+pub use reminder::ReminderKind;
 pub use status::OrderStatus;

@@ -97,10 +97,6 @@ impl ReminderKind {
 /// add nothing.
 pub const OVERDUE_CATCH_UP_DAYS: u64 = 6;
 
-/// The longest a reminder can be recorded after its day: a scheduler pass looking for
-/// the reminders already recorded needs to look back no further (in days).
-pub const LONGEST_CATCH_UP_DAYS: u64 = OVERDUE_CATCH_UP_DAYS;
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -411,6 +411,90 @@ async fn missed_days_are_made_up_on_postgres() {
     }
 }
 
+/// Whom a pass visits (`schedule::loans_due`): a loan on the days it has something
+/// due, not again once that is recorded; a row from before the column existed; and
+/// an order that fails (a row with no events behind it) does not stop the pass for
+/// the others.
+async fn a_pass_visits_only_the_loans_with_something_due(clock: Arc<FixedClock>, app: TestApp) {
+    let (token, _, order_id) = disbursed(&app, "09175550231").await;
+    let day = |n: u64| (test_now() + Days::new(n)).date_naive();
+    let due = |on| projections::reads::schedule::loans_due(&app.state.database, on);
+    let ids =
+        |loans: Vec<(String, String)>| loans.into_iter().map(|(id, _)| id).collect::<Vec<_>>();
+    // Paid out today: installment 1's 1-day reminder and 3's 3-day one open today.
+    assert_eq!(ids(due(day(0)).await.unwrap()), vec![order_id.clone()]);
+    days_pass(&app, &clock, 0..=0).await;
+    // Recorded: nothing more today; tomorrow installment 2's 1-day reminder opens.
+    assert!(due(day(0)).await.unwrap().is_empty());
+    assert_eq!(ids(due(day(1)).await.unwrap()), vec![order_id.clone()]);
+    let next = "select next_scheduled_on from order_detail where order_id = $1";
+    let next: String = match &app.state.database {
+        Database::Sqlite { pool, .. } => {
+            sqlx::query_scalar(next)
+                .bind(&order_id)
+                .fetch_one(pool)
+                .await
+        }
+        Database::Postgres(pool) => {
+            sqlx::query_scalar(next)
+                .bind(&order_id)
+                .fetch_one(pool)
+                .await
+        }
+    }
+    .unwrap();
+    assert_eq!(next, day(1).format("%Y-%m-%d").to_string());
+    // A row with no day (written before migration 0016) is visited, and so is one
+    // with no events behind it; the second fails its commands, the first is reminded.
+    let sql = [
+        "update order_detail set next_scheduled_on = '' where order_id = $1",
+        "insert into order_detail (order_id, user_id, status, applied_at, doc, state, next_scheduled_on) \
+         select 'ghost-order', user_id, status, applied_at, doc, state, '' from order_detail where order_id = $1",
+    ];
+    for sql in sql {
+        match &app.state.database {
+            Database::Sqlite { pool, .. } => sqlx::query(sql)
+                .bind(&order_id)
+                .execute(pool)
+                .await
+                .map(drop),
+            Database::Postgres(pool) => sqlx::query(sql)
+                .bind(&order_id)
+                .execute(pool)
+                .await
+                .map(drop),
+        }
+        .unwrap();
+    }
+    let visited: BTreeSet<_> = ids(due(day(0)).await.unwrap()).into_iter().collect();
+    assert_eq!(
+        visited,
+        BTreeSet::from(["ghost-order".to_string(), order_id.clone()])
+    );
+    days_pass(&app, &clock, 1..=1).await;
+    let got: BTreeSet<_> = reminded(&inbox(&app, &token).await).into_iter().collect();
+    assert!(got.contains(&(2, "due_in_1_day".to_string())), "{got:?}");
+    assert_eq!(
+        ids(due(day(1)).await.unwrap()),
+        vec!["ghost-order".to_string()]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pass_visits_only_the_loans_with_something_due_on_sqlite() {
+    let clock = Arc::new(FixedClock::at(test_now()));
+    let app = TestApp::sqlite_at(clock.clone()).await;
+    a_pass_visits_only_the_loans_with_something_due(clock, app).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pass_visits_only_the_loans_with_something_due_on_postgres() {
+    let clock = Arc::new(FixedClock::at(test_now()));
+    if let Some(app) = TestApp::postgres_at(clock.clone()).await {
+        a_pass_visits_only_the_loans_with_something_due(clock, app).await;
+    }
+}
+
 /// The inbox: newest first with counts, pages, marking read some or all, and no way
 /// to list or mark another borrower's notices; bad input answers 10004.
 async fn the_inbox_is_the_borrowers_own(clock: Arc<FixedClock>, app: TestApp) {

@@ -2,6 +2,7 @@
 //! decided by the order from its own state; these rows only say whom to ask.
 
 use aggregates::order::OrderStatus;
+use chrono::NaiveDate;
 
 use crate::projection::ProjectionError;
 use crate::store::Database;
@@ -15,26 +16,18 @@ pub async fn orders_in_status(
     Ok(fetch!(database, sql, fetch_all, i64::from(status.code())))
 }
 
-/// The ids of the orders in `status`.
-pub async fn order_ids_in_status(
+/// The disbursed loans a scheduler pass visits on `today` (UTC): those whose next
+/// scheduled day (`order_detail.next_scheduled_on`, `Order::next_scheduled_day`,
+/// migration 0016) has come, and rows written before that column existed.
+/// (order id, the folded `Order` as JSON.) On the `(status, next_scheduled_on)`
+/// index, so a pass reads the loans due, not every loan.
+pub async fn loans_due(
     database: &Database,
-    status: OrderStatus,
-) -> Result<Vec<String>, ProjectionError> {
-    let sql = "select order_id from order_detail where status = $1";
-    Ok(fetch_scalar!(
-        database,
-        sql,
-        fetch_all,
-        i64::from(status.code())
-    ))
-}
-
-/// The reminder notices recorded at or after `start` (RFC 3339 UTC):
-/// (order id, installment, kind).
-pub async fn notices_since(
-    database: &Database,
-    start: &str,
-) -> Result<Vec<(String, i64, String)>, ProjectionError> {
-    let sql = "select order_id, period, kind from notice where created_at >= $1";
-    Ok(fetch!(database, sql, fetch_all, start))
+    today: NaiveDate,
+) -> Result<Vec<(String, String)>, ProjectionError> {
+    let sql = "select order_id, state from order_detail \
+               where status = $1 and next_scheduled_on <= $2";
+    let today = today.format("%Y-%m-%d").to_string();
+    let status = i64::from(OrderStatus::Disbursed.code());
+    Ok(fetch!(database, sql, fetch_all, status, today))
 }
