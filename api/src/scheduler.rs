@@ -86,10 +86,20 @@ pub async fn run_once(state: &AppState) -> Result<(usize, usize), ApiError> {
 /// Runs a pass every `every` until shutdown.
 pub async fn run(state: AppState, every: Duration, mut shutdown: watch::Receiver<bool>) {
     while !*shutdown.borrow() {
-        match run_once(&state).await {
-            Ok((0, 0)) => {}
-            Ok((expired, accrued)) => tracing::info!(expired, accrued, "scheduler pass"),
+        let started = std::time::Instant::now();
+        let outcome = run_once(&state).await;
+        let elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        match outcome {
+            Ok((0, 0)) => tracing::debug!(elapsed_ms, "scheduler pass"),
+            Ok((expired, accrued)) => {
+                tracing::info!(expired, accrued, elapsed_ms, "scheduler pass");
+            }
             Err(error) => tracing::error!(msg = %error.msg, "scheduler pass failed"),
+        }
+        if started.elapsed() > every {
+            // Passes then run back to back: an operator should know before reminders
+            // and accruals start arriving late.
+            tracing::warn!(elapsed_ms, "a scheduler pass took longer than its interval");
         }
         tokio::select! {
             () = tokio::time::sleep(every) => {},
