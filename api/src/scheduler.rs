@@ -2,10 +2,12 @@
 //! installments and their capped fees (4.4), then asks for the day's due-date
 //! reminders ([`crate::reminders`], 12.5). Each pass visits only the loans whose next
 //! scheduled day has come (`Order::next_scheduled_day`, kept in `order_detail`): a
-//! loan is asked on the days something may be due, not every minute. Safe in several processes at once: every
-//! command is decided by the order from its own state, so a repeat is a no-op
-//! (`AccrueOverdue` charges each day once, `SendReminder` records each reminder once)
-//! or a harmless refusal (`OfferStillValid`).
+//! loan is asked on the days something may be due, not every minute.
+//!
+//! Safe in several processes at once: every command is decided by the order from its
+//! own state, so a repeat is a no-op (`AccrueOverdue` charges each day once,
+//! `SendReminder` records each reminder once) or a harmless refusal
+//! (`OfferStillValid`).
 
 use std::time::Duration;
 
@@ -97,8 +99,8 @@ pub async fn run(state: AppState, every: Duration, mut shutdown: watch::Receiver
             Err(error) => tracing::error!(msg = %error.msg, "scheduler pass failed"),
         }
         if started.elapsed() > every {
-            // Passes then run back to back: an operator should know before reminders
-            // and accruals start arriving late.
+            // The loans visited last are then reached well after their day began: an
+            // operator should know before reminders and accruals arrive late.
             tracing::warn!(elapsed_ms, "a scheduler pass took longer than its interval");
         }
         tokio::select! {
