@@ -7,7 +7,7 @@
 //!   Order's: [`OrderCommand::SendReminder`] records `ReminderDue` or nothing;
 //! - **the scheduler's pass** ([`crate::scheduler`], [`remind`]) only finds
 //!   candidates: of the loans whose next scheduled day has come
-//!   (`Order::next_scheduled_day`, kept in `order_detail`), the reminders open today
+//!   (`Order::next_scheduled_at`, kept in `order_detail`), the reminders open today
 //!   in the folded order of the read model (its day, or a missed day made up:
 //!   [`Order::open_reminders`], the predicate the command itself checks). A stale
 //!   read model can only make it ask again, and the order then records nothing;

@@ -1,8 +1,8 @@
 //! The scheduler: expires offers not withdrawn in time (9 → 13), marks overdue
 //! installments and their capped fees (4.4), then asks for the day's due-date
-//! reminders ([`crate::reminders`], 12.5). Each pass visits only the loans whose next
-//! scheduled day has come (`Order::next_scheduled_day`, kept in `order_detail`): a
-//! loan is asked on the days something may be due, not every minute.
+//! reminders ([`crate::reminders`], 12.5). Each pass visits only the offers and loans
+//! whose next scheduled moment has come (`Order::next_scheduled_at`, kept in
+//! `order_detail`): an order is asked when something may be due, not every minute.
 //!
 //! Safe in several processes at once: every command is decided by the order from its
 //! own state, so a repeat is a no-op (`AccrueOverdue` charges each day once,
@@ -17,24 +17,16 @@ use tokio::sync::watch;
 
 use crate::envelope::ApiError;
 use crate::state::AppState;
-use projections::projection::time_text;
 use projections::reads::schedule;
 
 /// One pass: returns (offers expired, loans accrued).
 pub async fn run_once(state: &AppState) -> Result<(usize, usize), ApiError> {
-    let now = time_text(state.now());
-    // Approved offers whose validity has passed (the order re-checks the time).
-    let approved = schedule::orders_in_status(&state.database, OrderStatus::Approved).await?;
+    let now = state.now();
+    // Approved offers whose validity has passed (the order re-checks the time, and
+    // refuses while a payout is in flight).
+    let approved = schedule::orders_due(&state.database, OrderStatus::Approved, now).await?;
     let mut expired = 0;
-    for (order_id, doc) in approved {
-        let doc: serde_json::Value = serde_json::from_str(&doc).map_err(ApiError::internal)?;
-        let ends = doc["offerExpiresAt"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
-        if ends.is_empty() || ends > now || doc["payoutInFlight"] == true {
-            continue;
-        }
+    for (order_id, _) in approved {
         let result = state
             .execute(
                 &state.orders,
@@ -50,10 +42,9 @@ pub async fn run_once(state: &AppState) -> Result<(usize, usize), ApiError> {
             Err(error) => tracing::info!(%order_id, msg = %error.msg, "offer not expired"),
         }
     }
-    // Only the loans whose next scheduled day has come (the orders projection keeps
-    // it beside each order): not every loan every minute.
-    let today = state.now().date_naive();
-    let loans = schedule::loans_due(&state.database, today).await?;
+    // Only the loans whose next scheduled day has come: not every loan every minute.
+    let today = now.date_naive();
+    let loans = schedule::orders_due(&state.database, OrderStatus::Disbursed, now).await?;
     let (mut accrued, mut reminded) = (0, 0);
     for (order_id, order) in loans {
         let result = state

@@ -33,11 +33,11 @@ pub static ORDER_DETAIL: TableSpec = TableSpec {
         ("applied_at", Kind::Text),
         ("doc", Kind::Text),
         ("state", Kind::Text),
-        ("next_scheduled_on", Kind::Text),
+        ("next_scheduled_at", Kind::Text),
     ],
 };
 
-/// `order_detail.next_scheduled_on` of an order no scheduler pass need visit until
+/// `order_detail.next_scheduled_at` of an order no scheduler pass need visit until
 /// another event changes it (migration 0016).
 pub const NEVER_SCHEDULED: &str = "9999-12-31";
 
@@ -172,13 +172,12 @@ pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
     }
 }
 
-/// `order_detail.next_scheduled_on`: [`Order::next_scheduled_day`] as `YYYY-MM-DD`,
-/// or [`NEVER_SCHEDULED`].
-fn next_scheduled_on(order: &Order) -> String {
-    order.next_scheduled_day().map_or_else(
-        || NEVER_SCHEDULED.to_string(),
-        |day| day.format("%Y-%m-%d").to_string(),
-    )
+/// `order_detail.next_scheduled_at`: [`Order::next_scheduled_at`] as every time column
+/// is written ([`time_text`]), or [`NEVER_SCHEDULED`].
+fn next_scheduled_at(order: &Order) -> String {
+    order
+        .next_scheduled_at()
+        .map_or_else(|| NEVER_SCHEDULED.to_string(), time_text)
 }
 
 /// The `/loan/orderInfo` document (Order entity, section 10).
@@ -510,7 +509,7 @@ async fn write_order_rows(
                 applied_at.as_str().into(),
                 to_json(&doc).into(),
                 to_json(order).into(),
-                next_scheduled_on(order).into(),
+                next_scheduled_at(order).into(),
             ],
         })
         .await?;

@@ -1,17 +1,17 @@
-//! What the scheduler may ask of an order, and from which day (PRODUCT.md 4.4 and
-//! 12.5): mark an installment overdue and charge a day's capped fee
-//! (`AccrueOverdue`), or record a due-date reminder (`SendReminder`).
+//! What the scheduler may ask of an order, and from when (PRODUCT.md 4.3, 4.4 and
+//! 12.5): expire an offer not withdrawn in time (`ExpireOffer`), mark an installment
+//! overdue and charge a day's capped fee (`AccrueOverdue`), or record a due-date
+//! reminder (`SendReminder`).
 //!
-//! The rules themselves stay where they are decided — `accrue_overdue` and
-//! `send_reminder` in the Order's `handle`. This module answers two questions from the
+//! The rules themselves stay where they are decided — in the Order's `handle`. This module answers two questions from the
 //! same state, so that a scheduler pass need not ask every loan every minute:
 //! - [`Order::open_reminders`]: the reminders `SendReminder` would record today (the
 //!   same predicate the command checks, [`Order::reminder_open`]);
-//! - [`Order::next_scheduled_day`]: the first day on which either command could record
-//!   anything. The orders projection keeps it beside each order (`order_detail`), and
-//!   a pass visits only the orders whose day has come.
+//! - [`Order::next_scheduled_at`]: the first moment at which one of those commands
+//!   could record anything. The orders projection keeps it beside each order
+//!   (`order_detail`), and a pass visits only the orders whose moment has come.
 
-use chrono::{Days, NaiveDate};
+use chrono::{DateTime, Days, NaiveDate, NaiveTime, Utc};
 
 use super::loan::{Installment, Loan};
 use super::{Order, OrderStatus, ReminderKind};
@@ -52,19 +52,38 @@ impl Order {
             .collect()
     }
 
-    /// The first day (UTC) on which `AccrueOverdue` or `SendReminder` could record an
-    /// event on this order as it stands; `None` when neither ever will unless another
-    /// event changes the order (it is not a disbursed loan, everything is repaid, or
-    /// only reminders whose windows have closed are left).
+    /// The first moment (UTC) at which `ExpireOffer`, `AccrueOverdue` or
+    /// `SendReminder` could record an event on this order as it stands; `None` when
+    /// none ever will unless another event changes the order (it is neither an offer
+    /// nor a disbursed loan, everything is repaid, or only reminders whose windows
+    /// have closed are left).
     ///
-    /// Guarantee (tested against both commands day by day): if either command would
-    /// record an event on day `d`, this is `Some` day ≤ `d`. The day may lie in the
-    /// past — an overdue installment charged through yesterday is due again today —
-    /// and can be early (a fee that rounds to nothing); it is never late.
+    /// - An approved offer: when it expires (at once if it has no end).
+    /// - A disbursed loan: the start (00:00 UTC) of [`Order::next_scheduled_day`].
+    ///
+    /// Guarantee (tested against the commands): if one of them would record an event
+    /// at `t`, this is `Some` moment ≤ `t`. It may lie in the past (an overdue
+    /// installment charged through yesterday is due again today) and can be early (a
+    /// fee that rounds to nothing, a payout in flight); it is never late.
+    pub fn next_scheduled_at(&self) -> Option<DateTime<Utc>> {
+        match self.status {
+            OrderStatus::Approved => Some(self.offer_expires_at.unwrap_or(DateTime::UNIX_EPOCH)),
+            OrderStatus::Disbursed => {
+                let day = self.next_scheduled_day()?;
+                Some(day.and_time(NaiveTime::MIN).and_utc())
+            }
+            _ => None,
+        }
+    }
+
+    /// The first day (UTC) on which `AccrueOverdue` or `SendReminder` could record an
+    /// event on this disbursed loan as it stands; `None` when neither ever will unless
+    /// another event changes it. Never after a day on which either command would
+    /// record something (tested day by day, an outage included); it may be earlier.
     ///
     /// A reminder window that closed before the latest day a recorded reminder could
     /// have been recorded on is left out: days only move forward, so it can never open
-    /// again, and a reminder the scheduler missed does not keep the order due forever.
+    /// again, and a reminder the scheduler missed does not keep the loan due forever.
     pub fn next_scheduled_day(&self) -> Option<NaiveDate> {
         if self.status != OrderStatus::Disbursed {
             return None;

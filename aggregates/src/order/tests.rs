@@ -2098,12 +2098,36 @@ fn after_an_outage_missed_reminders_do_not_keep_the_order_due() {
 }
 
 #[test]
-fn a_repaid_or_undisbursed_order_is_never_scheduled() {
-    assert_eq!(fold(approved(dec!(80000), 6)).next_scheduled_day(), None);
-    assert_eq!(fold(repaid_within_cooling_off()).next_scheduled_day(), None);
-    // A fresh loan: installment 1's 1-day reminder opens on the payout day.
+fn a_repaid_refused_or_unreviewed_order_is_never_scheduled() {
+    assert_eq!(fold(repaid_within_cooling_off()).next_scheduled_at(), None);
+    assert_eq!(fold(submitted()).next_scheduled_at(), None);
+    assert_eq!(fold(awaiting_final()).next_scheduled_at(), None);
+    // A fresh loan: installment 1's 1-day reminder opens on the payout day, at 00:00.
+    let payout_day = test_now().date_naive();
+    assert_eq!(fold(disbursed()).next_scheduled_day(), Some(payout_day));
     assert_eq!(
-        fold(disbursed()).next_scheduled_day(),
-        Some(test_now().date_naive())
+        fold(disbursed()).next_scheduled_at(),
+        Some(payout_day.and_hms_opt(0, 0, 0).unwrap().and_utc())
+    );
+}
+
+#[test]
+fn an_offer_is_scheduled_for_the_moment_it_expires() {
+    let offer = fold(approved(dec!(80000), 6));
+    let ends = offer.offer_expires_at.unwrap();
+    assert_eq!(offer.next_scheduled_at(), Some(ends));
+    let second = chrono::Duration::seconds(1);
+    test_at(ends - second)
+        .given(approved(dec!(80000), 6))
+        .when(OrderCommand::ExpireOffer)
+        .then_expect_error(OrderError::OfferStillValid);
+    assert_eq!(
+        run(
+            test_at(ends),
+            approved(dec!(80000), 6),
+            OrderCommand::ExpireOffer
+        )
+        .len(),
+        1
     );
 }

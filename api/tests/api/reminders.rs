@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use aggregates::order::{OrderCommand, ReminderKind};
+use aggregates::order::{OrderCommand, OrderStatus, ReminderKind};
 use aggregates::services::doubles::{test_now, FixedClock};
 use aggregates::wallet::WalletCommand;
 use aggregates::Actor;
@@ -411,14 +411,17 @@ async fn missed_days_are_made_up_on_postgres() {
     }
 }
 
-/// Whom a pass visits (`schedule::loans_due`): a loan on the days it has something
+/// Whom a pass visits (`schedule::orders_due`): a loan on the days it has something
 /// due, not again once that is recorded; a row from before the column existed; and
 /// an order that fails (a row with no events behind it) does not stop the pass for
 /// the others.
 async fn a_pass_visits_only_the_loans_with_something_due(clock: Arc<FixedClock>, app: TestApp) {
     let (token, _, order_id) = disbursed(&app, "09175550231").await;
-    let day = |n: u64| (test_now() + Days::new(n)).date_naive();
-    let due = |on| projections::reads::schedule::loans_due(&app.state.database, on);
+    // 09:00 UTC on day n.
+    let day = |n: u64| test_now() + Days::new(n);
+    let due = |at| {
+        projections::reads::schedule::orders_due(&app.state.database, OrderStatus::Disbursed, at)
+    };
     let ids =
         |loans: Vec<(String, String)>| loans.into_iter().map(|(id, _)| id).collect::<Vec<_>>();
     // Paid out today: installment 1's 1-day reminder and 3's 3-day one open today.
@@ -427,7 +430,7 @@ async fn a_pass_visits_only_the_loans_with_something_due(clock: Arc<FixedClock>,
     // Recorded: nothing more today; tomorrow installment 2's 1-day reminder opens.
     assert!(due(day(0)).await.unwrap().is_empty());
     assert_eq!(ids(due(day(1)).await.unwrap()), vec![order_id.clone()]);
-    let next = "select next_scheduled_on from order_detail where order_id = $1";
+    let next = "select next_scheduled_at from order_detail where order_id = $1";
     let next: String = match &app.state.database {
         Database::Sqlite { pool, .. } => {
             sqlx::query_scalar(next)
@@ -443,12 +446,12 @@ async fn a_pass_visits_only_the_loans_with_something_due(clock: Arc<FixedClock>,
         }
     }
     .unwrap();
-    assert_eq!(next, day(1).format("%Y-%m-%d").to_string());
+    assert_eq!(next, "2026-11-23T00:00:00.000000Z", "00:00 UTC on day 1");
     // A row with no day (written before migration 0016) is visited, and so is one
     // with no events behind it; the second fails its commands, the first is reminded.
     let sql = [
-        "update order_detail set next_scheduled_on = '' where order_id = $1",
-        "insert into order_detail (order_id, user_id, status, applied_at, doc, state, next_scheduled_on) \
+        "update order_detail set next_scheduled_at = '' where order_id = $1",
+        "insert into order_detail (order_id, user_id, status, applied_at, doc, state, next_scheduled_at) \
          select 'ghost-order', user_id, status, applied_at, doc, state, '' from order_detail where order_id = $1",
     ];
     for sql in sql {
