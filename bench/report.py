@@ -189,28 +189,40 @@ emit("## 4. Projection lag under the command load\n")
 emit("From an event's commit (`recorded_at`) to the commit of the read-model transaction "
      "that applied it, every event of every read-model worker (`projection_apply_lag_seconds` "
      "on `/metrics`, a histogram: quantiles are bucket bounds).\n")
-emit("| Store | Clients | Commands/s | Events applied | p50 ≤ ms | p99 ≤ ms | max ≤ ms |")
-emit("|---|---|---|---|---|---|---|")
-best = None
-for store in ("postgres", "sqlite"):
-    for clients in (1, 8, 64):
-        row = phase(mix[store], clients)
-        if not row:
-            continue
-        lag = row.get("projectionLag", {})
-        emit(f"| {store} | {clients} | {number(row['perSecond'])} | {lag.get('events')} | {number(lag.get('p50Ms'))} | "
-             f"{number(lag.get('p99Ms'))} | {number(lag.get('maxBucketMs'))} |")
-        if store == "postgres" and lag.get("p99Ms") is not None and (best is None or row["perSecond"] > best[0]):
-            best = (row["perSecond"], lag["p99Ms"], clients)
+emit("Both command scenarios: the simple command (one event a call, read by the users "
+     "read model) and the mix (every read model). The target's rate, 1,000 commands/s, is "
+     "judged at the highest rate either sustained on PostgreSQL; the mix's own highest is "
+     "given beside it.\n")
+emit("| Scenario | Store | Clients | Commands/s | Events applied | p50 ≤ ms | p99 ≤ ms | max ≤ ms |")
+emit("|---|---|---|---|---|---|---|---|")
+best = {}  # scenario -> (commands/s, p99 ms, clients), the highest rate on PostgreSQL
+for scenario, rows in (("simple", simple), ("mix", mix)):
+    for store in ("postgres", "sqlite"):
+        for clients in (1, 8, 64):
+            row = phase(rows[store], clients)
+            if not row:
+                continue
+            lag = row.get("projectionLag", {})
+            emit(f"| {scenario} | {store} | {clients} | {number(row['perSecond'])} | {lag.get('events')} | "
+                 f"{number(lag.get('p50Ms'))} | {number(lag.get('p99Ms'))} | {number(lag.get('maxBucketMs'))} |")
+            if store == "postgres" and lag.get("p99Ms") is not None and (
+                    scenario not in best or row["perSecond"] > best[scenario][0]):
+                best[scenario] = (row["perSecond"], lag["p99Ms"], clients)
 emit("")
 verify = {name: text(f"verify-{name}.exit", "not run") for name in ("postgres", "sqlite", "fault", "replay")}
 emit(f"No lost update: after the load, `replay-tool verify` (every read model against a fresh "
      f"rebuild, every aggregate refolded, trial balance zero) exited {verify['postgres']} on "
      f"PostgreSQL and {verify['sqlite']} on SQLite.\n")
-if best:
+judged = max(best.items(), key=lambda item: item[1][0]) if best else None
+if judged:
+    scenario, (rate, p99, clients) = judged
+    measured = (f"p99 ≤ {p99:g} ms at {rate:.0f} commands/s ({scenario}, {clients} clients; "
+                f"the highest rate this machine sustained)")
+    if scenario != "mix" and "mix" in best:
+        mix_rate, mix_p99, mix_clients = best["mix"]
+        measured += f"; the mix: p99 ≤ {mix_p99:g} ms at {mix_rate:.0f}/s ({mix_clients} clients)"
     targets.append(("Projection lag p99 < 50 ms at 1,000 commands/s (or the highest rate sustained, stated)",
-                    f"p99 ≤ {best[1]:g} ms at {best[0]:.0f} commands/s ({best[2]} clients; the highest rate this machine sustained)",
-                    best[1] < 50 and verify["postgres"] == "0"))
+                    measured, p99 < 50 and verify["postgres"] == "0"))
 else:
     targets.append(("Projection lag p99 < 50 ms", "not measured", False))
 

@@ -25,7 +25,8 @@ impl LagWindow {
 
     /// The lag of the events applied since [`LagWindow::open`]: `{events, p50Ms, p99Ms,
     /// maxBucketMs, maxSinceStartMs}`. Quantiles are bucket upper bounds (the
-    /// histogram's resolution: 0.5, 1, 2, 3, 4, 5, 7.5, 10, 15, 20, 25, 30, 40, 50 ms …).
+    /// histogram's resolution, `projections::lag`: … 20, 25, 30, 35, 40, 45, 50, 60, 75,
+    /// 100, 150 ms …).
     pub async fn close(self, api: &Api) -> Value {
         let (end, max_since_start) = scrape(api).await;
         let mut bounds: Vec<(f64, u64)> = end

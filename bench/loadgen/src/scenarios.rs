@@ -343,7 +343,8 @@ pub async fn simple(api: &Api, borrowers: &[Borrower], clients: usize, seconds: 
 
 /// `clients` tasks, each sending its next call as soon as the last one answered,
 /// for `seconds`: call number `i` is `request(i, order id)` on borrower `i` (mod
-/// their number). Answers the summary, named `scenario`.
+/// their number). Answers the summary, named `scenario`, with the projection lag of
+/// the events the calls appended (`projectionLag`: none for queries).
 async fn closed_loop(
     api: &Api,
     borrowers: &[Borrower],
@@ -364,6 +365,7 @@ async fn closed_loop(
             })
             .collect(),
     );
+    let lag = LagWindow::open(api).await;
     let started = Instant::now();
     let deadline = started + Duration::from_secs(seconds);
     let mut tasks = Vec::new();
@@ -389,6 +391,7 @@ async fn closed_loop(
     let mut summary = total.summary(started.elapsed());
     summary["scenario"] = json!(scenario);
     summary["clients"] = json!(clients);
+    summary["projectionLag"] = lag.close(api).await;
     eprintln!("{scenario} at {clients} clients: {summary}");
     summary
 }
