@@ -255,9 +255,11 @@ targets.append(("Replay ≥ 100,000 events/s (≥ 1,000,000 events)",
 # 6. growth
 emit("## 6. Growth\n")
 emit("Command latency as one order's history grows: the auditor's manual repayment "
-     "(`/admin/api/repayments/manual`, 100 each) loads the order's whole history (no "
-     "snapshots) and appends one event. 20 calls one after "
-     "another at each size (the history grows by 20 while measured).\n")
+     "(`/admin/api/repayments/manual`, 100 each) loads the order (a cached fold brought up "
+     "to date, ADR 0016; its whole history on a miss) and appends one event, after waiting "
+     "for the read models to pass the previous call's position (read-your-writes). 20 calls "
+     "one after another at each size, once the read side has settled (the history grows by "
+     "20 while measured).\n")
 emit("| Order events | Calls/s | p50 ms | p99 ms |")
 emit("|---|---|---|---|")
 for row in lines("growth.jsonl"):

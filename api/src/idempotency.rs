@@ -14,6 +14,11 @@
 //!   outcome) instead of doing it twice. An answer of "still being processed" (40003)
 //!   or a server failure leaves the claim the same way, free to take over at once.
 //! - Only successes are stored, for 24 hours; a refusal releases the key.
+//! - Only the calls that move money take a key ([`IDEMPOTENT_PATHS`], PRODUCT.md 8):
+//!   elsewhere the header is ignored, so no other answer (personal data) is stored.
+//! - The stored fingerprint of a request never covers a credential
+//!   ([`request_fingerprint`]): a SHA-256 over a body with a 6-digit PIN in it would
+//!   give the PIN back to anyone who reads the table, by trying all 10⁶ (P2).
 
 use std::time::Duration;
 
@@ -33,6 +38,43 @@ use projections::projection::time_text;
 
 /// Largest body an idempotent request may have (the JSON money calls are tiny).
 const MAX_BODY: usize = 64 * 1024;
+
+/// The calls that accept `Idempotency-Key` (those that move money or open and close
+/// what does, PRODUCT.md 8); each documents the header in the OpenAPI document, which a
+/// test holds to this list.
+pub const IDEMPOTENT_PATHS: [&str; 6] = [
+    "/jackey/loan/apply",
+    "/jackey/loan/cancel",
+    "/jackey/loan/resubmit",
+    "/jackey/user/withdraw",
+    "/jackey/loan/recharge",
+    "/admin/api/repayments/manual",
+];
+
+/// Body fields left out of a request's fingerprint: credentials (the withdraw PIN is
+/// `password`). Two requests that differ only in them are the same request: the
+/// repeat waits for, or replays, the first one's answer (a wrong PIN's refusal is
+/// not stored, so a repeat with the right one runs afresh).
+const CREDENTIAL_FIELDS: [&str; 4] = ["password", "oldPassword", "pin", "smsCode"];
+
+/// The fingerprint stored with a key (hex SHA-256 of method, path and body) to tell
+/// a repeat from another request under the same key. A JSON object body is hashed
+/// without [`CREDENTIAL_FIELDS`] (as `serde_json` writes it); any other body as sent.
+pub fn request_fingerprint(method: &str, path: &str, body: &[u8]) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(method.as_bytes());
+    hasher.update(path.as_bytes());
+    match serde_json::from_slice::<serde_json::Value>(body) {
+        Ok(serde_json::Value::Object(mut fields)) => {
+            for field in CREDENTIAL_FIELDS {
+                fields.remove(field);
+            }
+            hasher.update(serde_json::Value::Object(fields).to_string().as_bytes());
+        }
+        _ => hasher.update(body),
+    }
+    hex(&hasher.finalize())
+}
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -99,6 +141,9 @@ pub const ANSWER_TTL_HOURS: i64 = 24;
 /// The middleware. Requests without the header (or without a valid token, which the
 /// handler then refuses) pass straight through.
 pub async fn layer(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if !IDEMPOTENT_PATHS.contains(&request.uri().path()) {
+        return next.run(request).await;
+    }
     let Some(key) = request
         .headers()
         .get("idempotency-key")
@@ -120,13 +165,9 @@ pub async fn layer(State(state): State<AppState>, request: Request, next: Next) 
     let Ok(bytes) = to_bytes(body, MAX_BODY).await else {
         return ApiError::bad_input("body", "too large for an idempotent request").into_response();
     };
-    let mut hasher = Sha256::new();
-    hasher.update(parts.method.as_str().as_bytes());
-    hasher.update(parts.uri.path().as_bytes());
-    hasher.update(&bytes);
-    let request_hash = hex(&hasher.finalize());
-    let created = match claim_or_wait(&state, &scope, &key, &request_hash).await {
-        Ok(Turn::Run(created)) => created,
+    let request_hash = request_fingerprint(parts.method.as_str(), parts.uri.path(), &bytes);
+    let (created, claimed_at) = match claim_or_wait(&state, &scope, &key, &request_hash).await {
+        Ok(Turn::Run(held)) => (held.created_ms, held.claimed_at),
         Ok(Turn::Answer(response)) => return response,
         Err(error) => return error.into_response(),
     };
@@ -151,9 +192,11 @@ pub async fn layer(State(state): State<AppState>, request: Request, next: Next) 
         // A success is the answer to replay.
         Some(0) => {
             let stored = String::from_utf8_lossy(&body).to_string();
-            let sql = "update idempotency set response = $1 where scope = $2 and key = $3";
+            let sql = "update idempotency set response = $1 \
+                       where scope = $2 and key = $3 and claimed_at = $4";
             with_pool!(&state.database, pool => sqlx::query(sql)
-                .bind(&stored).bind(&scope).bind(&key).execute(pool).await.map(|r| r.rows_affected()))
+                .bind(&stored).bind(&scope).bind(&key).bind(&claimed_at)
+                .execute(pool).await.map(|r| r.rows_affected()))
         }
         // Still being processed (40003: the workflow had not answered in time), or
         // failed part-way (500), or no envelope at all: what the request wrote
@@ -163,21 +206,27 @@ pub async fn layer(State(state): State<AppState>, request: Request, next: Next) 
         // order and was refused (40005) beside the one being opened.
         _ if outcome_unknown => {
             let sql = "update idempotency set claimed_at = $1 \
-                       where scope = $2 and key = $3 and response is null";
+                       where scope = $2 and key = $3 and response is null and claimed_at = $4";
             with_pool!(&state.database, pool => sqlx::query(sql)
                 .bind(time_text(chrono::DateTime::UNIX_EPOCH)).bind(&scope).bind(&key)
-                .execute(pool).await.map(|r| r.rows_affected()))
+                .bind(&claimed_at).execute(pool).await.map(|r| r.rows_affected()))
         }
         // A refusal wrote nothing: the key is released, so the repeat is decided
         // again with new ids (it may succeed once the cause is fixed).
         _ => {
-            let sql = "delete from idempotency where scope = $1 and key = $2 and response is null";
+            let sql = "delete from idempotency \
+                       where scope = $1 and key = $2 and response is null and claimed_at = $3";
             with_pool!(&state.database, pool => sqlx::query(sql)
-                .bind(&scope).bind(&key).execute(pool).await.map(|r| r.rows_affected()))
+                .bind(&scope).bind(&key).bind(&claimed_at)
+                .execute(pool).await.map(|r| r.rows_affected()))
         }
     };
-    if let Err(error) = saved {
-        tracing::error!(%error, "idempotency answer not saved");
+    match saved {
+        Err(error) => tracing::error!(%error, "idempotency answer not saved"),
+        // Taken over meanwhile (this request outlived the request timeout): the claim
+        // and its answer are the newer run's.
+        Ok(0) => tracing::warn!("idempotency claim taken over before this request answered"),
+        Ok(_) => {}
     }
     let mut response = Response::from_parts(parts, Body::from(body));
     response
@@ -189,8 +238,16 @@ pub async fn layer(State(state): State<AppState>, request: Request, next: Next) 
 /// What a request with a key does: run (with the first claim's time, Unix ms), or
 /// answer at once (the stored answer, 10004 for another body, 40003 still running).
 enum Turn {
-    Run(u64),
+    Run(Held),
     Answer(Response),
+}
+
+/// A claim this request holds: the first claim's time (Unix ms, for [`id_for`]) and
+/// the `claimed_at` it wrote, which its answer's statements match, so a request that
+/// outlived a takeover cannot overwrite or release the newer run's claim.
+struct Held {
+    created_ms: u64,
+    claimed_at: String,
 }
 
 /// Claims the key, or waits for the request that holds it: its stored answer is
@@ -203,8 +260,8 @@ async fn claim_or_wait(
     key: &str,
     request_hash: &str,
 ) -> Result<Turn, ApiError> {
-    if let Some(created) = claim(state, scope, key, request_hash).await? {
-        return Ok(Turn::Run(created));
+    if let Some(held) = claim(state, scope, key, request_hash).await? {
+        return Ok(Turn::Run(held));
     }
     let sql = "select request_hash, response, created_at, claimed_at from idempotency \
                where scope = $1 and key = $2";
@@ -215,8 +272,8 @@ async fn claim_or_wait(
         match row {
             None => {
                 // Released by a refusal meanwhile: claim it afresh.
-                if let Some(created) = claim(state, scope, key, request_hash).await? {
-                    return Ok(Turn::Run(created));
+                if let Some(held) = claim(state, scope, key, request_hash).await? {
+                    return Ok(Turn::Run(held));
                 }
             }
             Some((hash, _, _, _)) if hash != request_hash => {
@@ -241,9 +298,12 @@ async fn claim_or_wait(
             }
             Some((_, None, created_at, claimed_at)) => {
                 let claimed_at = claimed_at.unwrap_or_else(|| created_at.clone());
-                if take_over(state, scope, key, &claimed_at).await? {
+                if let Some(claimed_at) = take_over(state, scope, key, &claimed_at).await? {
                     tracing::warn!("idempotency claim abandoned by a stopped request; taken over");
-                    return Ok(Turn::Run(millis_of(&created_at)));
+                    return Ok(Turn::Run(Held {
+                        created_ms: millis_of(&created_at),
+                        claimed_at,
+                    }));
                 }
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
@@ -267,37 +327,39 @@ fn millis_of(text: &str) -> u64 {
 }
 
 /// Takes over a claim whose request has not answered within the request timeout:
-/// true when this call now holds it (compare-and-set on `claimed_at`).
+/// `Some(the claimed_at written)` when this call now holds it (compare-and-set on
+/// `claimed_at`).
 async fn take_over(
     state: &AppState,
     scope: &str,
     key: &str,
     claimed_at: &str,
-) -> Result<bool, ApiError> {
+) -> Result<Option<String>, ApiError> {
     let now = state.now();
     let abandoned = now
         - chrono::Duration::from_std(crate::REQUEST_TIMEOUT).unwrap_or_default()
         - chrono::Duration::seconds(1);
     if claimed_at >= time_text(abandoned).as_str() {
-        return Ok(false);
+        return Ok(None);
     }
+    let at = time_text(now);
     let sql = "update idempotency set claimed_at = $1 \
                where scope = $2 and key = $3 and response is null \
                and coalesce(claimed_at, created_at) = $4";
     let taken = with_pool!(&state.database, pool => sqlx::query(sql)
-        .bind(time_text(now)).bind(scope).bind(key).bind(claimed_at)
+        .bind(&at).bind(scope).bind(key).bind(claimed_at)
         .execute(pool).await.map(|r| r.rows_affected()))?;
-    Ok(taken == 1)
+    Ok((taken == 1).then_some(at))
 }
 
 /// Claims the key (after removing an answer older than [`ANSWER_TTL_HOURS`]):
-/// `Some(first claim's Unix ms)` when this call claimed it, `None` when it is held.
+/// `Some` when this call claimed it, `None` when it is held.
 async fn claim(
     state: &AppState,
     scope: &str,
     key: &str,
     request_hash: &str,
-) -> Result<Option<u64>, ApiError> {
+) -> Result<Option<Held>, ApiError> {
     let now = state.now();
     // One statement: a new claim, or one replacing an answer that has expired.
     let sql =
@@ -311,7 +373,10 @@ async fn claim(
     let inserted = with_pool!(&state.database, pool => sqlx::query(sql)
         .bind(scope).bind(key).bind(request_hash).bind(&at).bind(&expired_before)
         .execute(pool).await.map(|r| r.rows_affected()))?;
-    Ok((inserted == 1).then(|| millis_of(&at)))
+    Ok((inserted == 1).then(|| Held {
+        created_ms: millis_of(&at),
+        claimed_at: at,
+    }))
 }
 
 /// Removes answers older than [`ANSWER_TTL_HOURS`] (the scheduler's pass).
@@ -320,4 +385,49 @@ pub async fn purge_expired(state: &AppState) -> Result<u64, ApiError> {
     let sql = "delete from idempotency where created_at < $1";
     Ok(with_pool!(&state.database, pool => sqlx::query(sql)
         .bind(time_text(before)).execute(pool).await.map(|r| r.rows_affected()))?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::request_fingerprint;
+
+    const WITHDRAW: &str = "/jackey/user/withdraw";
+
+    #[test]
+    fn the_fingerprint_does_not_cover_the_pin() {
+        // Given two withdrawals that differ only in the PIN
+        let one = br#"{"password":"246810","withdrawAmount":"80000","loanOrderId":"o"}"#;
+        let other = br#"{"withdrawAmount":"80000","password":"135790","loanOrderId":"o"}"#;
+        // Then they have one fingerprint: nothing stored depends on the PIN
+        assert_eq!(
+            request_fingerprint("POST", WITHDRAW, one),
+            request_fingerprint("POST", WITHDRAW, other)
+        );
+        // And another amount, path or method is another request
+        let more = br#"{"password":"246810","withdrawAmount":"90000","loanOrderId":"o"}"#;
+        assert_ne!(
+            request_fingerprint("POST", WITHDRAW, one),
+            request_fingerprint("POST", WITHDRAW, more)
+        );
+        assert_ne!(
+            request_fingerprint("POST", WITHDRAW, one),
+            request_fingerprint("POST", "/jackey/loan/recharge", one)
+        );
+        assert_ne!(
+            request_fingerprint("POST", WITHDRAW, one),
+            request_fingerprint("PUT", WITHDRAW, one)
+        );
+    }
+
+    #[test]
+    fn a_body_that_is_not_a_json_object_is_hashed_as_sent() {
+        assert_ne!(
+            request_fingerprint("POST", WITHDRAW, b"[1]"),
+            request_fingerprint("POST", WITHDRAW, b"[2]")
+        );
+        assert_ne!(
+            request_fingerprint("POST", WITHDRAW, b"not json"),
+            request_fingerprint("POST", WITHDRAW, b"not json!")
+        );
+    }
 }

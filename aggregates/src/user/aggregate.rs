@@ -163,6 +163,11 @@ pub struct User {
     pub compliance_hold: Option<String>,
     /// The one open order, if any.
     pub open_order: Option<Uuid>,
+    /// Every order this user ever opened, the open one included: a repeated apply
+    /// that names one of them (an `Idempotency-Key` repeat after the order closed)
+    /// opens nothing again.
+    #[serde(default)]
+    pub opened_orders: std::collections::BTreeSet<Uuid>,
     /// The withdrawal in flight, if any (P3).
     #[serde(default)]
     pub withdrawal: Option<PendingWithdrawal>,
@@ -909,11 +914,14 @@ impl Aggregate for User {
             } => {
                 self.registered()?;
                 self.ensure_unlocked()?;
-                if self.open_order.is_some_and(|open| open != order_id) {
-                    return Err(UserError::OrderInProgress);
+                if self.opened_orders.contains(&order_id) {
+                    // A retried apply: already open, or opened and closed since (the
+                    // caller answers what became of it). Opening it again would leave
+                    // the User pointing at a closed order for good.
+                    return Ok(());
                 }
-                if self.open_order == Some(order_id) {
-                    return Ok(()); // a retried apply: already open
+                if self.open_order.is_some() {
+                    return Err(UserError::OrderInProgress);
                 }
                 if !self.qualification().is_qualified() {
                     return Err(UserError::NotQualified("complete your information first"));
@@ -1090,7 +1098,10 @@ impl Aggregate for User {
                     self.repaying = Some(order_id);
                 }
             }
-            UserEvent::ApplicationOpened { order_id, .. } => self.open_order = Some(order_id),
+            UserEvent::ApplicationOpened { order_id, .. } => {
+                self.open_order = Some(order_id);
+                self.opened_orders.insert(order_id);
+            }
             UserEvent::PasswordReset { password_hash, .. }
             | UserEvent::PasswordChanged { password_hash, .. } => {
                 self.password_hash = password_hash;

@@ -1213,6 +1213,37 @@ fn a_second_open_order_is_refused() {
 }
 
 #[test]
+fn a_repeated_apply_for_a_closed_order_opens_nothing() {
+    // Given an order opened and closed since (cancelled, refused or expired)
+    let mut given = qualified();
+    given.push(opened());
+    given.push(closed(None));
+    // When the apply that opened it is repeated (the same Idempotency-Key names the
+    // same order id), nothing opens: the User does not point at a closed order.
+    test()
+        .given(given.clone())
+        .when(open_application(order_id()))
+        .then_expect_events(vec![]);
+    let mut after = given.clone();
+    after.extend(
+        test()
+            .given(given)
+            .when(open_application(order_id()))
+            .inspect_result()
+            .unwrap(),
+    );
+    let user = fold(after.clone());
+    assert_eq!(user.open_order, None);
+    // And a new application still opens.
+    let events = test()
+        .given(after)
+        .when(open_application(Uuid::from_u128(0x0D3)))
+        .inspect_result()
+        .unwrap();
+    assert_eq!(events.len(), 1);
+}
+
+#[test]
 fn an_unqualified_borrower_cannot_apply() {
     // Missing bank account → bankCard 0.
     let mut given = qualified();

@@ -75,7 +75,72 @@ async fn a_repeat_after_still_processing(app: TestApp) {
         .ok("/jackey/loan/getUserOrderList", Some(&token), json!({}))
         .await;
     assert_eq!(orders.as_array().unwrap().len(), 1, "one order");
+
+    // The borrower cancels that order; a late repeat of the same apply (the claim is
+    // still free, its answer was never stored) names the closed order: it answers it
+    // and opens nothing, so the borrower can apply again.
+    restarted
+        .ok(
+            "/jackey/loan/cancel",
+            Some(&token),
+            json!({"loanOrderId": order_id}),
+        )
+        .await;
+    restarted.quiesce().await;
+    let stored = "update idempotency set response = null, \
+                  claimed_at = '1970-01-01T00:00:00.000000Z' where key = 'k-slow'";
+    assert_eq!(restarted.sql(stored).await, 1);
+    let late = restarted
+        .post_with_key("/jackey/loan/apply", &token, "k-slow", apply_body())
+        .await;
+    assert_eq!(late["data"]["loanOrderId"], order_id, "{late}");
+    restarted.quiesce().await;
+    let user = restarted
+        .state
+        .users
+        .load(&user_id.to_string())
+        .await
+        .unwrap();
+    assert_eq!(user.open_order, None, "no closed order reopened");
+    let next = restarted
+        .post_with_key("/jackey/loan/apply", &token, "k-next", apply_body())
+        .await;
+    assert_eq!(next["code"], 0, "a new application opens: {next}");
     restarted.stop_workers().await;
+}
+
+fn apply_body() -> serde_json::Value {
+    json!({"amt": "100000", "periodDays": 6, "appId": 1})
+}
+
+/// The header is served only on the calls that move money: elsewhere it stores
+/// nothing (no answer with personal data kept beside the events).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_key_is_ignored_where_no_money_moves() {
+    let app = TestApp::sqlite().await;
+    let (token, _) = app.qualified_borrower("09175550029").await;
+    let info = app
+        .post_with_key("/jackey/user/info", &token, "k-info", json!({}))
+        .await;
+    assert_eq!(info["code"], 0, "{info}");
+    let kept = app
+        .scalar(
+            "select cast(count(*) as text) from idempotency where key = $1",
+            "k-info",
+        )
+        .await;
+    assert_eq!(kept.as_deref(), Some("0"));
+    let apply = app
+        .post_with_key("/jackey/loan/apply", &token, "k-apply", apply_body())
+        .await;
+    assert_eq!(apply["code"], 0, "{apply}");
+    let kept = app
+        .scalar(
+            "select cast(count(*) as text) from idempotency where key = $1",
+            "k-apply",
+        )
+        .await;
+    assert_eq!(kept.as_deref(), Some("1"));
 }
 
 /// What a process killed mid-request leaves: the claim, and no answer.
@@ -95,13 +160,7 @@ async fn crash_before_the_effect(
     path: &str,
     body: &serde_json::Value,
 ) {
-    use sha2::Digest;
-    let hash = sha2::Sha256::new()
-        .chain_update(b"POST")
-        .chain_update(path.as_bytes())
-        .chain_update(body.to_string().as_bytes())
-        .finalize();
-    let hash: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+    let hash = api::idempotency::request_fingerprint("POST", path, body.to_string().as_bytes());
     let claim = format!(
         "insert into idempotency (scope, key, request_hash, response, created_at, claimed_at) \
          values ('user:{user_id}', '{key}', '{hash}', null, \

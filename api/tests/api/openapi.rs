@@ -332,6 +332,34 @@ async fn the_document_lists_every_route_the_router_serves() {
     assert_same("in ROUTES", &listed, "in api/src", &in_source());
 }
 
+/// The routes whose document names the `Idempotency-Key` header are exactly those the
+/// middleware serves it on (`idempotency::IDEMPOTENT_PATHS`): elsewhere it is ignored.
+#[tokio::test]
+async fn the_idempotent_routes_are_the_documented_ones() {
+    let app = TestApp::sqlite().await;
+    let document = document(&app).await;
+    let mut documented = BTreeSet::new();
+    for (path, item) in document["paths"].as_object().expect("paths") {
+        for operation in item.as_object().expect("path item").values() {
+            let takes_key = operation["parameters"]
+                .as_array()
+                .is_some_and(|parameters| {
+                    parameters
+                        .iter()
+                        .any(|p| p["name"] == "Idempotency-Key" && p["in"] == "header")
+                });
+            if takes_key {
+                documented.insert(path.clone());
+            }
+        }
+    }
+    let served: BTreeSet<String> = api::idempotency::IDEMPOTENT_PATHS
+        .iter()
+        .map(|path| path.to_string())
+        .collect();
+    assert_eq!(documented, served);
+}
+
 #[tokio::test]
 async fn every_listed_route_is_served() {
     let app = TestApp::sqlite().await;

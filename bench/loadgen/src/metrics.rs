@@ -60,6 +60,27 @@ impl LagWindow {
     }
 }
 
+/// Waits (at most `limit`) until every worker has applied the whole log: each
+/// `projection_lag_events` line of `/metrics` reads 0. A phase that measures one thing
+/// (a command's latency as its history grows) must not pay for an earlier phase's
+/// backlog: its calls read their own writes, and so wait behind it.
+pub async fn settle(api: &Api, limit: std::time::Duration) {
+    let deadline = std::time::Instant::now() + limit;
+    while std::time::Instant::now() < deadline {
+        let text = api.text("/metrics").await.unwrap_or_default();
+        let busy = text.lines().any(|line| {
+            line.strip_prefix("projection_lag_events{")
+                .and_then(|rest| rest.split_once("} "))
+                .is_some_and(|(_, value)| value.trim() != "0")
+        });
+        if !busy && !text.is_empty() {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    eprintln!("the read side did not settle within {limit:?}");
+}
+
 /// The cumulative buckets summed over workers, and the largest lag since start-up
 /// (seconds). An unreachable api gives empty buckets.
 async fn scrape(api: &Api) -> (Buckets, f64) {
