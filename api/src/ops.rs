@@ -276,15 +276,9 @@ pub async fn metrics(State(state): State<AppState>, headers: axum::http::HeaderM
         .head()
         .await
     {
-        let names: Vec<String> = projections::projection::all()
-            .iter()
-            .map(|p| p.name().to_string())
-            .chain([
-                "process:loan".to_string(),
-                crate::payout::PAYOUT_WORKER.to_string(),
-            ])
-            .collect();
-        for name in names {
+        // The loan process's checkpoints are its partitions'; `process:loan` itself
+        // only says where they started, and a lag read from it never fell.
+        for name in crate::workers::consumer_names() {
             if let Ok(position) = projections::runner::read_checkpoint(&state.database, &name).await
             {
                 let lag = (head.global_position - position.global_position).max(0);

@@ -26,6 +26,26 @@ pub const SCHEDULER_EVERY: Duration = Duration::from_secs(60);
 /// handlers' pool: one for its batch's transaction, one for a read beside it.
 const READER_CONNECTIONS: u32 = 2;
 
+/// The checkpoint name of every log consumer [`spawn`] starts: each read model,
+/// each partition of the loan process, the payout, erasure and reminder workers
+/// (`projection_lag_events` on `/metrics` reports each; an operator alerts on any
+/// staying above 0).
+pub fn consumer_names() -> Vec<String> {
+    all()
+        .iter()
+        .map(|projection| projection.name().to_string())
+        .chain(LOAN_PROCESS_PARTITIONS.iter().map(|name| name.to_string()))
+        .chain(
+            [
+                crate::payout::PAYOUT_WORKER,
+                crate::erasure::ERASURE_WORKER,
+                crate::reminders::REMINDER_WORKER,
+            ]
+            .map(str::to_string),
+        )
+        .collect()
+}
+
 /// Starts the workers; they stop when `shutdown` turns true.
 pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bool>) {
     let poll = Duration::from_millis(500);
