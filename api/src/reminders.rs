@@ -14,7 +14,8 @@
 //! - **the SMS** is queued by [`ReminderWorker`], a workflow reacting to `ReminderDue`
 //!   after it is committed (never inside `handle`): one outbox row keyed by the event
 //!   (`reminder:<order id>:<sequence>`, unique), so a restart or a second process
-//!   inserts nothing the second time;
+//!   inserts nothing the second time; and only while the reminder is still true
+//!   ([`Order::reminder_holds`]), so a step run late sends no stale text;
 //! - **the notice** is a row of the `notice` read model written by the `orders`
 //!   projection ([`projections::notices`]).
 //!
@@ -156,6 +157,15 @@ impl ReminderWorker {
             .load(&event.aggregate_id)
             .await
             .map_err(|e| load(e.to_string()))?;
+        // This step may run well after the reminder was recorded (a backlog, a
+        // restart): by then the installment may be paid or the window closed, and
+        // the text would no longer be true. The in-app notice stays, dated.
+        let today = state.now().date_naive();
+        if order.reminder_holds(period, kind, today).is_none() {
+            tracing::info!(order_id = %event.aggregate_id, period, kind = kind.as_str(),
+                "reminder not texted: no longer true");
+            return Ok(());
+        }
         let user = state
             .users
             .load(&order.user_id.to_string())

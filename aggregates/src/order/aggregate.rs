@@ -8,9 +8,7 @@ use super::events::{OrderEvent, ReviewStage};
 use super::loan::Loan;
 use super::reminder::ReminderKind;
 use super::status::OrderStatus;
-use crate::pricing::{
-    disclose, fee_headroom, overdue_fee_for_day, processing_fee, Disclosure, LoanTerms,
-};
+use crate::pricing::{disclose, fee_headroom, processing_fee, Disclosure, LoanTerms};
 use crate::services::OrderServices;
 use crate::types::{
     check_length, BankAccount, ImageRef, InvalidInput, ResubmissionItem, MAX_NOTE_CHARS,
@@ -590,8 +588,7 @@ impl Order {
                 continue;
             }
             let days = Decimal::from((today - from).num_days() + 1);
-            let unpaid_amount = installment.unpaid() - installment.unpaid_fee();
-            let fee = overdue_fee_for_day(unpaid_amount, rate) * days;
+            let fee = installment.daily_overdue_fee(rate) * days;
             let headroom = fee_headroom(
                 loan.principal(),
                 loan.disclosure.interest,

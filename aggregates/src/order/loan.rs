@@ -63,6 +63,13 @@ impl Installment {
         (self.fee - self.paid).max(Decimal::ZERO)
     }
 
+    /// One overdue day's fee on what is unpaid of this installment apart from its
+    /// fees, at `overdue_daily_rate` (before the cost cap; PRODUCT.md 4.4). It only
+    /// falls as payments come in, so once it rounds to 0.00 it stays there.
+    pub fn daily_overdue_fee(&self, overdue_daily_rate: u32) -> Decimal {
+        pricing::overdue_fee_for_day(self.unpaid() - self.unpaid_fee(), overdue_daily_rate)
+    }
+
     /// Status on the wire.
     pub fn status(&self) -> InstallmentStatus {
         if self.unpaid().is_zero() {

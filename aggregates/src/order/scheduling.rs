@@ -28,7 +28,25 @@ impl Order {
         kind: ReminderKind,
         today: NaiveDate,
     ) -> Option<&Installment> {
-        if self.status != OrderStatus::Disbursed || self.reminders.contains(&(period, kind)) {
+        if self.reminders.contains(&(period, kind)) {
+            return None;
+        }
+        self.reminder_holds(period, kind, today)
+    }
+
+    /// The installment a `kind` reminder of installment `period` would still be true
+    /// of on `today` (UTC), recorded or not: the loan is disbursed, the installment
+    /// still owed, and today inside the kind's window and not before the payout
+    /// ([`ReminderKind::is_open`]). The SMS of a recorded reminder is sent only while
+    /// this holds (`api::reminders`): a text queued late, after the borrower paid or
+    /// the window closed, would tell them something no longer true (section 0).
+    pub fn reminder_holds(
+        &self,
+        period: u32,
+        kind: ReminderKind,
+        today: NaiveDate,
+    ) -> Option<&Installment> {
+        if self.status != OrderStatus::Disbursed {
             return None;
         }
         let loan = self.loan.as_ref()?;
@@ -64,7 +82,7 @@ impl Order {
     /// Guarantee (tested against the commands): if one of them would record an event
     /// at `t`, this is `Some` moment ≤ `t`. It may lie in the past (an overdue
     /// installment charged through yesterday is due again today) and can be early (a
-    /// fee that rounds to nothing, a payout in flight); it is never late.
+    /// payout in flight); it is never late.
     pub fn next_scheduled_at(&self) -> Option<DateTime<Utc>> {
         match self.status {
             OrderStatus::Approved => Some(self.offer_expires_at.unwrap_or(DateTime::UNIX_EPOCH)),
@@ -115,8 +133,9 @@ impl Order {
 
 /// The first day `AccrueOverdue` could record something for installment `i` (still
 /// owed): the day after its due date, when it is marked overdue; after that the day
-/// after the last day a fee was charged through, while the loan has an overdue rate
-/// and the cost cap leaves room (4.4). The same conditions as `accrue_overdue`.
+/// after the last day a fee was charged through, while the loan has an overdue rate,
+/// a day's fee on what is left does not round to nothing, and the cost cap leaves
+/// room (4.4). The same conditions as `accrue_overdue`.
 fn accrual_day(loan: &Loan, i: &Installment) -> Option<NaiveDate> {
     if !i.overdue {
         return i.due_date.checked_add_days(Days::new(1));
@@ -127,7 +146,8 @@ fn accrual_day(loan: &Loan, i: &Installment) -> Option<NaiveDate> {
         loan.fees_charged(),
         loan.terms.max_total_cost_pct,
     );
-    if loan.terms.overdue_daily_rate == 0 || headroom.is_zero() {
+    let rate = loan.terms.overdue_daily_rate;
+    if rate == 0 || headroom.is_zero() || i.daily_overdue_fee(rate).is_zero() {
         return None;
     }
     i.fees_through

@@ -2098,6 +2098,35 @@ fn after_an_outage_missed_reminders_do_not_keep_the_order_due() {
 }
 
 #[test]
+fn a_fee_that_rounds_to_nothing_does_not_keep_the_order_due() {
+    // A cap that leaves room: fees go on every day while anything is owed.
+    let (product, given) = with_overdue_fee(100, dec!(50));
+    let (mut history, _) = scheduler_days(product.clone(), given, 8, &[]);
+    // Day 8: everything is paid but 4.00 of the last installment, whose day's fee
+    // (4.00 × 100 / 100,000 = 0.004) rounds to 0.00, and so will every later day's.
+    let mut left = fold(history.clone()).outstanding() - dec!(4);
+    let mut n = 0;
+    while left > Decimal::ZERO {
+        let part = left.min(dec!(15000));
+        let paid = run(
+            test_with(product.clone(), at(8)),
+            history.clone(),
+            repay(&format!("part-{n}"), part),
+        );
+        history.extend(paid);
+        left -= part;
+        n += 1;
+    }
+    let order = fold(history.clone());
+    assert_eq!(order.status, OrderStatus::Disbursed);
+    assert_eq!(order.outstanding(), dec!(4));
+    assert_eq!(order.next_scheduled_day(), None);
+    // And no later day records anything.
+    let (_, busy) = scheduler_days(product, history, 20, &[]);
+    assert_eq!(busy, Vec::<u64>::new());
+}
+
+#[test]
 fn a_repaid_refused_or_unreviewed_order_is_never_scheduled() {
     assert_eq!(fold(repaid_within_cooling_off()).next_scheduled_at(), None);
     assert_eq!(fold(submitted()).next_scheduled_at(), None);

@@ -1224,23 +1224,15 @@ fn a_repeated_apply_for_a_closed_order_opens_nothing() {
         .given(given.clone())
         .when(open_application(order_id()))
         .then_expect_events(vec![]);
-    let mut after = given.clone();
-    after.extend(
-        test()
-            .given(given)
-            .when(open_application(order_id()))
-            .inspect_result()
-            .unwrap(),
-    );
-    let user = fold(after.clone());
-    assert_eq!(user.open_order, None);
-    // And a new application still opens.
-    let events = test()
-        .given(after)
+    // And a new application still opens beside the closed one.
+    let next = test()
+        .given(given)
         .when(open_application(Uuid::from_u128(0x0D3)))
-        .inspect_result()
-        .unwrap();
-    assert_eq!(events.len(), 1);
+        .inspect_result();
+    assert!(
+        matches!(next.as_deref(), Ok([UserEvent::ApplicationOpened { .. }])),
+        "{next:?}"
+    );
 }
 
 #[test]

@@ -119,28 +119,20 @@ fn apply_body() -> serde_json::Value {
 async fn the_key_is_ignored_where_no_money_moves() {
     let app = TestApp::sqlite().await;
     let (token, _) = app.qualified_borrower("09175550029").await;
-    let info = app
-        .post_with_key("/jackey/user/info", &token, "k-info", json!({}))
-        .await;
-    assert_eq!(info["code"], 0, "{info}");
-    let kept = app
-        .scalar(
-            "select cast(count(*) as text) from idempotency where key = $1",
-            "k-info",
-        )
-        .await;
-    assert_eq!(kept.as_deref(), Some("0"));
-    let apply = app
-        .post_with_key("/jackey/loan/apply", &token, "k-apply", apply_body())
-        .await;
-    assert_eq!(apply["code"], 0, "{apply}");
-    let kept = app
-        .scalar(
-            "select cast(count(*) as text) from idempotency where key = $1",
-            "k-apply",
-        )
-        .await;
-    assert_eq!(kept.as_deref(), Some("1"));
+    for (path, key, body, kept) in [
+        ("/jackey/user/info", "k-info", json!({}), "0"),
+        ("/jackey/loan/apply", "k-apply", apply_body(), "1"),
+    ] {
+        let answer = app.post_with_key(path, &token, key, body).await;
+        assert_eq!(answer["code"], 0, "{path}: {answer}");
+        let rows = app
+            .scalar(
+                "select cast(count(*) as text) from idempotency where key = $1",
+                key,
+            )
+            .await;
+        assert_eq!(rows.as_deref(), Some(kept), "{path}");
+    }
 }
 
 /// What a process killed mid-request leaves: the claim, and no answer.

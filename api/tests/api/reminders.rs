@@ -99,6 +99,32 @@ async fn pay(app: &TestApp, user_id: Uuid, order_id: &str, amount: Decimal) {
     app.wrote().await;
 }
 
+/// Pays installment 1 of `order_id` in full and waits until the borrower's order
+/// shows it repaid; answers the order as `/loan/orderInfo` showed it before.
+async fn pay_first_installment(app: &TestApp, token: &str, user_id: Uuid, order_id: &str) -> Value {
+    let order = app
+        .ok(
+            "/jackey/loan/orderInfo",
+            Some(token),
+            json!({"loanOrderId": order_id}),
+        )
+        .await;
+    let first_amount: Decimal = order["periodViews"][0]["amt"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    pay(app, user_id, order_id, first_amount).await;
+    app.wait_order(
+        token,
+        order_id,
+        "repaid",
+        json!(format!("{first_amount:.2}")),
+    )
+    .await;
+    order
+}
+
 /// Runs two scheduler passes on each day from the payout day to `last_day` (the
 /// clock moved each time), letting the workers settle in between.
 async fn days_pass(app: &TestApp, clock: &FixedClock, days: std::ops::RangeInclusive<u64>) {
@@ -176,26 +202,7 @@ async fn each_reminder_once_across_a_restart(clock: Arc<FixedClock>, app: TestAp
         "{first}"
     );
     // Installment 1 is paid on day 0: it never becomes overdue, so no overdue notice.
-    let order = app
-        .ok(
-            "/jackey/loan/orderInfo",
-            Some(&token),
-            json!({"loanOrderId": order_id}),
-        )
-        .await;
-    let first_amount: Decimal = order["periodViews"][0]["amt"]
-        .as_str()
-        .unwrap()
-        .parse()
-        .unwrap();
-    pay(&app, user_id, &order_id, first_amount).await;
-    app.wait_order(
-        &token,
-        &order_id,
-        "repaid",
-        json!(format!("{first_amount:.2}")),
-    )
-    .await;
+    let order = pay_first_installment(&app, &token, user_id, &order_id).await;
     days_pass(&app, &clock, 1..=8).await;
 
     let page = inbox(&app, &token).await;
@@ -279,6 +286,63 @@ async fn each_reminder_once_across_a_restart(clock: Arc<FixedClock>, app: TestAp
         .await
         .unwrap();
     assert!(report.is_clean(), "{:?}", report.drifts);
+}
+
+/// A reminder's SMS step that runs late (a backlog, a restart) sends nothing that is
+/// no longer true: not after the installment was paid, nor after its window closed.
+async fn a_late_step_sends_no_stale_text(clock: Arc<FixedClock>, app: TestApp) {
+    let (token, user_id, order_id) = disbursed(&app, "09175550121").await;
+    // Day 0: installment 1 is due tomorrow, installment 3 in 3 days.
+    days_pass(&app, &clock, 0..=0).await;
+    let like = format!("reminder:{order_id}:%");
+    assert_eq!(count(&app, REMINDER_SMS, &like).await, 2);
+    pay_first_installment(&app, &token, user_id, &order_id).await;
+    // The workflow's step on each recorded reminder, run again now with the texts
+    // gone from the outbox (as a step that had not run yet would find them).
+    let worker = ReminderWorker::new(app.state.clone());
+    let step_again = || async {
+        assert!(
+            app.sql(&format!(
+                "delete from sms_outbox where message_id like '{like}'"
+            ))
+            .await
+                > 0
+        );
+        let log = EventLog::new(&app.state.database)
+            .read_after(LogPosition::START, 10_000)
+            .await
+            .unwrap();
+        for event in log.iter().filter(|e| worker.reacts_to(e)) {
+            worker.react(event).await.unwrap();
+        }
+    };
+    step_again().await;
+    let texts = "select body from sms_outbox where message_id like $1";
+    let text = app.scalar(texts, &like).await.unwrap_or_default();
+    assert_eq!(count(&app, REMINDER_SMS, &like).await, 1, "{text}");
+    assert!(
+        text.contains("installment 3 of PHP "),
+        "only the unpaid one: {text}"
+    );
+    // Day 2: installment 3's "3 days before" window (days 0 and 1) has closed.
+    clock.set(test_now() + Days::new(2));
+    step_again().await;
+    assert_eq!(count(&app, REMINDER_SMS, &like).await, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_step_sends_no_stale_text_on_sqlite() {
+    let clock = Arc::new(FixedClock::at(test_now()));
+    let app = TestApp::sqlite_at(clock.clone()).await;
+    a_late_step_sends_no_stale_text(clock, app).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_step_sends_no_stale_text_on_postgres() {
+    let clock = Arc::new(FixedClock::at(test_now()));
+    if let Some(app) = TestApp::postgres_at(clock.clone()).await {
+        a_late_step_sends_no_stale_text(clock, app).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

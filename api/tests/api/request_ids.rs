@@ -75,31 +75,30 @@ async fn request_ids(app: TestApp) {
         assert!(uuid::Uuid::parse_str(&id).is_ok(), "{sent:?} -> {id}");
     }
 
-    // The events of a command record its request id and its idempotency key.
-    let token = app.register("09170007732").await;
+    // The events of a command record its request id and, on a call that takes one
+    // (a money call), its idempotency key.
+    let (token, _) = app.qualified_borrower("09170007732").await;
     let bearer = format!("Bearer {token}");
-    let contacts =
-        json!({"contacts": [{"name": "Ana", "relation": "Mother", "mobile": "09170007733"}]});
     let (_, answer) = call(
         &app,
-        "/jackey/user/updateEmergency",
+        "/jackey/loan/apply",
         &[
             ("authorization", bearer.as_str()),
-            ("x-request-id", "req-emergency-1"),
-            ("idempotency-key", "key-emergency-1"),
+            ("x-request-id", "req-apply-1"),
+            ("idempotency-key", "key-apply-1"),
         ],
-        contacts,
+        json!({"amt": "100000", "periodDays": 6, "appId": 1}),
     )
     .await;
     assert_eq!(answer["code"], 0, "{answer}");
     let sql = "select cast(metadata as text) from events where event_type = $1";
     let metadata = app
-        .scalar(sql, "EmergencyContactsUpdated")
+        .scalar(sql, "ApplicationOpened")
         .await
         .expect("the event");
     let metadata: serde_json::Value = serde_json::from_str(&metadata).unwrap();
-    assert_eq!(metadata["request_id"], "req-emergency-1", "{metadata}");
-    assert_eq!(metadata["idempotency_key"], "key-emergency-1", "{metadata}");
+    assert_eq!(metadata["request_id"], "req-apply-1", "{metadata}");
+    assert_eq!(metadata["idempotency_key"], "key-apply-1", "{metadata}");
 }
 
 /// With `OTEL_EXPORTER_OTLP_ENDPOINT` set, the server exports its spans over OTLP/HTTP:

@@ -69,13 +69,16 @@ async fn two_processes(database: &Database) -> (Checkpoints, Process, Process) {
     (board, first, second)
 }
 
-/// Ends every session holding a lease (as a killed process's connection drops, or an
-/// operator's `pg_terminate_backend`); returns how many it ended.
+/// Ends every session holding a lease on this test's database (as a killed
+/// process's connection drops, or an operator's `pg_terminate_backend`); returns how
+/// many it ended. Another database of the server (a benchmark's api) may hold leases
+/// of its own: they are left alone.
 async fn end_lease_sessions(db: &TestDb) -> i64 {
     sqlx::query_scalar(
         "select count(pg_terminate_backend(pid)) from pg_locks \
          where locktype = 'advisory' and classid::int8 = $1 and granted \
-           and pid <> pg_backend_pid()",
+           and pid <> pg_backend_pid() \
+           and database = (select oid from pg_database where datname = current_database())",
     )
     .bind(i64::from(LEASE_CLASS))
     .fetch_one(db.postgres_pool())
