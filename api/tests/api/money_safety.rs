@@ -59,15 +59,12 @@ async fn a_repeat_after_still_processing(app: TestApp) {
         .post_with_key("/jackey/loan/apply", &token, "k-slow", apply)
         .await;
     assert_eq!(again["code"], 0, "{again}");
-    let user = restarted
-        .state
-        .users
-        .load(&user_id.to_string())
-        .await
-        .unwrap();
     let order_id = again["data"]["loanOrderId"].as_str().unwrap();
     assert_eq!(
-        user.open_order.map(|id| id.to_string()).as_deref(),
+        open_order(&restarted, user_id)
+            .await
+            .map(|id| id.to_string())
+            .as_deref(),
         Some(order_id),
         "the order the first call opened"
     );
@@ -95,18 +92,22 @@ async fn a_repeat_after_still_processing(app: TestApp) {
         .await;
     assert_eq!(late["data"]["loanOrderId"], order_id, "{late}");
     restarted.quiesce().await;
-    let user = restarted
-        .state
-        .users
-        .load(&user_id.to_string())
-        .await
-        .unwrap();
-    assert_eq!(user.open_order, None, "no closed order reopened");
+    assert_eq!(
+        open_order(&restarted, user_id).await,
+        None,
+        "no closed order reopened"
+    );
     let next = restarted
         .post_with_key("/jackey/loan/apply", &token, "k-next", apply_body())
         .await;
     assert_eq!(next["code"], 0, "a new application opens: {next}");
     restarted.stop_workers().await;
+}
+
+/// The order the User holds open, as its aggregate says.
+async fn open_order(app: &TestApp, user_id: uuid::Uuid) -> Option<uuid::Uuid> {
+    let user = app.state.users.load(&user_id.to_string()).await.unwrap();
+    user.open_order
 }
 
 fn apply_body() -> serde_json::Value {
