@@ -725,6 +725,26 @@ impl TestApp {
 /// Two tests running `$scenario(app)`: on SQLite, and on PostgreSQL when
 /// `TEST_DATABASE_URL` is set.
 macro_rules! on_both_stores {
+    // `$scenario(clock, app)` with every clock of the app at `test_now()`, which the
+    // scenario moves.
+    (at_a_fixed_clock: $scenario:ident, $sqlite:ident, $postgres:ident) => {
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $sqlite() {
+            use aggregates::services::doubles::{test_now, FixedClock};
+            let clock = std::sync::Arc::new(FixedClock::at(test_now()));
+            let app = crate::helpers::TestApp::sqlite_at(clock.clone()).await;
+            $scenario(clock, app).await;
+        }
+
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $postgres() {
+            use aggregates::services::doubles::{test_now, FixedClock};
+            let clock = std::sync::Arc::new(FixedClock::at(test_now()));
+            if let Some(app) = crate::helpers::TestApp::postgres_at(clock.clone()).await {
+                $scenario(clock, app).await;
+            }
+        }
+    };
     ($scenario:ident, $sqlite:ident, $postgres:ident) => {
         #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
         async fn $sqlite() {

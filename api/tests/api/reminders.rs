@@ -21,7 +21,7 @@ use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use uuid::Uuid;
 
-use crate::helpers::TestApp;
+use crate::helpers::{on_both_stores, TestApp};
 
 /// A number from the first column of `sql`'s first row (one `$1` bound to `bind`).
 async fn count(app: &TestApp, sql: &str, bind: &str) -> i64 {
@@ -330,35 +330,17 @@ async fn a_late_step_sends_no_stale_text(clock: Arc<FixedClock>, app: TestApp) {
     assert_eq!(count(&app, REMINDER_SMS, &like).await, 0);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_late_step_sends_no_stale_text_on_sqlite() {
-    let clock = Arc::new(FixedClock::at(test_now()));
-    let app = TestApp::sqlite_at(clock.clone()).await;
-    a_late_step_sends_no_stale_text(clock, app).await;
-}
+on_both_stores!(
+    at_a_fixed_clock: a_late_step_sends_no_stale_text,
+    a_late_step_sends_no_stale_text_on_sqlite,
+    a_late_step_sends_no_stale_text_on_postgres
+);
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_late_step_sends_no_stale_text_on_postgres() {
-    let clock = Arc::new(FixedClock::at(test_now()));
-    if let Some(app) = TestApp::postgres_at(clock.clone()).await {
-        a_late_step_sends_no_stale_text(clock, app).await;
-    }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn each_reminder_once_across_a_restart_on_sqlite() {
-    let clock = Arc::new(FixedClock::at(test_now()));
-    let app = TestApp::sqlite_at(clock.clone()).await;
-    each_reminder_once_across_a_restart(clock, app).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn each_reminder_once_across_a_restart_on_postgres() {
-    let clock = Arc::new(FixedClock::at(test_now()));
-    if let Some(app) = TestApp::postgres_at(clock.clone()).await {
-        each_reminder_once_across_a_restart(clock, app).await;
-    }
-}
+on_both_stores!(
+    at_a_fixed_clock: each_reminder_once_across_a_restart,
+    each_reminder_once_across_a_restart_on_sqlite,
+    each_reminder_once_across_a_restart_on_postgres
+);
 
 /// Two api processes (two pools, two sets of workers and schedulers) pass the same
 /// days at the same moment, each twice: every reminder is recorded, shown and queued
@@ -460,20 +442,11 @@ async fn missed_days_are_made_up(clock: Arc<FixedClock>, app: TestApp) {
     assert_eq!(count(&app, REMINDER_SMS, &sms).await, 10);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn missed_days_are_made_up_on_sqlite() {
-    let clock = Arc::new(FixedClock::at(test_now()));
-    let app = TestApp::sqlite_at(clock.clone()).await;
-    missed_days_are_made_up(clock, app).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn missed_days_are_made_up_on_postgres() {
-    let clock = Arc::new(FixedClock::at(test_now()));
-    if let Some(app) = TestApp::postgres_at(clock.clone()).await {
-        missed_days_are_made_up(clock, app).await;
-    }
-}
+on_both_stores!(
+    at_a_fixed_clock: missed_days_are_made_up,
+    missed_days_are_made_up_on_sqlite,
+    missed_days_are_made_up_on_postgres
+);
 
 /// Whom a pass visits (`schedule::orders_due`): a loan on the days it has something
 /// due, not again once that is recorded; a row from before the column existed; and
@@ -547,20 +520,11 @@ async fn a_pass_visits_only_the_loans_with_something_due(clock: Arc<FixedClock>,
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_pass_visits_only_the_loans_with_something_due_on_sqlite() {
-    let clock = Arc::new(FixedClock::at(test_now()));
-    let app = TestApp::sqlite_at(clock.clone()).await;
-    a_pass_visits_only_the_loans_with_something_due(clock, app).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_pass_visits_only_the_loans_with_something_due_on_postgres() {
-    let clock = Arc::new(FixedClock::at(test_now()));
-    if let Some(app) = TestApp::postgres_at(clock.clone()).await {
-        a_pass_visits_only_the_loans_with_something_due(clock, app).await;
-    }
-}
+on_both_stores!(
+    at_a_fixed_clock: a_pass_visits_only_the_loans_with_something_due,
+    a_pass_visits_only_the_loans_with_something_due_on_sqlite,
+    a_pass_visits_only_the_loans_with_something_due_on_postgres
+);
 
 /// The inbox: newest first with counts, pages, marking read some or all, and no way
 /// to list or mark another borrower's notices; bad input answers 10004.
@@ -676,17 +640,8 @@ async fn the_inbox_is_the_borrowers_own(clock: Arc<FixedClock>, app: TestApp) {
         .await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_inbox_is_the_borrowers_own_on_sqlite() {
-    let clock = Arc::new(FixedClock::at(test_now()));
-    let app = TestApp::sqlite_at(clock.clone()).await;
-    the_inbox_is_the_borrowers_own(clock, app).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_inbox_is_the_borrowers_own_on_postgres() {
-    let clock = Arc::new(FixedClock::at(test_now()));
-    if let Some(app) = TestApp::postgres_at(clock.clone()).await {
-        the_inbox_is_the_borrowers_own(clock, app).await;
-    }
-}
+on_both_stores!(
+    at_a_fixed_clock: the_inbox_is_the_borrowers_own,
+    the_inbox_is_the_borrowers_own_on_sqlite,
+    the_inbox_is_the_borrowers_own_on_postgres
+);
