@@ -6,8 +6,9 @@
 use std::collections::{BTreeMap, HashMap};
 
 use async_trait::async_trait;
-use sqlx::{Postgres, Row as _, Sqlite, Transaction};
+use sqlx::{Postgres, Row as _, Transaction};
 
+use crate::store::SqliteTx;
 use crate::ProjectionError;
 
 /// A column value. Read models use only text and 64-bit integers, so the same SQL
@@ -208,7 +209,7 @@ impl RowStore for MemoryStore {
 /// A write transaction on either store.
 pub enum SqlTx<'c> {
     /// SQLite.
-    Sqlite(Transaction<'c, Sqlite>),
+    Sqlite(SqliteTx<'c>),
     /// PostgreSQL.
     Postgres(Transaction<'c, Postgres>),
 }
@@ -928,7 +929,7 @@ mod tests {
     #[tokio::test]
     async fn bulk_inserts_store_every_value_unchanged_on_sqlite() {
         let pool = sqlx::SqlitePool::connect("sqlite::memory:").await.unwrap();
-        let mut tx = SqlTx::Sqlite(pool.begin().await.unwrap());
+        let mut tx = SqlTx::Sqlite(SqliteTx::Durable(pool.begin().await.unwrap()));
         tx.execute(
             "create table t (id text primary key, n integer not null, doc text not null)",
             &[],

@@ -25,12 +25,12 @@ use tokio::sync::{watch, Notify};
 use crate::feed::LogFeed;
 use crate::projection::{time_text, Projection, ProjectionError};
 use crate::rows::{Buffered, SqlTx};
-use crate::store::{Database, EventLog, LogPosition, StoredEvent};
+use crate::store::{Database, EventLog, LogPosition, SqliteTx, StoredEvent};
 
 /// Opens a write transaction on either store.
 pub async fn begin(database: &Database) -> Result<SqlTx<'static>, ProjectionError> {
     Ok(match database {
-        Database::Sqlite { pool, .. } => SqlTx::Sqlite(pool.begin().await?),
+        Database::Sqlite { pool, .. } => SqlTx::Sqlite(SqliteTx::Durable(pool.begin().await?)),
         Database::Postgres(pool) => SqlTx::Postgres(pool.begin().await?),
     })
 }
@@ -47,8 +47,9 @@ pub async fn begin(database: &Database) -> Result<SqlTx<'static>, ProjectionErro
 /// and the worker re-applies those events from the log; nothing the log holds is at
 /// risk, since events commit durably elsewhere. It also holds an advisory lock per
 /// name of `names` (projections whose tables it writes), taken in name order, until it
-/// ends. `BEGIN`, the setting and the locks go in one round trip. SQLite keeps its
-/// per-connection `synchronous=FULL`, and its single writer needs no lock per name.
+/// ends. `BEGIN`, the setting and the locks go in one round trip. On a SQLite file the
+/// same holds through `synchronous=NORMAL` for this one commit ([`SqliteTx`]: event
+/// appends keep `FULL`), and its single writer needs no lock per name.
 pub async fn begin_derived(
     database: &Database,
     names: &[&str],
@@ -67,7 +68,13 @@ pub async fn begin_derived(
             }
             Ok(SqlTx::Postgres(pool.begin_with(begin).await?))
         }
-        Database::Sqlite { pool, .. } => Ok(SqlTx::Sqlite(pool.begin().await?)),
+        Database::Sqlite {
+            pool, in_memory, ..
+        } => Ok(SqlTx::Sqlite(if *in_memory {
+            SqliteTx::Durable(pool.begin().await?)
+        } else {
+            SqliteTx::begin_derived(pool).await?
+        })),
     }
 }
 

@@ -85,6 +85,10 @@ pub enum Database {
         /// The task that writes event appends through `pool`, several in one commit
         /// when they queue ([`super::group_commit`]).
         appends: super::group_commit::GroupCommit,
+        /// Whether the database lives only in memory (`sqlite::memory:`): nothing to
+        /// fsync, and its one connection must never be closed
+        /// ([`super::SqliteTx::begin_derived`] is not used there).
+        in_memory: bool,
     },
     /// The scale-out store (`postgres://` and `postgresql://` URLs), written through postgres-es.
     Postgres(PgPool),
@@ -185,6 +189,7 @@ impl Database {
             pool,
             reads,
             appends,
+            in_memory,
         };
         database.migrate().await?;
         Ok(database)

@@ -32,6 +32,7 @@ pub mod group_commit;
 pub mod replica;
 mod retry;
 pub mod sealing;
+mod sqlite_tx;
 mod upcasters;
 
 pub use appends::appended;
@@ -40,3 +41,4 @@ pub use database::{default_database_url, Database, DEFAULT_DATABASE_URL};
 pub use error::StoreError;
 pub use event_log::{EventLog, LogPosition, Payload, StoredEvent};
 pub use retry::RetryPolicy;
+pub use sqlite_tx::SqliteTx;

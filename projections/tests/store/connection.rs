@@ -344,3 +344,90 @@ async fn a_store_with_its_own_connections_does_not_queue_behind_a_busy_pool() {
     own.close().await;
     db.teardown().await;
 }
+
+/// `synchronous` as the writer's connection has it now.
+async fn synchronous_of(executor: impl sqlx::SqliteExecutor<'_>) -> i64 {
+    sqlx::query_scalar("pragma synchronous")
+        .fetch_one(executor)
+        .await
+        .expect("pragma")
+}
+
+/// A derived transaction on a SQLite file (read models, checkpoints) commits without
+/// its own fsync, like `synchronous_commit = off` on PostgreSQL (issue 14, the SQLite
+/// floor); the writer is back at `synchronous=FULL` after it, whether it committed or
+/// was dropped halfway, so an event append never commits without its fsync.
+#[tokio::test]
+async fn a_derived_sqlite_commit_skips_its_fsync_and_leaves_the_writer_durable() {
+    use projections::rows::SqlTx;
+    use projections::runner::begin_derived;
+
+    let db = TestDb::sqlite().await;
+    let Database::Sqlite { pool, .. } = &db.database else {
+        unreachable!("TestDb::sqlite opens SQLite")
+    };
+    let insert = |name: &str| {
+        format!("insert into projection_checkpoint (name, transaction_id, global_position, updated_at) values ('{name}', 0, 0, 'x')")
+    };
+    let exists = |name: &'static str| async move {
+        let found: i64 =
+            sqlx::query_scalar("select count(*) from projection_checkpoint where name = $1")
+                .bind(name)
+                .fetch_one(pool)
+                .await
+                .unwrap();
+        found == 1
+    };
+
+    let mut tx = begin_derived(&db.database, &["kept"]).await.unwrap();
+    tx.execute(&insert("kept"), &[]).await.unwrap();
+    let SqlTx::Sqlite(inner) = &mut tx else {
+        unreachable!("SQLite")
+    };
+    assert_eq!(synchronous_of(&mut **inner).await, 1, "NORMAL inside");
+    tx.commit().await.unwrap();
+    assert!(exists("kept").await, "the derived commit is there");
+    assert_eq!(synchronous_of(pool).await, 2, "FULL again after the commit");
+
+    // Dropped halfway (an error, a cancelled worker): nothing of it stays, and the
+    // writer the pool hands out next is FULL.
+    let mut tx = begin_derived(&db.database, &["dropped"]).await.unwrap();
+    tx.execute(&insert("dropped"), &[]).await.unwrap();
+    drop(tx);
+    assert_eq!(synchronous_of(pool).await, 2, "FULL after a dropped one");
+    assert!(!exists("dropped").await, "the dropped one wrote nothing");
+
+    // Events still commit durably, and the store works on.
+    CommandBus::<Counter>::new(&db.database, CounterServices::plain())
+        .execute("counter-d", CounterCommand::Increment { by: 2 }, actor("a"))
+        .await
+        .expect("command after a dropped derived transaction");
+    assert_eq!(synchronous_of(pool).await, 2);
+    db.teardown().await;
+}
+
+/// An in-memory SQLite database lives in its one connection: a derived transaction
+/// dropped halfway there rolls back and keeps the connection (and the database).
+#[tokio::test]
+async fn a_dropped_derived_transaction_keeps_an_in_memory_database() {
+    let database = Database::connect("sqlite::memory:").await.expect("open");
+    let mut tx = projections::runner::begin_derived(&database, &[])
+        .await
+        .unwrap();
+    tx.execute(
+        "insert into projection_checkpoint (name, transaction_id, global_position, updated_at) values ('gone', 0, 0, 'x')",
+        &[],
+    )
+    .await
+    .unwrap();
+    drop(tx);
+    let Database::Sqlite { pool, .. } = &database else {
+        unreachable!("SQLite")
+    };
+    let rows: i64 =
+        sqlx::query_scalar("select count(*) from projection_checkpoint where name = 'gone'")
+            .fetch_one(pool)
+            .await
+            .expect("the in-memory database is still there");
+    assert_eq!(rows, 0);
+}
