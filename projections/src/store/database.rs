@@ -129,7 +129,8 @@ impl Database {
     /// - `journal_mode=WAL`: readers (projection workers, queries) never block the writer;
     /// - `synchronous=FULL`: sqlite-es's own pool uses `NORMAL`, with which a transaction
     ///   that has committed can still be lost on power failure (WAL frames not yet
-    ///   synced); an acknowledged command must never disappear, so every commit syncs;
+    ///   synced); an acknowledged command must never disappear, so every commit syncs,
+    ///   except a derived transaction's (read models, checkpoints: [`super::SqliteTx`]);
     /// - `busy_timeout` of 30 s: concurrent commands queue for the single write lock
     ///   (5 s was exceeded by 50 simultaneous withdrawals, each hashing a PIN)
     ///   instead of failing at once;
