@@ -82,6 +82,23 @@ pub fn user_doc(user: &User) -> Json {
     })
 }
 
+/// What `user_profile.state` holds in place of a set withdraw PIN's hash.
+pub const REDACTED_HASH: &str = "[redacted]";
+
+/// Takes the credentials out of a fold before it is stored as `user_profile.state`:
+/// the password hash becomes empty and a set PIN's hash [`REDACTED_HASH`], so that
+/// whoever can read the read models (a replica, an analytics copy, an officer's
+/// query) cannot attack them offline. Only the User aggregate checks a password or a
+/// PIN, on its own fold of the events; the read model needs no more than whether a
+/// PIN is set (`hasWithdrawPin`), which this keeps. The next fold from this state
+/// takes a new hash from its event and this removes it again.
+pub fn redact_credentials(user: &mut User) {
+    user.password_hash.clear();
+    if user.pin_hash.is_some() {
+        user.pin_hash = Some(REDACTED_HASH.to_string());
+    }
+}
+
 static TABLES: [&TableSpec; 1] = [&USER_PROFILE];
 
 #[async_trait]
@@ -120,7 +137,8 @@ impl Projection for UsersProjection {
             }
             user.state.apply(payload);
         }
-        for user in users.into_touched() {
+        for mut user in users.into_touched() {
+            redact_credentials(&mut user.state);
             let row = Row {
                 table: &USER_PROFILE,
                 values: vec![

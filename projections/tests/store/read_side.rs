@@ -19,7 +19,7 @@ use projections::rebuild::{rebuild, tables_hash};
 use projections::rows::{dump_table, Value};
 use projections::runner::{read_checkpoint, Failpoint, Runner};
 use projections::store::{CommandBus, Database, EventLog, LogPosition};
-use projections::users::USER_PROFILE;
+use projections::users::{REDACTED_HASH, USER_PROFILE};
 use projections::verify::verify;
 use projections::wallets::WALLET;
 use projections::workload::seed;
@@ -37,6 +37,7 @@ on_both_stores!(
     a_projection_writes_nothing_for_aggregate_types_it_does_not_follow,
     one_batch_moves_every_read_model_and_writes_only_the_tables_it_concerns,
     checkpoints_move_all_together_or_not_at_all,
+    the_credentials_migration_redacts_the_rows_written_before_it,
 );
 
 async fn catch_up_all(database: &Database) -> usize {
@@ -370,6 +371,18 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
         !text(&profile[0], "doc").contains("246810")
             && !text(&profile[0], "doc").contains("001234567890")
     );
+    // The stored fold keeps no credentials (`users::redact_credentials`), while the
+    // aggregate's own fold, which checks them, still has both hashes.
+    let stored_state = text(&profile[0], "state");
+    let stored: User = serde_json::from_str(&stored_state).unwrap();
+    let folded = users.load(&uid).await.unwrap();
+    let pin_hash = folded.pin_hash.clone().unwrap();
+    assert!(!folded.password_hash.is_empty() && pin_hash != REDACTED_HASH);
+    assert_eq!(
+        (stored.password_hash.as_str(), stored.pin_hash.as_deref()),
+        ("", Some(REDACTED_HASH))
+    );
+    assert!(!stored_state.contains(&folded.password_hash) && !stored_state.contains(&pin_hash));
     let wallet = dump_table(database, &WALLET).await.unwrap();
     assert_eq!(
         (text(&wallet[0], "balance"), text(&wallet[0], "cash")),
@@ -867,4 +880,71 @@ async fn two_runners_on_one_postgres_end_as_one() {
     let verified = verify(database).await.unwrap();
     assert!(verified.is_clean(), "{:?}", verified.drifts);
     db.teardown().await;
+}
+
+/// Migration 0017 on a `user_profile` row the projection wrote before it: the hashes
+/// go, the rest of the fold stays, and a row without a PIN keeps none.
+async fn the_credentials_migration_redacts_the_rows_written_before_it(db: &TestDb) {
+    let database = &db.database;
+    let with_pin = User {
+        mobile: "09171234567".into(),
+        password_hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$password".into(),
+        pin_hash: Some("$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$pin".into()),
+        ..User::default()
+    };
+    let without_pin = User {
+        pin_hash: None,
+        ..with_pin.clone()
+    };
+    let insert =
+        "insert into user_profile (user_id, mobile, identity_status, registered_at, doc, state) \
+                  values ($1, '09171234567', 0, '', '{}', $2)";
+    let migration = match database {
+        Database::Sqlite { .. } => {
+            include_str!("../../../migrations/sqlite/0017_user_profile_without_credentials.sql")
+        }
+        Database::Postgres(_) => {
+            include_str!("../../../migrations/postgres/0017_user_profile_without_credentials.sql")
+        }
+    };
+    for (id, user) in [("with-pin", &with_pin), ("without-pin", &without_pin)] {
+        let state = serde_json::to_string(user).unwrap();
+        match database {
+            Database::Sqlite { pool, .. } => sqlx::query(insert)
+                .bind(id)
+                .bind(state)
+                .execute(pool)
+                .await
+                .map(drop),
+            Database::Postgres(pool) => sqlx::query(insert)
+                .bind(id)
+                .bind(state)
+                .execute(pool)
+                .await
+                .map(drop),
+        }
+        .unwrap();
+    }
+    match database {
+        Database::Sqlite { pool, .. } => sqlx::raw_sql(migration).execute(pool).await.map(drop),
+        Database::Postgres(pool) => sqlx::raw_sql(migration).execute(pool).await.map(drop),
+    }
+    .unwrap();
+    let rows: BTreeMap<String, User> = dump_table(database, &USER_PROFILE)
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| {
+            (
+                text(row, "user_id"),
+                serde_json::from_str(&text(row, "state")).unwrap(),
+            )
+        })
+        .collect();
+    let mut expected = with_pin.clone();
+    expected.password_hash = String::new();
+    expected.pin_hash = Some(REDACTED_HASH.into());
+    assert_eq!(rows["with-pin"], expected);
+    expected.pin_hash = None;
+    assert_eq!(rows["without-pin"], expected);
 }
