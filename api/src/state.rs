@@ -117,7 +117,8 @@ impl AppState {
             max_retries: 10,
             ..RetryPolicy::default()
         };
-        // The append answers where its events landed: no second look at the log. The
+        // The append answers where its events landed, on both stores: no second look
+        // at the log (the lookup below is the fallback should none be answered). The
         // command's future is boxed: nested in the scope, it outgrew the 2 MiB stacks
         // of tokio's workers in debug builds.
         let (outcome, position) = projections::store::appended(Box::pin(

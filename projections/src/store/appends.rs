@@ -7,8 +7,8 @@
 //! event landed in the global log, which the command's caller answers as
 //! `X-Log-Position` ([`appended`]) instead of asking the log again: three round trips
 //! fewer per command (bench/PROFILE.md, issue 14). On SQLite it is one statement
-//! inside [`GroupCommit`]'s transaction; there a trigger numbers the rows after the
-//! insert, too late for `returning`, so the caller still asks the log.
+//! inside [`GroupCommit`]'s transaction, which numbers the events itself and answers
+//! the same.
 
 use std::cell::{Cell, RefCell};
 
@@ -65,26 +65,33 @@ pub(super) fn now_text() -> String {
 /// `recorded_at` it stamped on events that had none ([`stamp`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Written {
-    /// The log position of the last event (`None` on SQLite, which numbers rows after
-    /// the insert).
+    /// The log position of the last event (`None` when there were no events).
     pub position: Option<LogPosition>,
     /// The stamp, RFC 3339 UTC with microseconds.
     pub recorded_at: String,
 }
 
 /// The `insert` of `events` rows into the events table, followed by `tail` (a
-/// `returning` clause, or nothing).
-pub(super) fn insert_sql(events: usize, tail: &str) -> String {
+/// `returning` clause, or nothing). Each row takes seven parameters
+/// ([`bind_events`]); when `numbered`, one more after them all, `$(7 * events + 1)`,
+/// is the first event's `global_position`, and row `i` gets that plus `i` (SQLite's
+/// group commit numbers its events; PostgreSQL's column numbers itself).
+pub(super) fn insert_sql(events: usize, numbered: bool, tail: &str) -> String {
+    let first_position = 7 * events + 1;
     let rows: Vec<String> = (0..events)
         .map(|i| {
             let first = 7 * i + 1;
-            let params: Vec<String> = (first..first + 7).map(|n| format!("${n}")).collect();
+            let mut params: Vec<String> = (first..first + 7).map(|n| format!("${n}")).collect();
+            if numbered {
+                params.push(format!("${first_position} + {i}"));
+            }
             format!("({})", params.join(", "))
         })
         .collect();
+    let position = if numbered { ", global_position" } else { "" };
     format!(
         "insert into events (aggregate_type, aggregate_id, sequence, event_type, \
-         event_version, payload, metadata) values {}{tail}",
+         event_version, payload, metadata{position}) values {}{tail}",
         rows.join(", ")
     )
 }
@@ -121,6 +128,7 @@ impl Appends for PostgresAppends {
         // xid8 reaches bigint through text.
         let sql = insert_sql(
             events.len(),
+            false,
             " returning transaction_id::text::bigint, global_position",
         );
         let mut connection = self
@@ -160,11 +168,7 @@ impl Appends for GroupCommit {
         &self,
         events: Vec<SerializedEvent>,
     ) -> Result<Written, PersistenceError> {
-        let recorded_at = GroupCommit::append(self, events).await?;
-        Ok(Written {
-            position: None,
-            recorded_at,
-        })
+        GroupCommit::append(self, events).await
     }
 }
 
@@ -213,10 +217,20 @@ mod tests {
     #[test]
     fn one_statement_inserts_every_event() {
         assert_eq!(
-            insert_sql(2, " returning global_position"),
+            insert_sql(2, false, " returning global_position"),
             "insert into events (aggregate_type, aggregate_id, sequence, event_type, \
              event_version, payload, metadata) values ($1, $2, $3, $4, $5, $6, $7), \
              ($8, $9, $10, $11, $12, $13, $14) returning global_position"
+        );
+    }
+
+    #[test]
+    fn numbered_rows_take_consecutive_positions_from_one_last_parameter() {
+        assert_eq!(
+            insert_sql(2, true, ""),
+            "insert into events (aggregate_type, aggregate_id, sequence, event_type, \
+             event_version, payload, metadata, global_position) values \
+             ($1, $2, $3, $4, $5, $6, $7, $15 + 0), ($8, $9, $10, $11, $12, $13, $14, $15 + 1)"
         );
     }
 

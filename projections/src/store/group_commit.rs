@@ -9,6 +9,13 @@
 //! Nobody waits on purpose: a group is whatever queued while the previous one was
 //! written, so a lone append is written at once, as before.
 //!
+//! The group numbers its events in the log itself: its transaction begins
+//! `IMMEDIATE` (it holds the write lock from its first statement, so no other writer
+//! comes between), reads the highest `global_position` once, and inserts each event
+//! with the next one. Each append is answered with the position of its last event,
+//! which its command answers as `X-Log-Position` (the trigger that numbered rows after
+//! their insert rewrote every row and told nobody where it landed; migration 0018).
+//!
 //! What each caller sees is what a transaction of its own would give:
 //! - it is answered only after the group's commit returned, so an acknowledged append
 //!   is durable;
@@ -24,7 +31,8 @@ use cqrs_es::persist::{PersistenceError, SerializedEvent};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 use tokio::sync::{mpsc, oneshot};
 
-use super::appends::{bind_events, insert_sql, now_text, stamp};
+use super::appends::{bind_events, insert_sql, now_text, stamp, Written};
+use super::LogPosition;
 
 /// Appends written in one transaction at most: bounds how long the first of a group
 /// waits for the others' inserts.
@@ -42,12 +50,13 @@ pub struct GroupCommit {
 
 struct Append {
     events: Vec<SerializedEvent>,
-    answer: oneshot::Sender<Result<String, PersistenceError>>,
+    answer: oneshot::Sender<Result<Written, PersistenceError>>,
 }
 
 /// How one append of a group went, before the commit.
 enum Outcome {
-    Written,
+    /// Written; the `global_position` of its last event.
+    Written(i64),
     Conflict,
 }
 
@@ -61,17 +70,21 @@ impl GroupCommit {
     }
 
     /// Appends `events` (of one aggregate, with consecutive sequences) and answers once
-    /// they are durable, with the `recorded_at` it stamped on them when their group's
-    /// transaction began ([`super::appends::stamp`]).
+    /// they are durable, with the log position of the last one and the `recorded_at`
+    /// it stamped on them when their group's transaction began
+    /// ([`super::appends::stamp`]); no position for no events.
     ///
     /// # Errors
     /// - [`PersistenceError::OptimisticLockError`]: another append took one of their
     ///   sequence numbers first; nothing was written;
     /// - [`PersistenceError::ConnectionError`]: the database failed (or the writing task
     ///   is gone); nothing was written.
-    pub async fn append(&self, events: Vec<SerializedEvent>) -> Result<String, PersistenceError> {
+    pub async fn append(&self, events: Vec<SerializedEvent>) -> Result<Written, PersistenceError> {
         if events.is_empty() {
-            return Ok(now_text());
+            return Ok(Written {
+                position: None,
+                recorded_at: now_text(),
+            });
         }
         let (answer, answered) = oneshot::channel();
         let append = Append { events, answer };
@@ -99,7 +112,13 @@ async fn write_groups(pool: SqlitePool, mut appends: mpsc::Receiver<Append>) {
         for (index, append) in group.into_iter().enumerate() {
             let answer = match &written {
                 Ok((outcomes, recorded_at)) => match &outcomes[index] {
-                    Outcome::Written => Ok(recorded_at.clone()),
+                    Outcome::Written(global_position) => Ok(Written {
+                        position: Some(LogPosition {
+                            transaction_id: 0,
+                            global_position: *global_position,
+                        }),
+                        recorded_at: recorded_at.clone(),
+                    }),
                     Outcome::Conflict => Err(PersistenceError::OptimisticLockError),
                 },
                 Err(error) => Err(PersistenceError::ConnectionError(error.to_string().into())),
@@ -124,15 +143,22 @@ async fn write_group(
     pool: &SqlitePool,
     group: &mut [Append],
 ) -> Result<(Vec<Outcome>, String), sqlx::Error> {
-    let mut tx = pool.begin().await?;
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     let recorded_at = now_text();
     for append in group.iter_mut() {
         stamp(&mut append.events, &recorded_at);
     }
+    let mut last: i64 = sqlx::query_scalar("select coalesce(max(global_position), 0) from events")
+        .fetch_one(&mut *tx)
+        .await?;
     let mut outcomes = Vec::with_capacity(group.len());
     for append in group.iter() {
-        match insert(&mut tx, append).await {
-            Ok(()) => outcomes.push(Outcome::Written),
+        // A refused statement took no positions: the next append starts where it would have.
+        match insert(&mut tx, append, last + 1).await {
+            Ok(()) => {
+                last += i64::try_from(append.events.len()).unwrap_or(i64::MAX);
+                outcomes.push(Outcome::Written(last));
+            }
             Err(error) if lost_race(&error) => outcomes.push(Outcome::Conflict),
             Err(error) => {
                 // Already rolled back, perhaps; either way nothing is kept.
@@ -151,10 +177,15 @@ fn lost_race(error: &sqlx::Error) -> bool {
         if database.code().as_deref() == Some(PRIMARY_KEY_VIOLATION))
 }
 
-/// Inserts one append's events in one statement.
-async fn insert(tx: &mut Transaction<'static, Sqlite>, append: &Append) -> Result<(), sqlx::Error> {
-    let sql = insert_sql(append.events.len(), "");
+/// Inserts one append's events in one statement, at log positions `first`, `first + 1`, ….
+async fn insert(
+    tx: &mut Transaction<'static, Sqlite>,
+    append: &Append,
+    first: i64,
+) -> Result<(), sqlx::Error> {
+    let sql = insert_sql(append.events.len(), true, "");
     bind_events!(sqlx::query(&sql), &append.events)
+        .bind(first)
         .execute(&mut **tx)
         .await
         .map(drop)

@@ -67,8 +67,10 @@ async fn a_group_commits_every_append_but_the_conflicting_one() {
     };
     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     drop(held);
+    let mut answered = Vec::new();
     for append in sent {
-        append.await.unwrap().expect("a free sequence commits");
+        let written = append.await.unwrap().expect("a free sequence commits");
+        answered.push(written.position.expect("a position").global_position);
     }
     assert!(matches!(
         conflicting.await.unwrap(),
@@ -80,6 +82,24 @@ async fn a_group_commits_every_append_but_the_conflicting_one() {
             .await
             .unwrap();
     assert_eq!(rows.len(), 1 + 1 + 6 * 2, "{rows:?}");
+    // Each append is answered with where its last event landed; the positions run
+    // 1, 2, 3, … with no gap where the refused append was.
+    let positions: Vec<(String, i64, i64)> = sqlx::query_as(
+        "select aggregate_id, sequence, global_position from events order by global_position",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    let numbered: Vec<i64> = positions.iter().map(|(_, _, p)| *p).collect();
+    assert_eq!(numbered, (1..=14).collect::<Vec<i64>>());
+    let mut last_of_each: Vec<i64> = positions
+        .iter()
+        .filter(|(id, sequence, _)| id == "first" || (id.starts_with("free-") && *sequence == 2))
+        .map(|(_, _, p)| *p)
+        .collect();
+    last_of_each.sort_unstable();
+    answered.sort_unstable();
+    assert_eq!(answered, last_of_each);
     let taken: Vec<i64> = rows
         .iter()
         .filter(|(id, _)| id == "taken")
@@ -141,5 +161,42 @@ async fn every_acknowledged_append_is_committed_once() {
         .await
         .unwrap();
     assert_eq!(total, 16 * 20);
+    db.teardown().await;
+}
+
+/// A row inserted without a position (sqlite-es's own repository, a hand-written row)
+/// is still numbered by the trigger, and the next group continues after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rows_inserted_without_a_position_are_numbered_and_appends_continue_after_them() {
+    let db = TestDb::sqlite().await;
+    let (pool, appends) = parts(&db);
+    let first = appends
+        .append(vec![event("a", 1), event("a", 2)])
+        .await
+        .unwrap();
+    assert_eq!(first.position.unwrap().global_position, 2);
+    sqlx::query(
+        "insert into events (aggregate_type, aggregate_id, sequence, event_type, \
+         event_version, payload, metadata) values ('Counter', 'b', 1, 'Incremented', '1', '{}', '{}')",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    let next = appends.append(vec![event("c", 1)]).await.unwrap();
+    assert_eq!(next.position.unwrap().global_position, 4);
+    let rows: Vec<(String, i64)> =
+        sqlx::query_as("select aggregate_id, global_position from events order by global_position")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        rows,
+        vec![
+            ("a".to_string(), 1),
+            ("a".to_string(), 2),
+            ("b".to_string(), 3),
+            ("c".to_string(), 4)
+        ]
+    );
     db.teardown().await;
 }
