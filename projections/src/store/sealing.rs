@@ -34,7 +34,7 @@ use cqrs_es::persist::{
 use cqrs_es::Aggregate;
 use serde_json::{json, Value};
 
-use super::appends::Appends;
+use super::appends::{now_text, Appends};
 use super::{Database, StoreError};
 use crate::{with_pool, with_read_pool};
 
@@ -625,10 +625,6 @@ pub fn open(payload: &mut Value, keys: &HashMap<String, DataKey>) -> Result<(), 
 fn cipher(base64: &str) -> Option<DataKey> {
     let bytes = BASE64.decode(base64).ok()?;
     Aes256Gcm::new_from_slice(&bytes).ok()
-}
-
-fn now_text() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
 }
 
 /// Name of the one-off rewrite that seals the events written before `data_key` existed
