@@ -108,7 +108,7 @@ mod tests {
             event_type: "E".into(),
             event_version: "1".into(),
             payload: crate::store::Payload::from_value(&json!({})),
-            metadata: json!({}),
+            metadata: crate::store::Metadata::from_value(&json!({})),
         }
     }
 

@@ -108,9 +108,10 @@ pub fn snapshots() -> BTreeMap<String, LagSnapshot> {
 /// Events without a readable `recorded_at` (none are written so) are skipped.
 pub fn record(histogram: &LagHistogram, events: &[StoredEvent], applied_at: DateTime<Utc>) {
     for event in events {
-        let recorded = event.metadata[RECORDED_AT]
-            .as_str()
-            .and_then(|text| DateTime::parse_from_rfc3339(text).ok());
+        let recorded = event
+            .metadata
+            .get(RECORDED_AT)
+            .and_then(|text| DateTime::parse_from_rfc3339(&text).ok());
         if let Some(recorded) = recorded {
             let lag = applied_at.signed_duration_since(recorded.with_timezone(&Utc));
             histogram.record_us(lag.num_microseconds().unwrap_or(i64::MAX));

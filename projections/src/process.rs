@@ -238,8 +238,8 @@ impl LoanProcess {
     fn on_behalf_of(cause: &StoredEvent) -> HashMap<String, String> {
         let mut metadata = Self::metadata(cause);
         for key in ["actor", "request_id", "idempotency_key"] {
-            if let Some(value) = cause.metadata.get(key).and_then(|v| v.as_str()) {
-                metadata.insert(key.to_string(), value.to_string());
+            if let Some(value) = cause.metadata.get(key) {
+                metadata.insert(key.to_string(), value.into_owned());
             }
         }
         metadata

@@ -1,6 +1,7 @@
 //! What a projection is: a named consumer of the global log that turns each event
 //! into rows of its tables, through a [`RowStore`].
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -215,8 +216,7 @@ pub fn recorded_at(event: &StoredEvent) -> DateTime<Utc> {
     event
         .metadata
         .get(crate::store::RECORDED_AT)
-        .and_then(|v| v.as_str())
-        .and_then(|text| DateTime::parse_from_rfc3339(text).ok())
+        .and_then(|text| DateTime::parse_from_rfc3339(&text).ok())
         .map_or(DateTime::UNIX_EPOCH, |at| at.with_timezone(&Utc))
 }
 
@@ -235,9 +235,7 @@ pub(crate) fn actor_of(event: &StoredEvent) -> String {
     event
         .metadata
         .get("actor")
-        .and_then(|a| a.as_str())
-        .unwrap_or("system")
-        .to_string()
+        .map_or_else(|| "system".to_string(), Cow::into_owned)
 }
 
 #[cfg(test)]

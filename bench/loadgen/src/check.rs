@@ -239,7 +239,7 @@ mod tests {
             event_type: event_type.to_string(),
             event_version: "1.0".to_string(),
             payload: projections::store::Payload::from_value(&json!({ event_type: body })),
-            metadata: json!({}),
+            metadata: projections::store::Metadata::from_value(&json!({})),
         }
     }
 

@@ -14,10 +14,12 @@
 //!   than the oldest one still in flight (`pg_snapshot_xmin`) are returned: those can no
 //!   longer change, so the order of everything returned is final.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde_json::Value;
 
+use super::metadata::Metadata;
 use super::sealing::DataKeys;
 use super::{Database, StoreError};
 
@@ -91,17 +93,14 @@ pub struct StoredEvent {
     /// The serialized event, its sealed personal fields opened (or erased).
     pub payload: Payload,
     /// The metadata the command was executed with (a JSON object of strings).
-    pub metadata: Value,
+    pub metadata: Metadata,
 }
 
 impl StoredEvent {
     /// The `request_id` of the request whose command wrote this event (empty when
     /// its metadata has none), so a workflow's log lines name the request it serves.
-    pub fn request_id(&self) -> &str {
-        self.metadata
-            .get("request_id")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
+    pub fn request_id(&self) -> Cow<'_, str> {
+        self.metadata.get("request_id").unwrap_or_default()
     }
 }
 
@@ -218,7 +217,8 @@ impl EventLog {
                 sqlx::query_as(
                     "select e.transaction_id::text::bigint as transaction_id, e.global_position,
                             e.aggregate_type, e.aggregate_id, e.sequence, e.event_type,
-                            e.event_version, e.payload::text as payload, e.metadata
+                            e.event_version, e.payload::text as payload,
+                            e.metadata::text as metadata
                      from events e
                      where (e.transaction_id, e.global_position) > ($1::text::xid8, $2)
                        and e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
@@ -350,7 +350,7 @@ struct EventRow {
     event_type: String,
     event_version: String,
     payload: String,
-    metadata: Value,
+    metadata: String,
 }
 
 impl From<EventRow> for StoredEvent {
@@ -366,7 +366,7 @@ impl From<EventRow> for StoredEvent {
             event_type: row.event_type,
             event_version: row.event_version,
             payload: Payload(row.payload.into_boxed_str()),
-            metadata: row.metadata,
+            metadata: Metadata::from_text(row.metadata),
         }
     }
 }

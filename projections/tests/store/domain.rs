@@ -322,7 +322,10 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
         .expect("payout in the log");
     let payload = requested.payload.to_value().unwrap();
     assert_eq!(payload["PayoutRequested"]["amount"], "80000");
-    assert_eq!(requested.metadata["actor"], format!("user:{user_id}"));
+    assert_eq!(
+        requested.metadata.get("actor").as_deref(),
+        Some(format!("user:{user_id}").as_str())
+    );
     let registered = all
         .iter()
         .find(|e| e.event_type == "UserRegistered")
