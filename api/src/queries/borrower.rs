@@ -4,12 +4,15 @@
 
 use aggregates::order::Order;
 use aggregates::ErrorCode;
+use serde_json::value::{to_raw_value, RawValue};
 use serde_json::{json, Value as Json};
 use uuid::Uuid;
 
+use std::collections::BTreeMap;
 use std::future::Future;
 
-use projections::reads::borrower::{self as reads, OrderListRow};
+pub use projections::reads::borrower::OrderColumns;
+use projections::reads::borrower::{self as reads, OrderListRow, OrderRow};
 use projections::store::Database;
 use projections::ProjectionError;
 
@@ -105,29 +108,69 @@ pub async fn last_withdraw_error(state: &AppState, user_id: Uuid) -> Result<Stri
     Ok(message.unwrap_or_default())
 }
 
-/// The token's borrower and their order (the given one, or the latest), as
-/// `(user id, doc, state)`, with the session check in the same statement.
+/// The token's borrower and their order (the given one, or the latest), read with
+/// the session check in the same statement: its `columns` only ([`OrderColumns`]).
 /// Errors: those of [`auth::check`]; 40007 when the order does not exist or belongs
 /// to someone else.
 pub async fn own_order(
     state: &AppState,
     token: &BorrowerToken,
     order_id: Option<&str>,
-) -> Result<(Uuid, Json, Order), ApiError> {
+    columns: OrderColumns,
+) -> Result<OwnOrder, ApiError> {
     let order_id = order_id.filter(|id| !id.is_empty());
     let hash = &token.hash;
     let found = own(state, move |db| async move {
-        reads::order(&db, hash, BORROWER, order_id).await
+        reads::order(&db, hash, BORROWER, order_id, columns).await
     })
     .await?;
-    let (session, detail) = found.unzip();
+    let (session, row) = found.unzip();
     let user_id = auth::check(state, session)?;
-    let (doc, order) = detail
+    let row = row
         .flatten()
         .ok_or_else(|| ApiError::code(ErrorCode::RecordNotFound))?;
-    let doc = serde_json::from_str(&doc).map_err(ApiError::internal)?;
-    let order = serde_json::from_str(&order).map_err(ApiError::internal)?;
-    Ok((user_id, doc, order))
+    Ok(OwnOrder { user_id, row })
+}
+
+/// A borrower's own order as [`own_order`] read it.
+pub struct OwnOrder {
+    /// The borrower.
+    pub user_id: Uuid,
+    row: OrderRow,
+}
+
+impl OwnOrder {
+    /// The order document (PRODUCT.md 10) as stored, to be answered as it is: its JSON
+    /// text is checked, not parsed into a tree and written out again.
+    /// Errors: 500 when it was not read ([`OrderColumns::State`]) or is not JSON.
+    pub fn raw_doc(self) -> Result<Box<RawValue>, ApiError> {
+        let doc = self
+            .row
+            .doc
+            .ok_or_else(|| ApiError::internal("order doc not read"))?;
+        RawValue::from_string(doc).map_err(ApiError::internal)
+    }
+
+    /// The order document, parsed. Errors: as [`OwnOrder::raw_doc`].
+    pub fn doc(&self) -> Result<Json, ApiError> {
+        let doc = self
+            .row
+            .doc
+            .as_deref()
+            .ok_or_else(|| ApiError::internal("order doc not read"))?;
+        serde_json::from_str(doc).map_err(ApiError::internal)
+    }
+
+    /// The folded order. Errors: 500 when it was not read ([`OrderColumns::Doc`]) or
+    /// does not decode.
+    pub fn order(&self) -> Result<Order, ApiError> {
+        let state = self
+            .row
+            .state
+            .as_deref()
+            .ok_or_else(|| ApiError::internal("order state not read"))?;
+        serde_json::from_str(state).map_err(ApiError::internal)
+    }
 }
 
 /// The newest `limit` messages the default sender wrote for `mobile`: (UTC time as
@@ -150,11 +193,11 @@ pub async fn user_by_mobile(state: &AppState, mobile: &str) -> Result<Option<Uui
 pub async fn user_doc(state: &AppState, user_id: Uuid) -> Result<serde_json::Value, ApiError> {
     let found = reads::user_doc(&state.database, &user_id.to_string()).await?;
     let (doc, last_order) = found.unzip();
-    profile_doc(doc, last_order.flatten())
+    serde_json::to_value(profile_doc(doc, last_order.flatten())?).map_err(ApiError::internal)
 }
 
 /// [`user_doc`] of the token's borrower, with the session check in the same statement.
-pub async fn own_user_doc(state: &AppState, token: &BorrowerToken) -> Result<Json, ApiError> {
+pub async fn own_user_doc(state: &AppState, token: &BorrowerToken) -> Result<ProfileDoc, ApiError> {
     let hash = &token.hash;
     let found = own(state, move |db| async move {
         reads::profile(&db, hash, BORROWER).await
@@ -168,12 +211,21 @@ pub async fn own_user_doc(state: &AppState, token: &BorrowerToken) -> Result<Jso
     profile_doc(doc, last_order)
 }
 
-fn profile_doc(doc: Option<String>, last_order: Option<String>) -> Result<Json, ApiError> {
+/// A `user_profile` document as answered: its top-level fields, each value kept as the
+/// stored JSON text rather than parsed into a tree and written out again (the hottest
+/// query, issue 14). A `BTreeMap`, so the fields come out in the order a parsed
+/// `Value` writes them.
+pub type ProfileDoc = BTreeMap<String, Box<RawValue>>;
+
+/// The stored document with `lastOrderId` and `creditScore` set. Errors: 10008 for a
+/// borrower with no profile yet; 500 when the stored text is not a JSON object.
+fn profile_doc(doc: Option<String>, last_order: Option<String>) -> Result<ProfileDoc, ApiError> {
     let doc = doc.ok_or_else(|| ApiError::code(ErrorCode::CouldNotGetUserInfo))?;
-    let mut doc: serde_json::Value = serde_json::from_str(&doc).map_err(ApiError::internal)?;
-    doc["lastOrderId"] = json!(last_order);
+    let mut doc: ProfileDoc = serde_json::from_str(&doc).map_err(ApiError::internal)?;
+    let raw = |value: Json| to_raw_value(&value).map_err(ApiError::internal);
+    doc.insert("lastOrderId".to_string(), raw(json!(last_order))?);
     // No credit scoring model is configured; the score is not invented.
-    doc["creditScore"] = json!(null);
+    doc.insert("creditScore".to_string(), raw(Json::Null)?);
     Ok(doc)
 }
 

@@ -288,7 +288,9 @@ async fn borrower_request(
     order_id: Option<&str>,
     lang: Lang,
 ) -> Result<Request, ApiError> {
-    let (user_id, doc, order) = crate::queries::borrower::own_order(state, token, order_id).await?;
+    use crate::queries::borrower::{own_order, OrderColumns};
+    let own = own_order(state, token, order_id, OrderColumns::Both).await?;
+    let (user_id, doc, order) = (own.user_id, own.doc()?, own.order()?);
     let order_id = order
         .id
         .ok_or_else(|| ApiError::code(ErrorCode::RecordNotFound))?

@@ -121,31 +121,74 @@ pub async fn orders(
     Ok(Some((session, orders)))
 }
 
+/// Which columns of its `order_detail` row an [`order`] call reads. Most calls use
+/// one of the two, and each is a few kB that PostgreSQL keeps compressed: a column
+/// not read is not decompressed, sent or parsed (issue 14, queries).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrderColumns {
+    /// The document (`/loan/orderInfo`).
+    Doc,
+    /// The folded `Order` (a call that decides from it, or names the order).
+    State,
+    /// Both (the documents of an order).
+    Both,
+}
+
+impl OrderColumns {
+    /// The select list for `doc` and `state`, a typed null for a column not read.
+    fn select(self) -> &'static str {
+        match self {
+            Self::Doc => "d.doc, cast(null as text) as state",
+            Self::State => "cast(null as text) as doc, d.state",
+            Self::Both => "d.doc, d.state",
+        }
+    }
+}
+
+/// An `order_detail` row as [`order`] read it: the columns asked for, `None` for the
+/// others.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderRow {
+    /// The document (JSON text).
+    pub doc: Option<String>,
+    /// The folded `Order` (JSON text).
+    pub state: Option<String>,
+}
+
 /// `/loan/orderInfo` and the other calls on one order: the session and the
-/// `order_detail` document and state of `order_id` (the latest order when `None`),
-/// only if it belongs to the session's subject.
+/// `order_detail` row of `order_id` (the latest order when `None`), only if it
+/// belongs to the session's subject, with the `columns` asked for.
 pub async fn order(
     database: &Database,
     token_hash: &str,
     kind: &str,
     order_id: Option<&str>,
-) -> Result<Option<(Session, Option<(String, String)>)>, ProjectionError> {
+    columns: OrderColumns,
+) -> Result<Option<(Session, Option<OrderRow>)>, ProjectionError> {
     let sql = format!(
-        "{SESSION} select s.subject, s.expires_at, s.revoked_at, d.doc, d.state \
+        "{SESSION} select s.subject, s.expires_at, s.revoked_at, d.order_id, {} \
          from session s \
          left join loan_progress lp on lp.user_id = s.subject \
          left join order_detail d on d.user_id = s.subject \
-             and d.order_id = coalesce($3, lp.order_id)"
+             and d.order_id = coalesce($3, lp.order_id)",
+        columns.select()
     );
     #[derive(sqlx::FromRow)]
     struct Found {
         #[sqlx(flatten)]
         session: Session,
+        order_id: Option<String>,
         doc: Option<String>,
         state: Option<String>,
     }
     let found: Option<Found> = fetch!(database, &sql, fetch_optional, token_hash, kind, order_id);
-    Ok(found.map(|f| (f.session, f.doc.zip(f.state))))
+    Ok(found.map(|f| {
+        let row = f.order_id.map(|_| OrderRow {
+            doc: f.doc,
+            state: f.state,
+        });
+        (f.session, row)
+    }))
 }
 
 /// `/loan/getUserOrderList` for a known user (the console's user page): the

@@ -17,6 +17,7 @@ use uuid::Uuid;
 use crate::auth::{Borrower, BorrowerToken};
 use crate::envelope::{ok, AnyData, ApiError, ApiJson, Envelope, Null, OptionalJson};
 use crate::queries::borrower as queries;
+use crate::queries::borrower::OrderColumns;
 use crate::state::AppState;
 use projections::projection::money_text;
 
@@ -300,8 +301,14 @@ async fn order_info(
     token: BorrowerToken,
     OptionalJson(body): OptionalJson<OrderBody>,
 ) -> Result<Response, ApiError> {
-    let (_, doc, _) = queries::own_order(&state, &token, body.loan_order_id.as_deref()).await?;
-    Ok(ok(doc))
+    let order = queries::own_order(
+        &state,
+        &token,
+        body.loan_order_id.as_deref(),
+        OrderColumns::Doc,
+    )
+    .await?;
+    Ok(ok(order.raw_doc()?))
 }
 
 #[utoipa::path(
@@ -319,7 +326,14 @@ async fn order_timeline(
     token: BorrowerToken,
     ApiJson(body): ApiJson<OrderBody>,
 ) -> Result<Response, ApiError> {
-    let (_, _, order) = queries::own_order(&state, &token, body.loan_order_id.as_deref()).await?;
+    let order = queries::own_order(
+        &state,
+        &token,
+        body.loan_order_id.as_deref(),
+        OrderColumns::State,
+    )
+    .await?
+    .order()?;
     let order_id = order.id.map(|id| id.to_string()).unwrap_or_default();
     Ok(ok(queries::order_timeline(&state, &order_id).await?))
 }
@@ -482,8 +496,14 @@ async fn own_order_command(
     body: &OrderBody,
     command: impl Fn() -> OrderCommand,
 ) -> Result<Response, ApiError> {
-    let (user_id, _, order) =
-        queries::own_order(state, token, body.loan_order_id.as_deref()).await?;
+    let own = queries::own_order(
+        state,
+        token,
+        body.loan_order_id.as_deref(),
+        OrderColumns::State,
+    )
+    .await?;
+    let (user_id, order) = (own.user_id, own.order()?);
     let order_id = order
         .id
         .ok_or_else(|| ApiError::code(ErrorCode::RecordNotFound))?;
@@ -551,7 +571,14 @@ async fn payoff_quote(
     token: BorrowerToken,
     OptionalJson(body): OptionalJson<OrderBody>,
 ) -> Result<Response, ApiError> {
-    let (_, _, order) = queries::own_order(&state, &token, body.loan_order_id.as_deref()).await?;
+    let order = queries::own_order(
+        &state,
+        &token,
+        body.loan_order_id.as_deref(),
+        OrderColumns::State,
+    )
+    .await?
+    .order()?;
     let (Some(loan), OrderStatus::Disbursed) = (&order.loan, order.status) else {
         return Err(ApiError::new(
             ErrorCode::RecordNotFound,
