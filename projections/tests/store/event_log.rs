@@ -1,7 +1,6 @@
 //! Reading the global event log after a checkpoint.
 
 use projections::store::{CommandBus, Database, EventLog, LogPosition};
-use serde_json::json;
 use sqlx::PgConnection;
 
 use crate::counter::{Counter, CounterCommand, CounterEvent, CounterServices};

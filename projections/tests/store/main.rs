@@ -5,6 +5,7 @@
 #[macro_use]
 mod helpers;
 mod aggregate_cache;
+mod borrower_reads;
 mod commands;
 mod concurrency;
 mod connection;
