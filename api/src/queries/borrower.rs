@@ -132,6 +132,17 @@ pub async fn own_order(
     Ok(OwnOrder { user_id, row })
 }
 
+/// [`own_order`] for a call that decides from the folded order: the borrower and their
+/// `Order`, the state column only. Errors: as [`own_order`] and [`OwnOrder::order`].
+pub async fn own_order_state(
+    state: &AppState,
+    token: &BorrowerToken,
+    order_id: Option<&str>,
+) -> Result<(Uuid, Order), ApiError> {
+    let own = own_order(state, token, order_id, OrderColumns::State).await?;
+    Ok((own.user_id, own.order()?))
+}
+
 /// A borrower's own order as [`own_order`] read it.
 pub struct OwnOrder {
     /// The borrower.

@@ -326,14 +326,8 @@ async fn order_timeline(
     token: BorrowerToken,
     ApiJson(body): ApiJson<OrderBody>,
 ) -> Result<Response, ApiError> {
-    let order = queries::own_order(
-        &state,
-        &token,
-        body.loan_order_id.as_deref(),
-        OrderColumns::State,
-    )
-    .await?
-    .order()?;
+    let (_, order) =
+        queries::own_order_state(&state, &token, body.loan_order_id.as_deref()).await?;
     let order_id = order.id.map(|id| id.to_string()).unwrap_or_default();
     Ok(ok(queries::order_timeline(&state, &order_id).await?))
 }
@@ -496,14 +490,8 @@ async fn own_order_command(
     body: &OrderBody,
     command: impl Fn() -> OrderCommand,
 ) -> Result<Response, ApiError> {
-    let own = queries::own_order(
-        state,
-        token,
-        body.loan_order_id.as_deref(),
-        OrderColumns::State,
-    )
-    .await?;
-    let (user_id, order) = (own.user_id, own.order()?);
+    let (user_id, order) =
+        queries::own_order_state(state, token, body.loan_order_id.as_deref()).await?;
     let order_id = order
         .id
         .ok_or_else(|| ApiError::code(ErrorCode::RecordNotFound))?;
@@ -571,14 +559,8 @@ async fn payoff_quote(
     token: BorrowerToken,
     OptionalJson(body): OptionalJson<OrderBody>,
 ) -> Result<Response, ApiError> {
-    let order = queries::own_order(
-        &state,
-        &token,
-        body.loan_order_id.as_deref(),
-        OrderColumns::State,
-    )
-    .await?
-    .order()?;
+    let (_, order) =
+        queries::own_order_state(&state, &token, body.loan_order_id.as_deref()).await?;
     let (Some(loan), OrderStatus::Disbursed) = (&order.loan, order.status) else {
         return Err(ApiError::new(
             ErrorCode::RecordNotFound,
