@@ -155,33 +155,24 @@ impl OwnOrder {
     /// text is checked, not parsed into a tree and written out again.
     /// Errors: 500 when it was not read ([`OrderColumns::State`]) or is not JSON.
     pub fn raw_doc(self) -> Result<Box<RawValue>, ApiError> {
-        let doc = self
-            .row
-            .doc
-            .ok_or_else(|| ApiError::internal("order doc not read"))?;
-        RawValue::from_string(doc).map_err(ApiError::internal)
+        RawValue::from_string(read(self.row.doc, "doc")?).map_err(ApiError::internal)
     }
 
     /// The order document, parsed. Errors: as [`OwnOrder::raw_doc`].
     pub fn doc(&self) -> Result<Json, ApiError> {
-        let doc = self
-            .row
-            .doc
-            .as_deref()
-            .ok_or_else(|| ApiError::internal("order doc not read"))?;
-        serde_json::from_str(doc).map_err(ApiError::internal)
+        serde_json::from_str(read(self.row.doc.as_deref(), "doc")?).map_err(ApiError::internal)
     }
 
     /// The folded order. Errors: 500 when it was not read ([`OrderColumns::Doc`]) or
     /// does not decode.
     pub fn order(&self) -> Result<Order, ApiError> {
-        let state = self
-            .row
-            .state
-            .as_deref()
-            .ok_or_else(|| ApiError::internal("order state not read"))?;
-        serde_json::from_str(state).map_err(ApiError::internal)
+        serde_json::from_str(read(self.row.state.as_deref(), "state")?).map_err(ApiError::internal)
     }
+}
+
+/// A column of [`OwnOrder`]'s row; 500 when the call did not ask for it (a bug).
+fn read<T>(column: Option<T>, name: &str) -> Result<T, ApiError> {
+    column.ok_or_else(|| ApiError::internal(format!("order_detail.{name} not read")))
 }
 
 /// The newest `limit` messages the default sender wrote for `mobile`: (UTC time as

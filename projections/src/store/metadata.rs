@@ -62,11 +62,12 @@ impl<'de> Visitor<'de> for Lookup<'_> {
 
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
         let mut found = None;
-        // Every entry is read (the deserializer checks the object's end); of a key given
-        // twice the last counts, as in a parsed `Value`.
+        // Every entry is read (the deserializer checks the object's end). A value that
+        // is not a string fails the walk, which `Metadata::get` answers as `None`, as
+        // `Value::as_str` would; metadata is written from a map, so no key repeats.
         while let Some(key) = map.next_key_seed(Text)? {
             if key == self.0 {
-                found = map.next_value_seed(MaybeText)?;
+                found = Some(map.next_value_seed(Text)?);
             } else {
                 map.next_value::<IgnoredAny>()?;
             }
@@ -99,63 +100,6 @@ impl<'de> Visitor<'de> for Text {
 
     fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
         Ok(Cow::Owned(text.to_string()))
-    }
-}
-
-/// Any JSON value: `Some` string, `None` for anything else (skipped unparsed).
-struct MaybeText;
-
-impl<'de> DeserializeSeed<'de> for MaybeText {
-    type Value = Option<Cow<'de, str>>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for MaybeText {
-    type Value = Option<Cow<'de, str>>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Self::Value, E> {
-        Ok(Some(Cow::Borrowed(text)))
-    }
-
-    fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
-        Ok(Some(Cow::Owned(text.to_string())))
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_seq<S: serde::de::SeqAccess<'de>>(self, mut seq: S) -> Result<Self::Value, S::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-
-    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(None)
     }
 }
 
