@@ -280,10 +280,10 @@ impl Projection for LedgerProjection {
 async fn post(store: &mut dyn RowStore, event: &StoredEvent) -> Result<(), ProjectionError> {
     let id = event.aggregate_id.as_str();
     let (journal_entry, at) = if event.aggregate_type == Order::TYPE {
-        let payload: OrderEvent = decode(event)?;
+        let payload = decode::<OrderEvent>(event)?;
         (order_entry(id, &payload), order_event_time(&payload))
     } else if event.aggregate_type == Wallet::TYPE {
-        let payload: WalletEvent = decode(event)?;
+        let payload = decode::<WalletEvent>(event)?;
         (wallet_entry(id, &payload), recorded_at(event))
     } else {
         return Ok(());

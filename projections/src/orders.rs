@@ -363,8 +363,8 @@ impl Projection for OrdersProjection {
         // Numbers given in this batch; older orders keep theirs in `order_list`.
         let mut numbers = std::collections::HashMap::new();
         for event in mine() {
-            let payload: OrderEvent = decode(event)?;
-            if let OrderEvent::LoanApplied { .. } = payload {
+            let payload = decode::<OrderEvent>(event)?;
+            if let OrderEvent::LoanApplied { .. } = &*payload {
                 let number =
                     order_number(order_event_time(&payload), event.position.global_position);
                 numbers.insert(event.aggregate_id.clone(), number);
@@ -374,7 +374,7 @@ impl Projection for OrdersProjection {
                 .await?;
             let at = time_text(order_event_time(&payload));
             write_event_rows(store, event, &payload, &order.state, &at).await?;
-            order.state.apply(payload);
+            order.state.apply(payload.into_owned());
             order.extra = at;
         }
         // loan_progress picks the latest application by `applied_at`, which an order's

@@ -423,14 +423,14 @@ impl LoanProcess {
             return Ok(());
         }
         if event.aggregate_type == Order::TYPE {
-            let payload: OrderEvent = decode(event)?;
-            self.react_to_order(event, payload).await
+            let payload = decode::<OrderEvent>(event)?;
+            self.react_to_order(event, payload.into_owned()).await
         } else if event.aggregate_type == Wallet::TYPE {
-            let payload: WalletEvent = decode(event)?;
-            self.react_to_wallet(event, payload).await
+            let payload = decode::<WalletEvent>(event)?;
+            self.react_to_wallet(event, payload.into_owned()).await
         } else if event.aggregate_type == User::TYPE {
-            let payload: UserEvent = decode(event)?;
-            self.react_to_user(event, payload).await
+            let payload = decode::<UserEvent>(event)?;
+            self.react_to_user(event, payload.into_owned()).await
         } else {
             Ok(())
         }

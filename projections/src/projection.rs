@@ -106,11 +106,16 @@ pub fn by_name(name: &str) -> Option<Arc<dyn Projection>> {
     all().into_iter().find(|p| p.name() == name)
 }
 
-/// Decodes an event payload.
-pub(crate) fn decode<E: DeserializeOwned>(event: &StoredEvent) -> Result<E, ProjectionError> {
+/// Decodes an event payload, once for every reader of the same batch
+/// ([`crate::store::Payload::shared`]): borrowed when another read model already
+/// decoded it.
+pub(crate) fn decode<E>(event: &StoredEvent) -> Result<Cow<'_, E>, ProjectionError>
+where
+    E: DeserializeOwned + Clone + Send + Sync + 'static,
+{
     event
         .payload
-        .decode()
+        .shared()
         .map_err(|source| ProjectionError::Decode {
             what: "event payload",
             position: event.position,

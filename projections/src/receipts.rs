@@ -183,10 +183,10 @@ impl Projection for ReceiptsProjection {
     ) -> Result<(), ProjectionError> {
         for event in events {
             if event.aggregate_type == Order::TYPE {
-                let payload: OrderEvent = decode(event)?;
+                let payload = decode::<OrderEvent>(event)?;
                 apply_order(store, event, &payload).await?;
             } else if event.aggregate_type == Wallet::TYPE {
-                let payload: WalletEvent = decode(event)?;
+                let payload = decode::<WalletEvent>(event)?;
                 apply_wallet(store, event, &payload).await?;
             }
         }

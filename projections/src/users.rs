@@ -130,12 +130,12 @@ impl Projection for UsersProjection {
         let mut users = StateCache::<User, String>::new();
         users.preload(store, &USER_PROFILE, mine()).await?;
         for event in mine() {
-            let payload: UserEvent = decode(event)?;
+            let payload = decode::<UserEvent>(event)?;
             let user = users.entry(store, &USER_PROFILE, event, registered).await?;
-            if let UserEvent::UserRegistered { registered_at, .. } = &payload {
+            if let UserEvent::UserRegistered { registered_at, .. } = &*payload {
                 user.extra = time_text(*registered_at);
             }
-            user.state.apply(payload);
+            user.state.apply(payload.into_owned());
         }
         for mut user in users.into_touched() {
             redact_credentials(&mut user.state);

@@ -49,9 +49,9 @@ impl Projection for WalletsProjection {
         let mut wallets = StateCache::<Wallet, ()>::new();
         wallets.preload(store, &WALLET, mine()).await?;
         for event in mine() {
-            let payload: WalletEvent = decode(event)?;
+            let payload = decode::<WalletEvent>(event)?;
             let wallet = wallets.entry(store, &WALLET, event, |_| ()).await?;
-            wallet.state.apply(payload);
+            wallet.state.apply(payload.into_owned());
         }
         for wallet in wallets.into_touched() {
             let state = &wallet.state;

@@ -14,8 +14,10 @@
 //!   than the oldest one still in flight (`pg_snapshot_xmin`) are returned: those can no
 //!   longer change, so the order of everything returned is final.
 
+use std::any::Any;
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -111,18 +113,66 @@ impl StoredEvent {
 /// ([`Payload::decode`]): a rebuild then parses each event once, where text →
 /// [`Value`] → typed event parsed, walked and dropped a whole tree per event in the
 /// log reader (bench/PROFILE.md, "where the replay's time goes now").
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Payload(Box<str>);
+///
+/// Several readers of one batch (the orders, ledger and receipts read models all read
+/// every order event) share one parse: [`Payload::shared`] keeps the first decoded
+/// event beside the text (bench/PROFILE.md, "an event decoded once per batch").
+pub struct Payload {
+    text: Box<str>,
+    /// The event [`Payload::shared`] decoded first, for the next reader of its type.
+    decoded: OnceLock<Box<dyn Any + Send + Sync>>,
+}
 
 impl Payload {
+    /// The payload whose JSON text is `text` (not checked here: readers' decodes are).
+    fn new(text: Box<str>) -> Self {
+        Self {
+            text,
+            decoded: OnceLock::new(),
+        }
+    }
+
     /// The payload that serializes `value`.
     pub fn from_value(value: &Value) -> Self {
-        Self(value.to_string().into_boxed_str())
+        Self::new(value.to_string().into_boxed_str())
     }
 
     /// The JSON text.
     pub fn text(&self) -> &str {
-        &self.0
+        &self.text
+    }
+
+    /// The payload as an event of type `T`, parsed once for every reader of this
+    /// payload that asks for a `T`: the first parses and keeps the event, the others
+    /// borrow it (a reader that needs it owned clones it, cheaper than a parse). Two
+    /// readers racing on one payload may both parse it; one keeps its event. A payload
+    /// asked for as two different types keeps the first and parses for the other.
+    ///
+    /// # Errors
+    /// The text is not JSON, or not a `T` (nothing is kept then).
+    pub fn shared<T>(&self) -> serde_json::Result<Cow<'_, T>>
+    where
+        T: serde::de::DeserializeOwned + Clone + Send + Sync + 'static,
+    {
+        if let Some(kept) = self.decoded.get() {
+            if let Some(event) = kept.downcast_ref::<T>() {
+                return Ok(Cow::Borrowed(event));
+            }
+            return self.decode().map(Cow::Owned);
+        }
+        let event: T = self.decode()?;
+        match self.decoded.set(Box::new(event)) {
+            Ok(()) => Ok(Cow::Borrowed(
+                self.decoded
+                    .get()
+                    .and_then(|kept| kept.downcast_ref::<T>())
+                    .expect("the event was just kept"),
+            )),
+            // Another reader kept its own first: ours is returned owned.
+            Err(ours) => Ok(Cow::Owned(
+                *ours.downcast::<T>().expect("the box holds the T just put in"),
+            )),
+        }
     }
 
     /// The payload as an event of type `T` (one parse of the text).
@@ -130,7 +180,7 @@ impl Payload {
     /// # Errors
     /// The text is not JSON, or not a `T`.
     pub fn decode<T: serde::de::DeserializeOwned>(&self) -> serde_json::Result<T> {
-        serde_json::from_str(&self.0)
+        serde_json::from_str(&self.text)
     }
 
     /// The payload as a JSON tree, for readers that look into any event's fields.
@@ -138,14 +188,36 @@ impl Payload {
     /// # Errors
     /// The text is not JSON.
     pub fn to_value(&self) -> serde_json::Result<Value> {
-        serde_json::from_str(&self.0)
+        serde_json::from_str(&self.text)
     }
 
     /// Whether the text may hold a sealed value: a `"$sealed"` key, or an escape that
     /// could spell one. Payloads without either are passed on as they are; the others
     /// are parsed and opened ([`DataKeys::open_all`]).
     fn may_hold_sealed(&self) -> bool {
-        self.0.contains(super::sealing::SEALED) || self.0.contains("\\u")
+        self.text.contains(super::sealing::SEALED) || self.text.contains("\\u")
+    }
+}
+
+/// A copy of the text; the kept event is not copied (the copy parses again).
+impl Clone for Payload {
+    fn clone(&self) -> Self {
+        Self::new(self.text.clone())
+    }
+}
+
+/// Payloads are equal when their texts are.
+impl PartialEq for Payload {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for Payload {}
+
+impl fmt::Debug for Payload {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Payload").field(&self.text).finish()
     }
 }
 
@@ -365,7 +437,7 @@ impl From<EventRow> for StoredEvent {
             sequence: row.sequence,
             event_type: row.event_type,
             event_version: row.event_version,
-            payload: Payload(row.payload.into_boxed_str()),
+            payload: Payload::new(row.payload.into_boxed_str()),
             metadata: Metadata::from_text(row.metadata),
         }
     }
@@ -381,7 +453,7 @@ mod tests {
         let plain = Payload::from_value(&json!({"Registered": {"name": "Ana"}}));
         let sealed = Payload::from_value(&json!({"Bound": {"account": {"$sealed": "v1:u:AA"}}}));
         // The same key spelled with an escape, which a JSON writer other than ours may use.
-        let escaped = Payload(r#"{"Bound":{"account":{"\u0024sealed":"v1:u:AA"}}}"#.into());
+        let escaped = Payload::new(r#"{"Bound":{"account":{"\u0024sealed":"v1:u:AA"}}}"#.into());
         assert!(!plain.may_hold_sealed());
         assert!(sealed.may_hold_sealed());
         assert!(escaped.may_hold_sealed());
@@ -400,5 +472,57 @@ mod tests {
             Event::Registered { name: "Ana".into() }
         );
         assert!(payload.decode::<u32>().is_err());
+    }
+
+    #[derive(serde::Deserialize, Clone, Debug, PartialEq)]
+    enum Shared {
+        Registered { name: String },
+    }
+
+    #[test]
+    fn a_shared_payload_is_parsed_once_then_lent_to_every_reader_of_its_type() {
+        let payload = Payload::from_value(&json!({"Registered": {"name": "Ana"}}));
+        let first = payload.shared::<Shared>().unwrap();
+        assert!(matches!(first, Cow::Borrowed(_)), "the first parse is kept and lent");
+        let second = payload.shared::<Shared>().unwrap();
+        // The same event in memory, not a second parse.
+        assert!(std::ptr::eq(&*first, &*second));
+        assert_eq!(*second, Shared::Registered { name: "Ana".into() });
+        // A copy of the payload keeps nothing: it parses for itself.
+        let copy = payload.clone();
+        assert_eq!(copy, payload);
+        assert!(!std::ptr::eq(&*copy.shared::<Shared>().unwrap(), &*first));
+    }
+
+    #[test]
+    fn a_shared_payload_asked_for_another_type_parses_it_and_keeps_the_first() {
+        let payload = Payload::from_value(&json!({"Registered": {"name": "Ana"}}));
+        let first = payload.shared::<Shared>().unwrap();
+        let tree = payload.shared::<Value>().unwrap();
+        assert!(matches!(tree, Cow::Owned(_)));
+        assert_eq!(tree["Registered"]["name"], "Ana");
+        assert!(std::ptr::eq(&*first, &*payload.shared::<Shared>().unwrap()));
+    }
+
+    #[test]
+    fn a_payload_that_is_not_the_type_asked_for_keeps_nothing() {
+        let payload = Payload::from_value(&json!({"Registered": {"name": "Ana"}}));
+        assert!(payload.shared::<u32>().is_err());
+        // The failed parse left the slot free for the type that fits.
+        assert!(matches!(payload.shared::<Shared>().unwrap(), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn readers_racing_on_one_payload_all_get_the_event() {
+        let payload = Payload::from_value(&json!({"Registered": {"name": "Ana"}}));
+        std::thread::scope(|scope| {
+            let readers: Vec<_> = (0..4)
+                .map(|_| scope.spawn(|| payload.shared::<Shared>().unwrap().into_owned()))
+                .collect();
+            for reader in readers {
+                assert_eq!(reader.join().unwrap(), Shared::Registered { name: "Ana".into() });
+            }
+        });
+        assert!(matches!(payload.shared::<Shared>().unwrap(), Cow::Borrowed(_)));
     }
 }
