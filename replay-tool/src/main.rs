@@ -104,7 +104,9 @@ async fn run(
         Command::Rebuild { projection } => {
             let projections = match projection {
                 Some(name) => vec![by_name(&name).ok_or_else(|| {
-                    format!("no projection {name:?}; known: users, orders, wallets, ledger")
+                    format!(
+                        "no projection {name:?}; known: users, orders, wallets, ledger, receipts"
+                    )
                 })?],
                 None => all(),
             };

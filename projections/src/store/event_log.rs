@@ -170,7 +170,9 @@ impl Payload {
             )),
             // Another reader kept its own first: ours is returned owned.
             Err(ours) => Ok(Cow::Owned(
-                *ours.downcast::<T>().expect("the box holds the T just put in"),
+                *ours
+                    .downcast::<T>()
+                    .expect("the box holds the T just put in"),
             )),
         }
     }
@@ -483,7 +485,10 @@ mod tests {
     fn a_shared_payload_is_parsed_once_then_lent_to_every_reader_of_its_type() {
         let payload = Payload::from_value(&json!({"Registered": {"name": "Ana"}}));
         let first = payload.shared::<Shared>().unwrap();
-        assert!(matches!(first, Cow::Borrowed(_)), "the first parse is kept and lent");
+        assert!(
+            matches!(first, Cow::Borrowed(_)),
+            "the first parse is kept and lent"
+        );
         let second = payload.shared::<Shared>().unwrap();
         // The same event in memory, not a second parse.
         assert!(std::ptr::eq(&*first, &*second));
@@ -509,7 +514,10 @@ mod tests {
         let payload = Payload::from_value(&json!({"Registered": {"name": "Ana"}}));
         assert!(payload.shared::<u32>().is_err());
         // The failed parse left the slot free for the type that fits.
-        assert!(matches!(payload.shared::<Shared>().unwrap(), Cow::Borrowed(_)));
+        assert!(matches!(
+            payload.shared::<Shared>().unwrap(),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]
@@ -520,9 +528,15 @@ mod tests {
                 .map(|_| scope.spawn(|| payload.shared::<Shared>().unwrap().into_owned()))
                 .collect();
             for reader in readers {
-                assert_eq!(reader.join().unwrap(), Shared::Registered { name: "Ana".into() });
+                assert_eq!(
+                    reader.join().unwrap(),
+                    Shared::Registered { name: "Ana".into() }
+                );
             }
         });
-        assert!(matches!(payload.shared::<Shared>().unwrap(), Cow::Borrowed(_)));
+        assert!(matches!(
+            payload.shared::<Shared>().unwrap(),
+            Cow::Borrowed(_)
+        ));
     }
 }
