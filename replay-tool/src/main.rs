@@ -104,9 +104,8 @@ async fn run(
         Command::Rebuild { projection } => {
             let projections = match projection {
                 Some(name) => vec![by_name(&name).ok_or_else(|| {
-                    format!(
-                        "no projection {name:?}; known: users, orders, wallets, ledger, receipts"
-                    )
+                    let known: Vec<_> = all().iter().map(|p| p.name()).collect();
+                    format!("no projection {name:?}; known: {}", known.join(", "))
                 })?],
                 None => all(),
             };
