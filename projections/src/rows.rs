@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use async_trait::async_trait;
+use indexmap::IndexMap;
 use sqlx::{Postgres, Row as _, Transaction};
 
 use crate::store::SqliteTx;
@@ -142,14 +143,18 @@ pub trait RowStore: Send {
     async fn upsert(&mut self, row: Row) -> Result<(), ProjectionError>;
 }
 
-/// Rows kept in memory, ordered by table and key (rebuild and verify).
+/// Rows kept in memory (rebuild and verify): per table, in the order their keys were
+/// first written, found by a hash of the key. A rebuild upserts every row of every
+/// event it folds; a B-tree of text keys cost about 17 string comparisons per upsert
+/// (uuid v7 keys share their first bytes), a tenth of the fold (callgrind, PROFILE.md
+/// "Session of 2026-11-29 (second)"). Equality ignores the order.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct MemoryStore {
-    tables: BTreeMap<&'static str, BTreeMap<Vec<Value>, Row>>,
+    tables: BTreeMap<&'static str, IndexMap<Vec<Value>, Row>>,
 }
 
 impl MemoryStore {
-    /// Every row of `table`, in key order.
+    /// Every row of `table`, in the order their keys were first written.
     pub fn rows(&self, table: &str) -> impl Iterator<Item = &Row> {
         self.tables
             .get(table)
@@ -157,14 +162,21 @@ impl MemoryStore {
             .flat_map(|rows| rows.values())
     }
 
+    /// Every row of `table`, in key order (as [`dump_table`] reads a table).
+    pub fn rows_in_key_order(&self, table: &str) -> Vec<&Row> {
+        let mut rows: Vec<&Row> = self.rows(table).collect();
+        rows.sort_unstable_by(|a, b| a.key().cmp(b.key()));
+        rows
+    }
+
     /// Number of rows in `table`.
     pub fn len(&self, table: &str) -> usize {
-        self.tables.get(table).map_or(0, BTreeMap::len)
+        self.tables.get(table).map_or(0, IndexMap::len)
     }
 
     /// True when no table has a row.
     pub fn is_empty(&self) -> bool {
-        self.tables.values().all(BTreeMap::is_empty)
+        self.tables.values().all(IndexMap::is_empty)
     }
 
     /// Moves the rows of `table` out into a store of their own (`rebuild` frees them
