@@ -5,9 +5,37 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Deserializer, Serializer};
 
-/// Serializes `amount` as a string with two decimals.
+/// Serializes `amount` as a string with two decimals ([`text`]).
 pub fn serialize<S: Serializer>(amount: &Decimal, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.collect_str(&format_args!("{:.2}", amount.round_dp(2)))
+    serializer.serialize_str(&text(*amount))
+}
+
+/// `amount` rounded to cents as `Decimal::round_dp(2)` rounds (half to even) and
+/// written with exactly two decimals: `"1200.00"`, `"-0.50"`; the same text as
+/// `format!("{:.2}", amount.round_dp(2))`, a negative zero included (`"-0.00"`).
+/// Written from the cents' integer: every stored document and state holds several
+/// amounts, and `Decimal`'s `Display` through `fmt` was about 5 % of a rebuild's
+/// instructions (bench/PROFILE.md, "Session of 2026-11-29 (second)").
+pub fn text(amount: Decimal) -> String {
+    let mut cents = amount.round_dp(2);
+    cents.rescale(2);
+    if cents.scale() != 2 {
+        // Beyond about 7.9e26 the cents do not fit in 96 bits; never money, but exact.
+        return format!("{:.2}", amount.round_dp(2));
+    }
+    let magnitude = cents.mantissa().unsigned_abs();
+    let mut digits = itoa::Buffer::new();
+    let whole = digits.format(magnitude / 100);
+    let fraction = (magnitude % 100) as u8;
+    let mut text = String::with_capacity(whole.len() + 4);
+    if cents.is_sign_negative() {
+        text.push('-');
+    }
+    text.push_str(whole);
+    text.push('.');
+    text.push(char::from(b'0' + fraction / 10));
+    text.push(char::from(b'0' + fraction % 10));
+    text
 }
 
 /// Reads a decimal.
@@ -36,5 +64,43 @@ mod tests {
         );
         let back: Amount = serde_json::from_str("\"80960.0\"").unwrap();
         assert_eq!(back, Amount(dec!(80960)));
+    }
+
+    /// What `text` must equal: `Decimal`'s own formatting of the rounded amount.
+    fn formatted(amount: Decimal) -> String {
+        format!("{:.2}", amount.round_dp(2))
+    }
+
+    #[test]
+    fn text_rounds_half_to_even_and_keeps_the_sign_as_display_does() {
+        for amount in [
+            dec!(0),
+            dec!(-0.001),
+            dec!(-0),
+            dec!(0.005),
+            dec!(0.015),
+            dec!(0.025),
+            dec!(-0.125),
+            dec!(1.999),
+            dec!(7),
+            dec!(0.1),
+            dec!(-12345678901234567890.555),
+            Decimal::MAX,
+            Decimal::MIN,
+            Decimal::new(1, 28),
+        ] {
+            assert_eq!(super::text(amount), formatted(amount), "{amount:?}");
+        }
+        assert_eq!(super::text(dec!(0.025)), "0.02");
+        assert_eq!(super::text(dec!(-0.5)), "-0.50");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn text_is_display_of_the_rounded_amount(mantissa: i128, scale in 0u32..=28) {
+            let mantissa = mantissa % 79_228_162_514_264_337_593_543_950_335;
+            let amount = Decimal::from_i128_with_scale(mantissa, scale);
+            proptest::prop_assert_eq!(super::text(amount), formatted(amount));
+        }
     }
 }

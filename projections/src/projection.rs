@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Datelike, SecondsFormat, Timelike, Utc};
 use rust_decimal::Decimal;
 use serde::de::DeserializeOwned;
 
@@ -225,14 +225,42 @@ pub fn recorded_at(event: &StoredEvent) -> DateTime<Utc> {
         .map_or(DateTime::UNIX_EPOCH, |at| at.with_timezone(&Utc))
 }
 
-/// RFC 3339 UTC with microseconds: text order is time order.
+/// RFC 3339 UTC with microseconds, `2026-11-29T03:46:25.123456Z`: text order is time
+/// order. The same text as `to_rfc3339_opts(SecondsFormat::Micros, true)` (the
+/// fraction truncated, not rounded), written digit by digit for the years 0–9999
+/// without a leap second: chrono's formatter through `fmt` was about 2 % of a
+/// rebuild's instructions (bench/PROFILE.md, "Session of 2026-11-29 (second)").
 pub fn time_text(at: DateTime<Utc>) -> String {
-    at.to_rfc3339_opts(SecondsFormat::Micros, true)
+    let nanos = at.nanosecond();
+    let Ok(year @ 0..=9999) = u32::try_from(at.year()) else {
+        return at.to_rfc3339_opts(SecondsFormat::Micros, true);
+    };
+    if nanos >= 1_000_000_000 {
+        return at.to_rfc3339_opts(SecondsFormat::Micros, true);
+    }
+    let mut text = *b"0000-00-00T00:00:00.000000Z";
+    // (value, index one past its last digit, digits)
+    let fields = [
+        (year, 4, 4),
+        (at.month(), 7, 2),
+        (at.day(), 10, 2),
+        (at.hour(), 13, 2),
+        (at.minute(), 16, 2),
+        (at.second(), 19, 2),
+        (nanos / 1_000, 26, 6),
+    ];
+    for (mut value, end, digits) in fields {
+        for digit in text[end - digits..end].iter_mut().rev() {
+            *digit = b'0' + (value % 10) as u8;
+            value /= 10;
+        }
+    }
+    String::from_utf8_lossy(&text).into_owned()
 }
 
 /// Money with two decimals, as stored and sent (PRODUCT.md 4.4).
 pub fn money_text(amount: Decimal) -> String {
-    format!("{:.2}", amount.round_dp(2))
+    aggregates::money::text(amount)
 }
 
 /// The `actor` of an event's metadata (`user:<id>`, `auditor:<id>`, `system`).
@@ -257,5 +285,30 @@ mod tests {
         let b = time_text(DateTime::from_timestamp(1_700_000_001, 0).unwrap());
         assert!(a < b, "{a} < {b}");
         assert!(a.ends_with('Z'));
+    }
+
+    #[test]
+    fn time_text_is_chronos_rfc3339_with_microseconds() {
+        let chrono_text = |at: DateTime<Utc>| at.to_rfc3339_opts(SecondsFormat::Micros, true);
+        // Every year 0–9999 and fractions that truncate (999 ns), plus the fallbacks:
+        // a leap second, a negative year, a five-digit year.
+        let mut seconds: i64 = -62_167_219_200; // 0000-01-01T00:00:00Z
+        let mut nanos: u32 = 0;
+        while seconds < 253_402_300_800 {
+            let at = DateTime::from_timestamp(seconds, nanos).unwrap();
+            assert_eq!(time_text(at), chrono_text(at));
+            seconds += 31_556_927; // about a year and some seconds: every field moves
+            nanos = (nanos + 123_456_999) % 1_000_000_000;
+        }
+        for (seconds, nanos) in [
+            (1_483_228_799, 1_500_000_000), // 2016-12-31T23:59:60.5Z
+            (-62_167_219_201, 0),
+            (253_402_300_800, 7_000),
+            (0, 0),
+            (1_700_000_000, 999),
+        ] {
+            let at = DateTime::from_timestamp(seconds, nanos).unwrap();
+            assert_eq!(time_text(at), chrono_text(at), "{seconds} {nanos}");
+        }
     }
 }
