@@ -87,13 +87,17 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(cli.command, &database).await {
+    let code = match run(cli.command, &database).await {
         Ok(code) => code,
         Err(error) => {
             eprintln!("replay-tool: {error}");
             ExitCode::from(2)
         }
-    }
+    };
+    // Ends each connection with the protocol's goodbye: the server otherwise logged
+    // every exit as connections reset by the peer.
+    database.close().await;
+    code
 }
 
 async fn run(
