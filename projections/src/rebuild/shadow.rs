@@ -158,6 +158,17 @@ async fn fill(
     )
     .execute(&mut *tx)
     .await?;
+    // Each index built by this connection alone, its sort in memory: the tables are
+    // already written several at once, and a parallel build's workers (two more
+    // processes per index, their sorted runs exchanged through temporary files) only
+    // added work on a machine whose cores were busy (bench/PROFILE.md, "Session of
+    // 2026-11-29 (second)"). Only for this transaction.
+    sqlx::query(
+        "select set_config('max_parallel_maintenance_workers', '0', true), \
+                set_config('maintenance_work_mem', '128MB', true)",
+    )
+    .execute(&mut *tx)
+    .await?;
     sqlx::query(&format!("drop table if exists {shadow}"))
         .execute(&mut *tx)
         .await?;
