@@ -61,7 +61,9 @@ async fn request_ids(app: TestApp) {
     );
     let lines: Vec<&str> = logged
         .lines()
-        .filter(|line| line.contains("SMS code sent") && line.contains("7731"))
+        // By the masked mobile: a bare "7731" also matched another test's line whose
+        // timestamp held those digits (04:45:23.477318).
+        .filter(|line| line.contains("SMS code sent") && line.contains("mobile=*******7731"))
         .collect();
     assert!(!lines.is_empty(), "the send was logged: {logged}");
     for line in lines {
