@@ -232,12 +232,9 @@ pub fn recorded_at(event: &StoredEvent) -> DateTime<Utc> {
 /// rebuild's instructions (bench/PROFILE.md, "Session of 2026-11-29 (second)").
 pub fn time_text(at: DateTime<Utc>) -> String {
     let nanos = at.nanosecond();
-    let Ok(year @ 0..=9999) = u32::try_from(at.year()) else {
+    let (Ok(year @ 0..=9999), 0..=999_999_999) = (u32::try_from(at.year()), nanos) else {
         return at.to_rfc3339_opts(SecondsFormat::Micros, true);
     };
-    if nanos >= 1_000_000_000 {
-        return at.to_rfc3339_opts(SecondsFormat::Micros, true);
-    }
     let mut text = *b"0000-00-00T00:00:00.000000Z";
     // (value, index one past its last digit, digits)
     let fields = [
