@@ -44,7 +44,7 @@ impl Auditors {
                 .call("/admin/api/login", None, &body, "10.255.0.1")
                 .await
                 .map_err(|e| e.to_string())?;
-            answer.data["token"]
+            answer.data()["token"]
                 .as_str()
                 .map(str::to_string)
                 .ok_or(format!("auditor login refused: {}", answer.msg))
@@ -283,7 +283,7 @@ impl Borrower {
                 let answer = api
                     .call("/jackey/loan/getLoanProgress", t, &json!({}), &self.ip)
                     .await?;
-                self.step = self.after_progress(&answer.data);
+                self.step = self.after_progress(&answer.data());
                 return Ok(None);
             }
             Step::Apply => {
@@ -363,7 +363,7 @@ impl Borrower {
         let mut session_id = None;
         self.step = match self.step {
             Step::Apply => {
-                self.order_id = answer.data["loanOrderId"].as_str().map(str::to_string);
+                self.order_id = answer.data()["loanOrderId"].as_str().map(str::to_string);
                 Step::StartReview
             }
             Step::StartReview => Step::PassFirst,
@@ -372,7 +372,7 @@ impl Borrower {
             Step::Withdraw => self.wait_for(Awaiting::Disbursed),
             Step::Pay => self.wait_for(Awaiting::Repaid),
             Step::Recharge => {
-                let url = answer.data.as_str().unwrap_or_default().to_string();
+                let url = answer.data().as_str().unwrap_or_default().to_string();
                 session_id = url.rsplit('/').next().map(str::to_string);
                 self.pay_url = Some(url);
                 Step::Pay

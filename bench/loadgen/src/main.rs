@@ -134,6 +134,13 @@ enum Command {
     },
 }
 
+/// mimalloc instead of glibc malloc (see the workspace `Cargo.toml`): the load
+/// generator shares the machine's cores with the api and PostgreSQL, and glibc's
+/// `malloc`/`free` were about a fifth of its CPU under the queries scenario
+/// (bench/PROFILE.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     match run(Cli::parse().command).await {
@@ -249,7 +256,7 @@ async fn run(command: Command) -> Result<Vec<Value>, String> {
                     )
                     .await
                     .map_err(|e| e.to_string())?;
-                borrower.order_id = answer.data["loanOrderId"].as_str().map(str::to_string);
+                borrower.order_id = answer.data()["loanOrderId"].as_str().map(str::to_string);
             }
             Ok(vec![
                 scenarios::queries(&api, &list, clients, seconds).await,

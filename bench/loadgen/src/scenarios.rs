@@ -215,7 +215,7 @@ async fn repay(api: &Api, borrower: &Borrower, amount: &str, stats: &mut Stats) 
     let Some(answer) = stats.record("recharge", opened) else {
         return false;
     };
-    let url = answer.data.as_str().unwrap_or_default().to_string();
+    let url = answer.data().as_str().unwrap_or_default().to_string();
     stats.record("pay", api.pay(&url).await).is_some()
 }
 
