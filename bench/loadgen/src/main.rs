@@ -141,7 +141,11 @@ enum Command {
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-#[tokio::main]
+/// One thread: the clients are I/O-bound tasks, and on the two cores the api and
+/// PostgreSQL share with it, a multi-threaded runtime spent its time waking tasks on
+/// the other thread (the load generator's CPU per query fell by about a fifth relative
+/// to the api's, bench/PROFILE.md). Its busiest scenario uses under half a core.
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
     match run(Cli::parse().command).await {
         Ok(lines) => {
