@@ -35,18 +35,16 @@ impl TokenKind {
     }
 }
 
+/// The stored form of a session token: its SHA-256, lower-case hex (64 characters).
 fn token_hash(token: &str) -> String {
-    Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(Sha256::digest(token.as_bytes()))
 }
 
 /// Issues a token for `subject`; only its hash is stored.
 pub async fn issue(state: &AppState, subject: Uuid, kind: TokenKind) -> Result<String, ApiError> {
     let mut bytes = [0u8; 32];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
-    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let token = hex::encode(bytes);
     let now = state.now();
     let expires = now + Duration::hours(state.env.token_ttl_hours);
     let sql =
@@ -261,4 +259,18 @@ pub async fn revoke_session(
         return Err(ApiError::code(ErrorCode::RecordNotFound));
     }
     revoked_on_replica(state).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_is_stored_as_its_sha256_in_lower_case_hex() {
+        // FIPS 180-2, appendix B.1: SHA-256("abc").
+        assert_eq!(
+            token_hash("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
 }

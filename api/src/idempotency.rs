@@ -73,11 +73,7 @@ pub fn request_fingerprint(method: &str, path: &str, body: &[u8]) -> String {
         }
         _ => hasher.update(body),
     }
-    hex(&hasher.finalize())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(hasher.finalize())
 }
 
 async fn caller(state: &AppState, authorization: Option<String>) -> Option<String> {

@@ -28,10 +28,9 @@ const ACCOUNT_PURPOSES: [&str; 5] = ["login", "unlock", "bank", "pin", "reset"];
 pub const MAX_WRONG_ENTRIES: i64 = 5;
 
 fn code_hash(mobile: &str, purpose: &str, code: &str) -> String {
-    Sha256::digest(format!("{mobile}:{purpose}:{code}").as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(Sha256::digest(
+        format!("{mobile}:{purpose}:{code}").as_bytes(),
+    ))
 }
 
 /// Sends a new code and voids the older ones of this phone and purpose. Error 5 when

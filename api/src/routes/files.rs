@@ -97,10 +97,7 @@ pub fn clean_image(bytes: &[u8]) -> Result<(Vec<u8>, &'static str), ApiError> {
 
 /// The SHA-256 of `bytes`, lower-case hex (the key and checksum of a stored image).
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(Sha256::digest(bytes))
 }
 
 /// The three ID photos (documentation of the multipart body).
