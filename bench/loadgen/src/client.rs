@@ -37,13 +37,19 @@ impl Answer {
     }
 }
 
-/// The envelope as read off the wire: `data` kept as text.
+/// The envelope as read off the wire: `data` kept as text. An object without a
+/// `code` reads as code -1 (a refusal, not a lost connection).
 #[derive(Deserialize)]
 struct Envelope {
+    #[serde(default = "no_code")]
     code: i64,
     #[serde(default)]
     msg: String,
     data: Option<Box<RawValue>>,
+}
+
+fn no_code() -> i64 {
+    -1
 }
 
 /// The session token in a register or login answer's `data`.
@@ -362,6 +368,12 @@ mod tests {
         assert_eq!((answer.code, answer.msg.as_str()), (10008, "no profile"));
         assert_eq!(answer.data(), Value::Null);
         assert_eq!(issued, None);
+    }
+
+    #[test]
+    fn an_object_without_a_code_is_a_refusal() {
+        let (answer, _) = read(r#"{"error":"gateway"}"#, None).unwrap();
+        assert_eq!((answer.code, answer.ok()), (-1, false));
     }
 
     #[test]
