@@ -17,9 +17,9 @@ pub struct Answer {
     /// The envelope's message.
     pub msg: String,
     /// The envelope's `data` as answered (JSON text; `null` when absent): parsed only
-    /// by the callers that read it ([`Answer::data`]), because turning every query's
-    /// document into a tree cost the load generator about as much CPU as the api's
-    /// own parsing, on the cores the api and PostgreSQL share with it.
+    /// by the callers that read it ([`Answer::data`]). Parsing and copying every
+    /// answer's document was part of the 110–118 µs of CPU the load generator spent
+    /// per query, on the cores the api and PostgreSQL share with it (bench/PROFILE.md).
     pub raw_data: Box<RawValue>,
     /// Time from sending the request to the whole body read.
     pub latency: Duration,
