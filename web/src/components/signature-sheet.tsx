@@ -12,13 +12,22 @@
  * mounts lazily, phones rotate, zoom changes the ratio) and the strokes drawn so
  * far are rescaled to the new size. The 800×300 of the specification is the
  * size of the saved image, drawn from the buffer on confirm.
+ *
+ * Why the ink reaches where the finger lifted: signature_pad 5 draws the curve
+ * for each new point only up to the point before it (a curve needs the next
+ * point for its tangent) and draws nothing more when the stroke ends, so every
+ * stroke stopped one recorded point short of the lift, and with its default
+ * 16 ms move throttle a fast stroke's points were far apart (corners were cut
+ * and the missing end was long). Pointer moves come coalesced per frame already,
+ * so the throttle is off, and `drawStrokeEnds` draws each stroke's last segment
+ * when the stroke ends and after every redraw.
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
 import Popup from 'antd-mobile/es/components/popup';
 import { keepTabInside } from './focus-trap';
 import Toast from 'antd-mobile/es/components/toast';
-import SignaturePad from 'signature_pad';
+import SignaturePad, { type PointGroup } from 'signature_pad';
 import { useTranslation } from 'react-i18next';
 import { SIGNATURE } from '@/config/constants';
 import { cleanTypedName, TYPED_NAME_MAX, typedSignaturePng } from './typed-signature';
@@ -55,8 +64,37 @@ export function fitCanvas(canvas: HTMLCanvasElement, pad: SignaturePad, from: nu
   canvas.height = height;
   canvas.getContext('2d')?.scale(ratio, ratio);
   pad.clear();
-  if (strokes.length > 0) pad.fromData(strokes);
+  if (strokes.length > 0) {
+    pad.fromData(strokes);
+    drawStrokeEnds(canvas, strokes);
+  }
   return cssWidth;
+}
+
+/**
+ * Draws the last segment of each stroke in `groups` (points in CSS pixels), the
+ * part signature_pad leaves out (see the file's comment): a round-capped line
+ * from the stroke's second-to-last point to its last, in the stroke's colour, as
+ * thick as the stroke's thinnest curve (signature_pad's widths are radii, so the
+ * line is 2 × `minWidth`). A one-point stroke is a dot and has no segment.
+ */
+export function drawStrokeEnds(canvas: HTMLCanvasElement, groups: PointGroup[]): void {
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return;
+  for (const { points, penColor, minWidth } of groups) {
+    if (points.length < 2) continue;
+    const from = points[points.length - 2];
+    const to = points[points.length - 1];
+    ctx.save();
+    ctx.beginPath();
+    ctx.moveTo(from.x, from.y);
+    ctx.lineTo(to.x, to.y);
+    ctx.lineWidth = minWidth * 2;
+    ctx.lineCap = 'round';
+    ctx.strokeStyle = penColor;
+    ctx.stroke();
+    ctx.restore();
+  }
 }
 
 /** The pad's drawing as an 800×300 PNG on white (the saved signature image). */
@@ -94,7 +132,10 @@ export function SignatureSheet({ visible, onClose, onConfirm, busy }: SignatureS
       maxWidth: SIGNATURE.penWidth,
       penColor: SIGNATURE.color,
       backgroundColor: BACKGROUND,
+      throttle: 0,
     });
+    // The stroke just ended is the last group of the pad's data.
+    signaturePad.addEventListener('endStroke', () => drawStrokeEnds(node, signaturePad.toData().slice(-1)));
     pad.current = signaturePad;
     let cssWidth = 0;
     const fit = () => {
