@@ -293,6 +293,107 @@ async fn a_postgres_connection_goes_back_to_the_pool_settled() {
     db.teardown().await;
 }
 
+/// sqlx is patched to return a SQLite connection to the pool without a ping
+/// (vendor/README.md, patch 3): its commands run in order on the connection's
+/// thread, so what a ping would settle is settled without it. A query dropped after
+/// its first row of many leaves the next query its own answer, and a write
+/// transaction dropped without commit is rolled back at once, the file's write lock
+/// free for another connection while the pool sits idle, and nothing of it kept.
+#[tokio::test]
+async fn a_sqlite_connection_goes_back_to_the_pool_settled() {
+    use futures_util::StreamExt;
+    use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
+    use sqlx::Connection;
+    let db = TestDb::sqlite().await;
+    let Database::Sqlite { pool: store, .. } = &db.database else {
+        unreachable!("TestDb::sqlite opens SQLite")
+    };
+    let file: String =
+        sqlx::query_scalar("select file from pragma_database_list where name = 'main'")
+            .fetch_one(store)
+            .await
+            .unwrap();
+    let options = SqliteConnectOptions::new().filename(&file);
+    let pool = SqlitePoolOptions::new()
+        .max_connections(1)
+        .test_before_acquire(false)
+        .connect_with(options.clone())
+        .await
+        .unwrap();
+    sqlx::query("create table settled (n integer)")
+        .execute(&pool)
+        .await
+        .unwrap();
+
+    // A query dropped after its first row of many: the next one gets its own answer.
+    {
+        let mut rows = sqlx::query_scalar::<_, i64>(
+            "with recursive n(i) as (select 1 union all select i + 1 from n where i < 200000) \
+             select i from n",
+        )
+        .fetch(&pool);
+        assert_eq!(rows.next().await.unwrap().unwrap(), 1);
+    }
+    let answer: i64 = sqlx::query_scalar("select 42")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(answer, 42);
+
+    // A write transaction holding the file's write lock, dropped without commit.
+    {
+        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await.unwrap();
+        sqlx::query("insert into settled (n) values (1)")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+    }
+    // Another connection that does not wait for the lock (busy_timeout 0) takes it
+    // while the pool's connection idles.
+    let mut other = sqlx::SqliteConnection::connect_with(
+        &options.busy_timeout(std::time::Duration::ZERO),
+    )
+    .await
+    .unwrap();
+    let mut taken = false;
+    for _ in 0..200 {
+        if sqlx::query("BEGIN IMMEDIATE")
+            .execute(&mut other)
+            .await
+            .is_ok()
+        {
+            taken = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert!(
+        taken,
+        "the dropped transaction's write lock is free while its connection idles"
+    );
+    let kept: i64 = sqlx::query_scalar("select count(*) from settled")
+        .fetch_one(&mut other)
+        .await
+        .unwrap();
+    assert_eq!(kept, 0, "nothing of the dropped transaction is kept");
+    sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
+    other.close().await.unwrap();
+    // The pool's connection is out of the dropped transaction: a new one begins.
+    let mut tx = pool.begin().await.expect("a new transaction begins");
+    sqlx::query("insert into settled (n) values (2)")
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let total: i64 = sqlx::query_scalar("select sum(n) from settled")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(total, 2);
+    pool.close().await;
+    db.teardown().await;
+}
+
 /// Given every connection of the store's pool held (requests under load), when a
 /// store made `with_own_connections` runs a statement, then it answers without
 /// waiting for one of them, on the same schema; on SQLite it is the same store, its
