@@ -39,7 +39,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aggregates::services::{OrderServices, UserServices};
-use axum::http::StatusCode;
+use axum::http::{Request, StatusCode};
+use axum::response::IntoResponse;
 use axum::Router;
 use projections::store::{Database, StoreError};
 use tokio::sync::watch;
@@ -159,19 +160,27 @@ pub fn app(state: AppState) -> Router {
             ops::rate_limit,
         ));
     let app = web_app::with_web_app(api, &state.env.web_dist, &state.config.lender)
-        .layer(axum::middleware::from_fn(ops::security_headers))
-        .layer(axum::middleware::from_fn(ops::track))
-        // axum's extractors stop at 2 MB by default; uploads may be up to 5 MB.
-        .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT_BYTES))
-        .layer(RequestBodyLimitLayer::new(BODY_LIMIT_BYTES))
+        .with_state(state);
+    // The layers every request passes (a 404 too) stack once around the router, outermost
+    // first: `Router::layer` would wrap each route in them on its own, a stack of boxed
+    // services that every request clones.
+    let app = tower::ServiceBuilder::new()
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,
         ))
-        .with_state(state);
+        // Bodies back to axum's own types, as `Router::layer` converts them.
+        .map_response(IntoResponse::into_response)
+        .layer(RequestBodyLimitLayer::new(BODY_LIMIT_BYTES))
+        .map_request(|request: Request<_>| request.map(axum::body::Body::new))
+        // axum's extractors stop at 2 MB by default; uploads may be up to 5 MB.
+        .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT_BYTES))
+        .layer(axum::middleware::from_fn(ops::track))
+        .layer(axum::middleware::from_fn(ops::security_headers))
+        .service(app);
     // Outermost: every answer (a 408 or 413 too) carries the request id, and every log
     // line of the request its span.
-    request_id::layers(app)
+    request_id::layers(Router::new().fallback_service(app))
 }
 
 /// How long a start waits for the read replica to replay the primary's migrations.

@@ -98,14 +98,17 @@ pub async fn scope(request: Request, next: Next) -> Response {
     CURRENT.scope(id, next.run(request)).await
 }
 
-/// `router` inside the request-id and tracing layers (see the module docs).
-pub fn layers<S: Clone + Send + Sync + 'static>(router: Router<S>) -> Router<S> {
-    router
-        .layer(axum::middleware::from_fn(scope))
-        .layer(TraceLayer::new_for_http().make_span_with(span))
-        .layer(PropagateRequestIdLayer::x_request_id())
-        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+/// `router` inside the request-id and tracing layers (see the module docs), applied
+/// once around the whole router, not to each of its routes ([`crate::app`]).
+pub fn layers(router: Router) -> Router {
+    let service = tower::ServiceBuilder::new()
         .layer(axum::middleware::from_fn(drop_unusable))
+        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+        .layer(PropagateRequestIdLayer::x_request_id())
+        .layer(TraceLayer::new_for_http().make_span_with(span))
+        .layer(axum::middleware::from_fn(scope))
+        .service(router);
+    Router::new().fallback_service(service)
 }
 
 #[cfg(test)]
