@@ -8,16 +8,13 @@
 //! [`aggregates::Actor::metadata`]); the workflows' spans carry the request id of the
 //! event they react to.
 //!
-//! [`layers`] stacks, outermost first: [`drop_unusable`], `SetRequestIdLayer`,
+//! [`crate::app`] stacks, outermost first: [`drop_unusable`], `SetRequestIdLayer`,
 //! `PropagateRequestIdLayer`, `TraceLayer` (span: [`span`]), [`scope`].
 
 use axum::extract::Request;
 use axum::http::HeaderValue;
 use axum::middleware::Next;
 use axum::response::Response;
-use axum::Router;
-use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
-use tower_http::trace::TraceLayer;
 use uuid::Uuid;
 
 /// The header that carries the request id, both ways.
@@ -96,19 +93,6 @@ pub fn span<B>(request: &axum::http::Request<B>) -> tracing::Span {
 pub async fn scope(request: Request, next: Next) -> Response {
     let id = id_of(&request).to_string();
     CURRENT.scope(id, next.run(request)).await
-}
-
-/// `router` inside the request-id and tracing layers (see the module docs), applied
-/// once around the whole router, not to each of its routes ([`crate::app`]).
-pub fn layers(router: Router) -> Router {
-    let service = tower::ServiceBuilder::new()
-        .layer(axum::middleware::from_fn(drop_unusable))
-        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
-        .layer(PropagateRequestIdLayer::x_request_id())
-        .layer(TraceLayer::new_for_http().make_span_with(span))
-        .layer(axum::middleware::from_fn(scope))
-        .service(router);
-    Router::new().fallback_service(service)
 }
 
 #[cfg(test)]

@@ -18,29 +18,33 @@ use std::path::Path;
 use std::sync::Arc;
 
 use aggregates::pricing::Lender;
+use axum::extract::State;
 use axum::handler::HandlerWithoutStateExt;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
-use crate::state::AppState;
-
 /// Where index.html's splash takes the lender's line (web/index.html).
 pub const LENDER_MARKER: &str = "<!--lender-->";
 
-/// The router with the web app of `dist` added, or the start page without a build.
-pub fn with_web_app(router: Router<AppState>, dist: &Path, lender: &Lender) -> Router<AppState> {
-    let Ok(index) = std::fs::read_to_string(dist.join("index.html")) else {
+/// The page of the web app built in `dist`: its `index.html` with the lender's line
+/// ([`first_paint`]); `None` when there is no build.
+pub fn page(dist: &Path, lender: &Lender) -> Option<Arc<str>> {
+    let index = std::fs::read_to_string(dist.join("index.html")).ok()?;
+    Some(first_paint(&index, lender).into())
+}
+
+/// The router with the web app of `dist` added (`page` at `/` and at every path
+/// without a file, the files of the build), or the start page without a build. Two
+/// layers of [`crate::app`] complete it: [`index_html`] and [`cache_policy`].
+pub fn with_web_app(router: Router, dist: &Path, page: Option<Arc<str>>) -> Router {
+    let Some(page) = page else {
         return router.route("/", get(start_page));
     };
-    let page: Arc<str> = first_paint(&index, lender).into();
-    let serve_page = {
+    let serve_page = move || {
         let page = page.clone();
-        move || {
-            let page = page.clone();
-            async move { page_response(&page) }
-        }
+        async move { page_response(&page) }
     };
     let files = tower_http::services::ServeDir::new(dist)
         .precompressed_br()
@@ -50,21 +54,19 @@ pub fn with_web_app(router: Router<AppState>, dist: &Path, lender: &Lender) -> R
         // ServeDir would answer `/` with the file as built, without the lender.
         .route("/", get(serve_page))
         .fallback_service(files)
-        .layer(axum::middleware::from_fn(cache_policy))
-        // The same for `/index.html` (not a route of its own: the router serves no
-        // other file by name).
-        .layer(axum::middleware::from_fn(
-            move |request: axum::extract::Request, next: axum::middleware::Next| {
-                let page = page.clone();
-                async move {
-                    if request.uri().path() == "/index.html" {
-                        page_response(&page)
-                    } else {
-                        next.run(request).await
-                    }
-                }
-            },
-        ))
+}
+
+/// Answers `/index.html` with `page` too (not a route of its own: the router serves no
+/// other file by name, and ServeDir would send the file as built, without the lender).
+pub async fn index_html(
+    State(page): State<Option<Arc<str>>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    match page {
+        Some(page) if request.uri().path() == "/index.html" => page_response(&page),
+        _ => next.run(request).await,
+    }
 }
 
 /// index.html with the lender's line in its splash (HTML-escaped). A page without
@@ -108,7 +110,10 @@ fn escape(text: &str) -> String {
 /// Vite names every file under `/assets/` after its content, so a browser may keep
 /// it for a year without asking again; everything else (index.html, the API) keeps
 /// the default, so a new release is picked up at the next visit.
-async fn cache_policy(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+pub async fn cache_policy(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
     let immutable = request.uri().path().starts_with("/assets/");
     let mut response = next.run(request).await;
     if immutable && response.status() == StatusCode::OK {
