@@ -350,11 +350,10 @@ async fn a_sqlite_connection_goes_back_to_the_pool_settled() {
     }
     // Another connection that does not wait for the lock (busy_timeout 0) takes it
     // while the pool's connection idles.
-    let mut other = sqlx::SqliteConnection::connect_with(
-        &options.busy_timeout(std::time::Duration::ZERO),
-    )
-    .await
-    .unwrap();
+    let mut other =
+        sqlx::SqliteConnection::connect_with(&options.busy_timeout(std::time::Duration::ZERO))
+            .await
+            .unwrap();
     let mut taken = false;
     for _ in 0..200 {
         if sqlx::query("BEGIN IMMEDIATE")
