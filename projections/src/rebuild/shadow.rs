@@ -1,7 +1,8 @@
 //! The write half of a PostgreSQL rebuild, in parallel (issue 14 item 5).
 //!
 //! Each table's folded rows go into a shadow copy of it, `<table>__rebuild` (its
-//! columns, defaults, checks and storage), with `COPY` and then its keys and indexes,
+//! columns, defaults, checks and storage, its storage parameters and the privileges
+//! granted on it), with `COPY` and then its keys and indexes,
 //! several tables at once, each on a connection of its own. One transaction then
 //! swaps every shadow in for its table, restores the names of the keys and indexes,
 //! recreates the views over the tables (`ledger_balances`) and moves the
@@ -178,6 +179,9 @@ async fn fill(
     ))
     .execute(&mut *tx)
     .await?;
+    for statement in carried_over(&mut tx, name, &shadow).await? {
+        sqlx::query(&statement).execute(&mut *tx).await?;
+    }
     let written = copy_rows(&mut tx, table, &shadow, rows.rows(name)).await?;
     for (constraint, definition) in &constraints {
         sqlx::query(&format!(
@@ -194,6 +198,81 @@ async fn fill(
     tx.commit().await?;
     tracing::debug!(table = name, rows = written, "shadow table written");
     Ok(written)
+}
+
+/// The statements that give `shadow` what `CREATE TABLE ... LIKE` leaves behind of
+/// `table` and an operator may have set on it: its storage parameters and its TOAST
+/// table's (`fillfactor`, `autovacuum_*`, `toast.autovacuum_*`: the tuning a hot read
+/// model such as `order_detail` gets), and the privileges granted on it to other roles
+/// (a reporting or read-only role). Without them every rebuild, an erasure's included,
+/// silently undid them. Not carried: column privileges, statistics targets, the owner
+/// (the rebuilding role owns the new table), comments, and triggers, policies and
+/// publications naming the table (no read model has any).
+///
+/// # Errors
+/// [`ProjectionError::Database`]; [`ProjectionError::Load`] for a storage parameter
+/// whose name is not a plain identifier (none of PostgreSQL's are).
+async fn carried_over(
+    connection: &mut sqlx::PgConnection,
+    table: &str,
+    shadow: &str,
+) -> Result<Vec<String>, ProjectionError> {
+    let (options, toast_options): (Vec<String>, Vec<String>) = sqlx::query_as(
+        "select coalesce(c.reloptions, '{}'), coalesce(t.reloptions, '{}') from pg_class c \
+         left join pg_class t on t.oid = c.reltoastrelid where c.oid = $1::regclass",
+    )
+    .bind(table)
+    .fetch_one(&mut *connection)
+    .await?;
+    let mut settings = Vec::new();
+    for (prefix, options) in [("", options), ("toast.", toast_options)] {
+        for option in options {
+            settings.push(storage_parameter(prefix, &option)?);
+        }
+    }
+    let mut statements = Vec::new();
+    if !settings.is_empty() {
+        statements.push(format!(
+            "alter table {shadow} set ({})",
+            settings.join(", ")
+        ));
+    }
+    // `aclexplode` gives one row per privilege; grantee 0 is PUBLIC. The owner's own
+    // privileges come with the table.
+    let grants: Vec<(String, String, bool)> = sqlx::query_as(
+        "select case when a.grantee = 0 then 'public' else quote_ident(r.rolname) end, \
+                a.privilege_type, a.is_grantable \
+         from pg_class c cross join lateral aclexplode(c.relacl) a \
+         left join pg_roles r on r.oid = a.grantee \
+         where c.oid = $1::regclass and a.grantee <> c.relowner order by 1, 2",
+    )
+    .bind(table)
+    .fetch_all(&mut *connection)
+    .await?;
+    for (grantee, privilege, grantable) in grants {
+        let option = if grantable { " with grant option" } else { "" };
+        statements.push(format!(
+            "grant {privilege} on {shadow} to {grantee}{option}"
+        ));
+    }
+    Ok(statements)
+}
+
+/// `name = 'value'` for a `pg_class.reloptions` entry (`name=value`), its name under
+/// `prefix` (`toast.` for the TOAST table's).
+fn storage_parameter(prefix: &str, option: &str) -> Result<String, ProjectionError> {
+    let (name, value) = option
+        .split_once('=')
+        .filter(|(name, _)| {
+            !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        })
+        .ok_or_else(|| {
+            ProjectionError::Load(format!("storage parameter not understood: {option}"))
+        })?;
+    Ok(format!("{prefix}{name} = '{}'", value.replace('\'', "''")))
 }
 
 /// The keys of `table` (`pg_get_constraintdef`), in the order they were made.
@@ -378,6 +457,22 @@ mod tests {
         TableRows {
             table: spec,
             rows: store,
+        }
+    }
+
+    #[test]
+    fn a_storage_parameter_is_given_back_as_a_quoted_setting() {
+        assert_eq!(
+            storage_parameter("", "fillfactor=70").unwrap(),
+            "fillfactor = '70'"
+        );
+        assert_eq!(
+            storage_parameter("toast.", "autovacuum_enabled=false").unwrap(),
+            "toast.autovacuum_enabled = 'false'"
+        );
+        assert_eq!(storage_parameter("", "odd=it's").unwrap(), "odd = 'it''s'");
+        for unusable in ["=70", "fill factor=70", "x;drop table t=1", "noequals"] {
+            assert!(storage_parameter("", unusable).is_err(), "{unusable}");
         }
     }
 

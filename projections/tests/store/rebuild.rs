@@ -185,6 +185,77 @@ async fn two_postgres_rebuilds_at_once_both_land() {
     db.teardown().await;
 }
 
+/// Storage parameters and grants, by table: (table, its reloptions, its TOAST table's,
+/// the privileges granted to PUBLIC).
+async fn table_settings(pool: &sqlx::PgPool) -> Vec<(String, String, String, String)> {
+    sqlx::query_as(
+        "select c.relname::text, coalesce(c.reloptions, '{}')::text, \
+                coalesce(t.reloptions, '{}')::text, \
+                coalesce((select string_agg(a.privilege_type, ',' order by a.privilege_type) \
+                          from aclexplode(c.relacl) a where a.grantee = 0), '') \
+         from pg_class c join pg_namespace n on n.oid = c.relnamespace \
+         left join pg_class t on t.oid = c.reltoastrelid \
+         where n.nspname = current_schema() and c.relkind = 'r' \
+         and c.relname in ('order_detail', 'order_list', 'wallet') order by 1",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap()
+}
+
+/// An operator's tuning of a read model (fillfactor, its TOAST table's autovacuum) and
+/// a reporting role's access (granted to PUBLIC here: roles are the cluster's, not the
+/// test schema's) survive rebuilds, which replace the tables with new ones.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgres_rebuild_keeps_the_storage_parameters_and_grants_of_its_tables() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let database = &db.database;
+    let Database::Postgres(pool) = database else {
+        unreachable!()
+    };
+    seed(database, 20).await.expect("seed");
+    rebuild(database, &all(), &mut |_| {}).await.unwrap();
+    for statement in [
+        "alter table order_detail set (fillfactor = 70, toast.autovacuum_enabled = false)",
+        "alter table wallet set (autovacuum_vacuum_scale_factor = 0.01)",
+        "grant select on order_list to public",
+        "grant select, update on wallet to public",
+    ] {
+        sqlx::query(statement).execute(pool).await.unwrap();
+    }
+    let tuned = table_settings(pool).await;
+    assert_eq!(
+        tuned,
+        [
+            (
+                "order_detail".to_string(),
+                "{fillfactor=70}".to_string(),
+                "{autovacuum_enabled=false}".to_string(),
+                String::new()
+            ),
+            (
+                "order_list".to_string(),
+                "{}".to_string(),
+                "{}".to_string(),
+                "SELECT".to_string()
+            ),
+            (
+                "wallet".to_string(),
+                "{autovacuum_vacuum_scale_factor=0.01}".to_string(),
+                "{}".to_string(),
+                "SELECT,UPDATE".to_string()
+            ),
+        ]
+    );
+    for _ in 0..2 {
+        rebuild(database, &all(), &mut |_| {}).await.unwrap();
+        assert_eq!(table_settings(pool).await, tuned);
+    }
+    db.teardown().await;
+}
+
 /// The rebuild writes its rows with binary `COPY`, which carries each value in its
 /// column type's own format: every read-model column must be `text` where its
 /// [`Kind`](projections::rows::Kind) says text and `bigint` where it says integer.
