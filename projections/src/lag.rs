@@ -104,18 +104,30 @@ pub fn snapshots() -> BTreeMap<String, LagSnapshot> {
         .collect()
 }
 
-/// Records the lag of `events`, applied in a transaction that committed at `applied_at`.
-/// Events without a readable `recorded_at` (none are written so) are skipped.
-pub fn record(histogram: &LagHistogram, events: &[StoredEvent], applied_at: DateTime<Utc>) {
-    for event in events {
-        let recorded = event
-            .metadata
-            .get(RECORDED_AT)
-            .and_then(|text| DateTime::parse_from_rfc3339(&text).ok());
-        if let Some(recorded) = recorded {
+/// The lag of each of `events`, applied in a transaction that committed at
+/// `applied_at`, in microseconds since its own commit (`recorded_at`); `None` for an
+/// event without a readable `recorded_at` (none are written so). Computed once per
+/// batch: every read model of the batch records the same events, and reading
+/// `recorded_at` parses the event's metadata (five parses per event when each read
+/// model read it: 2 % of the api's instructions per command, callgrind).
+pub fn lags_us(events: &[StoredEvent], applied_at: DateTime<Utc>) -> Vec<Option<i64>> {
+    events
+        .iter()
+        .map(|event| {
+            let recorded = event
+                .metadata
+                .get(RECORDED_AT)
+                .and_then(|text| DateTime::parse_from_rfc3339(&text).ok())?;
             let lag = applied_at.signed_duration_since(recorded.with_timezone(&Utc));
-            histogram.record_us(lag.num_microseconds().unwrap_or(i64::MAX));
-        }
+            Some(lag.num_microseconds().unwrap_or(i64::MAX))
+        })
+        .collect()
+}
+
+/// Records `lags_us` (from [`lags_us`]) in `histogram`, skipping the `None`s.
+pub fn record(histogram: &LagHistogram, lags_us: &[Option<i64>]) {
+    for lag_us in lags_us.iter().flatten() {
+        histogram.record_us(*lag_us);
     }
 }
 
@@ -148,5 +160,37 @@ mod tests {
         assert_eq!(snapshot.buckets[BUCKETS_US.len()], 1);
         assert_eq!(snapshot.max_us, 20_000_000);
         assert_eq!(snapshot.sum_us, 200 + 1_000 + 1_001 + 49_000 + 20_000_000);
+    }
+
+    fn event(metadata: serde_json::Value) -> StoredEvent {
+        StoredEvent {
+            position: crate::store::LogPosition::START,
+            aggregate_type: "User".into(),
+            aggregate_id: "u".into(),
+            sequence: 1,
+            event_type: "E".into(),
+            event_version: "1".into(),
+            payload: crate::store::Payload::from_value(&serde_json::json!({})),
+            metadata: crate::store::Metadata::from_value(&metadata),
+        }
+    }
+
+    #[test]
+    fn a_batch_s_lags_are_read_once_and_each_histogram_records_its_own_events() {
+        let applied_at: DateTime<Utc> = "2026-11-29T10:00:01Z".parse().unwrap();
+        let events = [
+            event(serde_json::json!({RECORDED_AT: "2026-11-29T10:00:00.250Z"})),
+            event(serde_json::json!({"request_id": "no time"})),
+            event(serde_json::json!({RECORDED_AT: "2026-11-29T10:00:00.999Z"})),
+        ];
+        let lags = lags_us(&events, applied_at);
+        assert_eq!(lags, [Some(750_000), None, Some(1_000)]);
+        // A read model whose checkpoint was past the first event records the rest.
+        let (all, rest) = (LagHistogram::default(), LagHistogram::default());
+        record(&all, &lags);
+        record(&rest, &lags[1..]);
+        assert_eq!(all.snapshot().sum_us, 751_000);
+        assert_eq!(rest.snapshot().sum_us, 1_000);
+        assert_eq!(rest.snapshot().buckets.iter().sum::<u64>(), 1);
     }
 }

@@ -517,10 +517,11 @@ impl Runner {
         }
         rows.flush().await?;
         tx.commit().await?;
-        let now = Utc::now();
+        let lags = crate::lag::lags_us(events, Utc::now());
         for share in moving {
             self.checkpoints.publish(share.projection.name(), last);
-            crate::lag::record(share.lag, own(share.from, events), now);
+            let before = events.len() - own(share.from, events).len();
+            crate::lag::record(share.lag, &lags[before..]);
         }
         Ok(())
     }
