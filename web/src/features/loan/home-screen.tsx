@@ -108,6 +108,11 @@ export default function HomeScreen() {
   }, [needsSignature, qualified, offered, openSignature]);
 
   const action = mainButton(user.data?.userQualificationView, latest);
+  // The loan policy is what a borrower agrees to before applying (PRODUCT.md 3); the
+  // box never stands between a borrower and a withdrawal or a repayment of a loan
+  // already granted (P2 lists a withdrawal's only preconditions; P12: repay at any
+  // time), nor between a borrower and their own profile or order.
+  const policyMissing = action.kind === 'apply' && !accepted;
   const { onClick, cooling } = useCooldown(() => {
     if (action.kind === 'refresh') {
       void progress.refetch();
@@ -213,7 +218,7 @@ export default function HomeScreen() {
           color="primary"
           size="large"
           shape="rounded"
-          disabled={!accepted || cooling}
+          disabled={policyMissing || cooling}
           // Its label and target depend on the user and the progress.
           loading={loading}
           onClick={onClick}

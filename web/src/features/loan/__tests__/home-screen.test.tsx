@@ -1,6 +1,7 @@
 /**
- * The home main button (PRODUCT.md 4.2, 4.3): disabled until the policy box is
- * ticked, its label per qualification and order, its one-second cool-down, and
+ * The home main button (PRODUCT.md 4.2, 4.3): Apply disabled until the policy box
+ * is ticked, while Withdraw, Repay and the rest never wait for it (P2, P12), its
+ * label per qualification and order, its one-second cool-down, and
  * the refusal overlay with the reason (P8). The screen paints before the user
  * and progress calls answer, with no figure until they do; the signature sheet
  * opens by itself when a qualified borrower has no signature.
@@ -46,15 +47,23 @@ describe('home main button', () => {
     await waitFor(() => expect(screen.getByTestId('main-button')).toHaveTextContent('Complete info'));
   });
 
-  it('reads Withdraw when approved and Repay when disbursed', async () => {
+  it('reads Withdraw when approved and Repay when disbursed, both usable without the policy box (P2, P12)', async () => {
     given({ orderId: 'o1', status: 9, applyAmount: '80000.00', balance: '80000.00', contract: '' });
-    const first = renderWithProviders(<HomeScreen />, { preloadedState: { session } });
-    await waitFor(() => expect(screen.getByTestId('main-button')).toHaveTextContent('Withdraw'));
+    const first = renderWithProviders(<HomeScreen />, { preloadedState: { session }, others: { '/detail/o1': <p>detail</p> } });
+    const withdraw = await screen.findByTestId('main-button');
+    await waitFor(() => expect(withdraw).toHaveTextContent('Withdraw'));
     expect(screen.getByTestId('balance-card')).toHaveTextContent('₱80,000.00');
+    expect(screen.getByRole('checkbox')).not.toBeChecked();
+    expect(withdraw).toBeEnabled();
+    fireEvent.click(withdraw);
+    await waitFor(() => expect(first.router.state.location.pathname).toBe('/detail/o1'));
     first.unmount();
     given({ orderId: 'o1', status: 4, applyAmount: '80000.00', balance: '0.00', contract: '' });
     renderWithProviders(<HomeScreen />, { preloadedState: { session } });
-    await waitFor(() => expect(screen.getByTestId('main-button')).toHaveTextContent('Repay'));
+    const repay = screen.getByTestId('main-button');
+    await waitFor(() => expect(repay).toHaveTextContent('Repay'));
+    expect(screen.getByRole('checkbox')).not.toBeChecked();
+    expect(repay).toBeEnabled();
   });
 
   it('while repaying shows what is owed, the next installment and any overdue amount, never the balance (12.5)', async () => {
