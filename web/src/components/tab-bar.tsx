@@ -1,6 +1,7 @@
 /**
  * Bottom tab bar: Home `/` and My `/my` (PRODUCT.md 3). Selecting the current
- * tab does nothing. Real links in a `nav` landmark, so Tab reaches them and a
+ * tab does nothing; on another screen with the bar (the order list) neither tab is
+ * current, so both lead somewhere. Real links in a `nav` landmark, so Tab reaches them and a
  * screen reader announces the current one (`aria-current="page"`); antd-mobile's
  * TabBar items are divs that the keyboard never reaches.
  */
@@ -12,7 +13,7 @@ import { Link, useLocation } from 'react-router';
 export function TabBar() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const active = pathname === '/my' ? '/my' : '/';
+  const active = pathname === '/' || pathname === '/my' ? pathname : null;
   const items = [
     { to: '/', icon: <AppOutline aria-hidden="true" />, title: t('tab_home') },
     { to: '/my', icon: <UserOutline aria-hidden="true" />, title: t('tab_my') },

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { answer, server } from '@/testing/server';
 import { renderWithProviders } from '@/testing/render';
@@ -15,7 +15,7 @@ function mount(orders: unknown[]) {
   return renderWithProviders(<OrderListScreen />, {
     route: '/order',
     preloadedState: signedIn,
-    others: { '/detail/:orderId': <p>detail page</p> },
+    others: { '/detail/:orderId': <p>detail page</p>, '/': <p>home</p> },
   });
 }
 
@@ -34,6 +34,17 @@ describe('the order list', () => {
     expect(cards[1]).toHaveTextContent('₱50,000.00');
     await user.click(screen.getAllByRole('button', { name: 'Check' })[0]);
     await waitFor(() => expect(router.state.location.pathname).toBe('/detail/o2'));
+  });
+
+  it('leads Home and to My from its tab bar, neither tab being current there', async () => {
+    const user = userEvent.setup();
+    const { router } = mount([]);
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    const home = within(nav).getByRole('link', { name: 'Home' });
+    expect(home).not.toHaveAttribute('aria-current');
+    expect(within(nav).getByRole('link', { name: 'My' })).not.toHaveAttribute('aria-current');
+    await user.click(home);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
   });
 
   it('says so when there are no orders', async () => {
