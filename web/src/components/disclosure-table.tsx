@@ -24,13 +24,20 @@ export function DisclosureTable({ disclosure, schedule = true, scheduleOpen = fa
   const money = useMoney();
   const dates = useDates();
   const d = disclosure;
+  // The schedule's last installment takes the rounding (8,483.30 × 11, then
+  // 8,483.70): "× 12" of the first amount would not add up to the total repayable.
+  const last = d.schedule.at(-1);
+  const perPeriod =
+    last && last.period > 1 && Number(last.amount) !== Number(d.perPeriodPayment)
+      ? t('d_per_period_last', { amount: money(d.perPeriodPayment), n: last.period - 1, last: money(last.amount) })
+      : `${money(d.perPeriodPayment)} × ${d.periodDays}`;
   const rows: [string, string][] = [
     [t('d_principal'), money(d.principal)],
     [t('d_processing_fee'), money(d.processingFee)],
     [t('d_net_amount'), money(d.netAmount)],
     [t('d_interest'), money(d.interest)],
     [t('d_total_repayable'), money(d.totalRepayable)],
-    [t('d_per_period'), `${money(d.perPeriodPayment)} × ${d.periodDays}`],
+    [t('d_per_period'), perPeriod],
     [t('d_daily_rate'), `${d.dailyRatePct}%`],
     [t('d_apr'), `${d.aprPct}%`],
     [t('d_monthly_rate'), `${d.effectiveMonthlyRatePct}%`],

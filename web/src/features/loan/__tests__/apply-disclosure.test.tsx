@@ -48,6 +48,10 @@ describe('apply screen cost disclosure', () => {
     }
     expect(table).toHaveTextContent('Honest Lending Corporation');
     expect(table).toHaveTextContent('We never ask you to pay to receive a loan.');
+    // The last installment takes the rounding: 4,266.67 × 23 + 4,266.59 = 102,400.00,
+    // where "× 24" would not add up to the total.
+    const perPeriod = within(table).getByText('Daily payment').closest('tr');
+    expect(perPeriod).toHaveTextContent('₱4,266.67 × 23, then ₱4,266.59');
   });
 
   it('clamps the amount to the range and step on blur, shown in groups of three', async () => {
