@@ -14,6 +14,8 @@ export interface Movement {
   /** Unique: order id and the event's sequence. */
   id: string;
   orderId: string;
+  /** The order's number as people see it (PRODUCT.md 12.5), when the order list has one. */
+  orderNo?: string;
   kind: MovementKind;
   /** Decimal string with two places. */
   amount: string;
@@ -23,6 +25,7 @@ export interface Movement {
 
 export interface OrderEvents {
   orderId: string;
+  orderNo?: string;
   events: TimelineEvent[];
 }
 
@@ -37,7 +40,7 @@ const timeOf = (at: string) => {
 /** Disbursements, repayments and refunds of the given orders' timelines, newest first. */
 export function deriveMovements(orders: OrderEvents[]): Movement[] {
   const movements: (Movement & { sequence: number })[] = [];
-  for (const { orderId, events } of orders) {
+  for (const { orderId, orderNo, events } of orders) {
     for (const event of events) {
       const { detail } = event;
       let kind: MovementKind;
@@ -55,14 +58,14 @@ export function deriveMovements(orders: OrderEvents[]): Movement[] {
         continue;
       }
       if (amount === null) continue;
-      movements.push({ id: `${orderId}:${event.sequence}`, orderId, kind, amount, at: event.at, sequence: event.sequence });
+      movements.push({ id: `${orderId}:${event.sequence}`, orderId, orderNo, kind, amount, at: event.at, sequence: event.sequence });
     }
   }
   movements.sort(
     (a, b) =>
       timeOf(b.at) - timeOf(a.at) || b.at.localeCompare(a.at) || b.sequence - a.sequence || a.id.localeCompare(b.id),
   );
-  return movements.map(({ id, orderId, kind, amount, at }) => ({ id, orderId, kind, amount, at }));
+  return movements.map(({ id, orderId, orderNo, kind, amount, at }) => ({ id, orderId, orderNo, kind, amount, at }));
 }
 
 /** Orders that can have money movements: disbursed (4) or repaid (10). */

@@ -61,7 +61,7 @@ export const repayApi = api.injectEndpoints({
           const timelines = await Promise.all(
             orders.map((o) => dispatch(sharedApi.endpoints.orderTimeline.initiate(o.orderId, read)).unwrap()),
           );
-          return { data: deriveMovements(orders.map((o, i) => ({ orderId: o.orderId, events: timelines[i] }))) };
+          return { data: deriveMovements(orders.map((o, i) => ({ orderId: o.orderId, orderNo: o.orderNo, events: timelines[i] }))) };
         } catch (error) {
           return { error: error as ApiFailure };
         }

@@ -26,7 +26,9 @@ function MovementRow({ movement }: { movement: Movement }) {
       <div>
         <div className="repay-movement__kind">{t(`tx_${movement.kind}`)}</div>
         <div className="muted">{dates.dateTime(movement.at)}</div>
-        <div className="muted">{t('tx_order', { id: movement.orderId.slice(0, 8) })}</div>
+        {/* The number the order list, the detail and the receipts show (12.5); the id's
+            start only until the read model has given the order its number. */}
+        <div className="muted">{t('tx_order', { id: movement.orderNo || movement.orderId.slice(0, 8) })}</div>
       </div>
       <div className={`repay-movement__amount repay-movement__amount--${movement.kind}`}>
         <span className="repay-movement__direction">{t(incoming ? 'tx_received' : 'tx_paid')}</span>

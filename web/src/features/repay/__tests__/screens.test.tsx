@@ -62,13 +62,13 @@ describe('the repayment schedule', () => {
 });
 
 describe('the transaction history', () => {
-  it('lists payouts and repayments of paid-out orders, newest first', async () => {
+  it('lists payouts and repayments of paid-out orders, newest first, each under its order number', async () => {
     const asked: string[] = [];
     server.use(
       ...base(),
       answer('jackey/loan/getUserOrderList', [
         { orderId: 'new', status: 0, principal: '90000.00', applyTime: '2026-11-25T00:00:00Z' },
-        { orderId: 'o1', status: 4, principal: '50000.00', applyTime: '2026-11-22T06:41:31Z' },
+        { orderId: 'o1', orderNo: 'HL-2611-000010', status: 4, principal: '50000.00', applyTime: '2026-11-22T06:41:31Z' },
       ]),
       http.post('http://localhost/jackey/loan/orderTimeline', async ({ request }) => {
         const { loanOrderId } = (await request.json()) as { loanOrderId: string };
@@ -91,6 +91,7 @@ describe('the transaction history', () => {
     expect(rows[0]).toHaveTextContent('₱1,000.00');
     expect(rows[1]).toHaveTextContent('Loan paid out');
     expect(rows[1]).toHaveTextContent('₱50,000.00');
+    for (const row of rows) expect(row).toHaveTextContent('Order HL-2611-000010');
     // Orders that were never paid out have no money movements: their timelines are not read.
     expect(asked).toEqual(['o1']);
   });
