@@ -62,10 +62,14 @@ function Schedule({ order }: { order: Order }) {
   const money = useMoney();
   const navigate = useNavigate();
   const interestWaived = (toMinor(order.interestWaived ?? '') ?? 0n) > 0n;
+  // A loan closed early (payoff, cooling-off: P12) was not charged all of its
+  // interest: the waived part is a line of its own, so that the repaid amount and
+  // the schedule's paid column add up against the total (12.5).
   const totals: [string, string | null][] = [
     [t('repay_principal'), order.principal],
     [t('repay_interest'), order.interest],
     [t('repay_total'), order.totalRepay],
+    ...(interestWaived ? [[t('repay_interest_waived'), order.interestWaived ?? null] as [string, string | null]] : []),
     [t('repay_repaid'), order.repaid],
     [t('repay_remaining'), order.remaining],
   ];

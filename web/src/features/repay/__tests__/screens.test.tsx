@@ -50,6 +50,16 @@ describe('the repayment schedule', () => {
     mount(disbursedOrder({ status: 10, repaid: '50600.00', remaining: '0.00' }));
     expect(await screen.findByTestId('loan-repaid')).toHaveTextContent('Repaid');
     expect(screen.queryByRole('button', { name: 'Repay' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Interest not charged')).not.toBeInTheDocument();
+  });
+
+  it('gives the interest a loan closed early was not charged a line of its own in the totals (P12)', async () => {
+    mount(disbursedOrder({ status: 10, repaid: '50000.00', remaining: '0.00', interestWaived: '600.00' }));
+    const totals = await screen.findByRole('region', { name: 'Totals' });
+    const row = within(totals).getByText('Interest not charged').closest('tr');
+    expect(row).toHaveTextContent('₱600.00');
+    // Total 50,600.00 = repaid 50,000.00 + not charged 600.00.
+    expect(totals).toHaveTextContent('Total repayable₱50,600.00Interest not charged₱600.00Repaid₱50,000.00');
   });
 
   it.each([
