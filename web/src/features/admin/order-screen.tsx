@@ -58,7 +58,7 @@ function noteOf(event: HistoryEvent | undefined): string | null {
 }
 
 const MONEY_DETAILS = new Set(['amount', 'approvedAmount', 'principal', 'netAmount', 'interestWaived', 'feesWaived']);
-const TIME_DETAILS = new Set(['offerExpiresAt']);
+const TIME_DETAILS = new Set(['offerExpiresAt', 'expiresAt']);
 const DAY_DETAILS = new Set(['dueDate']);
 const DETAIL_KEYS = [
   'amount',
@@ -76,6 +76,8 @@ const DETAIL_KEYS = [
   'interestWaived',
   'feesWaived',
   'coolingOff',
+  'expiresAt',
+  'kind',
 ];
 
 function TimelineDetail({ detail, note }: { detail: Record<string, unknown>; note: string | null }) {
@@ -90,6 +92,7 @@ function TimelineDetail({ detail, note }: { detail: Record<string, unknown>; not
     else if (DAY_DETAILS.has(key)) text = dates.day(value as string);
     else if (typeof value === 'boolean') text = value ? t('admin_yes') : t('admin_no');
     else if (key === 'stage') text = t(`admin_stage_${String(value)}`, { defaultValue: String(value) });
+    else if (key === 'kind') text = t(`admin_reminder_${String(value)}`, { defaultValue: String(value) });
     else text = String(value);
     return `${label}: ${text}`;
   });

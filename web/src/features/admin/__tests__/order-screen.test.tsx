@@ -9,6 +9,7 @@ import { http, HttpResponse } from 'msw';
 import { answer, fail, server } from '@/testing/server';
 import { renderWithProviders } from '@/testing/render';
 import AdminApp from '../admin-app';
+import { Timeline } from '../order-screen';
 import type { OrderReview } from '../admin-types';
 import { ALICE, background, history, orderReview, signInConsole } from './fixtures';
 
@@ -193,6 +194,25 @@ describe('the order review', () => {
     await waitFor(() => expect(within(timeline).getAllByText('Auditor alice')).toHaveLength(2));
     expect(within(timeline).getByText('Borrower')).toBeInTheDocument();
     expect(within(timeline).getByText(/Note: documents match/)).toBeInTheDocument();
+  });
+
+  it('labels every detail of the timeline: the expiry of a payment page as a time, the kind of a reminder in words', async () => {
+    server.use(answer('jackey/loan/getAllCompanyConfigs', {}));
+    renderWithProviders(
+      <Timeline
+        names={new Map()}
+        history={undefined}
+        entries={[
+          { actor: 'user:u1', at: '2026-11-28T04:16:06Z', detail: { amount: '4000.00', expiresAt: '2026-11-28T04:46:06.945541Z' }, sequence: 7, type: 'PaymentSessionOpened' },
+          { actor: 'system', at: '2026-11-26T00:00:00Z', detail: { period: 1, kind: 'due_in_3_days', dueDate: '2026-11-29', amount: '8483.30' }, sequence: 8, type: 'ReminderDue' },
+        ]}
+      />,
+    );
+    const timeline = await screen.findByTestId('admin-timeline');
+    expect(timeline).toHaveTextContent(/Page valid until: Nov 28, 2026/);
+    expect(timeline).toHaveTextContent('Reminder: 3 days before due');
+    expect(timeline).not.toHaveTextContent('expiresAt');
+    expect(timeline).not.toHaveTextContent('due_in_3_days');
   });
 
   it('records a repayment on a disbursed order with an Idempotency-Key', async () => {
