@@ -1,8 +1,9 @@
 /**
  * `/lock` (PRODUCT.md 3, P4). A security lock (too many wrong passwords or PINs)
  * shows the account, the reason, a "send code" button and the unlock-code input;
- * the SMS code lifts it on the account itself (no separate unlock token). A compliance hold shows its reason and the contact button
- * only. Unlocking never involves a payment.
+ * the SMS code lifts it on the account itself (no separate unlock token). A compliance hold shows
+ * who set it and why, what happens next and the contact button only. Unlocking never involves a
+ * payment.
  */
 import { useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
@@ -67,8 +68,11 @@ export default function LockScreen() {
   }
 
   return (
-    <Page title={t('lock_title')} back={token ? '/' : '/login'}>
+    <Page title={t(compliance ? 'lock_compliance_title' : 'lock_title')} back={token ? '/' : '/login'}>
       <div className="card">
+        {/* A hold says who set it and what happens next, so that it never reads as an
+            unexplained "frozen account" (P4). */}
+        {compliance && <p className="muted">{t('lock_compliance_text')}</p>}
         <Result
           status={compliance ? 'warning' : 'info'}
           title={t(compliance ? 'lock_compliance_title' : 'lock_security_title')}

@@ -1,5 +1,6 @@
 /**
- * The lock screen (P4): a security lock shows the unlock form; a signed-in borrower
+ * The lock screen (P4): a security lock shows the unlock form; a compliance hold says
+ * who set it, why and what happens next; a signed-in borrower
  * whose account is not locked is told so, not shown a lock that is not there.
  */
 import { screen } from '@testing-library/react';
@@ -31,5 +32,16 @@ describe('the lock screen', () => {
     renderWithProviders(<LockScreen />, { route: '/lock', preloadedState: { session } });
     expect(await screen.findByRole('button', { name: 'Unlock' })).toBeInTheDocument();
     expect(screen.queryByText('Your account is not locked')).not.toBeInTheDocument();
+  });
+
+  it('says who set a compliance hold, its reason and what happens next, with the contact button only', async () => {
+    given({ kind: 'compliance', reason: 'Source of funds check pending' });
+    renderWithProviders(<LockScreen />, { route: '/lock', preloadedState: { session } });
+    expect(await screen.findByText(/A loan officer has paused your account/)).toBeInTheDocument();
+    expect(screen.getAllByText('Account on hold').length).toBeGreaterThan(0);
+    expect(screen.queryByText('Account locked')).not.toBeInTheDocument();
+    expect(screen.getByText('Reason: Source of funds check pending')).toBeInTheDocument();
+    expect(screen.getByText('Unlocking is free. Nobody may ask you to pay to unlock your account.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Unlock' })).not.toBeInTheDocument();
   });
 });
