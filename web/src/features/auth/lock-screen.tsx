@@ -70,14 +70,14 @@ export default function LockScreen() {
   return (
     <Page title={t(compliance ? 'lock_compliance_title' : 'lock_title')} back={token ? '/' : '/login'}>
       <div className="card">
-        {/* A hold says who set it and what happens next, so that it never reads as an
-            unexplained "frozen account" (P4). */}
-        {compliance && <p className="muted">{t('lock_compliance_text')}</p>}
         <Result
           status={compliance ? 'warning' : 'info'}
           title={t(compliance ? 'lock_compliance_title' : 'lock_security_title')}
           description={lock?.reason ? t('lock_reason', { reason: lock.reason }) : t('lock_security_text')}
         />
+        {/* A hold says who set it and what happens next, so that it never reads as an
+            unexplained "frozen account" (P4). */}
+        {compliance && <p className="center">{t('lock_compliance_text')}</p>}
         {user && <p className="center muted">{t('account')}: {mask(user.mobile, 4)}</p>}
         <p className="info-box">{t('lock_never_pay')}</p>
       </div>
