@@ -110,7 +110,7 @@ function Orders({ data }: { data: UserDetail }) {
         {data.orders.map((order) => (
           <tr key={order.orderId}>
             <td>
-              <Link to={adminPaths.order(order.orderId)} className="admin-mono" title={order.orderId}>
+              <Link to={adminPaths.order(order.orderId)} className="admin-mono nowrap" title={order.orderId}>
                 {order.orderNo || order.orderId.slice(-12)}
               </Link>
               <div className="admin-muted">{dates.day(order.applyTime)}</div>
