@@ -7,6 +7,7 @@
  * contract.
  */
 import { useTranslation } from 'react-i18next';
+import { toMinor } from '@/lib/money';
 import type { Disclosure } from '@/lib/types';
 import { useDates } from './use-dates';
 import { useMoney } from './use-money';
@@ -28,7 +29,7 @@ export function DisclosureTable({ disclosure, schedule = true, scheduleOpen = fa
   // 8,483.70): "× 12" of the first amount would not add up to the total repayable.
   const last = d.schedule.at(-1);
   const perPeriod =
-    last && last.period > 1 && Number(last.amount) !== Number(d.perPeriodPayment)
+    last && last.period > 1 && toMinor(last.amount) !== toMinor(d.perPeriodPayment)
       ? t('d_per_period_last', { amount: money(d.perPeriodPayment), n: last.period - 1, last: money(last.amount) })
       : `${money(d.perPeriodPayment)} × ${d.periodDays}`;
   const rows: [string, string][] = [

@@ -1,9 +1,10 @@
 /**
  * Bottom tab bar: Home `/` and My `/my` (PRODUCT.md 3). Selecting the current
- * tab does nothing; on another screen with the bar (the order list) neither tab is
- * current, so both lead somewhere. Real links in a `nav` landmark, so Tab reaches them and a
- * screen reader announces the current one (`aria-current="page"`); antd-mobile's
- * TabBar items are divs that the keyboard never reaches.
+ * tab does nothing; on another screen with the bar (the order list) neither tab
+ * is current, so both lead somewhere. Real links in a `nav` landmark, so Tab
+ * reaches them and a screen reader announces the current one
+ * (`aria-current="page"`); antd-mobile's TabBar items are divs that the keyboard
+ * never reaches.
  */
 import type { MouseEvent } from 'react';
 import { AppOutline, UserOutline } from 'antd-mobile-icons';
