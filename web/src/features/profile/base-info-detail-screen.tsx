@@ -1,6 +1,7 @@
 /**
  * `/baseInfoDetail`: the profile, read-only; ID number and card number masked
- * with a reveal toggle (PRODUCT.md 3). The card number arrives masked from the
+ * with a reveal toggle (PRODUCT.md 3); the birthday as every other day of the app
+ * reads (`May 1, 1990`). The card number arrives masked from the
  * server, so revealing shows only what the server sent.
  */
 import { useState } from 'react';
@@ -10,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Page } from '@/components/page';
 import { QueryGate } from '@/components/query-gate';
+import { useDates } from '@/components/use-dates';
 import { mask } from '@/lib/mask';
 import { formatPlace } from '@/lib/place';
 import { useUserInfoQuery } from '@/lib/shared-api';
@@ -20,6 +22,7 @@ export default function BaseInfoDetailScreen() {
   const navigate = useNavigate();
   const user = useUserInfoQuery();
   const [reveal, setReveal] = useState(false);
+  const dates = useDates();
   return (
     <Page title={t('base_info_detail_title')} back right={<Button size="mini" fill="none" onClick={() => setReveal((r) => !r)}>{t(reveal ? 'hide' : 'reveal')}</Button>}>
       <QueryGate query={user}>
@@ -34,7 +37,7 @@ export default function BaseInfoDetailScreen() {
               <List.Item extra={u.realName ?? '—'}>{t('real_name')}</List.Item>
               <List.Item extra={(reveal ? u.identity : mask(u.identity, 4)) || '—'}>{t('id_number')}</List.Item>
               <List.Item extra={u.sex === 1 ? t('male') : u.sex === 2 ? t('female') : '—'}>{t('sex')}</List.Item>
-              <List.Item extra={u.birthday ?? '—'}>{t('birthday')}</List.Item>
+              <List.Item extra={dates.day(u.birthday)}>{t('birthday')}</List.Item>
               <List.Item extra={u.marriage ?? '—'}>{t('marriage')}</List.Item>
               <List.Item extra={u.email ?? '—'}>{t('email')}</List.Item>
               <List.Item extra={formatPlace(u.provinceCity) || '—'}>{t('province_city')}</List.Item>
