@@ -17,7 +17,8 @@ export function SelectField({ label, value, options, onChange, disabled }: Selec
   const { t } = useTranslation();
   return (
     <select
-      className="select-field"
+      // Nothing chosen yet: "Please choose" reads as a placeholder, not as a value.
+      className={value === '' ? 'select-field select-field--empty' : 'select-field'}
       aria-label={label}
       value={value}
       disabled={disabled}
