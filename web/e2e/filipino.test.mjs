@@ -4,7 +4,7 @@
 // Filipino labels; sign-in, home, apply and My (and the screens between) are
 // photographed at 390×844 into e2e/screenshots/*-fil.png. Every photographed screen
 // shows Filipino, no translation key and no English string of the app, nothing is
-// wider than the phone, and dates and amounts read as fil-PH formats them.
+// wider than the phone or its card, and dates and amounts read as fil-PH formats them.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -28,8 +28,8 @@ const ENGLISH = Object.keys(en)
 /**
  * Checks the screen on show: Filipino `expected` is visible, no key nor English
  * string of the app is, and no element reaches past the right edge of the phone
- * (except inside a horizontal scroller, the home banner strip) or has its text
- * clipped; then photographs it as `<name>-fil`.
+ * or of its card (except inside a horizontal scroller, the home banner strip) or
+ * has its text clipped; then photographs it as `<name>-fil`.
  */
 async function check(page, name, expected) {
   await page.getByText(expected).first().waitFor();
@@ -53,6 +53,8 @@ async function check(page, name, expected) {
       if (box.width === 0 || box.height === 0 || inScroller(el)) continue;
       const label = `${el.tagName.toLowerCase()}.${String(el.className).split(' ')[0]} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
       if (box.right > width + 1) found.push(`past the edge: ${label}`);
+      const card = el.parentElement?.closest('.card, .adm-card, .adm-list-card');
+      if (card && box.right > card.getBoundingClientRect().right + 1) found.push(`past its card: ${label}`);
       const style = getComputedStyle(el);
       const ownText = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
       if (ownText && /hidden|clip/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1) found.push(`clipped: ${label}`);
@@ -103,6 +105,9 @@ describe('Filipino', () => {
     await page.getByText(fil.female, { exact: true }).click();
     await page.getByLabel(fil.birthday).fill('1991-06-12');
     await page.getByLabel(fil.marriage).selectOption('Single');
+    // The configured value is sent; the borrower reads it in Filipino.
+    const chosen = (label) => page.getByLabel(label).evaluate((select) => select.selectedOptions[0].textContent);
+    assert.equal(await chosen(fil.marriage), fil.value_marriage_Single);
     await check(page, 'identity', fil.identity_title);
     await page.getByRole('button', { name: fil.next }).click();
     await page.waitForURL('**/baseInfo');
@@ -112,6 +117,7 @@ describe('Filipino', () => {
     await page.getByRole('combobox', { name: fil.place_city }).selectOption('City of Manila');
     await page.getByRole('textbox', { name: fil.address }).fill('1 Rizal Street, Manila');
     await page.getByLabel(fil.education).selectOption('College');
+    assert.equal(await chosen(fil.education), fil.value_education_College);
     await page.getByLabel(fil.bank_name, { exact: true }).selectOption('BDO Unibank');
     await page.getByRole('textbox', { name: fil.card_no }).fill('123456789012');
     await check(page, 'baseInfo', fil.place_no_province);

@@ -27,18 +27,22 @@ export function DisclosureTable({ disclosure, schedule = true, scheduleOpen = fa
   const d = disclosure;
   // The schedule's last installment takes the rounding (8,483.30 × 11, then
   // 8,483.70): "× 12" of the first amount would not add up to the total repayable.
+  // No-break spaces keep "₱8,483.30 × 11" on one line; the row may wrap after it
+  // (the longer Filipino wording would otherwise push the table past its card).
   const last = d.schedule.at(-1);
+  const times = (n: number) => `${money(d.perPeriodPayment)}\u00a0×\u00a0${n}`;
   const perPeriod =
     last && last.period > 1 && toMinor(last.amount) !== toMinor(d.perPeriodPayment)
-      ? t('d_per_period_last', { amount: money(d.perPeriodPayment), n: last.period - 1, last: money(last.amount) })
-      : `${money(d.perPeriodPayment)} × ${d.periodDays}`;
-  const rows: [string, string][] = [
+      ? t('d_per_period_last', { times: times(last.period - 1), last: money(last.amount) })
+      : times(d.periodDays);
+  // [label, value, whether the value may wrap]
+  const rows: [string, string, boolean?][] = [
     [t('d_principal'), money(d.principal)],
     [t('d_processing_fee'), money(d.processingFee)],
     [t('d_net_amount'), money(d.netAmount)],
     [t('d_interest'), money(d.interest)],
     [t('d_total_repayable'), money(d.totalRepayable)],
-    [t('d_per_period'), perPeriod],
+    [t('d_per_period'), perPeriod, true],
     [t('d_daily_rate'), `${d.dailyRatePct}%`],
     [t('d_apr'), `${d.aprPct}%`],
     [t('d_monthly_rate'), `${d.effectiveMonthlyRatePct}%`],
@@ -50,10 +54,10 @@ export function DisclosureTable({ disclosure, schedule = true, scheduleOpen = fa
     <div className="stack" data-testid="disclosure">
       <table className="disclosure">
         <tbody>
-          {rows.map(([label, value]) => (
+          {rows.map(([label, value, wraps]) => (
             <tr key={label}>
               <td>{label}</td>
-              <td>{value}</td>
+              <td className={wraps ? 'disclosure__wraps' : undefined}>{value}</td>
             </tr>
           ))}
         </tbody>

@@ -36,6 +36,6 @@ export function SelectField({ label, value, options, onChange, disabled }: Selec
   );
 }
 
-/** Options from a plain list of strings. */
-export const optionsOf = (values: readonly string[] | undefined) =>
-  (values ?? []).map((v) => ({ value: v, label: v }));
+/** Options from a plain list of strings, each shown as `label(value)` (the value itself by default). */
+export const optionsOf = (values: readonly string[] | undefined, label: (value: string) => string = (v) => v) =>
+  (values ?? []).map((v) => ({ value: v, label: label(v) }));

@@ -14,6 +14,7 @@ import { QueryGate } from '@/components/query-gate';
 import { useDates } from '@/components/use-dates';
 import { mask } from '@/lib/mask';
 import { formatPlace } from '@/lib/place';
+import { useReferenceLabel } from '@/lib/reference-label';
 import { useUserInfoQuery } from '@/lib/shared-api';
 import { IdPhotos } from './id-photos';
 
@@ -23,6 +24,8 @@ export default function BaseInfoDetailScreen() {
   const user = useUserInfoQuery();
   const [reveal, setReveal] = useState(false);
   const dates = useDates();
+  const marriageLabel = useReferenceLabel('marriage');
+  const educationLabel = useReferenceLabel('education');
   return (
     <Page title={t('base_info_detail_title')} back right={<Button size="mini" fill="none" onClick={() => setReveal((r) => !r)}>{t(reveal ? 'hide' : 'reveal')}</Button>}>
       <QueryGate query={user}>
@@ -38,11 +41,11 @@ export default function BaseInfoDetailScreen() {
               <List.Item extra={(reveal ? u.identity : mask(u.identity, 4)) || '—'}>{t('id_number')}</List.Item>
               <List.Item extra={u.sex === 1 ? t('male') : u.sex === 2 ? t('female') : '—'}>{t('sex')}</List.Item>
               <List.Item extra={dates.day(u.birthday)}>{t('birthday')}</List.Item>
-              <List.Item extra={u.marriage ?? '—'}>{t('marriage')}</List.Item>
+              <List.Item extra={u.marriage ? marriageLabel(u.marriage) : '—'}>{t('marriage')}</List.Item>
               <List.Item extra={u.email ?? '—'}>{t('email')}</List.Item>
               <List.Item extra={formatPlace(u.provinceCity) || '—'}>{t('province_city')}</List.Item>
               <List.Item extra={u.address ?? '—'}>{t('address')}</List.Item>
-              <List.Item extra={u.education ?? '—'}>{t('education')}</List.Item>
+              <List.Item extra={u.education ? educationLabel(u.education) : '—'}>{t('education')}</List.Item>
               <List.Item extra={u.bankName ?? '—'}>{t('bank_name')}</List.Item>
               <List.Item extra={u.cardNo ?? '—'}>{t('card_no')}</List.Item>
             </List>

@@ -18,6 +18,7 @@ import { useFieldError } from '@/components/field-error';
 import { SelectField, optionsOf } from '@/components/select-field';
 import type { ApiFailure } from '@/lib/envelope';
 import type { Region } from '@/lib/place';
+import { useReferenceLabel } from '@/lib/reference-label';
 import { useReferenceListQuery } from '@/lib/shared-api';
 import type { User } from '@/lib/types';
 import { checkAccountNo, checkBirthday, checkEmail, checkIdNumber, digitsOnly } from '@/lib/validation';
@@ -39,6 +40,8 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { data: marriages } = useReferenceListQuery('marriage');
+  const marriageLabel = useReferenceLabel('marriage');
+  const educationLabel = useReferenceLabel('education');
   const { data: educations } = useReferenceListQuery('education', { skip: !full });
   const { data: regions } = useReferenceListQuery('provinces', { skip: !full });
   const { data: banks } = useReferenceListQuery('banks', { skip: !full });
@@ -182,7 +185,7 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
           />
         </Form.Item>
         <Form.Item label={t('marriage')}>
-          <SelectField label={t('marriage')} value={v.marriage} options={optionsOf(marriages as string[])} onChange={set('marriage')} />
+          <SelectField label={t('marriage')} value={v.marriage} options={optionsOf(marriages as string[], marriageLabel)} onChange={set('marriage')} />
         </Form.Item>
         {full && (
           <>
@@ -195,7 +198,7 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
               <Input aria-label={t('address')} value={v.address} onChange={set('address')} maxLength={200} />
             </Form.Item>
             <Form.Item label={t('education')}>
-              <SelectField label={t('education')} value={v.education} options={optionsOf(educations as string[])} onChange={set('education')} />
+              <SelectField label={t('education')} value={v.education} options={optionsOf(educations as string[], educationLabel)} onChange={set('education')} />
             </Form.Item>
             <Form.Header>{t('bank_section')}</Form.Header>
             {bankBound ? (

@@ -52,6 +52,10 @@ describe('apply screen cost disclosure', () => {
     // where "× 24" would not add up to the total.
     const perPeriod = within(table).getByText('Daily payment').closest('tr');
     expect(perPeriod).toHaveTextContent('₱4,266.67 × 23, then ₱4,266.59');
+    // It may wrap after "₱4,266.67 × 23," (long Filipino wording), never inside it.
+    const value = (perPeriod as HTMLTableRowElement).cells[1];
+    expect(value.textContent).toBe('₱4,266.67\u00a0×\u00a023, then ₱4,266.59');
+    expect(value).toHaveClass('disclosure__wraps');
   });
 
   it('clamps the amount to the range and step on blur, shown in groups of three', async () => {
