@@ -4,6 +4,7 @@
  * configured currency (PRODUCT.md 1); parsing a display value is never needed.
  */
 import { intlLocale } from './locale';
+import { groupDigits } from './validation';
 
 export interface Currency {
   /** ISO 4217 code, e.g. "PHP". */
@@ -66,4 +67,13 @@ export function decimalInput(text: string, maxIntegerDigits = 9): string {
   const integer = whole.slice(0, maxIntegerDigits);
   if (rest.length === 0) return integer;
   return `${integer || '0'}.${rest.join('').slice(0, 2)}`;
+}
+
+/**
+ * An amount input's plain value ("100000.5", as `decimalInput` keeps it) as the
+ * borrower reads it, in groups of three ("100,000.5"); `decimalInput` reads it back.
+ */
+export function groupAmount(plain: string): string {
+  const [whole, fraction] = plain.split('.');
+  return fraction === undefined ? groupDigits(whole) : `${groupDigits(whole)}.${fraction}`;
 }

@@ -9,7 +9,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
 import Checkbox from 'antd-mobile/es/components/checkbox';
 import Dialog from 'antd-mobile/es/components/dialog';
-import Input, { type InputRef } from 'antd-mobile/es/components/input';
+import type { InputRef } from 'antd-mobile/es/components/input';
 import Result from 'antd-mobile/es/components/result';
 import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
@@ -19,13 +19,14 @@ import { useFieldError } from '@/components/field-error';
 import { Page } from '@/components/page';
 import { LazySignatureSheet } from '@/components/lazy-signature-sheet';
 import { ErrorState, Loading } from '@/components/states';
+import { MoneyInput } from '@/components/money-input';
 import { useMoney } from '@/components/use-money';
 import { AMOUNT_MAX_LENGTH } from '@/config/constants';
 import type { ApiFailure } from '@/lib/envelope';
 import { newIdempotencyKey } from '@/lib/idempotency';
 import { gatherTerms } from '@/lib/rules';
 import { usePeriodConfigQuery, useProductsQuery, useUserInfoQuery } from '@/lib/shared-api';
-import { checkAge, checkApplyAmount, clampAmount, digitsOnly, groupDigits } from '@/lib/validation';
+import { checkAge, checkApplyAmount, clampAmount } from '@/lib/validation';
 import { useApplyMutation, useQuoteQuery } from './loan-api';
 import { PeriodPicker } from './period-picker';
 import { useSignature } from './use-signature';
@@ -147,14 +148,14 @@ export default function ApplyScreen() {
     <Page title={product.name} back>
       <section className="card">
         <div className="muted">{t('loan_amount')}</div>
-        <Input
+        <MoneyInput
           ref={amountRef}
-          aria-label={t('loan_amount')}
+          label={t('loan_amount')}
           className="amount-input"
-          inputMode="numeric"
-          maxLength={groupDigits('9'.repeat(AMOUNT_MAX_LENGTH)).length}
-          value={groupDigits(amountText)}
-          onChange={(v) => setAmountText(digitsOnly(v, AMOUNT_MAX_LENGTH))}
+          decimals={false}
+          maxIntegerDigits={AMOUNT_MAX_LENGTH}
+          value={amountText}
+          onChange={setAmountText}
           onBlur={() => {
             const clamped = String(clampAmount(Number(amountText), min, max, step));
             setAmountText(clamped);

@@ -16,12 +16,13 @@ import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useFieldError } from '@/components/field-error';
+import { MoneyInput } from '@/components/money-input';
 import { useMoney } from '@/components/use-money';
 import { paths } from '@/config/paths';
 import type { ApiFailure } from '@/lib/envelope';
 import { newIdempotencyKey } from '@/lib/idempotency';
 import { lastFour } from '@/lib/mask';
-import { decimalInput, minorToText, toMinor } from '@/lib/money';
+import { minorToText, toMinor } from '@/lib/money';
 import type { Order, User } from '@/lib/types';
 import { useSetWithdrawPinMutation, useWithdrawMutation } from './orders-api';
 import {
@@ -216,13 +217,12 @@ export function WithdrawForm({ order, user, draft, onDraft, onSent }: WithdrawFo
           <div className="orders-field">
             <span className="muted">{t('withdraw_amount')}</span>
             <div className="row">
-              <Input
+              <MoneyInput
                 ref={amountRef}
-                aria-label={t('withdraw_amount')}
-                inputMode="decimal"
+                label={t('withdraw_amount')}
                 placeholder={t('withdraw_amount_placeholder')}
                 value={draft.amount}
-                onChange={(value) => onDraft({ ...draft, amount: decimalInput(value) })}
+                onChange={(amount) => onDraft({ ...draft, amount })}
               />
               <Button className="orders-all" size="mini" color="primary" fill="outline" onClick={() => onDraft({ ...draft, amount: order.balance })}>
                 {t('withdraw_all')}

@@ -12,6 +12,7 @@ import Radio from 'antd-mobile/es/components/radio';
 import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { MoneyInput } from '@/components/money-input';
 import { Page } from '@/components/page';
 import { QueryGate } from '@/components/query-gate';
 import type { ApiFailure } from '@/lib/envelope';
@@ -85,10 +86,10 @@ function Questions({ user }: { user: User }) {
           <Input aria-label={t('q_job')} value={a.job} onChange={set('job')} maxLength={80} />
         </Form.Item>
         <Form.Item label={t('q_monthly_income')}>
-          <Input aria-label={t('q_monthly_income')} inputMode="numeric" value={a.monthlyIncome} onChange={(x) => set('monthlyIncome')(x.replace(/\D/g, '').slice(0, 9))} />
+          <MoneyInput label={t('q_monthly_income')} decimals={false} value={a.monthlyIncome} onChange={set('monthlyIncome')} />
         </Form.Item>
         <Form.Item label={t('q_expenses')}>
-          <Input aria-label={t('q_expenses')} inputMode="numeric" value={a.expenses} onChange={(x) => set('expenses')(x.replace(/\D/g, '').slice(0, 9))} />
+          <MoneyInput label={t('q_expenses')} decimals={false} value={a.expenses} onChange={set('expenses')} />
         </Form.Item>
         <Form.Item label={t('q_loan_purpose')}>
           <Input aria-label={t('q_loan_purpose')} value={a.loanPurpose} onChange={set('loanPurpose')} maxLength={120} />

@@ -9,18 +9,19 @@
  */
 import { useId, useRef, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
-import Input, { type InputRef } from 'antd-mobile/es/components/input';
+import type { InputRef } from 'antd-mobile/es/components/input';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useFieldError } from '@/components/field-error';
 import { Page } from '@/components/page';
 import { QueryGate } from '@/components/query-gate';
 import { EmptyState, ErrorState, Loading } from '@/components/states';
+import { MoneyInput } from '@/components/money-input';
 import { useMoney } from '@/components/use-money';
 import { paths } from '@/config/paths';
 import { NOTHING_FOUND, type ApiFailure } from '@/lib/envelope';
 import { newIdempotencyKey } from '@/lib/idempotency';
-import { decimalInput, minorToText, toMinor } from '@/lib/money';
+import { minorToText, toMinor } from '@/lib/money';
 import { useLatestOrderQuery } from '@/lib/shared-api';
 import type { Order } from '@/lib/types';
 import { openPaymentPage } from './open-page';
@@ -61,7 +62,7 @@ function RechargeForm({ order, payoff, onNothingOwed }: { order: Order; payoff: 
   const next = nextInstallment(order, owed);
 
   const type = (value: string) => {
-    setAmount(decimalInput(value));
+    setAmount(value);
     setProblem(null);
   };
 
@@ -125,10 +126,9 @@ function RechargeForm({ order, payoff, onNothingOwed }: { order: Order; payoff: 
       <section className="card stack repay-section">
         <div className="repay-field">
           <span className="muted">{t('recharge_amount')}</span>
-          <Input
+          <MoneyInput
             ref={amountRef}
-            aria-label={t('recharge_amount')}
-            inputMode="decimal"
+            label={t('recharge_amount')}
             placeholder={t('recharge_amount_placeholder')}
             value={amount}
             onChange={type}

@@ -47,7 +47,7 @@ describe('the withdraw form', () => {
     const user = userEvent.setup();
     const { router } = mount();
     const amount = await screen.findByLabelText('Withdrawal amount', { selector: 'input' });
-    expect(amount).toHaveValue('80000.00');
+    expect(amount).toHaveValue('80,000.00');
     expect(step()).toBe('0');
 
     await user.clear(amount);
@@ -59,7 +59,7 @@ describe('the withdraw form', () => {
     await user.clear(amount);
     expect(next()).toBeDisabled();
     await user.type(amount, '50,000.555');
-    expect(amount).toHaveValue('50000.55');
+    expect(amount).toHaveValue('50,000.55');
     await user.click(next());
     await waitFor(() => expect(router.state.location.search).toBe('?index=1'));
     expect(screen.getByTestId('withdraw-bank')).toHaveTextContent('BDO Unibank');

@@ -84,7 +84,7 @@ describe('the recharge amount rule', () => {
     // Digits, one dot and two decimals only.
     await user.clear(input);
     await user.type(input, '1,000.559');
-    expect(input).toHaveValue('1000.55');
+    expect(input).toHaveValue('1,000.55');
     await user.click(submit());
     await waitFor(() => expect(openPaymentPage).toHaveBeenCalledWith('/pay/sandbox/s1'));
     expect(recorder.calls).toEqual([{ body: { amt: '1000.55' }, key: expect.stringMatching(/^[0-9a-f-]{36}$/) }]);
@@ -126,7 +126,7 @@ describe('the recharge amount rule', () => {
     expect(screen.getByTestId('cooling-off')).toHaveTextContent('returning the principal now closes the loan with no interest and no fee');
 
     await user.click(screen.getByRole('button', { name: 'Pay off today' }));
-    expect(input).toHaveValue('49000.00');
+    expect(input).toHaveValue('49,000.00');
     expect(screen.getByTestId('recharge-range')).toHaveTextContent('or the whole ₱49,000.00 to pay off today');
     // The payoff goes out as one payment, though it is above the 20,000 range.
     await user.click(submit());
@@ -140,7 +140,7 @@ describe('the recharge amount rule', () => {
 
     // The first installment is 8,433.30 with 1,000.00 paid.
     await user.click(screen.getByRole('button', { name: 'Next installment' }));
-    expect(input).toHaveValue('7433.30');
+    expect(input).toHaveValue('7,433.30');
   });
 
   it('fills the whole payoff when one payment can close the loan, and says what interest is saved', async () => {
@@ -149,7 +149,7 @@ describe('the recharge amount rule', () => {
     const input = await amountInput();
     expect(screen.getByTestId('interest-waived')).toHaveTextContent('you save ₱120.00 of interest');
     await user.click(screen.getByRole('button', { name: 'Pay off today' }));
-    expect(input).toHaveValue('15000.40');
+    expect(input).toHaveValue('15,000.40');
   });
 
   it('shows the server refusal and keeps the form', async () => {
