@@ -47,9 +47,8 @@ export function IdPhotos({ photos, onChange, existing, readOnly }: IdPhotosProps
             ) : (
               <CameraOutline fontSize={24} />
             )}
-            <span style={{ position: 'relative', background: url ? 'rgba(255,255,255,.85)' : 'none', borderRadius: 4, padding: '0 4px' }}>
-              {t(`photo_${key}`)}
-            </span>
+            {/* Over a photo the name is a caption along its bottom edge, not a chip over the middle of the card. */}
+            <span className={url ? 'photo-slot__name photo-slot__name--caption' : 'photo-slot__name'}>{t(`photo_${key}`)}</span>
             {!readOnly && (
               <input
                 type="file"
