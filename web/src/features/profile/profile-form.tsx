@@ -51,11 +51,19 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
   const [bindBank] = useBindBankMutation();
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  // The field a client-side check found wrong: its input is tied to the message (WCAG 3.3.1).
+  // The field a client-side check found wrong: the message stands under it, its input is
+  // tied to the message (WCAG 3.3.1) and takes the focus, so a long form scrolls to it.
   const [problemField, setProblemField] = useState<'identity' | 'birthday' | 'email' | 'cardNo' | null>(null);
   const errorId = useId();
   const invalid = (field: NonNullable<typeof problemField>) => !!problem && problemField === field;
+  const fieldProblem = (field: NonNullable<typeof problemField>) =>
+    invalid(field) ? (
+      <span className="error-text" role="alert" id={errorId} data-testid="form-error">
+        {problem}
+      </span>
+    ) : undefined;
   const identityRef = useRef<InputRef>(null);
+  const birthdayRef = useRef<HTMLInputElement>(null);
   const emailRef = useRef<InputRef>(null);
   const cardRef = useRef<InputRef>(null);
   useFieldError(identityRef, errorId, invalid('identity'));
@@ -105,6 +113,7 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
     if (failed) {
       setProblem(t(failed[1] as string));
       setProblemField(failed[0]);
+      ({ identity: identityRef, birthday: birthdayRef, email: emailRef, cardNo: cardRef })[failed[0]].current?.focus();
       return;
     }
     setProblem(null);
@@ -155,7 +164,7 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
         <Form.Item label={t('real_name')}>
           <Input aria-label={t('real_name')} value={v.realName} onChange={set('realName')} readOnly={verified} maxLength={80} />
         </Form.Item>
-        <Form.Item label={t('id_number')}>
+        <Form.Item label={t('id_number')} description={fieldProblem('identity')}>
           <Input
             ref={identityRef}
             aria-label={t('id_number')}
@@ -171,8 +180,9 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
             <Radio value="2">{t('female')}</Radio>
           </Radio.Group>
         </Form.Item>
-        <Form.Item label={t('birthday')}>
+        <Form.Item label={t('birthday')} description={fieldProblem('birthday')}>
           <input
+            ref={birthdayRef}
             className="date-field"
             type="date"
             aria-label={t('birthday')}
@@ -190,7 +200,7 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
         {full && (
           <>
             <Form.Header>{t('contact_section')}</Form.Header>
-            <Form.Item label={t('email')}>
+            <Form.Item label={t('email')} description={fieldProblem('email')}>
               <Input ref={emailRef} aria-label={t('email')} type="email" value={v.email} onChange={set('email')} maxLength={254} />
             </Form.Item>
             <PlacePicker regions={regions as Region[] | undefined} value={v.provinceCity} onChange={set('provinceCity')} />
@@ -212,6 +222,7 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
                 </Form.Item>
                 <Form.Item
                   label={t(eWallet ? 'ewallet_no' : 'card_no')}
+                  description={fieldProblem('cardNo')}
                   extra={
                     <button
                       type="button"
@@ -241,7 +252,7 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
           </>
         )}
       </Form>
-      {problem && (
+      {problem && !problemField && (
         <p className="error-text" role="alert" id={errorId} data-testid="form-error">
           {problem}
         </p>
