@@ -21,11 +21,12 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
   );
 }
 
-export function EmptyState({ text }: { text?: string }) {
+/** Nothing to list: `text` ("No data" by default) and, where it helps, what will appear here. */
+export function EmptyState({ text, description = '' }: { text?: string; description?: string }) {
   const { t } = useTranslation();
   return (
     <div className="state">
-      <ErrorBlock status="empty" title={text ?? t('no_data')} description="" />
+      <ErrorBlock status="empty" title={text ?? t('no_data')} description={description} />
     </div>
   );
 }

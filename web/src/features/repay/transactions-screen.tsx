@@ -46,7 +46,7 @@ export default function TransactionsScreen() {
       <QueryGate query={movements}>
         {(list) =>
           list.length === 0 ? (
-            <EmptyState text={t('tx_empty')} />
+            <EmptyState text={t('tx_empty')} description={t('tx_empty_hint')} />
           ) : (
             <ul className="card repay-movements">
               {list.map((movement) => (

@@ -106,10 +106,11 @@ describe('the transaction history', () => {
     expect(asked).toEqual(['o1']);
   });
 
-  it('says "No data" without movements', async () => {
+  it('says "No data" without movements, and what will be listed there', async () => {
     server.use(...base(), answer('jackey/loan/getUserOrderList', []));
     renderWithProviders(<TransactionsScreen />, { route: '/transactionHistory', preloadedState: signedIn });
     expect(await screen.findByText('No data')).toBeInTheDocument();
+    expect(screen.getByText('Money paid out to you and every repayment you make will be listed here.')).toBeInTheDocument();
   });
 
   it('shows the error state with a retry when a call fails', async () => {
