@@ -1,7 +1,7 @@
 /**
  * `/`: home (PRODUCT.md 3, 4.2). Balance card (applied amount and account
  * balance; while repaying, what is owed instead: total outstanding, the next
- * installment and its due date, any overdue amount, PRODUCT.md 12.5), the policy checkbox that enables the main button, the icon buttons,
+ * installment and its due date, any overdue amount, PRODUCT.md 12.5), the policy checkbox that enables Apply (shown only then), the icon buttons,
  * the main button with its one-second cool-down, the refusal overlay with its
  * reason (P8) and the signature sheet when no signature is on file.
  *
@@ -200,18 +200,23 @@ export default function HomeScreen() {
         </div>
       </section>
       <section className="stack">
-        <Checkbox checked={accepted} onChange={accept} style={{ '--icon-size': '18px', '--font-size': '13px' } as React.CSSProperties}>
-          {t('policy_agree')}{' '}
-          <a
-            onClick={(e) => {
-              e.preventDefault();
-              void showAbout();
-            }}
-            href="/about"
-          >
-            {t('policy_link')}
-          </a>
-        </Checkbox>
+        {/* Only before a loan (Apply, or the profile that leads to it): above Withdraw,
+            Repay or an order's Refresh an unticked box would read as a condition for
+            them (it is not one). */}
+        {(action.kind === 'apply' || action.kind === 'completeInfo') && (
+          <Checkbox checked={accepted} onChange={accept} style={{ '--icon-size': '18px', '--font-size': '13px' } as React.CSSProperties}>
+            {t('policy_agree')}{' '}
+            <a
+              onClick={(e) => {
+                e.preventDefault();
+                void showAbout();
+              }}
+              href="/about"
+            >
+              {t('policy_link')}
+            </a>
+          </Checkbox>
+        )}
         <Button
           className="main-button"
           block
