@@ -359,7 +359,7 @@ struct OrderBody {
     path = "/admin/api/orders/detail",
     tag = "auditor",
     summary = "An order with its applicant",
-    description = "`data`: {order, review, applicant, identityStatus, images, questionnaire, contacts, disclosure, signature, timeline}. 40007 unknown order.",
+    description = "`data`: {order, review, applicant, identityStatus, images, questionnaire, contacts, disclosure, loanDisclosure, signature, timeline}. `disclosure` is the one the borrower signed at application (P5); `loanDisclosure` the same terms on the amount paid out (P10), null until paid out. 40007 unknown order.",
     security(("bearer" = [])),
     request_body = OrderBody,
     responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
@@ -394,11 +394,9 @@ async fn order_detail(
         timeline.push(entry);
     }
 
-    let disclosure = order
-        .loan
-        .as_ref()
-        .map(|loan| &loan.disclosure)
-        .or(order.disclosure.as_ref());
+    // What the borrower signed at application (P5, P9), and, once paid out, the same
+    // terms recomputed on the amount paid out (P10): two documents, never one for the other.
+    let loan_disclosure = order.loan.as_ref().map(|loan| &loan.disclosure);
     Ok(ok(json!({
         "order": doc,
         "review": {
@@ -421,7 +419,8 @@ async fn order_detail(
         "images": user.as_ref().map_or(Json::Null, identity_images),
         "questionnaire": user.as_ref().and_then(|u| u.questionnaire.as_ref()),
         "contacts": user.as_ref().map(|u| &u.contacts),
-        "disclosure": disclosure,
+        "disclosure": order.disclosure,
+        "loanDisclosure": loan_disclosure,
         "signature": order.signature.as_ref().map(image_json),
         "timeline": timeline,
     })))

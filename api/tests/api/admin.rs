@@ -1146,3 +1146,50 @@ async fn ledger_names(app: TestApp) {
         .await;
     assert!(by_wallet["total"].as_i64().unwrap() >= 2, "{by_wallet}");
 }
+
+// ---------------------------------------------------------------------------------
+// The two disclosures of a paid-out order (P5, P10): the console shows what the
+// borrower signed at application and, apart from it, the same terms on the amount
+// paid out; the signed one is never replaced by the recomputed one.
+
+on_both_stores!(
+    signed_and_paid_out_disclosures,
+    console_keeps_the_signed_disclosure_beside_the_paid_out_one_on_sqlite,
+    console_keeps_the_signed_disclosure_beside_the_paid_out_one_on_postgres
+);
+
+async fn signed_and_paid_out_disclosures(app: TestApp) {
+    let (_, officer) = app.auditor("disclosure-officer").await;
+    let o = Some(officer.as_str());
+    let (token, _, order_id) = app.applicant("09171110301", "Ana Santos").await;
+    app.quiesce().await;
+    let before = app
+        .ok("/admin/api/orders/detail", o, json!({"orderId": order_id}))
+        .await;
+    assert_eq!(before["disclosure"]["principal"], "100000.00", "{before}");
+    assert_eq!(before["loanDisclosure"], Value::Null, "{before}");
+
+    // A part of the approved amount is withdrawn (single drawdown, the rest released).
+    app.approve(&token, &order_id).await;
+    app.ok(
+        "/jackey/user/withdraw",
+        Some(token.as_str()),
+        json!({"password": "246810", "withdrawAmount": "60000", "bankcard": "x"}),
+    )
+    .await;
+    app.wait_status(&token, &order_id, 4).await;
+    app.quiesce().await;
+    let after = app
+        .ok("/admin/api/orders/detail", o, json!({"orderId": order_id}))
+        .await;
+    assert_eq!(after["disclosure"], before["disclosure"], "{after}");
+    assert_eq!(after["loanDisclosure"]["principal"], "60000.00", "{after}");
+    assert_ne!(
+        after["loanDisclosure"]["totalRepayable"], after["disclosure"]["totalRepayable"],
+        "{after}"
+    );
+    assert_eq!(
+        after["loanDisclosure"]["dailyRatePct"], after["disclosure"]["dailyRatePct"],
+        "{after}"
+    );
+}

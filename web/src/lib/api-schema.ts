@@ -207,7 +207,7 @@ export interface paths {
         put?: never;
         /**
          * An order with its applicant
-         * @description `data`: {order, review, applicant, identityStatus, images, questionnaire, contacts, disclosure, signature, timeline}. 40007 unknown order.
+         * @description `data`: {order, review, applicant, identityStatus, images, questionnaire, contacts, disclosure, loanDisclosure, signature, timeline}. `disclosure` is the one the borrower signed at application (P5); `loanDisclosure` the same terms on the amount paid out (P10), null until paid out. 40007 unknown order.
          */
         post: operations["auditor_order_detail"];
         delete?: never;

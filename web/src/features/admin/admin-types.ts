@@ -95,7 +95,10 @@ export interface OrderReview {
   images: IdImages | null;
   questionnaire: Questionnaire | null;
   contacts: Contact[] | null;
+  /** What the borrower signed at application (P5). */
   disclosure: Disclosure | null;
+  /** The same terms on the amount paid out (P10); null until paid out. */
+  loanDisclosure: Disclosure | null;
   signature: ImageRef | null;
   timeline: AdminTimelineEntry[];
 }

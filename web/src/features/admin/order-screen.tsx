@@ -394,6 +394,13 @@ export function OrderScreen() {
               <p className="admin-muted">{t('admin_no_disclosure')}</p>
             )}
           </Section>
+          {data.loanDisclosure && (
+            <Section title={t('admin_loan_disclosure')}>
+              <div className="admin-disclosure" data-testid="loan-disclosure">
+                <DisclosureTable disclosure={data.loanDisclosure} />
+              </div>
+            </Section>
+          )}
           <Section title={t('admin_signature')}>
             {data.signature ? (
               <div className="admin-signature">

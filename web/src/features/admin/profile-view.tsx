@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { formatPlace } from '@/lib/place';
+import { useReferenceLabel } from '@/lib/reference-label';
 import type { Questionnaire, User } from '@/lib/types';
 import type { Contact } from './admin-types';
 import { KeyValues, TableHead, type KeyValue } from './admin-ui';
@@ -20,6 +21,9 @@ export function ApplicantProfile({ user }: { user: User }) {
   const { t } = useTranslation();
   const dates = useDates();
   const yesNo = useYesNo();
+  // As the borrower reads them (lib/reference-label.ts): in Chinese on a Chinese console.
+  const marriage = useReferenceLabel('marriage');
+  const education = useReferenceLabel('education');
   const sex = user.sex === 1 ? t('admin_sex_1') : user.sex === 2 ? t('admin_sex_2') : '—';
   const rows: KeyValue[] = [
     [t('admin_real_name'), user.realName],
@@ -27,10 +31,10 @@ export function ApplicantProfile({ user }: { user: User }) {
     [t('admin_mobile'), <span className="admin-mono">{user.mobile}</span>],
     [t('admin_sex'), sex],
     [t('admin_birthday'), dates.day(user.birthday)],
-    [t('admin_marriage'), user.marriage],
+    [t('admin_marriage'), user.marriage && marriage(user.marriage)],
     [t('admin_email'), user.email],
     [t('admin_facebook'), user.facebook],
-    [t('admin_education'), user.education],
+    [t('admin_education'), user.education && education(user.education)],
     [t('admin_province_city'), formatPlace(user.provinceCity)],
     [t('admin_address'), user.address],
     [t('admin_bank'), user.bankName ? `${user.bankName} ${user.cardNo ?? ''}` : null],

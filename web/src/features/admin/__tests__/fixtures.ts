@@ -62,6 +62,7 @@ export function orderReview(status: number, overrides: Partial<OrderReview> = {}
     },
     contacts: [],
     disclosure: disclosureFixture,
+    loanDisclosure: null,
     signature: null,
     timeline: [
       { actor: 'user:u1', at: '2026-11-22T07:19:13.255084Z', detail: { amount: '80000.00', periodDays: 6 }, sequence: 1, type: 'LoanApplied' },

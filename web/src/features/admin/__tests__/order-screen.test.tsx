@@ -3,9 +3,10 @@
  * reason in a dialog and sent with an Idempotency-Key; the server's refusals in
  * the auditor's words (four eyes, identity not verified); who did what.
  */
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import { setLanguage } from '@/lib/i18n';
 import { answer, fail, server } from '@/testing/server';
 import { renderWithProviders } from '@/testing/render';
 import AdminApp from '../admin-app';
@@ -167,6 +168,36 @@ describe('the order review', () => {
     const value = (label: string) => within(facts).getByText(label).nextElementSibling;
     expect(value('Age at application')).toHaveTextContent(/^36 years$/);
     expect(value('Amount ÷ monthly income')).toHaveTextContent('2.67× (₱80,000.00 ÷ ₱30,000.00)');
+  });
+
+  it('shows the disclosure the borrower signed and, once paid out, the cost of the amount paid out apart from it (P5, P10)', async () => {
+    const paidOut = { ...orderReview(4).disclosure!, principal: '60000.00', netAmount: '60000.00', totalRepayable: '61440.00' };
+    mount(orderReview(4, { loanDisclosure: paidOut }));
+    const signed = (await screen.findByText('Cost disclosure signed by the borrower (at application)')).closest('section') as HTMLElement;
+    expect(within(signed).getAllByText('₱100,000.00').length).toBeGreaterThan(0);
+    expect(within(signed).queryByText('₱60,000.00')).toBeNull();
+    const loan = screen.getByText('Cost of the amount paid out (the signed terms on it)').closest('section') as HTMLElement;
+    expect(within(loan).getAllByText('₱60,000.00').length).toBeGreaterThan(0);
+    expect(within(loan).getByText('₱61,440.00')).toBeInTheDocument();
+  });
+
+  it('reads the applicant\'s marital status and education in Chinese on a Chinese console', async () => {
+    await setLanguage('zh', false);
+    try {
+      mount(orderReview(1));
+      expect(await screen.findByText('单身')).toBeInTheDocument();
+      expect(screen.getByText('大专')).toBeInTheDocument();
+      expect(screen.queryByText('Single')).toBeNull();
+    } finally {
+      cleanup(); // before the language changes back, so no screen re-renders outside act
+      await setLanguage('en', false);
+    }
+  });
+
+  it('shows no paid-out cost before payout', async () => {
+    mount(orderReview(1));
+    await screen.findByText('Cost disclosure signed by the borrower (at application)');
+    expect(screen.queryByText('Cost of the amount paid out (the signed terms on it)')).toBeNull();
   });
 
   it('says "Not stated" when there is no income or birthday to go on', async () => {
