@@ -749,6 +749,11 @@ impl Aggregate for Order {
                     OrderStatus::AwaitingFinalReview => ReviewStage::Final,
                     _ => return Err(self.wrong_status("refuse")),
                 };
+                // Four-eyes (PRODUCT.md 4.3): a refusal at this stage is the final review's
+                // decision, so it is another auditor's, as a pass is.
+                if stage == ReviewStage::Final && self.first_auditor == Some(auditor_id) {
+                    return Err(OrderError::SameAuditor);
+                }
                 let event = OrderEvent::LoanRefused {
                     stage,
                     auditor_id,

@@ -385,6 +385,20 @@ fn the_final_review_by_the_first_auditor_is_refused_four_eyes() {
 }
 
 #[test]
+fn a_final_refusal_by_the_first_auditor_is_refused_four_eyes() {
+    // The first reviewer cannot take the final decision either way; sending the
+    // order back for a resubmission (a new review round) stays open to them.
+    test()
+        .given(awaiting_final())
+        .when(OrderCommand::Refuse {
+            auditor_id: auditor_1(),
+            reason: "changed my mind".to_string(),
+        })
+        .then_expect_error(OrderError::SameAuditor);
+    assert_eq!(fold(awaiting_final()).first_auditor, Some(auditor_1()));
+}
+
+#[test]
 fn the_final_review_by_another_auditor_approves_with_balance_and_expiry_3_to_9() {
     test()
         .given(awaiting_final())

@@ -222,6 +222,14 @@ async fn console(app: &TestApp) {
         same["msg"].as_str().unwrap().contains("another auditor"),
         "{same}"
     );
+    // Nor refuse it: a refusal now is the final review's decision too.
+    app.fails(
+        "/admin/api/orders/refuse",
+        s1,
+        json!({"orderId": order_a, "reason": "second thoughts"}),
+        10004,
+    )
+    .await;
     app.ok(
         "/admin/api/orders/passFinal",
         s2,

@@ -27,7 +27,7 @@ function mount(review: OrderReview, auditor = ALICE) {
 const FOUR_EYES = 'request error: the final review must be done by another auditor than the first';
 
 describe('the order review', () => {
-  it('disables the final review for the auditor who did the first review, saying why (four eyes)', async () => {
+  it('disables the final review, pass or refusal, for the auditor who did the first review, saying why (four eyes)', async () => {
     let calls = 0;
     server.use(
       http.post('http://localhost/admin/api/orders/passFinal', () => {
@@ -41,10 +41,12 @@ describe('the order review', () => {
     const button = screen.getByRole('button', { name: 'Pass final review' });
     expect(button).toBeDisabled();
     const hint = screen.getByTestId('admin-four-eyes-hint');
-    expect(hint).toHaveTextContent('You did the first review of this order: another auditor must do the final review.');
+    expect(hint).toHaveTextContent('You did the first review of this order: another auditor must do the final review (pass or refuse).');
     expect(button).toHaveAccessibleDescription(hint.textContent ?? '');
-    // The other actions stay open to the first reviewer.
-    expect(screen.getByRole('button', { name: 'Refuse' })).toBeEnabled();
+    // Refusing now is the final review's decision too; a resubmission (a new round) is not.
+    const refuse = screen.getByRole('button', { name: 'Refuse' });
+    expect(refuse).toBeDisabled();
+    expect(refuse).toHaveAccessibleDescription(hint.textContent ?? '');
     expect(screen.getByRole('button', { name: 'Request resubmission' })).toBeEnabled();
     expect(calls).toBe(0);
   });
