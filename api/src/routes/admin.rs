@@ -660,13 +660,36 @@ async fn history(
             })
         })
         .collect();
-    Ok(ok(json!({
+    let mut answer = json!({
         "orderId": order_id,
         "events": events,
         "atSequence": at.min(history.len()),
         "status": order.status.code(),
         "state": order,
-    })))
+    });
+    mask_account_numbers(&mut answer);
+    Ok(ok(answer))
+}
+
+/// Masks every `account_no` in a replay (the payout's account, in payloads and in
+/// the state) to its last four digits, as the console shows an account everywhere
+/// else (PRODUCT.md 10: `cardNo (masked)`): reading an order's history does not
+/// need the whole number; the event itself keeps it for the payout.
+fn mask_account_numbers(value: &mut Json) {
+    match value {
+        Json::Object(fields) => {
+            for (key, field) in fields.iter_mut() {
+                match field {
+                    Json::String(number) if key == "account_no" => {
+                        *number = aggregates::types::mask(number, 4);
+                    }
+                    _ => mask_account_numbers(field),
+                }
+            }
+        }
+        Json::Array(items) => items.iter_mut().for_each(mask_account_numbers),
+        _ => {}
+    }
 }
 
 // ---------------------------------------------------------------------------------

@@ -475,6 +475,15 @@ async fn console(app: &TestApp) {
         repayment.contains("manual") && repayment.contains(&a2.to_string()),
         "{repayment}"
     );
+    // The bound account number reads masked, as everywhere else in the console,
+    // in the payloads and in the state (PRODUCT.md 10).
+    let payout = events[4]["payload"].to_string();
+    assert!(
+        payout.contains("********7890") && !payout.contains("001234567890"),
+        "{payout}"
+    );
+    let state = history["state"].to_string();
+    assert!(!state.contains("001234567890"), "{state}");
     assert_eq!(history["atSequence"], 7);
     assert_eq!(history["status"], 4);
     let statuses = [0, 1, 3, 9, 9, 4, 4];
