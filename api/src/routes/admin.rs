@@ -1048,7 +1048,7 @@ fn account_json(target: &mut Json, account: &str, holder: &queries::AccountHolde
     path = "/admin/api/ledger/journal",
     tag = "auditor",
     summary = "The ledger journal",
-    description = "`data`: {total, page, pageSize, entries: [{entryId, at, orderId, orderNo, code, description, postings: [{postingNo, account, kind, orderNo, holder, amount}]}]}: `kind` is the account without its id (`borrower_wallet`, `loan_receivable`, `lender_cash`, ...), `orderNo` and `holder` the order number and applicant behind a wallet or receivable (else null); `code` names what the entry records (`payout_sent`, `repayment`, ... as projections::ledger::ENTRY_DESCRIPTIONS), `description` says it in English. Includes every event committed before the call. The body may be empty. 10004 both filters or bad paging; 40007 an orderId that is no order id.",
+    description = "`data`: {total, page, pageSize, entries: [{entryId, at, orderId, orderNo, code, description, postings: [{postingNo, account, kind, orderNo, holder, amount}]}]}: `kind` is the account without its id (`borrower_wallet`, `loan_receivable`, `lender_cash`, ...), `orderNo` and `holder` the order number and applicant behind a wallet or receivable (else null); `code` names what the entry records (`payout_sent`, `repayment`, ... as projections::ledger::ENTRY_DESCRIPTIONS), `description` says it in English. Includes every event committed before the call. The body may be empty. `orderId` takes an order's id or its number (`HL-2611-000010`; an unknown number lists nothing). 10004 both filters or bad paging; 40007 an orderId that is neither.",
     security(("bearer" = [])),
     request_body = Option<JournalBody>,
     responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
@@ -1078,6 +1078,14 @@ async fn journal(
                 "orderId",
                 "give orderId or account, not both",
             ))
+        }
+        // An officer reads order numbers (HL-…); an order id still works.
+        (Some(number), None)
+            if number
+                .get(..3)
+                .is_some_and(|p| p.eq_ignore_ascii_case("HL-")) =>
+        {
+            queries::JournalFilter::OrderNo(number.to_ascii_uppercase())
         }
         (Some(id), None) => queries::JournalFilter::Order(record_id(id, "order")?),
         (None, Some(account)) => queries::JournalFilter::Account(account.to_string()),

@@ -1126,6 +1126,29 @@ async fn ledger_names(app: TestApp) {
     for entry in entries {
         assert_eq!(entry["orderNo"], number.as_str(), "{entry}");
     }
+    // The filter takes the number an officer reads (any case), as well as the id;
+    // a number of no order lists nothing, junk is no order.
+    for typed in [number.clone(), number.to_lowercase(), format!(" {number} ")] {
+        let by_number = app
+            .ok("/admin/api/ledger/journal", o, json!({"orderId": typed}))
+            .await;
+        assert_eq!(by_number, journal, "{typed}");
+    }
+    let unknown = app
+        .ok(
+            "/admin/api/ledger/journal",
+            o,
+            json!({"orderId": "HL-0101-999999"}),
+        )
+        .await;
+    assert_eq!(unknown["total"], 0, "{unknown}");
+    app.fails(
+        "/admin/api/ledger/journal",
+        o,
+        json!({"orderId": "not-an-order"}),
+        40007,
+    )
+    .await;
     let postings: Vec<_> = entries
         .iter()
         .flat_map(|e| e["postings"].as_array().unwrap().iter().map(named))

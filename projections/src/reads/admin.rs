@@ -205,8 +205,10 @@ pub struct PostingRow {
 pub enum JournalFilter {
     /// Every entry.
     All,
-    /// The entries of this order.
+    /// The entries of this order (its id).
     Order(String),
+    /// The entries of the order with this number (`HL-2611-000010`, as the console shows it).
+    OrderNo(String),
     /// The entries with a posting to this account.
     Account(String),
 }
@@ -222,6 +224,10 @@ pub async fn journal(
     let (filter, value) = match filter {
         JournalFilter::All => ("", None),
         JournalFilter::Order(order_id) => ("where order_id = $1", Some(order_id)),
+        JournalFilter::OrderNo(order_no) => (
+            "where order_id = (select order_id from audit_queue where order_no = $1)",
+            Some(order_no),
+        ),
         JournalFilter::Account(account) => (
             "where entry_id in (select entry_id from ledger_journal where account = $1)",
             Some(account),

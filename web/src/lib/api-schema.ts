@@ -130,7 +130,7 @@ export interface paths {
         put?: never;
         /**
          * The ledger journal
-         * @description `data`: {total, page, pageSize, entries: [{entryId, at, orderId, orderNo, code, description, postings: [{postingNo, account, kind, orderNo, holder, amount}]}]}: `kind` is the account without its id (`borrower_wallet`, `loan_receivable`, `lender_cash`, ...), `orderNo` and `holder` the order number and applicant behind a wallet or receivable (else null); `code` names what the entry records (`payout_sent`, `repayment`, ... as projections::ledger::ENTRY_DESCRIPTIONS), `description` says it in English. Includes every event committed before the call. The body may be empty. 10004 both filters or bad paging; 40007 an orderId that is no order id.
+         * @description `data`: {total, page, pageSize, entries: [{entryId, at, orderId, orderNo, code, description, postings: [{postingNo, account, kind, orderNo, holder, amount}]}]}: `kind` is the account without its id (`borrower_wallet`, `loan_receivable`, `lender_cash`, ...), `orderNo` and `holder` the order number and applicant behind a wallet or receivable (else null); `code` names what the entry records (`payout_sent`, `repayment`, ... as projections::ledger::ENTRY_DESCRIPTIONS), `description` says it in English. Includes every event committed before the call. The body may be empty. `orderId` takes an order's id or its number (`HL-2611-000010`; an unknown number lists nothing). 10004 both filters or bad paging; 40007 an orderId that is neither.
          */
         post: operations["auditor_journal"];
         delete?: never;

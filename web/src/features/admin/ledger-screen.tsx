@@ -242,12 +242,14 @@ export function LedgerScreen() {
           <TextField
             inline
             label={t('admin_filter_order')}
+            placeholder="HL-2611-000010"
             value={orderInput}
             onChange={(event) => setOrderInput(event.target.value)}
           />
           <TextField
             inline
             label={t('admin_filter_account')}
+            placeholder={t('admin_filter_account_hint')}
             value={accountInput}
             onChange={(event) => setAccountInput(event.target.value)}
           />

@@ -107,7 +107,7 @@ describe('the trial balance', () => {
 });
 
 describe('the journal', () => {
-  it('shows each entry with its postings and filters by order id or account', async () => {
+  it('shows each entry with its postings and filters by order number or account', async () => {
     const user = userEvent.setup();
     const { bodies, router } = mount('0.00');
     const entry = await screen.findByTestId('journal-entry');
@@ -115,15 +115,16 @@ describe('the journal', () => {
     expect(within(entry).getAllByText('₱30,000.00')).toHaveLength(2);
     expect(bodies[0]).toEqual({ page: 1, pageSize: 25 });
 
-    await user.type(screen.getByLabelText('Order ID'), 'o1');
+    expect(screen.getByLabelText('Order number')).toHaveAttribute('placeholder', 'HL-2611-000010');
+    await user.type(screen.getByLabelText('Order number'), 'HL-2611-000123');
     await user.type(screen.getByLabelText('Account'), 'lender_cash');
     await user.click(screen.getByRole('button', { name: 'Filter' }));
-    expect(screen.getByText('Filter by an order ID or by an account, not both.')).toBeInTheDocument();
+    expect(screen.getByText('Filter by an order number or by an account, not both.')).toBeInTheDocument();
 
     await user.clear(screen.getByLabelText('Account'));
     await user.click(screen.getByRole('button', { name: 'Filter' }));
-    await waitFor(() => expect(bodies.at(-1)).toEqual({ orderId: 'o1', page: 1, pageSize: 25 }));
-    expect(router.state.location.search).toBe('?orderId=o1');
+    await waitFor(() => expect(bodies.at(-1)).toEqual({ orderId: 'HL-2611-000123', page: 1, pageSize: 25 }));
+    expect(router.state.location.search).toBe('?orderId=HL-2611-000123');
 
     const entry2 = screen.getByTestId('journal-entry');
     expect(within(entry2).getByRole('link', { name: 'HL-2611-000123' })).toHaveAttribute('title', 'o1');
