@@ -20,6 +20,12 @@ describe('console strings', () => {
     expect(i18n.t('common_network_error')).toBe(borrowerZh.common_network_error);
   });
 
+  it('never calls a compliance hold a freeze, in either language (P4: no frozen accounts)', () => {
+    const freeze = (texts: Record<string, string>, word: RegExp) => Object.entries(texts).filter(([, text]) => word.test(text));
+    expect(freeze(adminEn, /\bfr(ee|o)z/i)).toEqual([]);
+    expect(freeze(adminZh, /冻结/)).toEqual([]);
+  });
+
   it('has every console string in both languages', () => {
     expect(Object.keys(adminZh).sort()).toEqual(Object.keys(adminEn).sort());
     for (const [key, text] of Object.entries(adminZh)) expect(text, key).not.toBe('');
