@@ -86,6 +86,10 @@ export function formatScalar(key: string, value: Scalar, f: FieldFormat): { text
   if (MILLI_PCT.has(snake) && typeof value === 'number') return { text: `${value / 1000}%` };
   if (snake.endsWith('_pct')) return { text: `${text}%` };
   if (snake === 'stage') return { text: f.t(`admin_stage_${text}`, { defaultValue: text }) };
+  // A reminder's kind (due_in_1_day, ...) or a repayment source's (recharge, manual).
+  if (snake === 'kind') {
+    return { text: f.t(`admin_reminder_${text}`, { defaultValue: f.t(`admin_source_${text}`, { defaultValue: text }) }) };
+  }
   if (ITEMS.has(snake)) return { text: f.t(`admin_resubmission_item_${text}`, { defaultValue: text }) };
   if (snake === 'period_days' || snake === 'cooling_off_days') return { text: f.t('admin_days', { n: value }) };
   if (typeof value === 'string' && DATE_TIME.test(value)) return { text: f.dateTime(value), title: value };
