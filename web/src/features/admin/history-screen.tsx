@@ -19,10 +19,32 @@ import { BackLink, JsonView, LoadError, PageHeader, Section, StatusLabel, WhenWh
 import { FieldList } from './history-fields';
 import { useActorNames } from './order-screen';
 
-function withoutStatus(state: Record<string, unknown>): Record<string, unknown> {
-  const rest = { ...state };
-  delete rest.status;
-  return rest;
+/**
+ * The Order aggregate's fields in the order it declares them (aggregates/src/order/
+ * aggregate.rs), so the replay reads as the order's life does: the server's JSON
+ * comes sorted by name. A field not listed here follows, by name.
+ */
+const STATE_ORDER = [
+  'id', 'user_id', 'app_id', 'product_name', 'applicant_name', 'applied_at', 'applied_amount', 'terms',
+  'terms_version', 'disclosure', 'signature', 'first_auditor', 'final_auditor', 'resubmission_reason',
+  'resubmission_items', 'refusal', 'approved_amount', 'balance', 'offer_expires_at', 'payout',
+  'resolved_payouts', 'last_withdraw_error', 'loan', 'payment_refs', 'sessions', 'manual_proposals', 'reminders',
+];
+
+/**
+ * The state as the panel shows it: without the status (the tag above shows it), in
+ * the aggregate's order, and with no approved amount or balance before a final
+ * review passed (₱0.00 there would read as "approved for nothing").
+ */
+export function readableState(state: Record<string, unknown>): Record<string, unknown> {
+  const rank = (key: string) => (STATE_ORDER.includes(key) ? STATE_ORDER.indexOf(key) : STATE_ORDER.length);
+  const keys = Object.keys(state)
+    .filter((key) => key !== 'status')
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const approved = state.final_auditor !== null && state.final_auditor !== undefined;
+  return Object.fromEntries(
+    keys.map((key) => [key, !approved && (key === 'approved_amount' || key === 'balance') ? null : state[key]]),
+  );
 }
 
 /** An event's own fields (the payload is `{ <Type>: {...fields} }`), labelled. */
@@ -157,8 +179,8 @@ function Replay({
                 </span>
               )}
             </div>
-            {/* The status is the tag above, by its label; the other fields below it. */}
-            <FieldList value={withoutStatus(data.state)} names={names} testId="history-state-fields" />
+            {/* The status is the tag above, by its label; the other fields below it (readableState). */}
+            <FieldList value={readableState(data.state)} names={names} testId="history-state-fields" />
             <details className="admin-state__raw">
               <summary>{t('admin_raw_json')}</summary>
               <JsonView value={data.state} label={t('admin_raw_json')} />

@@ -8,6 +8,7 @@ import { http, HttpResponse } from 'msw';
 import { server } from '@/testing/server';
 import { renderWithProviders } from '@/testing/render';
 import AdminApp from '../admin-app';
+import { readableState } from '../history-screen';
 import { background, history, signInConsole } from './fixtures';
 
 describe('the history replay', () => {
@@ -111,5 +112,37 @@ describe('the history replay', () => {
     expect(final.textContent).not.toMatch(/[a-z]_[a-z]/);
     // The raw event stays one click away.
     expect(within(events[3]).getByText('Event as JSON')).toBeInTheDocument();
+  });
+});
+
+describe('the replayed state', () => {
+  const state = {
+    status: 'InFirstReview',
+    balance: '0.00',
+    approved_amount: '0.00',
+    final_auditor: null,
+    first_auditor: null,
+    applied_amount: '100000.00',
+    applicant_name: 'Ana Santos',
+    id: 'o1',
+    zeta_new_field: 1,
+    reminders: [],
+  };
+
+  it('reads in the aggregate\'s order, not by name, without the status', () => {
+    expect(Object.keys(readableState(state))).toEqual([
+      'id', 'applicant_name', 'applied_amount', 'first_auditor', 'final_auditor', 'approved_amount', 'balance',
+      'reminders', 'zeta_new_field',
+    ]);
+  });
+
+  it('shows no approved amount or balance before the final review passed, then shows them', () => {
+    const before = readableState(state);
+    expect(before.approved_amount).toBeNull();
+    expect(before.balance).toBeNull();
+    expect(before.applied_amount).toBe('100000.00');
+    const after = readableState({ ...state, final_auditor: 'b-2', approved_amount: '80000.00', balance: '80000.00' });
+    expect(after.approved_amount).toBe('80000.00');
+    expect(after.balance).toBe('80000.00');
   });
 });
