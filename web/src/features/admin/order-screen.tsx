@@ -13,6 +13,7 @@ import { Link, useParams } from 'react-router';
 import { DisclosureTable } from '@/components/disclosure-table';
 import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
+import { toMinor } from '@/lib/money';
 import { intlLocale } from '@/lib/locale';
 import { useAdminHistoryQuery, useAdminOrderActionMutation, useAdminOrderQuery, type OrderAction } from './admin-api';
 import { actorView, ageAt, eventLabel, incomeMultiple } from './admin-format';
@@ -286,8 +287,11 @@ function Application({ data }: { data: OrderReview }) {
       [t('admin_paid_at'), dates.dateTime(o.paidAt)],
       [t('admin_total_repay'), money(o.totalRepay)],
       [t('admin_repaid'), money(o.repaid)],
-      [t('admin_remaining'), money(o.remaining)],
     );
+    // A loan closed early (cooling-off, P12): what was not charged, so that repaid +
+    // not charged = total repayable instead of reading as an underpayment.
+    if ((toMinor(o.interestWaived ?? '') ?? 0n) > 0n) rows.push([t('admin_detail_interestWaived'), money(o.interestWaived)]);
+    rows.push([t('admin_remaining'), money(o.remaining)]);
   }
   if (o.status === 9) rows.push([t('admin_balance'), money(o.balance)]);
   if (o.lastWithdrawError) rows.push([t('admin_last_withdraw_error'), o.lastWithdrawError]);

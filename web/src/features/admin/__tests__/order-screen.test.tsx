@@ -196,6 +196,23 @@ describe('the order review', () => {
     }
   });
 
+  it('says what a loan closed in its cooling-off period was not charged, so the totals add up (P12)', async () => {
+    const review = orderReview(10);
+    review.order = {
+      ...review.order,
+      status: 10,
+      principal: '10000.00',
+      paidAt: '2026-11-22T08:00:00Z',
+      totalRepay: '10180.00',
+      repaid: '10000.00',
+      remaining: '0.00',
+      interestWaived: '180.00',
+    };
+    mount(review);
+    const label = await screen.findByText('Interest waived');
+    expect(label.nextElementSibling).toHaveTextContent('₱180.00');
+  });
+
   it('shows no paid-out cost before payout', async () => {
     mount(orderReview(1));
     await screen.findByText('Cost disclosure signed by the borrower (at application)');
