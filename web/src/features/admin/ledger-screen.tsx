@@ -39,7 +39,8 @@ function DebitCredit({ amount }: { amount: string }) {
   const abs = minorToText(minor < 0n ? -minor : minor);
   return (
     <>
-      <td className="num">{minor > 0n ? money(abs) : ''}</td>
+      {/* A settled account (balance zero) says so, rather than two empty cells. */}
+      <td className="num">{minor > 0n ? money(abs) : minor === 0n ? <span className="admin-muted">{money('0')}</span> : ''}</td>
       <td className="num">{minor < 0n ? money(abs) : ''}</td>
     </>
   );
@@ -135,7 +136,9 @@ function Entries({ entries, onAccount }: { entries: JournalEntry[]; onAccount: (
             <tr key={posting.postingNo}>
               {index === 0 && (
                 <>
-                  <td rowSpan={entry.postings.length}>{dates.dateTime(entry.at)}</td>
+                  <td rowSpan={entry.postings.length} className="nowrap">
+                    {dates.dateTime(entry.at)}
+                  </td>
                   <td rowSpan={entry.postings.length}>
                     {entry.code ? t(`admin_entry_${entry.code}`, { defaultValue: entry.description }) : entry.description}
                     <div className="admin-muted admin-mono">{entry.entryId}</div>
