@@ -10,7 +10,7 @@ import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useDates } from '@/components/use-dates';
-import { useAdminHistoryQuery } from './admin-api';
+import { useAdminHistoryQuery, useAdminOrderQuery } from './admin-api';
 import { actorView, eventLabel } from './admin-format';
 import { adminPaths } from './admin-paths';
 import { useAdminSession } from './admin-session';
@@ -204,11 +204,17 @@ export function HistoryScreen() {
     { refetchOnMountOrArgChange: true },
   );
   const name = typeof data?.state.applicant_name === 'string' ? data.state.applicant_name : null;
+  // The order's number, as the queue and the order page name it (a borrower may have several).
+  const { data: order } = useAdminOrderQuery(orderId);
+  const number = order?.order.orderNo;
 
   return (
     <div className="admin-page">
       <BackLink to={adminPaths.order(orderId)}>{t('admin_back_to_order')}</BackLink>
-      <PageHeader title={t('admin_history_title', { name: name ?? orderId })} hint={t('admin_history_hint')} />
+      <PageHeader
+        title={`${number ? `${number} · ` : ''}${t('admin_history_title', { name: name ?? orderId })}`}
+        hint={t('admin_history_hint')}
+      />
       {!data && error ? (
         <LoadError error={error} onRetry={() => void refetch()} />
       ) : !data ? (

@@ -5,11 +5,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { server } from '@/testing/server';
+import { answer as answerWith, server } from '@/testing/server';
 import { renderWithProviders } from '@/testing/render';
 import AdminApp from '../admin-app';
 import { readableState } from '../history-screen';
-import { background, history, signInConsole } from './fixtures';
+import { background, history, orderReview, signInConsole } from './fixtures';
 
 describe('the history replay', () => {
   it('asks the server for the state as of the chosen event', async () => {
@@ -42,6 +42,15 @@ describe('the history replay', () => {
     expect(router.state.location.search).toBe('?at=1');
     expect(within(screen.getByTestId('history-state')).getByText('Submitted')).toBeInTheDocument();
     expect(screen.getByText('Event 1 of 3')).toBeInTheDocument();
+  });
+
+  it('names the order by its number in the title', async () => {
+    signInConsole();
+    const review = orderReview(3);
+    review.order = { ...review.order, orderNo: 'HL-2611-000123' };
+    server.use(...background, answerWith('admin/api/orders/history', history(3, 3)), answerWith('admin/api/orders/detail', review));
+    renderWithProviders(<AdminApp />, { route: '/admin/orders/o1/history', path: '/admin/*' });
+    expect(await screen.findByRole('heading', { name: /^HL-2611-000123 · History of the order of/ })).toBeInTheDocument();
   });
 
   it('labels the state and event fields, formats money and times, and names auditors', async () => {

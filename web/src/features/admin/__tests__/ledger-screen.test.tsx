@@ -74,7 +74,7 @@ describe('the trial balance', () => {
     const totals = within(table).getByText('Totals').closest('tr') as HTMLElement;
     expect(within(totals).getAllByText('₱30,360.00')).toHaveLength(2);
     // A settled account reads ₱0.00, not two empty cells.
-    const settled = within(table).getByText('Payouts in transit (bank)').closest('tr') as HTMLElement;
+    const settled = within(table).getByText('Payouts in transit (bank)').closest('tr') as HTMLTableRowElement;
     expect(settled.cells[2]).toHaveTextContent('₱0.00');
     expect(settled.cells[3]).toHaveTextContent(/^$/);
   });
