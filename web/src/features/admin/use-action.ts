@@ -48,7 +48,8 @@ export function useAction<A>(
     try {
       const outcome = await send(action, text, key.current, chosen);
       if ('error' in outcome) setError(adminErrorMessage(t, outcome.error));
-      else setDone(t('admin_action_done', { action: title }));
+      // The action in the past tense ("First review passed."), else "<title>: done.".
+      else setDone(t(`admin_done_${String(action)}`, { defaultValue: t('admin_action_done', { action: title }) }));
     } finally {
       setBusy(false);
       setSpec(null);

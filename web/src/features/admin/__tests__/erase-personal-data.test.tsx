@@ -136,7 +136,7 @@ describe("erasing a borrower's personal data", () => {
     const dialog = await openConfirmation(user);
     await user.click(within(dialog).getByRole('button', { name: 'Erase personal data' }));
 
-    expect(await screen.findByText('Erase personal data: done.')).toBeInTheDocument();
+    expect(await screen.findByText('Personal data erased.')).toBeInTheDocument();
     expect(sent).toEqual([
       { body: { userId: USER_ID }, key: expect.stringMatching(/^[0-9a-f-]{36}$/), auth: 'Bearer admin-token' },
     ]);
@@ -147,7 +147,7 @@ describe("erasing a borrower's personal data", () => {
     expect(within(section).getByTestId('admin-erased')).toHaveTextContent("This borrower's personal data has been erased.");
     expect(within(section).getByTestId('admin-erased-actor')).toHaveTextContent('alice');
     expect(within(section).queryByRole('button', { name: 'Erase personal data' })).not.toBeInTheDocument();
-    expect(within(section).getByText('Erase personal data: done.')).toBeInTheDocument();
+    expect(within(section).getByText('Personal data erased.')).toBeInTheDocument();
     // The auditor-actions log names the event.
     const logged = screen.getAllByTestId('user-action');
     expect(logged.map((entry) => entry.textContent)).toEqual([expect.stringContaining('Personal data erased')]);
@@ -167,7 +167,7 @@ describe("erasing a borrower's personal data", () => {
     expect(error).toHaveTextContent('2031-03-14T08:00:00Z');
     expect(error).toHaveAttribute('role', 'alert');
     expect(sent).toEqual([{ body: { userId: USER_ID }, key: expect.any(String), auth: 'Bearer admin-token' }]);
-    expect(screen.queryByText('Erase personal data: done.')).not.toBeInTheDocument();
+    expect(screen.queryByText('Personal data erased.')).not.toBeInTheDocument();
     // Nothing changed: the button is still there, the name too.
     expect(within(screen.getByTestId('admin-erase')).getByRole('button', { name: 'Erase personal data' })).toBeEnabled();
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Ana Cruz');
@@ -189,6 +189,6 @@ describe("erasing a borrower's personal data", () => {
     expect(error).not.toHaveTextContent('You already');
     expect(sent).toHaveLength(1);
     expect(sent[0]?.body).toEqual({ userId: USER_ID });
-    expect(screen.queryByText('Erase personal data: done.')).not.toBeInTheDocument();
+    expect(screen.queryByText('Personal data erased.')).not.toBeInTheDocument();
   });
 });

@@ -106,6 +106,7 @@ describe('the order review', () => {
     await user.click(await screen.findByRole('button', { name: 'Pass final review' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(screen.getByTestId('admin-order-status')).toHaveTextContent('Approved'));
+    expect(screen.getByText('Final review passed: the offer is open to the borrower.')).toBeInTheDocument();
     expect(screen.queryByTestId('admin-action-error')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Pass final review' })).not.toBeInTheDocument();
   });
