@@ -7,7 +7,7 @@
  * contract.
  */
 import { useTranslation } from 'react-i18next';
-import { toMinor } from '@/lib/money';
+import { formatPct, toMinor } from '@/lib/money';
 import type { Disclosure } from '@/lib/types';
 import { useDates } from './use-dates';
 import { useMoney } from './use-money';
@@ -43,11 +43,11 @@ export function DisclosureTable({ disclosure, schedule = true, scheduleOpen = fa
     [t('d_interest'), money(d.interest)],
     [t('d_total_repayable'), money(d.totalRepayable)],
     [t('d_per_period'), perPeriod, true],
-    [t('d_daily_rate'), `${d.dailyRatePct}%`],
-    [t('d_apr'), `${d.aprPct}%`],
-    [t('d_monthly_rate'), `${d.effectiveMonthlyRatePct}%`],
-    [t('d_overdue_rate'), `${d.overdueDailyRatePct}%`],
-    [t('d_cost_cap'), `${d.maxTotalCostPct}%`],
+    [t('d_daily_rate'), formatPct(d.dailyRatePct)],
+    [t('d_apr'), formatPct(d.aprPct)],
+    [t('d_monthly_rate'), formatPct(d.effectiveMonthlyRatePct)],
+    [t('d_overdue_rate'), formatPct(d.overdueDailyRatePct)],
+    [t('d_cost_cap'), formatPct(d.maxTotalCostPct)],
     [t('d_cooling_off'), t('days', { n: d.coolingOffDays })],
   ];
   return (

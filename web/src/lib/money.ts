@@ -77,3 +77,13 @@ export function groupAmount(plain: string): string {
   const [whole, fraction] = plain.split('.');
   return fraction === undefined ? groupDigits(whole) : `${groupDigits(whole)}.${fraction}`;
 }
+
+/**
+ * A percentage as the disclosure writes it, with at least two decimals and never
+ * rounded ("0.1" → "0.10%", "0.125" → "0.125%", "36.5" → "36.50%"): the rate
+ * chips and product cards then read as the cost table beside them.
+ */
+export function formatPct(text: string): string {
+  const [whole, fraction = ''] = text.split('.');
+  return `${whole}.${fraction.padEnd(2, '0')}%`;
+}

@@ -26,6 +26,7 @@ import type { ApiFailure } from '@/lib/envelope';
 import { newIdempotencyKey } from '@/lib/idempotency';
 import { gatherTerms } from '@/lib/rules';
 import { usePeriodConfigQuery, useProductsQuery, useUserInfoQuery } from '@/lib/shared-api';
+import { formatPct } from '@/lib/money';
 import { checkAge, checkApplyAmount, clampAmount } from '@/lib/validation';
 import { useApplyMutation, useQuoteQuery } from './loan-api';
 import { PeriodPicker } from './period-picker';
@@ -176,11 +177,10 @@ export default function ApplyScreen() {
           legend={t('loan_period')}
           value={period}
           onChange={choosePeriod}
-          options={terms.periods.map((days) => ({
-            days,
-            label: t('days', { n: days }),
-            description: `${terms.rates.get(days)}%/${t('day')}`,
-          }))}
+          options={terms.periods.map((days) => {
+            const rate = terms.rates.get(days);
+            return { days, label: t('days', { n: days }), description: rate ? `${formatPct(rate)}/${t('day')}` : '' };
+          })}
         />
       </section>
       <section className="card">

@@ -12,6 +12,7 @@ import { Page } from '@/components/page';
 import { QueryGate } from '@/components/query-gate';
 import { EmptyState } from '@/components/states';
 import { useMoney } from '@/components/use-money';
+import { formatPct } from '@/lib/money';
 import { isQualified } from '@/lib/rules';
 import { useProductsQuery, useUserInfoQuery } from '@/lib/shared-api';
 
@@ -37,7 +38,7 @@ export default function ProductsScreen() {
                     <div style={{ flex: 1 }}>
                       <div className="product__name">{p.name}</div>
                       <div className="muted">
-                        {t('up_to')} {money(p.maxAmount)} · {t('daily_rate')} {p.defaultRate}%
+                        {t('up_to')} {money(p.maxAmount)} · {t('daily_rate')} {formatPct(p.defaultRate)}
                       </div>
                     </div>
                     <Button

@@ -1,7 +1,7 @@
 /** The small shared helpers: amount input, minor units, masked accounts and idempotency keys. */
 import { newIdempotencyKey } from '@/lib/idempotency';
 import { lastFour } from '@/lib/mask';
-import { decimalInput, minorToText, toMinor } from '@/lib/money';
+import { decimalInput, formatPct, groupAmount, minorToText, toMinor } from '@/lib/money';
 
 describe('amounts', () => {
   it('keeps digits, one dot and two decimals while typing', () => {
@@ -11,6 +11,15 @@ describe('amounts', () => {
 
   it('turns minor units back into the wire decimal', () => {
     expect([12345n, 5n, -100n, toMinor('50000.5')!].map(minorToText)).toEqual(['123.45', '0.05', '-1.00', '50000.50']);
+  });
+});
+
+describe('percentages and grouped amounts', () => {
+  it('writes a percentage with two decimals at least, never rounding', () => {
+    expect(['0.1', '0.15', '0.125', '36.5', '3', '100'].map(formatPct)).toEqual(['0.10%', '0.15%', '0.125%', '36.50%', '3.00%', '100.00%']);
+  });
+  it('groups an amount input\'s whole part and keeps what was typed after the dot', () => {
+    expect(['', '5', '1000', '1234567.8', '100000.', '0.55'].map(groupAmount)).toEqual(['', '5', '1,000', '1,234,567.8', '100,000.', '0.55']);
   });
 });
 

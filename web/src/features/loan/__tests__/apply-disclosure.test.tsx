@@ -43,7 +43,7 @@ describe('apply screen cost disclosure', () => {
     const table = await screen.findByTestId('disclosure', {}, { timeout: 4000 });
     expect(asked[0]).toEqual({ amt: '3000000', periodDays: 24, appId: 1 });
     for (const text of ['Principal', '₱100,000.00', 'Processing fee', '₱0.00', 'You receive', 'Interest', '₱2,400.00',
-      'Total to repay', '₱102,400.00', 'Daily rate', '0.1%', 'APR (nominal)', '36.5%', 'Effective monthly rate', '3%']) {
+      'Total to repay', '₱102,400.00', 'Daily rate', '0.10%', 'APR (nominal)', '36.50%', 'Effective monthly rate', '3.00%']) {
       expect(within(table).getAllByText(text).length).toBeGreaterThan(0);
     }
     expect(table).toHaveTextContent('Honest Lending Corporation');
