@@ -62,9 +62,12 @@ describe('Filipino in the borrower app', () => {
       const money = useMoney();
       const dates = useDates();
       return (
-        <p data-testid="probe">
-          {t('home_next_installment', { amount: money('1234567.50'), date: dates.day('2026-11-22') })}
-        </p>
+        <>
+          <p data-testid="probe">
+            {t('home_next_installment', { amount: money('1234567.50'), date: dates.day('2026-11-22') })}
+          </p>
+          <p data-testid="time">{dates.dateTime('2026-11-22T06:57:00Z')}</p>
+        </>
       );
     }
     const { store } = renderWithProviders(<Probe />);
@@ -72,6 +75,10 @@ describe('Filipino in the borrower app', () => {
     await waitFor(() => expect(Object.values(store.getState().api.queries).map((q) => q?.status)).toEqual(['fulfilled']));
     expect(screen.getByTestId('probe')).toHaveTextContent('Susunod na hulog: ₱1,234,567.50, babayaran sa Nob 22, 2026');
     expect(intlLocale('fil')).toBe('fil-PH');
+    // The time holds together ("2:57 PM" never breaks before PM): no breakable space from the hour on.
+    const time = screen.getByTestId('time').textContent ?? '';
+    expect(time).toMatch(/\d:\d\d/);
+    expect(time.slice(time.search(/\d{1,2}:\d\d/))).not.toMatch(/[ \u202f]/);
     // The decimal string is formatted as it is, never summed as a float.
     expect(formatMoney('0.10', undefined, 'fil')).toBe('₱0.10');
     expect(formatMoney('80000.00', undefined, 'fil')).toBe('₱80,000.00');
