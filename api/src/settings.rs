@@ -99,6 +99,15 @@ fn locations<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Re
     }
 }
 
+/// The company texts that may be given per language (`{"en": …, "zh": …}`): what the
+/// borrower reads about the lender, its FAQ, its service hours and the privacy notice.
+pub const TRANSLATED_TEXTS: &[&str] = &[
+    "about-us",
+    "faq",
+    "customer-service-hours",
+    "privacy-notice",
+];
+
 /// The lending configuration file.
 #[derive(Debug, Clone, Deserialize)]
 pub struct LendingConfig {
@@ -209,6 +218,9 @@ pub enum ConfigError {
     /// a region with both or neither provinces and cities.
     #[error("invalid reference data: {0}")]
     Reference(String),
+    /// A company text that is neither one text nor one per language with English.
+    #[error("invalid company text: {0}")]
+    Text(String),
     /// `APP_ENV=production` with something only a demo may run with.
     #[error("APP_ENV=production refused: {0}")]
     Production(&'static str),
@@ -246,7 +258,30 @@ impl LendingConfig {
                 })?;
         }
         config.check_reference_data()?;
+        config.check_texts()?;
         Ok(config)
+    }
+
+    /// The company texts a borrower reads ([`TRANSLATED_TEXTS`]) are one text, or one
+    /// per language (`{"en": …, "zh": …, "fil": …}`) with English, which the app shows
+    /// for a language that has none.
+    fn check_texts(&self) -> Result<(), ConfigError> {
+        for key in TRANSLATED_TEXTS {
+            let refuse = |why: &str| Err(ConfigError::Text(format!("{key}: {why}")));
+            match self.company.get(*key) {
+                None | Some(Json::String(_)) => {}
+                Some(Json::Object(texts)) => {
+                    if !texts.get("en").is_some_and(Json::is_string) {
+                        return refuse("a text per language needs the English one (\"en\")");
+                    }
+                    if let Some((language, _)) = texts.iter().find(|(_, text)| !text.is_string()) {
+                        return refuse(&format!("the {language:?} text is not a string"));
+                    }
+                }
+                Some(_) => return refuse("must be a text, or an object of texts by language"),
+            }
+        }
+        Ok(())
     }
 
     /// Every e-wallet is a listed bank; every location name is non-empty, holds no
@@ -850,6 +885,39 @@ mod tests {
         }
         let without = DEMO_CONFIG.replace("\"privacy_notice_version\": \"2026-11\",", "");
         assert!(LendingConfig::load(&without, &ComplianceProfile::Ph).is_err());
+    }
+
+    #[test]
+    fn a_company_text_is_one_text_or_one_per_language_with_english() {
+        let config = LendingConfig::load(DEMO_CONFIG, &ComplianceProfile::Ph).unwrap();
+        for key in TRANSLATED_TEXTS {
+            let texts = config.company.get(*key).and_then(Json::as_object);
+            let texts = texts.unwrap_or_else(|| panic!("the demo translates {key}"));
+            for language in ["en", "zh", "fil"] {
+                assert!(
+                    texts.get(language).is_some_and(Json::is_string),
+                    "{key} {language}"
+                );
+            }
+        }
+        let load = |about: Json| {
+            let mut value: Json = serde_json::from_str(DEMO_CONFIG).unwrap();
+            value["company"]["about-us"] = about;
+            LendingConfig::load(&value.to_string(), &ComplianceProfile::Ph)
+        };
+        assert!(load(serde_json::json!("One text for every language")).is_ok());
+        assert!(load(serde_json::json!({"en": "English", "zh": "中文"})).is_ok());
+        for bad in [
+            serde_json::json!({"zh": "中文"}),
+            serde_json::json!({"en": "English", "zh": 3}),
+            serde_json::json!(["English"]),
+            serde_json::json!(7),
+        ] {
+            assert!(
+                matches!(load(bad.clone()), Err(ConfigError::Text(_))),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -29,12 +29,24 @@ async fn consent_at_registration(app: TestApp) {
         .ok("/jackey/loan/getAllCompanyConfigs", None, json!({}))
         .await;
     assert_eq!(company["privacyNoticeVersion"], PRIVACY_NOTICE_VERSION);
+    // Plain text in English (PRODUCT.md 10), and the same notice in every language of
+    // the app beside it; every one names the law it is given under.
     assert!(
         company["privacy-notice"]
             .as_str()
             .is_some_and(|text| text.contains("Data Privacy Act")),
         "{company}"
     );
+    let translations = &company["translations"]["privacy-notice"];
+    assert_eq!(translations["en"], company["privacy-notice"], "{company}");
+    for language in ["zh", "fil"] {
+        assert!(
+            translations[language]
+                .as_str()
+                .is_some_and(|text| text.contains("Data Privacy Act")),
+            "{language}: {company}"
+        );
+    }
 
     let mobile = "09176660011";
     let code = app.register_code(mobile).await;

@@ -7,6 +7,7 @@
  * so the first screen does not carry it.
  */
 import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { CompanyConfig } from '@/lib/types';
 import { contactDetails } from '@/lib/service-link';
 
@@ -20,7 +21,8 @@ function Row({ label, value, href }: { label: string; value: string; href: strin
 }
 
 export function ContactDetailsList({ config, t }: { config: CompanyConfig | undefined; t: TFunction }) {
-  const details = contactDetails(config);
+  const { i18n } = useTranslation();
+  const details = contactDetails(config, i18n.language);
   const lender = config?.lender?.legal_name;
   const any = details.phone || details.email;
   return (

@@ -681,7 +681,7 @@ export interface paths {
         put?: never;
         /**
          * Company texts and the lender's identity
-         * @description `data`: key → value, with `lender`, `currency`, `notice`, `privacyNoticeVersion` (the version of the `privacy-notice` text that registration shows and records, PRODUCT.md 12.6) and `demo` (true with APP_ENV=demo: the demo SMS inbox exists).
+         * @description `data`: key → value, with `lender`, `currency`, `notice`, `privacyNoticeVersion` (the version of the `privacy-notice` text that registration shows and records, PRODUCT.md 12.6), `demo` (true with APP_ENV=demo: the demo SMS inbox exists) and `translations`: {about-us, faq, customer-service-hours, privacy-notice: {language: text}} for the texts configured in several languages (the plain keys hold English).
          */
         post: operations["company_configs"];
         delete?: never;

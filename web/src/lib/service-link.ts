@@ -8,6 +8,8 @@
  * RFC 6761: `.example`, `.test`, `.invalid`, `.localhost`, `example.com|net|org`),
  * nor does a bare word or `.local`; the demo configuration uses them on purpose.
  */
+import { companyText } from './company-text';
+import type { CompanyConfig } from './types';
 
 const RESERVED_SUFFIXES = ['.example', '.test', '.invalid', '.localhost', '.local'];
 const RESERVED_DOMAINS = ['example.com', 'example.net', 'example.org'];
@@ -51,7 +53,7 @@ export interface ContactDetails {
   email: string | null;
   /** `mailto:` URI, only for a domain that can receive mail. */
   emailHref: string | null;
-  /** Opening hours as configured (`customer-service-hours`). */
+  /** Opening hours as configured (`customer-service-hours`), in `language` where given in several. */
   hours: string | null;
   /** True in the demo: the details are examples and reach no one. */
   demo: boolean;
@@ -59,7 +61,7 @@ export interface ContactDetails {
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 
-export function contactDetails(config: Record<string, unknown> | undefined): ContactDetails {
+export function contactDetails(config: CompanyConfig | undefined, language = 'en'): ContactDetails {
   const demo = config?.demo === true;
   const phone = text(config?.['customer-service-phone']);
   const email = text(config?.['customer-service-email']);
@@ -69,7 +71,7 @@ export function contactDetails(config: Record<string, unknown> | undefined): Con
     phoneHref: phone && !demo ? `tel:${phone.replace(/[^\d+]/g, '')}` : null,
     email,
     emailHref: mail && !demo ? `mailto:${mail}` : null,
-    hours: text(config?.['customer-service-hours']),
+    hours: text(companyText(config, 'customer-service-hours', language)),
     demo,
   };
 }

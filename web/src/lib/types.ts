@@ -93,8 +93,12 @@ export interface CompanyConfig {
   /** APP_ENV=demo: no real SMS is sent; the demo inbox `/sandbox/sms/{mobile}` shows them. */
   demo?: boolean;
   'about-us'?: string;
+  faq?: string;
+  'customer-service-hours'?: string;
   /** The privacy notice's text, and the version of it registration records (PRODUCT.md 12.6). */
   'privacy-notice'?: string;
+  /** The texts configured in several languages: key → language → text (lib/company-text.ts). */
+  translations?: Partial<Record<'about-us' | 'faq' | 'customer-service-hours' | 'privacy-notice', Record<string, string>>>;
   privacyNoticeVersion?: string;
   'customer-service-link'?: string | null;
   'partner-image'?: string;

@@ -175,12 +175,27 @@ async fn customer_service(State(state): State<AppState>) -> Result<Response, Api
     summary = "Company texts and the lender's identity",
     description = "`data`: key → value, with `lender`, `currency`, `notice`, \
                    `privacyNoticeVersion` (the version of the `privacy-notice` text that \
-                   registration shows and records, PRODUCT.md 12.6) and `demo` (true with \
-                   APP_ENV=demo: the demo SMS inbox exists).",
+                   registration shows and records, PRODUCT.md 12.6), `demo` (true with \
+                   APP_ENV=demo: the demo SMS inbox exists) and `translations`: \
+                   {about-us, faq, customer-service-hours, privacy-notice: {language: text}} \
+                   for the texts configured in several languages (the plain keys hold English).",
     responses((status = 200, description = "Envelope with the settings", body = Envelope<AnyData>))
 )]
 async fn company_configs(State(state): State<AppState>) -> Result<Response, ApiError> {
     let mut all = state.config.company.clone();
+    // PRODUCT.md 10: a company text is plain text, here in English; the other
+    // languages a text is configured in ride beside it, for the app to pick.
+    let mut translations = serde_json::Map::new();
+    for key in crate::settings::TRANSLATED_TEXTS {
+        if let Some(Json::Object(texts)) = all.get(*key).cloned() {
+            all.insert(
+                (*key).into(),
+                texts.get("en").cloned().unwrap_or(Json::Null),
+            );
+            translations.insert((*key).into(), Json::Object(texts));
+        }
+    }
+    all.insert("translations".into(), Json::Object(translations));
     all.insert(
         "lender".into(),
         serde_json::to_value(&state.config.lender).map_err(ApiError::internal)?,

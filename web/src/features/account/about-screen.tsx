@@ -6,11 +6,13 @@ import List from 'antd-mobile/es/components/list';
 import { useTranslation } from 'react-i18next';
 import { Page } from '@/components/page';
 import { QueryGate } from '@/components/query-gate';
+import { useCompanyText } from '@/lib/company-text';
 import { useCompanyConfigQuery } from '@/lib/shared-api';
 
 export default function AboutScreen() {
   const { t } = useTranslation();
   const company = useCompanyConfigQuery();
+  const companyText = useCompanyText();
   return (
     <Page title={t('about_us')} back footer={false}>
       <QueryGate query={company}>
@@ -18,7 +20,7 @@ export default function AboutScreen() {
           <>
             <section className="card">
               <h2 className="card__title">{c.lender?.legal_name}</h2>
-              <p>{String(c['about-us'] ?? '')}</p>
+              <p>{companyText(c, 'about-us')}</p>
               <p className="info-box" data-testid="never-pay">{t('never_pay_notice')}</p>
             </section>
             <List mode="card">
@@ -29,10 +31,10 @@ export default function AboutScreen() {
                 <List.Item extra={<a href={c.website} target="_blank" rel="noreferrer">{c.website}</a>}>{t('website')}</List.Item>
               )}
             </List>
-            {typeof c.faq === 'string' && c.faq && (
+            {companyText(c, 'faq') && (
               <section className="card">
                 <h2 className="card__title">{t('faq')}</h2>
-                <p>{c.faq}</p>
+                <p>{companyText(c, 'faq')}</p>
               </section>
             )}
           </>

@@ -33,6 +33,7 @@ import { StatusTag } from '@/components/status-tag';
 import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { isQualified, mainButton, walletPath } from '@/lib/rules';
+import { useCompanyText } from '@/lib/company-text';
 import { useCompanyConfigQuery, useLoanProgressQuery, useOrderInfoQuery, useUserInfoQuery } from '@/lib/shared-api';
 import { storage } from '@/lib/storage';
 import type { Order } from '@/lib/types';
@@ -85,6 +86,7 @@ export default function HomeScreen() {
   const progress = useLoanProgressQuery();
   const loading = user.isLoading || progress.isLoading;
   const { data: company } = useCompanyConfigQuery();
+  const text = useCompanyText();
   const latest = progress.data;
   const refused = latest && (latest.status === 5 || latest.status === 12);
   const { data: refusedOrder } = useOrderInfoQuery(refused ? latest.orderId : skipToken);
@@ -131,7 +133,7 @@ export default function HomeScreen() {
       title: t('about_us'),
       content: (
         <div className="stack">
-          <p>{String(company?.['about-us'] ?? '')}</p>
+          <p>{text(company, 'about-us')}</p>
           <p className="muted">{t('policy_text')}</p>
         </div>
       ),
