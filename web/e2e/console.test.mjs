@@ -265,7 +265,7 @@ describe('console journey', () => {
     // The choice is remembered once the Chinese strings have loaded (html lang="zh").
     await page.locator('html[lang="zh"]').waitFor({ state: 'attached' });
     await page.goto(`/detail/${borrower.orderId}`);
-    await page.getByTestId('resubmission-panel').getByText('信贷员请您修改资料').waitFor();
+    await page.getByTestId('resubmission-panel').getByText('信贷审核员请您修改资料').waitFor();
     await shot(page, 'resubmission-requested-zh');
     await page.goto('/my');
     await page.getByRole('button', { name: 'English' }).click();

@@ -94,7 +94,7 @@ describe('recovery and credentials', () => {
     await page.locator('html[lang="zh"]').waitFor({ state: 'attached' });
     for (const [route, name, ready] of [
       ['/sessions', 'sessions-zh', '本设备'],
-      ['/withdrawPin', 'withdraw-pin-zh', '保存 PIN'],
+      ['/withdrawPin', 'withdraw-pin-zh', '保存提现密码'],
       ['/changePassword', 'change-password-zh', '当前密码'],
     ]) {
       await page.goto(route);

@@ -115,7 +115,7 @@ describe('PH reference data', () => {
     // The picker in Chinese, showing the saved place.
     await page.evaluate(() => localStorage.setItem('language', 'zh'));
     await page.goto('/baseInfo');
-    await page.getByRole('combobox', { name: '大区' }).waitFor();
+    await page.getByRole('combobox', { name: '地区' }).waitFor();
     // The tree arrives after the form: the saved city shows once it has.
     await eventually(async () => assert.equal(await page.getByRole('combobox', { name: '市 / 镇' }).inputValue(), 'Quezon City'));
     await page.getByTestId('no-province').getByText('无省份').waitFor();
