@@ -68,15 +68,17 @@ export interface IdentityPanelProps {
   status: number | null | undefined;
   rejectReason?: string | null;
   images: IdImages | null;
+  /** The account is closed for good (its personal data erased): no review is awaited. */
+  closed?: boolean;
 }
 
-export function IdentityPanel({ userId, status, rejectReason, images }: IdentityPanelProps) {
+export function IdentityPanel({ userId, status, rejectReason, images, closed = false }: IdentityPanelProps) {
   const { t } = useTranslation();
   const [send] = useAdminUserActionMutation();
   const action = useAction<UserAction>((kind, text, idempotencyKey) =>
     userId ? send({ action: kind, userId, reason: text, idempotencyKey }) : Promise.resolve({ error: null }),
   );
-  const awaitingReview = status === 1 && userId !== null;
+  const awaitingReview = status === 1 && userId !== null && !closed;
   const buttons: ActionButton<UserAction>[] = [
     { action: 'verifyIdentity', label: t('admin_verify_identity'), color: 'success' },
     {
@@ -96,7 +98,14 @@ export function IdentityPanel({ userId, status, rejectReason, images }: Identity
         <Photo src={images?.handHold.url} label={t('admin_photo_hand')} />
       </div>
       <div className="admin-identity__status">
-        <span className="admin-muted">{t('admin_identity_status')}</span> <IdentityStatus status={status} />
+        <span className="admin-muted">{t('admin_identity_status')}</span>{' '}
+        {closed ? (
+          <span data-testid="admin-identity-status" data-status="closed">
+            <ToneTag tone="default">{t('admin_identity_closed')}</ToneTag>
+          </span>
+        ) : (
+          <IdentityStatus status={status} />
+        )}
         {status === 3 && rejectReason && (
           <span className="admin-muted"> {t('admin_reason_is', { reason: rejectReason })}</span>
         )}

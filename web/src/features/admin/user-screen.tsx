@@ -160,6 +160,7 @@ export function UserScreen() {
             <IdentityPanel
               // No identity decision for an erased account (closed for good).
               userId={erasureOf(data) ? null : user.userId}
+              closed={!!erasureOf(data)}
               status={data.identity.status}
               rejectReason={data.identity.rejectReason}
               images={data.identity.images}

@@ -148,6 +148,9 @@ describe("erasing a borrower's personal data", () => {
     expect(within(section).getByTestId('admin-erased-actor')).toHaveTextContent('alice');
     expect(within(section).queryByRole('button', { name: 'Erase personal data' })).not.toBeInTheDocument();
     expect(within(section).getByText('Personal data erased.')).toBeInTheDocument();
+    // The identity reads closed, not "awaiting review", and offers no decision.
+    expect(screen.getByTestId('admin-identity-status')).toHaveTextContent('Closed: personal data erased, no review');
+    expect(screen.queryByRole('button', { name: 'Verify identity' })).not.toBeInTheDocument();
     // The auditor-actions log names the event.
     const logged = screen.getAllByTestId('user-action');
     expect(logged.map((entry) => entry.textContent)).toEqual([expect.stringContaining('Personal data erased')]);
