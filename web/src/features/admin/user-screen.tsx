@@ -12,7 +12,7 @@ import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { ActionButtons, ActionOutcome, type ActionButton } from './action-buttons';
 import { useAdminUserActionMutation, useAdminUserQuery, type UserAction } from './admin-api';
-import { identityLabel } from './admin-format';
+import { actorView, identityLabel } from './admin-format';
 import { adminPaths } from './admin-paths';
 import type { AuditorAction, UserDetail } from './admin-types';
 import { BackLink, KeyValues, numeric, PageHeader, PageNotLoaded, Section, StatusLabel, Table, ToneTag, WhenWho } from './admin-ui';
@@ -33,11 +33,15 @@ function reasonOf(payload: Record<string, unknown>): string | null {
 function AuditorActions({ actions }: { actions: AuditorAction[] }) {
   const { t } = useTranslation();
   if (actions.length === 0) return <p className="admin-muted">{t('admin_user_actions_none')}</p>;
+  // Auditor id → name, from the log itself: actors read as everywhere else ("Auditor alice").
+  const names = new Map(
+    actions.flatMap((a) => (a.actorName ? [[a.actor.replace(/^auditor:/, ''), a.actorName] as const] : [])),
+  );
   return (
     <ol className="admin-actions-log">
       {actions.map((action) => {
         const reason = reasonOf(action.payload);
-        const who = action.actorName ?? action.actor;
+        const who = actorView(t, action.actor, names).label;
         return (
           <li key={action.sequence} data-testid="user-action">
             <strong>{t(`admin_user_event_${action.type}`, { defaultValue: action.type })}</strong>

@@ -154,6 +154,7 @@ describe("erasing a borrower's personal data", () => {
     // The auditor-actions log names the event.
     const logged = screen.getAllByTestId('user-action');
     expect(logged.map((entry) => entry.textContent)).toEqual([expect.stringContaining('Personal data erased')]);
+    expect(screen.getByTestId('user-action-actor')).toHaveTextContent('Auditor alice');
     expect(screen.queryByTestId('admin-action-error')).not.toBeInTheDocument();
   });
 
