@@ -108,7 +108,7 @@ function Orders({ data }: { data: UserDetail }) {
   return (
     <Table
       className="admin-table--compact"
-      columns={[t('admin_order_id'), numeric(t('admin_principal')), t('admin_col_status')]}
+      columns={[t('admin_order_id'), numeric(t('admin_col_amount')), t('admin_col_status')]}
     >
       <tbody>
         {data.orders.map((order) => (
