@@ -210,7 +210,7 @@ describe('the order detail', () => {
     });
     const panel = await screen.findByTestId('resubmission-panel');
     expect(screen.getByTestId('status-tag')).toHaveTextContent('Action needed: fix and resubmit');
-    expect(panel).toHaveTextContent('Please correct your information: ID photo is blurred');
+    expect(panel).toHaveTextContent("The loan officer's note, in their words: ID photo is blurred");
     const back = `?then=${encodeURIComponent('/detail/o1')}`;
     expect(within(panel).getByRole('link', { name: 'Upload new ID photos' })).toHaveAttribute('href', `/baseInfo${back}`);
     expect(within(panel).getByRole('link', { name: 'Change your bank account' })).toHaveAttribute('href', `/bankInfo${back}`);
