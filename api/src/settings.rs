@@ -108,6 +108,9 @@ pub const TRANSLATED_TEXTS: &[&str] = &[
     "privacy-notice",
 ];
 
+/// The borrower app's languages (web/src/lib/i18n.ts `LANGUAGES`).
+pub const APP_LANGUAGES: &[&str] = &["en", "zh", "fil"];
+
 /// The lending configuration file.
 #[derive(Debug, Clone, Deserialize)]
 pub struct LendingConfig {
@@ -263,22 +266,41 @@ impl LendingConfig {
     }
 
     /// The company texts a borrower reads ([`TRANSLATED_TEXTS`]) are one text, or one
-    /// per language (`{"en": …, "zh": …, "fil": …}`) with English, which the app shows
-    /// for a language that has none.
+    /// per language of the app ([`APP_LANGUAGES`], `{"en": …, "zh": …, "fil": …}`) with
+    /// a non-blank English one, which the app shows for a language that has none. The
+    /// privacy notice per language has every language: its version is what consent
+    /// records, so no borrower may be shown another language's notice under it, and a
+    /// change to any of its translations needs a new `privacy_notice_version`.
     fn check_texts(&self) -> Result<(), ConfigError> {
         for key in TRANSLATED_TEXTS {
-            let refuse = |why: &str| Err(ConfigError::Text(format!("{key}: {why}")));
-            match self.company.get(*key) {
-                None | Some(Json::String(_)) => {}
-                Some(Json::Object(texts)) => {
-                    if !texts.get("en").is_some_and(Json::is_string) {
-                        return refuse("a text per language needs the English one (\"en\")");
-                    }
-                    if let Some((language, _)) = texts.iter().find(|(_, text)| !text.is_string()) {
-                        return refuse(&format!("the {language:?} text is not a string"));
-                    }
+            let refuse = |why: String| Err(ConfigError::Text(format!("{key}: {why}")));
+            let texts = match self.company.get(*key) {
+                None | Some(Json::Null | Json::String(_)) => continue,
+                Some(Json::Object(texts)) => texts,
+                Some(_) => {
+                    return refuse("must be a text, or an object of texts by language".into())
                 }
-                Some(_) => return refuse("must be a text, or an object of texts by language"),
+            };
+            if let Some(language) = texts.keys().find(|l| !APP_LANGUAGES.contains(&l.as_str())) {
+                return refuse(format!(
+                    "{language:?} is not a language of the app ({})",
+                    APP_LANGUAGES.join(", ")
+                ));
+            }
+            if let Some((language, _)) = texts.iter().find(|(_, text)| !text.is_string()) {
+                return refuse(format!("the {language:?} text is not a string"));
+            }
+            let english = texts.get("en").and_then(Json::as_str);
+            if english.is_none_or(|en| en.trim().is_empty()) {
+                return refuse("a text per language needs a non-blank English one (\"en\")".into());
+            }
+            if *key == "privacy-notice" {
+                if let Some(missing) = APP_LANGUAGES.iter().find(|l| !texts.contains_key(**l)) {
+                    return refuse(format!(
+                        "the privacy notice per language needs every language of the app: \
+                         {missing:?} is missing"
+                    ));
+                }
             }
         }
         Ok(())
@@ -907,9 +929,13 @@ mod tests {
         };
         assert!(load(serde_json::json!("One text for every language")).is_ok());
         assert!(load(serde_json::json!({"en": "English", "zh": "中文"})).is_ok());
+        assert!(load(Json::Null).is_ok());
         for bad in [
             serde_json::json!({"zh": "中文"}),
+            serde_json::json!({"en": "  ", "zh": "中文"}),
             serde_json::json!({"en": "English", "zh": 3}),
+            serde_json::json!({"en": "English", "zh-CN": "中文"}),
+            serde_json::json!({"en": "English", "tl": "Tagalog"}),
             serde_json::json!(["English"]),
             serde_json::json!(7),
         ] {
@@ -918,6 +944,11 @@ mod tests {
                 "{bad}"
             );
         }
+        // The privacy notice per language comes in every language of the app.
+        let mut value: Json = serde_json::from_str(DEMO_CONFIG).unwrap();
+        value["company"]["privacy-notice"] = serde_json::json!({"en": "Notice", "zh": "通知"});
+        let refused = LendingConfig::load(&value.to_string(), &ComplianceProfile::Ph);
+        assert!(matches!(refused, Err(ConfigError::Text(_))), "{refused:?}");
     }
 
     #[test]

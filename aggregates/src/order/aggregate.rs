@@ -749,9 +749,14 @@ impl Aggregate for Order {
                     OrderStatus::AwaitingFinalReview => ReviewStage::Final,
                     _ => return Err(self.wrong_status("refuse")),
                 };
-                // Four-eyes (PRODUCT.md 4.3): a refusal at this stage is the final review's
-                // decision, so it is another auditor's, as a pass is.
-                if stage == ReviewStage::Final && self.first_auditor == Some(auditor_id) {
+                // Four-eyes (PRODUCT.md 4.3): a refusal after the first review passed is the
+                // final review's decision, so it is another auditor's, as a pass is; also
+                // while a resubmission that auditor asked for is awaited (else asking for
+                // one, then refusing, would be one person's decision). A first reviewer of
+                // an earlier round is kept out there too: another auditor can refuse.
+                let after_first_pass = stage == ReviewStage::Final
+                    || self.status == OrderStatus::ResubmissionRequested;
+                if after_first_pass && self.first_auditor == Some(auditor_id) {
                     return Err(OrderError::SameAuditor);
                 }
                 let event = OrderEvent::LoanRefused {

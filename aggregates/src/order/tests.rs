@@ -399,6 +399,36 @@ fn a_final_refusal_by_the_first_auditor_is_refused_four_eyes() {
 }
 
 #[test]
+fn the_first_auditor_cannot_refuse_through_a_resubmission_they_asked_for_four_eyes() {
+    // Passed first review by auditor 1, sent back for new photos by auditor 1: the
+    // refusal, with nothing changed by the borrower, is another auditor's.
+    let mut sent_back = awaiting_final();
+    sent_back.push(OrderEvent::ResubmissionRequested {
+        auditor_id: auditor_1(),
+        reason: "ID photo is blurred".to_string(),
+        items: vec![ResubmissionItem::Photos],
+        at: test_now(),
+    });
+    let refuse = |auditor_id| OrderCommand::Refuse {
+        auditor_id,
+        reason: "income could not be verified".to_string(),
+    };
+    test()
+        .given(sent_back.clone())
+        .when(refuse(auditor_1()))
+        .then_expect_error(OrderError::SameAuditor);
+    test()
+        .given(sent_back)
+        .when(refuse(auditor_2()))
+        .then_expect_events(vec![OrderEvent::LoanRefused {
+            stage: ReviewStage::First,
+            auditor_id: auditor_2(),
+            reason: "income could not be verified".to_string(),
+            at: test_now(),
+        }]);
+}
+
+#[test]
 fn the_final_review_by_another_auditor_approves_with_balance_and_expiry_3_to_9() {
     test()
         .given(awaiting_final())

@@ -482,8 +482,22 @@ async fn console(app: &TestApp) {
         payout.contains("********7890") && !payout.contains("001234567890"),
         "{payout}"
     );
-    let state = history["state"].to_string();
-    assert!(!state.contains("001234567890"), "{state}");
+    // In the state while the payout is in flight (as of event 5, PayoutRequested).
+    let in_flight = app
+        .ok(
+            "/admin/api/orders/history",
+            s1,
+            json!({"orderId": order_a, "atSequence": 5}),
+        )
+        .await;
+    assert_eq!(
+        in_flight["state"]["payout"]["account"]["account_no"], "********7890",
+        "{in_flight}"
+    );
+    assert!(
+        !in_flight.to_string().contains("001234567890"),
+        "{in_flight}"
+    );
     assert_eq!(history["atSequence"], 7);
     assert_eq!(history["status"], 4);
     let statuses = [0, 1, 3, 9, 9, 4, 4];

@@ -3,9 +3,13 @@
  * a repayment): the configured currency's symbol before it and the digits in groups
  * of three ("₱ 100,000.50", PRODUCT.md 1), while the value held and sent stays plain
  * ("100000.50"). With `decimals` (the default) it takes up to two decimals; without,
- * whole amounts only.
+ * whole amounts only ("25,000.00" pasted reads 25,000, never 2,500,000).
+ *
+ * What is shown is always what is sent. A keystroke past `maxIntegerDigits` is
+ * refused rather than cutting a digit elsewhere, and the caret stays after the digit
+ * it was after when the grouping commas move.
  */
-import type { Ref } from 'react';
+import { useImperativeHandle, useLayoutEffect, useRef, type Ref } from 'react';
 import Input, { type InputRef } from 'antd-mobile/es/components/input';
 import { DEFAULT_CURRENCY, decimalInput, groupAmount } from '@/lib/money';
 import { useCompanyConfigQuery } from '@/lib/shared-api';
@@ -26,24 +30,59 @@ export interface MoneyInputProps {
   ref?: Ref<InputRef>;
 }
 
+/** The characters of `text` that the plain value keeps (digits, and the dot with decimals). */
+const kept = (text: string, decimals: boolean) => (text.match(decimals ? /[\d.]/g : /\d/g) ?? []).length;
+
+/** The position in `shown` just after its `count`-th kept character. */
+function positionAfter(shown: string, count: number, decimals: boolean): number {
+  if (count <= 0) return 0;
+  let seen = 0;
+  for (let i = 0; i < shown.length; i += 1) {
+    if ((decimals ? /[\d.]/ : /\d/).test(shown[i])) seen += 1;
+    if (seen === count) return i + 1;
+  }
+  return shown.length;
+}
+
 export function MoneyInput({
   label, value, onChange, decimals = true, maxIntegerDigits = 9, placeholder, className, onBlur, ref,
 }: MoneyInputProps) {
   const { data } = useCompanyConfigQuery();
   const symbol = (data?.currency ?? DEFAULT_CURRENCY).symbol;
-  const plain = (text: string) => (decimals ? decimalInput(text, maxIntegerDigits) : digitsOnly(text, maxIntegerDigits));
+  const input = useRef<InputRef>(null);
+  useImperativeHandle(ref, () => input.current as InputRef, []);
+  // Kept characters left of the caret at the last change, to put it back after them.
+  const caret = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const element = input.current?.nativeElement;
+    if (caret.current === null || !element || document.activeElement !== element) return;
+    const position = positionAfter(element.value, caret.current, decimals);
+    element.setSelectionRange(position, position);
+    caret.current = null;
+  });
+
+  const change = (text: string) => {
+    const [whole] = text.split('.');
+    if (whole.replace(/\D/g, '').length > maxIntegerDigits) return; // refused: the field keeps its value
+    const element = input.current?.nativeElement;
+    if (element?.selectionStart !== null && element?.selectionStart !== undefined) {
+      caret.current = kept(text.slice(0, element.selectionStart), decimals);
+    }
+    onChange(decimals ? decimalInput(text, maxIntegerDigits) : digitsOnly(whole, maxIntegerDigits));
+  };
+
   return (
     <div className={className ? `money-input ${className}` : 'money-input'}>
       <span className="money-input__symbol" aria-hidden="true">
         {symbol}
       </span>
       <Input
-        ref={ref}
+        ref={input}
         aria-label={label}
         inputMode={decimals ? 'decimal' : 'numeric'}
         placeholder={placeholder}
         value={groupAmount(value)}
-        onChange={(text) => onChange(plain(text))}
+        onChange={change}
         onBlur={onBlur}
       />
     </div>

@@ -40,12 +40,35 @@ describe('the money input', () => {
     const user = userEvent.setup();
     renderWithProviders(<Probe decimals={false} />);
     const input = screen.getByRole('textbox', { name: 'Amount' });
-    await user.type(input, '30,000.50');
-    expect(input).toHaveValue('3,000,050');
-    expect(screen.getByTestId('plain')).toHaveTextContent(/^3000050$/);
+    // A pasted amount with centavos keeps its pesos: never a hundred times more.
+    await user.click(input);
+    await user.paste('25,000.00');
+    expect(input).toHaveValue('25,000');
+    expect(screen.getByTestId('plain')).toHaveTextContent(/^25000$/);
+
     await user.clear(input);
     await user.type(input, '12345678901');
     expect(screen.getByTestId('plain')).toHaveTextContent(/^123456789$/);
     expect(input).toHaveAttribute('inputmode', 'numeric');
+  });
+
+  it('refuses a digit past the limit instead of dropping another one, and keeps the caret after its digit', async () => {
+    const user = userEvent.setup();
+    function Limited() {
+      const [value, setValue] = useState('3000000');
+      return <MoneyInput label="Amount" value={value} onChange={setValue} decimals={false} maxIntegerDigits={7} />;
+    }
+    renderWithProviders(<Limited />);
+    const input = screen.getByRole('textbox', { name: 'Amount' }) as HTMLInputElement;
+    expect(input).toHaveValue('3,000,000');
+    // "5" after the "3" would make 8 digits: refused, not ₱3,500,000.
+    await user.type(input, '5', { initialSelectionStart: 1, initialSelectionEnd: 1 });
+    expect(input).toHaveValue('3,000,000');
+    await user.clear(input);
+    await user.type(input, '1000');
+    expect(input).toHaveValue('1,000');
+    await user.type(input, '2', { initialSelectionStart: 1, initialSelectionEnd: 1 });
+    expect(input).toHaveValue('12,000');
+    expect(input.selectionStart).toBe(2);
   });
 });

@@ -190,9 +190,10 @@ function ActionsPanel({ data, names }: { data: OrderReview; names: ReadonlyMap<s
   const status = data.order.status;
   const me = session?.auditor?.auditorId;
   // Four eyes (PRODUCT.md 4.3): the Order aggregate refuses a final review, pass or
-  // refusal, by the first reviewer; the console says so before the click instead of
-  // after it. Asking for a resubmission (a new review round) stays open to them.
-  const firstWasMe = status === 3 && !!me && data.review.firstAuditor === me;
+  // refusal, by the first reviewer, also while a resubmission is awaited; the console
+  // says so before the click instead of after it. Asking for a resubmission (a new
+  // review round) stays open to them.
+  const firstWasMe = (status === 3 || status === 2) && !!me && data.review.firstAuditor === me;
   const finalDecision = (kind: OrderAction) => kind === 'passFinal' || kind === 'refuse';
   const buttons = actionsFor(status, t).map((button) =>
     finalDecision(button.action) && firstWasMe ? { ...button, unavailable: { hintId: FOUR_EYES_HINT_ID } } : button,

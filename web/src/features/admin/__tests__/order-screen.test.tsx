@@ -51,6 +51,13 @@ describe('the order review', () => {
     expect(calls).toBe(0);
   });
 
+  it('disables Refuse for the first reviewer while the resubmission they asked for is awaited (four eyes)', async () => {
+    mount(orderReview(2, { review: { ...orderReview(3).review, status: 2, firstAuditor: ALICE.auditorId } }));
+    const refuse = await screen.findByRole('button', { name: 'Refuse' });
+    expect(refuse).toBeDisabled();
+    expect(screen.getByTestId('admin-four-eyes-hint')).toBeInTheDocument();
+  });
+
   it('keeps the final review open to another auditor, without the four-eyes hint', async () => {
     mount(orderReview(3), { auditorId: 'b-2', username: 'bob' });
     expect(await screen.findByRole('button', { name: 'Pass final review' })).toBeEnabled();
