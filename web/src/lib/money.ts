@@ -69,6 +69,11 @@ export function decimalInput(text: string, maxIntegerDigits = 9): string {
   return `${integer || '0'}.${rest.join('').slice(0, 2)}`;
 }
 
+/** Whether a decimal string is an amount above zero (a missing or bad one is not). */
+export function isPositive(value: string | null | undefined): boolean {
+  return (toMinor(value ?? '') ?? 0n) > 0n;
+}
+
 /**
  * An amount input's plain value ("100000.5", as `decimalInput` keeps it) as the
  * borrower reads it, in groups of three ("100,000.5"); `decimalInput` reads it back.

@@ -72,6 +72,11 @@ export interface FieldFormat {
   names: ReadonlyMap<string, string>;
 }
 
+/** A reminder's kind (`due_in_1_day`, ...) or a repayment source's (`recharge`, `manual`) in words. */
+export function kindLabel(t: TFunction, kind: string): string {
+  return t(`admin_reminder_${kind}`, { defaultValue: t(`admin_source_${kind}`, { defaultValue: kind }) });
+}
+
 /** One scalar field as text, by what the field holds; `title` when an id is hidden. */
 export function formatScalar(key: string, value: Scalar, f: FieldFormat): { text: string; title?: string; muted?: boolean } {
   const snake = snakeKey(key);
@@ -86,10 +91,7 @@ export function formatScalar(key: string, value: Scalar, f: FieldFormat): { text
   if (MILLI_PCT.has(snake) && typeof value === 'number') return { text: `${value / 1000}%` };
   if (snake.endsWith('_pct')) return { text: `${text}%` };
   if (snake === 'stage') return { text: f.t(`admin_stage_${text}`, { defaultValue: text }) };
-  // A reminder's kind (due_in_1_day, ...) or a repayment source's (recharge, manual).
-  if (snake === 'kind') {
-    return { text: f.t(`admin_reminder_${text}`, { defaultValue: f.t(`admin_source_${text}`, { defaultValue: text }) }) };
-  }
+  if (snake === 'kind') return { text: kindLabel(f.t, text) };
   if (ITEMS.has(snake)) return { text: f.t(`admin_resubmission_item_${text}`, { defaultValue: text }) };
   if (snake === 'period_days' || snake === 'cooling_off_days') return { text: f.t('admin_days', { n: value }) };
   if (typeof value === 'string' && DATE_TIME.test(value)) return { text: f.dateTime(value), title: value };

@@ -13,7 +13,7 @@ import { Link, useParams } from 'react-router';
 import { DisclosureTable } from '@/components/disclosure-table';
 import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
-import { toMinor } from '@/lib/money';
+import { isPositive } from '@/lib/money';
 import { intlLocale } from '@/lib/locale';
 import { useAdminHistoryQuery, useAdminOrderActionMutation, useAdminOrderQuery, type OrderAction } from './admin-api';
 import { actorView, ageAt, eventLabel, incomeMultiple } from './admin-format';
@@ -34,6 +34,7 @@ import {
   WhenWho,
   type KeyValue,
 } from './admin-ui';
+import { kindLabel } from './history-fields';
 import { IdentityPanel, Photo } from './identity-panel';
 import { ApplicantProfile, QuestionnaireView, ContactsView } from './profile-view';
 import { RepaymentForm } from './repayment-form';
@@ -93,7 +94,7 @@ function TimelineDetail({ detail, note }: { detail: Record<string, unknown>; not
     else if (DAY_DETAILS.has(key)) text = dates.day(value as string);
     else if (typeof value === 'boolean') text = value ? t('admin_yes') : t('admin_no');
     else if (key === 'stage') text = t(`admin_stage_${String(value)}`, { defaultValue: String(value) });
-    else if (key === 'kind') text = t(`admin_reminder_${String(value)}`, { defaultValue: String(value) });
+    else if (key === 'kind') text = kindLabel(t, String(value));
     else text = String(value);
     return `${label}: ${text}`;
   });
@@ -291,7 +292,7 @@ function Application({ data }: { data: OrderReview }) {
     );
     // A loan closed early (cooling-off, P12): what was not charged, so that repaid +
     // not charged = total repayable instead of reading as an underpayment.
-    if ((toMinor(o.interestWaived ?? '') ?? 0n) > 0n) rows.push([t('admin_detail_interestWaived'), money(o.interestWaived)]);
+    if (isPositive(o.interestWaived)) rows.push([t('admin_detail_interestWaived'), money(o.interestWaived)]);
     rows.push([t('admin_remaining'), money(o.remaining)]);
   }
   if (o.status === 9) rows.push([t('admin_balance'), money(o.balance)]);

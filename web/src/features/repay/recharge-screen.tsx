@@ -21,7 +21,7 @@ import { useMoney } from '@/components/use-money';
 import { paths } from '@/config/paths';
 import { NOTHING_FOUND, type ApiFailure } from '@/lib/envelope';
 import { newIdempotencyKey } from '@/lib/idempotency';
-import { minorToText, toMinor } from '@/lib/money';
+import { isPositive, minorToText, toMinor } from '@/lib/money';
 import { useLatestOrderQuery } from '@/lib/shared-api';
 import type { Order } from '@/lib/types';
 import { openPaymentPage } from './open-page';
@@ -43,7 +43,6 @@ function NothingOwed() {
   );
 }
 
-const isPositive = (value: string | null | undefined) => (toMinor(value ?? '') ?? 0n) > 0n;
 
 function RechargeForm({ order, payoff, onNothingOwed }: { order: Order; payoff: PayoffQuote; onNothingOwed: () => void }) {
   const { t } = useTranslation();

@@ -16,7 +16,7 @@ import { EmptyState } from '@/components/states';
 import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { paths } from '@/config/paths';
-import { toMinor } from '@/lib/money';
+import { isPositive } from '@/lib/money';
 import { useLatestOrderQuery } from '@/lib/shared-api';
 import type { Installment, Order } from '@/lib/types';
 import './repay.css';
@@ -33,7 +33,7 @@ const INSTALLMENT_TAG: Record<number, TagStyle> = {
 const PARTLY_PAID: TagStyle = { color: 'primary', fill: 'outline', key: 'repay_installment_partly_paid' };
 
 function tagOf(line: Installment): TagStyle {
-  const partly = line.status === 0 && (toMinor(line.paid) ?? 0n) > 0n;
+  const partly = line.status === 0 && isPositive(line.paid);
   return partly ? PARTLY_PAID : (INSTALLMENT_TAG[line.status] ?? INSTALLMENT_TAG[0]);
 }
 
@@ -61,7 +61,7 @@ function Schedule({ order }: { order: Order }) {
   const { t } = useTranslation();
   const money = useMoney();
   const navigate = useNavigate();
-  const interestWaived = (toMinor(order.interestWaived ?? '') ?? 0n) > 0n;
+  const interestWaived = isPositive(order.interestWaived);
   // A loan closed early (payoff, cooling-off: P12) was not charged all of its
   // interest: the waived part is a line of its own, so that the repaid amount and
   // the schedule's paid column add up against the total (12.5).
