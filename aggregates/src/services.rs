@@ -46,6 +46,11 @@ pub trait ReferenceData: Send + Sync {
     /// The version of the privacy notice registration shows now (configuration,
     /// PRODUCT.md 12.6); the only one a new borrower can accept.
     fn privacy_notice_version(&self) -> String;
+    /// The languages the privacy notice's text is given in (`en` always; PRODUCT.md
+    /// 12.6): a registration records one of them.
+    fn privacy_notice_languages(&self) -> Vec<String> {
+        vec!["en".to_string()]
+    }
     /// Years personal data is kept after the borrower's last loan closed (configuration,
     /// PRODUCT.md 12.6; default 5, the period lenders keep loan records under the PH
     /// Anti-Money Laundering Act, RA 9160 as amended).
@@ -142,7 +147,8 @@ pub mod doubles {
 
     /// Banks "BDO" and "BPI" and the e-wallet "GCash"; places Quezon City (NCR, no
     /// province) and City of Cebu (Cebu, Region VII); invite codes "WELCOME" and
-    /// "AGENT7"; codes required; privacy notice [`PRIVACY_NOTICE_VERSION`].
+    /// "AGENT7"; codes required; privacy notice [`PRIVACY_NOTICE_VERSION`] in English,
+    /// Chinese and Filipino.
     pub struct StaticReference;
 
     /// The privacy notice version [`StaticReference`] shows.
@@ -170,6 +176,9 @@ pub mod doubles {
         }
         fn privacy_notice_version(&self) -> String {
             PRIVACY_NOTICE_VERSION.to_string()
+        }
+        fn privacy_notice_languages(&self) -> Vec<String> {
+            ["en", "zh", "fil"].map(str::to_string).to_vec()
         }
     }
 

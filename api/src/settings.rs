@@ -435,6 +435,17 @@ impl ReferenceData for Configured {
         self.config.privacy_notice_version.clone()
     }
 
+    /// Every language of the app when the notice is configured per language (the
+    /// check at start requires all of them), else English only: one text is shown
+    /// to every borrower as it is.
+    fn privacy_notice_languages(&self) -> Vec<String> {
+        let languages: &[&str] = match self.config.company.get("privacy-notice") {
+            Some(Json::Object(_)) => APP_LANGUAGES,
+            _ => &["en"],
+        };
+        languages.iter().map(|l| l.to_string()).collect()
+    }
+
     fn retention_years(&self) -> u32 {
         self.config.retention_years
     }

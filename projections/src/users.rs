@@ -78,6 +78,7 @@ pub fn user_doc(user: &User) -> Json {
         "privacyNotice": user.privacy_consent.as_ref().map(|consent| json!({
             "version": consent.version,
             "acceptedAt": time_text(consent.accepted_at),
+            "language": consent.language,
         })),
     })
 }

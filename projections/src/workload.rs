@@ -232,6 +232,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
             invite_code: Some("WELCOME".into()),
             channel: Some("workload".into()),
             privacy_notice_version: Some(PRIVACY_NOTICE_VERSION.into()),
+            privacy_notice_language: Some("en".into()),
         },
         UserCommand::SubmitIdentity {
             front: image("front", user_id),

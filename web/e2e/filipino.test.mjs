@@ -166,6 +166,8 @@ describe('Filipino', () => {
     // My: the menu in Filipino, and the signed-in devices with a fil-PH date ("Nob 24, 2026").
     await page.goto('/my');
     await check(page, 'my', fil.my_information);
+    // The consent records the Filipino text the borrower was shown (PRODUCT.md 12.6).
+    assert.match(await page.getByTestId('privacy-consent').innerText(), /^Abiso sa privacy v2026-11 sa Filipino, tinanggap noong /);
     await page.goto('/sessions');
     const today = new Intl.DateTimeFormat('fil-PH', { dateStyle: 'medium' }).format(new Date());
     await page.getByTestId('sessions').getByText(today).first().waitFor();

@@ -53,7 +53,7 @@ describe('personal data', () => {
     await page.goto('/my');
     const consent = page.getByTestId('privacy-consent');
     await consent.waitFor();
-    assert.match(await consent.innerText(), new RegExp(`Privacy notice v${version} accepted on .*\\d{4}`));
+    assert.match(await consent.innerText(), new RegExp(`Privacy notice v${version} in English, accepted on .*\\d{4}`));
     await page.getByText('Download my data').scrollIntoViewIfNeeded();
     await fitsThePhone(page, 'my');
     await shot(page, 'my-data');
@@ -65,6 +65,7 @@ describe('personal data', () => {
     assert.equal(data.user.address, '1 Rizal Street, Manila');
     assert.equal(data.user.bankAccount.accountNo, '123456789012');
     assert.equal(data.user.privacyNotice.version, version);
+    assert.equal(data.user.privacyNotice.language, 'en', 'read in English, the screen\'s language');
     assert.ok(data.user.idImages.front.url.startsWith('/files/'));
 
     // An auditor exports the same borrower: recorded with the auditor's name.

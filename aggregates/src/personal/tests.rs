@@ -48,6 +48,7 @@ fn samples() -> Vec<(&'static str, String, Value)> {
             channel: None,
             registered_at: at,
             privacy_notice_version: Some("2026-11".into()),
+            privacy_notice_language: Some("fil".into()),
         }),
         user(UserEvent::IdentitySubmitted {
             front: image("front"),

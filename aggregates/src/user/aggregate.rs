@@ -95,22 +95,49 @@ pub struct PrivacyConsent {
     pub version: String,
     /// When it was accepted (the registration).
     pub accepted_at: DateTime<Utc>,
+    /// The language of the text the borrower was shown (`en`, `zh`, `fil`);
+    /// `None` for registrations recorded before the language was.
+    #[serde(default)]
+    pub language: Option<String>,
 }
 
-/// The privacy notice version a registration accepts (PRODUCT.md 12.6): consent is to
-/// one text, the version the deployment shows now, so none given, or a version from a
-/// screen opened before the notice changed, is refused (10004). Decided by
-/// `Register`; the api asks it before spending the phone's SMS code.
+/// The privacy notice a registration accepts: the version, and the language of the
+/// text the registration screen showed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AcceptedNotice {
+    /// The deployment's current version.
+    pub version: String,
+    /// One of [`ReferenceData::privacy_notice_languages`].
+    pub language: String,
+}
+
+/// The privacy notice a registration accepts (PRODUCT.md 12.6): consent is to one
+/// text, the version the deployment shows now, so none given, or a version from a
+/// screen opened before the notice changed, is refused (10004). The language is the
+/// one the text was shown in: one the notice is given in
+/// ([`ReferenceData::privacy_notice_languages`]), else refused (10004); none named is
+/// English, the plain text `/loan/getAllCompanyConfigs` answers (PRODUCT.md 10).
+/// Decided by `Register`; the api asks it before spending the phone's SMS code.
 pub fn accepted_privacy_notice(
-    given: Option<&str>,
+    given_version: Option<&str>,
+    given_language: Option<&str>,
     reference: &dyn ReferenceData,
-) -> Result<String, UserError> {
+) -> Result<AcceptedNotice, UserError> {
     let current = reference.privacy_notice_version();
-    if given.map(str::trim) == Some(current.as_str()) {
-        Ok(current)
-    } else {
-        Err(UserError::PrivacyNoticeNotAccepted { current })
+    if given_version.map(str::trim) != Some(current.as_str()) {
+        return Err(UserError::PrivacyNoticeNotAccepted { current });
     }
+    let languages = reference.privacy_notice_languages();
+    let language = given_language.map_or("en", str::trim);
+    if !languages.iter().any(|l| l == language) {
+        return Err(UserError::PrivacyNoticeLanguage {
+            languages: languages.join(", "),
+        });
+    }
+    Ok(AcceptedNotice {
+        version: current,
+        language: language.to_string(),
+    })
 }
 
 /// A withdrawal authorised by the PIN whose payout has no result yet (P3).
@@ -508,6 +535,7 @@ impl Aggregate for User {
                 invite_code,
                 channel,
                 privacy_notice_version,
+                privacy_notice_language,
             } => {
                 if self.id.is_some() {
                     return Err(UserError::AlreadyRegistered);
@@ -523,6 +551,7 @@ impl Aggregate for User {
                 }
                 let accepted = accepted_privacy_notice(
                     privacy_notice_version.as_deref(),
+                    privacy_notice_language.as_deref(),
                     services.reference.as_ref(),
                 )?;
                 let event = UserEvent::UserRegistered {
@@ -532,7 +561,8 @@ impl Aggregate for User {
                     invite_code,
                     channel,
                     registered_at: now,
-                    privacy_notice_version: Some(accepted),
+                    privacy_notice_version: Some(accepted.version),
+                    privacy_notice_language: Some(accepted.language),
                 };
                 sink.write(event, self).await;
             }
@@ -995,6 +1025,7 @@ impl Aggregate for User {
                 channel,
                 registered_at,
                 privacy_notice_version,
+                privacy_notice_language,
             } => {
                 self.id = Some(user_id);
                 self.mobile = mobile;
@@ -1005,6 +1036,7 @@ impl Aggregate for User {
                 self.privacy_consent = privacy_notice_version.map(|version| PrivacyConsent {
                     version,
                     accepted_at: registered_at,
+                    language: privacy_notice_language,
                 });
             }
             UserEvent::LoginSucceeded { .. } => self.failed_logins = 0,

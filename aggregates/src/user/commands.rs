@@ -40,7 +40,8 @@ pub struct ProfileUpdate {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum UserCommand {
     /// `/user/register`. Errors: 10001 exists, 10000 invite code, 10004 mobile/password
-    /// or a privacy notice version other than the current one.
+    /// or a privacy notice version other than the current one, or a language the
+    /// notice is not given in.
     Register {
         /// New id (UUID v7).
         user_id: Uuid,
@@ -55,6 +56,9 @@ pub enum UserCommand {
         /// The privacy notice version the registration screen showed and the borrower
         /// accepted; it must be the deployment's current one (PRODUCT.md 12.6).
         privacy_notice_version: Option<String>,
+        /// The language the screen showed the notice in (`en`, `zh`, `fil`); `None`
+        /// is English, the plain text (PRODUCT.md 10, 12.6).
+        privacy_notice_language: Option<String>,
     },
     /// `/user/login`. A wrong password is recorded as `LoginFailed` (not an error, so
     /// it is committed); the fifth in a row also locks the account (P4).

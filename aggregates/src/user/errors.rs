@@ -19,6 +19,13 @@ pub enum UserError {
         /// The version the deployment shows now.
         current: String,
     },
+    /// 10004: registration naming a language the privacy notice is not given in
+    /// (PRODUCT.md 12.6): consent records the text the borrower read.
+    #[error("privacyNoticeLanguage: the privacy notice is given in {languages}")]
+    PrivacyNoticeLanguage {
+        /// The languages it is given in, comma-separated.
+        languages: String,
+    },
     /// 10001: the account already exists.
     #[error("phone number already registered")]
     AlreadyRegistered,
@@ -88,7 +95,9 @@ impl UserError {
         match self {
             Self::InvalidInput(_) => ErrorCode::RequestError,
             Self::InvalidInviteCode => ErrorCode::InvalidInviteCode,
-            Self::PrivacyNoticeNotAccepted { .. } => ErrorCode::RequestError,
+            Self::PrivacyNoticeNotAccepted { .. } | Self::PrivacyNoticeLanguage { .. } => {
+                ErrorCode::RequestError
+            }
             Self::AlreadyRegistered => ErrorCode::PhoneAlreadyRegistered,
             Self::NotRegistered => ErrorCode::AccountNotFound,
             Self::AccountLocked { .. } => ErrorCode::AccountLocked,

@@ -90,6 +90,10 @@ pub enum UserEvent {
         /// consent was asked (the upcast): no consent is on record for them.
         #[serde(default)]
         privacy_notice_version: Option<String>,
+        /// The language of the notice's text the borrower was shown (`en`, `zh`,
+        /// `fil`). Absent in events recorded before it was (the upcast).
+        #[serde(default)]
+        privacy_notice_language: Option<String>,
     },
     /// A correct password; resets the failure count.
     LoginSucceeded {

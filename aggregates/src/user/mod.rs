@@ -28,8 +28,8 @@ mod reference_tests;
 mod tests;
 
 pub use aggregate::{
-    accepted_privacy_notice, IdentityStatus, OpenResubmission, PendingWithdrawal, PrivacyConsent,
-    Profile, Qualification, User, MAX_FAILED_ATTEMPTS,
+    accepted_privacy_notice, AcceptedNotice, IdentityStatus, OpenResubmission, PendingWithdrawal,
+    PrivacyConsent, Profile, Qualification, User, MAX_FAILED_ATTEMPTS,
 };
 pub use commands::{ProfileUpdate, UserCommand};
 pub use errors::UserError;

@@ -31,6 +31,7 @@ fn registered() -> UserEvent {
         channel: None,
         registered_at: test_now(),
         privacy_notice_version: Some("2026-11".to_string()),
+        privacy_notice_language: Some("en".to_string()),
     }
 }
 

@@ -43,6 +43,7 @@ fn registered(invite_code: &str) -> UserEvent {
         channel: Some("store".to_string()),
         registered_at: test_now(),
         privacy_notice_version: Some(PRIVACY_NOTICE_VERSION.to_string()),
+        privacy_notice_language: Some("en".to_string()),
     }
 }
 
@@ -180,6 +181,7 @@ fn registration_records_the_password_only_as_a_hash_p2() {
             invite_code: Some("WELCOME".to_string()),
             channel: Some("store".to_string()),
             privacy_notice_version: Some(PRIVACY_NOTICE_VERSION.to_string()),
+            privacy_notice_language: None,
         })
         .inspect_result()
         .unwrap();
@@ -191,22 +193,29 @@ fn registration_records_the_password_only_as_a_hash_p2() {
     );
 }
 
+/// A registration accepting the current notice, shown in `language`.
+fn register_with_notice_in(language: Option<&str>) -> UserCommand {
+    UserCommand::Register {
+        user_id: user_id(),
+        mobile: "09171234567".to_string(),
+        password: "secret-pass".to_string(),
+        invite_code: Some("WELCOME".to_string()),
+        channel: Some("store".to_string()),
+        privacy_notice_version: Some(PRIVACY_NOTICE_VERSION.to_string()),
+        privacy_notice_language: language.map(str::to_string),
+    }
+}
+
 #[test]
-fn registration_records_the_privacy_notice_version_accepted_and_when() {
+fn registration_records_the_privacy_notice_version_and_language_accepted_and_when() {
     let events = test()
         .given_no_previous_events()
-        .when(UserCommand::Register {
-            user_id: user_id(),
-            mobile: "09171234567".to_string(),
-            password: "secret-pass".to_string(),
-            invite_code: Some("WELCOME".to_string()),
-            channel: Some("store".to_string()),
-            privacy_notice_version: Some(PRIVACY_NOTICE_VERSION.to_string()),
-        })
+        .when(register_with_notice_in(Some("zh")))
         .inspect_result()
         .unwrap();
     let UserEvent::UserRegistered {
         privacy_notice_version,
+        privacy_notice_language,
         ..
     } = &events[0]
     else {
@@ -216,13 +225,44 @@ fn registration_records_the_privacy_notice_version_accepted_and_when() {
         privacy_notice_version.as_deref(),
         Some(PRIVACY_NOTICE_VERSION)
     );
+    assert_eq!(privacy_notice_language.as_deref(), Some("zh"));
     assert_eq!(
         fold(events).privacy_consent,
         Some(PrivacyConsent {
             version: PRIVACY_NOTICE_VERSION.to_string(),
             accepted_at: test_now(),
+            language: Some("zh".to_string()),
         })
     );
+}
+
+#[test]
+fn a_registration_naming_no_language_records_the_english_notice() {
+    // The plain `privacy-notice` text of /loan/getAllCompanyConfigs is English
+    // (PRODUCT.md 10): a client that names no language was shown that one.
+    let events = test()
+        .given_no_previous_events()
+        .when(register_with_notice_in(None))
+        .inspect_result()
+        .unwrap();
+    assert_eq!(
+        fold(events).privacy_consent.and_then(|c| c.language),
+        Some("en".to_string())
+    );
+}
+
+#[test]
+fn registration_naming_a_language_the_notice_is_not_given_in_is_refused() {
+    // A language the lender gave no text in (or a forged value) would record
+    // consent to a text nobody showed: nothing is recorded.
+    for language in ["de", "", "ZH", "en-US", &"x".repeat(10_000)] {
+        test()
+            .given_no_previous_events()
+            .when(register_with_notice_in(Some(language)))
+            .then_expect_error(UserError::PrivacyNoticeLanguage {
+                languages: "en, zh, fil".to_string(),
+            });
+    }
 }
 
 #[test]
@@ -239,6 +279,7 @@ fn registration_without_accepting_the_current_privacy_notice_is_refused() {
                 invite_code: Some("WELCOME".to_string()),
                 channel: None,
                 privacy_notice_version: version.map(str::to_string),
+                privacy_notice_language: Some("en".to_string()),
             })
             .then_expect_error(UserError::PrivacyNoticeNotAccepted {
                 current: PRIVACY_NOTICE_VERSION.to_string(),
@@ -261,12 +302,14 @@ fn a_registration_recorded_before_consent_was_asked_loads_with_no_consent() {
     let event: UserEvent = serde_json::from_value(stored).expect("old form loads");
     let UserEvent::UserRegistered {
         privacy_notice_version,
+        privacy_notice_language,
         ..
     } = &event
     else {
         panic!("not a registration: {event:?}");
     };
     assert_eq!(*privacy_notice_version, None);
+    assert_eq!(*privacy_notice_language, None, "no language is invented");
     let user = fold(vec![event]);
     assert_eq!(user.id, Some(user_id()));
     assert_eq!(user.privacy_consent, None, "no consent is invented");
@@ -283,6 +326,7 @@ fn registration_with_an_unknown_invite_code_is_refused() {
             invite_code: Some("NOPE".to_string()),
             channel: None,
             privacy_notice_version: Some(PRIVACY_NOTICE_VERSION.to_string()),
+            privacy_notice_language: None,
         })
         .then_expect_error(UserError::InvalidInviteCode);
 }
@@ -296,6 +340,7 @@ fn registration_validates_phone_and_password() {
         invite_code: Some("WELCOME".to_string()),
         channel: None,
         privacy_notice_version: Some(PRIVACY_NOTICE_VERSION.to_string()),
+        privacy_notice_language: None,
     };
     test()
         .given_no_previous_events()

@@ -148,6 +148,9 @@ pub struct ExportedConsent {
     pub version: String,
     /// When it was accepted, RFC 3339 UTC.
     pub accepted_at: String,
+    /// The language of the text the borrower was shown (`en`, `zh`, `fil`); null for
+    /// registrations recorded before it was.
+    pub language: Option<String>,
 }
 
 /// A stored image: its key, where its owner can fetch it, and its SHA-256.
@@ -541,6 +544,7 @@ fn exported_user(user: &User, rows: &Rows) -> ExportedUser {
         privacy_notice: user.privacy_consent.as_ref().map(|c| ExportedConsent {
             version: c.version.clone(),
             accepted_at: time_text(c.accepted_at),
+            language: c.language.clone(),
         }),
         real_name: f.real_name.clone(),
         identity: f.identity.clone(),

@@ -23,7 +23,8 @@ on_both_stores!(
 );
 
 /// The version shown is the configured one; another is refused (10004, the phone's
-/// code unspent), the current one is recorded with the registration time.
+/// code unspent), as is a language the notice is not given in; the current one is
+/// recorded with the registration time and the language it was read in.
 async fn consent_at_registration(app: TestApp) {
     let company = app
         .ok("/jackey/loan/getAllCompanyConfigs", None, json!({}))
@@ -51,7 +52,7 @@ async fn consent_at_registration(app: TestApp) {
     let mobile = "09176660011";
     let code = app.register_code(mobile).await;
     let body = |version: Option<&str>| {
-        let mut body = json!({"mobile": mobile, "password": "secret-pass", "smsCode": code, "telemarketingCode": "WELCOME"});
+        let mut body = json!({"mobile": mobile, "password": "secret-pass", "smsCode": code, "telemarketingCode": "WELCOME", "privacyNoticeLanguage": "fil"});
         if let Some(version) = version {
             body["privacyNoticeVersion"] = json!(version);
         }
@@ -64,6 +65,17 @@ async fn consent_at_registration(app: TestApp) {
         let msg = answer["msg"].as_str().unwrap();
         assert!(
             msg.contains("privacyNoticeVersion") && msg.contains(PRIVACY_NOTICE_VERSION),
+            "{answer}"
+        );
+    }
+    for language in [json!("de"), json!(""), json!("x".repeat(5_000)), json!(7)] {
+        let mut refused = body(Some(PRIVACY_NOTICE_VERSION));
+        refused["privacyNoticeLanguage"] = language;
+        let answer = app
+            .fails("/jackey/user/register", None, refused, 10004)
+            .await;
+        assert!(
+            answer["msg"].as_str().unwrap().contains("privacyNotice"),
             "{answer}"
         );
     }
@@ -81,6 +93,7 @@ async fn consent_at_registration(app: TestApp) {
     let info = app.ok("/jackey/user/info", Some(&token), json!({})).await;
     let consent = &info["privacyNotice"];
     assert_eq!(consent["version"], PRIVACY_NOTICE_VERSION, "{info}");
+    assert_eq!(consent["language"], "fil", "{info}");
     let accepted_at = consent["acceptedAt"].as_str().unwrap();
     assert!(
         chrono::DateTime::parse_from_rfc3339(accepted_at).is_ok(),
@@ -98,6 +111,10 @@ async fn consent_at_registration(app: TestApp) {
     let payload: Value = serde_json::from_str(&payload).unwrap();
     assert_eq!(
         payload["UserRegistered"]["privacy_notice_version"], PRIVACY_NOTICE_VERSION,
+        "{payload}"
+    );
+    assert_eq!(
+        payload["UserRegistered"]["privacy_notice_language"], "fil",
         "{payload}"
     );
 }
@@ -167,6 +184,8 @@ async fn export_journey(app: TestApp) {
     assert_eq!(user["inviteCode"], "WELCOME");
     assert_eq!(user["channel"], "web");
     assert_eq!(user["privacyNotice"]["version"], PRIVACY_NOTICE_VERSION);
+    // Registered without naming a language: the plain, English text.
+    assert_eq!(user["privacyNotice"]["language"], "en");
     assert_eq!(
         user["bankAccount"],
         json!({"bankName": "BDO Unibank", "accountNo": "001234567890", "holderName": "Ana Export"})

@@ -27,6 +27,7 @@ pub fn onboarding(user_id: Uuid) -> Vec<UserCommand> {
             privacy_notice_version: Some(
                 aggregates::services::doubles::PRIVACY_NOTICE_VERSION.into(),
             ),
+            privacy_notice_language: Some("en".into()),
         },
         UserCommand::SubmitIdentity {
             front: image("front"),

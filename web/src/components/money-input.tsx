@@ -3,14 +3,17 @@
  * a repayment): the configured currency's symbol before it and the digits in groups
  * of three ("₱ 100,000.50", PRODUCT.md 1), while the value held and sent stays plain
  * ("100000.50"). With `decimals` (the default) it takes up to two decimals; without,
- * whole amounts only ("25,000.00" pasted reads 25,000, never 2,500,000).
+ * whole amounts only ("25,000.00" pasted reads 25,000, never 2,500,000): a dot typed
+ * there says so under the field, and the centavos typed after it are left out, so
+ * "5000.50" reads ₱5,000, never ₱500,050.
  *
  * What is shown is always what is sent. A keystroke past `maxIntegerDigits` is
  * refused rather than cutting a digit elsewhere, and the caret stays after the digit
  * it was after when the grouping commas move.
  */
-import { useImperativeHandle, useLayoutEffect, useRef, type Ref } from 'react';
+import { useImperativeHandle, useLayoutEffect, useRef, useState, type Ref } from 'react';
 import Input, { type InputRef } from 'antd-mobile/es/components/input';
+import { useTranslation } from 'react-i18next';
 import { DEFAULT_CURRENCY, decimalInput, groupAmount } from '@/lib/money';
 import { useCompanyConfigQuery } from '@/lib/shared-api';
 import { digitsOnly } from '@/lib/validation';
@@ -47,12 +50,16 @@ function positionAfter(shown: string, count: number, decimals: boolean): number 
 export function MoneyInput({
   label, value, onChange, decimals = true, maxIntegerDigits = 9, placeholder, className, onBlur, ref,
 }: MoneyInputProps) {
+  const { t } = useTranslation();
   const { data } = useCompanyConfigQuery();
   const symbol = (data?.currency ?? DEFAULT_CURRENCY).symbol;
   const input = useRef<InputRef>(null);
   useImperativeHandle(ref, () => input.current as InputRef, []);
   // Kept characters left of the caret at the last change, to put it back after them.
   const caret = useRef<number | null>(null);
+  // A whole-amount field after a dot: what is typed next is centavos, left out
+  // (and said so) until the borrower edits elsewhere or leaves the field.
+  const [centavos, setCentavos] = useState(false);
   useLayoutEffect(() => {
     const element = input.current?.nativeElement;
     if (caret.current === null || !element || document.activeElement !== element) return;
@@ -63,7 +70,14 @@ export function MoneyInput({
 
   const change = (text: string) => {
     const [whole] = text.split('.');
-    if (whole.replace(/\D/g, '').length > maxIntegerDigits) return; // refused: the field keeps its value
+    const digits = whole.replace(/\D/g, '');
+    if (digits.length > maxIntegerDigits) return; // refused: the field keeps its value
+    if (!decimals) {
+      const appended = digits.length > value.length && digits.startsWith(value);
+      if (text.includes('.')) setCentavos(true);
+      else if (centavos && appended) return; // a centavo digit: left out
+      else setCentavos(false);
+    }
     const element = input.current?.nativeElement;
     if (element?.selectionStart !== null && element?.selectionStart !== undefined) {
       caret.current = kept(text.slice(0, element.selectionStart), decimals);
@@ -72,19 +86,29 @@ export function MoneyInput({
   };
 
   return (
-    <div className={className ? `money-input ${className}` : 'money-input'}>
-      <span className="money-input__symbol" aria-hidden="true">
-        {symbol}
-      </span>
-      <Input
-        ref={input}
-        aria-label={label}
-        inputMode={decimals ? 'decimal' : 'numeric'}
-        placeholder={placeholder}
-        value={groupAmount(value)}
-        onChange={change}
-        onBlur={onBlur}
-      />
-    </div>
+    <>
+      <div className={className ? `money-input ${className}` : 'money-input'}>
+        <span className="money-input__symbol" aria-hidden="true">
+          {symbol}
+        </span>
+        <Input
+          ref={input}
+          aria-label={label}
+          inputMode={decimals ? 'decimal' : 'numeric'}
+          placeholder={placeholder}
+          value={groupAmount(value)}
+          onChange={change}
+          onBlur={() => {
+            setCentavos(false);
+            onBlur?.();
+          }}
+        />
+      </div>
+      {centavos && (
+        <div className="muted" role="status">
+          {t('whole_amount_only')}
+        </div>
+      )}
+    </>
   );
 }

@@ -1281,7 +1281,7 @@ export interface paths {
         put?: never;
         /**
          * Register a borrower
-         * @description Creates the account and answers a session token. Needs the code `/jackey/sms/register` sent to the phone (PRODUCT.md 12.2). 10004 bad input, or `privacyNoticeVersion` missing or not the current privacy notice's (PRODUCT.md 12.6); 10000 invalid invite code; 10013 no code is waiting (request one); 10011 wrong code (the fifth wrong entry voids it); 10001 phone already registered (said only to whoever holds the phone's code); 5 too many requests from this client.
+         * @description Creates the account and answers a session token. Needs the code `/jackey/sms/register` sent to the phone (PRODUCT.md 12.2). 10004 bad input, or `privacyNoticeVersion` missing or not the current privacy notice's, or `privacyNoticeLanguage` one it is not given in (PRODUCT.md 12.6); 10000 invalid invite code; 10013 no code is waiting (request one); 10011 wrong code (the fifth wrong entry voids it); 10001 phone already registered (said only to whoever holds the phone's code); 5 too many requests from this client.
          */
         post: operations["register"];
         delete?: never;
@@ -2137,6 +2137,11 @@ export interface components {
         ExportedConsent: {
             /** @description When it was accepted, RFC 3339 UTC. */
             acceptedAt: string;
+            /**
+             * @description The language of the text the borrower was shown (`en`, `zh`, `fil`); null for
+             *     registrations recorded before it was.
+             */
+            language?: string | null;
             /** @description The notice's version. */
             version: string;
         };
@@ -2601,6 +2606,14 @@ export interface components {
             mobile: string;
             /** @description The password (rules of PRODUCT.md section 4.1). */
             password: string;
+            /**
+             * @description The language the screen showed the privacy notice in: `en`, or another
+             *     language the lender gives the notice in (`translations` of
+             *     `/jackey/loan/getAllCompanyConfigs`). Recorded with the consent; absent is `en`,
+             *     the plain text; a language the notice is not given in is refused with 10004.
+             * @example en
+             */
+            privacyNoticeLanguage?: string | null;
             /**
              * @description The version of the privacy notice the screen showed and the borrower accepted
              *     (`privacyNoticeVersion` of `/jackey/loan/getAllCompanyConfigs`, PRODUCT.md

@@ -11,12 +11,25 @@ import type { CompanyConfig } from './types';
 /** The company texts that may come in several languages. */
 export type CompanyTextKey = 'about-us' | 'faq' | 'customer-service-hours' | 'privacy-notice';
 
+/** `key`'s text the lender gave in `language`, or null. */
+function translation(config: CompanyConfig | undefined, key: CompanyTextKey, language: string): string | null {
+  const translated = config?.translations?.[key]?.[language];
+  return typeof translated === 'string' && translated.trim() !== '' ? translated : null;
+}
+
 /** `key`'s text in `language`, else its plain (English) text, else `''`. */
 export function companyText(config: CompanyConfig | undefined, key: CompanyTextKey, language: string): string {
-  const translated = config?.translations?.[key]?.[language];
-  if (typeof translated === 'string' && translated.trim() !== '') return translated;
   const plain = config?.[key];
-  return typeof plain === 'string' ? plain : '';
+  return translation(config, key, language) ?? (typeof plain === 'string' ? plain : '');
+}
+
+/**
+ * The language [`companyText`] shows `key` in for `language`: that language where the
+ * lender gave the text in it, else `en` (the plain text). Registration records it with
+ * the privacy notice's version (PRODUCT.md 12.6).
+ */
+export function companyTextLanguage(config: CompanyConfig | undefined, key: CompanyTextKey, language: string): string {
+  return translation(config, key, language) === null ? 'en' : language;
 }
 
 /** `(config, key) => text` in the current language. */

@@ -57,7 +57,8 @@ export interface User extends Questionnaire {
   userQualificationView: Qualification;
   inviteCode: string | null;
   /** The privacy notice accepted at registration (PRODUCT.md 12.6); null before consent was recorded. */
-  privacyNotice?: { version: string; acceptedAt: string } | null;
+  /** `language`: the text's language (`en`, `zh`, `fil`); null when not recorded. */
+  privacyNotice?: { version: string; acceptedAt: string; language?: string | null } | null;
 }
 
 export interface Product {

@@ -144,6 +144,13 @@ struct RegisterBody {
     #[serde(default)]
     #[schema(example = "2026-11", max_length = 40)]
     privacy_notice_version: Option<String>,
+    /// The language the screen showed the privacy notice in: `en`, or another
+    /// language the lender gives the notice in (`translations` of
+    /// `/jackey/loan/getAllCompanyConfigs`). Recorded with the consent; absent is `en`,
+    /// the plain text; a language the notice is not given in is refused with 10004.
+    #[serde(default)]
+    #[schema(example = "en", max_length = 8)]
+    privacy_notice_language: Option<String>,
 }
 
 #[utoipa::path(
@@ -154,7 +161,8 @@ struct RegisterBody {
     description = "Creates the account and answers a session token. Needs the code \
                    `/jackey/sms/register` sent to the phone (PRODUCT.md 12.2). 10004 bad \
                    input, or `privacyNoticeVersion` missing or not the current privacy \
-                   notice's (PRODUCT.md 12.6); 10000 invalid invite code; 10013 no code is \
+                   notice's, or `privacyNoticeLanguage` one it is not given in \
+                   (PRODUCT.md 12.6); 10000 invalid invite code; 10013 no code is \
                    waiting (request one); 10011 wrong code (the fifth wrong entry voids \
                    it); 10001 phone already registered (said only to whoever holds the \
                    phone's code); 5 too many requests from this client.",
@@ -182,6 +190,7 @@ async fn register(
     // screen showing an outdated notice does not spend the phone's code).
     accepted_privacy_notice(
         body.privacy_notice_version.as_deref(),
+        body.privacy_notice_language.as_deref(),
         state.user_services.reference.as_ref(),
     )?;
     // The phone is proven last among the checks, so a refusal above does not spend the
@@ -197,6 +206,7 @@ async fn register(
         invite_code: invite.clone(),
         channel: body.installation_source.clone(),
         privacy_notice_version: body.privacy_notice_version.clone(),
+        privacy_notice_language: body.privacy_notice_language.clone(),
     };
     let uid = user_id.to_string();
     if let Err(error) = state

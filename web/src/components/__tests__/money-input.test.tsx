@@ -52,6 +52,29 @@ describe('the money input', () => {
     expect(input).toHaveAttribute('inputmode', 'numeric');
   });
 
+  it('leaves out centavos typed after a dot in a whole-amount field, and says so', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<Probe decimals={false} />);
+    const input = screen.getByRole('textbox', { name: 'Amount' });
+    await user.type(input, '5000.50');
+    // Not ₱500,050: the dot starts centavos, which this field does not take.
+    expect(input).toHaveValue('5,000');
+    expect(screen.getByTestId('plain')).toHaveTextContent(/^5000$/);
+    const note = 'Whole amounts only: centavos are left out.';
+    expect(screen.getByText(note)).toHaveAttribute('role', 'status');
+    // Editing the amount itself works again, and leaving the field clears the note.
+    await user.type(input, '{Backspace}');
+    expect(screen.getByTestId('plain')).toHaveTextContent(/^500$/);
+    await user.type(input, '0');
+    expect(screen.getByTestId('plain')).toHaveTextContent(/^5000$/);
+    await user.type(input, '.9');
+    expect(screen.getByTestId('plain')).toHaveTextContent(/^5000$/);
+    await user.tab();
+    expect(screen.queryByText(note)).not.toBeInTheDocument();
+    await user.type(input, '1');
+    expect(screen.getByTestId('plain')).toHaveTextContent(/^50001$/);
+  });
+
   it('refuses a digit past the limit instead of dropping another one, and keeps the caret after its digit', async () => {
     const user = userEvent.setup();
     function Limited() {

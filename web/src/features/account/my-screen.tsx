@@ -96,9 +96,10 @@ export default function MyScreen() {
               <List mode="card" header={t('my_data_title')}>
                 <List.Item onClick={() => showPrivacyNotice(t, company)} data-testid="privacy-consent">
                   {u.privacyNotice
-                    ? t('privacy_consent_line', {
+                    ? t(u.privacyNotice.language ? 'privacy_consent_line_language' : 'privacy_consent_line', {
                         version: u.privacyNotice.version,
                         date: dates.dateTime(u.privacyNotice.acceptedAt),
+                        language: t(`language_${u.privacyNotice.language}`),
                       })
                     : t('privacy_consent_none')}
                 </List.Item>

@@ -24,6 +24,14 @@ export function ApplicantProfile({ user }: { user: User }) {
   // As the borrower reads them (lib/reference-label.ts): in Chinese on a Chinese console.
   const marriage = useReferenceLabel('marriage');
   const education = useReferenceLabel('education');
+  // The consent registration recorded (PRODUCT.md 12.6): version, the language the
+  // text was read in (where recorded) and when.
+  const consentText = (consent: User['privacyNotice']) =>
+    consent
+      ? [`v${consent.version}`, consent.language && t(`language_${consent.language}`), dates.dateTime(consent.acceptedAt)]
+          .filter(Boolean)
+          .join(' · ')
+      : t('admin_privacy_notice_none');
   const sex = user.sex === 1 ? t('admin_sex_1') : user.sex === 2 ? t('admin_sex_2') : '—';
   const rows: KeyValue[] = [
     [t('admin_real_name'), user.realName],
@@ -40,6 +48,7 @@ export function ApplicantProfile({ user }: { user: User }) {
     [t('admin_bank'), user.bankName ? `${user.bankName} ${user.cardNo ?? ''}` : null],
     [t('admin_has_pin'), yesNo(user.hasWithdrawPin)],
     [t('admin_invite_code'), user.inviteCode],
+    [t('admin_privacy_notice'), consentText(user.privacyNotice)],
   ];
   if (user.creditScore !== undefined && user.creditScore !== null) rows.push([t('admin_credit_score'), String(user.creditScore)]);
   return <KeyValues rows={rows} columns={2} />;

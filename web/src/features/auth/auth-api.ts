@@ -8,11 +8,11 @@ import type { Sent, Wire } from '@/lib/wire';
 
 /**
  * Login, or registration with its SMS code, attribution (PRODUCT.md 12.2) and the
- * privacy notice version accepted (12.6).
+ * privacy notice version accepted and the language it was read in (12.6).
  */
 export type Credentials = Wire['LoginBody'] &
   Partial<
-    Sent<Pick<Wire['RegisterBody'], 'smsCode' | 'telemarketingCode' | 'installationSource' | 'privacyNoticeVersion'>>
+    Sent<Pick<Wire['RegisterBody'], 'smsCode' | 'telemarketingCode' | 'installationSource' | 'privacyNoticeVersion' | 'privacyNoticeLanguage'>>
   >;
 
 const withApp = (body: object) => ({ ...body, platform: PLATFORM, companyId: COMPANY_ID, appId: 1 });

@@ -21,6 +21,7 @@ import { LanguageSwitch } from '@/components/language-switch';
 import { showPrivacyNotice } from '@/components/privacy-notice';
 import { ServiceButton } from '@/components/service-button';
 import { SmsCodeField } from '@/components/sms-code-field';
+import { companyTextLanguage } from '@/lib/company-text';
 import type { ApiFailure } from '@/lib/envelope';
 import { signedIn } from '@/lib/session';
 import { storage } from '@/lib/storage';
@@ -29,7 +30,7 @@ import { checkConfirm, checkPassword, checkPhone, checkSmsCode, digitsOnly } fro
 import { useLoginMutation, useRegisterMutation } from './auth-api';
 
 export default function LoginScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
@@ -53,12 +54,14 @@ export default function LoginScreen() {
   const [login, loginState] = useLoginMutation();
   const [register, registerState] = useRegisterMutation();
   const busy = loginState.isLoading || registerState.isLoading;
-  // The notice shown and the version ticked: consent is to that version only, so a
-  // new version (fetched after the server refused the old one) unticks the box.
+  // The notice shown and what was ticked: consent is to that version, read in that
+  // language, only; so a new version (fetched after the server refused the old one)
+  // or another language unticks the box.
   const company = useCompanyConfigQuery();
   const noticeVersion = company.data?.privacyNoticeVersion ?? null;
-  const [acceptedVersion, setAcceptedVersion] = useState<string | null>(null);
-  const consented = !!noticeVersion && acceptedVersion === noticeVersion;
+  const noticeLanguage = companyTextLanguage(company.data, 'privacy-notice', i18n.language);
+  const [accepted, setAccepted] = useState<{ version: string; language: string } | null>(null);
+  const consented = !!noticeVersion && accepted?.version === noticeVersion && accepted.language === noticeLanguage;
 
   const filled = registering
     ? !!(mobile && smsCode && password && confirm && invite && consented)
@@ -85,7 +88,8 @@ export default function LoginScreen() {
       smsCode: registering ? smsCode : undefined,
       telemarketingCode: registering ? invite.trim() : undefined,
       installationSource: storage.get('channel') ?? undefined,
-      privacyNoticeVersion: registering ? (acceptedVersion ?? undefined) : undefined,
+      privacyNoticeVersion: registering ? accepted?.version : undefined,
+      privacyNoticeLanguage: registering ? accepted?.language : undefined,
     };
     try {
       const { token } = await (registering ? register(body) : login(body)).unwrap();
@@ -170,7 +174,9 @@ export default function LoginScreen() {
                   type="checkbox"
                   checked={consented}
                   disabled={!noticeVersion}
-                  onChange={(e) => setAcceptedVersion(e.target.checked ? noticeVersion : null)}
+                  onChange={(e) =>
+                    setAccepted(e.target.checked && noticeVersion ? { version: noticeVersion, language: noticeLanguage } : null)
+                  }
                   data-testid="privacy-consent"
                 />{' '}
                 {noticeVersion ? t('privacy_accept', { version: noticeVersion }) : t('privacy_accept_loading')}

@@ -56,7 +56,7 @@ function textOf(blob: Blob): Promise<string> {
   });
 }
 
-function mountMy(privacyNotice: { version: string; acceptedAt: string } | null) {
+function mountMy(privacyNotice: { version: string; acceptedAt: string; language?: string | null } | null) {
   server.use(
     answer('jackey/user/info', { ...userFixture(), privacyNotice }),
     answer('jackey/user/notices', { total: 0, unread: 0, page: 1, pageSize: 20, notices: [] }),
@@ -79,6 +79,12 @@ describe('the My page: your data', () => {
     await user.click(line);
     expect(await screen.findByText('We keep your data for 5 years after your last loan closes.')).toBeInTheDocument();
     expect(screen.getByText('Version 2026-11')).toBeInTheDocument();
+  });
+
+  it('names the language the notice was read in, where it was recorded', async () => {
+    mountMy({ version: '2026-11', acceptedAt: '2026-11-22T09:00:00.000000Z', language: 'fil' });
+    const line = await screen.findByTestId('privacy-consent');
+    expect(line).toHaveTextContent(/Privacy notice v2026-11 in Filipino, accepted on .*2026/);
   });
 
   it('says so when no acceptance is on record (an account from before consent was asked)', async () => {

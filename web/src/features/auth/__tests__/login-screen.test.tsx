@@ -3,13 +3,15 @@
  * the phone keeps digits only, bad input gets the right message before any call,
  * a server refusal shows its translated message, and success keeps the token.
  * Sign-up asks for the privacy notice (12.6): the version shown is the one ticked
- * and sent; a notice changed meanwhile is fetched again and must be ticked again.
+ * and sent, with the language its text was shown in; a notice changed meanwhile, or
+ * another language chosen after ticking, must be ticked again.
  */
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import LoginScreen from '@/features/auth/login-screen';
 import { answer, fail, server } from '@/testing/server';
 import { renderWithProviders } from '@/testing/render';
+import { setLanguage } from '@/lib/i18n';
 
 const NOTICE = { privacyNoticeVersion: '2026-11', 'privacy-notice': 'We collect your ID to verify you.' };
 
@@ -90,7 +92,48 @@ describe('sign in / sign up', () => {
       smsCode: '654321',
       telemarketingCode: 'WELCOME',
       privacyNoticeVersion: '2026-11',
+      // The notice has no translations: its English text was shown.
+      privacyNoticeLanguage: 'en',
     });
+  });
+
+  it('register: records the language the notice was read in; another language unticks the box (12.6)', async () => {
+    const sent: Record<string, unknown>[] = [];
+    const texts = { en: 'We collect your ID.', zh: '我们收集您的证件。', fil: 'Kinokolekta namin ang iyong ID.' };
+    server.use(
+      answer('jackey/loan/getAllCompanyConfigs', { ...NOTICE, translations: { 'privacy-notice': texts } }),
+      http.post('http://localhost/jackey/user/register', async ({ request }) => {
+        sent.push((await request.json()) as Record<string, unknown>);
+        return HttpResponse.json({ code: 0, msg: 'ok', data: { token: 'fresh' } });
+      }),
+    );
+    localStorage.setItem('inviteCode', 'WELCOME');
+    try {
+      const { router } = renderWithProviders(<LoginScreen />, { route: '/register', others: { '/': <p>home</p> } });
+      type(field('Phone number'), '09171234567');
+      type(field('SMS code'), '654321');
+      type(secret('Password'), 'abcdefgh');
+      type(secret('Confirm password'), 'abcdefgh');
+      const box = () => screen.getByTestId('privacy-consent') as HTMLInputElement;
+      await waitFor(() => expect(box()).toBeEnabled());
+      fireEvent.click(box());
+      expect(box()).toBeChecked();
+      // Ticked in English, then the borrower switches to Filipino: the notice now
+      // reads in Filipino, which was not what was ticked.
+      fireEvent.click(screen.getByRole('button', { name: 'Filipino' }));
+      await waitFor(() => expect(box()).not.toBeChecked());
+      fireEvent.click(screen.getByRole('button', { name: 'Basahin ang abiso sa privacy' }));
+      expect(await screen.findByText(texts.fil)).toBeInTheDocument();
+      fireEvent.click(screen.getByRole('button', { name: 'OK' }));
+      await waitFor(() => expect(screen.queryByText(texts.fil)).not.toBeInTheDocument());
+      fireEvent.click(box());
+      fireEvent.click(screen.getByRole('button', { name: 'Mag-sign up' }));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatchObject({ privacyNoticeVersion: '2026-11', privacyNoticeLanguage: 'fil' });
+    } finally {
+      await act(() => setLanguage('en', false));
+    }
   });
 
   it('register: the privacy notice opens from the form; a notice changed meanwhile must be accepted again (12.6)', async () => {
