@@ -549,11 +549,15 @@ pub async fn apply_payment_event(
             }
             // Money received is recorded as received; the Order then applies what its
             // session allows and is owed, and the rest is refunded (P1, 12.1).
+            // Received now: the Order judges the payment as of this time however late
+            // its workflow takes it (12.1).
+            let received_at = Some(state.now());
             let command = || WalletCommand::RecordRecharge {
                 payment_ref: event.payment_ref.clone(),
                 order_id: session.order_id,
                 amount: event.amount.value(),
                 session_id: Some(session_id),
+                received_at,
             };
             let wallet = session.user_id.to_string();
             state

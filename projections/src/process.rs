@@ -545,18 +545,20 @@ impl LoanProcess {
             order_id,
             amount,
             session_id,
+            received_at,
         } = payload
         else {
             return Ok(());
         };
         // P1: the order decides what of the money it takes (its session, what is owed
-        // today) and asks for the rest to be refunded; it is idempotent on the
-        // payment reference.
+        // on the day the money arrived) and asks for the rest to be refunded; it is
+        // idempotent on the payment reference.
         let command = OrderCommand::ReceiveRepayment {
             payment_ref,
             amount,
             source: RepaymentSource::Recharge,
             session_id,
+            received_at,
         };
         if let Some(refusal) = self.order_step(order_id, command, event).await? {
             // Money that arrived is never refused by the order (it refunds what it does
@@ -583,6 +585,7 @@ impl LoanProcess {
             order_id,
             amount,
             session_id: None,
+            received_at: None,
         };
         self.wallet(user_id, received, cause).await?;
         let Some(account) = self.bound_account(user_id).await? else {

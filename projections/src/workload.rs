@@ -543,6 +543,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
                     order_id,
                     amount,
                     session_id: Some(session_id),
+                    received_at: None,
                 },
             )
             .await;
@@ -551,6 +552,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
             amount,
             source: RepaymentSource::Recharge,
             session_id: Some(session_id),
+            received_at: None,
         };
         let events = journey
             .order(&oid, &mut order, receive, Actor::System)

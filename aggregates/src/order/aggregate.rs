@@ -866,8 +866,12 @@ impl Aggregate for Order {
                 amount,
                 source,
                 session_id,
+                received_at,
             } => {
-                self.receive_repayment(payment_ref, amount, source, session_id, sink, now)
+                // As of the money's arrival; a time past the order's clock is not
+                // believed (the events would be dated in its future).
+                let as_of = received_at.map_or(now, |at| at.min(now));
+                self.receive_repayment(payment_ref, amount, source, session_id, sink, as_of)
                     .await?;
             }
             OrderCommand::AccrueOverdue => self.accrue_overdue(sink, now).await?,

@@ -2,6 +2,7 @@
 
 use super::reminder::ReminderKind;
 use crate::types::{BankAccount, ImageRef, ResubmissionItem};
+use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -146,6 +147,12 @@ pub enum OrderCommand {
         source: RepaymentSource,
         /// The payment session (recharges).
         session_id: Option<Uuid>,
+        /// When the money arrived (a recharge's `Recharged`); the payment is judged as
+        /// of then (its session's expiry, what is owed, cooling-off), never later than
+        /// the order's now, so a workflow that runs late (a crash, a restart, lag past
+        /// midnight) does not refund a payment made in time or charge a day's
+        /// interest the borrower did not owe. `None`: now (an auditor's entry).
+        received_at: Option<DateTime<Utc>>,
     },
     /// Scheduler: mark overdue installments and charge overdue fees up to today.
     AccrueOverdue,

@@ -9,7 +9,7 @@ use crate::services::doubles::{
 };
 use crate::services::OrderServices;
 use crate::types::{BankAccount, ImageRef, InvalidInput, ResubmissionItem};
-use chrono::{DateTime, Days, Utc};
+use chrono::{DateTime, Days, TimeZone, Utc};
 use cqrs_es::test::TestFramework;
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
@@ -187,6 +187,7 @@ fn repay(payment_ref: &str, amount: Decimal) -> OrderCommand {
         amount,
         source: manual(),
         session_id: None,
+        received_at: None,
     }
 }
 
@@ -1326,6 +1327,7 @@ fn no_auditor_or_borrower_command_increases_what_is_owed_p11() {
                 auditor_id: auditor_1(),
             },
             session_id: None,
+            received_at: None,
         },
         OrderCommand::SendReminder {
             period: 7,
@@ -1439,6 +1441,7 @@ fn recharge(payment_ref: &str, n: u128, amount: Decimal) -> OrderCommand {
         amount,
         source: RepaymentSource::Recharge,
         session_id: Some(session(n)),
+        received_at: None,
     }
 }
 
@@ -1582,6 +1585,93 @@ fn paying_a_stale_session_is_refunded_in_full_p1() {
     assert_eq!(events.len(), 2);
 }
 
+/// `recharge` of money that arrived at `received_at`.
+fn recharge_received(
+    payment_ref: &str,
+    n: u128,
+    amount: Decimal,
+    received_at: DateTime<Utc>,
+) -> OrderCommand {
+    OrderCommand::ReceiveRepayment {
+        payment_ref: payment_ref.to_string(),
+        amount,
+        source: RepaymentSource::Recharge,
+        session_id: Some(session(n)),
+        received_at: Some(received_at),
+    }
+}
+
+#[test]
+fn a_payment_made_in_time_is_applied_however_late_the_workflow_runs_p1() {
+    // Paid at minute 20 of the 30-minute page; the workflow was down until minute 40.
+    let mut given = disbursed();
+    given.push(session_opened(1, dec!(5000)));
+    let paid_at = test_now() + chrono::Duration::minutes(20);
+    let workflow_runs = test_now() + chrono::Duration::minutes(40);
+    let events = run(
+        test_at(workflow_runs),
+        given,
+        recharge_received("pay-1", 1, dec!(5000), paid_at),
+    );
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, OrderEvent::PaymentRefundDue { .. })),
+        "refunded: {events:?}"
+    );
+    assert!(matches!(
+        events.last(),
+        Some(OrderEvent::RepaymentReceived { amount, at, .. })
+            if *amount == dec!(5000) && *at == paid_at
+    ));
+}
+
+#[test]
+fn an_arrival_time_past_the_orders_clock_is_not_believed_p1() {
+    let mut given = disbursed();
+    given.push(session_opened(1, dec!(5000)));
+    let now = test_now() + chrono::Duration::minutes(31);
+    let claimed = test_now() + chrono::Duration::minutes(60);
+    let events = run(
+        test_at(now),
+        given,
+        recharge_received("pay-1", 1, dec!(5000), claimed),
+    );
+    assert!(matches!(
+        &events[1],
+        OrderEvent::PaymentRefundDue { amount, reason, at, .. }
+            if *amount == dec!(5000) && reason == "the payment page had expired" && *at == now
+    ));
+}
+
+#[test]
+fn a_payoff_that_arrived_on_the_last_cooling_off_day_closes_the_loan_free_after_midnight_p12() {
+    // Paid out on 22 November; day 7 (29 November) is the last day of cooling-off.
+    // The principal arrives at 23:59:59 and the workflow takes it at 00:00:05.
+    let arrived = Utc.with_ymd_and_hms(2026, 11, 29, 23, 59, 59).unwrap();
+    let mut given = disbursed();
+    given.push(OrderEvent::PaymentSessionOpened {
+        session_id: session(1),
+        amount: dec!(80000),
+        expires_at: arrived + chrono::Duration::minutes(25),
+        at: arrived - chrono::Duration::minutes(5),
+    });
+    let workflow_runs = arrived + chrono::Duration::seconds(6);
+    let events = run(
+        test_at(workflow_runs),
+        given,
+        recharge_received("pay-1", 1, dec!(80000), arrived),
+    );
+    assert!(
+        matches!(
+            events.last(),
+            Some(OrderEvent::LoanRepaid { cooling_off: true, fees_waived, at, .. })
+                if fees_waived.is_zero() && *at == arrived
+        ),
+        "{events:?}"
+    );
+}
+
 #[test]
 fn a_payment_above_its_session_applies_the_session_and_refunds_the_rest_p1() {
     let mut given = disbursed();
@@ -1638,6 +1728,7 @@ fn a_payment_without_a_session_is_refunded_p1() {
             amount: dec!(500),
             source: RepaymentSource::Recharge,
             session_id: None,
+            received_at: None,
         })
         .then_expect_events(vec![refund(
             "stray",
@@ -1684,6 +1775,7 @@ fn manual_by(payment_ref: &str, amount: Decimal, auditor_id: Uuid) -> OrderComma
         amount,
         source: RepaymentSource::Manual { auditor_id },
         session_id: None,
+        received_at: None,
     }
 }
 

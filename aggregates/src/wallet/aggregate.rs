@@ -198,6 +198,7 @@ impl Aggregate for Wallet {
                 order_id,
                 amount,
                 session_id,
+                received_at,
             } => {
                 if self.recharges.contains_key(&payment_ref)
                     || self.applied_payments.contains(&payment_ref)
@@ -211,6 +212,7 @@ impl Aggregate for Wallet {
                     order_id,
                     amount,
                     session_id,
+                    received_at,
                 };
                 sink.write(event, self).await;
             }

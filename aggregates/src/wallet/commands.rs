@@ -1,6 +1,7 @@
 //! Commands of the Wallet aggregate, sent by the process managers of DESIGN.md.
 
 use crate::types::BankAccount;
+use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -46,6 +47,10 @@ pub enum WalletCommand {
         amount: Decimal,
         /// The payment session it was paid on.
         session_id: Option<Uuid>,
+        /// When the money arrived (the verified webhook, at the `Clock`'s now); `None`
+        /// for an amount recorded only to be refunded. The Order judges the payment as
+        /// of this time, however late its workflow runs (12.1, P12).
+        received_at: Option<DateTime<Utc>>,
     },
     /// After `PaymentRefundDue`: send back cash of `payment_ref` that the order did not
     /// take, to the borrower's bound account (12.1). Once per payment reference; the

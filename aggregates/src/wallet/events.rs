@@ -1,6 +1,7 @@
 //! Events of the Wallet aggregate.
 
 use crate::types::BankAccount;
+use chrono::{DateTime, Utc};
 use cqrs_es::DomainEvent;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -54,6 +55,10 @@ pub enum WalletEvent {
         /// The payment session (absent in events of earlier versions).
         #[serde(default)]
         session_id: Option<Uuid>,
+        /// When the money arrived (absent in events of earlier versions, and for an
+        /// amount recorded only to be refunded).
+        #[serde(default)]
+        received_at: Option<DateTime<Utc>>,
     },
     /// Cash the order did not take is on its way back to the borrower's account.
     RefundRequested {

@@ -141,6 +141,7 @@ fn the_undrawn_remainder_is_released_after_the_drawdown() {
         order_id: order(),
         amount: dec!(500),
         session_id: None,
+        received_at: None,
     });
     assert_eq!(fold(history).balance(), dec!(500));
 }
@@ -152,6 +153,7 @@ fn a_payment_is_recorded_once_and_applied_once() {
         order_id: order(),
         amount: dec!(5000),
         session_id: None,
+        received_at: None,
     }];
     test()
         .given(recharged.clone())
@@ -160,6 +162,7 @@ fn a_payment_is_recorded_once_and_applied_once() {
             order_id: order(),
             amount: dec!(5000),
             session_id: None,
+            received_at: None,
         })
         .then_expect_events(vec![]);
     let apply = WalletCommand::ApplyRepayment {
@@ -191,6 +194,7 @@ fn a_payment_is_recorded_once_and_applied_once() {
             order_id: order(),
             amount: dec!(5000),
             session_id: None,
+            received_at: None,
         })
         .then_expect_events(vec![]);
 }
@@ -204,6 +208,7 @@ fn money_received_beyond_what_is_owed_is_refunded_not_kept_p1() {
             order_id: order(),
             amount: dec!(5000),
             session_id: None,
+            received_at: None,
         },
         WalletEvent::RepaymentApplied {
             payment_ref: "pay-1".to_string(),
@@ -285,6 +290,7 @@ fn a_refund_the_bank_returned_is_sent_again_once_to_another_account_p1() {
             order_id: order(),
             amount: dec!(2000),
             session_id: None,
+            received_at: None,
         },
         WalletEvent::RefundRequested {
             refund_id: refund_id(),
@@ -356,6 +362,7 @@ fn applying_more_than_a_payment_brought_is_refused() {
         order_id: order(),
         amount: dec!(5000),
         session_id: None,
+        received_at: None,
     };
     test()
         .given(vec![recharged])
@@ -377,6 +384,7 @@ fn amounts_must_be_positive_with_two_decimals() {
                 order_id: order(),
                 amount,
                 session_id: None,
+                received_at: None,
             })
             .then_expect_error(WalletError::InvalidAmount);
     }

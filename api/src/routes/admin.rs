@@ -1000,6 +1000,7 @@ async fn manual_repayment(
                 amount: body.amount.value(),
                 source: RepaymentSource::Manual { auditor_id },
                 session_id: None,
+                received_at: None,
             },
             Actor::Auditor(auditor_id),
             &request_id(),

@@ -348,6 +348,7 @@ impl TestApp {
             order_id: order_id.parse().unwrap(),
             amount,
             session_id: Some(session_id),
+            received_at: Some(self.state.now()),
         };
         self.state
             .execute(&self.state.wallets, user_id, recharge, system, "webhook")

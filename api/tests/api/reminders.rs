@@ -85,6 +85,7 @@ async fn pay(app: &TestApp, user_id: Uuid, order_id: &str, amount: Decimal) {
         order_id: order_id.parse().unwrap(),
         amount,
         session_id: Some(session_id),
+        received_at: None,
     };
     app.state
         .execute(

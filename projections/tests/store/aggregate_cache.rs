@@ -251,6 +251,7 @@ async fn a_tail_sealed_for_a_new_subject_is_opened_and_its_key_watched(db: &Test
         order_id: Uuid::now_v7(),
         amount: dec!(500),
         session_id: None,
+        received_at: None,
     };
     a.execute(&id, recharge, actor("t")).await.unwrap();
     // Nothing personal yet: a's entry opened no value and watches no key. Another bus

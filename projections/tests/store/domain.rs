@@ -222,6 +222,7 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
                     order_id,
                     amount,
                     session_id: Some(session_id),
+                    received_at: None,
                 },
                 system(),
             )
@@ -235,6 +236,7 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
                     amount,
                     source: RepaymentSource::Recharge,
                     session_id: Some(session_id),
+                    received_at: None,
                 },
                 system(),
             )

@@ -256,6 +256,7 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
                     order_id,
                     amount,
                     session_id: Some(session_id),
+                    received_at: None,
                 },
                 Actor::System.metadata("webhook", None),
             )
@@ -272,6 +273,7 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
                 order_id,
                 amount: dec!(20000),
                 session_id: Some(Uuid::from_u128(0x5E55_0000)),
+                received_at: None,
             },
             Actor::System.metadata("webhook", None),
         )
