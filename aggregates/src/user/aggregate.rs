@@ -568,8 +568,18 @@ impl Aggregate for User {
             }
             UserCommand::Login { password } => {
                 self.registered()?;
-                self.ensure_unlocked()?;
-                if services.hasher.verify(&password, &self.password_hash).await {
+                // PRODUCT.md 12.2: whoever lacks the password learns nothing of the
+                // account, so the password is checked first, on every login (the same
+                // time whatever the account's state). A security lock answers as a
+                // wrong password whatever is sent: it stops the guessing, and the
+                // borrower lifts it with an SMS code (P4). A compliance hold is said,
+                // with its reason, only to the password's holder.
+                let correct = services.hasher.verify(&password, &self.password_hash).await;
+                if self.security_lock.is_some() {
+                    return Err(UserError::LoginRefused);
+                }
+                if correct {
+                    self.ensure_unlocked()?;
                     sink.write(UserEvent::LoginSucceeded { at: now }, self)
                         .await;
                 } else {

@@ -61,7 +61,9 @@ pub enum UserCommand {
         privacy_notice_language: Option<String>,
     },
     /// `/user/login`. A wrong password is recorded as `LoginFailed` (not an error, so
-    /// it is committed); the fifth in a row also locks the account (P4).
+    /// it is committed); the fifth in a row also locks the account (P4). Errors:
+    /// 10002 while security-locked, whatever the password (12.2); 20003 a compliance
+    /// hold, to the right password only.
     Login {
         /// Plain password.
         password: String,

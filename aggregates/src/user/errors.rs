@@ -26,6 +26,11 @@ pub enum UserError {
         /// The languages it is given in, comma-separated.
         languages: String,
     },
+    /// 10002: a login refused without saying why (PRODUCT.md 12.2: a login failure
+    /// does not reveal whether the phone has an account, nor its locks to whoever
+    /// lacks the password).
+    #[error("wrong phone number or password")]
+    LoginRefused,
     /// 10001: the account already exists.
     #[error("phone number already registered")]
     AlreadyRegistered,
@@ -98,6 +103,7 @@ impl UserError {
             Self::PrivacyNoticeNotAccepted { .. } | Self::PrivacyNoticeLanguage { .. } => {
                 ErrorCode::RequestError
             }
+            Self::LoginRefused => ErrorCode::WrongPhoneOrPassword,
             Self::AlreadyRegistered => ErrorCode::PhoneAlreadyRegistered,
             Self::NotRegistered => ErrorCode::AccountNotFound,
             Self::AccountLocked { .. } => ErrorCode::AccountLocked,

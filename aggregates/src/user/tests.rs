@@ -441,7 +441,10 @@ fn the_fifth_wrong_password_places_a_security_lock_p4() {
 }
 
 #[test]
-fn login_to_a_locked_account_is_refused_even_with_the_right_password_p4() {
+fn a_security_lock_answers_every_login_as_a_wrong_password_p4_12_2() {
+    // Locked after wrong guesses: the right password is refused too, and as a wrong
+    // one is (nothing tells a guesser that the account exists, is locked, or that
+    // the guess was right); nothing is recorded. The SMS code lifts it.
     let given = vec![
         registered("WELCOME"),
         UserEvent::AccountLocked {
@@ -450,15 +453,45 @@ fn login_to_a_locked_account_is_refused_even_with_the_right_password_p4() {
             by: Actor::System,
         },
     ];
+    for password in ["secret-pass", "wrong-pass"] {
+        test()
+            .given(given.clone())
+            .when(UserCommand::Login {
+                password: password.to_string(),
+            })
+            .then_expect_error(UserError::LoginRefused);
+    }
+}
+
+#[test]
+fn a_compliance_hold_and_its_reason_are_said_at_login_only_to_the_right_password_p4_12_2() {
+    let given = vec![
+        registered("WELCOME"),
+        UserEvent::AccountLocked {
+            kind: LockKind::Compliance,
+            reason: "document check".to_string(),
+            by: Actor::Auditor(auditor()),
+        },
+    ];
     test()
-        .given(given)
+        .given(given.clone())
         .when(UserCommand::Login {
             password: "secret-pass".to_string(),
         })
         .then_expect_error(UserError::AccountLocked {
-            kind: LockKind::Security,
-            reason: "too many wrong passwords".to_string(),
+            kind: LockKind::Compliance,
+            reason: "document check".to_string(),
         });
+    // A wrong password is counted as any other (and may add a security lock).
+    test()
+        .given(given)
+        .when(UserCommand::Login {
+            password: "wrong-pass".to_string(),
+        })
+        .then_expect_events(vec![UserEvent::LoginFailed {
+            failed_attempts: 1,
+            at: test_now(),
+        }]);
 }
 
 #[test]

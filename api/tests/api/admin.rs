@@ -319,6 +319,23 @@ async fn console(app: &TestApp) {
         info_b["lock"],
         json!({"kind": "compliance", "reason": "document review in progress"})
     );
+    // Its reason is said at login only to the password's holder (PRODUCT.md 12.2):
+    // a wrong password reads as for a phone without an account.
+    let login = |password: &str| json!({"mobile": "09171110002", "password": password});
+    let guess = app
+        .fails("/jackey/user/login", None, login("guess-guess"), 10002)
+        .await;
+    assert_eq!(guess["msg"], "wrong phone number or password", "{guess}");
+    let held = app
+        .fails("/jackey/user/login", None, login("secret-pass"), 20003)
+        .await;
+    assert!(
+        held["msg"]
+            .as_str()
+            .unwrap()
+            .contains("document review in progress"),
+        "{held}"
+    );
     let user = app
         .ok("/admin/api/users/detail", s2, json!({"userId": user_b}))
         .await;

@@ -17,7 +17,6 @@ use serde_json::json;
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
-use super::credentials::password_refusal;
 use crate::auth::{self, Borrower, BorrowerToken, TokenKind};
 use crate::claims;
 use crate::envelope::{ok, AnyData, ApiError, ApiJson, Envelope, Null};
@@ -240,8 +239,12 @@ struct LoginBody {
     path = "/jackey/user/login",
     tag = "borrower account",
     summary = "Log in",
-    description = "Answers a session token. 10002 wrong phone or password, 20003 account \
-                   locked, 5 too many requests from this client.",
+    description = "Answers a session token. 10002 wrong phone or password, the same \
+                   answer for a phone without an account and for an account locked after \
+                   wrong passwords (PRODUCT.md 12.2: a login failure says nothing about \
+                   the account; the lock is lifted with `/jackey/user/unlock`); 20003 a \
+                   compliance hold, with its reason, to the right password only; 5 too \
+                   many requests from this client.",
     request_body = LoginBody,
     responses((status = 200, description = "Envelope with the token", body = Envelope<Option<TokenData>>))
 )]
@@ -251,6 +254,11 @@ async fn login(
 ) -> Result<Response, ApiError> {
     let wrong = || ApiError::code(ErrorCode::WrongPhoneOrPassword);
     let Some(user_id) = queries::user_by_mobile(&state, body.mobile.trim()).await? else {
+        // The same work as a registered phone's login, so the answer's time does not
+        // tell either (12.2).
+        let hasher = &state.user_services.hasher;
+        let decoy = DECOY_HASH.get_or_init(|| hasher.hash("no account")).await;
+        hasher.verify(&body.password, decoy).await;
         return Err(wrong());
     };
     let events = state
@@ -271,8 +279,15 @@ async fn login(
         let token = auth::issue(&state, user_id, TokenKind::Borrower).await?;
         return Ok(ok(TokenData { token }));
     }
-    Err(password_refusal(&events, "wrong phone number or password").unwrap_or_else(wrong))
+    // Neither the attempts left nor the lock a fifth failure set: either would tell
+    // whoever tries a phone number that it has an account (12.2). The login screen
+    // says that wrong passwords lock the account and how to lift it.
+    Err(wrong())
 }
+
+/// An argon2id hash of no account's password, made with the deployment's parameters
+/// the first time a login names an unknown phone.
+static DECOY_HASH: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
 
 #[utoipa::path(
     post,

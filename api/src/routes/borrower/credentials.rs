@@ -137,10 +137,11 @@ async fn change_password(
     }
 }
 
-/// The answer to a wrong password the User recorded (login, change password): 20003
+/// The answer to a wrong current password the User recorded (change password: the
+/// caller is signed in, so the count tells nobody new that the account exists): 20003
 /// when it locked the account (P4), else 10002 `"{wrong} (N attempts left)"`; `None`
 /// when no wrong password was recorded.
-pub(super) fn password_refusal(events: &[EventEnvelope<User>], wrong: &str) -> Option<ApiError> {
+fn password_refusal(events: &[EventEnvelope<User>], wrong: &str) -> Option<ApiError> {
     events.iter().rev().find_map(|event| match &event.payload {
         UserEvent::AccountLocked { reason, .. } => Some(ApiError::new(
             ErrorCode::AccountLocked,

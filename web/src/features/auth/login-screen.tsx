@@ -100,7 +100,12 @@ export default function LoginScreen() {
       const failure = error as ApiFailure;
       const noticeChanged = registering && failure.code === 10004 && !!failure.serverMessage?.includes('privacyNoticeVersion');
       if (noticeChanged) void company.refetch();
-      setProblem(noticeChanged ? t('privacy_notice_changed') : failure.message);
+      // A failed login says nothing about the account (PRODUCT.md 12.2): not the
+      // attempts left, nor a lock; so say here what wrong passwords do and how to undo it.
+      const wrongLogin = !registering && failure.code === 10002;
+      setProblem(
+        noticeChanged ? t('privacy_notice_changed') : wrongLogin ? `${failure.message} ${t('login_lock_hint')}` : failure.message,
+      );
       setProblemField(null);
     }
   };

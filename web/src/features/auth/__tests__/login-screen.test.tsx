@@ -201,7 +201,11 @@ describe('sign in / sign up', () => {
     type(field('Phone number'), '09171234567');
     type(secret('Password'), 'abcdefgh');
     fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Wrong phone number or password.');
+    // The server says nothing of the account (12.2): the screen says what wrong
+    // passwords do and how a lock is lifted.
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Wrong phone number or password. Five wrong passwords in a row lock the account: “Forgot password?” unlocks it.',
+    );
     server.use(answer('jackey/user/login', { token: 'new-token' }));
     fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
