@@ -6,7 +6,7 @@
 //! server refuses to start with a product that breaks a cap (P5). The lender's name
 //! and licence numbers are required (P14).
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 use aggregates::pricing::{CompliancePolicy, ComplianceProfile, Lender, Product};
@@ -18,7 +18,8 @@ use serde_json::Value as Json;
 /// The demo configuration shipped with the code.
 pub const DEMO_CONFIG: &str = include_str!("../config/demo.json");
 
-/// A product as configured: the domain's product plus its logo.
+/// A product as configured: the domain's product plus its logo and the name in the
+/// app's other languages.
 #[derive(Debug, Clone, Deserialize)]
 pub struct ProductConfig {
     /// The product.
@@ -27,6 +28,11 @@ pub struct ProductConfig {
     /// Logo URL.
     #[serde(default)]
     pub logo: String,
+    /// The product's name in the app's other languages (`{"zh": …, "fil": …}`); the
+    /// product's `name` is the English one, which a language without its own shows.
+    /// Display only: orders record `name` (PRODUCT.md 10).
+    #[serde(default)]
+    pub name_translations: BTreeMap<String, String>,
 }
 
 /// Currency settings (PRODUCT.md section 1).
@@ -262,6 +268,7 @@ impl LendingConfig {
         }
         config.check_reference_data()?;
         config.check_texts()?;
+        config.check_product_names()?;
         Ok(config)
     }
 
@@ -300,6 +307,30 @@ impl LendingConfig {
                         "the privacy notice per language needs every language of the app: \
                          {missing:?} is missing"
                     ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A product's translated names are in the app's languages other than English
+    /// (its `name` is the English one), each non-blank.
+    fn check_product_names(&self) -> Result<(), ConfigError> {
+        for configured in &self.products {
+            for (language, name) in &configured.name_translations {
+                if language == "en" || !APP_LANGUAGES.contains(&language.as_str()) {
+                    return Err(ConfigError::Text(format!(
+                        "product {}: name_translations {language:?} is not one of the app's \
+                         other languages ({}; `name` is the English one)",
+                        configured.product.id,
+                        APP_LANGUAGES[1..].join(", ")
+                    )));
+                }
+                if name.trim().is_empty() {
+                    return Err(ConfigError::Text(format!(
+                        "product {}: the {language:?} name is blank",
+                        configured.product.id
+                    )));
                 }
             }
         }
@@ -960,6 +991,35 @@ mod tests {
         value["company"]["privacy-notice"] = serde_json::json!({"en": "Notice", "zh": "通知"});
         let refused = LendingConfig::load(&value.to_string(), &ComplianceProfile::Ph);
         assert!(matches!(refused, Err(ConfigError::Text(_))), "{refused:?}");
+    }
+
+    #[test]
+    fn product_names_are_translated_only_into_the_apps_other_languages() {
+        let demo = LendingConfig::load(DEMO_CONFIG, &ComplianceProfile::Ph).unwrap();
+        assert_eq!(
+            demo.products[0]
+                .name_translations
+                .get("zh")
+                .map(String::as_str),
+            Some("现金贷款")
+        );
+        let value: Json = serde_json::from_str(DEMO_CONFIG).unwrap();
+        for (translations, why) in [
+            (
+                serde_json::json!({"de": "Bargeld"}),
+                "not a language of the app",
+            ),
+            (serde_json::json!({"en": "Other"}), "two English names"),
+            (serde_json::json!({"zh": "  "}), "blank"),
+        ] {
+            let mut value = value.clone();
+            value["products"][0]["name_translations"] = translations;
+            let refused = LendingConfig::load(&value.to_string(), &ComplianceProfile::Ph);
+            assert!(
+                matches!(refused, Err(ConfigError::Text(_))),
+                "{why}: {refused:?}"
+            );
+        }
     }
 
     #[test]

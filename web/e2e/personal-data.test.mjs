@@ -81,7 +81,7 @@ describe('personal data', () => {
     // The same page in Filipino.
     await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'Filipino' }).click();
     await page.getByText(fil.data_export_download).waitFor();
-    assert.match(await consent.innerText(), new RegExp(`Abiso sa privacy v${version}, tinanggap noong`));
+    assert.match(await consent.innerText(), new RegExp(`Abiso sa privacy v${version} sa English, tinanggap noong`));
     await page.getByText(fil.data_export_download).scrollIntoViewIfNeeded();
     await fitsThePhone(page, 'my-fil');
     await shot(page, 'my-data-fil');

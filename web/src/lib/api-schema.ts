@@ -601,7 +601,7 @@ export interface paths {
         put?: never;
         /**
          * The products
-         * @description `data`: list of {id, name, logo, minAmount, maxAmount, step, defaultRate, enabled}; amounts are decimal strings.
+         * @description `data`: list of {id, name, logo, minAmount, maxAmount, step, defaultRate, enabled, nameTranslations}; amounts are decimal strings; `name` is English and `nameTranslations` the name by language code (`zh`, `fil`) where the lender gave one.
          */
         post: operations["app_list"];
         delete?: never;
@@ -1201,7 +1201,7 @@ export interface paths {
         put?: never;
         /**
          * Log in
-         * @description Answers a session token. 10002 wrong phone or password, 20003 account locked, 5 too many requests from this client.
+         * @description Answers a session token. 10002 wrong phone or password, the same answer for a phone without an account and for an account locked after wrong passwords (PRODUCT.md 12.2: a login failure says nothing about the account; the lock is lifted with `/jackey/user/unlock`); 20003 a compliance hold, with its reason, to the right password only; 5 too many requests from this client.
          */
         post: operations["login"];
         delete?: never;

@@ -71,6 +71,8 @@ export interface Product {
   /** Daily rate in percent, e.g. "0.2". */
   defaultRate: string;
   enabled: boolean;
+  /** The name by language code (`zh`, `fil`) where the lender gave one; `name` is English. */
+  nameTranslations?: Record<string, string>;
 }
 
 export interface PeriodConfig {

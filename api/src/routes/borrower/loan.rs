@@ -75,8 +75,10 @@ use crate::request_id::current as request_id;
     path = "/jackey/loan/appList",
     tag = "borrower loan",
     summary = "The products",
-    description = "`data`: list of {id, name, logo, minAmount, maxAmount, step, defaultRate, enabled}; \
-                   amounts are decimal strings.",
+    description = "`data`: list of {id, name, logo, minAmount, maxAmount, step, defaultRate, enabled, \
+                   nameTranslations}; amounts are decimal strings; `name` is English and \
+                   `nameTranslations` the name by language code (`zh`, `fil`) where the \
+                   lender gave one.",
     responses((status = 200, description = "Envelope with the products", body = Envelope<AnyData>))
 )]
 async fn app_list(State(state): State<AppState>) -> Result<Response, ApiError> {
@@ -96,6 +98,7 @@ async fn app_list(State(state): State<AppState>) -> Result<Response, ApiError> {
                 "step": money_text(product.amount_step),
                 "defaultRate": aggregates::pricing::daily_rate_pct(default_rate).normalize().to_string(),
                 "enabled": product.enabled,
+                "nameTranslations": p.name_translations,
             })
         })
         .collect();

@@ -27,6 +27,7 @@ import { newIdempotencyKey } from '@/lib/idempotency';
 import { gatherTerms } from '@/lib/rules';
 import { usePeriodConfigQuery, useProductsQuery, useUserInfoQuery } from '@/lib/shared-api';
 import { formatPct } from '@/lib/money';
+import { useProductName } from '@/lib/product-name';
 import { checkAge, checkApplyAmount, clampAmount } from '@/lib/validation';
 import { useApplyMutation, useQuoteQuery } from './loan-api';
 import { PeriodPicker } from './period-picker';
@@ -46,6 +47,7 @@ export default function ApplyScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const money = useMoney();
+  const productName = useProductName();
   const appId = Number(useParams().appId);
   const [query, setQuery] = useSearchParams();
   const products = useProductsQuery();
@@ -146,7 +148,7 @@ export default function ApplyScreen() {
   }
 
   return (
-    <Page title={product.name} back>
+    <Page title={productName(product)} back>
       <section className="card">
         <div className="muted">{t('loan_amount')}</div>
         <MoneyInput

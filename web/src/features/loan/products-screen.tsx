@@ -13,6 +13,7 @@ import { QueryGate } from '@/components/query-gate';
 import { EmptyState } from '@/components/states';
 import { useMoney } from '@/components/use-money';
 import { formatPct } from '@/lib/money';
+import { useProductName } from '@/lib/product-name';
 import { isQualified } from '@/lib/rules';
 import { useProductsQuery, useUserInfoQuery } from '@/lib/shared-api';
 
@@ -20,6 +21,7 @@ export default function ProductsScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const money = useMoney();
+  const name = useProductName();
   const products = useProductsQuery();
   const { data: user } = useUserInfoQuery();
   const qualified = isQualified(user?.userQualificationView);
@@ -36,7 +38,7 @@ export default function ProductsScreen() {
                   <div className="row">
                     <Image src={p.logo} width={48} height={48} fit="cover" style={{ borderRadius: 12 }} alt="" />
                     <div style={{ flex: 1 }}>
-                      <div className="product__name">{p.name}</div>
+                      <div className="product__name">{name(p)}</div>
                       <div className="muted">
                         {t('up_to')} {money(p.maxAmount)} · {t('daily_rate')} {formatPct(p.defaultRate)}
                       </div>
