@@ -193,6 +193,18 @@ pub struct PaymentSession {
     pub created_at: String,
 }
 
+impl PaymentSession {
+    /// True once the page may no longer be paid at the provider: the Order's session
+    /// length after it opened ([`aggregates::order::PAYMENT_SESSION_MINUTES`], 12.1),
+    /// as Xendit's invoice is opened for (`invoice_duration`). The sandbox page closes
+    /// then too, instead of taking money the Order would only refund.
+    pub fn expired_at(&self, now: chrono::DateTime<chrono::Utc>) -> bool {
+        let minutes = chrono::Duration::minutes(aggregates::order::PAYMENT_SESSION_MINUTES);
+        chrono::DateTime::parse_from_rfc3339(&self.created_at)
+            .is_ok_and(|opened| now >= opened + minutes)
+    }
+}
+
 /// Why a provider could not open a payment page.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PaymentError {

@@ -50,6 +50,10 @@ struct InvoiceRequest<'a> {
     amount: Box<RawValue>,
     currency: &'a str,
     description: &'a str,
+    /// Seconds the invoice may be paid: the Order's session length, so the page
+    /// closes when the session does (Xendit's own default is a day, during which a
+    /// payment would only be refunded; 12.1).
+    invoice_duration: i64,
 }
 
 #[derive(Deserialize)]
@@ -193,6 +197,7 @@ impl PaymentProvider for Xendit {
                 amount: number(session.amount),
                 currency: &self.currency,
                 description: "Loan repayment",
+                invoice_duration: aggregates::order::PAYMENT_SESSION_MINUTES * 60,
             };
             let unavailable = |e: &dyn std::fmt::Display| PaymentError::Unavailable(e.to_string());
             let answer = self

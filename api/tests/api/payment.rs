@@ -16,6 +16,29 @@ use tower::ServiceExt;
 use uuid::Uuid;
 
 use crate::helpers::{on_both_stores, TestApp, PNG};
+use aggregates::services::doubles::{test_now, FixedClock};
+use std::sync::Arc;
+
+on_both_stores!(
+    at_a_fixed_clock: expired_sandbox_page,
+    an_expired_sandbox_page_takes_no_payment_on_sqlite,
+    an_expired_sandbox_page_takes_no_payment_on_postgres
+);
+
+/// The sandbox page closes with the Order's session (30 minutes, 12.1), as a real
+/// provider's invoice does: it says so, takes nothing and leaves the session open.
+async fn expired_sandbox_page(clock: Arc<FixedClock>, app: TestApp) {
+    let (borrower, _) = borrower_with_loan(&app, "09171230031").await;
+    let url = recharge(&app, &borrower, "20000").await;
+    clock.set(test_now() + chrono::Duration::minutes(30));
+    let (status, page) = app.page(&url).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("Payment page expired"), "{page}");
+    assert!(!page.contains("value=\"paid\""), "{page}");
+    let (status, _) = app.press(&url, "outcome=paid").await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert_eq!(session_status(&app, &session_of(&url)).await, "open");
+}
 
 on_both_stores!(
     recharge_refusals,

@@ -273,6 +273,8 @@ async fn xendit_journey(app: TestApp, fake: Shared) {
     assert_eq!(url, "https://checkout.xendit.test/web/inv-1");
     let invoice = fake.lock().unwrap().invoices[0].clone();
     assert_eq!(invoice["amount"], json!(20000), "{invoice}");
+    // Payable as long as the Order's session, not Xendit's default day.
+    assert_eq!(invoice["invoice_duration"], json!(1800), "{invoice}");
     let session = invoice["external_id"].as_str().unwrap().to_string();
     let paid = json!({"id": "inv-1", "external_id": session, "status": "PAID",
         "amount": 20000, "paid_amount": 20000, "currency": "PHP"});

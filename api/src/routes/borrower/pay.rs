@@ -281,7 +281,7 @@ async fn sandbox_settle(
         Err(response) => return response,
     };
     let back = Redirect::to(&format!("/pay/sandbox/{}", session.session_id)).into_response();
-    if session.status != SessionStatus::Open {
+    if session.status != SessionStatus::Open || session.expired_at(state.now()) {
         return back;
     }
     let outcome = match form.as_ref().map(|Form(f)| f.outcome.as_str()) {
@@ -348,6 +348,11 @@ fn session_page(state: &AppState, session: &PaymentSession) -> String {
     );
     let back = "<a class=\"button\" href=\"/repayDetail\">Back to repayment details</a>";
     let body = match session.status {
+        SessionStatus::Open if session.expired_at(state.now()) => format!(
+            "<h1 class=\"bad\">Payment page expired</h1>{amount}\
+             <p>This page could be paid for 30 minutes. Nothing was charged and your loan \
+             is unchanged. You can start a new repayment from the app.</p>{back}"
+        ),
         SessionStatus::Open => format!(
             "<h1>Loan repayment</h1>{amount}\
              <p class=\"muted\">To {lender}</p>\
