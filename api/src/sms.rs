@@ -27,6 +27,15 @@ const ACCOUNT_PURPOSES: [&str; 5] = ["login", "unlock", "bank", "pin", "reset"];
 /// Wrong entries a code allows; the last of them voids it (PRODUCT.md 12.2).
 pub const MAX_WRONG_ENTRIES: i64 = 5;
 
+/// Wrong entries a phone's codes of one purpose may take in [`WRONG_ENTRIES_WINDOW_HOURS`]
+/// before no new code is sent: five voided codes. Without it a new code every minute
+/// would allow 7,200 guesses a day at a password reset; with it at most 25 (a
+/// one-in-40,000 chance), under NIST SP 800-63B's 100 failures per account.
+pub const MAX_WRONG_ENTRIES_PER_DAY: i64 = 25;
+
+/// The window of [`MAX_WRONG_ENTRIES_PER_DAY`].
+pub const WRONG_ENTRIES_WINDOW_HOURS: i64 = 24;
+
 fn code_hash(mobile: &str, purpose: &str, code: &str) -> String {
     hex::encode(Sha256::digest(
         format!("{mobile}:{purpose}:{code}").as_bytes(),
@@ -34,9 +43,10 @@ fn code_hash(mobile: &str, purpose: &str, code: &str) -> String {
 }
 
 /// Sends a new code and voids the older ones of this phone and purpose. Error 5 when
-/// the last one is younger than 60 seconds. For an account purpose and a phone no
-/// account holds, the code is recorded (so the 60 s limit answers alike) but no
-/// message is written.
+/// the last one is younger than 60 seconds, or when this phone's codes of this purpose
+/// took [`MAX_WRONG_ENTRIES_PER_DAY`] wrong entries in the last day. For an account
+/// purpose and a phone no account holds, the code is recorded (so both limits answer
+/// alike) but no message is written.
 pub async fn send(state: &AppState, mobile: &str, purpose: &str) -> Result<(), ApiError> {
     let now = state.now();
     let recent = time_text(now - Duration::seconds(60));
@@ -51,15 +61,25 @@ pub async fn send(state: &AppState, mobile: &str, purpose: &str) -> Result<(), A
     let throttle = "insert into sms_throttle (mobile, purpose, last_sent_at) values ($1, $2, $3) \
                     on conflict (mobile, purpose) do update set last_sent_at = excluded.last_sent_at \
                     where sms_throttle.last_sent_at <= $4";
+    // Wrong entries on this phone's codes of this purpose over the last day: past the
+    // cap no code is sent (checked before the throttle is touched, so a refused send
+    // does not move the 60 s window).
+    let guessed = "select cast(coalesce(sum(failed_attempts), 0) as bigint) from sms_code \
+                   where mobile = $1 and purpose = $2 and created_at > $3";
+    let window_start = time_text(now - Duration::hours(WRONG_ENTRIES_WINDOW_HOURS));
     let void_older =
         "update sms_code set used_at = $1 where mobile = $2 and purpose = $3 and used_at is null";
     let insert = "insert into sms_code (mobile, purpose, code_hash, expires_at, used_at, created_at) values ($1, $2, $3, $4, null, $5)";
     let outbox =
         "insert into sms_outbox (mobile, body, created_at, message_id) values ($1, $2, $3, $4)";
-    let sent: bool = with_pool!(&state.database, pool => {
+    let (guessed_out, sent): (bool, bool) = with_pool!(&state.database, pool => {
         let mut tx = pool.begin().await?;
-        let allowed = sqlx::query(throttle).bind(mobile).bind(purpose).bind(time_text(now)).bind(&recent)
-            .execute(&mut *tx).await?.rows_affected() == 1;
+        let wrong: i64 = sqlx::query_scalar(guessed).bind(mobile).bind(purpose).bind(&window_start)
+            .fetch_one(&mut *tx).await?;
+        let guessed_out = wrong >= MAX_WRONG_ENTRIES_PER_DAY;
+        let allowed = !guessed_out
+            && sqlx::query(throttle).bind(mobile).bind(purpose).bind(time_text(now)).bind(&recent)
+                .execute(&mut *tx).await?.rows_affected() == 1;
         if allowed {
             sqlx::query(void_older).bind(time_text(now)).bind(mobile).bind(purpose).execute(&mut *tx).await?;
             sqlx::query(insert).bind(mobile).bind(purpose).bind(code_hash(mobile, purpose, &code))
@@ -69,8 +89,14 @@ pub async fn send(state: &AppState, mobile: &str, purpose: &str) -> Result<(), A
                     .bind(uuid::Uuid::now_v7().to_string()).execute(&mut *tx).await?;
             }
         }
-        tx.commit().await.map(|()| allowed)
+        tx.commit().await.map(|()| (guessed_out, allowed))
     })?;
+    if guessed_out {
+        return Err(ApiError::new(
+            ErrorCode::TooManyRequests,
+            "too many wrong codes for this phone: no new code until tomorrow",
+        ));
+    }
     if !sent {
         return Err(ApiError::new(
             ErrorCode::TooManyRequests,

@@ -6,6 +6,16 @@ use api::sms;
 use serde_json::json;
 
 use crate::helpers::{on_both_stores, TestApp};
+use aggregates::services::doubles::{test_now, FixedClock};
+use aggregates::ErrorCode;
+use chrono::Duration;
+use std::sync::Arc;
+
+on_both_stores!(
+    at_a_fixed_clock: wrong_entries_per_day,
+    a_phone_gets_no_new_code_after_25_wrong_entries_in_a_day_on_sqlite,
+    a_phone_gets_no_new_code_after_25_wrong_entries_in_a_day_on_postgres
+);
 
 on_both_stores!(
     five_wrong_entries,
@@ -337,4 +347,43 @@ async fn parallel_sends(app: TestApp) {
         )
         .await;
     assert_eq!(live.as_deref(), Some("1"), "one live code");
+}
+
+/// A new code a minute would let a guesser try 7,200 codes a day at one account's
+/// password reset: after 25 wrong entries in a day (five voided codes) the phone gets
+/// no new code of that purpose until a day has passed, and a phone without an
+/// account answers the same (12.2, NIST SP 800-63B).
+async fn wrong_entries_per_day(clock: Arc<FixedClock>, app: TestApp) {
+    let mobile = "09170000561";
+    registered(&app, mobile).await;
+    let unregistered = "09170000562";
+    for phone in [mobile, unregistered] {
+        for round in 0..5 {
+            clock.set(test_now() + Duration::minutes(2 * round));
+            sms::send(&app.state, phone, "bank").await.unwrap();
+            // The unregistered phone is texted nothing: guess a code (wrong but for
+            // a one-in-a-million chance).
+            let guess = if phone == mobile {
+                wrong(&app.last_sms_code(phone).await)
+            } else {
+                "000000".to_string()
+            };
+            for _ in 0..5 {
+                assert_eq!(enter(&app, phone, &guess).await.0, 10011);
+            }
+        }
+        clock.set(test_now() + Duration::minutes(12));
+        let refused = sms::send(&app.state, phone, "bank").await.unwrap_err();
+        assert_eq!(refused.code, ErrorCode::TooManyRequests, "{}", refused.msg);
+        assert!(
+            refused.msg.contains("too many wrong codes"),
+            "{}",
+            refused.msg
+        );
+        // Another purpose is not held up by these guesses.
+        sms::send(&app.state, phone, "pin").await.unwrap();
+    }
+    // A day after the first of them, codes are sent again.
+    clock.set(test_now() + Duration::hours(24) + Duration::minutes(9));
+    sms::send(&app.state, mobile, "bank").await.unwrap();
 }
