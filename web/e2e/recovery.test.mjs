@@ -1,5 +1,5 @@
 // Recovery and credentials in the browser (PRODUCT.md 12.3): a wrong password says
-// how many attempts are left; forgot password with the phone's code signs every
+// what wrong passwords do and how to unlock, nothing about the account (12.2); forgot password with the phone's code signs every
 // device out and the new password signs in; the withdraw PIN is changed from the
 // My page with the phone's code; the signed-in devices list shows this one.
 import { describe, test } from 'node:test';
@@ -24,11 +24,14 @@ describe('recovery and credentials', () => {
     const first = await phone(browser, server.url);
     const mobile = await register(first.page, server);
 
-    // A second device: a wrong password says how many attempts are left.
+    // A second device: a wrong password reads as for a phone without an account, and
+    // says what wrong passwords do and how a lock is lifted.
     const second = await phone(browser, server.url);
     const page = second.page;
     await signIn(page, mobile, 'not-my-password');
-    await page.getByTestId('form-error').getByText('4 attempts left before the account locks').waitFor();
+    const error = page.getByTestId('form-error');
+    await error.getByText('Five wrong passwords in a row lock the account').waitFor();
+    assert.doesNotMatch(await error.innerText(), /attempts left/);
 
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL('**/forgotPassword');

@@ -10,9 +10,10 @@ use std::sync::Arc;
 use aggregates::codes::ErrorCode;
 use aggregates::order::{Order, OrderCommand, OrderEvent, OrderStatus};
 use aggregates::services::doubles::{order_services, test_now, user_services, FixedClock};
+use aggregates::services::Clock;
 use aggregates::types::BankAccount;
 use aggregates::user::{User, UserCommand, UserError, UserEvent};
-use aggregates::wallet::Wallet;
+use aggregates::wallet::{Wallet, WalletCommand};
 use aggregates::Actor;
 use cqrs_es::AggregateError;
 use projections::process::{LoanProcess, LOAN_PROCESS_PARTITIONS};
@@ -29,6 +30,7 @@ on_both_stores!(
     the_loan_workflow_killed_before_any_command_ends_as_an_uninterrupted_run,
     the_partitioned_loan_workflow_ends_as_the_single_one,
     a_withdrawal_and_a_bank_change_sent_together_never_race_p3,
+    a_payment_the_workflow_takes_after_its_page_expired_is_applied_as_of_its_arrival_p1,
 );
 
 /// The buses a test drives the aggregates with, on a fixed clock.
@@ -522,4 +524,73 @@ async fn events_of<A: cqrs_es::Aggregate>(database: &Database, id: &str) -> Vec<
         }
     }
     events
+}
+
+/// The workflow down while a payment arrives: the webhook recorded it at minute 20 of
+/// its 30-minute page, the workflow takes it at minute 40. The Order judges it as of
+/// its arrival, so it is applied, not refunded as "expired" (12.1, P1).
+async fn a_payment_the_workflow_takes_after_its_page_expired_is_applied_as_of_its_arrival_p1(
+    db: &TestDb,
+) {
+    let buses = Buses::new(&db.database);
+    let mut workflow = Workflow::new(&buses, None);
+    let user_id = verified_borrower(&buses).await;
+    let (uid, order_id) = (user_id.to_string(), Uuid::now_v7());
+    let oid = order_id.to_string();
+    buses
+        .users
+        .execute(&uid, apply(order_id, 1), me(user_id))
+        .await
+        .unwrap();
+    workflow.pump().await;
+    approve(&buses, order_id).await;
+    workflow.pump().await;
+    let payout = Uuid::now_v7();
+    buses
+        .users
+        .execute(&uid, withdraw(payout, dec!(90000)), me(user_id))
+        .await
+        .unwrap();
+    workflow.pump().await;
+    let system = || Actor::System.metadata("test", None);
+    let succeeded = OrderCommand::RecordPayoutSucceeded { payout_id: payout };
+    buses
+        .orders
+        .execute(&oid, succeeded, system())
+        .await
+        .unwrap();
+    workflow.pump().await;
+
+    let session_id = Uuid::now_v7();
+    let open = OrderCommand::OpenPaymentSession {
+        session_id,
+        amount: dec!(5000),
+    };
+    buses.orders.execute(&oid, open, me(user_id)).await.unwrap();
+    let opened = buses.clock.now();
+    buses.clock.set(opened + chrono::Duration::minutes(20));
+    let received = WalletCommand::RecordRecharge {
+        payment_ref: "pay-late-workflow".into(),
+        order_id,
+        amount: dec!(5000),
+        session_id: Some(session_id),
+        received_at: Some(buses.clock.now()),
+    };
+    buses
+        .wallets
+        .execute(&uid, received, system())
+        .await
+        .unwrap();
+    // The workflow comes back ten minutes after the page expired.
+    buses.clock.set(opened + chrono::Duration::minutes(40));
+    workflow.pump().await;
+
+    let order = buses.orders.load(&oid).await.unwrap();
+    assert_eq!(order.loan.as_ref().map(|l| l.repaid), Some(dec!(5000)));
+    let refunds: Vec<_> = events_of::<Order>(&buses.database, &oid)
+        .await
+        .into_iter()
+        .filter(|e| matches!(e, OrderEvent::PaymentRefundDue { .. }))
+        .collect();
+    assert_eq!(refunds, vec![], "a payment made in time was refunded");
 }
