@@ -125,26 +125,49 @@ pub async fn claim(
     ))
 }
 
-/// After the command: on success the borrower's previous values of these kinds are
-/// released; on a refusal the claims this request made are released again.
-pub async fn settle(state: &AppState, user_id: Uuid, claims: &[Claim], succeeded: bool) {
+/// How long an unsettled claim (its request died between the claim and [`settle`])
+/// is kept before the account's next settlement releases it: longer than any request.
+pub const UNSETTLED_CLAIM_SECONDS: i64 = 300;
+
+/// After the command. `recorded_at` is the User aggregate's sequence of the event
+/// that recorded the claimed values, `None` when the command was refused (or recorded
+/// nothing): then the claims this request made are released again.
+///
+/// On success each claim takes that sequence, and of the account's claims of a kind
+/// only the highest sequence's stays: the value the profile holds. Two updates of one
+/// account sent together both succeed and their settlements may run in either
+/// order; keyed by sequence, whichever runs last releases the replaced value, and a
+/// claim still in flight (no sequence yet) is never released by the other (the old
+/// "release every other value" let one settlement drop the claim of a value another
+/// had just recorded, leaving it free for a second account: 10026 defeated).
+pub async fn settle(state: &AppState, user_id: Uuid, claims: &[Claim], recorded_at: Option<i64>) {
     let uid = user_id.to_string();
+    let stale = time_text(state.now() - chrono::Duration::seconds(UNSETTLED_CLAIM_SECONDS));
+    let mark = "update user_claim set seq = $4 where kind = $1 and user_id = $2 and value = $3 \
+                and (seq is null or seq < $4)";
+    let release_replaced = "delete from user_claim where kind = $1 and user_id = $2 \
+                            and (seq < (select max(seq) from user_claim where kind = $1 and user_id = $2) \
+                            or (seq is null and created_at < $3))";
+    let release_own = "delete from user_claim where kind = $1 and user_id = $2 and value = $3 \
+                       and seq is null";
     for claim in claims {
-        let (sql, release) = if succeeded {
-            let others = "delete from user_claim where kind = $1 and user_id = $2 and value <> $3";
-            (others, true)
-        } else {
-            let this = "delete from user_claim where kind = $1 and user_id = $2 and value = $3";
-            (this, claim.new)
+        let kind = claim.kind.as_str();
+        let settled = match recorded_at {
+            Some(seq) => {
+                with_pool!(&state.database, pool => async {
+                    sqlx::query(mark).bind(kind).bind(&uid).bind(&claim.value).bind(seq)
+                        .execute(pool).await?;
+                    sqlx::query(release_replaced).bind(kind).bind(&uid).bind(&stale)
+                        .execute(pool).await.map(|r| r.rows_affected())
+                }.await)
+            }
+            None if claim.new => with_pool!(&state.database, pool => sqlx::query(release_own)
+                .bind(kind).bind(&uid).bind(&claim.value).execute(pool).await
+                .map(|r| r.rows_affected())),
+            None => continue,
         };
-        if !release {
-            continue;
-        }
-        let released = with_pool!(&state.database, pool => sqlx::query(sql)
-            .bind(claim.kind.as_str()).bind(&uid).bind(&claim.value)
-            .execute(pool).await.map(|r| r.rows_affected()));
-        if let Err(error) = released {
-            tracing::error!(%error, kind = claim.kind.as_str(), "claim not released");
+        if let Err(error) = settled {
+            tracing::error!(%error, kind, "claim not settled");
         }
     }
 }

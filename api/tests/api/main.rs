@@ -3,6 +3,7 @@
 
 mod admin;
 mod allocator;
+mod claims;
 mod data_export;
 mod documents;
 mod erasure;

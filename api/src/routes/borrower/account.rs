@@ -440,8 +440,9 @@ async fn update(
 
 /// Runs `command` (which records `profile`) holding the claims on its ID number and
 /// email: another account's value answers 10026 or 10025 before anything is
-/// recorded. After the change the borrower's previous values are released; if it is
-/// refused, the claims this request made are released again.
+/// recorded. After the change the borrower's previous values are released (in the
+/// order the changes committed, [`claims::settle`]); if it is refused, the claims this
+/// request made are released again.
 async fn with_claims(
     state: &AppState,
     user_id: Uuid,
@@ -478,10 +479,15 @@ async fn with_claims(
                 request,
             )
             .await
-            .map(|_| ()),
+            .map(|events| {
+                events
+                    .last()
+                    .and_then(|event| i64::try_from(event.sequence).ok())
+            }),
     };
-    claims::settle(state, user_id, &claims, outcome.is_ok()).await;
-    outcome
+    let recorded_at = outcome.as_ref().ok().copied().flatten();
+    claims::settle(state, user_id, &claims, recorded_at).await;
+    outcome.map(|_| ())
 }
 
 /// An emergency contact (documentation of [`EmergencyContact`]).
