@@ -217,6 +217,22 @@ async fn approve(buses: &Buses, order_id: Uuid) {
     }
 }
 
+/// A verified borrower's order of 100,000 applied for and approved, the workflow run
+/// after each step: (user id, order id).
+async fn approved_order(buses: &Buses, workflow: &mut Workflow<'_>) -> (Uuid, Uuid) {
+    let user_id = verified_borrower(buses).await;
+    let order_id = Uuid::now_v7();
+    buses
+        .users
+        .execute(&user_id.to_string(), apply(order_id, 1), me(user_id))
+        .await
+        .unwrap();
+    workflow.pump().await;
+    approve(buses, order_id).await;
+    workflow.pump().await;
+    (user_id, order_id)
+}
+
 /// What a borrower's journey ended as, without ids and times.
 async fn outcome(buses: &Buses, user_id: Uuid, orders: &[Uuid]) -> serde_json::Value {
     let user = buses.users.load(&user_id.to_string()).await.unwrap();
@@ -380,18 +396,8 @@ fn account(number: &str) -> BankAccount {
 async fn a_withdrawal_and_a_bank_change_sent_together_never_race_p3(db: &TestDb) {
     let buses = Buses::new(&db.database);
     let mut workflow = Workflow::new(&buses, None);
-    let user_id = verified_borrower(&buses).await;
-    let uid = user_id.to_string();
-    let order_id = Uuid::now_v7();
-    let oid = order_id.to_string();
-    buses
-        .users
-        .execute(&uid, apply(order_id, 1), me(user_id))
-        .await
-        .unwrap();
-    workflow.pump().await;
-    approve(&buses, order_id).await;
-    workflow.pump().await;
+    let (user_id, order_id) = approved_order(&buses, &mut workflow).await;
+    let (uid, oid) = (user_id.to_string(), order_id.to_string());
 
     // Every payout fails (the order stays withdrawable), so the race can be run again.
     let numbers = ["001234567890", "998877665544"];
@@ -534,17 +540,8 @@ async fn a_payment_the_workflow_takes_after_its_page_expired_is_applied_as_of_it
 ) {
     let buses = Buses::new(&db.database);
     let mut workflow = Workflow::new(&buses, None);
-    let user_id = verified_borrower(&buses).await;
-    let (uid, order_id) = (user_id.to_string(), Uuid::now_v7());
-    let oid = order_id.to_string();
-    buses
-        .users
-        .execute(&uid, apply(order_id, 1), me(user_id))
-        .await
-        .unwrap();
-    workflow.pump().await;
-    approve(&buses, order_id).await;
-    workflow.pump().await;
+    let (user_id, order_id) = approved_order(&buses, &mut workflow).await;
+    let (uid, oid) = (user_id.to_string(), order_id.to_string());
     let payout = Uuid::now_v7();
     buses
         .users
