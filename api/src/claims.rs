@@ -125,49 +125,73 @@ pub async fn claim(
     ))
 }
 
-/// How long an unsettled claim (its request died between the claim and [`settle`])
-/// is kept before the account's next settlement releases it: longer than any request.
-pub const UNSETTLED_CLAIM_SECONDS: i64 = 300;
+/// How long an account's claim turn ([`take_turn`]) is held at most: a request that
+/// died holding it frees it after this.
+pub const TURN_SECONDS: i64 = 30;
 
-/// After the command. `recorded_at` is the User aggregate's sequence of the event
-/// that recorded the claimed values, `None` when the command was refused (or recorded
-/// nothing): then the claims this request made are released again.
-///
-/// On success each claim takes that sequence, and of the account's claims of a kind
-/// only the highest sequence's stays: the value the profile holds. Two updates of one
-/// account sent together both succeed and their settlements may run in either
-/// order; keyed by sequence, whichever runs last releases the replaced value, and a
-/// claim still in flight (no sequence yet) is never released by the other (the old
-/// "release every other value" let one settlement drop the claim of a value another
-/// had just recorded, leaving it free for a second account: 10026 defeated).
-pub async fn settle(state: &AppState, user_id: Uuid, claims: &[Claim], recorded_at: Option<i64>) {
+/// The `user_claim` kind of an account's turn (its value is the account's id).
+const TURN: &str = "turn";
+
+/// Takes the account's turn to change claimed values, waiting up to about 3 s for
+/// another request of the same account to finish (a double tap). One request of an
+/// account at a time claims, commits and settles: two run together could otherwise
+/// settle in another order than they committed, or one's refusal release a value the
+/// other then records, leaving the profile's ID number or email unclaimed for a
+/// second account to take (10026 and 10025 defeated). Error 5 when the turn is not
+/// freed in time. Release it with [`end_turn`].
+pub async fn take_turn(state: &AppState, user_id: Uuid) -> Result<(), ApiError> {
+    let take = "insert into user_claim (kind, value, user_id, created_at) values ($1, $2, $2, $3) \
+                on conflict (kind, value) do update set created_at = excluded.created_at \
+                where user_claim.created_at < $4";
     let uid = user_id.to_string();
-    let stale = time_text(state.now() - chrono::Duration::seconds(UNSETTLED_CLAIM_SECONDS));
-    let mark = "update user_claim set seq = $4 where kind = $1 and user_id = $2 and value = $3 \
-                and (seq is null or seq < $4)";
-    let release_replaced = "delete from user_claim where kind = $1 and user_id = $2 \
-                            and (seq < (select max(seq) from user_claim where kind = $1 and user_id = $2) \
-                            or (seq is null and created_at < $3))";
-    let release_own = "delete from user_claim where kind = $1 and user_id = $2 and value = $3 \
-                       and seq is null";
+    for _ in 0..30 {
+        let now = state.now();
+        let stale = time_text(now - chrono::Duration::seconds(TURN_SECONDS));
+        let taken = with_pool!(&state.database, pool => sqlx::query(take)
+            .bind(TURN).bind(&uid).bind(time_text(now)).bind(&stale)
+            .execute(pool).await.map(|r| r.rows_affected()))?;
+        if taken == 1 {
+            return Ok(());
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    Err(ApiError::new(
+        ErrorCode::TooManyRequests,
+        "another change of this account is in progress, try again",
+    ))
+}
+
+/// Frees the account's turn ([`take_turn`]).
+pub async fn end_turn(state: &AppState, user_id: Uuid) {
+    let free = "delete from user_claim where kind = $1 and value = $2";
+    let freed = with_pool!(&state.database, pool => sqlx::query(free)
+        .bind(TURN).bind(user_id.to_string()).execute(pool).await.map(|r| r.rows_affected()));
+    if let Err(error) = freed {
+        tracing::error!(%error, "claim turn not freed; it lapses after {TURN_SECONDS} s");
+    }
+}
+
+/// After the command (within the account's turn, [`take_turn`]): on success the
+/// borrower's previous values of these kinds are released; on a refusal the claims
+/// this request made are released again.
+pub async fn settle(state: &AppState, user_id: Uuid, claims: &[Claim], succeeded: bool) {
+    let uid = user_id.to_string();
     for claim in claims {
-        let kind = claim.kind.as_str();
-        let settled = match recorded_at {
-            Some(seq) => {
-                with_pool!(&state.database, pool => async {
-                    sqlx::query(mark).bind(kind).bind(&uid).bind(&claim.value).bind(seq)
-                        .execute(pool).await?;
-                    sqlx::query(release_replaced).bind(kind).bind(&uid).bind(&stale)
-                        .execute(pool).await.map(|r| r.rows_affected())
-                }.await)
-            }
-            None if claim.new => with_pool!(&state.database, pool => sqlx::query(release_own)
-                .bind(kind).bind(&uid).bind(&claim.value).execute(pool).await
-                .map(|r| r.rows_affected())),
-            None => continue,
+        let (sql, release) = if succeeded {
+            let others = "delete from user_claim where kind = $1 and user_id = $2 and value <> $3";
+            (others, true)
+        } else {
+            let this = "delete from user_claim where kind = $1 and user_id = $2 and value = $3";
+            (this, claim.new)
         };
-        if let Err(error) = settled {
-            tracing::error!(%error, kind, "claim not settled");
+        if !release {
+            continue;
+        }
+        let released = with_pool!(&state.database, pool => sqlx::query(sql)
+            .bind(claim.kind.as_str()).bind(&uid).bind(&claim.value)
+            .execute(pool).await.map(|r| r.rows_affected()));
+        if let Err(error) = released {
+            tracing::error!(%error, kind = claim.kind.as_str(), "claim not released");
         }
     }
 }

@@ -1,45 +1,25 @@
 //! An ID number or email one account at most holds (10026, 10025), when one account
-//! changes it twice at once: the value the profile ends with stays claimed, whatever
-//! order the two requests settle in, and the value it replaced is released.
+//! changes it twice at once: the value the profile ends with stays claimed and the
+//! value it replaced is released, whichever request commits or is refused first
+//! (one claiming request of an account at a time, `claims::take_turn`).
 
-use api::claims::{self, ClaimKind};
 use serde_json::json;
-use uuid::Uuid;
 
 use crate::helpers::{on_both_stores, TestApp};
 
-on_both_stores!(
-    settled_out_of_order,
-    the_value_recorded_last_stays_claimed_when_settlements_run_out_of_order_on_sqlite,
-    the_value_recorded_last_stays_claimed_when_settlements_run_out_of_order_on_postgres
-);
 on_both_stores!(
     parallel_updates,
     two_id_numbers_sent_at_once_leave_the_profiles_one_claimed_on_sqlite,
     two_id_numbers_sent_at_once_leave_the_profiles_one_claimed_on_postgres
 );
+on_both_stores!(
+    parallel_with_a_refusal,
+    a_refused_update_beside_an_accepted_one_of_the_same_value_leaves_it_claimed_on_sqlite,
+    a_refused_update_beside_an_accepted_one_of_the_same_value_leaves_it_claimed_on_postgres
+);
 
-/// Y recorded after X (sequence 3 against 2), but X's request settles last.
-async fn settled_out_of_order(app: TestApp) {
-    let (one, other) = (Uuid::now_v7(), Uuid::now_v7());
-    let (x, y) = ("111111111111", "222222222222");
-    let claim_x = claims::claim(&app.state, one, ClaimKind::Identity, x)
-        .await
-        .unwrap();
-    let claim_y = claims::claim(&app.state, one, ClaimKind::Identity, y)
-        .await
-        .unwrap();
-    claims::settle(&app.state, one, &[claim_y], Some(3)).await;
-    claims::settle(&app.state, one, &[claim_x], Some(2)).await;
-    let taken = claims::claim(&app.state, other, ClaimKind::Identity, y).await;
-    assert_eq!(taken.err().map(|e| e.code.code()), Some(10026));
-    claims::claim(&app.state, other, ClaimKind::Identity, x)
-        .await
-        .expect("the replaced value is free again");
-}
-
-/// Over HTTP: two `/user/update`s of one account at once, twenty times; then another
-/// account tries the value the profile holds.
+/// Two `/user/update`s of one account at once, twenty times; then another account
+/// tries the value the profile holds, and the one it replaced.
 async fn parallel_updates(app: TestApp) {
     let token = app.register("09178881201").await;
     let second = app.register("09178881202").await;
@@ -53,11 +33,7 @@ async fn parallel_updates(app: TestApp) {
             app.post("/jackey/user/update", t, json!({"identity": x})),
             app.post("/jackey/user/update", t, json!({"identity": y})),
         );
-        assert_eq!(
-            (a["code"].clone(), b["code"].clone()),
-            (json!(0), json!(0)),
-            "{a} {b}"
-        );
+        assert_eq!((&a["code"], &b["code"]), (&json!(0), &json!(0)), "{a} {b}");
         app.quiesce().await;
         let held = app.ok("/jackey/user/info", t, json!({})).await["identity"]
             .as_str()
@@ -85,6 +61,42 @@ async fn parallel_updates(app: TestApp) {
         assert_eq!(
             free["code"], 0,
             "round {round}: {replaced} was kept: {free}"
+        );
+    }
+}
+
+/// The same ID number sent twice at once, once beside an email another account
+/// holds (refused, 10025): the accepted one's value stays claimed.
+async fn parallel_with_a_refusal(app: TestApp) {
+    let token = app.register("09178881211").await;
+    let second = app.register("09178881212").await;
+    let s = Some(second.as_str());
+    app.ok(
+        "/jackey/user/update",
+        s,
+        json!({"email": "held@example.ph"}),
+    )
+    .await;
+    let t = Some(token.as_str());
+    for round in 0..10 {
+        let x = format!("6000000000{round:02}");
+        let (refused, accepted) = tokio::join!(
+            app.post(
+                "/jackey/user/update",
+                t,
+                json!({"identity": x, "email": "held@example.ph"})
+            ),
+            app.post("/jackey/user/update", t, json!({"identity": x})),
+        );
+        assert_eq!(refused["code"], 10025, "{refused}");
+        assert_eq!(accepted["code"], 0, "{accepted}");
+        app.quiesce().await;
+        let taken = app
+            .post("/jackey/user/update", s, json!({"identity": x}))
+            .await;
+        assert_eq!(
+            taken["code"], 10026,
+            "round {round}: {x} was left unclaimed: {taken}"
         );
     }
 }

@@ -440,9 +440,8 @@ async fn update(
 
 /// Runs `command` (which records `profile`) holding the claims on its ID number and
 /// email: another account's value answers 10026 or 10025 before anything is
-/// recorded. After the change the borrower's previous values are released (in the
-/// order the changes committed, [`claims::settle`]); if it is refused, the claims this
-/// request made are released again.
+/// recorded. After the change the borrower's previous values are released; if it is
+/// refused, the claims this request made are released again.
 async fn with_claims(
     state: &AppState,
     user_id: Uuid,
@@ -450,6 +449,8 @@ async fn with_claims(
     command: UserCommand,
     request: &str,
 ) -> Result<(), ApiError> {
+    // One claiming request of this account at a time (claims::take_turn).
+    claims::take_turn(state, user_id).await?;
     let mut claims = Vec::new();
     let wanted = [
         (claims::ClaimKind::Identity, profile.identity.as_deref()),
@@ -479,15 +480,11 @@ async fn with_claims(
                 request,
             )
             .await
-            .map(|events| {
-                events
-                    .last()
-                    .and_then(|event| i64::try_from(event.sequence).ok())
-            }),
+            .map(|_| ()),
     };
-    let recorded_at = outcome.as_ref().ok().copied().flatten();
-    claims::settle(state, user_id, &claims, recorded_at).await;
-    outcome.map(|_| ())
+    claims::settle(state, user_id, &claims, outcome.is_ok()).await;
+    claims::end_turn(state, user_id).await;
+    outcome
 }
 
 /// An emergency contact (documentation of [`EmergencyContact`]).
