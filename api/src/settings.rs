@@ -302,10 +302,17 @@ impl LendingConfig {
                 return refuse("a text per language needs a non-blank English one (\"en\")".into());
             }
             if *key == "privacy-notice" {
-                if let Some(missing) = APP_LANGUAGES.iter().find(|l| !texts.contains_key(**l)) {
+                // Consent records the language read in: each one has a text to read.
+                let blank = |l: &str| {
+                    texts
+                        .get(l)
+                        .and_then(Json::as_str)
+                        .is_none_or(|t| t.trim().is_empty())
+                };
+                if let Some(missing) = APP_LANGUAGES.iter().find(|l| blank(l)) {
                     return refuse(format!(
-                        "the privacy notice per language needs every language of the app: \
-                         {missing:?} is missing"
+                        "the privacy notice per language needs a non-blank text in every \
+                         language of the app: {missing:?} is missing or blank"
                     ));
                 }
             }
@@ -988,9 +995,14 @@ mod tests {
         }
         // The privacy notice per language comes in every language of the app.
         let mut value: Json = serde_json::from_str(DEMO_CONFIG).unwrap();
-        value["company"]["privacy-notice"] = serde_json::json!({"en": "Notice", "zh": "通知"});
-        let refused = LendingConfig::load(&value.to_string(), &ComplianceProfile::Ph);
-        assert!(matches!(refused, Err(ConfigError::Text(_))), "{refused:?}");
+        for notice in [
+            serde_json::json!({"en": "Notice", "zh": "通知"}),
+            serde_json::json!({"en": "Notice", "zh": "通知", "fil": " "}),
+        ] {
+            value["company"]["privacy-notice"] = notice;
+            let refused = LendingConfig::load(&value.to_string(), &ComplianceProfile::Ph);
+            assert!(matches!(refused, Err(ConfigError::Text(_))), "{refused:?}");
+        }
     }
 
     #[test]

@@ -72,13 +72,15 @@ export function MoneyInput({
     const [whole] = text.split('.');
     const digits = whole.replace(/\D/g, '');
     if (digits.length > maxIntegerDigits) return; // refused: the field keeps its value
+    const element = input.current?.nativeElement;
     if (!decimals) {
-      const appended = digits.length > value.length && digits.startsWith(value);
-      if (text.includes('.')) setCentavos(true);
+      // A digit typed at the end, right after the dot was: a centavo.
+      const atEnd = element?.selectionStart === text.length;
+      const appended = atEnd && digits.length === value.length + 1 && digits.startsWith(value);
+      if (text.includes('.')) setCentavos(value !== '' || digits !== '');
       else if (centavos && appended) return; // a centavo digit: left out
       else setCentavos(false);
     }
-    const element = input.current?.nativeElement;
     if (element?.selectionStart !== null && element?.selectionStart !== undefined) {
       caret.current = kept(text.slice(0, element.selectionStart), decimals);
     }

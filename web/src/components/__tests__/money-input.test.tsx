@@ -75,6 +75,20 @@ describe('the money input', () => {
     expect(screen.getByTestId('plain')).toHaveTextContent(/^50001$/);
   });
 
+  it('takes a dot in an empty field as nothing, and a digit typed inside the amount as pesos', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<Probe decimals={false} />);
+    const input = screen.getByRole('textbox', { name: 'Amount' }) as HTMLInputElement;
+    await user.type(input, '.5');
+    expect(screen.getByTestId('plain')).toHaveTextContent(/^5$/);
+    await user.clear(input);
+    await user.type(input, '5000.');
+    // The caret moved inside the amount: a digit there is pesos, not centavos.
+    input.setSelectionRange(1, 1);
+    await user.type(input, '0', { initialSelectionStart: 1, initialSelectionEnd: 1 });
+    expect(screen.getByTestId('plain')).toHaveTextContent(/^50000$/);
+  });
+
   it('refuses a digit past the limit instead of dropping another one, and keeps the caret after its digit', async () => {
     const user = userEvent.setup();
     function Limited() {
