@@ -95,6 +95,80 @@ pub async fn create_auditor(
     }
 }
 
+/// Why an auditor account could not be disabled or enabled.
+#[derive(Debug, thiserror::Error)]
+pub enum SetDisabledError {
+    /// No auditor has this (normalized) username.
+    #[error("no auditor is named {0:?}")]
+    UnknownUsername(String),
+    /// A disable needs a reason, kept beside its time (at most 500 characters).
+    #[error("reason: give why the account is disabled (1 to 500 characters)")]
+    Reason,
+    /// The store failed.
+    #[error("event store: {0}")]
+    Database(#[from] sqlx::Error),
+}
+
+/// Disables the auditor account `username` with `reason` (`Some`), or enables it again
+/// (`None`), at `now`, and answers whether that changed anything (`false`: it already
+/// was so; the first disable's time and reason are kept). Used by `api
+/// disable-auditor` and `api enable-auditor`.
+///
+/// A disabled account cannot log in ([`find`]), and each of its tokens reads as revoked
+/// from the moment of the disable: the session check joins this row
+/// ([`projections::reads::session`]), so a login racing the disable leaves no live
+/// token behind. Its tokens are also revoked here, by a disable and by an enable, so
+/// that none issued before comes back to life when the account is enabled again.
+///
+/// # Errors
+/// [`SetDisabledError::UnknownUsername`], [`SetDisabledError::Reason`] (blank or over
+/// 500 characters), [`SetDisabledError::Database`].
+pub async fn set_disabled(
+    database: &Database,
+    username: &str,
+    reason: Option<&str>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<bool, SetDisabledError> {
+    let username = normalize_username(username);
+    let reason = reason.map(str::trim);
+    if reason.is_some_and(|r| r.is_empty() || r.chars().count() > 500) {
+        return Err(SetDisabledError::Reason);
+    }
+    let now = time_text(now);
+    let found = "select auditor_id from auditor where username = $1";
+    let auditor_id: Option<String> = with_pool!(database, pool =>
+        sqlx::query_scalar(found).bind(&username).fetch_optional(pool).await)?;
+    let Some(auditor_id) = auditor_id else {
+        return Err(SetDisabledError::UnknownUsername(username));
+    };
+    let changed = match reason {
+        Some(reason) => {
+            let disable = "update auditor set disabled_at = $2, disabled_reason = $3 \
+                           where auditor_id = $1 and disabled_at is null";
+            with_pool!(database, pool => sqlx::query(disable)
+                .bind(&auditor_id).bind(&now).bind(reason)
+                .execute(pool).await.map(|r| r.rows_affected()))?
+        }
+        None => {
+            let enable = "update auditor set disabled_at = null, disabled_reason = null \
+                          where auditor_id = $1 and disabled_at is not null";
+            with_pool!(database, pool => sqlx::query(enable)
+                .bind(&auditor_id).execute(pool).await.map(|r| r.rows_affected()))?
+        }
+    };
+    // After a disable (again: a retry after a crash revokes what the first missed), and
+    // after an enable that lifted one: no token issued by a login racing the disable may
+    // come back to life. Enabling an enabled account signs nobody out.
+    if reason.is_some() || changed > 0 {
+        let revoke = "update auth_token set revoked_at = $2 \
+                      where subject = $1 and kind = 'auditor' and revoked_at is null";
+        with_pool!(database, pool => sqlx::query(revoke)
+            .bind(&auditor_id).bind(&now)
+            .execute(pool).await.map(|r| r.rows_affected()))?;
+    }
+    Ok(changed > 0)
+}
+
 /// A hash to verify against when the username is unknown, so an unknown name takes
 /// as long to refuse as a wrong password.
 pub async fn dummy_hash() -> &'static str {
@@ -103,12 +177,15 @@ pub async fn dummy_hash() -> &'static str {
         .await
 }
 
-/// The auditor named `username` (normalized): (id, username, password hash).
+/// The auditor named `username` (normalized) who may log in: (id, username, password
+/// hash). A disabled account ([`set_disabled`]) is not found, so its login is refused
+/// as an unknown name's is, after the same hash check.
 pub async fn find(
     state: &AppState,
     username: &str,
 ) -> Result<Option<(String, String, String)>, ApiError> {
-    let sql = "select auditor_id, username, password_hash from auditor where username = $1";
+    let sql = "select auditor_id, username, password_hash from auditor \
+               where username = $1 and disabled_at is null";
     Ok(with_pool!(&state.database, pool =>
         sqlx::query_as(sql).bind(username).fetch_optional(pool).await)?)
 }

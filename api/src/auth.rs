@@ -195,6 +195,11 @@ impl FromRequestParts<AppState> for Auditor {
 /// enough to be unique among one borrower's sessions, never enough to be the token.
 const SESSION_ID_CHARS: usize = 16;
 
+/// The id of the session of `token`, as [`sessions_of`] names it.
+pub fn session_id(token: &str) -> String {
+    token_hash(token)[..SESSION_ID_CHARS].to_string()
+}
+
 /// One live borrower session, as `/jackey/user/sessions` lists it (PRODUCT.md 12.3).
 #[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]

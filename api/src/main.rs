@@ -4,13 +4,16 @@
 //! - `api` (no subcommand): serve.
 //! - `api create-auditor --username NAME --password-stdin`: create an auditor (loan
 //!   officer) account; the password is read from standard input (PRODUCT.md 6).
+//! - `api disable-auditor --username NAME --reason TEXT`: the account can no longer log
+//!   in and every token it holds stops working at once (an officer who leaves);
+//!   `api enable-auditor --username NAME` lets it log in again.
 //! - `api openapi`: print the OpenAPI document (the web app's types are generated from
 //!   it: `scripts/contract`).
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
-use api::auditors::create_auditor;
+use api::auditors::{create_auditor, set_disabled};
 use api::settings::Env;
 use api::Application;
 use clap::{Parser, Subcommand};
@@ -34,6 +37,21 @@ enum Command {
         #[arg(long, required = true)]
         password_stdin: bool,
     },
+    /// Disable an auditor account: no more logins, and its tokens stop working at once.
+    DisableAuditor {
+        /// Login name (any case).
+        #[arg(long)]
+        username: String,
+        /// Why (kept beside the time; 1–500 characters).
+        #[arg(long)]
+        reason: String,
+    },
+    /// Let a disabled auditor account log in again (its old tokens stay revoked).
+    EnableAuditor {
+        /// Login name (any case).
+        #[arg(long)]
+        username: String,
+    },
     /// Print the OpenAPI document (pretty JSON) on standard output.
     Openapi,
 }
@@ -48,6 +66,12 @@ async fn main() -> ExitCode {
     match Cli::parse().command {
         None => serve().await,
         Some(Command::CreateAuditor { username, .. }) => create_auditor_command(&username).await,
+        Some(Command::DisableAuditor { username, reason }) => {
+            set_disabled_command("disable-auditor", &username, Some(&reason)).await
+        }
+        Some(Command::EnableAuditor { username }) => {
+            set_disabled_command("enable-auditor", &username, None).await
+        }
         Some(Command::Openapi) => match api::openapi::document().to_pretty_json() {
             Ok(json) => {
                 println!("{json}");
@@ -92,6 +116,33 @@ async fn create_auditor_command(username: &str) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `api disable-auditor` (`reason` given) and `api enable-auditor`: exit 0 saying what
+/// changed, or exit 1 saying why not.
+async fn set_disabled_command(name: &str, username: &str, reason: Option<&str>) -> ExitCode {
+    let database = match Database::connect(&default_database_url()).await {
+        Ok(database) => database,
+        Err(error) => {
+            eprintln!("api {name}: cannot open the event store: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // The command line has no Clock service: an operator's action is wall time.
+    let done = set_disabled(&database, username, reason, chrono::Utc::now()).await;
+    database.close().await;
+    let username = api::auditors::normalize_username(username);
+    match (done, reason) {
+        (Ok(true), Some(_)) => println!("disabled auditor {username}; its tokens are revoked"),
+        (Ok(false), Some(_)) => println!("auditor {username} was already disabled"),
+        (Ok(true), None) => println!("enabled auditor {username}"),
+        (Ok(false), None) => println!("auditor {username} was not disabled"),
+        (Err(error), _) => {
+            eprintln!("api {name}: {error}");
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 /// The first line of stdin without its line ending (a prompt on a terminal).

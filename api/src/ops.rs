@@ -51,11 +51,16 @@ fn quota() -> Quota {
         .allow_burst(NonZeroU32::new(10).expect("non-zero"))
 }
 
+/// Checks between two sweeps of the limiter's idle keys ([`RateLimits::check`]).
+const CHECKS_PER_SWEEP: u64 = 1024;
+
 /// The per-IP limiter of one api process.
 pub struct RateLimits {
     limiter: DefaultKeyedRateLimiter<String>,
     /// Where the client address is read (`TRUST_PROXY`, [`client_ip_source`]).
     source: ClientIpSource,
+    /// Checks so far, to sweep every [`CHECKS_PER_SWEEP`].
+    checks: AtomicU64,
 }
 
 impl RateLimits {
@@ -64,7 +69,39 @@ impl RateLimits {
         Self {
             limiter: RateLimiter::keyed(quota()),
             source,
+            checks: AtomicU64::new(0),
         }
+    }
+
+    /// Takes one request of `key` from its quota; `false` when it has none left. Every
+    /// [`CHECKS_PER_SWEEP`] checks it forgets the keys whose quota is full again (idle
+    /// for 30 s, which a fresh key would be too), so the limiter holds only the
+    /// addresses of the last half minute or so instead of every address ever seen:
+    /// otherwise a stream of requests from ever new addresses grows it without end.
+    fn check(&self, key: &str) -> bool {
+        if self.checks.fetch_add(1, Ordering::Relaxed) % CHECKS_PER_SWEEP == CHECKS_PER_SWEEP - 1 {
+            self.limiter.retain_recent();
+            self.limiter.shrink_to_fit();
+        }
+        self.limiter.check_key(&key.to_string()).is_ok()
+    }
+}
+
+/// The limiter's key for a client address: an IPv4 address itself (also when it
+/// arrives IPv4-mapped on a dual-stack socket), an IPv6 address its /64 network. A
+/// subscriber is commonly given a whole /64 (RFC 6177), so keyed by address one
+/// client could take a fresh quota for every request.
+fn address_key(ip: std::net::IpAddr) -> String {
+    use std::net::IpAddr;
+    match ip {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let network = std::net::Ipv6Addr::from(u128::from(v6) & !u128::from(u64::MAX));
+                format!("{network}/64")
+            }
+        },
     }
 }
 
@@ -81,15 +118,16 @@ pub fn client_ip_source(trust_proxy: Option<&str>) -> Option<ClientIpSource> {
     }
 }
 
-/// The client address of `request` as `axum-client-ip` reads it from `source`. A
-/// request without one (no proxy header where one is required, or no TCP peer in a
-/// test) shares the key `unknown`, so it is still limited.
+/// The limiter's key ([`address_key`]) for the client address of `request` as
+/// `axum-client-ip` reads it from `source`. A request without one (no proxy header
+/// where one is required, or no TCP peer in a test) shares the key `unknown`, so it is
+/// still limited.
 async fn client_ip(request: Request, source: &ClientIpSource) -> (String, Request) {
     let (mut parts, body) = request.into_parts();
     parts.extensions.insert(source.clone());
     let ip = ClientIp::from_request_parts(&mut parts, &())
         .await
-        .map_or_else(|_| "unknown".to_string(), |ClientIp(ip)| ip.to_string());
+        .map_or_else(|_| "unknown".to_string(), |ClientIp(ip)| address_key(ip));
     (ip, Request::from_parts(parts, body))
 }
 
@@ -101,7 +139,7 @@ pub async fn rate_limit(State(state): State<AppState>, request: Request, next: N
     };
     let limits = &state.rate_limits;
     let (ip, request) = client_ip(request, &limits.source).await;
-    if limits.limiter.check_key(&format!("{ip}|{prefix}")).is_err() {
+    if !limits.check(&format!("{ip}|{prefix}")) {
         return ApiError::code(ErrorCode::TooManyRequests).into_response();
     }
     next.run(request).await
@@ -302,4 +340,34 @@ pub async fn metrics(State(state): State<AppState>, headers: axum::http::HeaderM
         out,
     )
         .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ipv6_client_is_limited_by_its_64_network_and_an_ipv4_one_by_its_address() {
+        let key = |ip: &str| address_key(ip.parse().unwrap());
+        assert_eq!(key("203.0.113.7"), "203.0.113.7");
+        // Mapped IPv4 on a dual-stack socket is still one address, not all of IPv4.
+        assert_eq!(key("::ffff:203.0.113.7"), "203.0.113.7");
+        assert_eq!(key("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");
+        assert_eq!(key("2001:db8:1:2:ffff:ffff:ffff:ffff"), "2001:db8:1:2::/64");
+        assert_ne!(key("2001:db8:1:3::1"), key("2001:db8:1:2::1"));
+    }
+
+    #[test]
+    fn a_burst_of_ten_then_refused_and_a_sweep_keeps_a_key_that_is_not_idle() {
+        let limits = RateLimits::new(ClientIpSource::ConnectInfo);
+        for _ in 0..10 {
+            assert!(limits.check("203.0.113.7|/jackey/user/login"));
+        }
+        assert!(!limits.check("203.0.113.7|/jackey/user/login"));
+        // Enough other keys to pass a sweep: the spent quota is still remembered.
+        for n in 0..CHECKS_PER_SWEEP {
+            limits.check(&format!("{n}|/jackey/user/login"));
+        }
+        assert!(!limits.check("203.0.113.7|/jackey/user/login"));
+    }
 }

@@ -17,6 +17,7 @@
 //! | `ResubmissionRequested` | open the requested items on the user (12.4) |
 //! | `Resubmitted` | close them again |
 //! | `PasswordReset` (user) | revoke every session issued before it (12.3) |
+//! | `PasswordChanged` (user) | revoke every session issued before it but the one it was changed from (12.3) |
 //!
 //! Guarantees: every step is idempotent on its source's identity (order id, payout id,
 //! payment reference), which the target aggregate remembers; the checkpoint moves
@@ -63,7 +64,7 @@ pub const LOAN_PROCESS_PARTITIONS: [&str; 4] = [
 
 /// The event types the loan process reacts to; every other event is passed over
 /// without decoding it.
-const REACTS_TO: [&str; 18] = [
+const REACTS_TO: [&str; 19] = [
     "ApplicationOpened",
     "WithdrawalRequested",
     "FinalAuditPassed",
@@ -82,6 +83,7 @@ const REACTS_TO: [&str; 18] = [
     "ResubmissionRequested",
     "Resubmitted",
     "PasswordReset",
+    "PasswordChanged",
 ];
 
 /// A stable partition of an aggregate id (FNV-1a): the same in every process and
@@ -379,24 +381,36 @@ impl LoanProcess {
                 Ok(())
             }
             UserEvent::BankCardBound { .. } => self.resend_returned_refunds(user_id, event).await,
-            UserEvent::PasswordReset { at, .. } => self.revoke_sessions(user_id, at).await,
+            UserEvent::PasswordReset { at, .. } => self.revoke_sessions(user_id, at, None).await,
+            UserEvent::PasswordChanged {
+                at, kept_session, ..
+            } => {
+                self.revoke_sessions(user_id, at, kept_session.as_deref())
+                    .await
+            }
             _ => Ok(()),
         }
     }
 
-    /// Revokes the borrower sessions of `user_id` issued before `at` (a password reset,
-    /// 12.3). Idempotent: a revoked session stays revoked with its first time.
+    /// Revokes the borrower sessions of `user_id` issued before `at` (a password reset
+    /// or change, 12.3), but `kept` (a session id: the first 16 hex digits of its
+    /// token's SHA-256), the one a change was made from. Idempotent: a revoked session
+    /// stays revoked with its first time.
     async fn revoke_sessions(
         &self,
         user_id: Uuid,
         at: chrono::DateTime<chrono::Utc>,
+        kept: Option<&str>,
     ) -> Result<(), ProjectionError> {
         self.failpoint()?;
         let at = crate::projection::time_text(at);
+        // No session id is empty, so "" keeps none.
         let sql = "update auth_token set revoked_at = $1 where subject = $2 \
-                   and kind = 'borrower' and revoked_at is null and created_at <= $1";
+                   and kind = 'borrower' and revoked_at is null and created_at <= $1 \
+                   and substr(token_hash, 1, 16) <> $3";
         let mut tx = crate::runner::begin(&self.database).await?;
-        tx.execute(sql, &[at.into(), user_id.to_string().into()])
+        let kept = kept.unwrap_or_default().to_string();
+        tx.execute(sql, &[at.into(), user_id.to_string().into(), kept.into()])
             .await?;
         tx.commit().await?;
         Ok(())

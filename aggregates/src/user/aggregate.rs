@@ -896,6 +896,7 @@ impl Aggregate for User {
             UserCommand::ChangePassword {
                 old_password,
                 password,
+                session,
             } => {
                 self.registered()?;
                 self.ensure_unlocked()?;
@@ -917,6 +918,7 @@ impl Aggregate for User {
                 let event = UserEvent::PasswordChanged {
                     password_hash: services.hasher.hash(&password).await,
                     at: now,
+                    kept_session: Some(session),
                 };
                 sink.write(event, self).await;
             }

@@ -199,6 +199,12 @@ pub enum UserCommand {
         old_password: String,
         /// Plain new password (section 5).
         password: String,
+        /// The session the change is made from (the id `/jackey/user/sessions` gives
+        /// it: the first 16 hex digits of its token's SHA-256). It stays signed in;
+        /// every other session of the account is revoked (the loan workflow's step on
+        /// `PasswordChanged`), so whoever holds one of them, a lost phone or a thief,
+        /// is out once the borrower changes the password.
+        session: String,
     },
     /// Loan workflow: the open order asks the borrower to fix `items` (12.4); photos
     /// and the verified name and ID number become changeable until it closes.

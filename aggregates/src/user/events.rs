@@ -256,6 +256,11 @@ pub enum UserEvent {
         password_hash: String,
         /// When.
         at: DateTime<Utc>,
+        /// The session it was changed from, which stays signed in; every other session
+        /// issued before `at` is revoked (12.3). `None` in events recorded before
+        /// sessions were revoked on a change (the workflow had passed them).
+        #[serde(default)]
+        kept_session: Option<String>,
     },
     /// The open order asks the borrower to fix `items` (12.4).
     ResubmissionOpened {

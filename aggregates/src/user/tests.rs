@@ -1589,13 +1589,17 @@ fn changing_the_password_needs_the_current_one_and_a_wrong_one_counts_p4() {
     let change = |old: &str| UserCommand::ChangePassword {
         old_password: old.to_string(),
         password: "new-secret-1".to_string(),
+        session: "0123456789abcdef".to_string(),
     };
+    // The session it was changed from is named in the event: the workflow keeps it and
+    // revokes every other.
     test()
         .given(vec![registered("WELCOME")])
         .when(change("secret-pass"))
         .then_expect_events(vec![UserEvent::PasswordChanged {
             password_hash: "hashed:new-secret-1".to_string(),
             at: test_now(),
+            kept_session: Some("0123456789abcdef".to_string()),
         }]);
     // A wrong current password is a failed login; the fifth in a row locks.
     let mut given = vec![registered("WELCOME")];

@@ -1264,3 +1264,98 @@ async fn signed_and_paid_out_disclosures(app: TestApp) {
         "{after}"
     );
 }
+
+// ---------------------------------------------------------------------------------
+// An operator disables an officer's account (`api disable-auditor`) and enables it again.
+
+on_both_stores!(
+    disable_and_enable,
+    a_disabled_auditor_cannot_log_in_and_its_tokens_stop_at_once_on_sqlite,
+    a_disabled_auditor_cannot_log_in_and_its_tokens_stop_at_once_on_postgres
+);
+
+async fn disable_and_enable(app: TestApp) {
+    use api::auditors::{set_disabled, SetDisabledError};
+    use api::auth::{issue, TokenKind};
+    let database = &app.state.database;
+    let (leaver, first) = app.auditor("leaver").await;
+    let (_, colleague) = app.auditor("colleague").await;
+    let second = app
+        .ok(
+            "/admin/api/login",
+            None,
+            json!({"username": "leaver", "password": "correct horse"}),
+        )
+        .await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let queue = "/admin/api/orders/queue";
+    app.ok(queue, Some(&first), json!({})).await;
+
+    // Refused without a reason, or for a name nobody has; nothing changes.
+    for blank in ["", "   "] {
+        assert!(matches!(
+            set_disabled(database, "leaver", Some(blank), app.state.now()).await,
+            Err(SetDisabledError::Reason)
+        ));
+    }
+    assert!(matches!(
+        set_disabled(database, "nobody", Some("left"), app.state.now()).await,
+        Err(SetDisabledError::UnknownUsername(name)) if name == "nobody"
+    ));
+    app.ok(queue, Some(&first), json!({})).await;
+
+    // Disabled: every token of the account stops, its right password is refused as an
+    // unknown name's would be, and a colleague works on.
+    assert!(set_disabled(database, " LEAVER ", Some("left the company"), app.state.now())
+        .await
+        .unwrap());
+    for token in [&first, &second] {
+        app.fails(queue, Some(token), json!({}), 20001).await;
+    }
+    let refused = app
+        .fails(
+            "/admin/api/login",
+            None,
+            json!({"username": "leaver", "password": "correct horse"}),
+            10002,
+        )
+        .await;
+    assert_eq!(refused["msg"], "wrong username or password");
+    app.ok(queue, Some(&colleague), json!({})).await;
+    // A second disable changes nothing.
+    assert!(!set_disabled(database, "leaver", Some("again"), app.state.now())
+        .await
+        .unwrap());
+
+    // A login that had found the account just before the disable issues its token
+    // after it: the session check still refuses it.
+    let raced = issue(&app.state, leaver, TokenKind::Auditor).await.unwrap();
+    app.fails(queue, Some(&raced), json!({}), 20001).await;
+
+    // Enabled again: a new login works; no token from before comes back.
+    assert!(set_disabled(database, "leaver", None, app.state.now())
+        .await
+        .unwrap());
+    for token in [&first, &second, &raced] {
+        app.fails(queue, Some(token), json!({}), 20001).await;
+    }
+    let fresh = app
+        .ok(
+            "/admin/api/login",
+            None,
+            json!({"username": "leaver", "password": "correct horse"}),
+        )
+        .await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    app.ok(queue, Some(&fresh), json!({})).await;
+    // Enabling an enabled account signs nobody out.
+    assert!(!set_disabled(database, "leaver", None, app.state.now())
+        .await
+        .unwrap());
+    app.ok(queue, Some(&fresh), json!({})).await;
+    app.ok(queue, Some(&colleague), json!({})).await;
+}

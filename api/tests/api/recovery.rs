@@ -226,6 +226,12 @@ async fn password_change(app: TestApp) {
     let mobile = "09170000421";
     let token = app.register(mobile).await;
     let t = Some(token.as_str());
+    // Another device of the borrower's (or whoever took it), and another borrower.
+    let elsewhere = login(&app, mobile, "secret-pass").await["data"]["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let neighbour = app.register("09170000422").await;
     let change = |old: &str| json!({"oldPassword": old, "password": "new-secret-1"});
     let wrong = app
         .fails(
@@ -242,10 +248,25 @@ async fn password_change(app: TestApp) {
     let short = json!({"oldPassword": "secret-pass", "password": "short"});
     app.fails("/jackey/user/changePassword", t, short, 10004)
         .await;
+    // A refused change signed nobody out.
+    app.quiesce().await;
+    app.ok("/jackey/user/info", Some(&elsewhere), json!({})).await;
     app.ok("/jackey/user/changePassword", t, change("secret-pass"))
         .await;
+    // The session it was changed from stays; every other of the account is signed out
+    // (12.3); another borrower's is not touched.
+    app.quiesce().await;
+    app.ok("/jackey/user/info", t, json!({})).await;
+    app.fails("/jackey/user/info", Some(&elsewhere), json!({}), 20001)
+        .await;
+    app.ok("/jackey/user/info", Some(&neighbour), json!({})).await;
     assert_eq!(login(&app, mobile, "secret-pass").await["code"], 10002);
-    assert_eq!(login(&app, mobile, "new-secret-1").await["code"], 0);
+    let after = login(&app, mobile, "new-secret-1").await;
+    assert_eq!(after["code"], 0);
+    // A login after the change is not signed out by it.
+    app.quiesce().await;
+    let after = after["data"]["token"].as_str().unwrap();
+    app.ok("/jackey/user/info", Some(after), json!({})).await;
     // Four more wrong current passwords after a success: the count started again,
     // so the fifth wrong one in a row (the login above reset it) locks.
     for left in (1..=4).rev() {

@@ -64,13 +64,22 @@ pub struct Session {
 }
 
 /// The session of the token whose SHA-256 is `token_hash`, of `kind` (`borrower`,
-/// `auditor`); `None` when there is no such row.
+/// `auditor`); `None` when there is no such row. An auditor's session reads as
+/// revoked, since the time, once the operator has disabled the account (`api
+/// disable-auditor`, migration 0019): checked here, in the same statement, so that no
+/// token issued by a login racing the disable outlives it.
 pub async fn session(
     database: &Database,
     token_hash: &str,
     kind: &str,
 ) -> Result<Option<Session>, ProjectionError> {
-    let sql = "select subject, expires_at, revoked_at from auth_token \
-               where token_hash = $1 and kind = $2";
+    let sql = if kind == "auditor" {
+        "select t.subject, t.expires_at, coalesce(t.revoked_at, a.disabled_at) as revoked_at \
+         from auth_token t left join auditor a on a.auditor_id = t.subject \
+         where t.token_hash = $1 and t.kind = $2"
+    } else {
+        "select subject, expires_at, revoked_at from auth_token \
+         where token_hash = $1 and kind = $2"
+    };
     Ok(fetch!(database, sql, fetch_optional, token_hash, kind))
 }

@@ -1,8 +1,9 @@
 //! Recovery and credentials (PRODUCT.md 12.3): forgot password, change password, and
 //! the borrower's sessions. The withdraw PIN is `/jackey/user/withdrawPin` (`account`).
 //! Every rule (the code's proof, the lock, the password rules, the failure count) is
-//! decided in the User aggregate; revoking sessions after a reset is a loan-workflow
-//! step driven by `PasswordReset`, so a crash between the two cannot skip it.
+//! decided in the User aggregate; revoking sessions after a reset or a change is a
+//! loan-workflow step driven by `PasswordReset` or `PasswordChanged`, so a crash
+//! between the two cannot skip it.
 
 use aggregates::types::check_password;
 use aggregates::user::{User, UserCommand, UserEvent, MAX_FAILED_ATTEMPTS};
@@ -105,9 +106,11 @@ struct ChangePasswordBody {
     path = "/jackey/user/changePassword",
     tag = "borrower account",
     summary = "Change the password (logged in)",
-    description = "PRODUCT.md 12.3. 10002 wrong current password, with the attempts left \
-                   (it counts as a failed login; the fifth in a row locks, P4); 20003 \
-                   locked; 10004 the new password breaks PRODUCT.md 5.",
+    description = "PRODUCT.md 12.3. Every other session of the account is signed out (a \
+                   workflow step, moments after the answer); this one stays. 10002 wrong \
+                   current password, with the attempts left (it counts as a failed login; \
+                   the fifth in a row locks, P4); 20003 locked; 10004 the new password \
+                   breaks PRODUCT.md 5.",
     security(("bearer" = [])),
     request_body = ChangePasswordBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
@@ -118,9 +121,11 @@ async fn change_password(
     ApiJson(body): ApiJson<ChangePasswordBody>,
 ) -> Result<Response, ApiError> {
     let user_id = borrower.user_id;
+    let session = auth::session_id(&borrower.token);
     let command = || UserCommand::ChangePassword {
         old_password: body.old_password.clone(),
         password: body.password.clone(),
+        session: session.clone(),
     };
     let events = state
         .execute(

@@ -1,8 +1,9 @@
 /**
  * `/changePassword` (PRODUCT.md 12.3), from the My page: the current password and
- * the new one twice. A wrong current password counts as a failed login; the
- * server's message says how many attempts are left before the lock (P4), and the
- * fifth sends the borrower to `/lock` (the base query does).
+ * the new one twice; on success every other session of the account is signed out
+ * (the server does, moments after). A wrong current password counts as a failed
+ * login; the server's message says how many attempts are left before the lock (P4),
+ * and the fifth sends the borrower to `/lock` (the base query does).
  */
 import { useState } from 'react';
 import Form from 'antd-mobile/es/components/form';
