@@ -332,7 +332,7 @@ pub struct ExportedSession {
     pub created_at: String,
     /// Expires, RFC 3339 UTC.
     pub expires_at: String,
-    /// Revoked (logout, password reset, revoked from another session), or null.
+    /// Revoked (logout, password reset or change, revoked from another session), or null.
     pub revoked_at: Option<String>,
 }
 

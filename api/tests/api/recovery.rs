@@ -20,8 +20,8 @@ on_both_stores!(
 );
 on_both_stores!(
     password_change,
-    a_wrong_current_password_counts_toward_the_lock_on_sqlite,
-    a_wrong_current_password_counts_toward_the_lock_on_postgres
+    a_password_change_signs_out_other_sessions_and_a_wrong_current_one_counts_on_sqlite,
+    a_password_change_signs_out_other_sessions_and_a_wrong_current_one_counts_on_postgres
 );
 on_both_stores!(
     sessions,
