@@ -54,12 +54,13 @@ pub const FEE_INCOME: &str = "fee_income";
 /// What each journal entry says happened (stored as its `description`), with the
 /// stable code the console words it by in the auditor's language. Every description
 /// [`order_entry`] and [`wallet_entry`] write is one of these constants.
-pub const ENTRY_DESCRIPTIONS: [(&str, &str); 11] = [
+pub const ENTRY_DESCRIPTIONS: [(&str, &str); 12] = [
     ("payout_sent", PAYOUT_SENT),
     ("payout_confirmed", PAYOUT_CONFIRMED),
     ("payout_returned", PAYOUT_RETURNED),
     ("repayment", REPAYMENT),
     ("overdue_fee", OVERDUE_FEE),
+    ("overdue_fee_reversed", OVERDUE_FEE_REVERSED),
     ("closed_waived", CLOSED_WAIVED),
     ("payment_received", PAYMENT_RECEIVED),
     ("payment_applied", PAYMENT_APPLIED),
@@ -82,6 +83,8 @@ const PAYOUT_CONFIRMED: &str = "payout confirmed: principal and interest receiva
 const PAYOUT_RETURNED: &str = "payout returned by the bank";
 const REPAYMENT: &str = "repayment";
 const OVERDUE_FEE: &str = "overdue fee";
+const OVERDUE_FEE_REVERSED: &str =
+    "overdue fee taken back: the payment had arrived before those days";
 const CLOSED_WAIVED: &str = "closed: interest and fees not charged are waived";
 const PAYMENT_RECEIVED: &str = "payment received from the borrower";
 const PAYMENT_APPLIED: &str = "payment applied to the loan";
@@ -177,6 +180,12 @@ pub fn order_entry(order_id: &str, event: &OrderEvent) -> Option<JournalEntry> {
             order_id,
             OVERDUE_FEE,
             vec![(receivable, *amount), (FEE_INCOME.into(), -*amount)],
+        ),
+        // The reverse of the charges it takes back (nothing when only a mark is).
+        OrderEvent::OverdueReversed { amount, .. } => entry(
+            order_id,
+            OVERDUE_FEE_REVERSED,
+            vec![(FEE_INCOME.into(), *amount), (receivable, -*amount)],
         ),
         OrderEvent::LoanRepaid {
             interest_waived,

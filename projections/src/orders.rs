@@ -157,6 +157,7 @@ pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
         | OrderEvent::PayoutRequested { at, .. }
         | OrderEvent::PayoutFailed { at, .. }
         | OrderEvent::RepaymentReceived { at, .. }
+        | OrderEvent::OverdueReversed { at, .. }
         | OrderEvent::PaymentSessionOpened { at, .. }
         | OrderEvent::PaymentSessionFailed { at, .. }
         | OrderEvent::PaymentSessionPaid { at, .. }
@@ -284,7 +285,8 @@ fn timeline_detail(event: &OrderEvent) -> Json {
         OrderEvent::InstallmentOverdue { period, due_date } => {
             json!({"period": period, "dueDate": due_date.format("%Y-%m-%d").to_string()})
         }
-        OrderEvent::OverdueFeeCharged { period, amount, .. } => {
+        OrderEvent::OverdueFeeCharged { period, amount, .. }
+        | OrderEvent::OverdueReversed { period, amount, .. } => {
             json!({"period": period, "amount": money_text(*amount)})
         }
         OrderEvent::LoanRepaid {

@@ -435,6 +435,47 @@ impl Order {
         (candidate, (candidate < amount).then_some(reason))
     }
 
+    /// The overdue charges and marks that a payment arrived at `arrived`
+    /// takes back when the loan workflow applies it only later: on each installment,
+    /// the fee charges for days after that day, and the overdue mark of an installment
+    /// that on that day was not yet overdue. Empty when it is applied in time (or
+    /// nothing is disbursed). See `OrderEvent::OverdueReversed`.
+    fn late_overdue(&self, arrived: DateTime<Utc>, payment_ref: &str) -> Vec<OrderEvent> {
+        let arrived_on = arrived.date_naive();
+        let Some(loan) = self
+            .loan
+            .as_ref()
+            .filter(|_| self.status == OrderStatus::Disbursed)
+        else {
+            return Vec::new();
+        };
+        loan.schedule
+            .iter()
+            .filter_map(|installment| {
+                let late = installment
+                    .fee_charges
+                    .iter()
+                    .filter(|charge| charge.through > arrived_on);
+                let amount: Decimal = late.clone().map(|charge| charge.amount).sum();
+                let from = late.clone().map(|charge| charge.from).min();
+                let through = late.map(|charge| charge.through).max();
+                let mark = installment.overdue && installment.due_date >= arrived_on;
+                (from.is_some() || mark).then(|| OrderEvent::OverdueReversed {
+                    period: installment.period,
+                    from,
+                    through,
+                    amount,
+                    payment_ref: payment_ref.to_string(),
+                    at: arrived,
+                })
+            })
+            .collect()
+    }
+
+    /// Applies a repayment as of `now` (its arrival, for money that arrived; see the
+    /// command) and answers, when it first took back overdue fees charged after the
+    /// arrival ([`Self::late_overdue`]), the last day they covered: the caller charges
+    /// the days up to it again on what the payment left unpaid.
     async fn receive_repayment(
         &mut self,
         payment_ref: String,
@@ -443,18 +484,36 @@ impl Order {
         session_id: Option<Uuid>,
         sink: &EventSink<Self>,
         now: DateTime<Utc>,
-    ) -> Result<(), OrderError> {
+    ) -> Result<Option<chrono::NaiveDate>, OrderError> {
         if self.payment_refs.contains(&payment_ref) {
-            return Ok(()); // each payment reference is applied at most once
+            return Ok(None); // each payment reference is applied at most once
         }
         if payment_ref.trim().is_empty() {
             return Err(InvalidInput::new("reference", "is required").into());
         }
+        let mut reversed = None;
         let accepted = match source {
             // Money that already arrived: apply what is owed, refund the rest (P1).
             RepaymentSource::Recharge => {
                 if amount <= Decimal::ZERO || amount.round_dp(2) != amount {
                     return Err(InvalidInput::new("amount", "positive, two decimals").into());
+                }
+                // Overdue charged after the money arrived goes first, if the money is
+                // applied at all (money refunded whole prevented nothing).
+                let late = self.late_overdue(now, &payment_ref);
+                if !late.is_empty() {
+                    let mut trial = self.clone();
+                    for event in late.iter().cloned() {
+                        trial.apply(event);
+                    }
+                    if !trial.recharge_split(session_id, amount, now).0.is_zero() {
+                        for event in late {
+                            if let OrderEvent::OverdueReversed { through, .. } = &event {
+                                reversed = reversed.max(*through);
+                            }
+                            sink.write(event, self).await;
+                        }
+                    }
                 }
                 let (accepted, refund_reason) = self.recharge_split(session_id, amount, now);
                 if let Some(session_id) = session_id.filter(|id| self.sessions.contains_key(id)) {
@@ -503,7 +562,7 @@ impl Order {
                                 at: now,
                             };
                             sink.write(event, self).await;
-                            return Ok(());
+                            return Ok(None);
                         }
                         Some((proposed, _)) if *proposed != amount => {
                             return Err(OrderError::ManualAmountMismatch);
@@ -527,7 +586,7 @@ impl Order {
             }
         };
         if accepted.is_zero() {
-            return Ok(());
+            return Ok(reversed);
         }
         let owed = self.payoff_at(now);
         let allocations = self.loan()?.allocate(accepted);
@@ -553,7 +612,7 @@ impl Order {
             };
             sink.write(event, self).await;
         }
-        Ok(())
+        Ok(reversed)
     }
 
     async fn accrue_overdue(
@@ -871,8 +930,15 @@ impl Aggregate for Order {
                 // As of the money's arrival; a time past the order's clock is not
                 // believed (the events would be dated in its future).
                 let as_of = received_at.map_or(now, |at| at.min(now));
-                self.receive_repayment(payment_ref, amount, source, session_id, sink, as_of)
+                let reversed = self
+                    .receive_repayment(payment_ref, amount, source, session_id, sink, as_of)
                     .await?;
+                if let Some(through) = reversed {
+                    // Those days charged again on what the payment left unpaid, and no
+                    // day beyond them: later days are the scheduler's (P11).
+                    let day = through.and_time(chrono::NaiveTime::MIN).and_utc();
+                    self.accrue_overdue(sink, day.min(now)).await?;
+                }
             }
             OrderCommand::AccrueOverdue => self.accrue_overdue(sink, now).await?,
             OrderCommand::SendReminder { period, kind } => {
@@ -1077,13 +1143,37 @@ impl Aggregate for Order {
             }
             OrderEvent::OverdueFeeCharged {
                 period,
+                from,
                 through,
                 amount,
-                ..
             } => {
                 if let Some(i) = self.installment_mut(period) {
                     i.fee += amount;
                     i.fees_through = Some(through);
+                    i.fee_charges.push(super::loan::FeeCharge {
+                        from,
+                        through,
+                        amount,
+                    });
+                }
+            }
+            OrderEvent::OverdueReversed {
+                period,
+                from,
+                amount,
+                at,
+                ..
+            } => {
+                if let Some(i) = self.installment_mut(period) {
+                    i.fee -= amount;
+                    if let Some(from) = from {
+                        i.fee_charges.retain(|charge| charge.from < from);
+                        // The day before the first one taken back, if it was overdue.
+                        i.fees_through = from.pred_opt().filter(|day| *day > i.due_date);
+                    }
+                    if i.due_date >= at.date_naive() {
+                        i.overdue = false;
+                    }
                 }
             }
             OrderEvent::ReminderDue { period, kind, .. } => {

@@ -259,6 +259,31 @@ pub enum OrderEvent {
         /// Total for these days after the cap.
         amount: Decimal,
     },
+    /// A payment arrived at `at` but the loan workflow applied it only later
+    /// (a crash, an outage, or a moment across midnight), after the scheduler had
+    /// charged overdue fees on this installment for days after that day, or marked
+    /// it overdue when on that day it was not yet. Those charges and that mark are
+    /// taken back before the payment is applied as of its arrival, and the days since
+    /// are charged again on what the payment left unpaid, so a borrower who paid in
+    /// time is never charged for the workflow's delay (P11, 12.1). A charge that
+    /// spans the arrival day (the scheduler had missed days) is taken back whole and
+    /// charged again on the smaller balance: the difference is the borrower's.
+    OverdueReversed {
+        /// Installment number.
+        period: u32,
+        /// The first day of the fees taken back; `None` when only the overdue mark is.
+        from: Option<NaiveDate>,
+        /// The last day of the fees taken back (`None` with `from`), through which
+        /// they are charged again.
+        through: Option<NaiveDate>,
+        /// The fees taken back (0.00 when only the mark is).
+        amount: Decimal,
+        /// The payment applied late.
+        payment_ref: String,
+        /// When the payment arrived: the day after it (UTC) is the first whose
+        /// charges are taken back.
+        at: DateTime<Utc>,
+    },
     /// A due-date reminder of one installment is due (PRODUCT.md 12.5): a workflow
     /// queues its SMS and the inbox shows it as a notice. Recorded once per
     /// (installment, kind).
@@ -311,6 +336,7 @@ impl DomainEvent for OrderEvent {
             Self::ManualRepaymentProposed { .. } => "ManualRepaymentProposed",
             Self::InstallmentOverdue { .. } => "InstallmentOverdue",
             Self::OverdueFeeCharged { .. } => "OverdueFeeCharged",
+            Self::OverdueReversed { .. } => "OverdueReversed",
             Self::ReminderDue { .. } => "ReminderDue",
             Self::LoanRepaid { .. } => "LoanRepaid",
         };

@@ -45,6 +45,23 @@ pub struct Installment {
     pub overdue: bool,
     /// Last day for which an overdue fee was charged.
     pub fees_through: Option<NaiveDate>,
+    /// Every overdue fee charge standing, in order: the days `from..=through` and the
+    /// amount. A payment the loan workflow applied after the days it arrived
+    /// takes back the charges for the days after it ([`FeeCharge`],
+    /// `OrderEvent::OverdueReversed`).
+    #[serde(default)]
+    pub fee_charges: Vec<FeeCharge>,
+}
+
+/// One overdue fee charge of an installment (`OrderEvent::OverdueFeeCharged`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeeCharge {
+    /// First day charged.
+    pub from: NaiveDate,
+    /// Last day charged.
+    pub through: NaiveDate,
+    /// The amount, after the cap.
+    pub amount: Decimal,
 }
 
 impl Installment {
@@ -116,6 +133,7 @@ impl Loan {
                 paid: Decimal::ZERO,
                 overdue: false,
                 fees_through: None,
+                fee_charges: Vec::new(),
             })
             .collect()
     }

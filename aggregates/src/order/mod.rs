@@ -38,6 +38,6 @@ pub use commands::{
 };
 pub use errors::OrderError;
 pub use events::{Allocation, OrderEvent, ReviewStage};
-pub use loan::{Installment, InstallmentStatus, Loan};
+pub use loan::{FeeCharge, Installment, InstallmentStatus, Loan};
 pub use reminder::ReminderKind;
 pub use status::OrderStatus;

@@ -1279,6 +1279,189 @@ fn with_no_overdue_rate_nothing_is_charged_only_marked() {
     );
 }
 
+// ---- a payment the workflow applied late (P11, 12.1) ----------------------------------------
+
+/// The loan of [`with_overdue_fee`] at 0.1 %/day, with a payment page opened five
+/// minutes before `arrived` for `amount`, and what the scheduler did before the loan
+/// workflow applied the payment: a pass of `AccrueOverdue` at each of `passes`.
+fn paid_before_the_scheduler_ran(
+    arrived: DateTime<Utc>,
+    amount: Decimal,
+    passes: &[DateTime<Utc>],
+) -> (Product, Vec<OrderEvent>) {
+    let (product, mut given) = with_overdue_fee(100, dec!(100));
+    given.push(OrderEvent::PaymentSessionOpened {
+        session_id: session(1),
+        amount,
+        expires_at: arrived + chrono::Duration::minutes(25),
+        at: arrived - chrono::Duration::minutes(5),
+    });
+    for pass in passes {
+        given.extend(run(
+            test_with(product.clone(), *pass),
+            given.clone(),
+            OrderCommand::AccrueOverdue,
+        ));
+    }
+    (product, given)
+}
+
+fn fees(order: &Order) -> Vec<Decimal> {
+    order
+        .loan
+        .as_ref()
+        .unwrap()
+        .schedule
+        .iter()
+        .map(|i| i.fee)
+        .collect()
+}
+
+#[test]
+fn a_payment_that_arrived_on_the_due_day_is_charged_no_overdue_fee_however_late_the_workflow_runs_p11(
+) {
+    // Installment 1 (13,493.3) is due on day 1. Its amount arrives at 23:59:59 that day;
+    // the scheduler marks it overdue and charges day 2 (13.49) at 00:00:01, before the
+    // workflow hands the payment to the order at 00:00:06.
+    let arrived = at(1)
+        .date_naive()
+        .and_hms_opt(23, 59, 59)
+        .unwrap()
+        .and_utc();
+    let pass = arrived + chrono::Duration::seconds(2);
+    let (product, given) = paid_before_the_scheduler_ran(arrived, dec!(13493.3), &[pass]);
+    assert_eq!(fees(&fold(given.clone()))[0], dec!(13.49));
+    let workflow_runs = arrived + chrono::Duration::seconds(7);
+    let events = run(
+        test_with(product, workflow_runs),
+        given.clone(),
+        recharge_received("pay-1", 1, dec!(13493.3), arrived),
+    );
+    let day2 = at(2).date_naive();
+    assert_eq!(
+        events,
+        vec![
+            OrderEvent::OverdueReversed {
+                period: 1,
+                from: Some(day2),
+                through: Some(day2),
+                amount: dec!(13.49),
+                payment_ref: "pay-1".into(),
+                at: arrived,
+            },
+            OrderEvent::PaymentSessionPaid {
+                session_id: session(1),
+                payment_ref: "pay-1".into(),
+                amount: dec!(13493.3),
+                at: arrived,
+            },
+            OrderEvent::RepaymentReceived {
+                payment_ref: "pay-1".into(),
+                amount: dec!(13493.3),
+                allocations: vec![Allocation {
+                    period: 1,
+                    amount: dec!(13493.3),
+                }],
+                source: RepaymentSource::Recharge,
+                at: arrived,
+            },
+        ]
+    );
+    let mut all = given;
+    all.extend(events);
+    let order = fold(all);
+    let first = &order.loan.as_ref().unwrap().schedule[0];
+    assert_eq!(
+        (first.fee, first.overdue, first.fees_through),
+        (dec!(0), false, None)
+    );
+    assert_eq!(first.status(), crate::order::InstallmentStatus::Repaid);
+    assert_eq!(order.outstanding(), dec!(80960.0) - dec!(13493.3));
+}
+
+#[test]
+fn a_part_payment_applied_late_is_charged_as_if_applied_when_it_arrived_p11() {
+    // 5,000 of installment 1 arrives at noon on its due day; the scheduler charges
+    // days 2 and 3 (installment 2 is due on day 2) before the workflow runs on day 3.
+    let arrived = at(1).date_naive().and_hms_opt(12, 0, 0).unwrap().and_utc();
+    let passes = [arrived + Days::new(1), arrived + Days::new(2)];
+    let (product, given) = paid_before_the_scheduler_ran(arrived, dec!(5000), &passes);
+    assert_eq!(
+        &fees(&fold(given.clone()))[..2],
+        &[dec!(26.98), dec!(13.49)]
+    );
+    let workflow_runs = arrived + Days::new(2) + chrono::Duration::hours(1);
+    let events = run(
+        test_with(product.clone(), workflow_runs),
+        given.clone(),
+        recharge_received("pay-1", 1, dec!(5000), arrived),
+    );
+    let (day2, day3) = (at(2).date_naive(), at(3).date_naive());
+    assert_eq!(
+        events[..2],
+        [
+            OrderEvent::OverdueReversed {
+                period: 1,
+                from: Some(day2),
+                through: Some(day3),
+                amount: dec!(26.98),
+                payment_ref: "pay-1".into(),
+                at: arrived,
+            },
+            OrderEvent::OverdueReversed {
+                period: 2,
+                from: Some(day3),
+                through: Some(day3),
+                amount: dec!(13.49),
+                payment_ref: "pay-1".into(),
+                at: arrived,
+            },
+        ]
+    );
+    let mut all = given;
+    all.extend(events);
+    let order = fold(all.clone());
+    // Installment 1 is charged days 2 and 3 on the 8,493.3 left (8.49 a day); 2 as before.
+    assert_eq!(&fees(&order)[..2], &[dec!(16.98), dec!(13.49)]);
+    let schedule = &order.loan.as_ref().unwrap().schedule;
+    assert!(schedule[0].overdue && schedule[1].overdue);
+    assert_eq!(schedule[0].fees_through, Some(day3));
+    assert_eq!(
+        order.outstanding(),
+        dec!(80960.0) - dec!(5000) + dec!(16.98) + dec!(13.49)
+    );
+    // The scheduler's next pass that day finds nothing left to charge.
+    test_with(product, workflow_runs)
+        .given(all)
+        .when(OrderCommand::AccrueOverdue)
+        .then_expect_events(vec![]);
+}
+
+#[test]
+fn a_payment_refunded_whole_takes_back_no_overdue_fee_p11() {
+    // The payment page had expired when the money arrived: nothing is applied, so the
+    // charges since stand.
+    let arrived = at(1).date_naive().and_hms_opt(12, 0, 0).unwrap().and_utc();
+    let (product, given) =
+        paid_before_the_scheduler_ran(arrived, dec!(5000), &[arrived + Days::new(1)]);
+    let late = arrived + chrono::Duration::minutes(40);
+    let events = run(
+        test_with(product, arrived + Days::new(1) + chrono::Duration::hours(1)),
+        given,
+        recharge_received("pay-1", 1, dec!(5000), late),
+    );
+    assert!(
+        events
+            .iter()
+            .all(|e| !matches!(e, OrderEvent::OverdueReversed { .. })),
+        "{events:?}"
+    );
+    assert!(matches!(
+        events.last(),
+        Some(OrderEvent::PaymentRefundDue { reason, .. }) if reason == "the payment page had expired"
+    ));
+}
+
 // ---- no ad-hoc charges (P11) ---------------------------------------------------------------
 
 #[test]

@@ -123,6 +123,7 @@ texts! {
     entry_payout_returned: "Payout returned by the bank", "放款被银行退回", "Ibinalik ng bangko ang payout";
     entry_repayment: "Repayment", "还款", "Bayad sa loan";
     entry_overdue_fee: "Overdue fee", "逾期费", "Multa sa pagkaantala";
+    entry_overdue_fee_reversed: "Overdue fee taken back: the payment had arrived before those days", "逾期费撤回：还款在这些天之前已到账", "Ibinalik ang multa: dumating na ang bayad bago ang mga araw na iyon";
     entry_closed_waived: "Closed: interest and fees not charged are waived", "结清：未收取的利息和费用予以减免", "Sarado: na-waive ang interes at bayaring hindi siningil";
     entry_payment_received: "Payment received from the borrower", "收到借款人付款", "Tinanggap ang bayad mula sa nanghihiram";
     entry_payment_applied: "Payment applied to the loan", "付款已用于还贷", "Inilapat ang bayad sa loan";
@@ -150,6 +151,7 @@ impl Texts {
             Some("payout_returned") => self.entry_payout_returned,
             Some("repayment") => self.entry_repayment,
             Some("overdue_fee") => self.entry_overdue_fee,
+            Some("overdue_fee_reversed") => self.entry_overdue_fee_reversed,
             Some("closed_waived") => self.entry_closed_waived,
             Some("payment_received") => self.entry_payment_received,
             Some("payment_applied") => self.entry_payment_applied,

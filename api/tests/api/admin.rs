@@ -1308,9 +1308,14 @@ async fn disable_and_enable(app: TestApp) {
 
     // Disabled: every token of the account stops, its right password is refused as an
     // unknown name's would be, and a colleague works on.
-    assert!(set_disabled(database, " LEAVER ", Some("left the company"), app.state.now())
-        .await
-        .unwrap());
+    assert!(set_disabled(
+        database,
+        " LEAVER ",
+        Some("left the company"),
+        app.state.now()
+    )
+    .await
+    .unwrap());
     for token in [&first, &second] {
         app.fails(queue, Some(token), json!({}), 20001).await;
     }
@@ -1325,9 +1330,11 @@ async fn disable_and_enable(app: TestApp) {
     assert_eq!(refused["msg"], "wrong username or password");
     app.ok(queue, Some(&colleague), json!({})).await;
     // A second disable changes nothing.
-    assert!(!set_disabled(database, "leaver", Some("again"), app.state.now())
-        .await
-        .unwrap());
+    assert!(
+        !set_disabled(database, "leaver", Some("again"), app.state.now())
+            .await
+            .unwrap()
+    );
 
     // A login that had found the account just before the disable issues its token
     // after it: the session check still refuses it.

@@ -250,7 +250,8 @@ async fn password_change(app: TestApp) {
         .await;
     // A refused change signed nobody out.
     app.quiesce().await;
-    app.ok("/jackey/user/info", Some(&elsewhere), json!({})).await;
+    app.ok("/jackey/user/info", Some(&elsewhere), json!({}))
+        .await;
     app.ok("/jackey/user/changePassword", t, change("secret-pass"))
         .await;
     // The session it was changed from stays; every other of the account is signed out
@@ -259,7 +260,8 @@ async fn password_change(app: TestApp) {
     app.ok("/jackey/user/info", t, json!({})).await;
     app.fails("/jackey/user/info", Some(&elsewhere), json!({}), 20001)
         .await;
-    app.ok("/jackey/user/info", Some(&neighbour), json!({})).await;
+    app.ok("/jackey/user/info", Some(&neighbour), json!({}))
+        .await;
     assert_eq!(login(&app, mobile, "secret-pass").await["code"], 10002);
     let after = login(&app, mobile, "new-secret-1").await;
     assert_eq!(after["code"], 0);
