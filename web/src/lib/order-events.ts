@@ -27,6 +27,7 @@ export const ORDER_EVENT_TYPES = [
   'RepaymentReceived',
   'InstallmentOverdue',
   'OverdueFeeCharged',
+  'OverdueReversed',
   'ReminderDue',
   'LoanRepaid',
 ] as const;

@@ -202,7 +202,8 @@ export interface Order {
 export interface TimelineDetail {
   /**
    * LoanApplied, PayoutRequested, PayoutFailed, RepaymentReceived, OverdueFeeCharged,
-   * PaymentSessionOpened, PaymentSessionPaid, PaymentRefundDue.
+   * OverdueReversed (the fees taken back), PaymentSessionOpened, PaymentSessionPaid,
+   * PaymentRefundDue.
    */
   amount?: string;
   /** PaymentSessionOpened: when the page stops being payable. */
@@ -227,7 +228,7 @@ export interface TimelineDetail {
   /** PayoutSucceeded: the principal paid out and what reached the account after fees. */
   principal?: string;
   netAmount?: string;
-  /** InstallmentOverdue, OverdueFeeCharged. */
+  /** InstallmentOverdue, OverdueFeeCharged, OverdueReversed. */
   period?: number;
   /** InstallmentOverdue. */
   dueDate?: string;

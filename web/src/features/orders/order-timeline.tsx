@@ -47,6 +47,8 @@ export function describeEvent(event: TimelineEvent, t: TFunction, money: Money, 
       return t('timeline_d_overdue', { period: d.period ?? '', date: dates.day(d.dueDate) });
     case 'OverdueFeeCharged':
       return t('timeline_d_fee', { period: d.period ?? '', amount: money(d.amount) });
+    case 'OverdueReversed':
+      return t('timeline_d_fee_reversed', { period: d.period ?? '', amount: money(d.amount) });
     case 'LoanRepaid': {
       if (d.coolingOff === true) return t('timeline_d_cooling_off');
       const waived = d.interestWaived;

@@ -282,6 +282,17 @@ describe('the order detail', () => {
     expect(timeline).toHaveTextContent('Loan officer');
   });
 
+  it('words overdue taken back from a payment applied late', async () => {
+    const late = [
+      { at: '2026-11-23T00:00:00Z', by: 'system', detail: { period: 1, amount: '13.49' }, sequence: 9, type: 'OverdueFeeCharged' },
+      { at: '2026-11-22T23:59:59Z', by: 'system', detail: { period: 1, amount: '13.49' }, sequence: 10, type: 'OverdueReversed' },
+    ];
+    mount({ handlers: [answer('jackey/loan/orderTimeline', late)] });
+    const timeline = await screen.findByTestId('timeline');
+    expect(timeline).toHaveTextContent('Overdue fee taken back');
+    expect(timeline).toHaveTextContent('Installment 1: ₱13.49; your payment came in time');
+  });
+
   it('shows the error state when the order cannot be read', async () => {
     mount({ handlers: [fail('jackey/loan/orderInfo', 40007, 'record not found')] });
     expect(await screen.findByText('Record not found.')).toBeInTheDocument();
