@@ -355,4 +355,44 @@ mod tests {
         }
         assert_eq!(entry_code("something else"), None);
     }
+
+    #[test]
+    fn overdue_taken_back_posts_the_reverse_of_its_charge_and_a_mark_alone_posts_nothing() {
+        use chrono::{NaiveDate, TimeZone, Utc};
+        use std::collections::BTreeMap;
+        let day = NaiveDate::from_ymd_opt(2026, 11, 23).unwrap();
+        let charged = order_entry(
+            "o1",
+            &OrderEvent::OverdueFeeCharged {
+                period: 1,
+                from: day,
+                through: day,
+                amount: Decimal::new(1349, 2),
+            },
+        )
+        .unwrap();
+        let reversed = |amount| OrderEvent::OverdueReversed {
+            period: 1,
+            from: Some(day),
+            through: Some(day),
+            amount,
+            payment_ref: "pay-1".into(),
+            at: Utc.with_ymd_and_hms(2026, 11, 22, 23, 59, 59).unwrap(),
+        };
+        let back = order_entry("o1", &reversed(Decimal::new(1349, 2))).unwrap();
+        assert_eq!(back.description, OVERDUE_FEE_REVERSED);
+        let net: BTreeMap<String, Decimal> = charged.postings.iter().chain(&back.postings).fold(
+            BTreeMap::new(),
+            |mut net, posting| {
+                *net.entry(posting.account.clone()).or_default() += posting.amount;
+                net
+            },
+        );
+        assert!(net.values().all(Decimal::is_zero), "{net:?}");
+        assert_eq!(
+            back.postings.iter().map(|p| p.amount).sum::<Decimal>(),
+            Decimal::ZERO
+        );
+        assert_eq!(order_entry("o1", &reversed(Decimal::ZERO)), None);
+    }
 }

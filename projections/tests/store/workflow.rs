@@ -31,6 +31,7 @@ on_both_stores!(
     the_partitioned_loan_workflow_ends_as_the_single_one,
     a_withdrawal_and_a_bank_change_sent_together_never_race_p3,
     a_payment_the_workflow_takes_after_its_page_expired_is_applied_as_of_its_arrival_p1,
+    a_payment_the_workflow_takes_after_midnight_of_its_due_day_leaves_it_not_overdue_p11,
 );
 
 /// The buses a test drives the aggregates with, on a fixed clock.
@@ -229,6 +230,31 @@ async fn approved_order(buses: &Buses, workflow: &mut Workflow<'_>) -> (Uuid, Uu
         .unwrap();
     workflow.pump().await;
     approve(buses, order_id).await;
+    workflow.pump().await;
+    (user_id, order_id)
+}
+
+/// [`approved_order`] with 90,000 of it drawn and paid out: (user id, order id).
+async fn disbursed_order(buses: &Buses, workflow: &mut Workflow<'_>) -> (Uuid, Uuid) {
+    let (user_id, order_id) = approved_order(buses, workflow).await;
+    let payout = Uuid::now_v7();
+    buses
+        .users
+        .execute(
+            &user_id.to_string(),
+            withdraw(payout, dec!(90000)),
+            me(user_id),
+        )
+        .await
+        .unwrap();
+    workflow.pump().await;
+    let succeeded = OrderCommand::RecordPayoutSucceeded { payout_id: payout };
+    let system = Actor::System.metadata("test", None);
+    buses
+        .orders
+        .execute(&order_id.to_string(), succeeded, system)
+        .await
+        .unwrap();
     workflow.pump().await;
     (user_id, order_id)
 }
@@ -540,23 +566,9 @@ async fn a_payment_the_workflow_takes_after_its_page_expired_is_applied_as_of_it
 ) {
     let buses = Buses::new(&db.database);
     let mut workflow = Workflow::new(&buses, None);
-    let (user_id, order_id) = approved_order(&buses, &mut workflow).await;
+    let (user_id, order_id) = disbursed_order(&buses, &mut workflow).await;
     let (uid, oid) = (user_id.to_string(), order_id.to_string());
-    let payout = Uuid::now_v7();
-    buses
-        .users
-        .execute(&uid, withdraw(payout, dec!(90000)), me(user_id))
-        .await
-        .unwrap();
-    workflow.pump().await;
     let system = || Actor::System.metadata("test", None);
-    let succeeded = OrderCommand::RecordPayoutSucceeded { payout_id: payout };
-    buses
-        .orders
-        .execute(&oid, succeeded, system())
-        .await
-        .unwrap();
-    workflow.pump().await;
 
     let session_id = Uuid::now_v7();
     let open = OrderCommand::OpenPaymentSession {
@@ -590,4 +602,77 @@ async fn a_payment_the_workflow_takes_after_its_page_expired_is_applied_as_of_it
         .filter(|e| matches!(e, OrderEvent::PaymentRefundDue { .. }))
         .collect();
     assert_eq!(refunds, vec![], "a payment made in time was refunded");
+}
+
+/// The workflow late across midnight: installment 1's amount arrived at 23:59:59 on its
+/// due day, the scheduler marked the installment overdue at 00:00:01, and the workflow
+/// takes the payment at 00:00:06. The order takes the mark back and applies the
+/// payment as of its arrival: the installment is paid, never overdue (P11, 12.1).
+async fn a_payment_the_workflow_takes_after_midnight_of_its_due_day_leaves_it_not_overdue_p11(
+    db: &TestDb,
+) {
+    let buses = Buses::new(&db.database);
+    let mut workflow = Workflow::new(&buses, None);
+    let (user_id, order_id) = disbursed_order(&buses, &mut workflow).await;
+    let (uid, oid) = (user_id.to_string(), order_id.to_string());
+    let system = || Actor::System.metadata("test", None);
+    let order = buses.orders.load(&oid).await.unwrap();
+    let first = order.loan.as_ref().unwrap().schedule[0].clone();
+
+    let arrived = first.due_date.and_hms_opt(23, 59, 59).unwrap().and_utc();
+    buses.clock.set(arrived - chrono::Duration::seconds(5));
+    let session_id = Uuid::now_v7();
+    let open = OrderCommand::OpenPaymentSession {
+        session_id,
+        amount: first.amount,
+    };
+    buses.orders.execute(&oid, open, me(user_id)).await.unwrap();
+    buses.clock.set(arrived);
+    let received = WalletCommand::RecordRecharge {
+        payment_ref: "pay-before-midnight".into(),
+        order_id,
+        amount: first.amount,
+        session_id: Some(session_id),
+        received_at: Some(arrived),
+    };
+    buses
+        .wallets
+        .execute(&uid, received, system())
+        .await
+        .unwrap();
+    // The scheduler's pass after midnight, before the workflow.
+    buses.clock.set(arrived + chrono::Duration::seconds(2));
+    buses
+        .orders
+        .execute(&oid, OrderCommand::AccrueOverdue, system())
+        .await
+        .unwrap();
+    let marked = buses.orders.load(&oid).await.unwrap();
+    assert!(marked.loan.as_ref().unwrap().schedule[0].overdue);
+
+    buses.clock.set(arrived + chrono::Duration::seconds(7));
+    workflow.pump().await;
+    let order = buses.orders.load(&oid).await.unwrap();
+    let paid = &order.loan.as_ref().unwrap().schedule[0];
+    assert_eq!(paid.paid, first.amount);
+    assert!(!paid.overdue, "{paid:?}");
+    assert_eq!(paid.fee, Decimal::ZERO);
+    let reversed: Vec<_> = events_of::<Order>(&buses.database, &oid)
+        .await
+        .into_iter()
+        .filter(|e| matches!(e, OrderEvent::OverdueReversed { .. }))
+        .collect();
+    assert_eq!(
+        reversed,
+        vec![OrderEvent::OverdueReversed {
+            period: 1,
+            from: None,
+            through: None,
+            amount: Decimal::ZERO,
+            payment_ref: "pay-before-midnight".into(),
+            at: arrived,
+        }]
+    );
+    // The cached fold and a full reload agree.
+    assert_eq!(order, buses.orders.reload(&oid).await.unwrap());
 }
