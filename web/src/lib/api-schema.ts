@@ -1081,7 +1081,7 @@ export interface paths {
         put?: never;
         /**
          * Change the password (logged in)
-         * @description PRODUCT.md 12.3. 10002 wrong current password, with the attempts left (it counts as a failed login; the fifth in a row locks, P4); 20003 locked; 10004 the new password breaks PRODUCT.md 5.
+         * @description PRODUCT.md 12.3. Every other session of the account is signed out (a workflow step, moments after the answer); this one stays. 10002 wrong current password, with the attempts left (it counts as a failed login; the fifth in a row locks, P4); 20003 locked; 10004 the new password breaks PRODUCT.md 5.
          */
         post: operations["change_password"];
         delete?: never;
@@ -2255,7 +2255,7 @@ export interface components {
             createdAt: string;
             /** @description Expires, RFC 3339 UTC. */
             expiresAt: string;
-            /** @description Revoked (logout, password reset, revoked from another session), or null. */
+            /** @description Revoked (logout, password reset or change, revoked from another session), or null. */
             revokedAt?: string | null;
         };
         /** @description A text message to the registered phone. */
