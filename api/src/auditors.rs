@@ -117,8 +117,9 @@ pub enum SetDisabledError {
 /// A disabled account cannot log in ([`find`]), and each of its tokens reads as revoked
 /// from the moment of the disable: the session check joins this row
 /// ([`projections::reads::session`]), so a login racing the disable leaves no live
-/// token behind. Its tokens are also revoked here, by a disable and by an enable, so
-/// that none issued before comes back to life when the account is enabled again.
+/// token behind. Its tokens are also revoked here, by a disable and by an enable, in
+/// the transaction of the change, so that none issued before comes back to life when
+/// the account is enabled again.
 ///
 /// # Errors
 /// [`SetDisabledError::UnknownUsername`], [`SetDisabledError::Reason`] (blank or over
@@ -141,31 +142,30 @@ pub async fn set_disabled(
     let Some(auditor_id) = auditor_id else {
         return Err(SetDisabledError::UnknownUsername(username));
     };
-    let changed = match reason {
-        Some(reason) => {
-            let disable = "update auditor set disabled_at = $2, disabled_reason = $3 \
-                           where auditor_id = $1 and disabled_at is null";
-            with_pool!(database, pool => sqlx::query(disable)
-                .bind(&auditor_id).bind(&now).bind(reason)
-                .execute(pool).await.map(|r| r.rows_affected()))?
+    let disable = "update auditor set disabled_at = $2, disabled_reason = $3 \
+                   where auditor_id = $1 and disabled_at is null";
+    let enable = "update auditor set disabled_at = null, disabled_reason = null \
+                  where auditor_id = $1 and disabled_at is not null";
+    let revoke = "update auth_token set revoked_at = $2 \
+                  where subject = $1 and kind = 'auditor' and revoked_at is null";
+    // The change and the revocation in one transaction: an enable never lets a token
+    // live that a disable (or a login racing it) left unrevoked.
+    let changed = with_pool!(database, pool => async {
+        let mut tx = pool.begin().await?;
+        let update = match reason {
+            Some(reason) => sqlx::query(disable).bind(&auditor_id).bind(&now).bind(reason),
+            None => sqlx::query(enable).bind(&auditor_id),
+        };
+        let changed = update.execute(&mut *tx).await?.rows_affected();
+        // After a disable (again: a retry revokes what a login racing the first one
+        // issued), and after an enable that lifted one. Enabling an enabled account
+        // signs nobody out.
+        if reason.is_some() || changed > 0 {
+            sqlx::query(revoke).bind(&auditor_id).bind(&now).execute(&mut *tx).await?;
         }
-        None => {
-            let enable = "update auditor set disabled_at = null, disabled_reason = null \
-                          where auditor_id = $1 and disabled_at is not null";
-            with_pool!(database, pool => sqlx::query(enable)
-                .bind(&auditor_id).execute(pool).await.map(|r| r.rows_affected()))?
-        }
-    };
-    // After a disable (again: a retry after a crash revokes what the first missed), and
-    // after an enable that lifted one: no token issued by a login racing the disable may
-    // come back to life. Enabling an enabled account signs nobody out.
-    if reason.is_some() || changed > 0 {
-        let revoke = "update auth_token set revoked_at = $2 \
-                      where subject = $1 and kind = 'auditor' and revoked_at is null";
-        with_pool!(database, pool => sqlx::query(revoke)
-            .bind(&auditor_id).bind(&now)
-            .execute(pool).await.map(|r| r.rows_affected()))?;
-    }
+        tx.commit().await?;
+        Ok::<u64, sqlx::Error>(changed)
+    }.await)?;
     Ok(changed > 0)
 }
 

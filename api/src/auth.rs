@@ -40,13 +40,18 @@ fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
-/// Issues a token for `subject`; only its hash is stored.
+/// Issues a token for `subject`, for `TOKEN_TTL_HOURS` (a borrower) or
+/// `AUDITOR_TOKEN_TTL_HOURS` (an auditor); only its hash is stored.
 pub async fn issue(state: &AppState, subject: Uuid, kind: TokenKind) -> Result<String, ApiError> {
     let mut bytes = [0u8; 32];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
     let token = hex::encode(bytes);
     let now = state.now();
-    let expires = now + Duration::hours(state.env.token_ttl_hours);
+    let hours = match kind {
+        TokenKind::Borrower => state.env.token_ttl_hours,
+        TokenKind::Auditor => state.env.auditor_token_ttl_hours,
+    };
+    let expires = now + Duration::hours(hours);
     let sql =
         "insert into auth_token (token_hash, subject, kind, expires_at, revoked_at, created_at) \
                values ($1, $2, $3, $4, null, $5)";

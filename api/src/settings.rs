@@ -504,8 +504,13 @@ pub struct Env {
     pub compliance_profile: ComplianceProfile,
     /// `CONFIG_FILE`: lending configuration; the shipped demo when unset.
     pub config_file: Option<String>,
-    /// `TOKEN_TTL_HOURS`: session lifetime (default 720 = 30 days).
+    /// `TOKEN_TTL_HOURS`: a borrower session's lifetime (default 720 = 30 days).
     pub token_ttl_hours: i64,
+    /// `AUDITOR_TOKEN_TTL_HOURS`: an auditor (loan officer) session's lifetime
+    /// (default 12, a working day): an officer's token opens every borrower's personal
+    /// data and moves money, so one left signed in on a shared desk, or copied, lasts
+    /// a day at most, not a month.
+    pub auditor_token_ttl_hours: i64,
     /// `STORAGE_URL`: where uploaded images are stored (see [`crate::files`]).
     pub storage_url: String,
     /// `TRUST_PROXY`: where the per-address limits read the client address
@@ -687,6 +692,9 @@ impl Env {
             token_ttl_hours: var("TOKEN_TTL_HOURS")
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(720),
+            auditor_token_ttl_hours: var("AUDITOR_TOKEN_TTL_HOURS")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(12),
             storage_url: storage_url(),
             client_ip_source: crate::ops::client_ip_source(trust_proxy.as_deref())
                 .ok_or(ConfigError::TrustProxy(trust_proxy.unwrap_or_default()))?,

@@ -157,7 +157,6 @@ pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
         | OrderEvent::PayoutRequested { at, .. }
         | OrderEvent::PayoutFailed { at, .. }
         | OrderEvent::RepaymentReceived { at, .. }
-        | OrderEvent::OverdueReversed { at, .. }
         | OrderEvent::PaymentSessionOpened { at, .. }
         | OrderEvent::PaymentSessionFailed { at, .. }
         | OrderEvent::PaymentSessionPaid { at, .. }
@@ -170,6 +169,12 @@ pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
             day_start(due_date.succ_opt().unwrap_or(*due_date))
         }
         OrderEvent::OverdueFeeCharged { through, .. } => day_start(*through),
+        // Never before the last charge it takes back, so that the journal's reverse
+        // entry falls in the same period as that charge (its `at` is the payment's
+        // arrival, earlier).
+        OrderEvent::OverdueReversed { through, at, .. } => {
+            through.map_or(*at, |day| day_start(day).max(*at))
+        }
     }
 }
 

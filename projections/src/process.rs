@@ -382,12 +382,14 @@ impl LoanProcess {
             }
             UserEvent::BankCardBound { .. } => self.resend_returned_refunds(user_id, event).await,
             UserEvent::PasswordReset { at, .. } => self.revoke_sessions(user_id, at, None).await,
+            // A change recorded before changes signed other sessions out names no
+            // session: it signs nobody out now either (a replay must not sign a
+            // borrower out of the device the password was changed on).
             UserEvent::PasswordChanged {
-                at, kept_session, ..
-            } => {
-                self.revoke_sessions(user_id, at, kept_session.as_deref())
-                    .await
-            }
+                at,
+                kept_session: Some(kept),
+                ..
+            } => self.revoke_sessions(user_id, at, Some(&kept)).await,
             _ => Ok(()),
         }
     }

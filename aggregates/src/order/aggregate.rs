@@ -186,6 +186,31 @@ pub struct Order {
     pub reminders: BTreeSet<(u32, ReminderKind)>,
 }
 
+/// What a repayment took back before it was applied: the overdue the scheduler
+/// recorded after the money arrived ([`Order::late_overdue`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TakenBack {
+    /// Nothing: applied in time, or not applied at all.
+    Nothing,
+    /// Overdue marks only, no fee.
+    Marks,
+    /// Fees for days up to this one (and marks perhaps).
+    FeesThrough(chrono::NaiveDate),
+}
+
+impl TakenBack {
+    /// This, with one more reversal that took back fees through `through` (`None`: a
+    /// mark alone).
+    fn and(self, through: Option<chrono::NaiveDate>) -> Self {
+        match (self, through) {
+            (Self::FeesThrough(day), Some(other)) => Self::FeesThrough(day.max(other)),
+            (Self::FeesThrough(day), None) => Self::FeesThrough(day),
+            (_, Some(day)) => Self::FeesThrough(day),
+            (_, None) => Self::Marks,
+        }
+    }
+}
+
 impl Order {
     fn exists(&self) -> Result<(), OrderError> {
         self.id.map(|_| ()).ok_or(OrderError::NotFound)
@@ -473,9 +498,9 @@ impl Order {
     }
 
     /// Applies a repayment as of `now` (its arrival, for money that arrived; see the
-    /// command) and answers, when it first took back overdue fees charged after the
-    /// arrival ([`Self::late_overdue`]), the last day they covered: the caller charges
-    /// the days up to it again on what the payment left unpaid.
+    /// command) and answers what it first took back of the overdue recorded after the
+    /// arrival ([`Self::late_overdue`]): the caller charges those days again on what
+    /// the payment left unpaid.
     async fn receive_repayment(
         &mut self,
         payment_ref: String,
@@ -484,14 +509,14 @@ impl Order {
         session_id: Option<Uuid>,
         sink: &EventSink<Self>,
         now: DateTime<Utc>,
-    ) -> Result<Option<chrono::NaiveDate>, OrderError> {
+    ) -> Result<TakenBack, OrderError> {
         if self.payment_refs.contains(&payment_ref) {
-            return Ok(None); // each payment reference is applied at most once
+            return Ok(TakenBack::Nothing); // each payment reference is applied at most once
         }
         if payment_ref.trim().is_empty() {
             return Err(InvalidInput::new("reference", "is required").into());
         }
-        let mut reversed = None;
+        let mut taken_back = TakenBack::Nothing;
         let accepted = match source {
             // Money that already arrived: apply what is owed, refund the rest (P1).
             RepaymentSource::Recharge => {
@@ -509,7 +534,7 @@ impl Order {
                     if !trial.recharge_split(session_id, amount, now).0.is_zero() {
                         for event in late {
                             if let OrderEvent::OverdueReversed { through, .. } = &event {
-                                reversed = reversed.max(*through);
+                                taken_back = taken_back.and(*through);
                             }
                             sink.write(event, self).await;
                         }
@@ -562,7 +587,7 @@ impl Order {
                                 at: now,
                             };
                             sink.write(event, self).await;
-                            return Ok(None);
+                            return Ok(TakenBack::Nothing);
                         }
                         Some((proposed, _)) if *proposed != amount => {
                             return Err(OrderError::ManualAmountMismatch);
@@ -586,7 +611,7 @@ impl Order {
             }
         };
         if accepted.is_zero() {
-            return Ok(reversed);
+            return Ok(taken_back);
         }
         let owed = self.payoff_at(now);
         let allocations = self.loan()?.allocate(accepted);
@@ -612,7 +637,7 @@ impl Order {
             };
             sink.write(event, self).await;
         }
-        Ok(reversed)
+        Ok(taken_back)
     }
 
     async fn accrue_overdue(
@@ -930,14 +955,22 @@ impl Aggregate for Order {
                 // As of the money's arrival; a time past the order's clock is not
                 // believed (the events would be dated in its future).
                 let as_of = received_at.map_or(now, |at| at.min(now));
-                let reversed = self
+                let taken_back = self
                     .receive_repayment(payment_ref, amount, source, session_id, sink, as_of)
                     .await?;
-                if let Some(through) = reversed {
-                    // Those days charged again on what the payment left unpaid, and no
-                    // day beyond them: later days are the scheduler's (P11).
-                    let day = through.and_time(chrono::NaiveTime::MIN).and_utc();
-                    self.accrue_overdue(sink, day.min(now)).await?;
+                // The days taken back charged again on what the payment left unpaid,
+                // and no day beyond them: later days are the scheduler's (P11). Marks
+                // alone: marked again as of now (no fee was charged after the arrival,
+                // so none is now).
+                let again = match taken_back {
+                    TakenBack::Nothing => None,
+                    TakenBack::Marks => Some(now),
+                    TakenBack::FeesThrough(day) => {
+                        Some(day.and_time(chrono::NaiveTime::MIN).and_utc().min(now))
+                    }
+                };
+                if let Some(as_of) = again {
+                    self.accrue_overdue(sink, as_of).await?;
                 }
             }
             OrderCommand::AccrueOverdue => self.accrue_overdue(sink, now).await?,
@@ -1164,16 +1197,8 @@ impl Aggregate for Order {
                 at,
                 ..
             } => {
-                if let Some(i) = self.installment_mut(period) {
-                    i.fee -= amount;
-                    if let Some(from) = from {
-                        i.fee_charges.retain(|charge| charge.from < from);
-                        // The day before the first one taken back, if it was overdue.
-                        i.fees_through = from.pred_opt().filter(|day| *day > i.due_date);
-                    }
-                    if i.due_date >= at.date_naive() {
-                        i.overdue = false;
-                    }
+                if let Some(loan) = &mut self.loan {
+                    loan.take_back_overdue(period, from, amount, at.date_naive());
                 }
             }
             OrderEvent::ReminderDue { period, kind, .. } => {

@@ -138,6 +138,44 @@ impl Loan {
             .collect()
     }
 
+    /// Takes back `amount` of overdue fees of installment `period` charged from day
+    /// `from` on, and its overdue mark when on `arrived_on` it was not yet overdue
+    /// (`OrderEvent::OverdueReversed`). What had been paid toward the fees taken back
+    /// counts toward the other installments still owed, in order, as a payment is
+    /// allocated ([`Loan::allocate`]), so that no installment reads as paid beyond what
+    /// it asks; if nothing else is owed it stays where it was.
+    pub fn take_back_overdue(
+        &mut self,
+        period: u32,
+        from: Option<NaiveDate>,
+        amount: Decimal,
+        arrived_on: NaiveDate,
+    ) {
+        let Some(index) = self.schedule.iter().position(|i| i.period == period) else {
+            return;
+        };
+        let installment = &mut self.schedule[index];
+        installment.fee -= amount;
+        if let Some(from) = from {
+            installment.fee_charges.retain(|charge| charge.from < from);
+            // The day before the first one taken back, if it was overdue.
+            installment.fees_through = from.pred_opt().filter(|day| *day > installment.due_date);
+        }
+        if installment.due_date >= arrived_on {
+            installment.overdue = false;
+        }
+        let mut excess = (installment.paid - installment.due()).max(Decimal::ZERO);
+        installment.paid -= excess;
+        for (n, other) in self.schedule.iter_mut().enumerate() {
+            if n != index {
+                let part = other.unpaid().min(excess);
+                other.paid += part;
+                excess -= part;
+            }
+        }
+        self.schedule[index].paid += excess;
+    }
+
     /// Principal paid out.
     pub fn principal(&self) -> Decimal {
         self.disclosure.principal

@@ -1281,15 +1281,17 @@ fn with_no_overdue_rate_nothing_is_charged_only_marked() {
 
 // ---- a payment the workflow applied late (P11, 12.1) ----------------------------------------
 
-/// The loan of [`with_overdue_fee`] at 0.1 %/day, with a payment page opened five
-/// minutes before `arrived` for `amount`, and what the scheduler did before the loan
-/// workflow applied the payment: a pass of `AccrueOverdue` at each of `passes`.
+/// The loan of [`with_overdue_fee`] at `rate` (100: 0.1 %/day), with a payment page
+/// opened five minutes before `arrived` for `amount`, and what the scheduler did before
+/// the loan workflow applied the payment: a pass of `AccrueOverdue` at each of
+/// `passes`.
 fn paid_before_the_scheduler_ran(
+    rate: u32,
     arrived: DateTime<Utc>,
     amount: Decimal,
     passes: &[DateTime<Utc>],
 ) -> (Product, Vec<OrderEvent>) {
-    let (product, mut given) = with_overdue_fee(100, dec!(100));
+    let (product, mut given) = with_overdue_fee(rate, dec!(100));
     given.push(OrderEvent::PaymentSessionOpened {
         session_id: session(1),
         amount,
@@ -1329,7 +1331,7 @@ fn a_payment_that_arrived_on_the_due_day_is_charged_no_overdue_fee_however_late_
         .unwrap()
         .and_utc();
     let pass = arrived + chrono::Duration::seconds(2);
-    let (product, given) = paid_before_the_scheduler_ran(arrived, dec!(13493.3), &[pass]);
+    let (product, given) = paid_before_the_scheduler_ran(100, arrived, dec!(13493.3), &[pass]);
     assert_eq!(fees(&fold(given.clone()))[0], dec!(13.49));
     let workflow_runs = arrived + chrono::Duration::seconds(7);
     let events = run(
@@ -1385,7 +1387,7 @@ fn a_part_payment_applied_late_is_charged_as_if_applied_when_it_arrived_p11() {
     // days 2 and 3 (installment 2 is due on day 2) before the workflow runs on day 3.
     let arrived = at(1).date_naive().and_hms_opt(12, 0, 0).unwrap().and_utc();
     let passes = [arrived + Days::new(1), arrived + Days::new(2)];
-    let (product, given) = paid_before_the_scheduler_ran(arrived, dec!(5000), &passes);
+    let (product, given) = paid_before_the_scheduler_ran(100, arrived, dec!(5000), &passes);
     assert_eq!(
         &fees(&fold(given.clone()))[..2],
         &[dec!(26.98), dec!(13.49)]
@@ -1438,12 +1440,90 @@ fn a_part_payment_applied_late_is_charged_as_if_applied_when_it_arrived_p11() {
 }
 
 #[test]
+fn a_fee_already_paid_when_it_is_taken_back_counts_toward_the_next_installments_p11() {
+    // Installment 1's amount arrives at 23:59:59 on its due day; the scheduler charges
+    // day 2 (13.49) at 00:00:01; at 09:00 an auditor enters a bank transfer of the
+    // installment with that fee; at 10:00 the workflow applies the first payment.
+    let arrived = at(1)
+        .date_naive()
+        .and_hms_opt(23, 59, 59)
+        .unwrap()
+        .and_utc();
+    let pass = arrived + chrono::Duration::seconds(2);
+    let (product, mut given) = paid_before_the_scheduler_ran(100, arrived, dec!(13493.3), &[pass]);
+    let nine = at(2).date_naive().and_hms_opt(9, 0, 0).unwrap().and_utc();
+    given.extend(run(
+        test_with(product.clone(), nine),
+        given.clone(),
+        repay("bank-1", dec!(13506.79)),
+    ));
+    let ten = nine + chrono::Duration::hours(1);
+    let events = run(
+        test_with(product, ten),
+        given.clone(),
+        recharge_received("pay-1", 1, dec!(13493.3), arrived),
+    );
+    assert!(
+        matches!(&events[0], OrderEvent::OverdueReversed { period: 1, amount, .. } if *amount == dec!(13.49)),
+        "{events:?}"
+    );
+    let mut all = given;
+    all.extend(events);
+    let order = fold(all);
+    let loan = order.loan.as_ref().unwrap();
+    // The 13.49 paid toward the fee taken back went to installment 2: no installment is
+    // paid beyond what it asks, and the schedule holds every payment.
+    assert!(
+        loan.schedule.iter().all(|i| i.paid <= i.due()),
+        "{:?}",
+        loan.schedule
+    );
+    let paid: Decimal = loan.schedule.iter().map(|i| i.paid).sum();
+    assert_eq!(paid, loan.repaid);
+    assert_eq!(loan.repaid, dec!(13506.79) + dec!(13493.3));
+    assert_eq!(loan.fees_charged(), dec!(0));
+    assert_eq!(order.outstanding(), dec!(80960.0) - loan.repaid);
+}
+
+#[test]
+fn an_overdue_mark_taken_back_is_set_again_when_the_payment_left_the_installment_owed_p11() {
+    // No overdue fee (rate 0): 5,000 of installment 1 arrives at noon on its due day;
+    // the scheduler marks it overdue at 01:00 the next day, the workflow runs at 02:00.
+    let arrived = at(1).date_naive().and_hms_opt(12, 0, 0).unwrap().and_utc();
+    let pass = at(2).date_naive().and_hms_opt(1, 0, 0).unwrap().and_utc();
+    let (product, given) = paid_before_the_scheduler_ran(0, arrived, dec!(5000), &[pass]);
+    let events = run(
+        test_with(product, pass + chrono::Duration::hours(1)),
+        given,
+        recharge_received("pay-1", 1, dec!(5000), arrived),
+    );
+    let names: Vec<String> = events
+        .iter()
+        .map(cqrs_es::DomainEvent::event_type)
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "OverdueReversed",
+            "PaymentSessionPaid",
+            "RepaymentReceived",
+            "InstallmentOverdue"
+        ]
+    );
+    assert!(matches!(
+        &events[0],
+        OrderEvent::OverdueReversed { period: 1, from: None, through: None, amount, .. }
+            if amount.is_zero()
+    ));
+}
+
+#[test]
 fn a_payment_refunded_whole_takes_back_no_overdue_fee_p11() {
     // The payment page had expired when the money arrived: nothing is applied, so the
     // charges since stand.
     let arrived = at(1).date_naive().and_hms_opt(12, 0, 0).unwrap().and_utc();
     let (product, given) =
-        paid_before_the_scheduler_ran(arrived, dec!(5000), &[arrived + Days::new(1)]);
+        paid_before_the_scheduler_ran(100, arrived, dec!(5000), &[arrived + Days::new(1)]);
     let late = arrived + chrono::Duration::minutes(40);
     let events = run(
         test_with(product, arrived + Days::new(1) + chrono::Duration::hours(1)),

@@ -258,7 +258,7 @@ pub enum UserEvent {
         at: DateTime<Utc>,
         /// The session it was changed from, which stays signed in; every other session
         /// issued before `at` is revoked (12.3). `None` in events recorded before
-        /// sessions were revoked on a change (the workflow had passed them).
+        /// sessions were revoked on a change: those revoke nothing.
         #[serde(default)]
         kept_session: Option<String>,
     },

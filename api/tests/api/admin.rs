@@ -1366,3 +1366,54 @@ async fn disable_and_enable(app: TestApp) {
     app.ok(queue, Some(&fresh), json!({})).await;
     app.ok(queue, Some(&colleague), json!({})).await;
 }
+
+// ---------------------------------------------------------------------------------
+// An auditor's session lasts AUDITOR_TOKEN_TTL_HOURS (a working day), a borrower's
+// TOKEN_TTL_HOURS.
+
+on_both_stores!(
+    at_a_fixed_clock: session_lifetimes,
+    an_auditor_session_ends_after_a_working_day_and_a_borrowers_lasts_on_sqlite,
+    an_auditor_session_ends_after_a_working_day_and_a_borrowers_lasts_on_postgres
+);
+
+async fn session_lifetimes(
+    clock: std::sync::Arc<aggregates::services::doubles::FixedClock>,
+    app: TestApp,
+) {
+    use aggregates::services::Clock;
+    use api::auth::{issue, TokenKind};
+    let (auditor_id, _) = app.auditor("day-shift").await;
+    let borrower = app.register("09171114444").await;
+    let user_id: Uuid = app
+        .ok("/jackey/user/info", Some(&borrower), json!({}))
+        .await["userId"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    // The shipped defaults: 30 days and 12 hours.
+    let mut env = (*app.state.env).clone();
+    env.token_ttl_hours = 720;
+    env.auditor_token_ttl_hours = 12;
+    let shipped = api::AppState::from(api::state::Shared {
+        env: std::sync::Arc::new(env),
+        ..app.state.shared()
+    });
+    let officer = issue(&shipped, auditor_id, TokenKind::Auditor)
+        .await
+        .unwrap();
+    let borrower = issue(&shipped, user_id, TokenKind::Borrower).await.unwrap();
+    let start = clock.now();
+    clock.set(start + chrono::Duration::hours(11));
+    app.ok("/admin/api/orders/queue", Some(&officer), json!({}))
+        .await;
+    clock.set(start + chrono::Duration::hours(12));
+    app.fails("/admin/api/orders/queue", Some(&officer), json!({}), 7)
+        .await;
+    app.ok("/jackey/user/info", Some(&borrower), json!({}))
+        .await;
+    clock.set(start + chrono::Duration::days(30));
+    app.fails("/jackey/user/info", Some(&borrower), json!({}), 7)
+        .await;
+}

@@ -117,6 +117,7 @@ async fn code_of(app: &TestApp, path: &str, token: Option<&str>) -> Value {
 async fn expired_token(app: &TestApp, subject: Uuid, kind: TokenKind) -> String {
     let mut env = (*app.state.env).clone();
     env.token_ttl_hours = -1;
+    env.auditor_token_ttl_hours = -1;
     let expired = AppState::from(api::state::Shared {
         env: Arc::new(env),
         ..app.state.shared()

@@ -42,6 +42,7 @@ pub fn env() -> Env {
         compliance_profile: aggregates::pricing::ComplianceProfile::Ph,
         config_file: None,
         token_ttl_hours: 24,
+        auditor_token_ttl_hours: 12,
         storage_url: "memory://".into(),
         // As behind a proxy: a call may say which client it comes from (`post_from`);
         // one that does not shares the address `unknown`.
@@ -1043,8 +1044,9 @@ pub fn at_clock(state: AppState, clock: Arc<dyn aggregates::services::Clock>) ->
 
 impl TestApp {
     /// An app over `database` (workers included) whose every clock is `clock`; with
-    /// `storage`, images go there (two apps of one deployment share it). Sessions last
-    /// 60 days, so a test can move the clock weeks ahead and stay signed in.
+    /// `storage`, images go there (two apps of one deployment share it). Sessions (an
+    /// auditor's too) last 60 days, so a test can move the clock weeks ahead and stay
+    /// signed in.
     pub async fn over_at(
         database: Database,
         storage: Option<Storage>,
@@ -1053,6 +1055,7 @@ impl TestApp {
         logs::init();
         let env = Env {
             token_ttl_hours: 24 * 60,
+            auditor_token_ttl_hours: 24 * 60,
             ..env()
         };
         let state = at_clock(api::state(database, env).expect("state"), clock);

@@ -48,7 +48,10 @@ export function describeEvent(event: TimelineEvent, t: TFunction, money: Money, 
     case 'OverdueFeeCharged':
       return t('timeline_d_fee', { period: d.period ?? '', amount: money(d.amount) });
     case 'OverdueReversed':
-      return t('timeline_d_fee_reversed', { period: d.period ?? '', amount: money(d.amount) });
+      // A mark alone (no fee had been charged after the payment arrived) says so.
+      return d.amount && Number(d.amount) > 0
+        ? t('timeline_d_fee_reversed', { period: d.period ?? '', amount: money(d.amount) })
+        : t('timeline_d_overdue_reversed', { period: d.period ?? '' });
     case 'LoanRepaid': {
       if (d.coolingOff === true) return t('timeline_d_cooling_off');
       const waived = d.interestWaived;

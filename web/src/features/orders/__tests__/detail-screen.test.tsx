@@ -285,12 +285,15 @@ describe('the order detail', () => {
   it('words overdue taken back from a payment applied late', async () => {
     const late = [
       { at: '2026-11-23T00:00:00Z', by: 'system', detail: { period: 1, amount: '13.49' }, sequence: 9, type: 'OverdueFeeCharged' },
-      { at: '2026-11-22T23:59:59Z', by: 'system', detail: { period: 1, amount: '13.49' }, sequence: 10, type: 'OverdueReversed' },
+      { at: '2026-11-23T00:00:00Z', by: 'system', detail: { period: 1, amount: '13.49' }, sequence: 10, type: 'OverdueReversed' },
+      { at: '2026-11-23T23:59:59Z', by: 'system', detail: { period: 2, amount: '0.00' }, sequence: 11, type: 'OverdueReversed' },
     ];
     mount({ handlers: [answer('jackey/loan/orderTimeline', late)] });
     const timeline = await screen.findByTestId('timeline');
-    expect(timeline).toHaveTextContent('Overdue fee taken back');
-    expect(timeline).toHaveTextContent('Installment 1: ₱13.49; your payment came in time');
+    expect(timeline).toHaveTextContent('Overdue taken back');
+    expect(timeline).toHaveTextContent('Installment 1: ₱13.49 charged after your payment arrived');
+    expect(timeline).toHaveTextContent('Installment 2: your payment arrived in time');
+    expect(timeline).not.toHaveTextContent('₱0.00');
   });
 
   it('shows the error state when the order cannot be read', async () => {
