@@ -1280,13 +1280,7 @@ async fn disable_and_enable(app: TestApp) {
     let database = &app.state.database;
     let (leaver, first) = app.auditor("leaver").await;
     let (_, colleague) = app.auditor("colleague").await;
-    let second = app
-        .ok(
-            "/admin/api/login",
-            None,
-            json!({"username": "leaver", "password": "correct horse"}),
-        )
-        .await["token"]
+    let second = app.auditor_login("leaver").await["token"]
         .as_str()
         .unwrap()
         .to_string();
@@ -1348,13 +1342,7 @@ async fn disable_and_enable(app: TestApp) {
     for token in [&first, &second, &raced] {
         app.fails(queue, Some(token), json!({}), 20001).await;
     }
-    let fresh = app
-        .ok(
-            "/admin/api/login",
-            None,
-            json!({"username": "leaver", "password": "correct horse"}),
-        )
-        .await["token"]
+    let fresh = app.auditor_login("leaver").await["token"]
         .as_str()
         .unwrap()
         .to_string();
@@ -1385,13 +1373,7 @@ async fn session_lifetimes(
     use api::auth::{issue, TokenKind};
     let (auditor_id, _) = app.auditor("day-shift").await;
     let borrower = app.register("09171114444").await;
-    let user_id: Uuid = app
-        .ok("/jackey/user/info", Some(&borrower), json!({}))
-        .await["userId"]
-        .as_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let user_id = app.user_id_of(&borrower).await;
     // The shipped defaults: 30 days and 12 hours.
     let mut env = (*app.state.env).clone();
     env.token_ttl_hours = 720;

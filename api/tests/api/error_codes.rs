@@ -128,13 +128,7 @@ async fn expired_token(app: &TestApp, subject: Uuid, kind: TokenKind) -> String 
 async fn sessions_and_bodies(app: TestApp) {
     let borrower = app.register("09178880100").await;
     let (auditor_id, auditor) = app.auditor("codes-sessions").await;
-    let user_id: Uuid = app
-        .ok("/jackey/user/info", Some(&borrower), json!({}))
-        .await["userId"]
-        .as_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let user_id = app.user_id_of(&borrower).await;
     let old_borrower = expired_token(&app, user_id, TokenKind::Borrower).await;
     let old_auditor = expired_token(&app, auditor_id, TokenKind::Auditor).await;
     // 401 none, 20001 garbage or the other kind's token, 7 expired.

@@ -712,15 +712,29 @@ impl TestApp {
         let id = create_auditor(&self.state.database, username, "correct horse")
             .await
             .expect("create auditor");
-        let login = self
-            .ok(
-                "/admin/api/login",
-                None,
-                json!({"username": username, "password": "correct horse"}),
-            )
-            .await;
+        let login = self.auditor_login(username).await;
         assert_eq!(login["auditorId"], json!(id));
         (id, login["token"].as_str().unwrap().to_string())
+    }
+
+    /// `/admin/api/login` of an [`Self::auditor`]'s account (its password), answered
+    /// with success: the envelope's `data`.
+    pub async fn auditor_login(&self, username: &str) -> Value {
+        self.ok(
+            "/admin/api/login",
+            None,
+            json!({"username": username, "password": "correct horse"}),
+        )
+        .await
+    }
+
+    /// The user id behind a borrower's `token` (`/jackey/user/info`).
+    pub async fn user_id_of(&self, token: &str) -> Uuid {
+        self.ok("/jackey/user/info", Some(token), json!({})).await["userId"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap()
     }
 }
 

@@ -259,6 +259,40 @@ async fn disbursed_order(buses: &Buses, workflow: &mut Workflow<'_>) -> (Uuid, U
     (user_id, order_id)
 }
 
+/// A payment page for `amount` opened by the borrower now, and `amount` recorded as
+/// arrived on it at `arrived` (the webhook's time; the clock moves there). The loan
+/// workflow has not run.
+async fn paid_on_a_page(
+    buses: &Buses,
+    user_id: Uuid,
+    order_id: Uuid,
+    amount: Decimal,
+    arrived: chrono::DateTime<chrono::Utc>,
+    payment_ref: &str,
+) {
+    let session_id = Uuid::now_v7();
+    let open = OrderCommand::OpenPaymentSession { session_id, amount };
+    buses
+        .orders
+        .execute(&order_id.to_string(), open, me(user_id))
+        .await
+        .unwrap();
+    buses.clock.set(arrived);
+    let received = WalletCommand::RecordRecharge {
+        payment_ref: payment_ref.into(),
+        order_id,
+        amount,
+        session_id: Some(session_id),
+        received_at: Some(arrived),
+    };
+    let system = Actor::System.metadata("test", None);
+    buses
+        .wallets
+        .execute(&user_id.to_string(), received, system)
+        .await
+        .unwrap();
+}
+
 /// What a borrower's journey ended as, without ids and times.
 async fn outcome(buses: &Buses, user_id: Uuid, orders: &[Uuid]) -> serde_json::Value {
     let user = buses.users.load(&user_id.to_string()).await.unwrap();
@@ -567,29 +601,19 @@ async fn a_payment_the_workflow_takes_after_its_page_expired_is_applied_as_of_it
     let buses = Buses::new(&db.database);
     let mut workflow = Workflow::new(&buses, None);
     let (user_id, order_id) = disbursed_order(&buses, &mut workflow).await;
-    let (uid, oid) = (user_id.to_string(), order_id.to_string());
-    let system = || Actor::System.metadata("test", None);
+    let oid = order_id.to_string();
 
-    let session_id = Uuid::now_v7();
-    let open = OrderCommand::OpenPaymentSession {
-        session_id,
-        amount: dec!(5000),
-    };
-    buses.orders.execute(&oid, open, me(user_id)).await.unwrap();
     let opened = buses.clock.now();
-    buses.clock.set(opened + chrono::Duration::minutes(20));
-    let received = WalletCommand::RecordRecharge {
-        payment_ref: "pay-late-workflow".into(),
+    let paid_at = opened + chrono::Duration::minutes(20);
+    paid_on_a_page(
+        &buses,
+        user_id,
         order_id,
-        amount: dec!(5000),
-        session_id: Some(session_id),
-        received_at: Some(buses.clock.now()),
-    };
-    buses
-        .wallets
-        .execute(&uid, received, system())
-        .await
-        .unwrap();
+        dec!(5000),
+        paid_at,
+        "pay-late-workflow",
+    )
+    .await;
     // The workflow comes back ten minutes after the page expired.
     buses.clock.set(opened + chrono::Duration::minutes(40));
     workflow.pump().await;
@@ -614,32 +638,15 @@ async fn a_payment_the_workflow_takes_after_midnight_of_its_due_day_leaves_it_no
     let buses = Buses::new(&db.database);
     let mut workflow = Workflow::new(&buses, None);
     let (user_id, order_id) = disbursed_order(&buses, &mut workflow).await;
-    let (uid, oid) = (user_id.to_string(), order_id.to_string());
+    let oid = order_id.to_string();
     let system = || Actor::System.metadata("test", None);
     let order = buses.orders.load(&oid).await.unwrap();
     let first = order.loan.as_ref().unwrap().schedule[0].clone();
 
     let arrived = first.due_date.and_hms_opt(23, 59, 59).unwrap().and_utc();
     buses.clock.set(arrived - chrono::Duration::seconds(5));
-    let session_id = Uuid::now_v7();
-    let open = OrderCommand::OpenPaymentSession {
-        session_id,
-        amount: first.amount,
-    };
-    buses.orders.execute(&oid, open, me(user_id)).await.unwrap();
-    buses.clock.set(arrived);
-    let received = WalletCommand::RecordRecharge {
-        payment_ref: "pay-before-midnight".into(),
-        order_id,
-        amount: first.amount,
-        session_id: Some(session_id),
-        received_at: Some(arrived),
-    };
-    buses
-        .wallets
-        .execute(&uid, received, system())
-        .await
-        .unwrap();
+    let payment = "pay-before-midnight";
+    paid_on_a_page(&buses, user_id, order_id, first.amount, arrived, payment).await;
     // The scheduler's pass after midnight, before the workflow.
     buses.clock.set(arrived + chrono::Duration::seconds(2));
     buses
@@ -669,7 +676,7 @@ async fn a_payment_the_workflow_takes_after_midnight_of_its_due_day_leaves_it_no
             from: None,
             through: None,
             amount: Decimal::ZERO,
-            payment_ref: "pay-before-midnight".into(),
+            payment_ref: payment.into(),
             at: arrived,
         }]
     );
