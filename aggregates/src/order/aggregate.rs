@@ -523,24 +523,27 @@ impl Order {
                 if amount <= Decimal::ZERO || amount.round_dp(2) != amount {
                     return Err(InvalidInput::new("amount", "positive, two decimals").into());
                 }
-                // Overdue charged after the money arrived goes first, if the money is
-                // applied at all (money refunded whole prevented nothing).
+                // The payment is judged with the overdue charged after it arrived taken
+                // back; they are taken back if it is applied at all (money refunded
+                // whole prevented nothing).
                 let late = self.late_overdue(now, &payment_ref);
-                if !late.is_empty() {
-                    let mut trial = self.clone();
+                let (accepted, refund_reason) = if late.is_empty() {
+                    self.recharge_split(session_id, amount, now)
+                } else {
+                    let mut judged = self.clone();
                     for event in late.iter().cloned() {
-                        trial.apply(event);
+                        judged.apply(event);
                     }
-                    if !trial.recharge_split(session_id, amount, now).0.is_zero() {
-                        for event in late {
-                            if let OrderEvent::OverdueReversed { through, .. } = &event {
-                                taken_back = taken_back.and(*through);
-                            }
-                            sink.write(event, self).await;
+                    judged.recharge_split(session_id, amount, now)
+                };
+                if !accepted.is_zero() {
+                    for event in late {
+                        if let OrderEvent::OverdueReversed { through, .. } = &event {
+                            taken_back = taken_back.and(*through);
                         }
+                        sink.write(event, self).await;
                     }
                 }
-                let (accepted, refund_reason) = self.recharge_split(session_id, amount, now);
                 if let Some(session_id) = session_id.filter(|id| self.sessions.contains_key(id)) {
                     let event = OrderEvent::PaymentSessionPaid {
                         session_id,
@@ -1118,15 +1121,7 @@ impl Aggregate for Order {
                 self.payment_refs.insert(payment_ref);
                 if let Some(loan) = &mut self.loan {
                     loan.repaid += amount;
-                    for allocation in allocations {
-                        if let Some(i) = loan
-                            .schedule
-                            .iter_mut()
-                            .find(|i| i.period == allocation.period)
-                        {
-                            i.paid += allocation.amount;
-                        }
-                    }
+                    loan.pay(&allocations);
                 }
             }
             OrderEvent::PaymentSessionOpened {

@@ -43,7 +43,7 @@ pub struct Installment {
     pub paid: Decimal,
     /// Marked overdue by the scheduler.
     pub overdue: bool,
-    /// Last day for which an overdue fee was charged.
+    /// Last day for which an overdue fee stands charged (one taken back moves it back).
     pub fees_through: Option<NaiveDate>,
     /// Every overdue fee charge standing, in order: the days `from..=through` and the
     /// amount. A payment the loan workflow applied after the days it arrived
@@ -156,24 +156,35 @@ impl Loan {
         };
         let installment = &mut self.schedule[index];
         installment.fee -= amount;
+        installment
+            .fee_charges
+            .retain(|charge| charge.through <= arrived_on);
         if let Some(from) = from {
-            installment.fee_charges.retain(|charge| charge.from < from);
             // The day before the first one taken back, if it was overdue.
             installment.fees_through = from.pred_opt().filter(|day| *day > installment.due_date);
         }
         if installment.due_date >= arrived_on {
             installment.overdue = false;
         }
-        let mut excess = (installment.paid - installment.due()).max(Decimal::ZERO);
+        let excess = (installment.paid - installment.due()).max(Decimal::ZERO);
         installment.paid -= excess;
-        for (n, other) in self.schedule.iter_mut().enumerate() {
-            if n != index {
-                let part = other.unpaid().min(excess);
-                other.paid += part;
-                excess -= part;
+        let moved = self.allocate(excess);
+        self.pay(&moved);
+        let left: Decimal = excess - moved.iter().map(|a| a.amount).sum::<Decimal>();
+        self.schedule[index].paid += left;
+    }
+
+    /// Adds each of `allocations` to its installment's `paid`.
+    pub fn pay(&mut self, allocations: &[Allocation]) {
+        for allocation in allocations {
+            if let Some(installment) = self
+                .schedule
+                .iter_mut()
+                .find(|i| i.period == allocation.period)
+            {
+                installment.paid += allocation.amount;
             }
         }
-        self.schedule[index].paid += excess;
     }
 
     /// Principal paid out.
