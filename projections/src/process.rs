@@ -367,12 +367,13 @@ impl LoanProcess {
                 payout_id,
                 amount,
                 account,
-                ..
+                at,
             } => {
                 let command = OrderCommand::RequestPayout {
                     payout_id,
                     amount,
                     account,
+                    requested_at: Some(at),
                 };
                 if let Some(refusal) = self.order_step(order_id, command, event).await? {
                     let cancel = UserCommand::CancelWithdrawal { payout_id, refusal };

@@ -438,6 +438,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
             payout_id,
             amount: drawn,
             account,
+            requested_at: None,
         };
         journey.order(&oid, &mut order, request, me).await;
         journey

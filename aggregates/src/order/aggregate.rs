@@ -343,12 +343,15 @@ impl Order {
         Ok(())
     }
 
+    /// Requests the payout of `amount` to `account`, the offer judged valid as of
+    /// `asked` (when the borrower asked, at most `now`).
     async fn request_payout(
         &mut self,
         payout_id: Uuid,
         amount: Decimal,
         account: BankAccount,
         sink: &EventSink<Self>,
+        asked: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<(), OrderError> {
         if self.knows_payout(payout_id) {
@@ -358,7 +361,7 @@ impl Order {
             return Err(self.wrong_status("withdraw from"));
         }
         self.ensure_no_payout_in_flight()?;
-        if self.offer_expires_at.is_some_and(|end| now >= end) {
+        if self.offer_expires_at.is_some_and(|end| asked >= end) {
             return Err(OrderError::OfferExpired);
         }
         if amount <= Decimal::ZERO || amount.round_dp(2) != amount {
@@ -871,7 +874,8 @@ impl Aggregate for Order {
                     return Err(self.wrong_status("expire"));
                 }
                 self.ensure_no_payout_in_flight()?;
-                if self.offer_expires_at.is_some_and(|end| now < end) {
+                let grace = chrono::Duration::minutes(super::commands::OFFER_EXPIRY_GRACE_MINUTES);
+                if self.offer_expires_at.is_some_and(|end| now < end + grace) {
                     return Err(OrderError::OfferStillValid);
                 }
                 let event = OrderEvent::OfferExpired {
@@ -884,8 +888,12 @@ impl Aggregate for Order {
                 payout_id,
                 amount,
                 account,
+                requested_at,
             } => {
-                self.request_payout(payout_id, amount, account, sink, now)
+                // As of the borrower's asking; a time past the order's clock is not
+                // believed.
+                let asked = requested_at.map_or(now, |at| at.min(now));
+                self.request_payout(payout_id, amount, account, sink, asked, now)
                     .await?;
             }
             OrderCommand::RecordPayoutSucceeded { payout_id } => {

@@ -27,6 +27,12 @@ pub const MANUAL_FOUR_EYES_ABOVE: Decimal = Decimal::from_parts(20_000, 0, 0, fa
 /// How long a payment session stays payable (PRODUCT.md 12.1).
 pub const PAYMENT_SESSION_MINUTES: i64 = 30;
 
+/// How long after its end an offer is expired (`ExpireOffer`): a withdrawal the
+/// borrower asked for before the end may still be on its way through the loan
+/// workflow, which judges it as of the asking (`RequestPayout::requested_at`), so the
+/// scheduler leaves the offer to it for this long. The borrower sees the same end.
+pub const OFFER_EXPIRY_GRACE_MINUTES: i64 = 10;
+
 /// Something a borrower, an auditor or the platform asks of an order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum OrderCommand {
@@ -91,7 +97,8 @@ pub enum OrderCommand {
     },
     /// Borrower: cancel before the payout, free (→ 11, P6).
     Cancel,
-    /// Scheduler: expire an offer not withdrawn in time (9 → 13).
+    /// Scheduler: expire an offer not withdrawn in time (9 → 13), from
+    /// [`OFFER_EXPIRY_GRACE_MINUTES`] after its end.
     ExpireOffer,
     /// Loan workflow, on `WithdrawalRequested`. Repeating it for a payout id the
     /// order already has changes nothing.
@@ -102,6 +109,12 @@ pub enum OrderCommand {
         amount: Decimal,
         /// The account captured with the PIN check.
         account: BankAccount,
+        /// When the borrower asked (the User's `WithdrawalRequested`): the offer's
+        /// validity is judged as of then, never past the order's now, so a workflow
+        /// that runs late (a crash, a restart) does not refuse a withdrawal asked for
+        /// in time. `None`: as of now.
+        #[serde(default)]
+        requested_at: Option<DateTime<Utc>>,
     },
     /// Payout worker: the provider confirmed the payout.
     RecordPayoutSucceeded {

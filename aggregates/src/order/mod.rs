@@ -34,7 +34,8 @@ pub use aggregate::{
     check_repayment_amount, Order, PaymentSession, PayoutAttempt, Refusal, SessionStatus,
 };
 pub use commands::{
-    OrderCommand, RepaymentSource, MANUAL_FOUR_EYES_ABOVE, PAYMENT_SESSION_MINUTES,
+    OrderCommand, RepaymentSource, MANUAL_FOUR_EYES_ABOVE, OFFER_EXPIRY_GRACE_MINUTES,
+    PAYMENT_SESSION_MINUTES,
 };
 pub use errors::OrderError;
 pub use events::{Allocation, OrderEvent, ReviewStage};

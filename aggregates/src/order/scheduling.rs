@@ -76,7 +76,8 @@ impl Order {
     /// nor a disbursed loan, everything is repaid, or only reminders whose windows
     /// have closed are left).
     ///
-    /// - An approved offer: when it expires (at once if it has no end).
+    /// - An approved offer: when it may be expired, [`super::OFFER_EXPIRY_GRACE_MINUTES`]
+    ///   after its end (at once if it has no end).
     /// - A disbursed loan: the start (00:00 UTC) of [`Order::next_scheduled_day`].
     ///
     /// Guarantee (tested against the commands): if one of them would record an event
@@ -85,7 +86,11 @@ impl Order {
     /// payout in flight); it is never late.
     pub fn next_scheduled_at(&self) -> Option<DateTime<Utc>> {
         match self.status {
-            OrderStatus::Approved => Some(self.offer_expires_at.unwrap_or(DateTime::UNIX_EPOCH)),
+            OrderStatus::Approved => {
+                Some(self.offer_expires_at.map_or(DateTime::UNIX_EPOCH, |end| {
+                    end + chrono::Duration::minutes(super::commands::OFFER_EXPIRY_GRACE_MINUTES)
+                }))
+            }
             OrderStatus::Disbursed => {
                 let day = self.next_scheduled_day()?;
                 Some(day.and_time(NaiveTime::MIN).and_utc())

@@ -664,16 +664,21 @@ fn a_disbursed_loan_is_closed_by_repaying_not_by_cancelling() {
 
 #[test]
 fn an_offer_expires_after_its_validity_9_to_13() {
-    test_at(at(6))
-        .given(approved(dec!(80000), 6))
-        .when(OrderCommand::ExpireOffer)
-        .then_expect_error(OrderError::OfferStillValid);
-    test_at(at(7))
+    // It ends at day 7; the scheduler expires it ten minutes later, when no
+    // withdrawal asked for in time can still be on its way (`OFFER_EXPIRY_GRACE_MINUTES`).
+    let grace = chrono::Duration::minutes(OFFER_EXPIRY_GRACE_MINUTES);
+    for early in [at(6), at(7), at(7) + grace - chrono::Duration::seconds(1)] {
+        test_at(early)
+            .given(approved(dec!(80000), 6))
+            .when(OrderCommand::ExpireOffer)
+            .then_expect_error(OrderError::OfferStillValid);
+    }
+    test_at(at(7) + grace)
         .given(approved(dec!(80000), 6))
         .when(OrderCommand::ExpireOffer)
         .then_expect_events(vec![OrderEvent::OfferExpired {
             released_amount: dec!(80000),
-            at: at(7),
+            at: at(7) + grace,
         }]);
     let mut expired = approved(dec!(80000), 6);
     expired.push(OrderEvent::OfferExpired {
@@ -691,8 +696,48 @@ fn withdrawing_an_expired_offer_is_refused() {
             payout_id: payout_id(),
             amount: dec!(80000),
             account: account(),
+            requested_at: None,
         })
         .then_expect_error(OrderError::OfferExpired);
+}
+
+#[test]
+fn a_withdrawal_asked_for_before_the_offer_ended_is_paid_out_however_late_the_workflow_runs_p2() {
+    // The offer ends at day 7. Asked for a second before; the workflow, down, takes it
+    // five minutes after the end.
+    let end = at(7);
+    let request = |requested_at| OrderCommand::RequestPayout {
+        payout_id: payout_id(),
+        amount: dec!(80000),
+        account: account(),
+        requested_at: Some(requested_at),
+    };
+    let late = end + chrono::Duration::minutes(5);
+    let events = run(
+        test_at(late),
+        approved(dec!(80000), 6),
+        request(end - chrono::Duration::seconds(1)),
+    );
+    assert!(
+        matches!(&events[..], [OrderEvent::PayoutRequested { amount, at, .. }] if *amount == dec!(80000) && *at == late),
+        "{events:?}"
+    );
+    // Asked for at the end or after it: refused, however early the workflow.
+    test_at(late)
+        .given(approved(dec!(80000), 6))
+        .when(request(end))
+        .then_expect_error(OrderError::OfferExpired);
+    // A time past the order's clock is not believed: judged as of now.
+    let before = end - chrono::Duration::minutes(1);
+    let events = run(
+        test_at(before),
+        approved(dec!(80000), 6),
+        request(end + chrono::Duration::days(1)),
+    );
+    assert!(
+        matches!(&events[..], [OrderEvent::PayoutRequested { .. }]),
+        "{events:?}"
+    );
 }
 
 // ---- withdraw and payout (P2, P3, P10) ----------------------------------------------------
@@ -702,6 +747,7 @@ fn withdraw(amount: Decimal) -> OrderCommand {
         payout_id: payout_id(),
         amount,
         account: account(),
+        requested_at: None,
     }
 }
 
@@ -730,6 +776,7 @@ fn a_withdrawal_needs_status_9() {
                 payout_id: Uuid::from_u128(0xB7), // a new payout, not the resolved one
                 amount: dec!(1000),
                 account: account(),
+                requested_at: None,
             })
             .then_expect_error(OrderError::WrongStatus {
                 status,
@@ -748,6 +795,7 @@ fn a_payout_goes_only_to_an_account_in_the_borrowers_name_p3() {
             payout_id: payout_id(),
             amount: dec!(80000),
             account: other,
+            requested_at: None,
         })
         .then_expect_error(OrderError::AccountNotInBorrowersName);
 }
@@ -762,6 +810,7 @@ fn only_one_payout_can_be_in_flight_single_drawdown() {
             payout_id: Uuid::from_u128(0xB2),
             amount: dec!(50000),
             account: account(),
+            requested_at: None,
         })
         .then_expect_error(OrderError::PayoutInFlight);
 }
@@ -775,6 +824,7 @@ fn a_repeated_payout_request_changes_nothing_p3() {
         payout_id: payout_id(),
         amount: dec!(50000),
         account: account(),
+        requested_at: None,
     };
     test()
         .given(given.clone())
@@ -819,6 +869,7 @@ fn a_failed_payout_returns_the_amount_and_keeps_status_9_p3() {
             payout_id: Uuid::from_u128(0xB2),
             amount: dec!(80000),
             account: account(),
+            requested_at: None,
         },
     );
     assert!(
@@ -2540,18 +2591,19 @@ fn a_repaid_refused_or_unreviewed_order_is_never_scheduled() {
 }
 
 #[test]
-fn an_offer_is_scheduled_for_the_moment_it_expires() {
+fn an_offer_is_scheduled_for_the_moment_it_may_be_expired() {
     let offer = fold(approved(dec!(80000), 6));
-    let ends = offer.offer_expires_at.unwrap();
-    assert_eq!(offer.next_scheduled_at(), Some(ends));
+    let expires =
+        offer.offer_expires_at.unwrap() + chrono::Duration::minutes(OFFER_EXPIRY_GRACE_MINUTES);
+    assert_eq!(offer.next_scheduled_at(), Some(expires));
     let second = chrono::Duration::seconds(1);
-    test_at(ends - second)
+    test_at(expires - second)
         .given(approved(dec!(80000), 6))
         .when(OrderCommand::ExpireOffer)
         .then_expect_error(OrderError::OfferStillValid);
     assert_eq!(
         run(
-            test_at(ends),
+            test_at(expires),
             approved(dec!(80000), 6),
             OrderCommand::ExpireOffer
         )

@@ -155,6 +155,7 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
                 payout_id,
                 amount: dec!(80000),
                 account,
+                requested_at: None,
             },
             borrower("withdraw"),
         )

@@ -211,6 +211,7 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
                 payout_id,
                 amount: dec!(80000),
                 account,
+                requested_at: None,
             },
             me(),
         )

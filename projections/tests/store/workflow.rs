@@ -32,6 +32,7 @@ on_both_stores!(
     a_withdrawal_and_a_bank_change_sent_together_never_race_p3,
     a_payment_the_workflow_takes_after_its_page_expired_is_applied_as_of_its_arrival_p1,
     a_payment_the_workflow_takes_after_midnight_of_its_due_day_leaves_it_not_overdue_p11,
+    a_withdrawal_asked_for_before_the_offer_ended_is_paid_out_when_the_workflow_takes_it_later_p2,
 );
 
 /// The buses a test drives the aggregates with, on a fixed clock.
@@ -682,4 +683,49 @@ async fn a_payment_the_workflow_takes_after_midnight_of_its_due_day_leaves_it_no
     );
     // The cached fold and a full reload agree.
     assert_eq!(order, buses.orders.reload(&oid).await.unwrap());
+}
+
+/// The workflow down across the end of an offer: the borrower asked for the withdrawal
+/// (PIN and all) a second before the end, and the workflow takes it five minutes
+/// after. The order judges the offer as of the asking: the payout is requested, and
+/// the scheduler, still within the grace, does not expire the offer (P2).
+async fn a_withdrawal_asked_for_before_the_offer_ended_is_paid_out_when_the_workflow_takes_it_later_p2(
+    db: &TestDb,
+) {
+    let buses = Buses::new(&db.database);
+    let mut workflow = Workflow::new(&buses, None);
+    let (user_id, order_id) = approved_order(&buses, &mut workflow).await;
+    let oid = order_id.to_string();
+    let end = buses
+        .orders
+        .load(&oid)
+        .await
+        .unwrap()
+        .offer_expires_at
+        .unwrap();
+    buses.clock.set(end - chrono::Duration::seconds(1));
+    let payout = Uuid::now_v7();
+    buses
+        .users
+        .execute(
+            &user_id.to_string(),
+            withdraw(payout, dec!(90000)),
+            me(user_id),
+        )
+        .await
+        .unwrap();
+    buses.clock.set(end + chrono::Duration::minutes(5));
+    let system = || Actor::System.metadata("test", None);
+    let expire = buses
+        .orders
+        .execute(&oid, OrderCommand::ExpireOffer, system())
+        .await;
+    assert!(expire.is_err(), "expired within the grace");
+    workflow.pump().await;
+
+    let order = buses.orders.load(&oid).await.unwrap();
+    assert_eq!(order.payout.as_ref().map(|p| p.payout_id), Some(payout));
+    let user = buses.users.load(&user_id.to_string()).await.unwrap();
+    assert!(user.withdrawal.is_some(), "the withdrawal was cancelled");
+    assert_eq!(user.last_refusal, None);
 }
