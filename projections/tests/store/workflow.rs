@@ -235,9 +235,9 @@ async fn approved_order(buses: &Buses, workflow: &mut Workflow<'_>) -> (Uuid, Uu
     (user_id, order_id)
 }
 
-/// [`approved_order`] with 90,000 of it drawn and paid out: (user id, order id).
-async fn disbursed_order(buses: &Buses, workflow: &mut Workflow<'_>) -> (Uuid, Uuid) {
-    let (user_id, order_id) = approved_order(buses, workflow).await;
+/// The borrower asks to withdraw 90,000 (PIN and all): the payout id. The loan
+/// workflow has not run.
+async fn ask_to_withdraw(buses: &Buses, user_id: Uuid) -> Uuid {
     let payout = Uuid::now_v7();
     buses
         .users
@@ -248,6 +248,13 @@ async fn disbursed_order(buses: &Buses, workflow: &mut Workflow<'_>) -> (Uuid, U
         )
         .await
         .unwrap();
+    payout
+}
+
+/// [`approved_order`] with 90,000 of it drawn and paid out: (user id, order id).
+async fn disbursed_order(buses: &Buses, workflow: &mut Workflow<'_>) -> (Uuid, Uuid) {
+    let (user_id, order_id) = approved_order(buses, workflow).await;
+    let payout = ask_to_withdraw(buses, user_id).await;
     workflow.pump().await;
     let succeeded = OrderCommand::RecordPayoutSucceeded { payout_id: payout };
     let system = Actor::System.metadata("test", None);
@@ -704,16 +711,7 @@ async fn a_withdrawal_asked_for_before_the_offer_ended_is_paid_out_when_the_work
         .offer_expires_at
         .unwrap();
     buses.clock.set(end - chrono::Duration::seconds(1));
-    let payout = Uuid::now_v7();
-    buses
-        .users
-        .execute(
-            &user_id.to_string(),
-            withdraw(payout, dec!(90000)),
-            me(user_id),
-        )
-        .await
-        .unwrap();
+    let payout = ask_to_withdraw(&buses, user_id).await;
     buses.clock.set(end + chrono::Duration::minutes(5));
     let system = || Actor::System.metadata("test", None);
     let expire = buses
