@@ -874,8 +874,7 @@ impl Aggregate for Order {
                     return Err(self.wrong_status("expire"));
                 }
                 self.ensure_no_payout_in_flight()?;
-                let grace = chrono::Duration::minutes(super::commands::OFFER_EXPIRY_GRACE_MINUTES);
-                if self.offer_expires_at.is_some_and(|end| now < end + grace) {
+                if self.offer_expirable_at().is_some_and(|at| now < at) {
                     return Err(OrderError::OfferStillValid);
                 }
                 let event = OrderEvent::OfferExpired {

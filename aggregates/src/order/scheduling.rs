@@ -18,6 +18,13 @@ use super::{Order, OrderStatus, ReminderKind};
 use crate::pricing::fee_headroom;
 
 impl Order {
+    /// When the scheduler may expire this offer (`ExpireOffer`):
+    /// [`super::OFFER_EXPIRY_GRACE_MINUTES`] after its end; `None` without an end.
+    pub fn offer_expirable_at(&self) -> Option<DateTime<Utc>> {
+        let grace = chrono::Duration::minutes(super::commands::OFFER_EXPIRY_GRACE_MINUTES);
+        self.offer_expires_at.map(|end| end + grace)
+    }
+
     /// The installment whose `kind` reminder may be recorded on `today` (UTC), if
     /// any: the loan is disbursed, installment `period` exists and is still owed,
     /// today is inside the kind's window and its day did not fall before the payout
@@ -87,9 +94,7 @@ impl Order {
     pub fn next_scheduled_at(&self) -> Option<DateTime<Utc>> {
         match self.status {
             OrderStatus::Approved => {
-                Some(self.offer_expires_at.map_or(DateTime::UNIX_EPOCH, |end| {
-                    end + chrono::Duration::minutes(super::commands::OFFER_EXPIRY_GRACE_MINUTES)
-                }))
+                Some(self.offer_expirable_at().unwrap_or(DateTime::UNIX_EPOCH))
             }
             OrderStatus::Disbursed => {
                 let day = self.next_scheduled_day()?;
