@@ -109,6 +109,25 @@ enum Command {
         #[arg(long, default_value_t = 256)]
         borrowers: usize,
     },
+    /// `bench/floor.sh`: commands of 1 to 3 bare round trips against the `floor`
+    /// server (no api, no registration).
+    Floor {
+        /// The floor server's base URL.
+        #[arg(long, default_value = "http://127.0.0.1:18192")]
+        base: String,
+        /// Round trips per command, one phase each, e.g. `1,2,3`.
+        #[arg(long, value_delimiter = ',', default_value = "1,2,3")]
+        round_trips: Vec<u8>,
+        /// Client counts, one phase each per round-trip count.
+        #[arg(long, value_delimiter = ',', default_value = "8")]
+        clients: Vec<usize>,
+        /// Seconds per phase.
+        #[arg(long, default_value_t = 15)]
+        seconds: u64,
+        /// Sessions the server created (`floor --sessions`).
+        #[arg(long, default_value_t = 256)]
+        sessions: usize,
+    },
     /// The three borrower queries.
     Queries {
         #[command(flatten)]
@@ -277,6 +296,22 @@ async fn run(command: Command) -> Result<Vec<Value>, String> {
             let mut phases = Vec::new();
             for count in clients {
                 phases.push(scenarios::simple(&api, &list, count, seconds).await);
+            }
+            Ok(phases)
+        }
+        Command::Floor {
+            base,
+            round_trips,
+            clients,
+            seconds,
+            sessions,
+        } => {
+            let api = Api::new(&base);
+            let mut phases = Vec::new();
+            for &trips in &round_trips {
+                for &count in &clients {
+                    phases.push(scenarios::floor(&api, trips, sessions, count, seconds).await);
+                }
             }
             Ok(phases)
         }

@@ -323,7 +323,7 @@ pub async fn growth(
 pub async fn queries(api: &Api, borrowers: &[Borrower], clients: usize, seconds: u64) -> Value {
     closed_loop(
         api,
-        borrowers,
+        &sessions_of(borrowers),
         clients,
         seconds,
         "queries",
@@ -340,37 +340,67 @@ pub async fn queries(api: &Api, borrowers: &[Borrower], clients: usize, seconds:
 /// append one event), `clients` at once for `seconds`, rotating over `borrowers`'
 /// sessions, so no two calls in a row touch the same aggregate.
 pub async fn simple(api: &Api, borrowers: &[Borrower], clients: usize, seconds: u64) -> Value {
-    closed_loop(api, borrowers, clients, seconds, "simple", |i, _| {
+    closed_loop(api, &sessions_of(borrowers), clients, seconds, "simple", |i, _| {
         let contact = json!({"name": format!("Ana {}", i % 1000), "relation": "Mother", "mobile": format!("0917{:07}", i % 9_999_999)});
         ("/jackey/user/updateEmergency", json!({ "contacts": [contact] }))
     })
     .await
 }
 
+/// `bench/floor.sh`'s commands against the `floor` server (`bench/floor`): each
+/// `POST /floor/{round_trips}` is that many statements and nothing else, sent by the
+/// same closed loop as [`simple`] over `sessions` tokens (`floor-0` …, which the
+/// server creates).
+pub async fn floor(
+    api: &Api,
+    round_trips: u8,
+    sessions: usize,
+    clients: usize,
+    seconds: u64,
+) -> Value {
+    let tokens: Vec<Session> = (0..sessions.max(1))
+        .map(|i| (format!("floor-{i}"), format!("10.8.{}.{}", i / 250, i % 250 + 1), String::new()))
+        .collect();
+    let request: fn(usize, &str) -> (&'static str, Value) = match round_trips {
+        1 => |i, _| ("/floor/1", json!({ "contacts": [format!("Ana {}", i % 1000)] })),
+        2 => |i, _| ("/floor/2", json!({ "contacts": [format!("Ana {}", i % 1000)] })),
+        _ => |i, _| ("/floor/3", json!({ "contacts": [format!("Ana {}", i % 1000)] })),
+    };
+    let mut summary = closed_loop(api, &tokens, clients, seconds, "floor", request).await;
+    summary["roundTrips"] = json!(round_trips.clamp(1, 3));
+    summary
+}
+
+/// A session the closed loop calls with: token, client address, order id (or empty).
+type Session = (String, String, String);
+
+/// The sessions of `borrowers`, for [`closed_loop`].
+fn sessions_of(borrowers: &[Borrower]) -> Vec<Session> {
+    borrowers
+        .iter()
+        .map(|b| {
+            (
+                b.token.clone(),
+                b.ip.clone(),
+                b.order_id.clone().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
 /// `clients` tasks, each sending its next call as soon as the last one answered,
-/// for `seconds`: call number `i` is `request(i, order id)` on borrower `i` (mod
+/// for `seconds`: call number `i` is `request(i, order id)` on session `i` (mod
 /// their number). Answers the summary, named `scenario`, with the projection lag of
 /// the events the calls appended (`projectionLag`: none for queries).
 async fn closed_loop(
     api: &Api,
-    borrowers: &[Borrower],
+    sessions: &[Session],
     clients: usize,
     seconds: u64,
     scenario: &str,
     request: fn(usize, &str) -> (&'static str, Value),
 ) -> Value {
-    let sessions: Arc<Vec<(String, String, String)>> = Arc::new(
-        borrowers
-            .iter()
-            .map(|b| {
-                (
-                    b.token.clone(),
-                    b.ip.clone(),
-                    b.order_id.clone().unwrap_or_default(),
-                )
-            })
-            .collect(),
-    );
+    let sessions: Arc<Vec<Session>> = Arc::new(sessions.to_vec());
     let lag = LagWindow::open(api).await;
     let started = Instant::now();
     let deadline = started + Duration::from_secs(seconds);
