@@ -92,7 +92,12 @@ fn hash_ms(count: u32) -> f64 {
     let started = Instant::now();
     for _ in 0..count {
         hasher
-            .hash_password_into_with_memory(b"123456", b"floor-salt-16byt", &mut output, &mut memory)
+            .hash_password_into_with_memory(
+                b"123456",
+                b"floor-salt-16byt",
+                &mut output,
+                &mut memory,
+            )
             .expect("argon2 with default parameters");
     }
     started.elapsed().as_secs_f64() * 1000.0 / f64::from(count)
@@ -159,7 +164,11 @@ async fn command(
                 .map_err(failed)?;
         match found {
             Some((id,)) => user_id = id,
-            None => return Ok(Json(json!({"code": 401, "msg": "no session", "data": null}))),
+            None => {
+                return Ok(Json(
+                    json!({"code": 401, "msg": "no session", "data": null}),
+                ))
+            }
         }
     }
     if round_trips >= 3 {

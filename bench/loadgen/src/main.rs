@@ -7,6 +7,8 @@
 //! - `growth`: command latency as one order's history grows.
 //! - `simple`: the simplest command (`/jackey/user/updateEmergency`) at several client counts.
 //! - `queries`: `/jackey/user/info`, `/jackey/loan/getUserOrderList`, `/jackey/loan/orderInfo`.
+//! - `floor`: commands of 1 to 3 bare round trips against `bench/floor`'s server, the
+//!   ceiling of the ratio `simple` is judged by (bench/PROFILE.md, "The stack's floor").
 //! - `check`: the fault run's check of a `--record` file against PostgreSQL.
 
 mod borrower;

@@ -359,12 +359,33 @@ pub async fn floor(
     seconds: u64,
 ) -> Value {
     let tokens: Vec<Session> = (0..sessions.max(1))
-        .map(|i| (format!("floor-{i}"), format!("10.8.{}.{}", i / 250, i % 250 + 1), String::new()))
+        .map(|i| {
+            (
+                format!("floor-{i}"),
+                format!("10.8.{}.{}", i / 250, i % 250 + 1),
+                String::new(),
+            )
+        })
         .collect();
     let request: fn(usize, &str) -> (&'static str, Value) = match round_trips {
-        1 => |i, _| ("/floor/1", json!({ "contacts": [format!("Ana {}", i % 1000)] })),
-        2 => |i, _| ("/floor/2", json!({ "contacts": [format!("Ana {}", i % 1000)] })),
-        _ => |i, _| ("/floor/3", json!({ "contacts": [format!("Ana {}", i % 1000)] })),
+        1 => |i, _| {
+            (
+                "/floor/1",
+                json!({ "contacts": [format!("Ana {}", i % 1000)] }),
+            )
+        },
+        2 => |i, _| {
+            (
+                "/floor/2",
+                json!({ "contacts": [format!("Ana {}", i % 1000)] }),
+            )
+        },
+        _ => |i, _| {
+            (
+                "/floor/3",
+                json!({ "contacts": [format!("Ana {}", i % 1000)] }),
+            )
+        },
     };
     let mut summary = closed_loop(api, &tokens, clients, seconds, "floor", request).await;
     summary["roundTrips"] = json!(round_trips.clamp(1, 3));
