@@ -367,26 +367,9 @@ pub async fn floor(
             )
         })
         .collect();
-    let request: fn(usize, &str) -> (&'static str, Value) = match round_trips {
-        1 => |i, _| {
-            (
-                "/floor/1",
-                json!({ "contacts": [format!("Ana {}", i % 1000)] }),
-            )
-        },
-        2 => |i, _| {
-            (
-                "/floor/2",
-                json!({ "contacts": [format!("Ana {}", i % 1000)] }),
-            )
-        },
-        _ => |i, _| {
-            (
-                "/floor/3",
-                json!({ "contacts": [format!("Ana {}", i % 1000)] }),
-            )
-        },
-    };
+    let path = ["/floor/1", "/floor/2", "/floor/3"][usize::from(round_trips.clamp(1, 3)) - 1];
+    let request =
+        move |i: usize, _: &str| (path, json!({ "contacts": [format!("Ana {}", i % 1000)] }));
     let mut summary = closed_loop(api, &tokens, clients, seconds, "floor", request).await;
     summary["roundTrips"] = json!(round_trips.clamp(1, 3));
     summary
@@ -419,7 +402,7 @@ async fn closed_loop(
     clients: usize,
     seconds: u64,
     scenario: &str,
-    request: fn(usize, &str) -> (&'static str, Value),
+    request: impl Fn(usize, &str) -> (&'static str, Value) + Copy + Send + 'static,
 ) -> Value {
     let sessions: Arc<Vec<Session>> = Arc::new(sessions.to_vec());
     let lag = LagWindow::open(api).await;
