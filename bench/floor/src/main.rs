@@ -9,7 +9,7 @@
 //!
 //! Routes (each answers the api's envelope, `{"code":0,"msg":"ok","data":…}`):
 //! - `POST /floor/1`: pgbench's statement, one durable one-row `insert … returning id`;
-//! - `POST /floor/2`: a session lookup by token hash (a primary-key `select`), then
+//! - `POST /floor/2`: a session lookup by token (a primary-key `select`), then
 //!   the insert: the shape of a command with its session checked in a statement of
 //!   its own;
 //! - `POST /floor/3`: the session lookup, a read of the caller's rows past a sequence
