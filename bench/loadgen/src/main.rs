@@ -126,7 +126,7 @@ enum Command {
         /// Seconds per phase.
         #[arg(long, default_value_t = 15)]
         seconds: u64,
-        /// Sessions the server created (`floor --sessions`).
+        /// Sessions the server created (`floor serve --sessions`).
         #[arg(long, default_value_t = 256)]
         sessions: usize,
     },
