@@ -17,10 +17,14 @@ set -euo pipefail
 CLIENTS=${1:-8}; SECS=${2:-10}; ROUNDS=${3:-2}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=$ROOT/target/release
-PG=postgres://postgres@127.0.0.1:5432
+PGHOST_URL=postgres://postgres@127.0.0.1:5432
 OUT=$(mktemp -d)
+API=$BIN/api; PORT=18193; BASE=http://127.0.0.1:$PORT
 export METRICS_TOKEN=bench-metrics-token
-fresh_db() { psql "$PG/postgres" -qc "drop database if exists $1 with (force)" -c "create database $1" >/dev/null; }
+[ "$SECS" -ge 4 ] || { echo "bench/floor.sh: seconds must be 4 or more (CPU is sampled over all but the first and last)" >&2; exit 2; }
+# fresh_db, start_api, stop_api, auditors
+source "$ROOT/bench/lib.sh"
+trap 'stop_api; kill "${FPID:-}" 2>/dev/null || true' EXIT
 # CPU seconds (user + system) of every process whose command line matches $1.
 cpu_of() {
   local total=0 pid
@@ -38,7 +42,7 @@ measure() { # label pgbench-tps command...
   : > "$OUT/err"
   "$@" 2>"$OUT/err" > "$OUT/run.jsonl" &
   local gen=$! waited=0
-  if [ "$SERVER" = "$BIN/api" ]; then
+  if [ "$SERVER" = "$API" ]; then
     until grep -q '^registered' "$OUT/err" || [ $waited -gt 1200 ]; do sleep 0.1; waited=$((waited + 1)); done
   fi
   sleep 1
@@ -69,9 +73,9 @@ echo "insert into one_row (payload) values ('x');" > "$OUT/insert.sql"
 for round in $(seq 1 "$ROUNDS"); do
   echo "== round $round ($CLIENTS clients, ${SECS} s each)"
   fresh_db floor_pgbench
-  psql "$PG/floor_pgbench" -qc "create table one_row (id bigserial primary key, payload text not null, at timestamptz not null default now())"
+  psql "$PGHOST_URL/floor_pgbench" -qc "create table one_row (id bigserial primary key, payload text not null, at timestamptz not null default now())"
   j=$(( CLIENTS < 2 ? 1 : 2 ))
-  pgbench -n -f "$OUT/insert.sql" -c "$CLIENTS" -j "$j" -T "$SECS" "$PG/floor_pgbench" > "$OUT/pgbench.txt" 2>&1
+  pgbench -n -f "$OUT/insert.sql" -c "$CLIENTS" -j "$j" -T "$SECS" "$PGHOST_URL/floor_pgbench" > "$OUT/pgbench.txt" 2>&1
   TPS=$(awk '/^tps = / {print $3; exit}' "$OUT/pgbench.txt")
   printf '%-26s %8.1f/s\n' "pgbench one-row INSERT" "$TPS"
   # The mix's target (0.05 x pgbench, one withdraw PIN check in its 7 commands): the
@@ -83,9 +87,8 @@ print("%-26s %8.2f ms a hash; the mix target (%.0f commands/s) needs %.0f PIN ch
 
   fresh_db floor_floor
   SERVER="$BIN/floor"
-  "$BIN/floor" serve --database-url "$PG/floor_floor" --bind 127.0.0.1:18192 2>"$OUT/floor.log" &
+  "$BIN/floor" serve --database-url "$PGHOST_URL/floor_floor" --bind 127.0.0.1:18192 2>"$OUT/floor.log" &
   FPID=$!
-  trap 'kill $FPID 2>/dev/null || true' EXIT
   for _ in $(seq 1 100); do grep -q listening "$OUT/floor.log" && break; sleep 0.1; done
   for trips in 1 2 3; do
     measure "floor, $trips round trip(s)" "$TPS" "$BIN/loadgen" floor --base http://127.0.0.1:18192 --round-trips "$trips" --clients "$CLIENTS" --seconds "$SECS"
@@ -93,15 +96,10 @@ print("%-26s %8.2f ms a hash; the mix target (%.0f commands/s) needs %.0f PIN ch
   kill "$FPID"; wait "$FPID" 2>/dev/null || true
 
   fresh_db floor_api
-  URL=$PG/floor_api
-  printf 'bench-password-1\n' | DATABASE_URL=$URL "$BIN/api" create-auditor --username bench-first --password-stdin >/dev/null 2>&1
-  printf 'bench-password-2\n' | DATABASE_URL=$URL "$BIN/api" create-auditor --username bench-final --password-stdin >/dev/null 2>&1
-  SERVER="$BIN/api"
-  DATABASE_URL=$URL BIND_ADDR=127.0.0.1:18193 TRUST_PROXY=true RUST_LOG=warn STORAGE_URL=memory:// "$BIN/api" >/dev/null 2>&1 &
-  APID=$!
-  trap 'kill $APID 2>/dev/null || true' EXIT
-  for _ in $(seq 1 300); do curl -fsS -H "Authorization: Bearer $METRICS_TOKEN" http://127.0.0.1:18193/metrics >/dev/null 2>&1 && break; sleep 0.1; done
-  measure "api, updateEmergency" "$TPS" "$BIN/loadgen" simple --base http://127.0.0.1:18193 \
+  auditors "$PGHOST_URL/floor_api"
+  SERVER="$API"
+  start_api "$PGHOST_URL/floor_api"
+  measure "api, updateEmergency" "$TPS" "$BIN/loadgen" simple --base "$BASE" \
     --auditor-a bench-first:bench-password-1 --auditor-b bench-final:bench-password-2 --clients "$CLIENTS" --seconds "$SECS"
-  kill "$APID"; wait "$APID" 2>/dev/null || true
+  stop_api
 done
