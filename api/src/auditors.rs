@@ -5,7 +5,7 @@
 use tokio::sync::OnceCell;
 use uuid::Uuid;
 
-use aggregates::services::SecretHasher;
+use aggregates::services::{Clock, SecretHasher};
 use aggregates::ErrorCode;
 
 use crate::db::with_pool;
@@ -78,7 +78,7 @@ pub async fn create_auditor(
         .bind(&username)
         .bind(&password_hash)
         // The command line has no Clock service: the account's creation is wall time.
-        .bind(time_text(chrono::Utc::now()))
+        .bind(time_text(projections::clock::SystemClock.now()))
         .execute(pool)
         .await
         .map(|r| r.rows_affected()));

@@ -1,22 +1,14 @@
 //! The real implementations of the aggregates' services: the system clock and
 //! argon2id hashing (P2: passwords and PINs are stored only as argon2id hashes).
 
-use aggregates::services::{Clock, SecretHasher};
+use aggregates::services::SecretHasher;
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{Output, ParamsString, PasswordHash, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
-use chrono::{DateTime, Utc};
 use std::sync::{LazyLock, Mutex};
 use tokio::sync::Semaphore;
 
-/// UTC now.
-pub struct SystemClock;
-
-impl Clock for SystemClock {
-    fn now(&self) -> DateTime<Utc> {
-        Utc::now()
-    }
-}
+pub use projections::clock::SystemClock;
 
 /// argon2id (the crate's default algorithm and parameters), PHC strings.
 pub struct Argon2Hasher;

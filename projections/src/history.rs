@@ -74,7 +74,7 @@ pub fn state_as_of(history: &[HistoryEntry], sequence: usize) -> Option<&Order> 
 pub fn export_json(order_id: &str, history: &[HistoryEntry]) -> Json {
     serde_json::json!({
         "orderId": order_id,
-        "exportedAt": crate::projection::time_text(chrono::Utc::now()),
+        "exportedAt": crate::projection::time_text(crate::clock::infrastructure().now()),
         "events": history.iter().map(|entry| serde_json::json!({
             "sequence": entry.sequence,
             "time": entry.time,

@@ -22,7 +22,7 @@ use rust_decimal::Decimal;
 use crate::orders::order_event_time;
 use crate::projection::{decode, money_text, recorded_at, time_text, Projection, ProjectionError};
 use crate::rows::{Kind, Row, RowStore, TableSpec};
-use crate::store::StoredEvent;
+use crate::store::{LogPosition, StoredEvent};
 
 /// `ledger_journal`.
 pub static LEDGER_JOURNAL: TableSpec = TableSpec {
@@ -120,6 +120,23 @@ pub struct JournalEntry {
     pub description: &'static str,
     /// The postings; they sum to zero.
     pub postings: Vec<Posting>,
+}
+
+impl JournalEntry {
+    /// Double entry: the postings must sum to exactly zero. Errors:
+    /// [`ProjectionError::Unbalanced`] naming `entry_id` and the sum, in every build
+    /// (an unbalanced entry posted would break the trial balance for good).
+    pub fn check_balanced(&self, entry_id: &str, position: LogPosition) -> Result<(), ProjectionError> {
+        let sum = self.postings.iter().map(|p| p.amount).sum::<Decimal>();
+        if sum.is_zero() {
+            return Ok(());
+        }
+        Err(ProjectionError::Unbalanced {
+            entry: entry_id.to_string(),
+            sum,
+            position,
+        })
+    }
 }
 
 fn entry(order_id: &str, description: &'static str, lines: Vec<(String, Decimal)>) -> JournalEntry {
@@ -300,15 +317,8 @@ async fn post(store: &mut dyn RowStore, event: &StoredEvent) -> Result<(), Proje
     let Some(journal_entry) = journal_entry else {
         return Ok(());
     };
-    debug_assert_eq!(
-        journal_entry
-            .postings
-            .iter()
-            .map(|p| p.amount)
-            .sum::<Decimal>(),
-        Decimal::ZERO
-    );
     let entry_id = format!("{}/{}/{}", event.aggregate_type, id, event.sequence);
+    journal_entry.check_balanced(&entry_id, event.position)?;
     for (number, posting) in (1..).zip(&journal_entry.postings) {
         let minor = posting.amount * Decimal::ONE_HUNDRED;
         if !minor.fract().is_zero() {
@@ -343,6 +353,32 @@ async fn post(store: &mut dyn RowStore, event: &StoredEvent) -> Result<(), Proje
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unbalanced_entry_is_refused_in_every_build() {
+        let posting = |account: &str, amount: Decimal| Posting {
+            account: account.to_string(),
+            amount,
+        };
+        let mut journal_entry = JournalEntry {
+            order_id: "o1".to_string(),
+            description: "repayment",
+            postings: vec![
+                posting("payment_clearing", Decimal::new(10_000, 2)),
+                posting("loan_receivable:o1", Decimal::new(-10_000, 2)),
+            ],
+        };
+        let position = LogPosition::default();
+        assert!(journal_entry.check_balanced("Order/o1/3", position).is_ok());
+        journal_entry.postings[1].amount = Decimal::new(-9_999, 2);
+        match journal_entry.check_balanced("Order/o1/3", position) {
+            Err(ProjectionError::Unbalanced { entry, sum, .. }) => {
+                assert_eq!(entry, "Order/o1/3");
+                assert_eq!(sum, Decimal::new(1, 2));
+            }
+            other => panic!("not refused: {other:?}"),
+        }
+    }
 
     #[test]
     fn every_entry_description_has_one_code_and_back() {

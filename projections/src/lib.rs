@@ -5,6 +5,7 @@
 //! - [`projection`], [`users`], [`orders`] (with [`notices`]), [`wallets`], [`ledger`]: the read models,
 //!   each written once against [`rows::RowStore`] so the live workers and `rebuild`
 //!   share one implementation.
+//! - [`clock`]: the wall clock, the only reader of the system time.
 //! - [`lag`]: how long events take to reach the read models.
 //! - [`lease`]: which process runs each log consumer.
 //! - `cursor`: where a live workflow stands, and when its checkpoint row is written.
@@ -12,6 +13,7 @@
 //! - [`rebuild`]: rebuild from the log, compare with the live tables, hash them.
 //! - [`process`]: the process managers that move money between aggregates.
 
+pub mod clock;
 pub mod consumer;
 mod cursor;
 pub mod feed;

@@ -41,6 +41,18 @@ pub enum ProjectionError {
         /// Where in the log.
         position: LogPosition,
     },
+    /// A journal entry whose postings do not sum to zero: refused in every build, so
+    /// the batch rolls back, the worker counts the failure and retries, and
+    /// `replay-tool verify` (which folds the log afresh) fails naming it.
+    #[error("journal entry {entry} at {position} is unbalanced: its postings sum to {sum}")]
+    Unbalanced {
+        /// The entry's id (`aggregate type/id/sequence`).
+        entry: String,
+        /// The sum of its postings (zero when balanced).
+        sum: Decimal,
+        /// Where in the log.
+        position: LogPosition,
+    },
     /// Another worker moved the checkpoint first; this batch was rolled back.
     #[error("checkpoint of {0} moved by another worker")]
     CheckpointMoved(String),

@@ -18,7 +18,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use chrono::Utc;
 use sqlx::postgres::PgListener;
 use tokio::sync::{watch, Notify};
 
@@ -119,7 +118,7 @@ pub async fn ensure_checkpoint(database: &Database, name: &str) -> Result<(), Pr
     tx.execute(
         "insert into projection_checkpoint (name, transaction_id, global_position, updated_at) \
          values ($1, 0, 0, $2) on conflict (name) do nothing",
-        &[name.into(), time_text(Utc::now()).into()],
+        &[name.into(), time_text(crate::clock::infrastructure().now()).into()],
     )
     .await?;
     tx.commit().await
@@ -163,7 +162,7 @@ pub async fn set_checkpoint(
             name.into(),
             to.transaction_id.into(),
             to.global_position.into(),
-            time_text(Utc::now()).into(),
+            time_text(crate::clock::infrastructure().now()).into(),
         ],
     )
     .await?;
@@ -206,7 +205,7 @@ pub async fn advance_checkpoints(
     let mut params: Vec<crate::rows::Value> = vec![
         to.transaction_id.into(),
         to.global_position.into(),
-        time_text(Utc::now()).into(),
+        time_text(crate::clock::infrastructure().now()).into(),
     ];
     for (name, from) in moves {
         params.extend([
@@ -517,7 +516,7 @@ impl Runner {
         }
         rows.flush().await?;
         tx.commit().await?;
-        let lags = crate::lag::lags_us(events, Utc::now());
+        let lags = crate::lag::lags_us(events, crate::clock::infrastructure().now());
         for share in moving {
             self.checkpoints.publish(share.projection.name(), last);
             let before = events.len() - own(share.from, events).len();

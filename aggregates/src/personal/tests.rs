@@ -38,6 +38,7 @@ fn samples() -> Vec<(&'static str, String, Value)> {
             serde_json::to_value(event).unwrap(),
         )
     };
+    #[allow(clippy::disallowed_methods)] // any time will do for a fixture
     let at = Utc::now();
     vec![
         user(UserEvent::UserRegistered {

@@ -58,7 +58,7 @@ pub(super) fn stamp(events: &mut [SerializedEvent], at: &str) {
 
 /// The current time as [`stamp`] writes it ([`crate::projection::time_text`]).
 pub(super) fn now_text() -> String {
-    crate::projection::time_text(chrono::Utc::now())
+    crate::projection::time_text(crate::clock::infrastructure().now())
 }
 
 /// What an append wrote: where its last event landed, when the store tells it, and the
@@ -126,11 +126,17 @@ impl Appends for PostgresAppends {
         mut events: Vec<SerializedEvent>,
     ) -> Result<Written, PersistenceError> {
         // xid8 reaches bigint through text.
-        let sql = insert_sql(
+        let mut sql = insert_sql(
             events.len(),
             false,
             " returning transaction_id::text::bigint, global_position",
         );
+        // A side insert rides in the same statement (a data-modifying `with`), so it
+        // commits exactly when the events do.
+        let side = pending_side_insert().filter(|_| !events.is_empty());
+        if let Some(side) = &side {
+            sql = format!("with side as ({}) {sql}", side.sql(7 * events.len() + 1));
+        }
         let mut connection = self
             .0
             .acquire()
@@ -138,7 +144,11 @@ impl Appends for PostgresAppends {
             .map_err(|error| PersistenceError::ConnectionError(Box::new(error)))?;
         let recorded_at = now_text();
         stamp(&mut events, &recorded_at);
-        let rows: Vec<(i64, i64)> = bind_events!(sqlx::query_as(&sql), &events)
+        let mut query = bind_events!(sqlx::query_as(&sql), &events);
+        for value in side.iter().flat_map(|side| &side.values) {
+            query = query.bind(value);
+        }
+        let rows: Vec<(i64, i64)> = query
             .fetch_all(&mut *connection)
             .await
             .map_err(|error| match &error {
@@ -156,6 +166,9 @@ impl Appends for PostgresAppends {
                 global_position,
             })
             .max();
+        if side.is_some() {
+            side_insert_written();
+        }
         Ok(Written {
             position,
             recorded_at,
@@ -175,6 +188,83 @@ impl Appends for GroupCommit {
 tokio::task_local! {
     static APPENDED: Cell<Option<LogPosition>>;
     static STAMPED: RefCell<Option<String>>;
+    static SIDE: RefCell<Side>;
+}
+
+/// A row of another table that records what a command's events did, written in the
+/// same transaction as those events: a payment webhook's event id is claimed with its
+/// effect (DESIGN.md "Aggregates and events"), so a crash can leave neither the
+/// effect without its claim nor the claim without its effect.
+///
+/// Written as `insert into {table} ({columns}) values (...) on conflict ({key}) do
+/// nothing`, every value bound as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SideInsert {
+    /// The table (the api's own, such as `processed_webhook`).
+    pub table: &'static str,
+    /// Its columns, in the order of `values`.
+    pub columns: &'static [&'static str],
+    /// The unique key whose repeat writes nothing.
+    pub key: &'static str,
+    /// One text value a column.
+    pub values: Vec<String>,
+}
+
+impl SideInsert {
+    /// The statement, its parameters numbered from `$first`.
+    pub fn sql(&self, first: usize) -> String {
+        let params: Vec<String> = (first..first + self.values.len())
+            .map(|n| format!("${n}"))
+            .collect();
+        format!(
+            "insert into {} ({}) values ({}) on conflict ({}) do nothing",
+            self.table,
+            self.columns.join(", "),
+            params.join(", "),
+            self.key
+        )
+    }
+}
+
+/// The side insert of the enclosing [`with_side_insert`], and whether an append wrote it.
+#[derive(Default)]
+struct Side {
+    insert: Option<SideInsert>,
+    written: bool,
+}
+
+/// Runs `work` (one command) so that the first append inside it that writes events
+/// also writes `side`, in the same transaction. Answers, beside the output, whether
+/// it was written: `false` when no append wrote events (the command changed nothing,
+/// a repeat), and the caller may then write it alone, having no effect to pair it with.
+pub async fn with_side_insert<F: std::future::Future>(
+    side: SideInsert,
+    work: F,
+) -> (F::Output, bool) {
+    let scope = Side {
+        insert: Some(side),
+        written: false,
+    };
+    SIDE.scope(RefCell::new(scope), async move {
+        let output = work.await;
+        (output, SIDE.with(|side| side.borrow().written))
+    })
+    .await
+}
+
+/// The side insert the next append of this task must write, if any (not yet written).
+pub(super) fn pending_side_insert() -> Option<SideInsert> {
+    SIDE.try_with(|side| {
+        let side = side.borrow();
+        side.insert.clone().filter(|_| !side.written)
+    })
+    .ok()
+    .flatten()
+}
+
+/// Notes that an append of this task committed its side insert.
+pub(super) fn side_insert_written() {
+    let _ = SIDE.try_with(|side| side.borrow_mut().written = true);
 }
 
 /// Runs `work` (commands) and answers, beside its output, the log position of the

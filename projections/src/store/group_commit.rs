@@ -31,7 +31,10 @@ use cqrs_es::persist::{PersistenceError, SerializedEvent};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 use tokio::sync::{mpsc, oneshot};
 
-use super::appends::{bind_events, insert_sql, now_text, stamp, Written};
+use super::appends::{
+    bind_events, insert_sql, now_text, pending_side_insert, side_insert_written, stamp,
+    SideInsert, Written,
+};
 use super::LogPosition;
 
 /// Appends written in one transaction at most: bounds how long the first of a group
@@ -50,6 +53,8 @@ pub struct GroupCommit {
 
 struct Append {
     events: Vec<SerializedEvent>,
+    /// A row written with the events, in their transaction ([`SideInsert`]).
+    side: Option<SideInsert>,
     answer: oneshot::Sender<Result<Written, PersistenceError>>,
 }
 
@@ -87,11 +92,21 @@ impl GroupCommit {
             });
         }
         let (answer, answered) = oneshot::channel();
-        let append = Append { events, answer };
+        let side = pending_side_insert();
+        let wrote_side = side.is_some();
+        let append = Append {
+            events,
+            side,
+            answer,
+        };
         if self.queue.send(append).await.is_err() {
             return Err(gone());
         }
-        answered.await.unwrap_or_else(|_| Err(gone()))
+        let written = answered.await.unwrap_or_else(|_| Err(gone()));
+        if wrote_side && written.is_ok() {
+            side_insert_written();
+        }
+        written
     }
 }
 
@@ -187,6 +202,16 @@ async fn insert(
     bind_events!(sqlx::query(&sql), &append.events)
         .bind(first)
         .execute(&mut **tx)
-        .await
-        .map(drop)
+        .await?;
+    // After the events, in the group's transaction: a conflict above skips it, and a
+    // failure here fails the group (nothing of it is kept).
+    if let Some(side) = &append.side {
+        let sql = side.sql(1);
+        let mut query = sqlx::query(&sql);
+        for value in &side.values {
+            query = query.bind(value);
+        }
+        query.execute(&mut **tx).await?;
+    }
+    Ok(())
 }

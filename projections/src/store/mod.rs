@@ -36,7 +36,7 @@ pub mod sealing;
 mod sqlite_tx;
 mod upcasters;
 
-pub use appends::appended;
+pub use appends::{appended, with_side_insert, SideInsert};
 pub use command_bus::{load_events, CommandBus, RECORDED_AT};
 pub use database::{default_database_url, Database, DEFAULT_DATABASE_URL};
 pub use error::StoreError;

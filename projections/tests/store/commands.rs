@@ -15,7 +15,69 @@ on_both_stores!(
     committed_events_load_back_in_order_with_their_metadata,
     a_refused_command_writes_nothing,
     a_command_is_stamped_when_its_append_is_written,
+    a_side_insert_commits_with_the_events_and_only_with_them,
 );
+
+/// A row claimed beside a command's events (a webhook's event id,
+/// `projections::store::with_side_insert`) is written by the append of those events,
+/// in its transaction: a command that appends commits the row with its events; one
+/// that is refused, or appends nothing, writes no row (and says so, for the caller to
+/// write it alone).
+async fn a_side_insert_commits_with_the_events_and_only_with_them(db: &TestDb) {
+    use projections::store::{with_side_insert, SideInsert};
+    let bus = CommandBus::<Counter>::new(&db.database, CounterServices::plain());
+    let claim = |event_id: &str| SideInsert {
+        table: "processed_webhook",
+        columns: &["event_id", "session_id", "payment_ref", "outcome", "received_at"],
+        key: "event_id",
+        values: vec![
+            event_id.to_string(),
+            "s1".to_string(),
+            "ref-1".to_string(),
+            "paid".to_string(),
+            "2026-12-02T00:00:00.000000Z".to_string(),
+        ],
+    };
+    let claimed = |event_id: &'static str| {
+        let database = db.database.clone();
+        async move {
+            let sql = "select count(*) from processed_webhook where event_id = $1";
+            let count: i64 = projections::with_pool!(&database, pool =>
+                sqlx::query_scalar(sql).bind(event_id).fetch_one(pool).await)
+            .expect("count");
+            count
+        }
+    };
+    let increment = |by| bus.execute("counter-side", CounterCommand::Increment { by }, actor("a"));
+
+    let (done, written) = with_side_insert(claim("e1"), increment(1)).await;
+    assert_eq!(done.expect("appended").len(), 1);
+    assert!(written);
+    assert_eq!(claimed("e1").await, 1);
+
+    // Refused: no events, no row.
+    let (refused, written) = with_side_insert(claim("e2"), increment(0)).await;
+    assert!(refused.is_err());
+    assert!(!written);
+    assert_eq!(claimed("e2").await, 0);
+
+    // Nothing to append: no row either.
+    let nothing = bus.execute(
+        "counter-side",
+        CounterCommand::IncrementEach { steps: vec![] },
+        actor("a"),
+    );
+    let (done, written) = with_side_insert(claim("e3"), nothing).await;
+    assert!(done.expect("no events").is_empty());
+    assert!(!written);
+    assert_eq!(claimed("e3").await, 0);
+
+    // The same claim again with new events: the row stays as it was, the events land.
+    let (done, written) = with_side_insert(claim("e1"), increment(2)).await;
+    assert_eq!(done.expect("appended").len(), 1);
+    assert!(written);
+    assert_eq!(claimed("e1").await, 1);
+}
 
 async fn committed_events_load_back_in_order_with_their_metadata(db: &TestDb) {
     let bus = CommandBus::<Counter>::new(&db.database, CounterServices::plain());
