@@ -170,6 +170,14 @@ pub struct User {
     pub identity: IdentityStatus,
     /// The last rejection reason.
     pub identity_rejection: Option<String>,
+    /// True once an auditor has verified the identity (`IdentityVerified`). The name
+    /// and ID number verified then stay read-only for good, except while the open
+    /// order asks for the profile (12.4): photos re-uploaded for a photos-only request
+    /// set `identity` back to submitted, and must not open the name and number with
+    /// it. `false` in a state stored before it was recorded, where `identity` still
+    /// says verified.
+    #[serde(default)]
+    pub identity_ever_verified: bool,
     /// ID photos (front, back, hand-held).
     pub id_images: Option<[ImageRef; 3]>,
     /// Profile.
@@ -365,7 +373,8 @@ impl User {
         today: chrono::NaiveDate,
     ) -> Result<Option<&'static str>, UserError> {
         // A value that was verified is read-only; one never given may still be set.
-        let verified = self.identity == IdentityStatus::Verified;
+        // New photos awaiting review (a photos-only request) do not unverify it.
+        let verified = self.identity_ever_verified || self.identity == IdentityStatus::Verified;
         let current = &self.profile.fields;
         let changes = |new: &Option<String>, old: &Option<String>| {
             verified && old.is_some() && new.is_some() && new != old
@@ -1065,6 +1074,7 @@ impl Aggregate for User {
             }
             UserEvent::IdentityVerified { .. } => {
                 self.identity = IdentityStatus::Verified;
+                self.identity_ever_verified = true;
                 self.identity_rejection = None;
             }
             UserEvent::IdentityRejected { reason, .. } => {

@@ -1690,6 +1690,37 @@ fn verified_photos_can_be_replaced_only_when_the_order_asks_for_them_12_4() {
 }
 
 #[test]
+fn new_photos_asked_for_do_not_open_the_verified_name_and_id_number_12_4() {
+    // Given a photos-only request whose new photos await review (status 1 again).
+    let mut given = qualified();
+    given.push(opened());
+    given.push(resubmission_opened(vec![ResubmissionItem::Photos]));
+    given.push(UserEvent::IdentitySubmitted {
+        front: image("front-2"),
+        back: image("back-2"),
+        hand_hold: image("hand-2"),
+    });
+    assert_eq!(fold(given.clone()).identity, IdentityStatus::Submitted);
+    // The name and the ID number were verified, and the order did not ask for them.
+    let change_name = ProfileUpdate {
+        real_name: Some("Someone Else".to_string()),
+        ..ProfileUpdate::default()
+    };
+    test()
+        .given(given.clone())
+        .when(UserCommand::UpdateProfile(change_name))
+        .then_expect_error(UserError::VerifiedFieldReadOnly { field: "realName" });
+    let change_number = ProfileUpdate {
+        identity: Some("999999999999".to_string()),
+        ..ProfileUpdate::default()
+    };
+    test()
+        .given(given)
+        .when(UserCommand::UpdateProfile(change_number))
+        .then_expect_error(UserError::VerifiedFieldReadOnly { field: "identity" });
+}
+
+#[test]
 fn a_profile_request_lets_the_verified_name_change_and_reopens_the_identity_12_4() {
     let mut given = qualified();
     given.push(opened());
