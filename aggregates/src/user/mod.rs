@@ -18,9 +18,15 @@
 //!   flight, or while the loan is being repaid, answers 110012 (P3, section 5).
 
 mod aggregate;
+mod application;
+mod banking;
 mod commands;
+mod credentials;
 mod errors;
 mod events;
+mod identity;
+mod profile;
+mod withdrawal;
 
 #[cfg(test)]
 mod reference_tests;
