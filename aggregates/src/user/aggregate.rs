@@ -171,10 +171,10 @@ pub struct User {
     pub identity_rejection: Option<String>,
     /// True once an auditor has verified the identity (`IdentityVerified`). The name
     /// and ID number verified then stay read-only for good, except while the open
-    /// order asks for the profile (12.4): photos re-uploaded for a photos-only request
-    /// set `identity` back to submitted, and must not open the name and number with
-    /// it. `false` in a state stored before it was recorded, where `identity` still
-    /// says verified.
+    /// order asks for the profile, and the photos likewise except while it asks for
+    /// photos (12.4): either change sets `identity` back to submitted, and must not
+    /// open the other item with it. `false` in a state stored before it was recorded,
+    /// where `identity` still says verified.
     #[serde(default)]
     pub identity_ever_verified: bool,
     /// ID photos (front, back, hand-held).

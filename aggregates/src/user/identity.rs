@@ -29,10 +29,14 @@ impl User {
         };
         self.registered()?;
         self.ensure_unlocked()?;
-        // Verified photos stay unless the open order asks for new ones (12.4);
-        // new ones then await review again (the event sets status 1).
-        let reopened = self.may_resubmit(ResubmissionItem::Photos);
-        if self.identity == IdentityStatus::Verified && !reopened {
+        // Photos once verified stay unless the open order asks for new ones (12.4);
+        // new ones then await review again (the event sets status 1). Decided from
+        // `identity_ever_verified`, not the current status: a verified name changed
+        // under a profile-only request sets the status back to submitted too, and
+        // must not open the photos with it. The status covers a state stored before
+        // `identity_ever_verified` was recorded.
+        let verified = self.identity_ever_verified || self.identity == IdentityStatus::Verified;
+        if verified && !self.may_resubmit(ResubmissionItem::Photos) {
             return Err(UserError::VerifiedFieldReadOnly { field: "identity" });
         }
         let event = UserEvent::IdentitySubmitted {

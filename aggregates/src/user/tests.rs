@@ -1741,6 +1741,48 @@ fn a_profile_request_lets_the_verified_name_change_and_reopens_the_identity_12_4
 }
 
 #[test]
+fn a_profile_request_does_not_open_the_verified_photos_12_4() {
+    // Given a profile-only request under which the verified name was changed: the
+    // identity awaits review again (status 1), but the order asked for no photos.
+    let mut given = qualified();
+    given.push(opened());
+    given.push(resubmission_opened(vec![ResubmissionItem::Profile]));
+    given.push(UserEvent::ProfileUpdated {
+        changes: ProfileUpdate {
+            real_name: Some("Ana Reyes Santos".to_string()),
+            ..ProfileUpdate::default()
+        },
+    });
+    given.push(UserEvent::IdentityReopened {
+        field: "realName".to_string(),
+    });
+    assert_eq!(fold(given.clone()).identity, IdentityStatus::Submitted);
+    // When the borrower uploads new ID photos, they are refused: the verified ones stay.
+    test()
+        .given(given)
+        .when(new_photos())
+        .then_expect_error(UserError::VerifiedFieldReadOnly { field: "identity" });
+    // A request naming both lets the photos be replaced too.
+    let mut both = qualified();
+    both.push(opened());
+    both.push(resubmission_opened(vec![
+        ResubmissionItem::Photos,
+        ResubmissionItem::Profile,
+    ]));
+    both.push(UserEvent::IdentityReopened {
+        field: "realName".to_string(),
+    });
+    test()
+        .given(both)
+        .when(new_photos())
+        .then_expect_events(vec![UserEvent::IdentitySubmitted {
+            front: image("front-2"),
+            back: image("back-2"),
+            hand_hold: image("hand-2"),
+        }]);
+}
+
+#[test]
 fn resubmission_steps_are_idempotent_and_close_with_the_order_12_4() {
     let mut given = qualified();
     given.push(opened());
