@@ -73,9 +73,9 @@ pub enum StorageError {
 }
 
 /// Opens the store `url` names; S3 is configured from the environment
-/// (`AmazonS3Builder::from_env()`).
+/// ([`crate::config::s3_from_env`]).
 pub fn open(url: &str) -> Result<Storage, StorageError> {
-    open_with(url, AmazonS3Builder::from_env())
+    open_with(url, crate::config::s3_from_env())
 }
 
 /// Opens the store `url` names, with `s3` as the S3 configuration for `s3://` URLs

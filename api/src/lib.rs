@@ -7,6 +7,7 @@ pub mod auditors;
 pub mod auth;
 pub mod claims;
 pub mod command_count;
+pub mod config;
 mod db;
 pub mod documents;
 pub mod envelope;
@@ -26,7 +27,6 @@ pub mod request_id;
 pub mod routes;
 pub mod scheduler;
 pub mod services;
-pub mod settings;
 pub mod sms;
 pub mod sms_relay;
 pub mod state;
@@ -43,14 +43,15 @@ use axum::http::{Request, StatusCode};
 use axum::response::IntoResponse;
 use axum::Router;
 use projections::store::{Database, StoreError};
+use secrecy::ExposeSecret;
 use tokio::sync::watch;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
+use crate::config::{ConfigError, Configured, Env};
 use crate::services::{Argon2Hasher, SystemClock};
-use crate::settings::{ConfigError, Configured, Env};
 pub use crate::state::AppState;
 
 /// Where the server listens when `BIND_ADDR` is unset.
@@ -133,7 +134,7 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
 /// The whole router, so tests can call it without a socket.
 pub fn app(state: AppState) -> Router {
     let mut api = Router::new();
-    if state.env.app_env == settings::AppEnv::Demo {
+    if state.env.app_env == config::AppEnv::Demo {
         api = api.merge(routes::borrower::sms_inbox::router());
     }
     let api = api
@@ -224,8 +225,9 @@ impl Application {
         env.check_production()?;
         env.check_providers(&env.lending_config()?)?;
         files::open(&env.storage_url)?;
-        let database = Database::connect(&env.database_url).await?;
-        let replica = match env.read_database_url.as_deref() {
+        let database = Database::connect(env.database_url.expose_secret()).await?;
+        let replica_url = env.read_database_url.as_ref().map(|url| url.expose_secret());
+        let replica = match replica_url {
             None => None,
             Some(_) if !matches!(database, Database::Postgres(_)) => {
                 return Err(StartError::ReadReplica(

@@ -14,10 +14,10 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
 use api::auditors::{create_auditor, set_disabled};
-use api::settings::Env;
+use api::config::{database_url, Env};
 use api::Application;
 use clap::{Parser, Subcommand};
-use projections::store::{default_database_url, Database};
+use projections::store::Database;
 
 #[derive(Parser)]
 #[command(name = "api", version, about = "The cash-loan platform's HTTP server")]
@@ -94,7 +94,7 @@ async fn create_auditor_command(username: &str) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let database = match Database::connect(&default_database_url()).await {
+    let database = match Database::connect(&database_url()).await {
         Ok(database) => database,
         Err(error) => {
             eprintln!("api create-auditor: cannot open the event store: {error}");
@@ -121,7 +121,7 @@ async fn create_auditor_command(username: &str) -> ExitCode {
 /// `api disable-auditor` (`reason` given) and `api enable-auditor`: exit 0 saying what
 /// changed, or exit 1 saying why not.
 async fn set_disabled_command(name: &str, username: &str, reason: Option<&str>) -> ExitCode {
-    let database = match Database::connect(&default_database_url()).await {
+    let database = match Database::connect(&database_url()).await {
         Ok(database) => database,
         Err(error) => {
             eprintln!("api {name}: cannot open the event store: {error}");

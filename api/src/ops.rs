@@ -22,6 +22,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum_client_ip::{ClientIp, ClientIpSource};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use secrecy::ExposeSecret;
 
 use crate::envelope::ApiError;
 use crate::state::AppState;
@@ -252,11 +253,11 @@ fn push_apply_lag(out: &mut String) {
 /// configured token nobody may read the metrics. The two sides are compared as SHA-256
 /// digests, so the time taken tells nothing about the token.
 fn metrics_allowed(state: &AppState, headers: &axum::http::HeaderMap) -> bool {
-    let Some(expected) = state.env.metrics_token.as_deref() else {
+    let Some(expected) = &state.env.metrics_token else {
         return false;
     };
     let sent = crate::auth::bearer_of(headers).unwrap_or_default();
-    crate::providers::same_secret(&sent, expected)
+    crate::providers::same_secret(&sent, expected.expose_secret())
 }
 
 /// `GET /metrics` with `Authorization: Bearer <METRICS_TOKEN>`: Prometheus text.

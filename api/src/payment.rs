@@ -29,7 +29,6 @@
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::OnceLock;
 
 use aggregates::order::{OrderCommand, OrderError};
 use aggregates::wallet::WalletCommand;
@@ -40,10 +39,12 @@ use hmac::{Hmac, Mac};
 use projections::projection::{money_text, time_text};
 use rand::RngCore;
 use rust_decimal::Decimal;
+use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 use uuid::Uuid;
 
+use crate::config::Env;
 use crate::db::with_pool;
 use crate::envelope::ApiError;
 use crate::state::AppState;
@@ -152,21 +153,26 @@ impl WebhookSecret {
     }
 }
 
-/// The process's webhook secret: `WEBHOOK_SECRET`, read once; when it is unset or empty,
-/// [`DEVELOPMENT_WEBHOOK_SECRET`] with a warning in the log (the first call happens
-/// when the router is built, i.e. at start-up).
-pub fn webhook_secret() -> &'static WebhookSecret {
-    static SECRET: OnceLock<WebhookSecret> = OnceLock::new();
-    SECRET.get_or_init(|| match crate::settings::var("WEBHOOK_SECRET") {
-        Some(secret) => WebhookSecret::new(secret),
-        None => {
-            tracing::warn!(
-                "WEBHOOK_SECRET is not set: payment webhooks are verified with the public \
-                     development secret; set WEBHOOK_SECRET before taking real payments"
-            );
-            WebhookSecret::new(DEVELOPMENT_WEBHOOK_SECRET)
-        }
-    })
+/// The webhook secret of `env`: `WEBHOOK_SECRET` ([`Env::webhook_secret`]); when it is
+/// unset or empty, [`DEVELOPMENT_WEBHOOK_SECRET`], which
+/// [`warn_of_development_secret`] tells the log about at start-up.
+pub fn webhook_secret(env: &Env) -> WebhookSecret {
+    match &env.webhook_secret {
+        Some(secret) => WebhookSecret::new(secret.expose_secret()),
+        None => WebhookSecret::new(DEVELOPMENT_WEBHOOK_SECRET),
+    }
+}
+
+/// Warns in the log when `env` has no `WEBHOOK_SECRET`, so webhooks are verified with
+/// the public [`DEVELOPMENT_WEBHOOK_SECRET`] (called when the router is built, i.e. at
+/// start-up).
+pub fn warn_of_development_secret(env: &Env) {
+    if env.webhook_secret.is_none() {
+        tracing::warn!(
+            "WEBHOOK_SECRET is not set: payment webhooks are verified with the public \
+                 development secret; set WEBHOOK_SECRET before taking real payments"
+        );
+    }
 }
 
 /// Where a payment page stands: the Order's session status (paid and failed only
@@ -267,7 +273,7 @@ impl SandboxPayment {
         let body = serde_json::to_vec(&event).map_err(ApiError::internal)?;
         let timestamp = state.now().timestamp();
         let mut headers = HeaderMap::new();
-        let signature = webhook_secret().sign(timestamp, &body);
+        let signature = webhook_secret(&state.env).sign(timestamp, &body);
         for (name, value) in [
             (TIMESTAMP_HEADER, timestamp.to_string()),
             (SIGNATURE_HEADER, signature),
@@ -510,7 +516,7 @@ pub async fn process_webhook(
     body: &[u8],
 ) -> Result<WebhookReceipt, WebhookError> {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    webhook_secret().verify(
+    webhook_secret(&state.env).verify(
         header(TIMESTAMP_HEADER),
         header(SIGNATURE_HEADER),
         body,

@@ -14,8 +14,8 @@ use projections::runner::Checkpoints;
 use projections::store::{CommandBus, Database, EventLog, RetryPolicy};
 use tokio::sync::Notify;
 
+use crate::config::{Env, LendingConfig};
 use crate::envelope::ApiError;
-use crate::settings::{Env, LendingConfig};
 
 /// Shared state of the handlers: one pointer to the [`Shared`] parts, which it
 /// dereferences to (`state.database`, `state.env`, …).

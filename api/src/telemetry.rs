@@ -11,7 +11,6 @@ use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_sdk::trace::SdkTracerProvider;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
-use tracing_subscriber::EnvFilter;
 
 /// The service name exported spans carry.
 pub const SERVICE_NAME: &str = "loan-api";
@@ -35,9 +34,9 @@ impl Drop for Telemetry {
 /// `OTEL_EXPORTER_OTLP_ENDPOINT` is set. An exporter that cannot be built is said on
 /// standard error and left out (the server still runs and logs).
 pub fn init() -> Telemetry {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    let filter = crate::config::log_filter();
     let logs = tracing_subscriber::fmt::layer();
-    let provider = crate::settings::var("OTEL_EXPORTER_OTLP_ENDPOINT").and_then(|endpoint| {
+    let provider = crate::config::otlp_endpoint().and_then(|endpoint| {
         let exporter = opentelemetry_otlp::SpanExporter::builder()
             .with_http()
             .build()

@@ -118,7 +118,7 @@ pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bo
         .env
         .semaphore
         .clone()
-        .filter(|_| state.env.providers.sms == crate::settings::SEMAPHORE)
+        .filter(|_| state.env.providers.sms == crate::config::SEMAPHORE)
     {
         let sender = Arc::new(crate::providers::semaphore::Semaphore::new(settings));
         tokio::spawn(crate::sms_relay::run(

@@ -21,7 +21,7 @@ use projections::history::{export_json, order_history, state_as_of};
 use projections::projection::{all, by_name};
 use projections::rebuild::{rebuild, tables_hash};
 use projections::runner::Runner;
-use projections::store::{default_database_url, Database, EventLog};
+use projections::store::{Database, EventLog, DEFAULT_DATABASE_URL};
 use projections::verify::verify;
 
 /// mimalloc instead of glibc malloc: a rebuild allocates and frees millions of small
@@ -80,7 +80,7 @@ enum Command {
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();
-    let database = match Database::connect(&default_database_url()).await {
+    let database = match Database::connect(&database_url()).await {
         Ok(database) => database,
         Err(error) => {
             eprintln!("replay-tool: cannot open the event store: {error}");
@@ -98,6 +98,15 @@ async fn main() -> ExitCode {
     // every exit as connections reset by the peer.
     database.close().await;
     code
+}
+
+/// The store to work on: `DATABASE_URL` when it is set and not blank, otherwise the
+/// api's default, [`DEFAULT_DATABASE_URL`] (the same rule as the api's).
+fn database_url() -> String {
+    std::env::var("DATABASE_URL")
+        .ok()
+        .filter(|url| !url.trim().is_empty())
+        .unwrap_or_else(|| DEFAULT_DATABASE_URL.to_owned())
 }
 
 async fn run(

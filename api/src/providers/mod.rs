@@ -1,5 +1,5 @@
 //! Provider adapters, chosen by `PAYMENT_PROVIDER`, `PAYOUT_PROVIDER` and
-//! `SMS_PROVIDER` (PRODUCT.md 12.7, [`crate::settings::Providers`]):
+//! `SMS_PROVIDER` (PRODUCT.md 12.7, [`crate::config::Providers`]):
 //!
 //! - `sandbox` (payments and payouts) and `outbox` (SMS): built in, no money moves and
 //!   no phone is texted ([`crate::payment::SandboxPayment`], [`crate::payout::SandboxPayout`],
@@ -17,9 +17,9 @@ pub mod xendit;
 
 use std::sync::Arc;
 
+use crate::config::{Env, LendingConfig, XENDIT};
 use crate::payment::{PaymentProvider, SandboxPayment};
 use crate::payout::{PayoutProvider, SandboxPayout};
-use crate::settings::{Env, LendingConfig, XENDIT};
 
 /// How long one call to an SMS gateway may take before it counts as failed (and is
 /// retried). Xendit's is `XENDIT_TIMEOUT_SECS`.

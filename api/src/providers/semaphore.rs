@@ -4,7 +4,9 @@
 //! the message; anything else, or no answer in time, is a failure the outbox relay
 //! retries ([`crate::sms_relay`]).
 
-use crate::settings::SemaphoreSettings;
+use secrecy::ExposeSecret;
+
+use crate::config::SemaphoreSettings;
 use crate::sms_relay::SmsSender;
 
 /// A Semaphore account.
@@ -32,7 +34,7 @@ impl SmsSender for Semaphore {
             self.settings.base_url.trim_end_matches('/')
         );
         let mut form = vec![
-            ("apikey", self.settings.api_key.as_str()),
+            ("apikey", self.settings.api_key.expose_secret()),
             ("number", mobile),
             ("message", body),
         ];

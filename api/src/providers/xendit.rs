@@ -19,14 +19,15 @@ use std::str::FromStr;
 
 use axum::http::{HeaderMap, StatusCode};
 use rust_decimal::Decimal;
+use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
+use crate::config::XenditSettings;
 use crate::payment::{
     CheckoutFuture, Outcome, PaymentError, PaymentProvider, PaymentSession, WebhookEvent,
 };
 use crate::payout::{Payout, PayoutOutcome, PayoutProvider, PayoutUnavailable};
-use crate::settings::XenditSettings;
 
 /// The header Xendit's webhooks carry the verification token in.
 pub const CALLBACK_TOKEN_HEADER: &str = "x-callback-token";
@@ -177,7 +178,7 @@ impl Xendit {
         let url = format!("{}{path}", self.settings.base_url.trim_end_matches('/'));
         self.http
             .post(url)
-            .basic_auth(&self.settings.secret_key, Some(""))
+            .basic_auth(self.settings.secret_key.expose_secret(), Some(""))
     }
 
     /// Whether a webhook's `x-callback-token` is this account's verification token.
@@ -185,7 +186,9 @@ impl Xendit {
         headers
             .get(CALLBACK_TOKEN_HEADER)
             .and_then(|v| v.to_str().ok())
-            .is_some_and(|token| super::same_secret(token, &self.settings.callback_token))
+            .is_some_and(|token| {
+                super::same_secret(token, self.settings.callback_token.expose_secret())
+            })
     }
 }
 
@@ -226,7 +229,7 @@ impl PaymentProvider for Xendit {
 impl PayoutProvider for Xendit {
     async fn pay(&self, payout: &Payout) -> Result<PayoutOutcome, PayoutUnavailable> {
         let Some(channel) = self.channels.get(&payout.account.bank_name) else {
-            // Checked at start-up (settings::Env::check_providers); a bank removed
+            // Checked at start-up (config::Env::check_providers); a bank removed
             // from the configuration since the account was bound ends here.
             return Ok(PayoutOutcome::Failed(format!(
                 "{} cannot receive payouts; bind an account at another bank",

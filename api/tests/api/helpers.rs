@@ -4,8 +4,8 @@ use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use api::config::Env;
 use api::files::Storage;
-use api::settings::Env;
 use api::AppState;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -36,7 +36,7 @@ pub const METRICS_TOKEN: &str = "test-metrics-token";
 /// The settings of a test app: each app has its own in-memory image store.
 pub fn env() -> Env {
     Env {
-        database_url: String::new(),
+        database_url: String::new().into(),
         read_database_url: None,
         bind_addr: "127.0.0.1:0".into(),
         compliance_profile: aggregates::pricing::ComplianceProfile::Ph,
@@ -48,8 +48,8 @@ pub fn env() -> Env {
         // one that does not shares the address `unknown`.
         client_ip_source: axum_client_ip::ClientIpSource::RightmostXForwardedFor,
         web_dist: "web/dist".into(),
-        app_env: api::settings::AppEnv::Demo,
-        providers: api::settings::Providers::default(),
+        app_env: api::config::AppEnv::Demo,
+        providers: api::config::Providers::default(),
         xendit: None,
         semaphore: None,
         webhook_secret: None,

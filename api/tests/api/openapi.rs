@@ -544,7 +544,7 @@ async fn odd_input(app: &TestApp) {
         (api::payment::TIMESTAMP_HEADER, now.to_string()),
         (
             api::payment::SIGNATURE_HEADER,
-            api::payment::webhook_secret().sign(now, event.as_bytes()),
+            api::payment::webhook_secret(&app.state.env).sign(now, event.as_bytes()),
         ),
         ("content-type", "application/json".to_string()),
     ];

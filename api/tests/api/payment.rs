@@ -261,7 +261,7 @@ async fn deliver(
 /// Delivers `body` signed now with the server's secret.
 async fn deliver_signed(app: &TestApp, body: &str) -> (StatusCode, Value) {
     let now = chrono::Utc::now().timestamp();
-    let signature = webhook_secret().sign(now, body.as_bytes());
+    let signature = webhook_secret(&app.state.env).sign(now, body.as_bytes());
     deliver(app, body, Some(now), Some(&signature)).await
 }
 
@@ -487,7 +487,7 @@ async fn webhook_deliveries(app: TestApp) {
     // The same event five times at once, then again with another event id.
     let mut deliveries = tokio::task::JoinSet::new();
     let now = chrono::Utc::now().timestamp();
-    let signature = webhook_secret().sign(now, paid.as_bytes());
+    let signature = webhook_secret(&app.state.env).sign(now, paid.as_bytes());
     for _ in 0..5 {
         let (router, body, signature) = (app.router.clone(), paid.clone(), signature.clone());
         deliveries.spawn(async move {
@@ -543,7 +543,7 @@ async fn webhook_deliveries(app: TestApp) {
     let now = chrono::Utc::now().timestamp();
     let wrong_key = WebhookSecret::new("not-the-secret").sign(now, forged.as_bytes());
     let tampered = event("evt-3", &session, "psp-forged", "20000.00", "paid");
-    let signed_forged = webhook_secret().sign(now, forged.as_bytes());
+    let signed_forged = webhook_secret(&app.state.env).sign(now, forged.as_bytes());
     let stale = now - 301;
     let future = now + 301;
     let refusals: Vec<(Option<i64>, Option<String>, &str, &str)> = vec![
@@ -564,13 +564,13 @@ async fn webhook_deliveries(app: TestApp) {
         (Some(now), None, &forged, "X-Signature"),
         (
             Some(stale),
-            Some(webhook_secret().sign(stale, forged.as_bytes())),
+            Some(webhook_secret(&app.state.env).sign(stale, forged.as_bytes())),
             &forged,
             "window",
         ),
         (
             Some(future),
-            Some(webhook_secret().sign(future, forged.as_bytes())),
+            Some(webhook_secret(&app.state.env).sign(future, forged.as_bytes())),
             &forged,
             "window",
         ),

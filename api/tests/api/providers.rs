@@ -122,7 +122,7 @@ async fn serve(router: Router) -> String {
 
 /// Settings with both money providers on Xendit at `base_url`, and a configuration
 /// that maps every bank to a channel code.
-fn xendit_env(base_url: &str) -> api::settings::Env {
+fn xendit_env(base_url: &str) -> api::config::Env {
     let mut config: Value = serde_json::from_str(
         &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/config/demo.json")).unwrap(),
     )
@@ -136,14 +136,14 @@ fn xendit_env(base_url: &str) -> api::settings::Env {
     config["payout_channels"] = Value::Object(channels);
     let path = std::env::temp_dir().join(format!("xendit-config-{}.json", uuid::Uuid::now_v7()));
     std::fs::write(&path, config.to_string()).unwrap();
-    api::settings::Env {
+    api::config::Env {
         config_file: Some(path.display().to_string()),
-        providers: api::settings::Providers {
+        providers: api::config::Providers {
             payment: "xendit".into(),
             payout: "xendit".into(),
             sms: "outbox".into(),
         },
-        xendit: Some(api::settings::XenditSettings {
+        xendit: Some(api::config::XenditSettings {
             base_url: base_url.to_string(),
             secret_key: SECRET_KEY.into(),
             callback_token: CALLBACK_TOKEN.into(),
@@ -346,7 +346,7 @@ async fn an_sms_reaches_semaphore_through_the_relay_after_two_failures() {
         .await
         .unwrap();
     let code = app.last_sms_code(mobile).await;
-    let sender = api::providers::semaphore::Semaphore::new(api::settings::SemaphoreSettings {
+    let sender = api::providers::semaphore::Semaphore::new(api::config::SemaphoreSettings {
         base_url,
         api_key: "semaphore-test-key".into(),
         sender_name: Some("HONESTLEND".into()),
@@ -391,11 +391,9 @@ async fn an_sms_reaches_semaphore_through_the_relay_after_two_failures() {
 fn a_xendit_provider_needs_its_keys_and_a_channel_for_every_bank() {
     let config_text =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/config/demo.json")).unwrap();
-    let mut config = api::settings::LendingConfig::load(
-        &config_text,
-        &aggregates::pricing::ComplianceProfile::Ph,
-    )
-    .unwrap();
+    let mut config =
+        api::config::LendingConfig::load(&config_text, &aggregates::pricing::ComplianceProfile::Ph)
+            .unwrap();
     let mut settings = xendit_env("http://127.0.0.1:9");
     settings.xendit = None;
     let missing = settings.check_providers(&config).unwrap_err().to_string();
@@ -409,10 +407,10 @@ fn a_xendit_provider_needs_its_keys_and_a_channel_for_every_bank() {
         no_channel.contains("payout_channels") && no_channel.contains("GCash"),
         "{no_channel}"
     );
-    let unknown = api::settings::Env {
-        providers: api::settings::Providers {
+    let unknown = api::config::Env {
+        providers: api::config::Providers {
             sms: "pigeon".into(),
-            ..api::settings::Providers::default()
+            ..api::config::Providers::default()
         },
         ..env()
     };

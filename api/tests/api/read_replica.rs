@@ -134,8 +134,8 @@ async fn a_read_replica_is_refused_beside_the_embedded_store() {
     let dir = std::env::temp_dir()
         .join("api-tests")
         .join(uuid::Uuid::now_v7().simple().to_string());
-    let env = api::settings::Env {
-        database_url: format!("sqlite://{}", dir.join("loan.db").display()),
+    let env = api::config::Env {
+        database_url: format!("sqlite://{}", dir.join("loan.db").display()).into(),
         read_database_url: Some("postgres://postgres@127.0.0.1:5433/test".into()),
         ..crate::helpers::env()
     };

@@ -687,7 +687,7 @@ async fn metrics_are_off_without_a_metrics_token() {
 /// (PRODUCT.md 12.7; issue 13 item 6).
 #[tokio::test]
 async fn a_production_start_is_refused_with_a_sandbox_provider_or_a_demo_setting() {
-    use api::settings::{AppEnv, Env, Providers};
+    use api::config::{AppEnv, Env, Providers};
     let real = Providers {
         payment: "xendit".into(),
         payout: "xendit".into(),
@@ -697,7 +697,7 @@ async fn a_production_start_is_refused_with_a_sandbox_provider_or_a_demo_setting
         app_env: AppEnv::Production,
         database_url: "sqlite:///nonexistent/never-opened.db".into(),
         providers: real.clone(),
-        webhook_secret: Some("k".repeat(32)),
+        webhook_secret: Some("k".repeat(32).into()),
         config_file: Some(concat!(env!("CARGO_MANIFEST_DIR"), "/config/demo.json").into()),
         ..crate::helpers::env()
     };

@@ -307,7 +307,7 @@ async fn demo_inbox(app: TestApp) {
     assert!(!String::from_utf8(other).unwrap().contains(&code));
 
     let mut env = (*app.state.env).clone();
-    env.app_env = api::settings::AppEnv::Production;
+    env.app_env = api::config::AppEnv::Production;
     let production = app.with_state(api::AppState::from(api::state::Shared {
         env: std::sync::Arc::new(env),
         ..app.state.shared()

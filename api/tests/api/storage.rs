@@ -116,9 +116,9 @@ async fn an_unusable_storage_url_is_a_start_up_error() {
         ("ftp://files.example/uploads", "unknown scheme \"ftp\""),
         ("s3:///uploads", "needs a bucket"),
     ] {
-        let env = api::settings::Env {
+        let env = api::config::Env {
             storage_url: url.to_string(),
-            database_url: "sqlite:///nonexistent/never-opened.db".to_string(),
+            database_url: "sqlite:///nonexistent/never-opened.db".into(),
             ..crate::helpers::env()
         };
         match api::Application::build(env).await {

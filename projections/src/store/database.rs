@@ -40,6 +40,8 @@ macro_rules! with_read_pool {
 }
 
 /// The embedded store: a file under `data/`, so a newcomer needs no database server.
+/// The crate reads no environment: its users pass the URL (the api's
+/// `DATABASE_URL`, read in `api/src/config/env.rs`).
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/loan.db";
 
 /// How long a SQLite connection waits for another connection's write lock
@@ -59,15 +61,6 @@ const SQLITE_READERS: u32 = 4;
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
-
-/// The database URL to use: `DATABASE_URL` when it is set and not blank,
-/// otherwise [`DEFAULT_DATABASE_URL`].
-pub fn default_database_url() -> String {
-    match std::env::var("DATABASE_URL") {
-        Ok(url) if !url.trim().is_empty() => url,
-        _ => DEFAULT_DATABASE_URL.to_owned(),
-    }
-}
 
 /// A migrated connection pool to the event store, on one of the two supported back ends.
 ///

@@ -38,7 +38,7 @@ mod upcasters;
 
 pub use appends::{appended, with_side_insert, SideInsert};
 pub use command_bus::{load_events, CommandBus, RECORDED_AT};
-pub use database::{default_database_url, Database, DEFAULT_DATABASE_URL};
+pub use database::{Database, DEFAULT_DATABASE_URL};
 pub use error::StoreError;
 pub use event_log::{EventLog, LogPosition, Payload, StoredEvent};
 pub use metadata::Metadata;

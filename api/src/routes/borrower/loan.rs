@@ -116,7 +116,7 @@ struct AppBody {
 fn product_config(
     state: &AppState,
     app_id: i64,
-) -> Result<&crate::settings::ProductConfig, ApiError> {
+) -> Result<&crate::config::ProductConfig, ApiError> {
     state
         .config
         .products
@@ -189,7 +189,7 @@ async fn company_configs(State(state): State<AppState>) -> Result<Response, ApiE
     // PRODUCT.md 10: a company text is plain text, here in English; the other
     // languages a text is configured in ride beside it, for the app to pick.
     let mut translations = serde_json::Map::new();
-    for key in crate::settings::TRANSLATED_TEXTS {
+    for key in crate::config::TRANSLATED_TEXTS {
         if let Some(Json::Object(texts)) = all.get(*key).cloned() {
             all.insert(
                 (*key).into(),
@@ -215,7 +215,7 @@ async fn company_configs(State(state): State<AppState>) -> Result<Response, ApiE
     // The SPA links the demo SMS inbox next to "Send code" (routes::borrower::sms_inbox).
     all.insert(
         "demo".into(),
-        json!(state.env.app_env == crate::settings::AppEnv::Demo),
+        json!(state.env.app_env == crate::config::AppEnv::Demo),
     );
     Ok(ok(all))
 }

@@ -50,18 +50,18 @@ pub fn router() -> Router<AppState> {
 pub fn router_for(state: &AppState) -> Router<AppState> {
     let xendit = crate::providers::xendit(&state.env, &state.config);
     let payments = match &xendit {
-        Some(client) if state.env.providers.payment == crate::settings::XENDIT => {
+        Some(client) if state.env.providers.payment == crate::config::XENDIT => {
             router_with(client.clone())
         }
         _ => router(),
     };
+    // Say now, at start-up, when webhooks are verified with the development secret.
+    payment::warn_of_development_secret(&state.env);
     payments.merge(crate::routes::xendit::router(xendit))
 }
 
 /// The recharge call and the webhook, with `provider` opening the payment pages.
 pub fn router_with(provider: Arc<dyn PaymentProvider>) -> Router<AppState> {
-    // Read WEBHOOK_SECRET now, so a missing one is warned about at start-up.
-    payment::webhook_secret();
     Router::new()
         .route("/jackey/loan/recharge", post(recharge))
         .route("/jackey/payment/webhook", post(webhook))
@@ -190,7 +190,7 @@ struct WebhookReceiptDoc {
     )
 )]
 async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
-    let processed = match refuse_nul_event(&headers, &body, state.now().timestamp()) {
+    let processed = match refuse_nul_event(&state, &headers, &body) {
         Ok(()) => payment::process_webhook(&state, &headers, &body).await,
         Err(error) => Err(error),
     };
@@ -206,16 +206,20 @@ async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: Bytes)
 /// A signed event with a NUL character in a text is not a valid event (400, 10004):
 /// the store could not keep it. Checked after the signature, so an unsigned body still
 /// answers 401.
-fn refuse_nul_event(headers: &HeaderMap, body: &[u8], now: i64) -> Result<(), WebhookError> {
+fn refuse_nul_event(
+    state: &AppState,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<(), WebhookError> {
     let Some(field) = crate::envelope::nul_field(body) else {
         return Ok(());
     };
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    payment::webhook_secret().verify(
+    payment::webhook_secret(&state.env).verify(
         header(payment::TIMESTAMP_HEADER),
         header(payment::SIGNATURE_HEADER),
         body,
-        now,
+        state.now().timestamp(),
     )?;
     Err(WebhookError {
         status: StatusCode::BAD_REQUEST,
