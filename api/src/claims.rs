@@ -12,7 +12,10 @@ use crate::envelope::ApiError;
 use crate::state::AppState;
 use projections::projection::time_text;
 
-/// Claims `mobile` for `user_id`. Error 10001 when another account holds it.
+/// Claims `mobile` for `user_id`. Error 10001 when another account holds it. A claim
+/// left by a registration that died between the claim and its `Register` command
+/// ([`take_over_abandoned`]) is taken over instead, so a crash there never keeps the
+/// phone number from registering.
 pub async fn claim_mobile(state: &AppState, mobile: &str, user_id: Uuid) -> Result<(), ApiError> {
     let claim = "insert into user_mobile (mobile, user_id, created_at) values ($1, $2, $3)";
     let claimed = with_pool!(&state.database, pool => sqlx::query(claim)
@@ -25,10 +28,56 @@ pub async fn claim_mobile(state: &AppState, mobile: &str, user_id: Uuid) -> Resu
                 .as_database_error()
                 .is_some_and(|e| e.is_unique_violation()) =>
         {
-            Err(ApiError::code(ErrorCode::PhoneAlreadyRegistered))
+            if take_over_abandoned(state, mobile, user_id).await? {
+                Ok(())
+            } else {
+                Err(ApiError::code(ErrorCode::PhoneAlreadyRegistered))
+            }
         }
         Err(error) => Err(ApiError::internal(error)),
     }
+}
+
+/// Takes over the claim on `mobile` for `user_id` when its holder never registered
+/// (the User aggregate, not a read model, says so) and the claim is older than
+/// [`crate::REQUEST_TIMEOUT`]: the request that made it has been cut off by then, so
+/// it can no longer register. Answers whether it took the claim; one conditional
+/// update, so of two registrations taking over at once only one wins.
+async fn take_over_abandoned(
+    state: &AppState,
+    mobile: &str,
+    user_id: Uuid,
+) -> Result<bool, ApiError> {
+    let holder_sql = "select user_id, created_at from user_mobile where mobile = $1";
+    let holder: Option<(String, String)> = with_pool!(&state.database, pool =>
+        sqlx::query_as(holder_sql).bind(mobile).fetch_optional(pool).await)?;
+    let Some((holder, claimed_at)) = holder else {
+        return Ok(false);
+    };
+    let timeout = chrono::Duration::from_std(crate::REQUEST_TIMEOUT).unwrap_or_default();
+    if claimed_at >= time_text(state.now() - timeout) {
+        return Ok(false);
+    }
+    let registered = state
+        .users
+        .load(&holder)
+        .await
+        .map_err(ApiError::internal)?
+        .id
+        .is_some();
+    if registered {
+        return Ok(false);
+    }
+    let take = "update user_mobile set user_id = $1, created_at = $2 \
+                where mobile = $3 and user_id = $4 and created_at = $5";
+    let taken = with_pool!(&state.database, pool => sqlx::query(take)
+        .bind(user_id.to_string()).bind(time_text(state.now())).bind(mobile)
+        .bind(&holder).bind(&claimed_at)
+        .execute(pool).await.map(|r| r.rows_affected()))?;
+    if taken == 1 {
+        tracing::warn!(abandoned_by = %holder, "phone claim of a registration that never completed taken over");
+    }
+    Ok(taken == 1)
 }
 
 /// Releases `user_id`'s claim on `mobile` (its registration was refused).

@@ -76,6 +76,23 @@ impl PartialSchema for AnyData {
 
 impl ToSchema for AnyData {}
 
+/// The bytes of a file answered as it is (a PDF, an image), not in the envelope
+/// (OpenAPI documentation only: a binary string).
+pub struct Binary;
+
+impl PartialSchema for Binary {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+                utoipa::openapi::KnownFormat::Binary,
+            )))
+            .into()
+    }
+}
+
+impl ToSchema for Binary {}
+
 /// A successful answer.
 pub fn ok<T: Serialize>(data: T) -> Response {
     Json(Envelope {

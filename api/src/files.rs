@@ -144,10 +144,17 @@ fn local(url: &str, path: PathBuf) -> Result<Storage, StorageError> {
     Ok(Arc::new(store))
 }
 
+/// Longest key the api ever makes or serves, in bytes: `signature/{user id}/{sha256}.png`
+/// is 115. Checked before any storage is reached, so an over-long name sent to
+/// `GET /files/{key}` is "no such file", never a file-system error.
+pub const MAX_KEY_BYTES: usize = 255;
+
 /// The object path of an api key (`kind/user/sha.ext`); `None` for a key that is not
-/// made of plain names (`..`, `.`, empty segments, a leading `/`, NUL, ...).
+/// made of plain names (`..`, `.`, empty segments, a leading `/`, NUL, ...) or is
+/// longer than [`MAX_KEY_BYTES`].
 pub fn object_path(key: &str) -> Option<ObjectPath> {
     let plain = !key.is_empty()
+        && key.len() <= MAX_KEY_BYTES
         && !key.contains('\0')
         && key
             .split('/')
@@ -208,6 +215,10 @@ mod tests {
             );
             assert_eq!(get(&store, "id/u1/missing.png").await.unwrap(), None);
             assert_eq!(get(&store, "id/../etc/passwd").await.unwrap(), None);
+            // Over-long: no such file, without asking the store (a file system would
+            // fail with "file name too long").
+            let long = format!("id/u1/{}.png", "a".repeat(5_000));
+            assert_eq!(get(&store, &long).await.unwrap(), None, "{url}");
         }
         // The directory was created, and the object is a file under it.
         assert!(dir.join("id/u1/front-ab.png").is_file());

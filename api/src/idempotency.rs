@@ -39,6 +39,11 @@ use projections::projection::time_text;
 /// Largest body an idempotent request may have (the JSON money calls are tiny).
 const MAX_BODY: usize = 64 * 1024;
 
+/// Longest `Idempotency-Key` accepted, in bytes after trimming (documented in the
+/// OpenAPI document's header parameter). A longer key is refused with 10004 naming
+/// the limit: ignored, a client's repeat would run twice (two payment pages).
+pub const MAX_KEY_BYTES: usize = 200;
+
 /// The calls that accept `Idempotency-Key` (those that move money or open and close
 /// what does, PRODUCT.md 8); each documents the header in the OpenAPI document, which a
 /// test holds to this list.
@@ -140,14 +145,17 @@ pub async fn layer(State(state): State<AppState>, request: Request, next: Next) 
     if !IDEMPOTENT_PATHS.contains(&request.uri().path()) {
         return next.run(request).await;
     }
-    let Some(key) = request
-        .headers()
-        .get("idempotency-key")
-        .and_then(|v| v.to_str().ok())
-        .map(|v| v.trim().to_string())
-        .filter(|v| !v.is_empty() && v.len() <= 200)
-    else {
-        return next.run(request).await;
+    let key = match request.headers().get("idempotency-key").map(|v| v.to_str()) {
+        None => return next.run(request).await,
+        Some(Ok(key)) if !key.trim().is_empty() && key.trim().len() <= MAX_KEY_BYTES => {
+            key.trim().to_string()
+        }
+        // Present but unusable: refused rather than ignored, since a client that
+        // sent it counts on it to make a repeat harmless.
+        Some(_) => {
+            let reason = format!("1 to {MAX_KEY_BYTES} visible ASCII characters");
+            return ApiError::bad_input("Idempotency-Key", &reason).into_response();
+        }
     };
     let authorization = request
         .headers()
@@ -179,6 +187,25 @@ pub async fn layer(State(state): State<AppState>, request: Request, next: Next) 
     let code = serde_json::from_slice::<serde_json::Value>(&body)
         .ok()
         .and_then(|envelope| envelope["code"].as_u64());
+    settle(&state, &scope, &key, &claimed_at, code, &body).await;
+    let mut response = Response::from_parts(parts, Body::from(body));
+    response
+        .headers_mut()
+        .insert("idempotent-replay", HeaderValue::from_static("false"));
+    response
+}
+
+/// Settles this request's claim by its answer's envelope `code`: a success is stored
+/// to replay, an unknown outcome leaves the claim free to take over, a refusal
+/// releases the key. Only the claim this request wrote (`claimed_at`) is touched.
+async fn settle(
+    state: &AppState,
+    scope: &str,
+    key: &str,
+    claimed_at: &str,
+    code: Option<u64>,
+    body: &[u8],
+) {
     let outcome_unknown = code.is_none_or(|code| {
         [ErrorCode::ServerError, ErrorCode::Unknown]
             .iter()
@@ -187,11 +214,11 @@ pub async fn layer(State(state): State<AppState>, request: Request, next: Next) 
     let saved = match code {
         // A success is the answer to replay.
         Some(0) => {
-            let stored = String::from_utf8_lossy(&body).to_string();
+            let stored = String::from_utf8_lossy(body).to_string();
             let sql = "update idempotency set response = $1 \
                        where scope = $2 and key = $3 and claimed_at = $4";
             with_pool!(&state.database, pool => sqlx::query(sql)
-                .bind(&stored).bind(&scope).bind(&key).bind(&claimed_at)
+                .bind(&stored).bind(scope).bind(key).bind(claimed_at)
                 .execute(pool).await.map(|r| r.rows_affected()))
         }
         // Still being processed (40003: the workflow had not answered in time), or
@@ -204,8 +231,8 @@ pub async fn layer(State(state): State<AppState>, request: Request, next: Next) 
             let sql = "update idempotency set claimed_at = $1 \
                        where scope = $2 and key = $3 and response is null and claimed_at = $4";
             with_pool!(&state.database, pool => sqlx::query(sql)
-                .bind(time_text(chrono::DateTime::UNIX_EPOCH)).bind(&scope).bind(&key)
-                .bind(&claimed_at).execute(pool).await.map(|r| r.rows_affected()))
+                .bind(time_text(chrono::DateTime::UNIX_EPOCH)).bind(scope).bind(key)
+                .bind(claimed_at).execute(pool).await.map(|r| r.rows_affected()))
         }
         // A refusal wrote nothing: the key is released, so the repeat is decided
         // again with new ids (it may succeed once the cause is fixed).
@@ -213,7 +240,7 @@ pub async fn layer(State(state): State<AppState>, request: Request, next: Next) 
             let sql = "delete from idempotency \
                        where scope = $1 and key = $2 and response is null and claimed_at = $3";
             with_pool!(&state.database, pool => sqlx::query(sql)
-                .bind(&scope).bind(&key).bind(&claimed_at)
+                .bind(scope).bind(key).bind(claimed_at)
                 .execute(pool).await.map(|r| r.rows_affected()))
         }
     };
@@ -224,11 +251,6 @@ pub async fn layer(State(state): State<AppState>, request: Request, next: Next) 
         Ok(0) => tracing::warn!("idempotency claim taken over before this request answered"),
         Ok(_) => {}
     }
-    let mut response = Response::from_parts(parts, Body::from(body));
-    response
-        .headers_mut()
-        .insert("idempotent-replay", HeaderValue::from_static("false"));
-    response
 }
 
 /// What a request with a key does: run (with the first claim's time, Unix ms), or

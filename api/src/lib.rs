@@ -226,7 +226,10 @@ impl Application {
         env.check_providers(&env.lending_config()?)?;
         files::open(&env.storage_url)?;
         let database = Database::connect(env.database_url.expose_secret()).await?;
-        let replica_url = env.read_database_url.as_ref().map(|url| url.expose_secret());
+        let replica_url = env
+            .read_database_url
+            .as_ref()
+            .map(|url| url.expose_secret());
         let replica = match replica_url {
             None => None,
             Some(_) if !matches!(database, Database::Postgres(_)) => {

@@ -129,7 +129,13 @@ async fn set_disabled_command(name: &str, username: &str, reason: Option<&str>) 
         }
     };
     // The command line has no Clock service: an operator's action is wall time.
-    let done = set_disabled(&database, username, reason, chrono::Utc::now()).await;
+    let done = set_disabled(
+        &database,
+        username,
+        reason,
+        aggregates::services::Clock::now(&projections::clock::SystemClock),
+    )
+    .await;
     database.close().await;
     let username = api::auditors::normalize_username(username);
     match (done, reason) {

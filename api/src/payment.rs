@@ -37,6 +37,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use hmac::{Hmac, Mac};
 use projections::projection::{money_text, time_text};
+use projections::store::SideInsert;
 use rand::RngCore;
 use rust_decimal::Decimal;
 use secrecy::ExposeSecret;
@@ -559,6 +560,33 @@ pub async fn apply_payment_event(
         .await?
         .ok_or_else(not_found)?;
     let request = format!("webhook:{}", event.event_id);
+    // The event id is claimed by the append of its effect, in the same transaction;
+    // an effect that appended nothing (a payment already recorded) is claimed alone.
+    let (applied, claimed) = projections::store::with_side_insert(
+        claim_of(state, &event, session_id),
+        apply_outcome(state, &event, &session, &request),
+    )
+    .await;
+    applied?;
+    mark_session(state, session_id, event.outcome, Some(&event.payment_ref)).await?;
+    if !claimed {
+        claim_event(state, &event, session_id).await?;
+    }
+    Ok(WebhookReceipt {
+        event_id: event.event_id,
+        duplicate: false,
+    })
+}
+
+/// The command of a verified payment notification: `paid` records the money on the
+/// session owner's wallet, `failed` frees the session's share of the payoff.
+async fn apply_outcome(
+    state: &AppState,
+    event: &WebhookEvent,
+    session: &PaymentSession,
+    request: &str,
+) -> Result<(), ApiError> {
+    let session_id = session.session_id;
     match event.outcome {
         Outcome::Paid => {
             if event.amount.value() != session.amount {
@@ -579,7 +607,7 @@ pub async fn apply_payment_event(
             };
             let wallet = session.user_id.to_string();
             state
-                .execute(&state.wallets, &wallet, command, Actor::System, &request)
+                .execute(&state.wallets, &wallet, command, Actor::System, request)
                 .await?;
         }
         Outcome::Failed => {
@@ -589,7 +617,7 @@ pub async fn apply_payment_event(
             let command = || OrderCommand::FailPaymentSession { session_id };
             let order = session.order_id.to_string();
             match state
-                .execute(&state.orders, &order, command, Actor::System, &request)
+                .execute(&state.orders, &order, command, Actor::System, request)
                 .await
             {
                 Err(error) if error.code == ErrorCode::RecordNotFound => {}
@@ -599,12 +627,7 @@ pub async fn apply_payment_event(
             }
         }
     }
-    mark_session(state, session_id, event.outcome, Some(&event.payment_ref)).await?;
-    claim_event(state, &event, session_id).await?;
-    Ok(WebhookReceipt {
-        event_id: event.event_id,
-        duplicate: false,
-    })
+    Ok(())
 }
 
 async fn already_processed(state: &AppState, event_id: &str) -> Result<bool, ApiError> {
@@ -614,23 +637,44 @@ async fn already_processed(state: &AppState, event_id: &str) -> Result<bool, Api
     Ok(count > 0)
 }
 
-/// Remembers a processed event id; a second claim of the same id is a no-op.
+/// The `processed_webhook` row that claims `event`: a second claim of the same id
+/// writes nothing.
+fn claim_of(state: &AppState, event: &WebhookEvent, session_id: Uuid) -> SideInsert {
+    SideInsert {
+        table: "processed_webhook",
+        columns: &[
+            "event_id",
+            "session_id",
+            "payment_ref",
+            "outcome",
+            "received_at",
+        ],
+        key: "event_id",
+        values: vec![
+            event.event_id.clone(),
+            session_id.to_string(),
+            event.payment_ref.clone(),
+            event.outcome.as_str().to_string(),
+            time_text(state.now()),
+        ],
+    }
+}
+
+/// Claims `event` on its own, for an effect that appended nothing.
 async fn claim_event(
     state: &AppState,
     event: &WebhookEvent,
     session_id: Uuid,
 ) -> Result<(), ApiError> {
-    let sql =
-        "insert into processed_webhook (event_id, session_id, payment_ref, outcome, received_at) \
-               values ($1, $2, $3, $4, $5) on conflict (event_id) do nothing";
-    with_pool!(&state.database, pool => sqlx::query(sql)
-        .bind(&event.event_id)
-        .bind(session_id.to_string())
-        .bind(&event.payment_ref)
-        .bind(event.outcome.as_str())
-        .bind(time_text(state.now()))
-        .execute(pool)
-        .await.map(|r| r.rows_affected()))?;
+    let claim = claim_of(state, event, session_id);
+    let sql = claim.sql(1);
+    with_pool!(&state.database, pool => {
+        let mut query = sqlx::query(&sql);
+        for value in &claim.values {
+            query = query.bind(value);
+        }
+        query.execute(pool).await.map(|r| r.rows_affected())
+    })?;
     Ok(())
 }
 

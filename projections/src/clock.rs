@@ -27,7 +27,9 @@ static INFRASTRUCTURE: OnceLock<Arc<dyn Clock>> = OnceLock::new();
 
 /// The clock of the store's bookkeeping: the one [`install`]ed, else [`SystemClock`].
 pub fn infrastructure() -> &'static dyn Clock {
-    INFRASTRUCTURE.get_or_init(|| Arc::new(SystemClock)).as_ref()
+    INFRASTRUCTURE
+        .get_or_init(|| Arc::new(SystemClock))
+        .as_ref()
 }
 
 /// Sets the clock of the store's bookkeeping for the process, once, before anything

@@ -126,7 +126,11 @@ impl JournalEntry {
     /// Double entry: the postings must sum to exactly zero. Errors:
     /// [`ProjectionError::Unbalanced`] naming `entry_id` and the sum, in every build
     /// (an unbalanced entry posted would break the trial balance for good).
-    pub fn check_balanced(&self, entry_id: &str, position: LogPosition) -> Result<(), ProjectionError> {
+    pub fn check_balanced(
+        &self,
+        entry_id: &str,
+        position: LogPosition,
+    ) -> Result<(), ProjectionError> {
         let sum = self.postings.iter().map(|p| p.amount).sum::<Decimal>();
         if sum.is_zero() {
             return Ok(());

@@ -118,7 +118,10 @@ pub async fn ensure_checkpoint(database: &Database, name: &str) -> Result<(), Pr
     tx.execute(
         "insert into projection_checkpoint (name, transaction_id, global_position, updated_at) \
          values ($1, 0, 0, $2) on conflict (name) do nothing",
-        &[name.into(), time_text(crate::clock::infrastructure().now()).into()],
+        &[
+            name.into(),
+            time_text(crate::clock::infrastructure().now()).into(),
+        ],
     )
     .await?;
     tx.commit().await

@@ -8,10 +8,12 @@
 //! footer of every page. Amounts are printed as the decimal strings of the wire
 //! (`30000.00`) with the currency code; times in UTC, said so.
 //!
-//! This module only renders: the routes (`routes::documents`) read the facts
-//! (`queries::documents`), check who may see them and record each download. The
-//! renderers take plain values, so they are tested without a database.
+//! The facts are gathered in [`facts`] (who may read which order, what each document
+//! is made from, the download record); the routes (`routes::documents`) only pick who
+//! asks and which document. The renderers here take plain values, so they are tested
+//! without a database.
 
+pub mod facts;
 pub mod fonts;
 pub mod layout;
 pub mod text;

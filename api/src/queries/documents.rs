@@ -4,7 +4,8 @@
 
 use projections::reads::documents;
 use rust_decimal::Decimal;
-use serde_json::{json, Value as Json};
+use serde::Serialize;
+use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::db::with_pool;
@@ -72,20 +73,46 @@ pub async fn record_download(state: &AppState, download: &Download<'_>) -> Resul
     Ok(())
 }
 
-/// The order's downloads, oldest first: `[{at, actor, document, receiptNo, lang, requestId}]`.
-pub async fn downloads(state: &AppState, order_id: &str) -> Result<Vec<Json>, ApiError> {
+/// One recorded download of an order's document.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadView {
+    /// When, RFC 3339 UTC.
+    pub at: String,
+    /// `user:<id>` or `auditor:<id>`.
+    pub actor: String,
+    /// The auditor's username (`null` for the borrower, or an auditor no longer known).
+    pub actor_name: Option<String>,
+    /// `contract`, `receipt` or `statement`.
+    pub document: String,
+    /// The receipt's number (receipts only).
+    pub receipt_no: Option<String>,
+    /// The language it was printed in.
+    pub lang: String,
+    /// The request that downloaded it.
+    pub request_id: String,
+}
+
+/// The order's downloads, oldest first, with each auditor's username.
+pub async fn downloads(state: &AppState, order_id: &str) -> Result<Vec<DownloadView>, ApiError> {
     let rows = documents::downloads(state.read_models(), order_id).await?;
+    let names = projections::reads::admin::auditor_names(state.read_models()).await?;
     Ok(rows
         .into_iter()
         .map(|(at, actor, document, receipt_no, lang, request_id)| {
-            json!({
-                "at": at,
-                "actor": actor,
-                "document": document,
-                "receiptNo": (!receipt_no.is_empty()).then_some(receipt_no),
-                "lang": lang,
-                "requestId": request_id,
-            })
+            let actor_name = actor
+                .strip_prefix("auditor:")
+                .and_then(|id| names.get(id))
+                .cloned();
+            DownloadView {
+                at,
+                actor,
+                actor_name,
+                document,
+                receipt_no: (!receipt_no.is_empty()).then_some(receipt_no),
+                lang,
+                request_id,
+            }
         })
         .collect())
 }

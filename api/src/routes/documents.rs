@@ -14,44 +14,47 @@
 //! The language is the body's `lang` (or the query's), else `Accept-Language`, else
 //! English; a `lang` the app does not have answers 10004.
 
-use aggregates::order::Order;
-use aggregates::ErrorCode;
-use axum::extract::{RawQuery, State};
-use axum::http::header::{ACCEPT_LANGUAGE, CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::extract::{FromRequest, FromRequestParts, RawQuery, State};
+use axum::http::header::ACCEPT_LANGUAGE;
 use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::routing::post;
 use axum::Router;
-use projections::reads::documents as document_rows;
-use projections::receipts::Receipt;
 use serde::Deserialize;
-use serde_json::{json, Value as Json};
 use utoipa::{OpenApi, ToSchema};
 
 use crate::auth::{Auditor, BorrowerToken};
-use crate::documents::{
-    disclosure_sha256, ContractFacts, DueInstallment, Header, Lang, PaidOut, ReceiptFacts,
-    StatementFacts,
-};
-use crate::envelope::{ok, AnyData, ApiError, ApiJson, Envelope, Null, OptionalJson};
-use crate::queries::documents::{self as queries, Download};
+use crate::documents::facts::{self, DocumentRequest, ReceiptView};
+use crate::documents::Lang;
+use crate::envelope::{ok, ApiError, ApiJson, Binary, Envelope, Null, OptionalJson};
+use crate::queries::documents as queries;
 use crate::state::AppState;
 
-/// The routes of this module.
+/// The routes of this module: each document's one handler, for each of who asks.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/jackey/loan/contractPdf", post(borrower_contract))
-        .route("/jackey/loan/receiptPdf", post(borrower_receipt))
-        .route("/jackey/loan/statementPdf", post(borrower_statement))
-        .route("/jackey/loan/receipts", post(borrower_receipts))
-        .route("/admin/api/documents/contractPdf", post(auditor_contract))
-        .route("/admin/api/documents/receiptPdf", post(auditor_receipt))
-        .route("/admin/api/documents/statementPdf", post(auditor_statement))
-        .route("/admin/api/documents/receipts", post(auditor_receipts))
+        .route("/jackey/loan/contractPdf", post(contract::<BorrowerToken>))
+        .route("/jackey/loan/receiptPdf", post(receipt::<BorrowerToken>))
+        .route(
+            "/jackey/loan/statementPdf",
+            post(statement::<BorrowerToken>),
+        )
+        .route("/jackey/loan/receipts", post(receipts::<BorrowerToken>))
+        .route(
+            "/admin/api/documents/contractPdf",
+            post(contract::<Auditor>),
+        )
+        .route("/admin/api/documents/receiptPdf", post(receipt::<Auditor>))
+        .route(
+            "/admin/api/documents/statementPdf",
+            post(statement::<Auditor>),
+        )
+        .route("/admin/api/documents/receipts", post(receipts::<Auditor>))
         .route("/admin/api/documents/downloads", post(auditor_downloads))
 }
 
-/// The OpenAPI description of this module's calls (see [`crate::openapi`]).
+/// The OpenAPI description of this module's calls (see [`crate::openapi`]): one entry
+/// a route, documented on the functions below that carry only the description.
 #[derive(OpenApi)]
 #[openapi(paths(
     borrower_contract,
@@ -66,48 +69,160 @@ pub fn router() -> Router<AppState> {
 ))]
 pub struct Doc;
 
-/// The bytes of a PDF (OpenAPI documentation only).
-struct PdfBytes;
+/// What a document call names: the order (the borrower's latest when `None`) and
+/// the body's `lang`.
+struct Ask {
+    order_id: Option<String>,
+    lang: Option<String>,
+}
 
-impl utoipa::PartialSchema for PdfBytes {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        utoipa::openapi::schema::ObjectBuilder::new()
-            .schema_type(utoipa::openapi::schema::Type::String)
-            .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
-                utoipa::openapi::KnownFormat::Binary,
-            )))
-            .into()
+/// Who asks for documents, and the bodies their calls take.
+trait Reader: FromRequestParts<AppState, Rejection = ApiError> + Send + Sync + 'static {
+    /// The body of a contract, statement or receipt-list call.
+    type Body: FromRequest<AppState, Rejection = ApiError> + Into<Ask> + Send + 'static;
+    /// The body of a receipt call: its [`Ask`] and the receipt's number.
+    type ReceiptBody: FromRequest<AppState, Rejection = ApiError>
+        + Into<(Ask, String)>
+        + Send
+        + 'static;
+
+    /// The order `order_id` if this caller may read it (40007 otherwise).
+    fn request(
+        &self,
+        state: &AppState,
+        order_id: Option<&str>,
+        lang: Lang,
+    ) -> impl std::future::Future<Output = Result<DocumentRequest, ApiError>> + Send;
+}
+
+impl Reader for BorrowerToken {
+    type Body = OptionalJson<BorrowerDocumentBody>;
+    type ReceiptBody = ApiJson<BorrowerReceiptBody>;
+
+    async fn request(
+        &self,
+        state: &AppState,
+        order_id: Option<&str>,
+        lang: Lang,
+    ) -> Result<DocumentRequest, ApiError> {
+        facts::for_borrower(state, self, order_id, lang).await
     }
 }
 
-impl ToSchema for PdfBytes {}
+impl Reader for Auditor {
+    type Body = ApiJson<AuditorDocumentBody>;
+    type ReceiptBody = ApiJson<AuditorReceiptBody>;
 
-/// Which document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Contract,
-    Receipt,
-    Statement,
+    async fn request(
+        &self,
+        state: &AppState,
+        order_id: Option<&str>,
+        lang: Lang,
+    ) -> Result<DocumentRequest, ApiError> {
+        facts::for_auditor(state, self, order_id.unwrap_or_default(), lang).await
+    }
 }
 
-impl Kind {
-    fn name(self) -> &'static str {
-        match self {
-            Kind::Contract => "contract",
-            Kind::Receipt => "receipt",
-            Kind::Statement => "statement",
+impl From<OptionalJson<BorrowerDocumentBody>> for Ask {
+    fn from(OptionalJson(body): OptionalJson<BorrowerDocumentBody>) -> Self {
+        Self {
+            order_id: body.loan_order_id,
+            lang: body.lang,
         }
     }
 }
 
-/// Who asks, and for which order.
-struct Request {
-    /// `user:<id>` or `auditor:<id>`.
-    actor: String,
-    order_id: String,
-    doc: Json,
-    order: Order,
-    lang: Lang,
+impl From<ApiJson<BorrowerReceiptBody>> for (Ask, String) {
+    fn from(ApiJson(body): ApiJson<BorrowerReceiptBody>) -> Self {
+        let ask = Ask {
+            order_id: body.loan_order_id,
+            lang: body.lang,
+        };
+        (ask, body.receipt_no)
+    }
+}
+
+impl From<ApiJson<AuditorDocumentBody>> for Ask {
+    fn from(ApiJson(body): ApiJson<AuditorDocumentBody>) -> Self {
+        Self {
+            order_id: Some(body.order_id),
+            lang: body.lang,
+        }
+    }
+}
+
+impl From<ApiJson<AuditorReceiptBody>> for (Ask, String) {
+    fn from(ApiJson(body): ApiJson<AuditorReceiptBody>) -> Self {
+        let ask = Ask {
+            order_id: Some(body.order_id),
+            lang: body.lang,
+        };
+        (ask, body.receipt_no)
+    }
+}
+
+/// The order `ask` names, for `who`, in the language asked for ([`lang_of`]).
+async fn request_of<W: Reader>(
+    state: &AppState,
+    who: &W,
+    ask: Ask,
+    query: Option<&str>,
+    headers: &HeaderMap,
+) -> Result<DocumentRequest, ApiError> {
+    let lang = lang_of(ask.lang.as_deref(), query, headers)?;
+    who.request(state, ask.order_id.as_deref(), lang).await
+}
+
+/// The signed contract, for the borrower or an auditor.
+async fn contract<W: Reader>(
+    State(state): State<AppState>,
+    who: W,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    body: W::Body,
+) -> Result<Response, ApiError> {
+    let request = request_of(&state, &who, body.into(), query.as_deref(), &headers).await?;
+    facts::contract(&state, request).await
+}
+
+/// A receipt, for the borrower or an auditor.
+async fn receipt<W: Reader>(
+    State(state): State<AppState>,
+    who: W,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    body: W::ReceiptBody,
+) -> Result<Response, ApiError> {
+    let (ask, receipt_no) = body.into();
+    let lang = lang_of(ask.lang.as_deref(), query.as_deref(), &headers)?;
+    let receipt_no = receipt_number(&receipt_no)?;
+    let request = who.request(&state, ask.order_id.as_deref(), lang).await?;
+    facts::receipt(&state, request, &receipt_no).await
+}
+
+/// The statement of account, for the borrower or an auditor.
+async fn statement<W: Reader>(
+    State(state): State<AppState>,
+    who: W,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    body: W::Body,
+) -> Result<Response, ApiError> {
+    let request = request_of(&state, &who, body.into(), query.as_deref(), &headers).await?;
+    facts::statement(&state, request).await
+}
+
+/// The order's receipts, for the borrower or an auditor (the language is not asked).
+async fn receipts<W: Reader>(
+    State(state): State<AppState>,
+    who: W,
+    body: W::Body,
+) -> Result<Response, ApiError> {
+    let ask: Ask = body.into();
+    let request = who
+        .request(&state, ask.order_id.as_deref(), Lang::En)
+        .await?;
+    Ok(ok(facts::receipts(&state, &request.order_id).await?))
 }
 
 // ---------------------------------------------------------------------------------
@@ -173,7 +288,7 @@ struct AuditorOrderDocumentsBody {
 }
 
 // ---------------------------------------------------------------------------------
-// Borrower calls.
+// The calls as the OpenAPI document describes them (the handlers above serve them).
 
 #[utoipa::path(
     post,
@@ -188,21 +303,12 @@ struct AuditorOrderDocumentsBody {
     security(("bearer" = [])),
     request_body = Option<BorrowerDocumentBody>,
     responses((status = 200, description = "The PDF, or the envelope with the error code", content(
-        (PdfBytes = "application/pdf"),
+        (Binary = "application/pdf"),
         (Envelope<Null> = "application/json")
     )))
 )]
-async fn borrower_contract(
-    State(state): State<AppState>,
-    token: BorrowerToken,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
-    OptionalJson(body): OptionalJson<BorrowerDocumentBody>,
-) -> Result<Response, ApiError> {
-    let lang = lang_of(body.lang.as_deref(), query.as_deref(), &headers)?;
-    let request = borrower_request(&state, &token, body.loan_order_id.as_deref(), lang).await?;
-    contract(&state, request).await
-}
+#[allow(dead_code)] // documentation only
+fn borrower_contract() {}
 
 #[utoipa::path(
     post,
@@ -216,22 +322,12 @@ async fn borrower_contract(
     security(("bearer" = [])),
     request_body = BorrowerReceiptBody,
     responses((status = 200, description = "The PDF, or the envelope with the error code", content(
-        (PdfBytes = "application/pdf"),
+        (Binary = "application/pdf"),
         (Envelope<Null> = "application/json")
     )))
 )]
-async fn borrower_receipt(
-    State(state): State<AppState>,
-    token: BorrowerToken,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
-    ApiJson(body): ApiJson<BorrowerReceiptBody>,
-) -> Result<Response, ApiError> {
-    let lang = lang_of(body.lang.as_deref(), query.as_deref(), &headers)?;
-    let receipt_no = receipt_number(&body.receipt_no)?;
-    let request = borrower_request(&state, &token, body.loan_order_id.as_deref(), lang).await?;
-    receipt(&state, request, &receipt_no).await
-}
+#[allow(dead_code)] // documentation only
+fn borrower_receipt() {}
 
 #[utoipa::path(
     post,
@@ -244,21 +340,12 @@ async fn borrower_receipt(
     security(("bearer" = [])),
     request_body = Option<BorrowerDocumentBody>,
     responses((status = 200, description = "The PDF, or the envelope with the error code", content(
-        (PdfBytes = "application/pdf"),
+        (Binary = "application/pdf"),
         (Envelope<Null> = "application/json")
     )))
 )]
-async fn borrower_statement(
-    State(state): State<AppState>,
-    token: BorrowerToken,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
-    OptionalJson(body): OptionalJson<BorrowerDocumentBody>,
-) -> Result<Response, ApiError> {
-    let lang = lang_of(body.lang.as_deref(), query.as_deref(), &headers)?;
-    let request = borrower_request(&state, &token, body.loan_order_id.as_deref(), lang).await?;
-    statement(&state, request).await
-}
+#[allow(dead_code)] // documentation only
+fn borrower_statement() {}
 
 #[utoipa::path(
     post,
@@ -270,42 +357,10 @@ async fn borrower_statement(
                    of this borrower.",
     security(("bearer" = [])),
     request_body = Option<BorrowerDocumentBody>,
-    responses((status = 200, description = "Envelope with the receipts", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope with the receipts", body = Envelope<Option<Vec<ReceiptView>>>))
 )]
-async fn borrower_receipts(
-    State(state): State<AppState>,
-    token: BorrowerToken,
-    OptionalJson(body): OptionalJson<BorrowerDocumentBody>,
-) -> Result<Response, ApiError> {
-    let request = borrower_request(&state, &token, body.loan_order_id.as_deref(), Lang::En).await?;
-    receipts(&state, &request.order_id).await
-}
-
-/// The borrower's own order (40007 otherwise), read with the session check.
-async fn borrower_request(
-    state: &AppState,
-    token: &BorrowerToken,
-    order_id: Option<&str>,
-    lang: Lang,
-) -> Result<Request, ApiError> {
-    use crate::queries::borrower::{own_order, OrderColumns};
-    let own = own_order(state, token, order_id, OrderColumns::Both).await?;
-    let (user_id, doc, order) = (own.user_id, own.doc()?, own.order()?);
-    let order_id = order
-        .id
-        .ok_or_else(|| ApiError::code(ErrorCode::RecordNotFound))?
-        .to_string();
-    Ok(Request {
-        actor: format!("user:{user_id}"),
-        order_id,
-        doc,
-        order,
-        lang,
-    })
-}
-
-// ---------------------------------------------------------------------------------
-// Auditor calls.
+#[allow(dead_code)] // documentation only
+fn borrower_receipts() {}
 
 #[utoipa::path(
     post,
@@ -317,21 +372,12 @@ async fn borrower_request(
     security(("bearer" = [])),
     request_body = AuditorDocumentBody,
     responses((status = 200, description = "The PDF, or the envelope with the error code", content(
-        (PdfBytes = "application/pdf"),
+        (Binary = "application/pdf"),
         (Envelope<Null> = "application/json")
     )))
 )]
-async fn auditor_contract(
-    State(state): State<AppState>,
-    auditor: Auditor,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
-    ApiJson(body): ApiJson<AuditorDocumentBody>,
-) -> Result<Response, ApiError> {
-    let lang = lang_of(body.lang.as_deref(), query.as_deref(), &headers)?;
-    let request = auditor_request(&state, &auditor, &body.order_id, lang).await?;
-    contract(&state, request).await
-}
+#[allow(dead_code)] // documentation only
+fn auditor_contract() {}
 
 #[utoipa::path(
     post,
@@ -343,22 +389,12 @@ async fn auditor_contract(
     security(("bearer" = [])),
     request_body = AuditorReceiptBody,
     responses((status = 200, description = "The PDF, or the envelope with the error code", content(
-        (PdfBytes = "application/pdf"),
+        (Binary = "application/pdf"),
         (Envelope<Null> = "application/json")
     )))
 )]
-async fn auditor_receipt(
-    State(state): State<AppState>,
-    auditor: Auditor,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
-    ApiJson(body): ApiJson<AuditorReceiptBody>,
-) -> Result<Response, ApiError> {
-    let lang = lang_of(body.lang.as_deref(), query.as_deref(), &headers)?;
-    let receipt_no = receipt_number(&body.receipt_no)?;
-    let request = auditor_request(&state, &auditor, &body.order_id, lang).await?;
-    receipt(&state, request, &receipt_no).await
-}
+#[allow(dead_code)] // documentation only
+fn auditor_receipt() {}
 
 #[utoipa::path(
     post,
@@ -370,21 +406,12 @@ async fn auditor_receipt(
     security(("bearer" = [])),
     request_body = AuditorDocumentBody,
     responses((status = 200, description = "The PDF, or the envelope with the error code", content(
-        (PdfBytes = "application/pdf"),
+        (Binary = "application/pdf"),
         (Envelope<Null> = "application/json")
     )))
 )]
-async fn auditor_statement(
-    State(state): State<AppState>,
-    auditor: Auditor,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
-    ApiJson(body): ApiJson<AuditorDocumentBody>,
-) -> Result<Response, ApiError> {
-    let lang = lang_of(body.lang.as_deref(), query.as_deref(), &headers)?;
-    let request = auditor_request(&state, &auditor, &body.order_id, lang).await?;
-    statement(&state, request).await
-}
+#[allow(dead_code)] // documentation only
+fn auditor_statement() {}
 
 #[utoipa::path(
     post,
@@ -394,16 +421,10 @@ async fn auditor_statement(
     description = "As `/jackey/loan/receipts`, for any order. 40007 unknown order.",
     security(("bearer" = [])),
     request_body = AuditorOrderDocumentsBody,
-    responses((status = 200, description = "Envelope with the receipts", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope with the receipts", body = Envelope<Option<Vec<ReceiptView>>>))
 )]
-async fn auditor_receipts(
-    State(state): State<AppState>,
-    auditor: Auditor,
-    ApiJson(body): ApiJson<AuditorOrderDocumentsBody>,
-) -> Result<Response, ApiError> {
-    let request = auditor_request(&state, &auditor, &body.order_id, Lang::En).await?;
-    receipts(&state, &request.order_id).await
-}
+#[allow(dead_code)] // documentation only
+fn auditor_receipts() {}
 
 #[utoipa::path(
     post,
@@ -415,52 +436,19 @@ async fn auditor_receipts(
                    requestId}, oldest first. 40007 unknown order.",
     security(("bearer" = [])),
     request_body = AuditorOrderDocumentsBody,
-    responses((status = 200, description = "Envelope with the downloads", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope with the downloads", body = Envelope<Option<Vec<queries::DownloadView>>>))
 )]
 async fn auditor_downloads(
     State(state): State<AppState>,
     auditor: Auditor,
     ApiJson(body): ApiJson<AuditorOrderDocumentsBody>,
 ) -> Result<Response, ApiError> {
-    let request = auditor_request(&state, &auditor, &body.order_id, Lang::En).await?;
-    let names = projections::reads::admin::auditor_names(state.read_models()).await?;
-    let mut downloads = queries::downloads(&state, &request.order_id).await?;
-    for download in &mut downloads {
-        let name = download["actor"]
-            .as_str()
-            .and_then(|actor| actor.strip_prefix("auditor:"))
-            .and_then(|id| names.get(id))
-            .cloned();
-        download["actorName"] = json!(name);
-    }
-    Ok(ok(downloads))
-}
-
-/// Any order (40007 when unknown or the id is no UUID).
-async fn auditor_request(
-    state: &AppState,
-    auditor: &Auditor,
-    order_id: &str,
-    lang: Lang,
-) -> Result<Request, ApiError> {
-    let not_found = || ApiError::new(ErrorCode::RecordNotFound, "record not found: order");
-    let order_id = uuid::Uuid::parse_str(order_id.trim())
-        .map_err(|_| not_found())?
-        .to_string();
-    let (doc, order) = projections::reads::admin::order_row(state.read_models(), &order_id)
-        .await?
-        .ok_or_else(not_found)?;
-    Ok(Request {
-        actor: format!("auditor:{}", auditor.auditor_id),
-        order_id,
-        doc: serde_json::from_str(&doc).map_err(ApiError::internal)?,
-        order: serde_json::from_str(&order).map_err(ApiError::internal)?,
-        lang,
-    })
+    let request = facts::for_auditor(&state, &auditor, &body.order_id, Lang::En).await?;
+    Ok(ok(queries::downloads(&state, &request.order_id).await?))
 }
 
 // ---------------------------------------------------------------------------------
-// The documents.
+// What a call asks for.
 
 /// The language asked for: the body's `lang`, else the query's, else
 /// `Accept-Language`, else English. 10004 for a `lang` the app does not have.
@@ -496,205 +484,4 @@ fn receipt_number(text: &str) -> Result<String, ApiError> {
         ));
     }
     Ok(text.to_string())
-}
-
-/// What every document of the order says at the top and bottom. 40007 for an order
-/// without a signed disclosure (there is nothing to print).
-fn header(state: &AppState, request: &Request) -> Result<Header, ApiError> {
-    let signed = request.order.disclosure.as_ref().ok_or_else(|| {
-        ApiError::new(
-            ErrorCode::RecordNotFound,
-            "record not found: no signed contract",
-        )
-    })?;
-    Ok(Header {
-        lender: state.config.lender.clone(),
-        order_no: request.doc["orderNo"]
-            .as_str()
-            .filter(|no| !no.is_empty())
-            .map_or_else(|| request.order_id.clone(), str::to_string),
-        borrower_name: request.order.applicant_name.clone(),
-        currency: state.config.currency.code.clone(),
-        issued_at: state.now(),
-        disclosure_sha256: disclosure_sha256(signed),
-    })
-}
-
-/// Records the download, renders off the async threads, answers the PDF.
-async fn send(
-    state: &AppState,
-    request: &Request,
-    kind: Kind,
-    receipt_no: Option<&str>,
-    file_name: String,
-    render: impl FnOnce(&crate::documents::Documents) -> Result<Vec<u8>, crate::documents::RenderError>
-        + Send
-        + 'static,
-) -> Result<Response, ApiError> {
-    queries::record_download(
-        state,
-        &Download {
-            actor: request.actor.clone(),
-            document: kind.name(),
-            order_id: &request.order_id,
-            receipt_no,
-            lang: request.lang.code(),
-        },
-    )
-    .await?;
-    let documents = state.documents.clone();
-    let bytes = tokio::task::spawn_blocking(move || render(&documents))
-        .await
-        .map_err(ApiError::internal)?
-        .map_err(ApiError::internal)?;
-    Ok((
-        [
-            (CONTENT_TYPE, "application/pdf".to_string()),
-            (
-                CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{file_name}\""),
-            ),
-            (CACHE_CONTROL, "no-store".to_string()),
-        ],
-        bytes,
-    )
-        .into_response())
-}
-
-async fn contract(state: &AppState, request: Request) -> Result<Response, ApiError> {
-    let mut header = header(state, &request)?;
-    let order = &request.order;
-    let signed = order
-        .disclosure
-        .clone()
-        .unwrap_or_else(|| unreachable!("checked by header"));
-    // The contract names the lender the borrower signed with.
-    header.lender = signed.lender.clone();
-    let signature_png = match &order.signature {
-        Some(image) => match crate::files::get(&state.storage, &image.key).await {
-            Ok(bytes) => bytes,
-            Err(error) => {
-                tracing::warn!(%error, key = %image.key, "signature image unreadable; contract printed without it");
-                None
-            }
-        },
-        None => None,
-    };
-    let paid_out = order.loan.as_ref().map(|loan| PaidOut {
-        paid_at: loan.paid_at,
-        disclosure: loan.disclosure.clone(),
-        schedule: loan
-            .schedule
-            .iter()
-            .map(|i| DueInstallment {
-                period: i.period,
-                due_date: i.due_date,
-                amount: i.amount,
-            })
-            .collect(),
-    });
-    let facts = ContractFacts {
-        product_name: order.product_name.clone(),
-        signed_at: order.applied_at.unwrap_or(header.issued_at),
-        terms_version: order.terms_version.clone(),
-        signed,
-        signature_png,
-        paid_out,
-        header,
-    };
-    let file_name = format!("contract-{}.pdf", facts.header.order_no);
-    let lang = request.lang;
-    send(state, &request, Kind::Contract, None, file_name, move |d| {
-        d.contract(&facts, lang)
-    })
-    .await
-}
-
-async fn receipt(
-    state: &AppState,
-    request: Request,
-    receipt_no: &str,
-) -> Result<Response, ApiError> {
-    let header = header(state, &request)?;
-    state.read_models_at_head().await?;
-    let receipt = document_rows::receipt(state.read_models(), &request.order_id, receipt_no)
-        .await?
-        .ok_or_else(|| ApiError::new(ErrorCode::RecordNotFound, "record not found: receipt"))?;
-    let due_dates = request
-        .order
-        .loan
-        .as_ref()
-        .map(|loan| {
-            loan.schedule
-                .iter()
-                .map(|i| (i.period, i.due_date))
-                .collect()
-        })
-        .unwrap_or_default();
-    let facts = ReceiptFacts {
-        header,
-        receipt,
-        due_dates,
-    };
-    let file_name = format!("receipt-{receipt_no}.pdf");
-    let lang = request.lang;
-    send(
-        state,
-        &request,
-        Kind::Receipt,
-        Some(receipt_no),
-        file_name,
-        move |d| d.receipt(&facts, lang),
-    )
-    .await
-}
-
-async fn statement(state: &AppState, request: Request) -> Result<Response, ApiError> {
-    let header = header(state, &request)?;
-    // The books as of the request: a payment settled a moment ago by the loan
-    // process shows, though no command of the caller waited for it.
-    state.read_models_at_head().await?;
-    let facts = StatementFacts {
-        receivable_account: projections::ledger::loan_receivable(&request.order_id),
-        postings: queries::postings(state, &request.order_id).await?,
-        receipts: document_rows::receipts(state.read_models(), &request.order_id).await?,
-        header,
-    };
-    let file_name = format!("statement-{}.pdf", facts.header.order_no);
-    let lang = request.lang;
-    send(
-        state,
-        &request,
-        Kind::Statement,
-        None,
-        file_name,
-        move |d| d.statement(&facts, lang),
-    )
-    .await
-}
-
-/// The order's receipts as the list calls answer them.
-async fn receipts(state: &AppState, order_id: &str) -> Result<Response, ApiError> {
-    state.read_models_at_head().await?;
-    let list: Vec<Json> = document_rows::receipts(state.read_models(), order_id)
-        .await?
-        .iter()
-        .map(receipt_json)
-        .collect();
-    Ok(ok(list))
-}
-
-fn receipt_json(r: &Receipt) -> Json {
-    let money = projections::projection::money_text;
-    json!({
-        "receiptNo": r.receipt_no,
-        "kind": r.kind,
-        "amount": money(r.amount),
-        "at": projections::projection::time_text(r.at),
-        "channel": r.channel,
-        "applied": money(r.applied),
-        "refunded": money(r.refunded),
-        "status": r.status,
-        "forReceiptNo": r.for_receipt_no,
-    })
 }

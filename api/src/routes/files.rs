@@ -24,7 +24,7 @@ use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
 use crate::auth::{self, Borrower, TokenKind};
-use crate::envelope::{ok, AnyData, ApiError, Envelope, Null};
+use crate::envelope::{ok, AnyData, ApiError, Binary, Envelope, Null};
 use crate::files::MAX_IMAGE_BYTES;
 use crate::queries::borrower::user_doc;
 use crate::state::AppState;
@@ -205,22 +205,6 @@ async fn identity_images(
     Ok(ok(doc["idImages"].clone()))
 }
 
-/// The bytes of an image (OpenAPI documentation only).
-struct ImageBytes;
-
-impl utoipa::PartialSchema for ImageBytes {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        utoipa::openapi::schema::ObjectBuilder::new()
-            .schema_type(utoipa::openapi::schema::Type::String)
-            .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
-                utoipa::openapi::KnownFormat::Binary,
-            )))
-            .into()
-    }
-}
-
-impl ToSchema for ImageBytes {}
-
 /// `GET /files/{key}`: the owner (the user id is the key's second segment) or an auditor.
 #[utoipa::path(
     get,
@@ -235,8 +219,8 @@ impl ToSchema for ImageBytes {}
     params(("key" = String, Path, description = "the stored key, as in the image URL")),
     responses(
         (status = 200, description = "The image, or the envelope with the error code", content(
-            (ImageBytes = "image/png"),
-            (ImageBytes = "image/jpeg"),
+            (Binary = "image/png"),
+            (Binary = "image/jpeg"),
             (Envelope<Null> = "application/json")
         ))
     )

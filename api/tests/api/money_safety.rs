@@ -136,6 +136,39 @@ async fn the_key_is_ignored_where_no_money_moves() {
     }
 }
 
+/// A key over the documented 200 bytes is refused with 10004 naming the limit, and
+/// the call does nothing: ignored, two repeats of it opened two payment pages.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_over_long_key_is_refused_not_ignored() {
+    let app = TestApp::sqlite().await;
+    let (token, _) = app.qualified_borrower("09175550031").await;
+    let long = "k".repeat(api::idempotency::MAX_KEY_BYTES + 1);
+    for key in [long.as_str(), "   "] {
+        let answer = app
+            .post_with_key("/jackey/loan/apply", &token, key, apply_body())
+            .await;
+        assert_eq!(answer["code"], 10004, "{answer}");
+        assert!(
+            answer["msg"].as_str().unwrap().contains("Idempotency-Key"),
+            "{answer}"
+        );
+    }
+    // At the limit, the key is taken and kept with the answer; the apply succeeds,
+    // so the refused ones opened no order (a second would answer 40005).
+    let at_limit = "k".repeat(api::idempotency::MAX_KEY_BYTES);
+    let answer = app
+        .post_with_key("/jackey/loan/apply", &token, &at_limit, apply_body())
+        .await;
+    assert_eq!(answer["code"], 0, "{answer}");
+    let rows = app
+        .scalar(
+            "select cast(count(*) as text) from idempotency where key = $1",
+            &at_limit,
+        )
+        .await;
+    assert_eq!(rows.as_deref(), Some("1"));
+}
+
 /// What a process killed mid-request leaves: the claim, and no answer.
 async fn crash_after_the_effect(app: &TestApp, key: &str) {
     let abandoned = format!(

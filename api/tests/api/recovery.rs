@@ -29,6 +29,55 @@ on_both_stores!(
     a_borrower_lists_and_revokes_only_their_own_sessions_on_postgres
 );
 
+on_both_stores!(
+    abandoned_phone_claim,
+    a_phone_claim_left_by_a_crash_before_register_is_taken_over_on_sqlite,
+    a_phone_claim_left_by_a_crash_before_register_is_taken_over_on_postgres
+);
+
+/// A registration that died between claiming the phone number and `Register` (the
+/// process stopped at that point: the claim row, no User events). While such a claim
+/// is younger than the request timeout it may still be a registration in flight
+/// (10001); older, it is taken over and the phone registers. A claim whose holder
+/// registered is never taken, however old.
+async fn abandoned_phone_claim(app: TestApp) {
+    let register = |mobile: &'static str| {
+        let app = &app;
+        async move {
+            let body = json!({"mobile": mobile, "password": "secret-pass",
+                "telemarketingCode": "WELCOME", "installationSource": "web", "platform": "h5"});
+            // One code a minute per phone: each attempt here is a minute later.
+            app.sql("delete from sms_throttle").await;
+            let body = app.with_register_code(body).await;
+            app.post_from(&address_of(mobile), "/jackey/user/register", body)
+                .await
+        }
+    };
+    let mobile = "09170000431";
+    let ghost = uuid::Uuid::now_v7();
+    let claimed = format!(
+        "insert into user_mobile (mobile, user_id, created_at) \
+         values ('{mobile}', '{ghost}', '2999-01-01T00:00:00.000000Z')"
+    );
+    assert_eq!(app.sql(&claimed).await, 1);
+    assert_eq!(register(mobile).await["code"], 10001);
+    let aged = format!("update user_mobile set created_at = '2000-01-01T00:00:00.000000Z' where mobile = '{mobile}'");
+    assert_eq!(app.sql(&aged).await, 1);
+    let answer = register(mobile).await;
+    assert_eq!(answer["code"], 0, "{answer}");
+    let token = answer["data"]["token"].as_str().unwrap();
+    let user_id = app.user_id_of(token).await;
+    assert_ne!(user_id, ghost);
+    let holder = app
+        .scalar("select user_id from user_mobile where mobile = $1", mobile)
+        .await;
+    assert_eq!(holder, Some(user_id.to_string()));
+    assert_eq!(login(&app, mobile, "secret-pass").await["code"], 0);
+    // The registered holder's claim, however old, stays theirs.
+    assert_eq!(app.sql(&aged).await, 1);
+    assert_eq!(register(mobile).await["code"], 10001);
+}
+
 async fn resubmission_round_trip(app: TestApp) {
     let (token, user_id, order_id) = app.applicant("09170000401", "Ana Santos").await;
     let t = Some(token.as_str());

@@ -131,3 +131,25 @@ async fn an_unusable_storage_url_is_a_start_up_error() {
         }
     }
 }
+
+/// `GET /files/{key}` with a 5,000-character name on a local directory store: 40007
+/// (no such image), decided before the file system is asked. It used to answer 500
+/// and log the storage path at error level ("file name too long").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_over_long_file_name_is_no_such_image_on_a_directory_store() {
+    let dir = std::env::temp_dir()
+        .join("api-tests")
+        .join(uuid::Uuid::now_v7().simple().to_string());
+    let env = api::config::Env {
+        storage_url: dir.join("uploads").display().to_string(),
+        database_url: format!("sqlite://{}", dir.join("loan.db").display()).into(),
+        ..crate::helpers::env()
+    };
+    let app = TestApp::sqlite_with(env).await;
+    let (_, auditor) = app.auditor("files-long").await;
+    let long = format!("/files/id/{}/front.png", "a".repeat(5_000));
+    let (refused, logged) =
+        crate::helpers::logs::capture(app.file(&long, Some(auditor.as_str()))).await;
+    assert_eq!(refused.unwrap_err()["code"], 40007);
+    assert!(!logged.contains(&dir.display().to_string()), "{logged}");
+}

@@ -148,17 +148,18 @@ impl Appends for PostgresAppends {
         for value in side.iter().flat_map(|side| &side.values) {
             query = query.bind(value);
         }
-        let rows: Vec<(i64, i64)> = query
-            .fetch_all(&mut *connection)
-            .await
-            .map_err(|error| match &error {
-                sqlx::Error::Database(database)
-                    if database.code().as_deref() == Some(UNIQUE_VIOLATION) =>
-                {
-                    PersistenceError::OptimisticLockError
-                }
-                _ => PersistenceError::ConnectionError(Box::new(error)),
-            })?;
+        let rows: Vec<(i64, i64)> =
+            query
+                .fetch_all(&mut *connection)
+                .await
+                .map_err(|error| match &error {
+                    sqlx::Error::Database(database)
+                        if database.code().as_deref() == Some(UNIQUE_VIOLATION) =>
+                    {
+                        PersistenceError::OptimisticLockError
+                    }
+                    _ => PersistenceError::ConnectionError(Box::new(error)),
+                })?;
         let position = rows
             .into_iter()
             .map(|(transaction_id, global_position)| LogPosition {

@@ -32,8 +32,8 @@ use sqlx::{Sqlite, SqlitePool, Transaction};
 use tokio::sync::{mpsc, oneshot};
 
 use super::appends::{
-    bind_events, insert_sql, now_text, pending_side_insert, side_insert_written, stamp,
-    SideInsert, Written,
+    bind_events, insert_sql, now_text, pending_side_insert, side_insert_written, stamp, SideInsert,
+    Written,
 };
 use super::LogPosition;
 

@@ -28,7 +28,13 @@ async fn a_side_insert_commits_with_the_events_and_only_with_them(db: &TestDb) {
     let bus = CommandBus::<Counter>::new(&db.database, CounterServices::plain());
     let claim = |event_id: &str| SideInsert {
         table: "processed_webhook",
-        columns: &["event_id", "session_id", "payment_ref", "outcome", "received_at"],
+        columns: &[
+            "event_id",
+            "session_id",
+            "payment_ref",
+            "outcome",
+            "received_at",
+        ],
         key: "event_id",
         values: vec![
             event_id.to_string(),

@@ -1626,6 +1626,8 @@ export interface components {
             /** @description Required when replacing a bound account (`/jackey/sms/bank`). */
             smsCode?: string | null;
         };
+        /** Format: binary */
+        Binary: string;
         BorrowerDocumentBody: {
             /**
              * @description `en`, `zh` or `fil`; omitted: `Accept-Language`, else English.
@@ -1701,6 +1703,23 @@ export interface components {
             /** @description The account and every personal field of it. */
             user: components["schemas"]["ExportedUser"];
             wallet?: null | components["schemas"]["ExportedWallet"];
+        };
+        /** @description One recorded download of an order's document. */
+        DownloadView: {
+            /** @description `user:<id>` or `auditor:<id>`. */
+            actor: string;
+            /** @description The auditor's username (`null` for the borrower, or an auditor no longer known). */
+            actorName?: string | null;
+            /** @description When, RFC 3339 UTC. */
+            at: string;
+            /** @description `contract`, `receipt` or `statement`. */
+            document: string;
+            /** @description The language it was printed in. */
+            lang: string;
+            /** @description The receipt's number (receipts only). */
+            receiptNo?: string | null;
+            /** @description The request that downloaded it. */
+            requestId: string;
         };
         EmergencyBody: {
             /** @description The contacts (no duplicate mobiles). */
@@ -2003,6 +2022,39 @@ export interface components {
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
          *     `data: null`.
          */
+        Envelope_Option_Vec_DownloadView: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description `user:<id>` or `auditor:<id>`. */
+                actor: string;
+                /** @description The auditor's username (`null` for the borrower, or an auditor no longer known). */
+                actorName?: string | null;
+                /** @description When, RFC 3339 UTC. */
+                at: string;
+                /** @description `contract`, `receipt` or `statement`. */
+                document: string;
+                /** @description The language it was printed in. */
+                lang: string;
+                /** @description The receipt's number (receipts only). */
+                receiptNo?: string | null;
+                /** @description The request that downloaded it. */
+                requestId: string;
+            }[];
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
         Envelope_Option_Vec_ExportLogEntry: {
             /**
              * Format: int32
@@ -2019,6 +2071,52 @@ export interface components {
                 at: string;
                 /** @description The request's id (`x-request-id`). */
                 requestId: string;
+            }[];
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_Vec_ReceiptView: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /**
+                 * @description The amount received or sent back.
+                 * @example 1500.00
+                 */
+                amount: string;
+                /** @description What of a payment went to the loan. */
+                applied: string;
+                /** @description When. */
+                at: string;
+                /** @description How a payment came (`online` or `manual`); `null` for a refund. */
+                channel?: string | null;
+                /** @description A refund's payment receipt. */
+                forReceiptNo?: string | null;
+                /**
+                 * @description `payment` or `refund`.
+                 * @example payment
+                 */
+                kind: string;
+                /**
+                 * @description The receipt's number (`OR-2611-000157` a payment, `RF-…` a refund).
+                 * @example OR-2611-000157
+                 */
+                receiptNo: string;
+                /** @description What of a payment was refunded. */
+                refunded: string;
+                /** @description A refund's state (`null` for a payment). */
+                status?: string | null;
             }[];
             /**
              * @description "ok", or what went wrong in words.
@@ -2371,8 +2469,6 @@ export interface components {
              */
             handHoldImage: string;
         };
-        /** Format: binary */
-        ImageBytes: string;
         JournalBody: {
             account?: string | null;
             orderId?: string | null;
@@ -2528,8 +2624,6 @@ export interface components {
             /** @description Interest not charged when paying today. */
             interestWaived: string;
         };
-        /** Format: binary */
-        PdfBytes: string;
         PinBody: {
             /**
              * @description Six digits.
@@ -2587,6 +2681,39 @@ export interface components {
              *     caller's count 0).
              */
             marked: number;
+        };
+        /**
+         * @description One receipt of an order as the list calls answer it. Amounts are decimal strings,
+         *     times RFC 3339 UTC.
+         */
+        ReceiptView: {
+            /**
+             * @description The amount received or sent back.
+             * @example 1500.00
+             */
+            amount: string;
+            /** @description What of a payment went to the loan. */
+            applied: string;
+            /** @description When. */
+            at: string;
+            /** @description How a payment came (`online` or `manual`); `null` for a refund. */
+            channel?: string | null;
+            /** @description A refund's payment receipt. */
+            forReceiptNo?: string | null;
+            /**
+             * @description `payment` or `refund`.
+             * @example payment
+             */
+            kind: string;
+            /**
+             * @description The receipt's number (`OR-2611-000157` a payment, `RF-…` a refund).
+             * @example OR-2611-000157
+             */
+            receiptNo: string;
+            /** @description What of a payment was refunded. */
+            refunded: string;
+            /** @description A refund's state (`null` for a payment). */
+            status?: string | null;
         };
         RechargeBody: {
             /**
@@ -2838,7 +2965,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["PdfBytes"];
+                    "application/pdf": components["schemas"]["Binary"];
                     "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
@@ -2863,7 +2990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_Vec_DownloadView"];
                 };
             };
         };
@@ -2887,7 +3014,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["PdfBytes"];
+                    "application/pdf": components["schemas"]["Binary"];
                     "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
@@ -2912,7 +3039,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_Vec_ReceiptView"];
                 };
             };
         };
@@ -2936,7 +3063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["PdfBytes"];
+                    "application/pdf": components["schemas"]["Binary"];
                     "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
@@ -3226,7 +3353,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description repeat-safe key */
+                /** @description repeat-safe key, 1 to 200 characters (any other answers 10004) */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -3479,8 +3606,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": components["schemas"]["ImageBytes"];
-                    "image/jpeg": components["schemas"]["ImageBytes"];
+                    "image/png": components["schemas"]["Binary"];
+                    "image/jpeg": components["schemas"]["Binary"];
                     "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
@@ -3530,7 +3657,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description repeat-safe key */
+                /** @description repeat-safe key, 1 to 200 characters (any other answers 10004) */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -3557,7 +3684,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description repeat-safe key */
+                /** @description repeat-safe key, 1 to 200 characters (any other answers 10004) */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -3599,7 +3726,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["PdfBytes"];
+                    "application/pdf": components["schemas"]["Binary"];
                     "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
@@ -3848,7 +3975,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["PdfBytes"];
+                    "application/pdf": components["schemas"]["Binary"];
                     "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
@@ -3873,7 +4000,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_Vec_ReceiptView"];
                 };
             };
         };
@@ -3882,7 +4009,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description repeat-safe key */
+                /** @description repeat-safe key, 1 to 200 characters (any other answers 10004) */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -3909,7 +4036,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description repeat-safe key */
+                /** @description repeat-safe key, 1 to 200 characters (any other answers 10004) */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -3951,7 +4078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["PdfBytes"];
+                    "application/pdf": components["schemas"]["Binary"];
                     "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
@@ -4605,7 +4732,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description repeat-safe key */
+                /** @description repeat-safe key, 1 to 200 characters (any other answers 10004) */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;

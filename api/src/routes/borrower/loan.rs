@@ -422,7 +422,7 @@ struct ApplyData {
                    10004 amount or term out of range; 40007 unknown product. Accepts \
                    `Idempotency-Key`.",
     security(("bearer" = [])),
-    params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key")),
+    params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key, 1 to 200 characters (any other answers 10004)")),
     request_body = QuoteBody,
     responses((status = 200, description = "Envelope with the order id", body = Envelope<Option<ApplyData>>))
 )]
@@ -487,7 +487,7 @@ const TERMS_VERSION: &str = "2026-11";
     description = "40007 no such order of this borrower; 10004 no longer cancellable (paid \
                    out or closed). Free (P6). Accepts `Idempotency-Key`.",
     security(("bearer" = [])),
-    params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key")),
+    params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key, 1 to 200 characters (any other answers 10004)")),
     request_body = OrderBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
 )]
@@ -535,7 +535,7 @@ async fn own_order_command(
                    borrower; 10004 the order is not waiting for a resubmission. Accepts \
                    `Idempotency-Key`.",
     security(("bearer" = [])),
-    params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key")),
+    params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key, 1 to 200 characters (any other answers 10004)")),
     request_body = OrderBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
 )]
@@ -646,7 +646,7 @@ struct WithdrawData {
                    order of this borrower, 40000 no bank account in the borrower's name, \
                    10004 no PIN set or a bad amount. Accepts `Idempotency-Key`.",
     security(("bearer" = [])),
-    params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key")),
+    params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key, 1 to 200 characters (any other answers 10004)")),
     request_body = WithdrawBody,
     responses((status = 200, description = "Envelope with the payout", body = Envelope<Option<WithdrawData>>))
 )]

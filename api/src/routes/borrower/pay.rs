@@ -89,7 +89,7 @@ struct RechargeBody {
     description = "`data`: the payment page's URL. 40007 nothing is owed (P1); 40001 amount \
                    out of range. Accepts `Idempotency-Key`.",
     security(("bearer" = [])),
-    params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key")),
+    params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key, 1 to 200 characters (any other answers 10004)")),
     request_body = Option<RechargeBody>,
     responses((status = 200, description = "Envelope with the URL", body = Envelope<Option<String>>))
 )]

@@ -1,0 +1,109 @@
+//! Auditor sessions: `login` (accounts come from `api create-auditor`) and `logout`.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+#[derive(Deserialize, ToSchema)]
+#[schema(as = AuditorLoginBody)]
+pub(super) struct LoginBody {
+    /// The auditor's username.
+    #[schema(example = "alice")]
+    username: String,
+    /// The password.
+    password: String,
+}
+
+/// An auditor session.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct LoginData {
+    /// Bearer token for `/admin/api`.
+    token: String,
+    /// The auditor's id.
+    auditor_id: Uuid,
+    /// The (normalized) username.
+    username: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/admin/api/login",
+    tag = "auditor",
+    summary = "Auditor log in",
+    description = "10002 wrong username or password. 5 too many attempts: per client IP \
+                   (10 at once, then one per 3 s), and per username (5 failed logins in a \
+                   row lock it for 15 minutes, whatever the password).",
+    request_body = LoginBody,
+    responses((status = 200, description = "Envelope with the session", body = Envelope<Option<LoginData>>))
+)]
+pub(super) async fn login(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<LoginBody>,
+) -> Result<Response, ApiError> {
+    let name = auditors::normalize_username(&body.username);
+    // The attempt is counted before any password is checked, in one statement, so
+    // parallel guesses cannot check more than the limit allows.
+    let attempt = auditors::take_login_attempt(&state, &name).await?;
+    let row = auditors::find(&state, &name).await?;
+    let hash = row.as_ref().map(|(_, _, hash)| hash.clone());
+    let hash = match &hash {
+        Some(hash) => hash.as_str(),
+        None => auditors::dummy_hash().await,
+    };
+    let verified = state
+        .user_services
+        .hasher
+        .verify(&body.password, hash)
+        .await;
+    let (Some((auditor_id, username, _)), true) = (row, verified) else {
+        // Unknown names count too, so the lock tells nobody which names exist.
+        if attempt >= auditors::MAX_FAILED_AUDITOR_LOGINS {
+            tracing::warn!(
+                "auditor login locked after {} failed attempts",
+                auditors::MAX_FAILED_AUDITOR_LOGINS
+            );
+            return Err(auditors::too_many_logins());
+        }
+        return Err(ApiError::new(
+            ErrorCode::WrongPhoneOrPassword,
+            "wrong username or password",
+        ));
+    };
+    auditors::clear_login_attempts(&state, &name).await?;
+    let auditor_id = Uuid::parse_str(&auditor_id).map_err(ApiError::internal)?;
+    let token = auth::issue(&state, auditor_id, TokenKind::Auditor).await?;
+    Ok(ok(LoginData {
+        token,
+        auditor_id,
+        username,
+    }))
+}
+
+/// The bearer token of an authenticated auditor (for logout).
+pub(super) struct AuditorToken(String);
+
+impl FromRequestParts<AppState> for AuditorToken {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let token = auth::bearer(parts)?;
+        auth::resolve(state, &token, TokenKind::Auditor).await?;
+        Ok(Self(token))
+    }
+}
+
+#[utoipa::path(
+    post,
+    path = "/admin/api/logout",
+    tag = "auditor",
+    summary = "Auditor log out",
+    security(("bearer" = [])),
+    responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
+)]
+pub(super) async fn logout(
+    State(state): State<AppState>,
+    AuditorToken(token): AuditorToken,
+) -> Result<Response, ApiError> {
+    auth::revoke(&state, &token).await?;
+    Ok(ok(json!(null)))
+}
