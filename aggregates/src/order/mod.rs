@@ -19,20 +19,23 @@
 //!   installment still owed and only on its day ([`ReminderKind`], PRODUCT.md 12.5).
 
 mod aggregate;
+mod application;
 mod commands;
 mod errors;
 mod events;
 mod loan;
+mod overdue;
+mod payout;
 mod reminder;
+mod repayment;
+mod review;
 mod scheduling;
 mod status;
 
 #[cfg(test)]
 mod tests;
 
-pub use aggregate::{
-    check_repayment_amount, Order, PaymentSession, PayoutAttempt, Refusal, SessionStatus,
-};
+pub use aggregate::{Order, PaymentSession, PayoutAttempt, Refusal, SessionStatus};
 pub use commands::{
     OrderCommand, RepaymentSource, MANUAL_FOUR_EYES_ABOVE, OFFER_EXPIRY_GRACE_MINUTES,
     PAYMENT_SESSION_MINUTES,
@@ -41,4 +44,5 @@ pub use errors::OrderError;
 pub use events::{Allocation, OrderEvent, ReviewStage};
 pub use loan::{FeeCharge, Installment, InstallmentStatus, Loan};
 pub use reminder::ReminderKind;
+pub use repayment::check_repayment_amount;
 pub use status::OrderStatus;

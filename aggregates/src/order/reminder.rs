@@ -20,7 +20,11 @@
 //!   is not sent at all ([`ReminderKind::is_open`]). The wording states the amount
 //!   and the date, never a relative day or a threat (P11, section 0).
 
-use chrono::{Days, NaiveDate};
+use super::aggregate::Order;
+use super::errors::OrderError;
+use super::events::OrderEvent;
+use chrono::{DateTime, Days, NaiveDate, Utc};
+use cqrs_es::event_sink::EventSink;
 use serde::{Deserialize, Serialize};
 
 /// Which reminder of an installment.
@@ -96,6 +100,35 @@ impl ReminderKind {
 /// home screen and statement show the overdue installment; a notice weeks late would
 /// add nothing.
 pub const OVERDUE_CATCH_UP_DAYS: u64 = 6;
+
+impl Order {
+    /// `SendReminder`: the `kind` reminder of installment `period` at `now`, when one
+    /// is due: the loan is disbursed, the installment exists and is still owed, today
+    /// (UTC) is inside the kind's window ([`ReminderKind::is_open`]: its day, or a
+    /// missed day made up soon after), and it was not recorded before. Anything else
+    /// records nothing.
+    pub(super) async fn send_reminder(
+        &mut self,
+        period: u32,
+        kind: ReminderKind,
+        sink: &EventSink<Self>,
+        now: DateTime<Utc>,
+    ) -> Result<(), OrderError> {
+        let Some(installment) = self.reminder_open(period, kind, now.date_naive()) else {
+            return Ok(());
+        };
+        let (due_date, owed) = (installment.due_date, installment.unpaid());
+        let event = OrderEvent::ReminderDue {
+            period,
+            kind,
+            due_date,
+            amount: owed,
+            at: now,
+        };
+        sink.write(event, self).await;
+        Ok(())
+    }
+}
 
 #[cfg(test)]
 mod tests {

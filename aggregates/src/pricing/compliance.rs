@@ -181,8 +181,20 @@ impl CompliancePolicy for ComplianceProfile {
     }
 }
 
-/// Checks one loan against explicit caps.
+/// Checks one loan against explicit caps: the profile's limits on rate, amount and
+/// term, then its overdue caps, then the costs the disclosure states.
 pub fn check_loan_against(
+    caps: &ComplianceCaps,
+    principal: Decimal,
+    terms: &LoanTerms,
+) -> Result<(), ComplianceBreach> {
+    check_limits(caps, principal, terms)?;
+    check_overdue(caps, terms)?;
+    check_costs(caps, principal, terms)
+}
+
+/// The nominal daily rate, the principal and the term, each within its cap.
+fn check_limits(
     caps: &ComplianceCaps,
     principal: Decimal,
     terms: &LoanTerms,
@@ -212,6 +224,12 @@ pub fn check_loan_against(
             });
         }
     }
+    Ok(())
+}
+
+/// The overdue rate within the penalty caps, and the loan's own ceiling on total
+/// cost no looser than the profile's.
+fn check_overdue(caps: &ComplianceCaps, terms: &LoanTerms) -> Result<(), ComplianceBreach> {
     let overdue_pct_per_day = daily_rate_pct(terms.overdue_daily_rate);
     let overdue_ok = caps
         .max_overdue_monthly_pct
@@ -234,6 +252,16 @@ pub fn check_loan_against(
             max_pct: caps.max_total_cost_pct,
         });
     }
+    Ok(())
+}
+
+/// The costs the disclosure states: interest and fee within the cap on total cost,
+/// and the effective rate (fees included) within its cap.
+fn check_costs(
+    caps: &ComplianceCaps,
+    principal: Decimal,
+    terms: &LoanTerms,
+) -> Result<(), ComplianceBreach> {
     let lender = Lender {
         legal_name: String::new(),
         registration_no: String::new(),

@@ -9,9 +9,12 @@
 //! - no balance ever goes negative; nothing here ever creates a charge (P11).
 
 mod aggregate;
+mod cash;
 mod commands;
 mod errors;
 mod events;
+mod proceeds;
+mod refund;
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,138 @@
+//! The Order's application: applying for a loan, signed and checked against the
+//! product and the compliance profile (P5, P7), and the borrower's free cancellation
+//! before the payout (P6).
+
+use super::aggregate::Order;
+use super::commands::OrderCommand;
+use super::errors::OrderError;
+use super::events::OrderEvent;
+use super::status::OrderStatus;
+use crate::pricing::disclose;
+use crate::services::OrderServices;
+use crate::types::InvalidInput;
+use chrono::{DateTime, Utc};
+use cqrs_es::event_sink::EventSink;
+use rust_decimal::Decimal;
+
+impl Order {
+    /// `ApplyForLoan`: the signed application, priced and disclosed (P5, P7).
+    pub(super) async fn apply_for_loan(
+        &mut self,
+        command: OrderCommand,
+        services: &OrderServices,
+        sink: &EventSink<Self>,
+        now: DateTime<Utc>,
+    ) -> Result<(), OrderError> {
+        let OrderCommand::ApplyForLoan {
+            order_id,
+            user_id,
+            app_id,
+            amount,
+            period_days,
+            signature,
+            applicant_name,
+            terms_version,
+        } = command
+        else {
+            unreachable!("called with ApplyForLoan only")
+        };
+        if self.id == Some(order_id) {
+            return Ok(()); // the loan workflow repeating its step after a crash
+        }
+        if self.id.is_some() {
+            return Err(OrderError::AlreadyApplied);
+        }
+        // P7: nothing is created before the borrower has signed.
+        let signature =
+            signature.ok_or_else(|| InvalidInput::new("signature", "please sign first"))?;
+        if applicant_name.trim().is_empty() {
+            return Err(InvalidInput::new("realName", "is required").into());
+        }
+        let product = services
+            .catalogue
+            .product(app_id)
+            .ok_or(OrderError::ProductNotFound)?;
+        if !product.enabled {
+            return Err(OrderError::ProductDisabled);
+        }
+        let terms = product.terms_for(period_days)?;
+        product.check_amount(amount)?;
+        // P5: checked again at apply, whatever the configuration says.
+        services
+            .compliance
+            .check_loan(amount, &terms)
+            .map_err(OrderError::Compliance)?;
+        let disclosure = disclose(amount, &terms, &services.catalogue.lender());
+        let event = OrderEvent::LoanApplied {
+            order_id,
+            user_id,
+            app_id,
+            product_name: product.name,
+            amount,
+            terms,
+            disclosure,
+            terms_version,
+            signature,
+            applicant_name,
+            applied_at: now,
+        };
+        sink.write(event, self).await;
+        Ok(())
+    }
+
+    /// `Cancel`: the borrower cancels under review or before withdrawing, free (P6).
+    pub(super) async fn cancel(
+        &mut self,
+        sink: &EventSink<Self>,
+        now: DateTime<Utc>,
+    ) -> Result<(), OrderError> {
+        if !(self.status.is_under_review() || self.status == OrderStatus::Approved) {
+            return Err(self.wrong_status("cancel"));
+        }
+        self.ensure_no_payout_in_flight()?;
+        // P6: no fee of any kind; the undrawn balance is simply released.
+        let event = OrderEvent::LoanCancelled {
+            released_amount: self.balance,
+            at: now,
+        };
+        sink.write(event, self).await;
+        Ok(())
+    }
+
+    /// Assigns an application or cancellation event.
+    pub(super) fn apply_application_event(&mut self, event: OrderEvent) {
+        match event {
+            OrderEvent::LoanApplied {
+                order_id,
+                user_id,
+                app_id,
+                product_name,
+                amount,
+                terms,
+                disclosure,
+                terms_version,
+                signature,
+                applicant_name,
+                applied_at,
+            } => {
+                self.id = Some(order_id);
+                self.user_id = user_id;
+                self.app_id = app_id;
+                self.product_name = product_name;
+                self.status = OrderStatus::Submitted;
+                self.applied_amount = amount;
+                self.terms = Some(terms);
+                self.disclosure = Some(disclosure);
+                self.terms_version = terms_version;
+                self.signature = Some(signature);
+                self.applicant_name = applicant_name;
+                self.applied_at = Some(applied_at);
+            }
+            OrderEvent::LoanCancelled { .. } => {
+                self.status = OrderStatus::Cancelled;
+                self.balance = Decimal::ZERO;
+            }
+            _ => unreachable!("`apply` routes only application events here"),
+        }
+    }
+}
