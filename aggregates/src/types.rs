@@ -355,6 +355,7 @@ mod amount_tests {
 
 /// What an auditor's resubmission request asks the borrower to fix (PRODUCT.md 12.4).
 /// On the wire: `"photos"`, `"profile"`, `"bank"`, `"questionnaire"`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ResubmissionItem {

@@ -32,6 +32,7 @@ pub mod rows;
 pub mod runner;
 pub mod store;
 pub mod users;
+pub mod views;
 pub mod verify;
 pub mod wallets;
 pub mod workload;

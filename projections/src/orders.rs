@@ -13,7 +13,6 @@ use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use cqrs_es::Aggregate;
 use rust_decimal::Decimal;
-use serde_json::{json, Value as Json};
 use uuid::Uuid;
 
 use crate::projection::{
@@ -21,6 +20,7 @@ use crate::projection::{
 };
 use crate::rows::{Kind, Row, RowStore, TableSpec, Value};
 use crate::store::StoredEvent;
+use crate::views::{Installment, OrderDoc, TimelineDetail, TimelineEntry};
 
 /// `order_detail`: the whole order (`/loan/orderInfo`).
 pub static ORDER_DETAIL: TableSpec = TableSpec {
@@ -186,8 +186,9 @@ fn next_scheduled_at(order: &Order) -> String {
         .map_or_else(|| NEVER_SCHEDULED.to_string(), time_text)
 }
 
-/// The `/loan/orderInfo` document (Order entity, section 10).
-pub fn order_doc(order: &Order) -> Json {
+/// The `/loan/orderInfo` document (Order entity, section 10), with the number people
+/// see (`number`, [`order_number`]).
+pub fn order_doc(order: &Order, number: &str) -> OrderDoc {
     let loan = order.loan.as_ref();
     let disclosure = loan.map(|l| &l.disclosure).or(order.disclosure.as_ref());
     let terms = order.terms.as_ref();
@@ -201,7 +202,7 @@ pub fn order_doc(order: &Order) -> Json {
     // waived, not owed: every installment of a repaid order reads repaid (1), with
     // the part that was not charged as `waived`.
     let closed = order.status == OrderStatus::Repaid;
-    let period_views: Vec<Json> = loan
+    let period_views: Vec<Installment> = loan
         .map(|l| {
             l.schedule
                 .iter()
@@ -211,125 +212,157 @@ pub fn order_doc(order: &Order) -> Json {
                     } else {
                         (i.status(), Decimal::ZERO)
                     };
-                    json!({
-                        "period": i.period,
-                        "dueDate": i.due_date.format("%Y-%m-%d").to_string(),
-                        "amt": money_text(i.due()),
-                        "paid": money_text(i.paid),
-                        "waived": money_text(waived),
-                        "status": status.code(),
-                    })
+                    Installment {
+                        amt: money_text(i.due()),
+                        due_date: day_text(i.due_date),
+                        paid: money_text(i.paid),
+                        period: i.period,
+                        status: status.code(),
+                        waived: money_text(waived),
+                    }
                 })
                 .collect()
         })
         .unwrap_or_default();
-    json!({
-        "orderId": order.id,
-        "userId": order.user_id,
-        "appId": order.app_id,
-        "productName": order.product_name,
-        "status": order.status.code(),
-        "principal": money_text(principal),
-        "applyAmount": money_text(order.applied_amount),
-        "applyTime": order.applied_at.map(time_text),
-        "rate": terms.map(|t| daily_rate_pct(t.daily_rate).normalize().to_string()),
-        "apr": terms.map(|t| apr_pct(t.daily_rate).normalize().to_string()),
-        "periodDays": terms.map(|t| t.period_days),
-        "balance": money_text(order.balance),
-        "realName": order.applicant_name,
-        "lastWithdrawAmount": last_withdraw_amount.map(money_text),
-        "interest": disclosure.map(|d| money_text(d.interest)),
-        "totalRepay": disclosure.map(|d| money_text(d.total_repayable)),
-        "repaid": money_text(loan.map_or(Decimal::ZERO, |l| l.repaid)),
-        "remaining": money_text(order.outstanding()),
-        "interestWaived": loan.map(|l| money_text(l.interest_waived)),
-        "paidAt": loan.map(|l| time_text(l.paid_at)),
-        "offerExpiresAt": order.offer_expires_at.map(time_text),
-        "refuseReason": order.refusal.as_ref().map(|r| r.reason.clone()),
-        "resubmissionReason": order.resubmission_reason,
-        "resubmissionItems": order.resubmission_items,
-        "lastWithdrawError": order.last_withdraw_error,
-        "payoutInFlight": order.payout.is_some(),
-        "disclosure": disclosure,
-        "periodViews": period_views,
-    })
+    OrderDoc {
+        app_id: order.app_id,
+        apply_amount: money_text(order.applied_amount),
+        apply_time: order.applied_at.map(time_text),
+        apr: terms.map(|t| apr_pct(t.daily_rate).normalize().to_string()),
+        balance: money_text(order.balance),
+        disclosure: disclosure.cloned(),
+        interest: disclosure.map(|d| money_text(d.interest)),
+        interest_waived: loan.map(|l| money_text(l.interest_waived)),
+        last_withdraw_amount: last_withdraw_amount.map(money_text),
+        last_withdraw_error: order.last_withdraw_error.clone(),
+        offer_expires_at: order.offer_expires_at.map(time_text),
+        order_id: order.id,
+        order_no: number.to_string(),
+        paid_at: loan.map(|l| time_text(l.paid_at)),
+        payout_in_flight: order.payout.is_some(),
+        period_days: terms.map(|t| t.period_days),
+        period_views,
+        principal: money_text(principal),
+        product_name: order.product_name.clone(),
+        rate: terms.map(|t| daily_rate_pct(t.daily_rate).normalize().to_string()),
+        real_name: order.applicant_name.clone(),
+        refuse_reason: order.refusal.as_ref().map(|r| r.reason.clone()),
+        remaining: money_text(order.outstanding()),
+        repaid: money_text(loan.map_or(Decimal::ZERO, |l| l.repaid)),
+        resubmission_items: order.resubmission_items.clone(),
+        resubmission_reason: order.resubmission_reason.clone(),
+        status: order.status.code(),
+        total_repay: disclosure.map(|d| money_text(d.total_repayable)),
+        user_id: order.user_id,
+    }
+}
+
+/// A day as the documents write it: YYYY-MM-DD.
+fn day_text(day: NaiveDate) -> String {
+    day.format("%Y-%m-%d").to_string()
 }
 
 /// What the borrower sees of one event on the timeline (auditor notes stay internal).
-fn timeline_detail(event: &OrderEvent) -> Json {
+fn timeline_detail(event: &OrderEvent) -> TimelineDetail {
+    let money = |amount: &Decimal| Some(money_text(*amount));
+    let none = TimelineDetail::default();
     match event {
-        OrderEvent::LoanApplied { amount, terms, .. } => {
-            json!({"amount": money_text(*amount), "periodDays": terms.period_days})
-        }
-        OrderEvent::ResubmissionRequested { reason, .. } => json!({"reason": reason}),
-        OrderEvent::LoanRefused { stage, reason, .. } => json!({"stage": stage, "reason": reason}),
+        OrderEvent::LoanApplied { amount, terms, .. } => TimelineDetail {
+            amount: money(amount),
+            period_days: Some(terms.period_days),
+            ..none
+        },
+        OrderEvent::ResubmissionRequested { reason, .. } => TimelineDetail {
+            reason: Some(reason.clone()),
+            ..none
+        },
+        OrderEvent::LoanRefused { stage, reason, .. } => TimelineDetail {
+            reason: Some(reason.clone()),
+            stage: Some(*stage),
+            ..none
+        },
         OrderEvent::FinalAuditPassed {
             approved_amount,
             offer_expires_at,
             ..
-        } => json!({
-            "approvedAmount": money_text(*approved_amount),
-            "offerExpiresAt": time_text(*offer_expires_at),
-        }),
-        OrderEvent::LoanCancelled { .. } | OrderEvent::OfferExpired { .. } => json!({}),
+        } => TimelineDetail {
+            approved_amount: money(approved_amount),
+            offer_expires_at: Some(time_text(*offer_expires_at)),
+            ..none
+        },
         OrderEvent::PayoutRequested {
             amount, account, ..
-        } => json!({
-            "amount": money_text(*amount),
-            "bankName": account.bank_name,
-            "cardNo": account.masked_account_no(),
-        }),
-        OrderEvent::PayoutSucceeded { disclosure, .. } => json!({
-            "principal": money_text(disclosure.principal),
-            "netAmount": money_text(disclosure.net_amount),
-        }),
-        OrderEvent::PayoutFailed { amount, reason, .. } => {
-            json!({"amount": money_text(*amount), "reason": reason})
-        }
-        OrderEvent::RepaymentReceived { amount, .. } => json!({"amount": money_text(*amount)}),
-        OrderEvent::InstallmentOverdue { period, due_date } => {
-            json!({"period": period, "dueDate": due_date.format("%Y-%m-%d").to_string()})
-        }
+        } => TimelineDetail {
+            amount: money(amount),
+            bank_name: Some(account.bank_name.clone()),
+            card_no: Some(account.masked_account_no()),
+            ..none
+        },
+        OrderEvent::PayoutSucceeded { disclosure, .. } => TimelineDetail {
+            net_amount: money(&disclosure.net_amount),
+            principal: money(&disclosure.principal),
+            ..none
+        },
+        OrderEvent::PayoutFailed { amount, reason, .. }
+        | OrderEvent::PaymentRefundDue { amount, reason, .. } => TimelineDetail {
+            amount: money(amount),
+            reason: Some(reason.clone()),
+            ..none
+        },
+        OrderEvent::RepaymentReceived { amount, .. }
+        | OrderEvent::PaymentSessionPaid { amount, .. }
+        | OrderEvent::ManualRepaymentProposed { amount, .. } => TimelineDetail {
+            amount: money(amount),
+            ..none
+        },
+        OrderEvent::InstallmentOverdue { period, due_date } => TimelineDetail {
+            due_date: Some(day_text(*due_date)),
+            period: Some(*period),
+            ..none
+        },
         OrderEvent::OverdueFeeCharged { period, amount, .. }
-        | OrderEvent::OverdueReversed { period, amount, .. } => {
-            json!({"period": period, "amount": money_text(*amount)})
-        }
+        | OrderEvent::OverdueReversed { period, amount, .. } => TimelineDetail {
+            amount: money(amount),
+            period: Some(*period),
+            ..none
+        },
         OrderEvent::LoanRepaid {
             interest_waived,
             fees_waived,
             cooling_off,
             ..
-        } => json!({
-            "interestWaived": money_text(*interest_waived),
-            "feesWaived": money_text(*fees_waived),
-            "coolingOff": cooling_off,
-        }),
+        } => TimelineDetail {
+            cooling_off: Some(*cooling_off),
+            fees_waived: money(fees_waived),
+            interest_waived: money(interest_waived),
+            ..none
+        },
         OrderEvent::PaymentSessionOpened {
             amount, expires_at, ..
-        } => json!({"amount": money_text(*amount), "expiresAt": time_text(*expires_at)}),
-        OrderEvent::PaymentSessionPaid { amount, .. }
-        | OrderEvent::ManualRepaymentProposed { amount, .. } => {
-            json!({"amount": money_text(*amount)})
-        }
-        OrderEvent::PaymentRefundDue { amount, reason, .. } => {
-            json!({"amount": money_text(*amount), "reason": reason})
-        }
+        } => TimelineDetail {
+            amount: money(amount),
+            expires_at: Some(time_text(*expires_at)),
+            ..none
+        },
         OrderEvent::ReminderDue {
             period,
             kind,
             due_date,
             amount,
             ..
-        } => json!({
-            "period": period,
-            "kind": kind,
-            "dueDate": due_date.format("%Y-%m-%d").to_string(),
-            "amount": money_text(*amount),
-        }),
-        OrderEvent::ReviewStarted { .. }
+        } => TimelineDetail {
+            amount: money(amount),
+            due_date: Some(day_text(*due_date)),
+            kind: Some(*kind),
+            period: Some(*period),
+            ..none
+        },
+        OrderEvent::LoanCancelled { .. }
+        | OrderEvent::OfferExpired { .. }
+        | OrderEvent::ReviewStarted { .. }
         | OrderEvent::Resubmitted { .. }
         | OrderEvent::FirstAuditPassed { .. }
-        | OrderEvent::PaymentSessionFailed { .. } => json!({}),
+        | OrderEvent::PaymentSessionFailed { .. } => none,
     }
 }
 
@@ -426,12 +459,12 @@ async fn write_event_rows(
         _ => before.user_id,
     }
     .to_string();
-    let timeline = json!({
-        "sequence": event.sequence,
-        "at": at,
-        "type": event.event_type,
-        "detail": timeline_detail(payload),
-    });
+    let timeline = TimelineEntry {
+        at: at.to_string(),
+        detail: timeline_detail(payload),
+        sequence: event.sequence,
+        event_type: event.event_type.clone(),
+    };
     store
         .upsert(Row {
             table: &ORDER_TIMELINE,
@@ -503,9 +536,8 @@ async fn write_order_rows(
     let user_id = order.user_id.to_string();
     let applied_at = order.applied_at.map(time_text).unwrap_or_default();
     let status = i64::from(order.status.code());
-    let mut doc = order_doc(order);
-    doc["orderNo"] = json!(number);
-    let principal = doc["principal"].as_str().unwrap_or_default().to_string();
+    let doc = order_doc(order, number);
+    let principal = doc.principal.clone();
     store
         .upsert(Row {
             table: &ORDER_DETAIL,

@@ -28,6 +28,7 @@ use cqrs_es::event_sink::EventSink;
 use serde::{Deserialize, Serialize};
 
 /// Which reminder of an installment.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum ReminderKind {
     /// Three days before the due date (`due_in_3_days`).

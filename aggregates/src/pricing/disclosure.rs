@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 /// One line of the schedule as disclosed: the installment falls due `period` days
 /// after the payout day.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ScheduledPayment {
@@ -22,6 +23,7 @@ pub struct ScheduledPayment {
 }
 
 /// Everything P5 requires, for one principal and one set of terms.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Disclosure {

@@ -5,6 +5,7 @@ use rust_decimal_macros::dec;
 use serde::{Deserialize, Serialize};
 
 /// The lender shown in the footer, the about page and the contract (P14).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lender {
     /// Registered legal name.
