@@ -350,6 +350,39 @@ impl<'f> Layout<'f> {
         true
     }
 
+    /// The footer of page `number` (from 0) of `count`: a rule, the footer lines and
+    /// the page label.
+    fn footer_ops(&self, number: usize, count: usize) -> Vec<Op> {
+        let mut footer_ops = Vec::new();
+        let top = PAGE_H - MARGIN - FOOTER_H + 14.0;
+        footer_ops.push(Op::Line {
+            from: (MARGIN, top),
+            to: (PAGE_W - MARGIN, top),
+            width: 0.5,
+            color: RULE,
+        });
+        for (i, line) in self.footer.iter().enumerate() {
+            footer_ops.push(Op::Text {
+                x: MARGIN,
+                baseline: top + 12.0 + i as f32 * Self::line_height(SMALL),
+                size: SMALL,
+                text: line.clone(),
+                color: MUTED,
+            });
+        }
+        let label = self
+            .page_label
+            .replace("{n}", &format!("{} / {count}", number + 1));
+        footer_ops.push(Op::Text {
+            x: PAGE_W - MARGIN - self.width_of(&label, SMALL),
+            baseline: top + 12.0,
+            size: SMALL,
+            text: label,
+            color: MUTED,
+        });
+        footer_ops
+    }
+
     /// Draws the display list with krilla: the PDF bytes. `title` and `language`
     /// (BCP 47) go into the document's metadata.
     pub fn finish(self, title: &str, language: &str) -> Result<Vec<u8>, String> {
@@ -365,96 +398,75 @@ impl<'f> Layout<'f> {
         for (number, ops) in self.pages.iter().enumerate() {
             let mut page = document.start_page_with(settings.clone());
             let mut surface = page.surface();
-            let mut footer_ops = Vec::new();
-            let top = PAGE_H - MARGIN - FOOTER_H + 14.0;
-            footer_ops.push(Op::Line {
-                from: (MARGIN, top),
-                to: (PAGE_W - MARGIN, top),
-                width: 0.5,
-                color: RULE,
-            });
-            for (i, line) in self.footer.iter().enumerate() {
-                footer_ops.push(Op::Text {
-                    x: MARGIN,
-                    baseline: top + 12.0 + i as f32 * Self::line_height(SMALL),
-                    size: SMALL,
-                    text: line.clone(),
-                    color: MUTED,
-                });
-            }
-            let label = self
-                .page_label
-                .replace("{n}", &format!("{} / {count}", number + 1));
-            footer_ops.push(Op::Text {
-                x: PAGE_W - MARGIN - self.width_of(&label, SMALL),
-                baseline: top + 12.0,
-                size: SMALL,
-                text: label,
-                color: MUTED,
-            });
+            let footer_ops = self.footer_ops(number, count);
             for op in ops.iter().chain(&footer_ops) {
-                match op {
-                    Op::Text {
-                        x,
-                        baseline,
-                        size,
-                        text,
-                        color,
-                    } => {
-                        surface.set_fill(Some(fill(*color)));
-                        surface.set_stroke(None);
-                        surface.draw_text(
-                            Point::from_xy(*x, *baseline),
-                            font.clone(),
-                            *size,
-                            text,
-                            false,
-                            TextDirection::Auto,
-                        );
-                    }
-                    Op::Line {
-                        from,
-                        to,
-                        width,
-                        color,
-                    } => {
-                        let mut path = PathBuilder::new();
-                        path.move_to(from.0, from.1);
-                        path.line_to(to.0, to.1);
-                        if let Some(path) = path.finish() {
-                            surface.set_fill(None);
-                            surface.set_stroke(Some(Stroke {
-                                paint: rgb::Color::new(color.0, color.1, color.2).into(),
-                                width: *width,
-                                ..Stroke::default()
-                            }));
-                            surface.draw_path(&path);
-                        }
-                    }
-                    Op::Fill { rect, color } => {
-                        let mut path = PathBuilder::new();
-                        if let Some(rect) = Rect::from_xywh(rect.0, rect.1, rect.2, rect.3) {
-                            path.push_rect(rect);
-                        }
-                        if let Some(path) = path.finish() {
-                            surface.set_stroke(None);
-                            surface.set_fill(Some(fill(*color)));
-                            surface.draw_path(&path);
-                        }
-                    }
-                    Op::Image { image, rect } => {
-                        if let Some(size) = Size::from_wh(rect.2, rect.3) {
-                            surface.push_transform(&Transform::from_translate(rect.0, rect.1));
-                            surface.draw_image(image.clone(), size);
-                            surface.pop();
-                        }
-                    }
-                }
+                draw(&mut surface, &font, op);
             }
             surface.finish();
             page.finish();
         }
         document.finish().map_err(|e| format!("{e:?}"))
+    }
+}
+
+/// Draws one operation of the display list on a page.
+fn draw(surface: &mut krilla::surface::Surface<'_>, font: &krilla::text::Font, op: &Op) {
+    match op {
+        Op::Text {
+            x,
+            baseline,
+            size,
+            text,
+            color,
+        } => {
+            surface.set_fill(Some(fill(*color)));
+            surface.set_stroke(None);
+            surface.draw_text(
+                Point::from_xy(*x, *baseline),
+                font.clone(),
+                *size,
+                text,
+                false,
+                TextDirection::Auto,
+            );
+        }
+        Op::Line {
+            from,
+            to,
+            width,
+            color,
+        } => {
+            let mut path = PathBuilder::new();
+            path.move_to(from.0, from.1);
+            path.line_to(to.0, to.1);
+            if let Some(path) = path.finish() {
+                surface.set_fill(None);
+                surface.set_stroke(Some(Stroke {
+                    paint: rgb::Color::new(color.0, color.1, color.2).into(),
+                    width: *width,
+                    ..Stroke::default()
+                }));
+                surface.draw_path(&path);
+            }
+        }
+        Op::Fill { rect, color } => {
+            let mut path = PathBuilder::new();
+            if let Some(rect) = Rect::from_xywh(rect.0, rect.1, rect.2, rect.3) {
+                path.push_rect(rect);
+            }
+            if let Some(path) = path.finish() {
+                surface.set_stroke(None);
+                surface.set_fill(Some(fill(*color)));
+                surface.draw_path(&path);
+            }
+        }
+        Op::Image { image, rect } => {
+            if let Some(size) = Size::from_wh(rect.2, rect.3) {
+                surface.push_transform(&Transform::from_translate(rect.0, rect.1));
+                surface.draw_image(image.clone(), size);
+                surface.pop();
+            }
+        }
     }
 }
 

@@ -333,46 +333,9 @@ impl Documents {
         doc.table(&columns, &rows);
 
         if let Some(paid) = &facts.paid_out {
-            let p = &paid.disclosure;
-            doc.heading(t.paid_out);
-            doc.pairs(&[
-                (t.paid_out_on, utc(paid.paid_at)),
-                (t.principal, money(p.principal)),
-                (t.processing_fee, money(p.processing_fee)),
-                (t.net_amount, money(p.net_amount)),
-                (t.interest, money(p.interest)),
-                (t.total_repayable, money(p.total_repayable)),
-            ]);
-            doc.gap(6.0);
-            let rows: Vec<Vec<String>> = paid
-                .schedule
-                .iter()
-                .map(|line| {
-                    vec![
-                        line.period.to_string(),
-                        line.due_date.format("%Y-%m-%d").to_string(),
-                        money_text(line.amount),
-                    ]
-                })
-                .collect();
-            doc.table(&columns, &rows);
+            paid_out_section(&mut doc, t, paid, &columns, &money);
         }
-
-        doc.heading(t.signature);
-        let drawn = facts
-            .signature_png
-            .clone()
-            .is_some_and(|png| doc.png(png, 240.0, 90.0));
-        if !drawn {
-            doc.paragraph(t.no_signature, BODY, true);
-        }
-        doc.pairs(&[
-            (t.borrower, h.borrower_name.clone()),
-            (t.signed_at, utc(facts.signed_at)),
-            (t.disclosure_hash, h.disclosure_sha256.clone()),
-        ]);
-        doc.gap(2.0);
-        doc.paragraph(t.disclosure_hash_note, SMALL, true);
+        signature_section(&mut doc, t, facts);
 
         doc.finish(&format!("{} {}", t.contract_title, h.order_no), lang.tag())
             .map_err(RenderError)
@@ -398,68 +361,12 @@ impl Documents {
             (t.order_no, h.order_no.clone()),
         ];
         match r.kind {
-            ReceiptKind::Payment => {
-                rows.push((t.received_from, h.borrower_name.clone()));
-                rows.push((t.amount_received, money(r.amount)));
-                rows.push((t.paid_at, utc(r.at)));
-                let channel = match r.channel {
-                    Some(Channel::Manual) => t.channel_manual,
-                    _ => t.channel_online,
-                };
-                rows.push((t.channel, channel.to_string()));
-                rows.push((t.payment_ref, r.payment_ref.clone()));
-                rows.push((t.applied, money(r.applied)));
-                if !r.refunded.is_zero() {
-                    rows.push((t.refunded, money(r.refunded)));
-                    if let Some(reason) = &r.reason {
-                        rows.push((t.reason, reason.clone()));
-                    }
-                }
-            }
-            ReceiptKind::Refund => {
-                rows.push((t.refunded_to, h.borrower_name.clone()));
-                rows.push((t.amount_refunded, money(r.amount)));
-                rows.push((t.requested_at, utc(r.at)));
-                if let Some(account) = &r.account {
-                    rows.push((t.to_account, account.clone()));
-                }
-                if let Some(paid) = &r.for_receipt_no {
-                    rows.push((t.for_payment, paid.clone()));
-                }
-                rows.push((t.payment_ref, r.payment_ref.clone()));
-                let status = match r.status {
-                    Some(RefundStatus::Paid) => t.refund_paid,
-                    Some(RefundStatus::Returned) => t.refund_returned,
-                    _ => t.refund_sent,
-                };
-                let status = match r.resolved_at {
-                    Some(at) => format!("{status} ({})", utc(at)),
-                    None => status.to_string(),
-                };
-                rows.push((t.status, status));
-                if let (Some(RefundStatus::Returned), Some(reason)) = (r.status, &r.reason) {
-                    rows.push((t.reason, reason.clone()));
-                }
-            }
+            ReceiptKind::Payment => payment_rows(&mut rows, t, h, r, &money),
+            ReceiptKind::Refund => refund_rows(&mut rows, t, h, r, &money),
         }
         doc.pairs(&rows);
         if !r.allocations.is_empty() {
-            doc.heading(t.allocation);
-            let rows: Vec<Vec<String>> = r
-                .allocations
-                .iter()
-                .map(|a| {
-                    let due = facts
-                        .due_dates
-                        .iter()
-                        .find(|(period, _)| *period == a.period)
-                        .map(|(_, day)| day.format("%Y-%m-%d").to_string())
-                        .unwrap_or_default();
-                    vec![a.period.to_string(), due, money_text(a.amount)]
-                })
-                .collect();
-            let amount_title = format!("{} ({})", t.amount, h.currency);
-            doc.table(&schedule_columns(t, &amount_title), &rows);
+            allocation_table(&mut doc, t, facts);
         }
         doc.heading(t.lender);
         doc.pairs(&[
@@ -491,75 +398,13 @@ impl Documents {
         doc.paragraph(t.statement_note, SMALL, true);
         doc.gap(4.0);
 
-        let mut balance = Decimal::ZERO;
-        let (mut charged, mut credited) = (Decimal::ZERO, Decimal::ZERO);
-        let mut rows = Vec::with_capacity(facts.postings.len());
-        for p in &facts.postings {
-            if p.account == facts.receivable_account {
-                balance += p.amount;
-                if p.amount.is_sign_positive() {
-                    charged += p.amount;
-                } else {
-                    credited -= p.amount;
-                }
-            }
-            let (debit, credit) = if p.amount.is_sign_negative() {
-                (String::new(), money_text(-p.amount))
-            } else {
-                (money_text(p.amount), String::new())
-            };
-            rows.push(vec![
-                p.at.get(..16).unwrap_or(&p.at).replace('T', " "),
-                t.entry(p.code.as_deref(), &p.description).to_string(),
-                t.account(&p.account).to_string(),
-                debit,
-                credit,
-                money_text(balance),
-            ]);
-        }
-        if rows.is_empty() {
+        let lines = statement_lines(t, facts);
+        if lines.rows.is_empty() {
             doc.paragraph(t.no_postings, BODY, true);
         } else {
-            let currency = |title: &str| format!("{title} ({})", h.currency);
-            let (debit, credit, owed) = (
-                currency(t.debit),
-                currency(t.credit),
-                currency(t.balance_owed),
-            );
-            let columns = [
-                Column {
-                    title: t.date_utc,
-                    share: 0.15,
-                    align: Align::Left,
-                },
-                Column {
-                    title: t.entry,
-                    share: 0.29,
-                    align: Align::Left,
-                },
-                Column {
-                    title: t.account,
-                    share: 0.17,
-                    align: Align::Left,
-                },
-                Column {
-                    title: &debit,
-                    share: 0.13,
-                    align: Align::Right,
-                },
-                Column {
-                    title: &credit,
-                    share: 0.13,
-                    align: Align::Right,
-                },
-                Column {
-                    title: &owed,
-                    share: 0.13,
-                    align: Align::Right,
-                },
-            ];
-            doc.table(&columns, &rows);
+            statement_table(&mut doc, t, &h.currency, &lines.rows);
         }
+        let (charged, credited, balance) = (lines.charged, lines.credited, lines.balance);
         let received: Decimal = facts
             .receipts
             .iter()
@@ -583,6 +428,209 @@ impl Documents {
         doc.finish(&format!("{} {}", t.statement_title, h.order_no), lang.tag())
             .map_err(RenderError)
     }
+}
+
+/// The contract's loan as paid out (P10): its terms and its dated schedule.
+fn paid_out_section(
+    doc: &mut Layout<'_>,
+    t: &Texts,
+    paid: &PaidOut,
+    columns: &[Column<'_>],
+    money: &dyn Fn(Decimal) -> String,
+) {
+    let p = &paid.disclosure;
+    doc.heading(t.paid_out);
+    doc.pairs(&[
+        (t.paid_out_on, utc(paid.paid_at)),
+        (t.principal, money(p.principal)),
+        (t.processing_fee, money(p.processing_fee)),
+        (t.net_amount, money(p.net_amount)),
+        (t.interest, money(p.interest)),
+        (t.total_repayable, money(p.total_repayable)),
+    ]);
+    doc.gap(6.0);
+    let rows: Vec<Vec<String>> = paid
+        .schedule
+        .iter()
+        .map(|line| {
+            vec![
+                line.period.to_string(),
+                line.due_date.format("%Y-%m-%d").to_string(),
+                money_text(line.amount),
+            ]
+        })
+        .collect();
+    doc.table(columns, &rows);
+}
+
+/// The contract's signature: the image (or a line saying there is none), who signed,
+/// when, and the hash of what was signed.
+fn signature_section(doc: &mut Layout<'_>, t: &Texts, facts: &ContractFacts) {
+    let h = &facts.header;
+    doc.heading(t.signature);
+    let drawn = facts
+        .signature_png
+        .clone()
+        .is_some_and(|png| doc.png(png, 240.0, 90.0));
+    if !drawn {
+        doc.paragraph(t.no_signature, BODY, true);
+    }
+    doc.pairs(&[
+        (t.borrower, h.borrower_name.clone()),
+        (t.signed_at, utc(facts.signed_at)),
+        (t.disclosure_hash, h.disclosure_sha256.clone()),
+    ]);
+    doc.gap(2.0);
+    doc.paragraph(t.disclosure_hash_note, SMALL, true);
+}
+
+/// A payment receipt's lines: from whom, how much, when, how it came, and what was
+/// applied and refunded.
+fn payment_rows<'t>(
+    rows: &mut Vec<(&'t str, String)>,
+    t: &'t Texts,
+    h: &Header,
+    r: &Receipt,
+    money: &dyn Fn(Decimal) -> String,
+) {
+    rows.push((t.received_from, h.borrower_name.clone()));
+    rows.push((t.amount_received, money(r.amount)));
+    rows.push((t.paid_at, utc(r.at)));
+    let channel = match r.channel {
+        Some(Channel::Manual) => t.channel_manual,
+        _ => t.channel_online,
+    };
+    rows.push((t.channel, channel.to_string()));
+    rows.push((t.payment_ref, r.payment_ref.clone()));
+    rows.push((t.applied, money(r.applied)));
+    if !r.refunded.is_zero() {
+        rows.push((t.refunded, money(r.refunded)));
+        if let Some(reason) = &r.reason {
+            rows.push((t.reason, reason.clone()));
+        }
+    }
+}
+
+/// A refund receipt's lines: to whom and which account, how much, for which payment,
+/// and where it stands.
+fn refund_rows<'t>(
+    rows: &mut Vec<(&'t str, String)>,
+    t: &'t Texts,
+    h: &Header,
+    r: &Receipt,
+    money: &dyn Fn(Decimal) -> String,
+) {
+    rows.push((t.refunded_to, h.borrower_name.clone()));
+    rows.push((t.amount_refunded, money(r.amount)));
+    rows.push((t.requested_at, utc(r.at)));
+    if let Some(account) = &r.account {
+        rows.push((t.to_account, account.clone()));
+    }
+    if let Some(paid) = &r.for_receipt_no {
+        rows.push((t.for_payment, paid.clone()));
+    }
+    rows.push((t.payment_ref, r.payment_ref.clone()));
+    let status = match r.status {
+        Some(RefundStatus::Paid) => t.refund_paid,
+        Some(RefundStatus::Returned) => t.refund_returned,
+        _ => t.refund_sent,
+    };
+    let status = match r.resolved_at {
+        Some(at) => format!("{status} ({})", utc(at)),
+        None => status.to_string(),
+    };
+    rows.push((t.status, status));
+    if let (Some(RefundStatus::Returned), Some(reason)) = (r.status, &r.reason) {
+        rows.push((t.reason, reason.clone()));
+    }
+}
+
+/// The installments a payment went to, with their due dates.
+fn allocation_table(doc: &mut Layout<'_>, t: &Texts, facts: &ReceiptFacts) {
+    doc.heading(t.allocation);
+    let rows: Vec<Vec<String>> = facts
+        .receipt
+        .allocations
+        .iter()
+        .map(|a| {
+            let due = facts
+                .due_dates
+                .iter()
+                .find(|(period, _)| *period == a.period)
+                .map(|(_, day)| day.format("%Y-%m-%d").to_string())
+                .unwrap_or_default();
+            vec![a.period.to_string(), due, money_text(a.amount)]
+        })
+        .collect();
+    let amount_title = format!("{} ({})", t.amount, facts.header.currency);
+    doc.table(&schedule_columns(t, &amount_title), &rows);
+}
+
+/// The statement's table rows, and the receivable's totals: charged (debits),
+/// credited (credits) and the balance owed after the last posting.
+struct StatementLines {
+    rows: Vec<Vec<String>>,
+    charged: Decimal,
+    credited: Decimal,
+    balance: Decimal,
+}
+
+/// Every posting of the order's journal as a row, with the balance owed after each.
+fn statement_lines(t: &Texts, facts: &StatementFacts) -> StatementLines {
+    let mut balance = Decimal::ZERO;
+    let (mut charged, mut credited) = (Decimal::ZERO, Decimal::ZERO);
+    let mut rows = Vec::with_capacity(facts.postings.len());
+    for p in &facts.postings {
+        if p.account == facts.receivable_account {
+            balance += p.amount;
+            if p.amount.is_sign_positive() {
+                charged += p.amount;
+            } else {
+                credited -= p.amount;
+            }
+        }
+        let (debit, credit) = if p.amount.is_sign_negative() {
+            (String::new(), money_text(-p.amount))
+        } else {
+            (money_text(p.amount), String::new())
+        };
+        rows.push(vec![
+            p.at.get(..16).unwrap_or(&p.at).replace('T', " "),
+            t.entry(p.code.as_deref(), &p.description).to_string(),
+            t.account(&p.account).to_string(),
+            debit,
+            credit,
+            money_text(balance),
+        ]);
+    }
+    StatementLines {
+        rows,
+        charged,
+        credited,
+        balance,
+    }
+}
+
+/// The statement's table: date, entry, account, debit, credit, balance owed.
+fn statement_table(doc: &mut Layout<'_>, t: &Texts, currency: &str, rows: &[Vec<String>]) {
+    let titled = |title: &str| format!("{title} ({currency})");
+    let (debit, credit, owed) = (titled(t.debit), titled(t.credit), titled(t.balance_owed));
+    fn column(title: &str, share: f32, align: Align) -> Column<'_> {
+        Column {
+            title,
+            share,
+            align,
+        }
+    }
+    let columns = [
+        column(t.date_utc, 0.15, Align::Left),
+        column(t.entry, 0.29, Align::Left),
+        column(t.account, 0.17, Align::Left),
+        column(&debit, 0.13, Align::Right),
+        column(&credit, 0.13, Align::Right),
+        column(&owed, 0.13, Align::Right),
+    ];
+    doc.table(&columns, rows);
 }
 
 /// `2026-11-24 10:15:30 UTC`.
