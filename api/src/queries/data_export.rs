@@ -32,7 +32,6 @@ use serde_json::Value as Json;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::db::with_pool;
 use crate::envelope::ApiError;
 use crate::state::AppState;
 
@@ -415,24 +414,7 @@ async fn export(state: &AppState, user_id: Uuid) -> Result<Option<DataExport>, A
         return Ok(None);
     };
     let user: User = serde_json::from_str(&rows.state).map_err(ApiError::internal)?;
-    // The account's history comes from the event log itself (typed, upcast).
-    let events = projections::store::load_events::<User>(&state.database, &user_id.to_string())
-        .await
-        .map_err(ApiError::internal)?;
-    let account_history = events
-        .into_iter()
-        .map(|envelope| AccountEvent {
-            sequence: envelope.sequence,
-            at: envelope.metadata.get(RECORDED_AT).cloned(),
-            event_type: cqrs_es::DomainEvent::event_type(&envelope.payload),
-            by: role(
-                envelope
-                    .metadata
-                    .get("actor")
-                    .map_or("system", String::as_str),
-            ),
-        })
-        .collect();
+    let account_history = account_history(state, user_id).await?;
     let lender = &state.config.lender;
     Ok(Some(DataExport {
         format_version: FORMAT_VERSION,
@@ -452,25 +434,7 @@ async fn export(state: &AppState, user_id: Uuid) -> Result<Option<DataExport>, A
                 cash,
                 balance,
             }),
-        notices: rows
-            .notices
-            .iter()
-            .cloned()
-            .map(
-                |(notice_id, order_id, period, kind, amount, due_date, created_at, read_at)| {
-                    ExportedNotice {
-                        notice_id,
-                        order_id,
-                        period,
-                        kind,
-                        amount,
-                        due_date,
-                        created_at,
-                        read_at,
-                    }
-                },
-            )
-            .collect(),
+        notices: exported_notices(&rows),
         sessions: rows
             .sessions
             .iter()
@@ -481,15 +445,7 @@ async fn export(state: &AppState, user_id: Uuid) -> Result<Option<DataExport>, A
                 revoked_at,
             })
             .collect(),
-        sms_messages: rows
-            .sms
-            .iter()
-            .map(|(created_at, sent_at, body)| ExportedSms {
-                created_at: created_at.clone(),
-                sent_at: sent_at.clone(),
-                body: without_codes(body),
-            })
-            .collect(),
+        sms_messages: exported_sms(&rows),
         account_history,
         exports: rows
             .exports
@@ -501,6 +457,62 @@ async fn export(state: &AppState, user_id: Uuid) -> Result<Option<DataExport>, A
             .collect(),
         not_included: NOT_INCLUDED.iter().map(|s| s.to_string()).collect(),
     }))
+}
+
+/// The account's history from the event log itself (typed, upcast): each event's
+/// number, time, type and the role that caused it.
+async fn account_history(state: &AppState, user_id: Uuid) -> Result<Vec<AccountEvent>, ApiError> {
+    let events = projections::store::load_events::<User>(&state.database, &user_id.to_string())
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(events
+        .into_iter()
+        .map(|envelope| AccountEvent {
+            sequence: envelope.sequence,
+            at: envelope.metadata.get(RECORDED_AT).cloned(),
+            event_type: cqrs_es::DomainEvent::event_type(&envelope.payload),
+            by: role(
+                envelope
+                    .metadata
+                    .get("actor")
+                    .map_or("system", String::as_str),
+            ),
+        })
+        .collect())
+}
+
+/// The in-app notices with their read marks.
+fn exported_notices(rows: &Rows) -> Vec<ExportedNotice> {
+    rows.notices
+        .iter()
+        .cloned()
+        .map(
+            |(notice_id, order_id, period, kind, amount, due_date, created_at, read_at)| {
+                ExportedNotice {
+                    notice_id,
+                    order_id,
+                    period,
+                    kind,
+                    amount,
+                    due_date,
+                    created_at,
+                    read_at,
+                }
+            },
+        )
+        .collect()
+}
+
+/// The texts sent to the phone, with verification codes masked.
+fn exported_sms(rows: &Rows) -> Vec<ExportedSms> {
+    rows.sms
+        .iter()
+        .map(|(created_at, sent_at, body)| ExportedSms {
+            created_at: created_at.clone(),
+            sent_at: sent_at.clone(),
+            body: without_codes(body),
+        })
+        .collect()
 }
 
 /// `user`, `auditor` or `system` of an actor (`auditor:<id>`, ...).
@@ -661,17 +673,9 @@ fn exported_orders(rows: &Rows) -> Result<Vec<ExportedOrder>, ApiError> {
 /// Records an export of `user_id`'s data by `actor` (`user:<id>` or `auditor:<id>`),
 /// before it is sent, with the time and the request id. Never updated or deleted.
 async fn record(state: &AppState, actor: &str, user_id: Uuid) -> Result<(), ApiError> {
-    let sql = "insert into data_export (export_id, at, actor, user_id, request_id) \
-               values ($1, $2, $3, $4, $5)";
-    with_pool!(&state.database, pool => sqlx::query(sql)
-        .bind(Uuid::now_v7().to_string())
-        .bind(time_text(state.now()))
-        .bind(actor)
-        .bind(user_id.to_string())
-        .bind(crate::request_id::current())
-        .execute(pool)
-        .await
-        .map(|_| ()))?;
+    let request_id = crate::request_id::current();
+    crate::db::data_exports::insert(&state.database, actor, user_id, state.now(), &request_id)
+        .await?;
     tracing::info!(actor, user_id = %user_id, "personal data exported");
     Ok(())
 }
