@@ -63,57 +63,15 @@ pub fn document() -> utoipa::openapi::OpenApi {
         )
         .components(Some(
             ComponentsBuilder::new()
-                .security_scheme(
-                    BEARER,
-                    SecurityScheme::Http(
-                        HttpBuilder::new()
-                            .scheme(HttpAuthScheme::Bearer)
-                            .description(Some(
-                                "Opaque session token from /jackey/user/login (borrowers) \
-                                 or /admin/api/login (auditors); each kind opens only its \
-                                 own calls.",
-                            ))
-                            .build(),
-                    ),
-                )
+                .security_scheme(BEARER, bearer_scheme())
                 .build(),
         ))
-        .tags(Some(
-            [
-                (
-                    "borrower account",
-                    "Registration, login, profile, identity, bank account, PIN (`/jackey/...`).",
-                ),
-                (
-                    "borrower loan",
-                    "Products, quotes, applications, orders, withdrawal (`/jackey/...`).",
-                ),
-                (
-                    "payment",
-                    "Repayment pages, the sandbox provider and its signed webhook.",
-                ),
-                ("files", "Stored images, for their owner and auditors only."),
-                ("auditor", "The loan officers' console (`/admin/api/...`)."),
-                (
-                    "documents",
-                    "PDF contract, receipts and statement of account: borrowers their own, auditors any.",
-                ),
-                (
-                    "personal data",
-                    "Everything held about a borrower as JSON (PRODUCT.md 12.6): borrowers their own, auditors any, every export recorded.",
-                ),
-                (
-                    "operations",
-                    "Start page, health, readiness and this document.",
-                ),
-            ]
-            .map(|(name, description)| {
-                TagBuilder::new()
-                    .name(name)
-                    .description(Some(description))
-                    .build()
-            }),
-        ))
+        .tags(Some(TAGS.map(|(name, description)| {
+            TagBuilder::new()
+                .name(name)
+                .description(Some(description))
+                .build()
+        })))
         .build();
     document.merge(routes::borrower::account::Doc::openapi());
     document.merge(routes::borrower::credentials::Doc::openapi());
@@ -132,31 +90,87 @@ pub fn document() -> utoipa::openapi::OpenApi {
         routes::admin::Doc::openapi(),
     ));
     for (path, summary, responses) in OPERATIONS {
-        let mut operation = OperationBuilder::new()
-            .tag("operations")
-            .summary(Some(*summary))
-            .operation_id(Some(operation_id(path)));
-        for (status, description, content_type) in *responses {
-            let schema_type = if *content_type == "application/json" {
-                Type::Object
-            } else {
-                Type::String
-            };
-            let content = ContentBuilder::new()
-                .schema(Some(ObjectBuilder::new().schema_type(schema_type)))
-                .build();
-            operation = operation.response(
-                status.as_str(),
-                ResponseBuilder::new()
-                    .description(*description)
-                    .content(*content_type, content),
-            );
-        }
-        document
-            .paths
-            .add_path_operation(path, vec![HttpMethod::Get], operation);
+        document.paths.add_path_operation(
+            path,
+            vec![HttpMethod::Get],
+            plain_operation(path, summary, responses),
+        );
     }
     document
+}
+
+/// The bearer token scheme both audiences use.
+fn bearer_scheme() -> SecurityScheme {
+    SecurityScheme::Http(
+        HttpBuilder::new()
+            .scheme(HttpAuthScheme::Bearer)
+            .description(Some(
+                "Opaque session token from /jackey/user/login (borrowers) \
+                 or /admin/api/login (auditors); each kind opens only its \
+                 own calls.",
+            ))
+            .build(),
+    )
+}
+
+/// The document's tags: name and description.
+const TAGS: [(&str, &str); 8] = [
+    (
+        "borrower account",
+        "Registration, login, profile, identity, bank account, PIN (`/jackey/...`).",
+    ),
+    (
+        "borrower loan",
+        "Products, quotes, applications, orders, withdrawal (`/jackey/...`).",
+    ),
+    (
+        "payment",
+        "Repayment pages, the sandbox provider and its signed webhook.",
+    ),
+    ("files", "Stored images, for their owner and auditors only."),
+    ("auditor", "The loan officers' console (`/admin/api/...`)."),
+    (
+        "documents",
+        "PDF contract, receipts and statement of account: borrowers their own, auditors any.",
+    ),
+    (
+        "personal data",
+        "Everything held about a borrower as JSON (PRODUCT.md 12.6): borrowers their own, auditors any, every export recorded.",
+    ),
+    (
+        "operations",
+        "Start page, health, readiness and this document.",
+    ),
+];
+
+/// A `GET` route of `lib.rs` (health, readiness, the start page, this document),
+/// described by hand: its responses by status, description and content type.
+fn plain_operation(
+    path: &str,
+    summary: &str,
+    responses: &[Answer],
+) -> utoipa::openapi::path::Operation {
+    let mut operation = OperationBuilder::new()
+        .tag("operations")
+        .summary(Some(summary))
+        .operation_id(Some(operation_id(path)));
+    for (status, description, content_type) in responses {
+        let schema_type = if *content_type == "application/json" {
+            Type::Object
+        } else {
+            Type::String
+        };
+        let content = ContentBuilder::new()
+            .schema(Some(ObjectBuilder::new().schema_type(schema_type)))
+            .build();
+        operation = operation.response(
+            status.as_str(),
+            ResponseBuilder::new()
+                .description(*description)
+                .content(*content_type, content),
+        );
+    }
+    operation.build()
 }
 
 const DESCRIPTION: &str = "Every borrower call is `POST /jackey/...` and every auditor \
