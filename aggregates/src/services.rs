@@ -85,7 +85,7 @@ pub struct OrderServices {
 /// reversible on purpose and must never be used outside tests.
 pub mod doubles {
     use super::*;
-    use crate::pricing::{ComplianceProfile, RateConfig};
+    use crate::pricing::{ComplianceProfile, Pricing, RateConfig};
     use chrono::TimeZone;
     use rust_decimal_macros::dec;
     use std::sync::Mutex;
@@ -219,13 +219,15 @@ pub mod doubles {
                     daily_rate: 100,
                 },
             ],
-            processing_fee_pct: dec!(0),
-            overdue_daily_rate: 0,
-            max_total_cost_pct: dec!(100),
-            cooling_off_days: 7,
-            offer_valid_days: 7,
-            repay_min: dec!(100),
-            repay_max: dec!(20000),
+            pricing: Pricing {
+                processing_fee_pct: dec!(0),
+                overdue_daily_rate: 0,
+                max_total_cost_pct: dec!(100),
+                cooling_off_days: 7,
+                offer_valid_days: 7,
+                repay_min: dec!(100),
+                repay_max: dec!(20000),
+            },
         }
     }
 

@@ -178,7 +178,7 @@ impl ReminderWorker {
         let fees = order
             .loan
             .as_ref()
-            .is_some_and(|loan| loan.terms.overdue_daily_rate > 0);
+            .is_some_and(|loan| loan.terms.pricing.overdue_daily_rate > 0);
         let body = reminder_text(
             &state.config.lender.legal_name,
             &state.config.currency.code,

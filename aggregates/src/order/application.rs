@@ -7,15 +7,62 @@ use super::commands::OrderCommand;
 use super::errors::OrderError;
 use super::events::OrderEvent;
 use super::status::OrderStatus;
-use crate::pricing::disclose;
+use crate::pricing::{disclose, Disclosure, LoanTerms};
 use crate::services::OrderServices;
 use crate::types::InvalidInput;
 use chrono::{DateTime, Utc};
 use cqrs_es::event_sink::EventSink;
 use rust_decimal::Decimal;
 
+/// An application priced (P5): the product's name, the terms of the period chosen,
+/// and the disclosure of the amount under them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Quote {
+    /// The product's name, as the order records it.
+    pub product_name: String,
+    /// The terms the order would be bound by.
+    pub terms: LoanTerms,
+    /// The cost disclosure the borrower sees before signing.
+    pub disclosure: Disclosure,
+}
+
+/// The quote of `amount` over `period_days` of product `app_id`: the product exists
+/// (40007) and is enabled, the period and the amount are ones it offers (10004), the
+/// loan fits the compliance profile whatever the configuration says (P5), and the
+/// disclosure names the catalogue's lender (P14). The one pricing of an application:
+/// `/loan/quote` answers its disclosure, `ApplyForLoan` records its terms and
+/// disclosure, so what the borrower saw is what is signed.
+pub fn quote(
+    services: &OrderServices,
+    app_id: i64,
+    amount: Decimal,
+    period_days: u32,
+) -> Result<Quote, OrderError> {
+    let product = services
+        .catalogue
+        .product(app_id)
+        .ok_or(OrderError::ProductNotFound)?;
+    if !product.enabled {
+        return Err(OrderError::ProductDisabled);
+    }
+    let terms = product.terms_for(period_days)?;
+    product.check_amount(amount)?;
+    // P5: checked again at apply, whatever the configuration says.
+    services
+        .compliance
+        .check_loan(amount, &terms)
+        .map_err(OrderError::Compliance)?;
+    let disclosure = disclose(amount, &terms, &services.catalogue.lender());
+    Ok(Quote {
+        product_name: product.name,
+        terms,
+        disclosure,
+    })
+}
+
 impl Order {
-    /// `ApplyForLoan`: the signed application, priced and disclosed (P5, P7).
+    /// `ApplyForLoan`: the signed application, priced and disclosed by [`quote`] (P5,
+    /// P7).
     pub(super) async fn apply_for_loan(
         &mut self,
         command: OrderCommand,
@@ -48,26 +95,16 @@ impl Order {
         if applicant_name.trim().is_empty() {
             return Err(InvalidInput::new("realName", "is required").into());
         }
-        let product = services
-            .catalogue
-            .product(app_id)
-            .ok_or(OrderError::ProductNotFound)?;
-        if !product.enabled {
-            return Err(OrderError::ProductDisabled);
-        }
-        let terms = product.terms_for(period_days)?;
-        product.check_amount(amount)?;
-        // P5: checked again at apply, whatever the configuration says.
-        services
-            .compliance
-            .check_loan(amount, &terms)
-            .map_err(OrderError::Compliance)?;
-        let disclosure = disclose(amount, &terms, &services.catalogue.lender());
+        let Quote {
+            product_name,
+            terms,
+            disclosure,
+        } = quote(services, app_id, amount, period_days)?;
         let event = OrderEvent::LoanApplied {
             order_id,
             user_id,
             app_id,
-            product_name: product.name,
+            product_name,
             amount,
             terms,
             disclosure,

@@ -36,6 +36,7 @@ mod status;
 mod tests;
 
 pub use aggregate::{Order, PaymentSession, PayoutAttempt, Refusal, SessionStatus};
+pub use application::{quote, Quote};
 pub use commands::{
     OrderCommand, RepaymentSource, MANUAL_FOUR_EYES_ABOVE, OFFER_EXPIRY_GRACE_MINUTES,
     PAYMENT_SESSION_MINUTES,

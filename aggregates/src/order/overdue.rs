@@ -103,7 +103,7 @@ impl Order {
                 sink.write(event, self).await;
             }
             let loan = self.loan()?;
-            let rate = loan.terms.overdue_daily_rate;
+            let rate = loan.terms.pricing.overdue_daily_rate;
             let from = installment
                 .fees_through
                 .unwrap_or(installment.due_date)
@@ -118,7 +118,7 @@ impl Order {
                 loan.principal(),
                 loan.disclosure.interest,
                 loan.fees_charged(),
-                loan.terms.max_total_cost_pct,
+                loan.terms.pricing.max_total_cost_pct,
             );
             let amount = fee.min(headroom);
             if amount > Decimal::ZERO {

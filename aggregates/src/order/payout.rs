@@ -57,7 +57,7 @@ impl Order {
         if account.holder_name != self.applicant_name {
             return Err(OrderError::AccountNotInBorrowersName);
         }
-        let fee = processing_fee(amount, self.terms()?.processing_fee_pct);
+        let fee = processing_fee(amount, self.terms()?.pricing.processing_fee_pct);
         let event = OrderEvent::PayoutRequested {
             payout_id,
             amount,

@@ -32,14 +32,14 @@ pub fn check_repayment_amount(
     owed: Decimal,
     always: &[Decimal],
 ) -> Result<(), OrderError> {
-    let in_range = amount >= terms.repay_min && amount <= terms.repay_max;
-    let final_small = amount == owed && owed < terms.repay_min;
+    let in_range = amount >= terms.pricing.repay_min && amount <= terms.pricing.repay_max;
+    let final_small = amount == owed && owed < terms.pricing.repay_min;
     let exempt = always.iter().any(|a| *a > Decimal::ZERO && *a == amount);
     let well_formed = amount > Decimal::ZERO && amount.round_dp(2) == amount;
     if !well_formed || amount > owed || !(in_range || final_small || exempt) {
         return Err(OrderError::RepaymentAmount {
-            min: terms.repay_min.min(owed),
-            max: terms.repay_max.min(owed),
+            min: terms.pricing.repay_min.min(owed),
+            max: terms.pricing.repay_max.min(owed),
         });
     }
     Ok(())
@@ -258,10 +258,8 @@ impl Order {
         let accepted = amount.min(owed);
         // The borrower's range does not cap money that already arrived; the
         // minimum still applies, except to the final payment.
-        let uncapped = LoanTerms {
-            repay_max: owed,
-            ..terms.clone()
-        };
+        let mut uncapped = terms.clone();
+        uncapped.pricing.repay_max = owed;
         check_repayment_amount(accepted, &uncapped, owed, &[])?;
         if amount > MANUAL_FOUR_EYES_ABOVE {
             match self.manual_proposals.get(payment_ref) {

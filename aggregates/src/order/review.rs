@@ -117,7 +117,7 @@ impl Order {
             return Err(OrderError::SameAuditor);
         }
         check_length("note", &note, MAX_NOTE_CHARS)?;
-        let valid_days = u64::from(self.terms()?.offer_valid_days);
+        let valid_days = u64::from(self.terms()?.pricing.offer_valid_days);
         let event = OrderEvent::FinalAuditPassed {
             auditor_id,
             note,

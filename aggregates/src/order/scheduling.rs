@@ -154,9 +154,9 @@ fn accrual_day(loan: &Loan, i: &Installment) -> Option<NaiveDate> {
         loan.principal(),
         loan.disclosure.interest,
         loan.fees_charged(),
-        loan.terms.max_total_cost_pct,
+        loan.terms.pricing.max_total_cost_pct,
     );
-    let rate = loan.terms.overdue_daily_rate;
+    let rate = loan.terms.pricing.overdue_daily_rate;
     if rate == 0 || headroom.is_zero() || i.daily_overdue_fee(rate).is_zero() {
         return None;
     }

@@ -1134,10 +1134,8 @@ fn paying_everything_owed_closes_the_loan_4_to_10() {
 fn prepaying_charges_interest_only_for_the_days_elapsed_p12() {
     // 3,000,000 for 24 days at 0.1 %/day = 3,000/day. On day 10 the payoff is
     // principal + 10 days; a borrower pays it in repay_max steps (range rule).
-    let product = Product {
-        repay_max: dec!(5000000),
-        ..demo_product()
-    };
+    let mut product = demo_product();
+    product.pricing.repay_max = dec!(5000000);
     let terms = product.terms_for(24).unwrap();
     let d = disclose(dec!(3000000), &terms, &demo_lender());
     let mut given = approved(dec!(3000000), 24);
@@ -1212,11 +1210,9 @@ fn returning_the_principal_within_cooling_off_closes_the_loan_free_p12() {
 // ---- overdue (4.4) -------------------------------------------------------------------------
 
 fn with_overdue_fee(rate: u32, max_total_cost_pct: Decimal) -> (Product, Vec<OrderEvent>) {
-    let product = Product {
-        overdue_daily_rate: rate,
-        max_total_cost_pct,
-        ..demo_product()
-    };
+    let mut product = demo_product();
+    product.pricing.overdue_daily_rate = rate;
+    product.pricing.max_total_cost_pct = max_total_cost_pct;
     let terms = product.terms_for(6).unwrap();
     let d = disclose(dec!(80000), &terms, &demo_lender());
     let mut given = approved(dec!(80000), 6);

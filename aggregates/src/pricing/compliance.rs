@@ -230,7 +230,7 @@ fn check_limits(
 /// The overdue rate within the penalty caps, and the loan's own ceiling on total
 /// cost no looser than the profile's.
 fn check_overdue(caps: &ComplianceCaps, terms: &LoanTerms) -> Result<(), ComplianceBreach> {
-    let overdue_pct_per_day = daily_rate_pct(terms.overdue_daily_rate);
+    let overdue_pct_per_day = daily_rate_pct(terms.pricing.overdue_daily_rate);
     let overdue_ok = caps
         .max_overdue_monthly_pct
         .is_none_or(|max| overdue_pct_per_day * Decimal::from(DAYS_PER_MONTH) <= max)
@@ -242,13 +242,13 @@ fn check_overdue(caps: &ComplianceCaps, terms: &LoanTerms) -> Result<(), Complia
             });
     if !overdue_ok {
         return Err(ComplianceBreach::OverdueRate {
-            overdue_daily_rate: terms.overdue_daily_rate,
+            overdue_daily_rate: terms.pricing.overdue_daily_rate,
         });
     }
     // The loan's own overdue-fee ceiling may be tighter than the profile's, never looser.
-    if terms.max_total_cost_pct > caps.max_total_cost_pct {
+    if terms.pricing.max_total_cost_pct > caps.max_total_cost_pct {
         return Err(ComplianceBreach::TotalCost {
-            pct: terms.max_total_cost_pct,
+            pct: terms.pricing.max_total_cost_pct,
             max_pct: caps.max_total_cost_pct,
         });
     }
@@ -269,7 +269,8 @@ fn check_costs(
     };
     let disclosure = disclose(principal, terms, &lender);
     if principal > Decimal::ZERO {
-        let cost = disclosure.interest + processing_fee(principal, terms.processing_fee_pct);
+        let cost =
+            disclosure.interest + processing_fee(principal, terms.pricing.processing_fee_pct);
         let pct = cost / principal * dec!(100);
         if pct > caps.max_total_cost_pct {
             return Err(ComplianceBreach::TotalCost {

@@ -69,7 +69,7 @@ pub struct Disclosure {
 
 /// Computes the disclosure for `principal` under `terms` (P5, 4.4).
 pub fn disclose(principal: Decimal, terms: &LoanTerms, lender: &Lender) -> Disclosure {
-    let fee = processing_fee(principal, terms.processing_fee_pct);
+    let fee = processing_fee(principal, terms.pricing.processing_fee_pct);
     let net_amount = principal - fee;
     let interest = interest(principal, terms.daily_rate, terms.period_days);
     let total = principal + interest;
@@ -95,9 +95,9 @@ pub fn disclose(principal: Decimal, terms: &LoanTerms, lender: &Lender) -> Discl
             terms.period_days,
             DAYS_PER_MONTH,
         ),
-        overdue_daily_rate_pct: daily_rate_pct(terms.overdue_daily_rate),
-        max_total_cost_pct: terms.max_total_cost_pct,
-        cooling_off_days: terms.cooling_off_days,
+        overdue_daily_rate_pct: daily_rate_pct(terms.pricing.overdue_daily_rate),
+        max_total_cost_pct: terms.pricing.max_total_cost_pct,
+        cooling_off_days: terms.pricing.cooling_off_days,
         schedule,
         lender: lender.clone(),
         notice: Lender::NOTICE.to_string(),

@@ -16,7 +16,7 @@ pub use compliance::{
     ComplianceBreach, ComplianceCaps, CompliancePolicy, ComplianceProfile, EffectiveRateCap,
 };
 pub use disclosure::{disclose, Disclosure, ScheduledPayment};
-pub use terms::{Lender, LoanTerms, Product, RateConfig, TermsError};
+pub use terms::{Lender, LoanTerms, Pricing, Product, RateConfig, TermsError};
 
 use rust_decimal::{Decimal, RoundingStrategy};
 use rust_decimal_macros::dec;
@@ -141,8 +141,8 @@ pub fn payoff(
     let full_interest = interest(principal, terms.daily_rate, terms.period_days);
     // "Within N days of the payout" includes day N (the reading that favours the
     // borrower); a window of 0 days means no cooling-off.
-    let cooling_off =
-        terms.cooling_off_days > 0 && days_since_payout <= i64::from(terms.cooling_off_days);
+    let cooling_off = terms.pricing.cooling_off_days > 0
+        && days_since_payout <= i64::from(terms.pricing.cooling_off_days);
     if cooling_off {
         return Payoff {
             amount: (principal - repaid).max(Decimal::ZERO),

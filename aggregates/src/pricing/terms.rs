@@ -47,6 +47,17 @@ pub struct Product {
     pub amount_step: Decimal,
     /// The periods offered, each with its daily rate.
     pub rate_configs: Vec<RateConfig>,
+    /// Fees, caps and limits, the same for every period; each order's terms copy
+    /// them at apply. Flattened: the configuration names its fields beside the others.
+    #[serde(flatten)]
+    pub pricing: Pricing,
+}
+
+/// What a product charges and allows beside its rate and term: the same for every
+/// period it offers, and copied whole into the terms of each order applied for
+/// ([`LoanTerms::pricing`]). Declared once, here, for both.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pricing {
     /// Processing fee in percent of principal, deducted from the payout (default 0).
     pub processing_fee_pct: Decimal,
     /// Overdue fee per overdue installment per day, unit of `daily_rate` (default 0).
@@ -92,13 +103,7 @@ impl Product {
         Ok(LoanTerms {
             daily_rate: config.daily_rate,
             period_days,
-            processing_fee_pct: self.processing_fee_pct,
-            overdue_daily_rate: self.overdue_daily_rate,
-            max_total_cost_pct: self.max_total_cost_pct,
-            cooling_off_days: self.cooling_off_days,
-            offer_valid_days: self.offer_valid_days,
-            repay_min: self.repay_min,
-            repay_max: self.repay_max,
+            pricing: self.pricing.clone(),
         })
     }
 
@@ -133,25 +138,16 @@ impl Product {
 }
 
 /// The terms an order is bound by, copied from the product at apply so later
-/// configuration changes never alter a signed loan.
+/// configuration changes never alter a signed loan. Stored in `LoanApplied`: the
+/// pricing is flattened, so the stored shape is one flat object (`daily_rate`,
+/// `period_days`, then the fields of [`Pricing`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LoanTerms {
     /// Thousandths of a percent per day.
     pub daily_rate: u32,
     /// Term in days; one installment per day.
     pub period_days: u32,
-    /// Processing fee in percent of principal.
-    pub processing_fee_pct: Decimal,
-    /// Overdue fee rate per overdue installment per day (unit of `daily_rate`).
-    pub overdue_daily_rate: u32,
-    /// Cap on interest plus fees, percent of principal.
-    pub max_total_cost_pct: Decimal,
-    /// Cooling-off window in days (P12).
-    pub cooling_off_days: u32,
-    /// Days an approved offer stays withdrawable.
-    pub offer_valid_days: u32,
-    /// Smallest repayment except the final one.
-    pub repay_min: Decimal,
-    /// Largest single repayment.
-    pub repay_max: Decimal,
+    /// The product's fees, caps and limits at apply.
+    #[serde(flatten)]
+    pub pricing: Pricing,
 }

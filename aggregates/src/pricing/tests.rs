@@ -102,7 +102,7 @@ fn rates_are_displayed_from_thousandths_of_a_percent() {
 #[test]
 fn disclosure_states_every_cost_p5() {
     let mut t = terms(200, 6);
-    t.processing_fee_pct = dec!(1);
+    t.pricing.processing_fee_pct = dec!(1);
     let d = disclose(dec!(80000), &t, &demo_lender());
     assert_eq!(d.principal, dec!(80000));
     assert_eq!(d.processing_fee, dec!(800.00));
@@ -134,7 +134,7 @@ fn payoff_charges_interest_only_for_days_elapsed_p12() {
     assert!(!p.cooling_off);
     // Day 0 after the cooling-off window would charge at least one day.
     let mut no_cooling = t.clone();
-    no_cooling.cooling_off_days = 0;
+    no_cooling.pricing.cooling_off_days = 0;
     let p = payoff(principal, &no_cooling, 0, Decimal::ZERO, Decimal::ZERO);
     assert_eq!(p.amount, dec!(80160.0), "at least one day");
     // Past the term, interest stops at the term.
@@ -200,24 +200,24 @@ fn each_ph_cap_is_enforced() {
         Err(ComplianceBreach::DailyRate { .. })
     ));
     let mut fee = terms(200, 6);
-    fee.processing_fee_pct = dec!(2); // (960 + 1600) / 78,400 × 5 = 16.3 %/month
+    fee.pricing.processing_fee_pct = dec!(2); // (960 + 1600) / 78,400 × 5 = 16.3 %/month
     assert!(matches!(
         ComplianceProfile::Ph.check_loan(dec!(80000), &fee),
         Err(ComplianceBreach::EffectiveRate { .. })
     ));
     let mut penalty = terms(200, 6);
-    penalty.overdue_daily_rate = 167; // 5.01 %/month
+    penalty.pricing.overdue_daily_rate = 167; // 5.01 %/month
     assert!(matches!(
         ComplianceProfile::Ph.check_loan(dec!(80000), &penalty),
         Err(ComplianceBreach::OverdueRate { .. })
     ));
-    penalty.overdue_daily_rate = 166;
+    penalty.pricing.overdue_daily_rate = 166;
     assert_eq!(
         ComplianceProfile::Ph.check_loan(dec!(80000), &penalty),
         Ok(())
     );
     let mut lax = terms(200, 6);
-    lax.max_total_cost_pct = dec!(150);
+    lax.pricing.max_total_cost_pct = dec!(150);
     assert!(matches!(
         ComplianceProfile::Ph.check_loan(dec!(80000), &lax),
         Err(ComplianceBreach::TotalCost { .. })
@@ -243,7 +243,7 @@ fn each_th_cap_is_enforced() {
         Err(ComplianceBreach::Period { .. })
     ));
     let mut default_rate = terms(60, 30);
-    default_rate.overdue_daily_rate = 69; // 25.185 %/yr > 21.9 + 3
+    default_rate.pricing.overdue_daily_rate = 69; // 25.185 %/yr > 21.9 + 3
     assert!(matches!(
         ComplianceProfile::Th.check_loan(dec!(20000), &default_rate),
         Err(ComplianceBreach::OverdueRate { .. })
@@ -269,8 +269,8 @@ fn arb_product() -> impl Strategy<Value = Product> {
             product.amount_min = dec!(1000);
             product.amount_step = dec!(1000);
             product.amount_max = dec!(1000) * Decimal::from(steps);
-            product.processing_fee_pct = Decimal::from(fee_bp) / dec!(100);
-            product.overdue_daily_rate = overdue;
+            product.pricing.processing_fee_pct = Decimal::from(fee_bp) / dec!(100);
+            product.pricing.overdue_daily_rate = overdue;
             product.rate_configs = periods
                 .into_iter()
                 .map(|period_days| RateConfig {
@@ -339,4 +339,42 @@ proptest! {
         prop_assert!(p.amount <= (total - repaid).max(Decimal::ZERO));
         prop_assert!(p.amount >= Decimal::ZERO);
     }
+}
+
+/// `LoanTerms` as `LoanApplied` has always stored it: one flat object, the product's
+/// pricing beside the rate and the term, in this order.
+const STORED_TERMS: &str = r#"{"daily_rate":200,"period_days":6,"processing_fee_pct":"0","overdue_daily_rate":0,"max_total_cost_pct":"100","cooling_off_days":7,"offer_valid_days":7,"repay_min":"100","repay_max":"20000"}"#;
+
+#[test]
+fn loan_terms_keep_their_stored_shape() {
+    let terms = terms(200, 6);
+    assert_eq!(serde_json::to_string(&terms).unwrap(), STORED_TERMS);
+    let read: LoanTerms = serde_json::from_str(STORED_TERMS).unwrap();
+    assert_eq!(read, terms);
+    // Amounts written as numbers read the same.
+    let numbers = STORED_TERMS
+        .replace("\"100\"", "100")
+        .replace("\"20000\"", "20000");
+    let read: LoanTerms = serde_json::from_str(&numbers).unwrap();
+    assert_eq!(read, terms);
+}
+
+#[test]
+fn a_product_reads_its_pricing_from_the_flat_configuration() {
+    let configured = serde_json::json!({
+        "id": 1, "name": "Cash Loan", "enabled": true,
+        "amount_min": "80000", "amount_max": "3000000", "amount_step": "10000",
+        "rate_configs": [
+            {"period_days": 6, "daily_rate": 200},
+            {"period_days": 12, "daily_rate": 150},
+            {"period_days": 18, "daily_rate": 120},
+            {"period_days": 24, "daily_rate": 100}
+        ],
+        "processing_fee_pct": "0", "overdue_daily_rate": 0, "max_total_cost_pct": "100",
+        "cooling_off_days": 7, "offer_valid_days": 7, "repay_min": "100", "repay_max": "20000"
+    });
+    let product: Product = serde_json::from_value(configured).unwrap();
+    assert_eq!(product, demo_product());
+    // The terms of each period carry the product's pricing as it is.
+    assert_eq!(product.terms_for(6).unwrap().pricing, product.pricing);
 }

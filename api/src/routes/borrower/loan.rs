@@ -1,7 +1,6 @@
 //! Borrower loan calls: `/jackey/loan/*` and `/jackey/user/withdraw` (PRODUCT.md 8).
 
 use aggregates::order::{Order, OrderCommand, OrderStatus};
-use aggregates::pricing::disclose;
 use aggregates::types::Amount;
 use aggregates::user::{UserCommand, UserEvent, MAX_FAILED_ATTEMPTS};
 use aggregates::{Actor, ErrorCode};
@@ -364,26 +363,15 @@ struct QuoteBody {
     app_id: i64,
 }
 
+/// The disclosure of the application `body` describes: the order's own pricing, the
+/// one `ApplyForLoan` records.
 fn quote_for(
     state: &AppState,
     body: &QuoteBody,
 ) -> Result<aggregates::pricing::Disclosure, ApiError> {
-    let product = &product_config(state, body.app_id)?.product;
-    if !product.enabled {
-        return Err(aggregates::order::OrderError::ProductDisabled.into());
-    }
-    let terms = product
-        .terms_for(body.period_days)
-        .map_err(|e| ApiError::new(ErrorCode::RequestError, e.to_string()))?;
-    product
-        .check_amount(body.amt.value())
-        .map_err(|e| ApiError::new(ErrorCode::RequestError, e.to_string()))?;
-    state
-        .order_services
-        .compliance
-        .check_loan(body.amt.value(), &terms)
-        .map_err(|e| aggregates::order::OrderError::Compliance(e).into())
-        .map(|()| disclose(body.amt.value(), &terms, &state.config.lender))
+    let (amount, period_days) = (body.amt.value(), body.period_days);
+    let quote = aggregates::order::quote(&state.order_services, body.app_id, amount, period_days)?;
+    Ok(quote.disclosure)
 }
 
 #[utoipa::path(
