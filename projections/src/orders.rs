@@ -236,7 +236,7 @@ pub fn order_doc(order: &Order, number: &str) -> OrderDoc {
         last_withdraw_amount: last_withdraw_amount.map(money_text),
         last_withdraw_error: order.last_withdraw_error.clone(),
         offer_expires_at: order.offer_expires_at.map(time_text),
-        order_id: order.id,
+        order_id: order.id.unwrap_or_default(),
         order_no: number.to_string(),
         paid_at: loan.map(|l| time_text(l.paid_at)),
         payout_in_flight: order.payout.is_some(),

@@ -14,6 +14,7 @@ use std::future::Future;
 pub use projections::reads::borrower::OrderColumns;
 use projections::reads::borrower::{self as reads, OrderListRow, OrderRow};
 use projections::store::Database;
+use projections::views::{LoanProgress, OrderSummary, TimelineEntry, TimelineEvent};
 use projections::ProjectionError;
 
 use crate::auth::{self, BorrowerToken, TokenKind};
@@ -28,7 +29,7 @@ const BORROWER: &str = TokenKind::Borrower.as_str();
 pub async fn loan_progress(
     state: &AppState,
     token: &BorrowerToken,
-) -> Result<Option<Json>, ApiError> {
+) -> Result<Option<LoanProgress>, ApiError> {
     let hash = &token.hash;
     let found = own(state, move |db| async move {
         reads::progress(&db, hash, BORROWER).await
@@ -36,13 +37,19 @@ pub async fn loan_progress(
     .await?;
     let (session, row) = found.unzip();
     auth::check(state, session)?;
-    Ok(row.flatten().map(|(order_id, status, apply_amount, balance, contract)| {
-        json!({ "orderId": order_id, "status": status, "applyAmount": apply_amount, "balance": balance, "contract": contract })
-    }))
+    Ok(row.flatten().map(
+        |(order_id, status, apply_amount, balance, contract)| LoanProgress {
+            apply_amount,
+            balance,
+            contract,
+            order_id,
+            status,
+        },
+    ))
 }
 
 /// `/loan/getUserOrderList`: {orderId, status, principal, applyTime}, newest first.
-pub async fn order_list(state: &AppState, user_id: Uuid) -> Result<Vec<Json>, ApiError> {
+pub async fn order_list(state: &AppState, user_id: Uuid) -> Result<Vec<OrderSummary>, ApiError> {
     let rows = reads::order_list(state.read_models(), &user_id.to_string()).await?;
     Ok(order_list_docs(rows))
 }
@@ -51,7 +58,7 @@ pub async fn order_list(state: &AppState, user_id: Uuid) -> Result<Vec<Json>, Ap
 pub async fn own_order_list(
     state: &AppState,
     token: &BorrowerToken,
-) -> Result<Vec<Json>, ApiError> {
+) -> Result<Vec<OrderSummary>, ApiError> {
     let hash = &token.hash;
     let found = own(state, move |db| async move {
         reads::orders(&db, hash, BORROWER).await
@@ -79,27 +86,34 @@ where
     Ok(found)
 }
 
-fn order_list_docs(rows: Vec<OrderListRow>) -> Vec<Json> {
-    rows
-        .into_iter()
-        .map(|(order_id, status, principal, applied_at, order_no)| {
-            json!({ "orderId": order_id, "orderNo": order_no, "status": status, "principal": principal, "applyTime": applied_at })
-        })
+fn order_list_docs(rows: Vec<OrderListRow>) -> Vec<OrderSummary> {
+    rows.into_iter()
+        .map(
+            |(order_id, status, principal, apply_time, order_no)| OrderSummary {
+                apply_time,
+                order_id,
+                order_no,
+                principal,
+                status,
+            },
+        )
         .collect()
 }
 
 /// `/loan/orderTimeline`: the order's events as the borrower sees them; who acted is
 /// given by role, never an auditor's identity.
-pub async fn order_timeline(state: &AppState, order_id: &str) -> Result<Vec<Json>, ApiError> {
+/// Errors: 500 when a stored entry does not decode.
+pub async fn order_timeline(
+    state: &AppState,
+    order_id: &str,
+) -> Result<Vec<TimelineEvent>, ApiError> {
     let rows = reads::timeline(state.read_models(), order_id).await?;
-    Ok(rows
-        .into_iter()
+    rows.into_iter()
         .map(|(doc, actor)| {
-            let mut doc: Json = serde_json::from_str(&doc).unwrap_or(Json::Null);
-            doc["by"] = json!(actor.split(':').next().unwrap_or("system"));
-            doc
+            let entry: TimelineEntry = serde_json::from_str(&doc).map_err(ApiError::internal)?;
+            Ok(TimelineEvent::new(entry, &actor))
         })
-        .collect())
+        .collect()
 }
 
 /// `/user/getLastWithdrawError`: the text, empty when none.

@@ -21,36 +21,46 @@ pub struct OrderDoc {
     #[schema(example = "5000.00")]
     pub apply_amount: String,
     /// When applied: RFC 3339 UTC; null before the application is recorded.
+    #[schema(required = true)]
     pub apply_time: Option<String>,
     /// Nominal APR in percent (daily % × 365), a decimal string (`"73"`); null without terms.
+    #[schema(required = true)]
     pub apr: Option<String>,
     /// Withdrawable balance (status 9): money.
     pub balance: String,
     /// The cost disclosure (P5): of the amount paid out once disbursed, else of the
     /// application; null before one exists. (Stored with its keys sorted.)
     #[serde(serialize_with = "super::sorted")]
+    #[schema(required = true)]
     pub disclosure: Option<Disclosure>,
     /// Interest over the whole term: money; null before a disclosure exists.
+    #[schema(required = true)]
     pub interest: Option<String>,
     /// Interest not charged because the loan closed early: money; null before payout.
+    #[schema(required = true)]
     pub interest_waived: Option<String>,
     /// The amount of the payout in flight, else the principal paid out: money; null
     /// before either.
+    #[schema(required = true)]
     pub last_withdraw_amount: Option<String>,
     /// Why the last payout failed, as shown to the borrower; null when none failed.
+    #[schema(required = true)]
     pub last_withdraw_error: Option<String>,
     /// Until when the approved offer can be withdrawn: RFC 3339 UTC; null before approval.
+    #[schema(required = true)]
     pub offer_expires_at: Option<String>,
-    /// The order's id; null only for an order not yet applied (never answered).
-    pub order_id: Option<Uuid>,
+    /// The order's id (every stored order has one: its first event is `LoanApplied`).
+    pub order_id: Uuid,
     /// The number people see (PRODUCT.md 12.5), e.g. `HL-2611-000123`.
     #[schema(example = "HL-2611-000123")]
     pub order_no: String,
     /// When the payout reached the borrower: RFC 3339 UTC; null before payout.
+    #[schema(required = true)]
     pub paid_at: Option<String>,
     /// A payout is in flight (withdrawing again is refused).
     pub payout_in_flight: bool,
     /// Term in days; null without terms.
+    #[schema(required = true)]
     pub period_days: Option<u32>,
     /// The installments, once disbursed (empty before).
     pub period_views: Vec<Installment>,
@@ -59,10 +69,12 @@ pub struct OrderDoc {
     /// The product's name at apply.
     pub product_name: String,
     /// Daily rate in percent, a decimal string (`"0.2"`); null without terms.
+    #[schema(required = true)]
     pub rate: Option<String>,
     /// The applicant's real name.
     pub real_name: String,
     /// Why the order was refused; null unless refused.
+    #[schema(required = true)]
     pub refuse_reason: Option<String>,
     /// Still owed: money.
     pub remaining: String,
@@ -71,10 +83,12 @@ pub struct OrderDoc {
     /// What the officer asks to fix while the order is 2 (PRODUCT.md 12.4); empty otherwise.
     pub resubmission_items: Vec<ResubmissionItem>,
     /// Why a resubmission is asked for; null when none is pending.
+    #[schema(required = true)]
     pub resubmission_reason: Option<String>,
     /// The order status (PRODUCT.md 4.3).
     pub status: u8,
     /// Principal + interest: money; null before a disclosure exists.
+    #[schema(required = true)]
     pub total_repay: Option<String>,
     /// The borrower.
     pub user_id: Uuid,
@@ -108,56 +122,73 @@ pub struct TimelineDetail {
     /// OverdueFeeCharged, OverdueReversed (the fees taken back), PaymentSessionOpened,
     /// PaymentSessionPaid, ManualRepaymentProposed, PaymentRefundDue, ReminderDue: money.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub amount: Option<String>,
     /// FinalAuditPassed: money.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub approved_amount: Option<String>,
     /// PayoutRequested: the bank or e-wallet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub bank_name: Option<String>,
     /// PayoutRequested: the account number, masked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub card_no: Option<String>,
     /// LoanRepaid: closed within the cooling-off period.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub cooling_off: Option<bool>,
     /// InstallmentOverdue, ReminderDue: YYYY-MM-DD.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub due_date: Option<String>,
     /// PaymentSessionOpened: when the page stops being payable, RFC 3339 UTC.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub expires_at: Option<String>,
     /// LoanRepaid: money.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub fees_waived: Option<String>,
     /// LoanRepaid: money.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub interest_waived: Option<String>,
     /// ReminderDue: which reminder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub kind: Option<ReminderKind>,
     /// PayoutSucceeded: what reached the account after fees, money.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub net_amount: Option<String>,
     /// FinalAuditPassed: RFC 3339 UTC.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub offer_expires_at: Option<String>,
     /// InstallmentOverdue, OverdueFeeCharged, OverdueReversed, ReminderDue: the
     /// installment number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub period: Option<u32>,
     /// LoanApplied: term in days.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub period_days: Option<u32>,
     /// PayoutSucceeded: the principal paid out, money.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub principal: Option<String>,
     /// ResubmissionRequested, LoanRefused, PayoutFailed (may end in "(code)"),
     /// PaymentRefundDue (why the money was not owed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub reason: Option<String>,
     /// LoanRefused: the review that refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub stage: Option<ReviewStage>,
 }
 

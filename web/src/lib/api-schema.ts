@@ -741,7 +741,7 @@ export interface paths {
         put?: never;
         /**
          * The latest order's progress
-         * @description `data`: {status, applyAmount, balance, orderId, contract}, or null without an order.
+         * @description `data`: the latest order's progress, or null without an order.
          */
         post: operations["loan_progress"];
         delete?: never;
@@ -781,7 +781,7 @@ export interface paths {
         put?: never;
         /**
          * The borrower's orders
-         * @description `data`: list of {orderId, status, principal, applyTime}, newest first.
+         * @description `data`: the borrower's orders, newest first.
          */
         post: operations["order_list"];
         delete?: never;
@@ -821,7 +821,7 @@ export interface paths {
         put?: never;
         /**
          * An order's events as the borrower sees them
-         * @description 40007 no such order of this borrower.
+         * @description `data`: the order's events, oldest first; who acted is given by role. 40007 no such order of this borrower.
          */
         post: operations["order_timeline"];
         delete?: never;
@@ -1704,6 +1704,47 @@ export interface components {
             user: components["schemas"]["ExportedUser"];
             wallet?: null | components["schemas"]["ExportedWallet"];
         };
+        /** @description Everything P5 requires, for one principal and one set of terms. */
+        Disclosure: {
+            /** @description Nominal APR in percent (daily % × 365). */
+            aprPct: string;
+            /**
+             * Format: int32
+             * @description Days after payout in which returning the principal closes the loan free.
+             */
+            coolingOffDays: number;
+            /** @description Daily rate in percent. */
+            dailyRatePct: string;
+            /** @description Effective monthly rate in percent, fees included. */
+            effectiveMonthlyRatePct: string;
+            /** @description Interest over the whole term. */
+            interest: string;
+            /** @description Who lends (P14). */
+            lender: components["schemas"]["Lender"];
+            /** @description Interest and fees together never exceed this percentage of principal. */
+            maxTotalCostPct: string;
+            /** @description What reaches the borrower's bank account: principal − fee. */
+            netAmount: string;
+            /** @description "We never ask you to pay to receive a loan." (P14) */
+            notice: string;
+            /** @description Overdue fee per overdue installment per day, in percent (0 when none). */
+            overdueDailyRatePct: string;
+            /** @description The regular (first) installment. */
+            perPeriodPayment: string;
+            /**
+             * Format: int32
+             * @description Term in days.
+             */
+            periodDays: number;
+            /** @description Amount borrowed (and, after payout, the amount paid out). */
+            principal: string;
+            /** @description Processing fee deducted from the payout. */
+            processingFee: string;
+            /** @description The installments. */
+            schedule: components["schemas"]["ScheduledPayment"][];
+            /** @description Principal + interest. */
+            totalRepayable: string;
+        };
         /** @description One recorded download of an order's document. */
         DownloadView: {
             /** @description `user:<id>` or `auditor:<id>`. */
@@ -1836,6 +1877,38 @@ export interface components {
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
          *     `data: null`.
          */
+        Envelope_Option_LoanProgress: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description The amount applied for: money. */
+                applyAmount: string;
+                /** @description Withdrawable balance (status 9): money. */
+                balance: string;
+                /** @description The contract's path (`/contract/{orderId}`) once signed, else empty. */
+                contract: string;
+                /** @description The order's id. */
+                orderId: string;
+                /**
+                 * Format: int64
+                 * @description The order status (PRODUCT.md 4.3).
+                 */
+                status: number;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
         Envelope_Option_LoginData: {
             /**
              * Format: int32
@@ -1920,6 +1993,106 @@ export interface components {
                  * @description Those not read yet.
                  */
                 unread: number;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_OrderDoc: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /**
+                 * Format: int64
+                 * @description The product (`/loan/appList` id).
+                 */
+                appId: number;
+                /**
+                 * @description The amount applied for: money, a decimal string with two places.
+                 * @example 5000.00
+                 */
+                applyAmount: string;
+                /** @description When applied: RFC 3339 UTC; null before the application is recorded. */
+                applyTime: string | null;
+                /** @description Nominal APR in percent (daily % × 365), a decimal string (`"73"`); null without terms. */
+                apr: string | null;
+                /** @description Withdrawable balance (status 9): money. */
+                balance: string;
+                disclosure: null | components["schemas"]["Disclosure"];
+                /** @description Interest over the whole term: money; null before a disclosure exists. */
+                interest: string | null;
+                /** @description Interest not charged because the loan closed early: money; null before payout. */
+                interestWaived: string | null;
+                /**
+                 * @description The amount of the payout in flight, else the principal paid out: money; null
+                 *     before either.
+                 */
+                lastWithdrawAmount: string | null;
+                /** @description Why the last payout failed, as shown to the borrower; null when none failed. */
+                lastWithdrawError: string | null;
+                /** @description Until when the approved offer can be withdrawn: RFC 3339 UTC; null before approval. */
+                offerExpiresAt: string | null;
+                /**
+                 * Format: uuid
+                 * @description The order's id (every stored order has one: its first event is `LoanApplied`).
+                 */
+                orderId: string;
+                /**
+                 * @description The number people see (PRODUCT.md 12.5), e.g. `HL-2611-000123`.
+                 * @example HL-2611-000123
+                 */
+                orderNo: string;
+                /** @description When the payout reached the borrower: RFC 3339 UTC; null before payout. */
+                paidAt: string | null;
+                /** @description A payout is in flight (withdrawing again is refused). */
+                payoutInFlight: boolean;
+                /**
+                 * Format: int32
+                 * @description Term in days; null without terms.
+                 */
+                periodDays: number | null;
+                /** @description The installments, once disbursed (empty before). */
+                periodViews: components["schemas"]["Installment"][];
+                /** @description Principal paid out, else the amount applied for: money. */
+                principal: string;
+                /** @description The product's name at apply. */
+                productName: string;
+                /** @description Daily rate in percent, a decimal string (`"0.2"`); null without terms. */
+                rate: string | null;
+                /** @description The applicant's real name. */
+                realName: string;
+                /** @description Why the order was refused; null unless refused. */
+                refuseReason: string | null;
+                /** @description Still owed: money. */
+                remaining: string;
+                /** @description Repaid so far: money. */
+                repaid: string;
+                /** @description What the officer asks to fix while the order is 2 (PRODUCT.md 12.4); empty otherwise. */
+                resubmissionItems: components["schemas"]["ResubmissionItem"][];
+                /** @description Why a resubmission is asked for; null when none is pending. */
+                resubmissionReason: string | null;
+                /**
+                 * Format: int32
+                 * @description The order status (PRODUCT.md 4.3).
+                 */
+                status: number;
+                /** @description Principal + interest: money; null before a disclosure exists. */
+                totalRepay: string | null;
+                /**
+                 * Format: uuid
+                 * @description The borrower.
+                 */
+                userId: string;
             };
             /**
              * @description "ok", or what went wrong in words.
@@ -2082,6 +2255,38 @@ export interface components {
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
          *     `data: null`.
          */
+        Envelope_Option_Vec_OrderSummary: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description When applied: RFC 3339 UTC. */
+                applyTime: string;
+                /** @description The order's id. */
+                orderId: string;
+                /** @description What people see (PRODUCT.md 12.5), e.g. `HL-2611-000123`. */
+                orderNo: string;
+                /** @description Principal paid out, else the amount applied for: money. */
+                principal: string;
+                /**
+                 * Format: int64
+                 * @description The order status (PRODUCT.md 4.3).
+                 */
+                status: number;
+            }[];
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
         Envelope_Option_Vec_ReceiptView: {
             /**
              * Format: int32
@@ -2144,6 +2349,41 @@ export interface components {
                 expiresAt: string;
                 /** @description The first 16 hex digits of the token's SHA-256: names it for `revoke`. */
                 id: string;
+            }[];
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_Vec_TimelineEvent: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description When it happened: RFC 3339 UTC. */
+                at: string;
+                /**
+                 * @description Who acted, by role only: `user`, `auditor` or `system`.
+                 * @example auditor
+                 */
+                by: string;
+                /** @description What the event carries. */
+                detail: components["schemas"]["TimelineDetail"];
+                /**
+                 * Format: int64
+                 * @description The event's number within its order (from 1).
+                 */
+                sequence: number;
+                /** @description The order event's name (aggregates/src/order/events.rs), e.g. `PayoutSucceeded`. */
+                type: string;
             }[];
             /**
              * @description "ok", or what went wrong in words.
@@ -2469,6 +2709,28 @@ export interface components {
              */
             handHoldImage: string;
         };
+        /** @description One installment of [`OrderDoc::period_views`]. */
+        Installment: {
+            /** @description Amount due (principal share, interest and fees): money. */
+            amt: string;
+            /** @description The due day: YYYY-MM-DD. */
+            dueDate: string;
+            /** @description Paid so far: money. */
+            paid: string;
+            /**
+             * Format: int32
+             * @description 1-based installment number.
+             */
+            period: number;
+            /**
+             * Format: int32
+             * @description 0 unpaid, 1 repaid, 2 overdue (PRODUCT.md 4.4); every installment of a repaid
+             *     order reads 1.
+             */
+            status: number;
+            /** @description The part not charged because the loan closed early: money (`"0.00"` otherwise). */
+            waived: string;
+        };
         JournalBody: {
             account?: string | null;
             orderId?: string | null;
@@ -2483,6 +2745,31 @@ export interface components {
              * @example banks
              */
             key: string;
+        };
+        /** @description The lender shown in the footer, the about page and the contract (P14). */
+        Lender: {
+            /** @description Registered legal name. */
+            legal_name: string;
+            /** @description Lending licence number(s) (e.g. SEC certificate of authority). */
+            licence_no: string;
+            /** @description Company registration number. */
+            registration_no: string;
+        };
+        /** @description The latest order's progress (`/loan/getLoanProgress`). */
+        LoanProgress: {
+            /** @description The amount applied for: money. */
+            applyAmount: string;
+            /** @description Withdrawable balance (status 9): money. */
+            balance: string;
+            /** @description The contract's path (`/contract/{orderId}`) once signed, else empty. */
+            contract: string;
+            /** @description The order's id. */
+            orderId: string;
+            /**
+             * Format: int64
+             * @description The order status (PRODUCT.md 4.3).
+             */
+            status: number;
         };
         LoginBody: {
             /**
@@ -2604,9 +2891,112 @@ export interface components {
             /** @description The order; omitted or empty: the borrower's latest. */
             loanOrderId?: string | null;
         };
+        /**
+         * @description The whole order as the borrower sees it (`/loan/orderInfo`, `order_detail.doc`).
+         *     Fields in the byte order of their names: the stored text is hashed.
+         */
+        OrderDoc: {
+            /**
+             * Format: int64
+             * @description The product (`/loan/appList` id).
+             */
+            appId: number;
+            /**
+             * @description The amount applied for: money, a decimal string with two places.
+             * @example 5000.00
+             */
+            applyAmount: string;
+            /** @description When applied: RFC 3339 UTC; null before the application is recorded. */
+            applyTime: string | null;
+            /** @description Nominal APR in percent (daily % × 365), a decimal string (`"73"`); null without terms. */
+            apr: string | null;
+            /** @description Withdrawable balance (status 9): money. */
+            balance: string;
+            disclosure: null | components["schemas"]["Disclosure"];
+            /** @description Interest over the whole term: money; null before a disclosure exists. */
+            interest: string | null;
+            /** @description Interest not charged because the loan closed early: money; null before payout. */
+            interestWaived: string | null;
+            /**
+             * @description The amount of the payout in flight, else the principal paid out: money; null
+             *     before either.
+             */
+            lastWithdrawAmount: string | null;
+            /** @description Why the last payout failed, as shown to the borrower; null when none failed. */
+            lastWithdrawError: string | null;
+            /** @description Until when the approved offer can be withdrawn: RFC 3339 UTC; null before approval. */
+            offerExpiresAt: string | null;
+            /**
+             * Format: uuid
+             * @description The order's id (every stored order has one: its first event is `LoanApplied`).
+             */
+            orderId: string;
+            /**
+             * @description The number people see (PRODUCT.md 12.5), e.g. `HL-2611-000123`.
+             * @example HL-2611-000123
+             */
+            orderNo: string;
+            /** @description When the payout reached the borrower: RFC 3339 UTC; null before payout. */
+            paidAt: string | null;
+            /** @description A payout is in flight (withdrawing again is refused). */
+            payoutInFlight: boolean;
+            /**
+             * Format: int32
+             * @description Term in days; null without terms.
+             */
+            periodDays: number | null;
+            /** @description The installments, once disbursed (empty before). */
+            periodViews: components["schemas"]["Installment"][];
+            /** @description Principal paid out, else the amount applied for: money. */
+            principal: string;
+            /** @description The product's name at apply. */
+            productName: string;
+            /** @description Daily rate in percent, a decimal string (`"0.2"`); null without terms. */
+            rate: string | null;
+            /** @description The applicant's real name. */
+            realName: string;
+            /** @description Why the order was refused; null unless refused. */
+            refuseReason: string | null;
+            /** @description Still owed: money. */
+            remaining: string;
+            /** @description Repaid so far: money. */
+            repaid: string;
+            /** @description What the officer asks to fix while the order is 2 (PRODUCT.md 12.4); empty otherwise. */
+            resubmissionItems: components["schemas"]["ResubmissionItem"][];
+            /** @description Why a resubmission is asked for; null when none is pending. */
+            resubmissionReason: string | null;
+            /**
+             * Format: int32
+             * @description The order status (PRODUCT.md 4.3).
+             */
+            status: number;
+            /** @description Principal + interest: money; null before a disclosure exists. */
+            totalRepay: string | null;
+            /**
+             * Format: uuid
+             * @description The borrower.
+             */
+            userId: string;
+        };
         OrderReasonBody: {
             orderId: string;
             reason?: string;
+        };
+        /** @description One order of `/loan/getUserOrderList`, newest first. */
+        OrderSummary: {
+            /** @description When applied: RFC 3339 UTC. */
+            applyTime: string;
+            /** @description The order's id. */
+            orderId: string;
+            /** @description What people see (PRODUCT.md 12.5), e.g. `HL-2611-000123`. */
+            orderNo: string;
+            /** @description Principal paid out, else the amount applied for: money. */
+            principal: string;
+            /**
+             * Format: int64
+             * @description The order status (PRODUCT.md 4.3).
+             */
+            status: number;
         };
         /**
          * @description What a payment came to.
@@ -2757,6 +3147,11 @@ export interface components {
             /** @description Invite code, when the configuration asks for one. */
             telemarketingCode?: string | null;
         };
+        /**
+         * @description Which reminder of an installment.
+         * @enum {string}
+         */
+        ReminderKind: "due_in_3_days" | "due_in_1_day" | "overdue";
         ResetPasswordBody: {
             /** @description The registered phone number. */
             mobile: string;
@@ -2777,9 +3172,33 @@ export interface components {
             orderId: string;
             reason?: string;
         };
+        /**
+         * @description What an auditor's resubmission request asks the borrower to fix (PRODUCT.md 12.4).
+         *     On the wire: `"photos"`, `"profile"`, `"bank"`, `"questionnaire"`.
+         * @enum {string}
+         */
+        ResubmissionItem: "photos" | "profile" | "bank" | "questionnaire";
+        /**
+         * @description Which review refused an order.
+         * @enum {string}
+         */
+        ReviewStage: "first" | "final";
         RevokeSessionBody: {
             /** @description A session's `id` from `/jackey/user/sessions`. */
             sessionId: string;
+        };
+        /**
+         * @description One line of the schedule as disclosed: the installment falls due `period` days
+         *     after the payout day.
+         */
+        ScheduledPayment: {
+            /** @description Amount due. */
+            amount: string;
+            /**
+             * Format: int32
+             * @description 1-based installment number; due `period` days after the payout.
+             */
+            period: number;
         };
         /** @description One live borrower session, as `/jackey/user/sessions` lists it (PRODUCT.md 12.3). */
         SessionView: {
@@ -2815,6 +3234,79 @@ export interface components {
          * @enum {string}
          */
         SmsPurpose: "register" | "login" | "unlock" | "bank" | "pin";
+        /**
+         * @description The fields an event carries on the timeline: each event type has only its own
+         *     (none: `{}`). Money is a decimal string, times RFC 3339 UTC, days YYYY-MM-DD.
+         */
+        TimelineDetail: {
+            /**
+             * @description LoanApplied, PayoutRequested, PayoutFailed, RepaymentReceived,
+             *     OverdueFeeCharged, OverdueReversed (the fees taken back), PaymentSessionOpened,
+             *     PaymentSessionPaid, ManualRepaymentProposed, PaymentRefundDue, ReminderDue: money.
+             */
+            amount?: string;
+            /** @description FinalAuditPassed: money. */
+            approvedAmount?: string;
+            /** @description PayoutRequested: the bank or e-wallet. */
+            bankName?: string;
+            /** @description PayoutRequested: the account number, masked. */
+            cardNo?: string;
+            /** @description LoanRepaid: closed within the cooling-off period. */
+            coolingOff?: boolean;
+            /** @description InstallmentOverdue, ReminderDue: YYYY-MM-DD. */
+            dueDate?: string;
+            /** @description PaymentSessionOpened: when the page stops being payable, RFC 3339 UTC. */
+            expiresAt?: string;
+            /** @description LoanRepaid: money. */
+            feesWaived?: string;
+            /** @description LoanRepaid: money. */
+            interestWaived?: string;
+            /** @description ReminderDue: which reminder. */
+            kind?: components["schemas"]["ReminderKind"];
+            /** @description PayoutSucceeded: what reached the account after fees, money. */
+            netAmount?: string;
+            /** @description FinalAuditPassed: RFC 3339 UTC. */
+            offerExpiresAt?: string;
+            /**
+             * Format: int32
+             * @description InstallmentOverdue, OverdueFeeCharged, OverdueReversed, ReminderDue: the
+             *     installment number.
+             */
+            period?: number;
+            /**
+             * Format: int32
+             * @description LoanApplied: term in days.
+             */
+            periodDays?: number;
+            /** @description PayoutSucceeded: the principal paid out, money. */
+            principal?: string;
+            /**
+             * @description ResubmissionRequested, LoanRefused, PayoutFailed (may end in "(code)"),
+             *     PaymentRefundDue (why the money was not owed).
+             */
+            reason?: string;
+            /** @description LoanRefused: the review that refused. */
+            stage?: components["schemas"]["ReviewStage"];
+        };
+        /** @description One event of `/loan/orderTimeline`, oldest first. */
+        TimelineEvent: {
+            /** @description When it happened: RFC 3339 UTC. */
+            at: string;
+            /**
+             * @description Who acted, by role only: `user`, `auditor` or `system`.
+             * @example auditor
+             */
+            by: string;
+            /** @description What the event carries. */
+            detail: components["schemas"]["TimelineDetail"];
+            /**
+             * Format: int64
+             * @description The event's number within its order (from 1).
+             */
+            sequence: number;
+            /** @description The order event's name (aggregates/src/order/events.rs), e.g. `PayoutSucceeded`. */
+            type: string;
+        };
         /** @description A session token. */
         TokenData: {
             /** @description Opaque bearer token (`Authorization: Bearer ...`). */
@@ -3811,7 +4303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_LoanProgress"];
                 };
             };
         };
@@ -3855,7 +4347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_Vec_OrderSummary"];
                 };
             };
         };
@@ -3879,7 +4371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_OrderDoc"];
                 };
             };
         };
@@ -3903,7 +4395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_Vec_TimelineEvent"];
                 };
             };
         };

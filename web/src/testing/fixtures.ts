@@ -1,5 +1,6 @@
 /** Wire-shaped test data (PRODUCT.md 10). */
-import type { Disclosure, Order, User } from '@/lib/types';
+import type { Order } from '@/lib/api-types';
+import type { Disclosure, User } from '@/lib/types';
 
 export function userFixture(options: { qualified?: boolean; signatureImg?: string | null } = {}): User {
   const q = options.qualified ?? true;
@@ -61,6 +62,8 @@ export const disclosureFixture: Disclosure = {
 export function orderFixture(overrides: Partial<Order> = {}): Order {
   return {
     orderId: 'o1',
+    orderNo: '',
+    userId: 'u1',
     appId: 1,
     productName: 'Cash Loan',
     status: 9,
@@ -86,6 +89,7 @@ export function orderFixture(overrides: Partial<Order> = {}): Order {
     payoutInFlight: false,
     disclosure: null,
     periodViews: [],
+    resubmissionItems: [],
     ...overrides,
   };
 }

@@ -19,6 +19,7 @@ use crate::queries::borrower as queries;
 use crate::queries::borrower::OrderColumns;
 use crate::state::AppState;
 use projections::projection::money_text;
+use projections::views::{LoanProgress, OrderDoc, OrderSummary, TimelineEvent};
 
 /// The routes of this module.
 pub fn router() -> Router<AppState> {
@@ -268,9 +269,9 @@ async fn config_by_key(
     path = "/jackey/loan/getLoanProgress",
     tag = "borrower loan",
     summary = "The latest order's progress",
-    description = "`data`: {status, applyAmount, balance, orderId, contract}, or null without an order.",
+    description = "`data`: the latest order's progress, or null without an order.",
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the progress", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope with the progress", body = Envelope<Option<LoanProgress>>))
 )]
 async fn loan_progress(
     State(state): State<AppState>,
@@ -284,9 +285,9 @@ async fn loan_progress(
     path = "/jackey/loan/getUserOrderList",
     tag = "borrower loan",
     summary = "The borrower's orders",
-    description = "`data`: list of {orderId, status, principal, applyTime}, newest first.",
+    description = "`data`: the borrower's orders, newest first.",
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the orders", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope with the orders", body = Envelope<Option<Vec<OrderSummary>>>))
 )]
 async fn order_list(
     State(state): State<AppState>,
@@ -311,7 +312,7 @@ struct OrderBody {
     description = "The body may be empty (the latest order). 40007 no such order of this borrower.",
     security(("bearer" = [])),
     request_body = Option<OrderBody>,
-    responses((status = 200, description = "Envelope with the order document", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope with the order document", body = Envelope<Option<OrderDoc>>))
 )]
 async fn order_info(
     State(state): State<AppState>,
@@ -333,10 +334,11 @@ async fn order_info(
     path = "/jackey/loan/orderTimeline",
     tag = "borrower loan",
     summary = "An order's events as the borrower sees them",
-    description = "40007 no such order of this borrower.",
+    description = "`data`: the order's events, oldest first; who acted is given by role. \
+                   40007 no such order of this borrower.",
     security(("bearer" = [])),
     request_body = OrderBody,
-    responses((status = 200, description = "Envelope with the events", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope with the events", body = Envelope<Option<Vec<TimelineEvent>>>))
 )]
 async fn order_timeline(
     State(state): State<AppState>,

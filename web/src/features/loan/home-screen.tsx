@@ -36,7 +36,7 @@ import { isQualified, mainButton, walletPath } from '@/lib/rules';
 import { useCompanyText } from '@/lib/company-text';
 import { useCompanyConfigQuery, useLoanProgressQuery, useOrderInfoQuery, useUserInfoQuery } from '@/lib/shared-api';
 import { storage } from '@/lib/storage';
-import type { Order } from '@/lib/types';
+import type { Order } from '@/lib/api-types';
 import Banner from './banner';
 import { owedSummary } from './owed-summary';
 import { useCooldown } from './use-cooldown';

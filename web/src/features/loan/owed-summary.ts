@@ -4,7 +4,7 @@
  * date) and the overdue amount, if any. In minor units (bigint), never floats.
  */
 import { minorToText, toMinor } from '@/lib/money';
-import type { Order } from '@/lib/types';
+import type { Order } from '@/lib/api-types';
 
 export interface OwedSummary {
   /** Everything the schedule still asks for. */

@@ -29,7 +29,7 @@ import { payoutReason, type ApiFailure } from '@/lib/envelope';
 import { lastFour } from '@/lib/mask';
 import { reviewStep } from '@/lib/rules';
 import { sharedApi, useOrderInfoQuery, useOrderTimelineQuery, useUserInfoQuery } from '@/lib/shared-api';
-import type { Order } from '@/lib/types';
+import type { Order } from '@/lib/api-types';
 import { OrderDocuments } from './order-documents';
 import { OrderTimeline } from './order-timeline';
 import { ResubmissionPanel } from './resubmission-panel';

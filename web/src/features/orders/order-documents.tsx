@@ -7,7 +7,7 @@
 import { useTranslation } from 'react-i18next';
 import { PdfLink } from '@/components/pdf-download';
 import { useMoney } from '@/components/use-money';
-import type { Order } from '@/lib/types';
+import type { Order } from '@/lib/api-types';
 import { useReceiptsQuery } from './orders-api';
 
 /** Statuses after a payout: the order can have payments, refunds, and so receipts. */

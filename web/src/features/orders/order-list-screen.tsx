@@ -14,7 +14,7 @@ import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { paths } from '@/config/paths';
 import { useOrderListQuery } from '@/lib/shared-api';
-import type { OrderSummary } from '@/lib/types';
+import type { OrderSummary } from '@/lib/api-types';
 import './orders.css';
 
 function OrderCard({ order }: { order: OrderSummary }) {

@@ -11,7 +11,7 @@ import { useMoney } from '@/components/use-money';
 import { payoutReason } from '@/lib/envelope';
 import { lastFour } from '@/lib/mask';
 import { orderEventLabel } from '@/lib/order-events';
-import type { TimelineEvent } from '@/lib/types';
+import type { TimelineEvent } from '@/lib/api-types';
 
 type Money = (value: string | null | undefined) => string;
 

@@ -4,7 +4,8 @@
  * is paid out. A pure function, covered by the Vitest suite (the downloaded
  * contract is the server's PDF).
  */
-import type { Disclosure, Order } from '@/lib/types';
+import type { Order } from '@/lib/api-types';
+import type { Disclosure } from '@/lib/types';
 
 /**
  * The order's disclosure as the contract prints it: each installment with its due
@@ -17,6 +18,6 @@ export function contractDisclosure(order: Pick<Order, 'disclosure' | 'periodView
   const dueDays = new Map(order.periodViews.map((line) => [line.period, line.dueDate]));
   return {
     ...d,
-    schedule: d.schedule.map((line) => ({ ...line, dueDate: line.dueDate ?? dueDays.get(line.period) })),
+    schedule: d.schedule.map((line) => ({ ...line, dueDate: dueDays.get(line.period) })),
   };
 }

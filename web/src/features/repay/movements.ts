@@ -6,7 +6,7 @@
  * first. There is no dedicated call yet, so they are derived from each order's
  * timeline (projections/src/orders.rs `timeline_detail`, details under `detail`).
  */
-import type { TimelineEvent } from '@/lib/types';
+import type { TimelineEvent } from '@/lib/api-types';
 
 export type MovementKind = 'disbursement' | 'repayment' | 'refund';
 

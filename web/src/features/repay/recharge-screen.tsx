@@ -23,7 +23,7 @@ import { NOTHING_FOUND, type ApiFailure } from '@/lib/envelope';
 import { newIdempotencyKey } from '@/lib/idempotency';
 import { isPositive, minorToText, toMinor } from '@/lib/money';
 import { useLatestOrderQuery } from '@/lib/shared-api';
-import type { Order } from '@/lib/types';
+import type { Order } from '@/lib/api-types';
 import { openPaymentPage } from './open-page';
 import { usePayoffQuoteQuery, useRechargeMutation, type PayoffQuote } from './repay-api';
 import { checkRecharge, nextInstallment, repayRange } from './repay-rules';

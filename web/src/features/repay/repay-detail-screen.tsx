@@ -18,7 +18,7 @@ import { useMoney } from '@/components/use-money';
 import { paths } from '@/config/paths';
 import { isPositive } from '@/lib/money';
 import { useLatestOrderQuery } from '@/lib/shared-api';
-import type { Installment, Order } from '@/lib/types';
+import type { Installment, Order } from '@/lib/api-types';
 import './repay.css';
 
 type TagStyle = { color: 'primary' | 'success' | 'danger'; fill: 'solid' | 'outline'; key: string };

@@ -9,7 +9,7 @@
  */
 import { REPAY_MAX, REPAY_MIN } from '@/config/constants';
 import { minorToText, toMinor } from '@/lib/money';
-import type { Order } from '@/lib/types';
+import type { Order } from '@/lib/api-types';
 import { checkRepayAmount } from '@/lib/validation';
 
 export const REPAY_MIN_MINOR = BigInt(REPAY_MIN) * 100n;

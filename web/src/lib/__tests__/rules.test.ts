@@ -1,6 +1,7 @@
 /** Qualification (4.1), the home main button (4.2) and the status labels (4.3). */
 import { afterQuestionnaire, isQualified, mainButton, reviewStep, statusLabelKey, gatherTerms } from '@/lib/rules';
-import type { PeriodConfig, Product, Progress } from '@/lib/types';
+import type { Progress } from '@/lib/api-types';
+import type { PeriodConfig, Product } from '@/lib/types';
 
 const done = { identity: 1, basicInformation: 1, bankCard: 1 };
 const progress = (status: number): Progress => ({ orderId: 'o1', status, applyAmount: '80000.00', balance: '0.00', contract: '' });

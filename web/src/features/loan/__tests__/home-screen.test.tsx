@@ -71,9 +71,9 @@ describe('home main button', () => {
   it('while repaying shows what is owed, the next installment and any overdue amount, never the balance (12.5)', async () => {
     const order = disbursedOrder({
       periodViews: [
-        { period: 1, dueDate: '2026-11-23', amt: '8433.30', paid: '8433.30', status: 1 },
-        { period: 2, dueDate: '2026-11-24', amt: '8433.30', paid: '1000.00', status: 2 },
-        { period: 3, dueDate: '2026-11-25', amt: '8433.30', paid: '0.00', status: 0 },
+        { period: 1, dueDate: '2026-11-23', amt: '8433.30', paid: '8433.30', status: 1, waived: '0.00' },
+        { period: 2, dueDate: '2026-11-24', amt: '8433.30', paid: '1000.00', status: 2, waived: '0.00' },
+        { period: 3, dueDate: '2026-11-25', amt: '8433.30', paid: '0.00', status: 0, waived: '0.00' },
       ],
       remaining: '15866.60',
     });

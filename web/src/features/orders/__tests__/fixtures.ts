@@ -1,5 +1,5 @@
 /** A wire-shaped order timeline for the tests (checked against the api). */
-import type { TimelineEvent } from '@/lib/types';
+import type { TimelineEvent } from '@/lib/api-types';
 
 export const timelineFixture: TimelineEvent[] = [
   { at: '2026-11-22T06:41:31.346712Z', by: 'user', detail: { amount: '80000.00', periodDays: 6 }, sequence: 1, type: 'LoanApplied' },

@@ -1,5 +1,5 @@
 /** A disbursed loan as `/loan/orderInfo` answers it (shape checked against the api). */
-import type { Order } from '@/lib/types';
+import type { Order } from '@/lib/api-types';
 import { orderFixture } from '@/testing/fixtures';
 
 export function disbursedOrder(overrides: Partial<Order> = {}): Order {
@@ -9,6 +9,7 @@ export function disbursedOrder(overrides: Partial<Order> = {}): Order {
     amt,
     paid,
     status,
+    waived: '0.00',
   });
   return orderFixture({
     status: 4,

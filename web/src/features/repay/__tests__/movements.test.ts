@@ -1,4 +1,4 @@
-import type { TimelineDetail, TimelineEvent } from '@/lib/types';
+import type { TimelineDetail, TimelineEvent } from '@/lib/api-types';
 import { deriveMovements, hasMovements } from '../movements';
 
 const event = (sequence: number, type: string, at: string, detail: TimelineDetail = {}): TimelineEvent => ({

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { answer, fail, server } from '@/testing/server';
 import { renderWithProviders } from '@/testing/render';
-import type { Order } from '@/lib/types';
+import type { Order } from '@/lib/api-types';
 import RepayDetailScreen from '../repay-detail-screen';
 import TransactionsScreen from '../transactions-screen';
 import { disbursedOrder } from './fixtures';
