@@ -8,11 +8,10 @@ use uuid::Uuid;
 use aggregates::services::{Clock, SecretHasher};
 use aggregates::ErrorCode;
 
-use crate::db::with_pool;
+use crate::db::auditors as db;
 use crate::envelope::ApiError;
 use crate::services::Argon2Hasher;
 use crate::state::AppState;
-use projections::projection::time_text;
 use projections::store::Database;
 
 /// Shortest auditor password accepted by [`create_auditor`].
@@ -71,17 +70,9 @@ pub async fn create_auditor(
     }
     let auditor_id = Uuid::now_v7();
     let password_hash = Argon2Hasher.hash(password).await;
-    let sql = "insert into auditor (auditor_id, username, password_hash, created_at) \
-               values ($1, $2, $3, $4)";
-    let inserted = with_pool!(database, pool => sqlx::query(sql)
-        .bind(auditor_id.to_string())
-        .bind(&username)
-        .bind(&password_hash)
-        // The command line has no Clock service: the account's creation is wall time.
-        .bind(time_text(projections::clock::SystemClock.now()))
-        .execute(pool)
-        .await
-        .map(|r| r.rows_affected()));
+    // The command line has no Clock service: the account's creation is wall time.
+    let now = projections::clock::SystemClock.now();
+    let inserted = db::insert(database, auditor_id, &username, &password_hash, now).await;
     match inserted {
         Ok(_) => Ok(auditor_id),
         Err(error)
@@ -135,37 +126,12 @@ pub async fn set_disabled(
     if reason.is_some_and(|r| r.is_empty() || r.chars().count() > 500) {
         return Err(SetDisabledError::Reason);
     }
-    let now = time_text(now);
-    let found = "select auditor_id from auditor where username = $1";
-    let auditor_id: Option<String> = with_pool!(database, pool =>
-        sqlx::query_scalar(found).bind(&username).fetch_optional(pool).await)?;
-    let Some(auditor_id) = auditor_id else {
+    let Some(auditor_id) = db::id_of(database, &username).await? else {
         return Err(SetDisabledError::UnknownUsername(username));
     };
-    let disable = "update auditor set disabled_at = $2, disabled_reason = $3 \
-                   where auditor_id = $1 and disabled_at is null";
-    let enable = "update auditor set disabled_at = null, disabled_reason = null \
-                  where auditor_id = $1 and disabled_at is not null";
-    let revoke = "update auth_token set revoked_at = $2 \
-                  where subject = $1 and kind = 'auditor' and revoked_at is null";
     // The change and the revocation in one transaction: an enable never lets a token
     // live that a disable (or a login racing it) left unrevoked.
-    let changed = with_pool!(database, pool => async {
-        let mut tx = pool.begin().await?;
-        let update = match reason {
-            Some(reason) => sqlx::query(disable).bind(&auditor_id).bind(&now).bind(reason),
-            None => sqlx::query(enable).bind(&auditor_id),
-        };
-        let changed = update.execute(&mut *tx).await?.rows_affected();
-        // After a disable (again: a retry revokes what a login racing the first one
-        // issued), and after an enable that lifted one. Enabling an enabled account
-        // signs nobody out.
-        if reason.is_some() || changed > 0 {
-            sqlx::query(revoke).bind(&auditor_id).bind(&now).execute(&mut *tx).await?;
-        }
-        tx.commit().await?;
-        Ok::<u64, sqlx::Error>(changed)
-    }.await)?;
+    let changed = db::set_disabled(database, &auditor_id, reason, now).await?;
     Ok(changed > 0)
 }
 
@@ -177,24 +143,16 @@ pub async fn dummy_hash() -> &'static str {
         .await
 }
 
-/// The auditor named `username` (normalized) who may log in: (id, username, password
-/// hash). A disabled account ([`set_disabled`]) is not found, so its login is refused
+/// The auditor named `username` (normalized) who may log in: id, username, password
+/// hash. A disabled account ([`set_disabled`]) is not found, so its login is refused
 /// as an unknown name's is, after the same hash check.
-pub async fn find(
-    state: &AppState,
-    username: &str,
-) -> Result<Option<(String, String, String)>, ApiError> {
-    let sql = "select auditor_id, username, password_hash from auditor \
-               where username = $1 and disabled_at is null";
-    Ok(with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(username).fetch_optional(pool).await)?)
+pub async fn find(state: &AppState, username: &str) -> Result<Option<db::Login>, ApiError> {
+    Ok(db::find_enabled(&state.database, username).await?)
 }
 
 /// A successful login ends the run of attempts of `username`.
 pub async fn clear_login_attempts(state: &AppState, username: &str) -> Result<(), ApiError> {
-    let clear = "delete from auditor_login_failure where username = $1";
-    with_pool!(&state.database, pool => sqlx::query(clear)
-        .bind(username).execute(pool).await.map(|r| r.rows_affected()))?;
+    db::clear_login_attempts(&state.database, username).await?;
     Ok(())
 }
 
@@ -223,29 +181,15 @@ pub fn too_many_logins() -> ApiError {
 /// beyond it (the username is locked): no password is checked. So however many
 /// guesses arrive at once, at most five passwords are checked per window.
 pub async fn take_login_attempt(state: &AppState, username: &str) -> Result<i64, ApiError> {
-    let now = state.now();
     let window = chrono::Duration::minutes(LOGIN_FAILURE_WINDOW_MINUTES);
-    // `last_failed_at` holds the time of the last attempt of the run.
-    let take = "insert into auditor_login_failure (username, failures, last_failed_at, locked_until) \
-                values ($1, 1, $2, case when 1 >= $5 then $4 end) \
-                on conflict (username) do update set \
-                failures = case \
-                  when auditor_login_failure.locked_until > $2 then auditor_login_failure.failures + 1 \
-                  when auditor_login_failure.locked_until is not null \
-                    or auditor_login_failure.last_failed_at < $3 then 1 \
-                  else auditor_login_failure.failures + 1 end, \
-                locked_until = case \
-                  when auditor_login_failure.locked_until > $2 then auditor_login_failure.locked_until \
-                  when auditor_login_failure.locked_until is null \
-                    and auditor_login_failure.last_failed_at >= $3 \
-                    and auditor_login_failure.failures + 1 >= $5 then $4 \
-                  else null end, \
-                last_failed_at = $2 \
-                returning failures";
-    let attempt: i64 = with_pool!(&state.database, pool => sqlx::query_scalar(take)
-        .bind(username).bind(time_text(now)).bind(time_text(now - window))
-        .bind(time_text(now + window)).bind(MAX_FAILED_AUDITOR_LOGINS)
-        .fetch_one(pool).await)?;
+    let attempt = db::take_login_attempt(
+        &state.database,
+        username,
+        state.now(),
+        window,
+        MAX_FAILED_AUDITOR_LOGINS,
+    )
+    .await?;
     if attempt > MAX_FAILED_AUDITOR_LOGINS {
         return Err(too_many_logins());
     }

@@ -10,7 +10,7 @@ use rand::RngCore;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use crate::db::with_pool;
+use crate::db::sessions::{self as db, NewSession};
 use crate::envelope::ApiError;
 use crate::state::AppState;
 use projections::projection::time_text;
@@ -51,18 +51,14 @@ pub async fn issue(state: &AppState, subject: Uuid, kind: TokenKind) -> Result<S
         TokenKind::Borrower => state.env.token_ttl_hours,
         TokenKind::Auditor => state.env.auditor_token_ttl_hours,
     };
-    let expires = now + Duration::hours(hours);
-    let sql =
-        "insert into auth_token (token_hash, subject, kind, expires_at, revoked_at, created_at) \
-               values ($1, $2, $3, $4, null, $5)";
-    with_pool!(&state.database, pool => sqlx::query(sql)
-        .bind(token_hash(&token))
-        .bind(subject.to_string())
-        .bind(kind.as_str())
-        .bind(time_text(expires))
-        .bind(time_text(now))
-        .execute(pool)
-        .await.map(|r| r.rows_affected()))?;
+    let session = NewSession {
+        token_hash: &token_hash(&token),
+        subject,
+        kind: kind.as_str(),
+        expires_at: now + Duration::hours(hours),
+        created_at: now,
+    };
+    db::insert(&state.database, &session).await?;
     Ok(token)
 }
 
@@ -109,12 +105,7 @@ impl FromRequestParts<AppState> for BorrowerToken {
 
 /// Revokes a token (logout). Revoking twice is harmless.
 pub async fn revoke(state: &AppState, token: &str) -> Result<(), ApiError> {
-    let sql = "update auth_token set revoked_at = $1 where token_hash = $2 and revoked_at is null";
-    with_pool!(&state.database, pool => sqlx::query(sql)
-        .bind(time_text(state.now()))
-        .bind(token_hash(token))
-        .execute(pool)
-        .await.map(|r| r.rows_affected()))?;
+    db::revoke(&state.database, &token_hash(token), state.now()).await?;
     revoked_on_replica(state).await
 }
 
@@ -225,20 +216,15 @@ pub async fn sessions_of(
     user_id: Uuid,
     current_token: &str,
 ) -> Result<Vec<SessionView>, ApiError> {
-    let sql = "select token_hash, created_at, expires_at from auth_token \
-               where subject = $1 and kind = 'borrower' and revoked_at is null \
-               and expires_at > $2 order by created_at desc";
-    let rows: Vec<(String, String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(sql).bind(user_id.to_string()).bind(time_text(state.now()))
-            .fetch_all(pool).await)?;
+    let rows = db::live_borrower_sessions(&state.database, user_id, state.now()).await?;
     let current = token_hash(current_token);
     Ok(rows
         .into_iter()
-        .map(|(hash, created_at, expires_at)| SessionView {
-            id: hash[..SESSION_ID_CHARS].to_string(),
-            created_at,
-            expires_at,
-            current: hash == current,
+        .map(|row| SessionView {
+            id: row.token_hash[..SESSION_ID_CHARS].to_string(),
+            current: row.token_hash == current,
+            created_at: row.created_at,
+            expires_at: row.expires_at,
         })
         .collect())
 }
@@ -257,14 +243,8 @@ pub async fn revoke_session(
     if !valid {
         return Err(ApiError::bad_input("sessionId", "unknown session"));
     }
-    let sql = "update auth_token set revoked_at = $1 where subject = $2 and kind = 'borrower' \
-               and revoked_at is null and substr(token_hash, 1, 16) = $3";
-    let revoked = with_pool!(&state.database, pool => sqlx::query(sql)
-        .bind(time_text(state.now()))
-        .bind(user_id.to_string())
-        .bind(session_id)
-        .execute(pool)
-        .await.map(|r| r.rows_affected()))?;
+    let revoked =
+        db::revoke_borrower_session(&state.database, user_id, session_id, state.now()).await?;
     if revoked == 0 {
         return Err(ApiError::code(ErrorCode::RecordNotFound));
     }

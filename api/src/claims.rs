@@ -7,7 +7,7 @@
 use aggregates::ErrorCode;
 use uuid::Uuid;
 
-use crate::db::with_pool;
+use crate::db::claims::{self as db, Release};
 use crate::envelope::ApiError;
 use crate::state::AppState;
 use projections::projection::time_text;
@@ -17,10 +17,7 @@ use projections::projection::time_text;
 /// ([`take_over_abandoned`]) is taken over instead, so a crash there never keeps the
 /// phone number from registering.
 pub async fn claim_mobile(state: &AppState, mobile: &str, user_id: Uuid) -> Result<(), ApiError> {
-    let claim = "insert into user_mobile (mobile, user_id, created_at) values ($1, $2, $3)";
-    let claimed = with_pool!(&state.database, pool => sqlx::query(claim)
-        .bind(mobile).bind(user_id.to_string()).bind(time_text(state.now()))
-        .execute(pool).await.map(|r| r.rows_affected()));
+    let claimed = db::insert_mobile(&state.database, mobile, user_id, state.now()).await;
     match claimed {
         Ok(_) => Ok(()),
         Err(error)
@@ -48,19 +45,16 @@ async fn take_over_abandoned(
     mobile: &str,
     user_id: Uuid,
 ) -> Result<bool, ApiError> {
-    let holder_sql = "select user_id, created_at from user_mobile where mobile = $1";
-    let holder: Option<(String, String)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(holder_sql).bind(mobile).fetch_optional(pool).await)?;
-    let Some((holder, claimed_at)) = holder else {
+    let Some(holder) = db::mobile_holder(&state.database, mobile).await? else {
         return Ok(false);
     };
     let timeout = chrono::Duration::from_std(crate::REQUEST_TIMEOUT).unwrap_or_default();
-    if claimed_at >= time_text(state.now() - timeout) {
+    if holder.created_at >= time_text(state.now() - timeout) {
         return Ok(false);
     }
     let registered = state
         .users
-        .load(&holder)
+        .load(&holder.user_id)
         .await
         .map_err(ApiError::internal)?
         .id
@@ -68,23 +62,17 @@ async fn take_over_abandoned(
     if registered {
         return Ok(false);
     }
-    let take = "update user_mobile set user_id = $1, created_at = $2 \
-                where mobile = $3 and user_id = $4 and created_at = $5";
-    let taken = with_pool!(&state.database, pool => sqlx::query(take)
-        .bind(user_id.to_string()).bind(time_text(state.now())).bind(mobile)
-        .bind(&holder).bind(&claimed_at)
-        .execute(pool).await.map(|r| r.rows_affected()))?;
+    let taken =
+        db::take_over_mobile(&state.database, mobile, &holder, user_id, state.now()).await?;
     if taken == 1 {
-        tracing::warn!(abandoned_by = %holder, "phone claim of a registration that never completed taken over");
+        tracing::warn!(abandoned_by = %holder.user_id, "phone claim of a registration that never completed taken over");
     }
     Ok(taken == 1)
 }
 
 /// Releases `user_id`'s claim on `mobile` (its registration was refused).
 pub async fn release_mobile(state: &AppState, mobile: &str, user_id: Uuid) {
-    let release = "delete from user_mobile where mobile = $1 and user_id = $2";
-    let released = with_pool!(&state.database, pool => sqlx::query(release)
-        .bind(mobile).bind(user_id.to_string()).execute(pool).await.map(|r| r.rows_affected()));
+    let released = db::release_mobile(&state.database, mobile, user_id).await;
     if let Err(error) = released {
         tracing::error!(%error, "mobile claim not released");
     }
@@ -137,16 +125,12 @@ pub async fn claim(
     kind: ClaimKind,
     value: &str,
 ) -> Result<Claim, ApiError> {
-    let insert = "insert into user_claim (kind, value, user_id, created_at) \
-                  values ($1, $2, $3, $4) on conflict (kind, value) do nothing";
-    let holder_sql = "select user_id from user_claim where kind = $1 and value = $2";
     let uid = user_id.to_string();
     let value = kind.normalize(value);
     // A claim released between the insert and the read is claimed again.
     for _ in 0..3 {
-        let inserted = with_pool!(&state.database, pool => sqlx::query(insert)
-            .bind(kind.as_str()).bind(&value).bind(&uid).bind(time_text(state.now()))
-            .execute(pool).await.map(|r| r.rows_affected()))?;
+        let inserted =
+            db::insert_claim(&state.database, kind.as_str(), &value, &uid, state.now()).await?;
         if inserted == 1 {
             return Ok(Claim {
                 kind,
@@ -154,9 +138,7 @@ pub async fn claim(
                 new: true,
             });
         }
-        let holder: Option<String> = with_pool!(&state.database, pool =>
-            sqlx::query_scalar(holder_sql).bind(kind.as_str()).bind(&value).fetch_optional(pool).await)?;
-        match holder {
+        match db::claim_holder(&state.database, kind.as_str(), &value).await? {
             Some(holder) if holder == uid => {
                 return Ok(Claim {
                     kind,
@@ -189,16 +171,10 @@ const TURN: &str = "turn";
 /// second account to take (10026 and 10025 defeated). Error 5 when the turn is not
 /// freed in time. Release it with [`end_turn`].
 pub async fn take_turn(state: &AppState, user_id: Uuid) -> Result<(), ApiError> {
-    let take = "insert into user_claim (kind, value, user_id, created_at) values ($1, $2, $2, $3) \
-                on conflict (kind, value) do update set created_at = excluded.created_at \
-                where user_claim.created_at < $4";
-    let uid = user_id.to_string();
     for _ in 0..30 {
         let now = state.now();
-        let stale = time_text(now - chrono::Duration::seconds(TURN_SECONDS));
-        let taken = with_pool!(&state.database, pool => sqlx::query(take)
-            .bind(TURN).bind(&uid).bind(time_text(now)).bind(&stale)
-            .execute(pool).await.map(|r| r.rows_affected()))?;
+        let stale = now - chrono::Duration::seconds(TURN_SECONDS);
+        let taken = db::take_turn(&state.database, TURN, user_id, now, stale).await?;
         if taken == 1 {
             return Ok(());
         }
@@ -212,9 +188,7 @@ pub async fn take_turn(state: &AppState, user_id: Uuid) -> Result<(), ApiError> 
 
 /// Frees the account's turn ([`take_turn`]).
 pub async fn end_turn(state: &AppState, user_id: Uuid) {
-    let free = "delete from user_claim where kind = $1 and value = $2";
-    let freed = with_pool!(&state.database, pool => sqlx::query(free)
-        .bind(TURN).bind(user_id.to_string()).execute(pool).await.map(|r| r.rows_affected()));
+    let freed = db::delete_claim(&state.database, TURN, &user_id.to_string()).await;
     if let Err(error) = freed {
         tracing::error!(%error, "claim turn not freed; it lapses after {TURN_SECONDS} s");
     }
@@ -226,19 +200,22 @@ pub async fn end_turn(state: &AppState, user_id: Uuid) {
 pub async fn settle(state: &AppState, user_id: Uuid, claims: &[Claim], succeeded: bool) {
     let uid = user_id.to_string();
     for claim in claims {
-        let (sql, release) = if succeeded {
-            let others = "delete from user_claim where kind = $1 and user_id = $2 and value <> $3";
-            (others, true)
+        let (which, release) = if succeeded {
+            (Release::AllBut, true)
         } else {
-            let this = "delete from user_claim where kind = $1 and user_id = $2 and value = $3";
-            (this, claim.new)
+            (Release::Only, claim.new)
         };
         if !release {
             continue;
         }
-        let released = with_pool!(&state.database, pool => sqlx::query(sql)
-            .bind(claim.kind.as_str()).bind(&uid).bind(&claim.value)
-            .execute(pool).await.map(|r| r.rows_affected()));
+        let released = db::release(
+            &state.database,
+            claim.kind.as_str(),
+            &uid,
+            &claim.value,
+            which,
+        )
+        .await;
         if let Err(error) = released {
             tracing::error!(%error, kind = claim.kind.as_str(), "claim not released");
         }

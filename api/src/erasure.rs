@@ -28,7 +28,7 @@ use projections::store::sealing::DataKeys;
 use projections::store::{Database, StoredEvent};
 use projections::ProjectionError;
 
-use crate::db::with_pool;
+use crate::db;
 use crate::state::AppState;
 
 /// Checkpoint name of the erasure workflow.
@@ -65,32 +65,14 @@ async fn erase(
 ) -> Result<(), ProjectionError> {
     // The phone number from the account's claim on it (the User's state already
     // reads erased): its texts and codes go first, the claim itself after them.
-    let sql = "select mobile from user_mobile where user_id = $1";
-    let mobile: Option<String> = with_pool!(&state.database, pool => sqlx::query_scalar(sql)
-        .bind(user_id).fetch_optional(pool).await)?;
-    if let Some(mobile) = mobile {
-        for sql in [
-            "delete from sms_code where mobile = $1",
-            "delete from sms_throttle where mobile = $1",
-            "delete from sms_outbox where mobile = $1",
-        ] {
-            run(&state.database, sql, &mobile).await?;
-        }
+    let database = &state.database;
+    if let Some(mobile) = db::claims::mobile_of(database, user_id).await? {
+        db::sms_codes::erase_mobile(database, &mobile).await?;
+        db::sms_outbox::erase_mobile(database, &mobile).await?;
     }
-    let by_user = [
-        "delete from user_mobile where user_id = $1",
-        "delete from user_claim where user_id = $1",
-        "delete from auth_token where subject = $1",
-    ];
-    for sql in by_user {
-        run(&state.database, sql, user_id).await?;
-    }
-    run(
-        &state.database,
-        "delete from idempotency where scope = $1",
-        &format!("user:{user_id}"),
-    )
-    .await?;
+    db::claims::erase_user(database, user_id).await?;
+    db::sessions::erase_subject(database, user_id).await?;
+    db::idempotency::erase_scope(database, &format!("user:{user_id}")).await?;
     delete_objects(state, user_id).await?;
     let erased = DataKeys::new(&state.database)
         .erase(user_id, by, at)
@@ -99,14 +81,9 @@ async fn erase(
     // The read models still hold the values the projections wrote; folded again from
     // the log, they read erased.
     projections::rebuild::rebuild(&state.database, &all(), &mut |_| {}).await?;
-    compact(&state.database).await?;
+    db::compaction::compact(&state.database).await?;
     tracing::info!(%user_id, key_erased = erased, "personal data erased");
     Ok(())
-}
-
-async fn run(database: &Database, sql: &str, value: &str) -> Result<u64, ProjectionError> {
-    Ok(with_pool!(database, pool => sqlx::query(sql)
-        .bind(value).execute(pool).await.map(|r| r.rows_affected()))?)
 }
 
 /// Deletes every stored object of the user: keys are `<kind>/<user id>/<name>`.
@@ -125,27 +102,6 @@ async fn delete_objects(state: &AppState, user_id: &str) -> Result<(), Projectio
                 Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
                 Err(error) => return Err(failed(error)),
             }
-        }
-    }
-    Ok(())
-}
-
-/// SQLite: writes the WAL back and rebuilds the file, so no free page or WAL frame
-/// keeps a deleted value; `secure_delete` already zeroes what is deleted in place.
-/// PostgreSQL: vacuums the key table, whose old row versions held the key.
-async fn compact(database: &Database) -> Result<(), ProjectionError> {
-    match database {
-        Database::Sqlite { pool, .. } => {
-            sqlx::query("pragma wal_checkpoint(truncate)")
-                .execute(pool)
-                .await?;
-            sqlx::query("vacuum").execute(pool).await?;
-            sqlx::query("pragma wal_checkpoint(truncate)")
-                .execute(pool)
-                .await?;
-        }
-        Database::Postgres(pool) => {
-            sqlx::query("vacuum data_key").execute(pool).await?;
         }
     }
     Ok(())

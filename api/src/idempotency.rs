@@ -31,7 +31,7 @@ use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
 use crate::auth::{self, TokenKind};
-use crate::db::with_pool;
+use crate::db::idempotency as db;
 use crate::envelope::ApiError;
 use crate::state::AppState;
 use projections::projection::time_text;
@@ -215,11 +215,7 @@ async fn settle(
         // A success is the answer to replay.
         Some(0) => {
             let stored = String::from_utf8_lossy(body).to_string();
-            let sql = "update idempotency set response = $1 \
-                       where scope = $2 and key = $3 and claimed_at = $4";
-            with_pool!(&state.database, pool => sqlx::query(sql)
-                .bind(&stored).bind(scope).bind(key).bind(claimed_at)
-                .execute(pool).await.map(|r| r.rows_affected()))
+            db::store_answer(&state.database, scope, key, claimed_at, &stored).await
         }
         // Still being processed (40003: the workflow had not answered in time), or
         // failed part-way (500), or no envelope at all: what the request wrote
@@ -227,22 +223,10 @@ async fn settle(
         // repeat takes it over with the first claim's time, names the same ids and
         // answers what happened. Released instead, the repeat of an apply named a new
         // order and was refused (40005) beside the one being opened.
-        _ if outcome_unknown => {
-            let sql = "update idempotency set claimed_at = $1 \
-                       where scope = $2 and key = $3 and response is null and claimed_at = $4";
-            with_pool!(&state.database, pool => sqlx::query(sql)
-                .bind(time_text(chrono::DateTime::UNIX_EPOCH)).bind(scope).bind(key)
-                .bind(claimed_at).execute(pool).await.map(|r| r.rows_affected()))
-        }
+        _ if outcome_unknown => db::free(&state.database, scope, key, claimed_at).await,
         // A refusal wrote nothing: the key is released, so the repeat is decided
         // again with new ids (it may succeed once the cause is fixed).
-        _ => {
-            let sql = "delete from idempotency \
-                       where scope = $1 and key = $2 and response is null and claimed_at = $3";
-            with_pool!(&state.database, pool => sqlx::query(sql)
-                .bind(scope).bind(key).bind(claimed_at)
-                .execute(pool).await.map(|r| r.rows_affected()))
-        }
+        _ => db::release(&state.database, scope, key, claimed_at).await,
     };
     match saved {
         Err(error) => tracing::error!(%error, "idempotency answer not saved"),
@@ -281,20 +265,15 @@ async fn claim_or_wait(
     if let Some(held) = claim(state, scope, key, request_hash).await? {
         return Ok(Turn::Run(held));
     }
-    let sql = "select request_hash, response, created_at, claimed_at from idempotency \
-               where scope = $1 and key = $2";
-    type Row = (String, Option<String>, String, Option<String>);
     for _ in 0..300 {
-        let row: Option<Row> = with_pool!(&state.database, pool =>
-            sqlx::query_as(sql).bind(scope).bind(key).fetch_optional(pool).await)?;
-        match row {
+        match db::find(&state.database, scope, key).await? {
             None => {
                 // Released by a refusal meanwhile: claim it afresh.
                 if let Some(held) = claim(state, scope, key, request_hash).await? {
                     return Ok(Turn::Run(held));
                 }
             }
-            Some((hash, _, _, _)) if hash != request_hash => {
+            Some(row) if row.request_hash != request_hash => {
                 return Ok(Turn::Answer(
                     ApiError::new(
                         ErrorCode::RequestError,
@@ -303,7 +282,10 @@ async fn claim_or_wait(
                     .into_response(),
                 ));
             }
-            Some((_, Some(stored), _, _)) => {
+            Some(db::KeyRow {
+                response: Some(stored),
+                ..
+            }) => {
                 let mut response = (
                     [(axum::http::header::CONTENT_TYPE, "application/json")],
                     stored,
@@ -314,7 +296,12 @@ async fn claim_or_wait(
                     .insert("idempotent-replay", HeaderValue::from_static("true"));
                 return Ok(Turn::Answer(response));
             }
-            Some((_, None, created_at, claimed_at)) => {
+            Some(db::KeyRow {
+                response: None,
+                created_at,
+                claimed_at,
+                ..
+            }) => {
                 let claimed_at = claimed_at.unwrap_or_else(|| created_at.clone());
                 if let Some(claimed_at) = take_over(state, scope, key, &claimed_at).await? {
                     tracing::warn!("idempotency claim abandoned by a stopped request; taken over");
@@ -361,12 +348,7 @@ async fn take_over(
         return Ok(None);
     }
     let at = time_text(now);
-    let sql = "update idempotency set claimed_at = $1 \
-               where scope = $2 and key = $3 and response is null \
-               and coalesce(claimed_at, created_at) = $4";
-    let taken = with_pool!(&state.database, pool => sqlx::query(sql)
-        .bind(&at).bind(scope).bind(key).bind(claimed_at)
-        .execute(pool).await.map(|r| r.rows_affected()))?;
+    let taken = db::take_over(&state.database, scope, key, claimed_at, &at).await?;
     Ok((taken == 1).then_some(at))
 }
 
@@ -380,17 +362,17 @@ async fn claim(
 ) -> Result<Option<Held>, ApiError> {
     let now = state.now();
     // One statement: a new claim, or one replacing an answer that has expired.
-    let sql =
-        "insert into idempotency (scope, key, request_hash, response, created_at, claimed_at) \
-         values ($1, $2, $3, null, $4, $4) on conflict (scope, key) do update set \
-         request_hash = excluded.request_hash, response = null, \
-         created_at = excluded.created_at, claimed_at = excluded.claimed_at \
-         where idempotency.created_at < $5";
     let at = time_text(now);
-    let expired_before = time_text(now - chrono::Duration::hours(ANSWER_TTL_HOURS));
-    let inserted = with_pool!(&state.database, pool => sqlx::query(sql)
-        .bind(scope).bind(key).bind(request_hash).bind(&at).bind(&expired_before)
-        .execute(pool).await.map(|r| r.rows_affected()))?;
+    let expired_before = now - chrono::Duration::hours(ANSWER_TTL_HOURS);
+    let inserted = db::claim(
+        &state.database,
+        scope,
+        key,
+        request_hash,
+        &at,
+        expired_before,
+    )
+    .await?;
     Ok((inserted == 1).then(|| Held {
         created_ms: millis_of(&at),
         claimed_at: at,
@@ -400,9 +382,7 @@ async fn claim(
 /// Removes answers older than [`ANSWER_TTL_HOURS`] (the scheduler's pass).
 pub async fn purge_expired(state: &AppState) -> Result<u64, ApiError> {
     let before = state.now() - chrono::Duration::hours(ANSWER_TTL_HOURS);
-    let sql = "delete from idempotency where created_at < $1";
-    Ok(with_pool!(&state.database, pool => sqlx::query(sql)
-        .bind(time_text(before)).execute(pool).await.map(|r| r.rows_affected()))?)
+    Ok(db::purge_before(&state.database, before).await?)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ pub mod auth;
 pub mod claims;
 pub mod command_count;
 pub mod config;
-mod db;
+pub mod db;
 pub mod documents;
 pub mod envelope;
 pub mod erasure;

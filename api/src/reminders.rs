@@ -29,13 +29,11 @@ use aggregates::order::{Order, OrderCommand, OrderEvent, ReminderKind};
 use aggregates::Actor;
 use chrono::NaiveDate;
 use projections::consumer::Workflow;
-use projections::projection::time_text;
 use projections::store::StoredEvent;
 use projections::ProjectionError;
 use rust_decimal::Decimal;
 
-use crate::db::with_pool;
-use crate::payment::grouped_money;
+use crate::routes::borrower::pay::grouped_money;
 use crate::state::AppState;
 
 /// Asks `order_id` to record each reminder open on `today` (UTC, the state's clock),
@@ -189,12 +187,14 @@ impl ReminderWorker {
             fees,
         );
         let message_id = format!("reminder:{}:{}", event.aggregate_id, event.sequence);
-        let sql = "insert into sms_outbox (mobile, body, created_at, message_id) \
-                   values ($1, $2, $3, $4) on conflict (message_id) do nothing";
-        let now = time_text(state.now());
-        let inserted = with_pool!(&state.database, pool => sqlx::query(sql)
-            .bind(&user.mobile).bind(&body).bind(&now).bind(&message_id)
-            .execute(pool).await.map(|r| r.rows_affected()))?;
+        let inserted = crate::db::sms_outbox::queue_once(
+            &state.database,
+            &user.mobile,
+            &body,
+            state.now(),
+            &message_id,
+        )
+        .await?;
         let masked = aggregates::types::mask(&user.mobile, 4);
         if inserted == 1 {
             tracing::info!(mobile = %masked, period, kind = kind.as_str(), "reminder SMS queued");

@@ -11,10 +11,9 @@ use chrono::Duration;
 use rand::Rng;
 use sha2::{Digest, Sha256};
 
-use crate::db::with_pool;
+use crate::db::sms_codes::{self as db, NewCode};
 use crate::envelope::ApiError;
 use crate::state::AppState;
-use projections::projection::time_text;
 
 /// What a code is for; a code for one purpose never unlocks another.
 pub const PURPOSES: [&str; 6] = ["register", "login", "unlock", "bank", "pin", "reset"];
@@ -62,42 +61,30 @@ pub async fn send(state: &AppState, mobile: &str, purpose: &str) -> Result<(), A
             .is_some();
     let code = format!("{:06}", rand::thread_rng().gen_range(0..1_000_000));
     let body = format!("Your verification code is {code}. It is valid for 5 minutes. We never ask you to pay to receive a loan.");
+    let hash = code_hash(mobile, purpose, &code);
+    let code = NewCode {
+        mobile,
+        purpose,
+        code_hash: &hash,
+        now,
+        expires_at: now + Duration::minutes(5),
+        wrong_entries_since: now - Duration::hours(WRONG_ENTRIES_WINDOW_HOURS),
+        message: deliver.then(|| (uuid::Uuid::now_v7().to_string(), body.as_str())),
+    };
     // The interval rule in one statement: the send's time is recorded only when the
-    // last one is older than the interval (60 s, an hour past the cap); parallel sends
-    // wait on the row and re-check it.
-    let throttle = "insert into sms_throttle (mobile, purpose, last_sent_at) values ($1, $2, $3) \
-                    on conflict (mobile, purpose) do update set last_sent_at = excluded.last_sent_at \
-                    where sms_throttle.last_sent_at <= $4";
-    // Wrong entries on this phone's codes of this purpose over the last day: past the
-    // cap the interval between codes is an hour.
-    let guessed = "select cast(coalesce(sum(failed_attempts), 0) as bigint) from sms_code \
-                   where mobile = $1 and purpose = $2 and created_at > $3";
-    let window_start = time_text(now - Duration::hours(WRONG_ENTRIES_WINDOW_HOURS));
-    let void_older =
-        "update sms_code set used_at = $1 where mobile = $2 and purpose = $3 and used_at is null";
-    let insert = "insert into sms_code (mobile, purpose, code_hash, expires_at, used_at, created_at) values ($1, $2, $3, $4, null, $5)";
-    let outbox =
-        "insert into sms_outbox (mobile, body, created_at, message_id) values ($1, $2, $3, $4)";
-    let (guessed_out, sent): (bool, bool) = with_pool!(&state.database, pool => {
-        let mut tx = pool.begin().await?;
-        let wrong: i64 = sqlx::query_scalar(guessed).bind(mobile).bind(purpose).bind(&window_start)
-            .fetch_one(&mut *tx).await?;
-        let guessed_out = wrong >= MAX_WRONG_ENTRIES_PER_DAY;
-        let interval = if guessed_out { SEND_INTERVAL_SECONDS.1 } else { SEND_INTERVAL_SECONDS.0 };
-        let recent = time_text(now - Duration::seconds(interval));
-        let allowed = sqlx::query(throttle).bind(mobile).bind(purpose).bind(time_text(now)).bind(&recent)
-            .execute(&mut *tx).await?.rows_affected() == 1;
-        if allowed {
-            sqlx::query(void_older).bind(time_text(now)).bind(mobile).bind(purpose).execute(&mut *tx).await?;
-            sqlx::query(insert).bind(mobile).bind(purpose).bind(code_hash(mobile, purpose, &code))
-                .bind(time_text(now + Duration::minutes(5))).bind(time_text(now)).execute(&mut *tx).await?;
-            if deliver {
-                sqlx::query(outbox).bind(mobile).bind(&body).bind(time_text(now))
-                    .bind(uuid::Uuid::now_v7().to_string()).execute(&mut *tx).await?;
-            }
-        }
-        tx.commit().await.map(|()| (guessed_out, allowed))
-    })?;
+    // last one is older than the interval (60 s, an hour once this phone's codes of
+    // this purpose took the day's cap of wrong entries); parallel sends wait on the
+    // row and re-check it.
+    let slowed = |wrong: i64| wrong >= MAX_WRONG_ENTRIES_PER_DAY;
+    let interval = |wrong: i64| {
+        Duration::seconds(if slowed(wrong) {
+            SEND_INTERVAL_SECONDS.1
+        } else {
+            SEND_INTERVAL_SECONDS.0
+        })
+    };
+    let sent = db::send(&state.database, &code, interval).await?;
+    let (guessed_out, sent) = (slowed(sent.wrong_entries), sent.recorded);
     if !sent && guessed_out {
         return Err(ApiError::new(
             ErrorCode::TooManyRequests,
@@ -136,16 +123,16 @@ pub async fn verify(
     purpose: &str,
     code: &str,
 ) -> Result<(), ApiError> {
-    let now = time_text(state.now());
     let hash = code_hash(mobile, purpose, code.trim());
-    let sql = "update sms_code set \
-               failed_attempts = failed_attempts + case when code_hash = $1 then 0 else 1 end, \
-               used_at = case when code_hash = $1 or failed_attempts + 1 >= $2 then $3 else null end \
-               where mobile = $4 and purpose = $5 and used_at is null and expires_at > $3 \
-               returning cast(case when code_hash = $1 then -1 else failed_attempts end as bigint)";
-    let outcomes: Vec<i64> = with_pool!(&state.database, pool => sqlx::query_scalar(sql)
-        .bind(&hash).bind(MAX_WRONG_ENTRIES).bind(&now).bind(mobile).bind(purpose)
-        .fetch_all(pool).await)?;
+    let outcomes = db::enter(
+        &state.database,
+        mobile,
+        purpose,
+        &hash,
+        MAX_WRONG_ENTRIES,
+        state.now(),
+    )
+    .await?;
     if outcomes.contains(&-1) {
         return Ok(());
     }

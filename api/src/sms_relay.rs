@@ -17,10 +17,9 @@ use std::time::Duration;
 use chrono::Duration as Span;
 use tokio::sync::watch;
 
-use crate::db::with_pool;
+use crate::db::sms_outbox as db;
 use crate::envelope::ApiError;
 use crate::state::AppState;
-use projections::projection::time_text;
 
 /// Sends one text message.
 #[async_trait::async_trait]
@@ -44,33 +43,27 @@ pub async fn pass(
     sender: &dyn SmsSender,
     base: Duration,
 ) -> Result<usize, ApiError> {
-    let now = state.now();
-    let due = "select message_id, mobile, body, attempts from sms_outbox \
-               where message_id is not null and sent_at is null and attempts < $1 \
-               and (next_attempt_at is null or next_attempt_at <= $2) \
-               order by created_at limit $3";
-    let rows: Vec<(String, String, String, i64)> = with_pool!(&state.database, pool =>
-        sqlx::query_as(due).bind(MAX_ATTEMPTS).bind(time_text(now)).bind(BATCH).fetch_all(pool).await)?;
+    let rows = db::due(&state.database, MAX_ATTEMPTS, state.now(), BATCH).await?;
     let mut sent = 0;
-    for (id, mobile, body, attempts) in rows {
-        let claim = "update sms_outbox set next_attempt_at = $1 where message_id = $2 \
-                     and sent_at is null and (next_attempt_at is null or next_attempt_at <= $3)";
+    for row in rows {
+        let db::Waiting {
+            message_id: id,
+            mobile,
+            body,
+            attempts,
+        } = row;
         // The lease counts from the claim, not from the start of the pass: earlier
         // sends of this pass may have taken most of a lease already.
         let claimed_at = state.now();
-        let lease = time_text(claimed_at + Span::seconds(LEASE_SECS));
-        let claimed = with_pool!(&state.database, pool => sqlx::query(claim)
-            .bind(&lease).bind(&id).bind(time_text(claimed_at)).execute(pool).await.map(|r| r.rows_affected()))?;
+        let lease = claimed_at + Span::seconds(LEASE_SECS);
+        let claimed = db::lease(&state.database, &id, lease, claimed_at).await?;
         if claimed != 1 {
             continue; // another process has it
         }
         let masked = aggregates::types::mask(&mobile, 4);
         match sender.send(&mobile, &body).await {
             Ok(()) => {
-                let done =
-                    "update sms_outbox set sent_at = $1, last_error = null where message_id = $2";
-                with_pool!(&state.database, pool => sqlx::query(done)
-                    .bind(time_text(state.now())).bind(&id).execute(pool).await.map(|r| r.rows_affected()))?;
+                db::mark_sent(&state.database, &id, state.now()).await?;
                 tracing::info!(mobile = %masked, attempts = attempts + 1, "SMS sent");
                 sent += 1;
             }
@@ -79,11 +72,7 @@ pub async fn pass(
                     .saturating_mul(2u32.saturating_pow(attempts.clamp(0, 20) as u32))
                     .min(MAX_BACKOFF);
                 let next = state.now() + Span::from_std(wait).unwrap_or(Span::seconds(300));
-                let failed =
-                    "update sms_outbox set attempts = attempts + 1, next_attempt_at = $1, \
-                              last_error = $2 where message_id = $3";
-                with_pool!(&state.database, pool => sqlx::query(failed)
-                    .bind(time_text(next)).bind(&reason).bind(&id).execute(pool).await.map(|r| r.rows_affected()))?;
+                db::mark_failed(&state.database, &id, next, &reason).await?;
                 if attempts + 1 >= MAX_ATTEMPTS {
                     tracing::error!(mobile = %masked, %reason, "SMS not sent after every attempt; left in the outbox");
                 } else {

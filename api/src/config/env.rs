@@ -51,8 +51,8 @@ pub struct Env {
     /// `SMS_PROVIDER=semaphore`.
     pub semaphore: Option<SemaphoreSettings>,
     /// `WEBHOOK_SECRET`, as set: the key of the payment webhooks' signatures
-    /// ([`crate::payment::webhook_secret`]; the public development secret when unset,
-    /// which a production start refuses).
+    /// ([`crate::providers::signing::webhook_secret`]; the public development secret
+    /// when unset, which a production start refuses).
     pub webhook_secret: Option<SecretString>,
     /// `METRICS_TOKEN`: the bearer token `GET /metrics` needs; without one `/metrics`
     /// answers 404, so the figures are never public.
@@ -353,7 +353,7 @@ impl Env {
             .map(|secret| secret.expose_secret())
         {
             None => return refuse("WEBHOOK_SECRET is not set"),
-            Some(crate::payment::DEVELOPMENT_WEBHOOK_SECRET) => {
+            Some(crate::providers::signing::DEVELOPMENT_WEBHOOK_SECRET) => {
                 return refuse("WEBHOOK_SECRET is the public development secret")
             }
             Some(secret) if secret.len() < MIN_PRODUCTION_SECRET_LEN => {

@@ -3,7 +3,7 @@
 //! - **Repayments**: an invoice (`POST /v2/invoices`, `external_id` = our payment
 //!   session id) whose hosted page the borrower pays; the invoice webhook (`PAID`,
 //!   `SETTLED`, `EXPIRED`) is applied like our own signed webhook
-//!   ([`crate::payment::apply_payment_event`]).
+//!   ([`crate::payment::webhook::apply_payment_event`]).
 //! - **Payouts** (withdrawals and refunds): payouts v2 (`POST /v2/payouts`) with the
 //!   payout id as the `Idempotency-key`, so a call retried after a timeout never pays
 //!   twice; the result arrives by the payout webhook (`payout.succeeded`,
@@ -23,10 +23,10 @@ use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
+use super::{CheckoutFuture, PaymentError, PaymentProvider};
 use crate::config::XenditSettings;
-use crate::payment::{
-    CheckoutFuture, Outcome, PaymentError, PaymentProvider, PaymentSession, WebhookEvent,
-};
+use crate::payment::webhook::{Outcome, WebhookEvent};
+use crate::payment::PaymentSession;
 use crate::payout::{Payout, PayoutOutcome, PayoutProvider, PayoutUnavailable};
 
 /// The header Xendit's webhooks carry the verification token in.

@@ -2,16 +2,14 @@
 //! queries of [`projections::reads::documents`], and the record of every download
 //! (`document_download`, migration 0013), which the api writes.
 
+use crate::db::downloads::{self, NewDownload};
+use crate::documents::StatementPosting;
+use crate::envelope::ApiError;
+use crate::state::AppState;
 use projections::reads::documents;
 use rust_decimal::Decimal;
 use serde::Serialize;
 use utoipa::ToSchema;
-use uuid::Uuid;
-
-use crate::db::with_pool;
-use crate::documents::StatementPosting;
-use crate::envelope::ApiError;
-use crate::state::AppState;
 
 /// Every posting of the order's journal entries, in journal order (time, entry,
 /// posting number).
@@ -47,22 +45,17 @@ pub struct Download<'a> {
 /// Records a download (before the document is sent): who, which document, which
 /// order, when, in which language, and the request id.
 pub async fn record_download(state: &AppState, download: &Download<'_>) -> Result<(), ApiError> {
-    let sql = "insert into document_download \
-               (download_id, at, actor, document, order_id, receipt_no, lang, request_id) \
-               values ($1, $2, $3, $4, $5, $6, $7, $8)";
-    let at = projections::projection::time_text(state.now());
-    with_pool!(&state.database, pool => sqlx::query(sql)
-        .bind(Uuid::now_v7().to_string())
-        .bind(&at)
-        .bind(&download.actor)
-        .bind(download.document)
-        .bind(download.order_id)
-        .bind(download.receipt_no.unwrap_or_default())
-        .bind(download.lang)
-        .bind(crate::request_id::current())
-        .execute(pool)
-        .await
-        .map(|_| ()))?;
+    let request_id = crate::request_id::current();
+    let row = NewDownload {
+        actor: &download.actor,
+        document: download.document,
+        order_id: download.order_id,
+        receipt_no: download.receipt_no.unwrap_or_default(),
+        lang: download.lang,
+        request_id: &request_id,
+        at: state.now(),
+    };
+    downloads::insert(&state.database, &row).await?;
     tracing::info!(
         actor = %download.actor,
         document = download.document,

@@ -17,7 +17,7 @@ use axum::{Extension, Router};
 use serde_json::json;
 
 use crate::envelope::{ok, AnyData, ApiError, Envelope};
-use crate::payment::{apply_payment_event, WebhookError};
+use crate::payment::webhook::{apply_payment_event, WebhookError};
 use crate::payout::{record_result, Payout, PayoutOutcome};
 use crate::providers::xendit::{InvoiceWebhook, PayoutWebhook, Xendit};
 use crate::state::AppState;

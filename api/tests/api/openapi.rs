@@ -541,10 +541,10 @@ async fn odd_input(app: &TestApp) {
     let event = r#"{"eventId":"e\u0000","sessionId":"00000000-0000-4000-8000-000000000000","paymentRef":"r","amount":"1.00","outcome":"paid"}"#;
     let now = chrono::Utc::now().timestamp();
     let signed = [
-        (api::payment::TIMESTAMP_HEADER, now.to_string()),
+        (api::providers::signing::TIMESTAMP_HEADER, now.to_string()),
         (
-            api::payment::SIGNATURE_HEADER,
-            api::payment::webhook_secret(&app.state.env).sign(now, event.as_bytes()),
+            api::providers::signing::SIGNATURE_HEADER,
+            api::providers::signing::webhook_secret(&app.state.env).sign(now, event.as_bytes()),
         ),
         ("content-type", "application/json".to_string()),
     ];

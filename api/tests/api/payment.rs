@@ -6,7 +6,7 @@ use aggregates::types::ImageRef;
 use aggregates::user::UserCommand;
 use aggregates::wallet::WalletEvent;
 use aggregates::Actor;
-use api::payment::{webhook_secret, WebhookSecret, SIGNATURE_HEADER, TIMESTAMP_HEADER};
+use api::providers::signing::{webhook_secret, WebhookSecret, SIGNATURE_HEADER, TIMESTAMP_HEADER};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;

@@ -738,7 +738,7 @@ async fn a_production_start_is_refused_with_a_sandbox_provider_or_a_demo_setting
         ),
         (
             Env {
-                webhook_secret: Some(api::payment::DEVELOPMENT_WEBHOOK_SECRET.into()),
+                webhook_secret: Some(api::providers::signing::DEVELOPMENT_WEBHOOK_SECRET.into()),
                 ..production.clone()
             },
             "WEBHOOK_SECRET is the public development secret",

@@ -45,7 +45,7 @@ pub(super) async fn login(
     // parallel guesses cannot check more than the limit allows.
     let attempt = auditors::take_login_attempt(&state, &name).await?;
     let row = auditors::find(&state, &name).await?;
-    let hash = row.as_ref().map(|(_, _, hash)| hash.clone());
+    let hash = row.as_ref().map(|login| login.password_hash.clone());
     let hash = match &hash {
         Some(hash) => hash.as_str(),
         None => auditors::dummy_hash().await,
@@ -55,7 +55,7 @@ pub(super) async fn login(
         .hasher
         .verify(&body.password, hash)
         .await;
-    let (Some((auditor_id, username, _)), true) = (row, verified) else {
+    let (Some(login), true) = (row, verified) else {
         // Unknown names count too, so the lock tells nobody which names exist.
         if attempt >= auditors::MAX_FAILED_AUDITOR_LOGINS {
             tracing::warn!(
@@ -70,12 +70,12 @@ pub(super) async fn login(
         ));
     };
     auditors::clear_login_attempts(&state, &name).await?;
-    let auditor_id = Uuid::parse_str(&auditor_id).map_err(ApiError::internal)?;
+    let auditor_id = Uuid::parse_str(&login.auditor_id).map_err(ApiError::internal)?;
     let token = auth::issue(&state, auditor_id, TokenKind::Auditor).await?;
     Ok(ok(LoginData {
         token,
         auditor_id,
-        username,
+        username: login.username,
     }))
 }
 

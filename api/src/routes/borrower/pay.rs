@@ -1,6 +1,7 @@
 //! Repayment through a payment page (PRODUCT.md 8): `POST /jackey/loan/recharge`, the
 //! provider's webhook `POST /jackey/payment/webhook`, and the sandbox checkout page
-//! `GET|POST /pay/sandbox/{session}` (see [`crate::payment`] for the rules).
+//! `GET|POST /pay/sandbox/{session}` (see [`crate::payment`] for the rules), and the
+//! formatting of the pages the api renders itself ([`page`], [`grouped_money`]).
 //!
 //! The sandbox page is mounted only with the sandbox provider ([`router`]): with a
 //! real gateway ([`router_with`]) its buttons would let anyone settle a real session.
@@ -26,10 +27,11 @@ use uuid::Uuid;
 
 use crate::auth::Borrower;
 use crate::envelope::{ok, ApiError, Envelope, OptionalJson};
-use crate::payment::{
-    self, grouped_money, Outcome, PaymentProvider, PaymentSession, SandboxPayment, SessionStatus,
-    WebhookError,
-};
+use crate::payment::webhook::{self, Outcome, WebhookError};
+use crate::payment::{self, PaymentSession, SessionStatus};
+use crate::providers::sandbox::SandboxPayment;
+use crate::providers::signing::{self, SIGNATURE_HEADER, TIMESTAMP_HEADER};
+use crate::providers::PaymentProvider;
 use crate::state::AppState;
 
 /// The OpenAPI description of this module's calls (see [`crate::openapi`]).
@@ -56,7 +58,7 @@ pub fn router_for(state: &AppState) -> Router<AppState> {
         _ => router(),
     };
     // Say now, at start-up, when webhooks are verified with the development secret.
-    payment::warn_of_development_secret(&state.env);
+    signing::warn_of_development_secret(&state.env);
     payments.merge(crate::routes::xendit::router(xendit))
 }
 
@@ -128,7 +130,7 @@ async fn recharge(
     Ok(ok(url))
 }
 
-/// The body of the webhook (documentation of [`payment::WebhookEvent`]).
+/// The body of the webhook (documentation of [`webhook::WebhookEvent`]).
 #[derive(ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[allow(dead_code)] // documentation only
@@ -157,7 +159,7 @@ enum OutcomeDoc {
     Failed,
 }
 
-/// The answer to a processed webhook (documentation of [`payment::WebhookReceipt`]).
+/// The answer to a processed webhook (documentation of [`webhook::WebhookReceipt`]).
 #[derive(ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[allow(dead_code)] // documentation only
@@ -168,7 +170,7 @@ struct WebhookReceiptDoc {
     duplicate: bool,
 }
 
-/// The provider's notification; answers per [`payment::WebhookError`].
+/// The provider's notification; answers per [`webhook::WebhookError`].
 #[utoipa::path(
     post,
     path = "/jackey/payment/webhook",
@@ -191,7 +193,7 @@ struct WebhookReceiptDoc {
 )]
 async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
     let processed = match refuse_nul_event(&state, &headers, &body) {
-        Ok(()) => payment::process_webhook(&state, &headers, &body).await,
+        Ok(()) => webhook::process_webhook(&state, &headers, &body).await,
         Err(error) => Err(error),
     };
     match processed {
@@ -215,9 +217,9 @@ fn refuse_nul_event(
         return Ok(());
     };
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    payment::webhook_secret(&state.env).verify(
-        header(payment::TIMESTAMP_HEADER),
-        header(payment::SIGNATURE_HEADER),
+    signing::webhook_secret(&state.env).verify(
+        header(TIMESTAMP_HEADER),
+        header(SIGNATURE_HEADER),
         body,
         state.now().timestamp(),
     )?;
@@ -443,6 +445,25 @@ pub(super) fn html(status: StatusCode, body: &str) -> Response {
     response
 }
 
+/// `amount` with thousands separators and two decimals (`80,000.00`), for pages the
+/// api renders itself.
+pub fn grouped_money(amount: Decimal) -> String {
+    let text = projections::projection::money_text(amount);
+    let (sign, digits) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text.as_str()),
+    };
+    let (whole, cents) = digits.split_once('.').unwrap_or((digits, "00"));
+    let mut grouped = String::new();
+    for (i, digit) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    format!("{sign}{grouped}.{cents}")
+}
+
 /// `text` with the HTML special characters escaped.
 pub(super) fn escape(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());
@@ -457,4 +478,21 @@ pub(super) fn escape(text: &str) -> String {
         }
     }
     escaped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dec(text: &str) -> Decimal {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn money_on_pages_is_grouped() {
+        assert_eq!(grouped_money(dec("80000")), "80,000.00");
+        assert_eq!(grouped_money(dec("1234567.5")), "1,234,567.50");
+        assert_eq!(grouped_money(dec("999")), "999.00");
+        assert_eq!(grouped_money(dec("-1000")), "-1,000.00");
+    }
 }
