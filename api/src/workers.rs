@@ -79,7 +79,8 @@ pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bo
             orders: state.orders.clone(),
             wallets: state.wallets.clone(),
         };
-        let process = LoanProcess::sharing(&state.database, buses).partition(index);
+        let sessions = Arc::new(crate::db::sessions::Revoker::new(&state.database));
+        let process = LoanProcess::sharing(&state.database, buses, sessions).partition(index);
         workflows.push(Box::new(
             WorkflowConsumer::new(process)
                 .with_feed(feed.clone())

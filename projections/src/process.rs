@@ -19,6 +19,9 @@
 //! | `PasswordReset` (user) | revoke every session issued before it (12.3) |
 //! | `PasswordChanged` (user) | revoke every session issued before it but the one it was changed from (12.3) |
 //!
+//! The sessions are the api's (its `auth_token` table): the manager revokes them
+//! through the [`SessionRevoker`] it is given, and holds no SQL of the api's tables.
+//!
 //! Guarantees: every step is idempotent on its source's identity (order id, payout id,
 //! payment reference), which the target aggregate remembers; the checkpoint moves
 //! only after an event's steps are committed. So a retry, a crash before the
@@ -138,9 +141,27 @@ impl CommandBuses {
     }
 }
 
+/// Revokes a borrower's sessions for the loan process (a password reset or change,
+/// PRODUCT.md 12.3). The sessions are the api's, so the api implements it
+/// (`api::db::sessions::Revoker`) and hands it to [`LoanProcess::new`].
+#[async_trait::async_trait]
+pub trait SessionRevoker: Send + Sync {
+    /// Revokes the borrower sessions of `subject` issued at or before `at`, but
+    /// `except_session` (a session id: the first 16 hex digits of its token's
+    /// SHA-256), the one a change was made from. Idempotent: a revoked session stays
+    /// revoked with its first time.
+    async fn revoke_issued_before(
+        &self,
+        subject: Uuid,
+        at: chrono::DateTime<chrono::Utc>,
+        except_session: Option<&str>,
+    ) -> Result<(), ProjectionError>;
+}
+
 /// The loan process manager.
 pub struct LoanProcess {
     database: Database,
+    sessions: Arc<dyn SessionRevoker>,
     users: Arc<CommandBus<User>>,
     orders: Arc<CommandBus<Order>>,
     wallets: Arc<CommandBus<Wallet>>,
@@ -168,16 +189,30 @@ fn refused<E: std::error::Error>(error: AggregateError<E>) -> Result<(), Project
 
 impl LoanProcess {
     /// A manager sending commands with these services, on buses of its own (as in a
-    /// process of its own).
-    pub fn new(database: &Database, users: UserServices, orders: OrderServices) -> Self {
-        Self::sharing(database, CommandBuses::new(database, users, orders))
+    /// process of its own), and revoking sessions through `sessions`.
+    pub fn new(
+        database: &Database,
+        users: UserServices,
+        orders: OrderServices,
+        sessions: Arc<dyn SessionRevoker>,
+    ) -> Self {
+        Self::sharing(
+            database,
+            CommandBuses::new(database, users, orders),
+            sessions,
+        )
     }
 
     /// A manager sending its commands through `buses`, shared with the rest of the
-    /// process.
-    pub fn sharing(database: &Database, buses: CommandBuses) -> Self {
+    /// process, and revoking sessions through `sessions`.
+    pub fn sharing(
+        database: &Database,
+        buses: CommandBuses,
+        sessions: Arc<dyn SessionRevoker>,
+    ) -> Self {
         Self {
             database: database.clone(),
+            sessions,
             users: buses.users,
             orders: buses.orders,
             wallets: buses.wallets,
@@ -396,9 +431,8 @@ impl LoanProcess {
     }
 
     /// Revokes the borrower sessions of `user_id` issued before `at` (a password reset
-    /// or change, 12.3), but `kept` (a session id: the first 16 hex digits of its
-    /// token's SHA-256), the one a change was made from. Idempotent: a revoked session
-    /// stays revoked with its first time.
+    /// or change, 12.3), but `kept` (a session id), the one a change was made from
+    /// ([`SessionRevoker`]).
     async fn revoke_sessions(
         &self,
         user_id: Uuid,
@@ -406,17 +440,7 @@ impl LoanProcess {
         kept: Option<&str>,
     ) -> Result<(), ProjectionError> {
         self.failpoint()?;
-        let at = crate::projection::time_text(at);
-        // No session id is empty, so "" keeps none.
-        let sql = "update auth_token set revoked_at = $1 where subject = $2 \
-                   and kind = 'borrower' and revoked_at is null and created_at <= $1 \
-                   and substr(token_hash, 1, 16) <> $3";
-        let mut tx = crate::runner::begin(&self.database).await?;
-        let kept = kept.unwrap_or_default().to_string();
-        tx.execute(sql, &[at.into(), user_id.to_string().into(), kept.into()])
-            .await?;
-        tx.commit().await?;
-        Ok(())
+        self.sessions.revoke_issued_before(user_id, at, kept).await
     }
 
     async fn load_order(&self, order_id: &str) -> Result<Order, ProjectionError> {

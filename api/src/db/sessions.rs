@@ -6,6 +6,7 @@
 use chrono::{DateTime, Utc};
 use projections::projection::time_text;
 use projections::store::Database;
+use projections::ProjectionError;
 use uuid::Uuid;
 
 use super::with_pool;
@@ -106,4 +107,42 @@ pub async fn erase_subject(database: &Database, subject: &str) -> Result<u64, sq
     let sql = "delete from auth_token where subject = $1";
     with_pool!(database, pool => sqlx::query(sql)
         .bind(subject).execute(pool).await.map(|r| r.rows_affected()))
+}
+
+/// The loan process's revocations of a borrower's sessions (a password reset or
+/// change, PRODUCT.md 12.3), on the api's `auth_token` table
+/// ([`projections::process::SessionRevoker`]).
+#[derive(Clone)]
+pub struct Revoker {
+    database: Database,
+}
+
+impl Revoker {
+    /// Revokes in `database`.
+    pub fn new(database: &Database) -> Self {
+        Self {
+            database: database.clone(),
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl projections::process::SessionRevoker for Revoker {
+    async fn revoke_issued_before(
+        &self,
+        subject: Uuid,
+        at: DateTime<Utc>,
+        except_session: Option<&str>,
+    ) -> Result<(), ProjectionError> {
+        let at = time_text(at);
+        // No session id is empty, so "" keeps none.
+        let sql = "update auth_token set revoked_at = $1 where subject = $2 \
+                   and kind = 'borrower' and revoked_at is null and created_at <= $1 \
+                   and substr(token_hash, 1, 16) <> $3";
+        let kept = except_session.unwrap_or_default();
+        with_pool!(&self.database, pool => sqlx::query(sql)
+            .bind(&at).bind(subject.to_string()).bind(kept)
+            .execute(pool).await.map(|r| r.rows_affected()))?;
+        Ok(())
+    }
 }

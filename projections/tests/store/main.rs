@@ -23,4 +23,5 @@ mod read_side;
 mod rebuild;
 mod row_reads;
 mod sealing;
+mod sessions;
 mod workflow;

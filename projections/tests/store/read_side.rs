@@ -28,6 +28,7 @@ use uuid::Uuid;
 
 use crate::helpers::TestDb;
 use crate::journey::{image, onboarding};
+use crate::sessions::SqlSessions;
 
 on_both_stores!(
     a_known_loan_gives_exactly_these_read_models_and_journal_entries,
@@ -92,11 +93,13 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
         database,
         user_services(clock.clone()),
         order_services(clock.clone()),
+        SqlSessions::on(database),
     );
     let second = LoanProcess::new(
         database,
         user_services(clock.clone()),
         order_services(clock.clone()),
+        SqlSessions::on(database),
     );
     let process = Racing(&first, &second);
     let (user_id, order_id) = (Uuid::now_v7(), Uuid::now_v7());

@@ -25,6 +25,7 @@ use uuid::Uuid;
 
 use crate::helpers::TestDb;
 use crate::journey::onboarding;
+use crate::sessions::SqlSessions;
 
 on_both_stores!(
     the_loan_workflow_killed_before_any_command_ends_as_an_uninterrupted_run,
@@ -61,6 +62,7 @@ impl Buses {
             &self.database,
             user_services(self.clock.clone()),
             order_services(self.clock.clone()),
+            SqlSessions::on(&self.database),
         )
     }
 }
