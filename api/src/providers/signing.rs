@@ -5,7 +5,7 @@
 //! `timestamp + "." + raw body`. A webhook counts only with a valid signature made
 //! within [`SIGNATURE_TOLERANCE_SECS`] of now, compared in constant time.
 //!
-//! Xendit's webhooks carry a callback token instead ([`super::xendit`]).
+//! Xendit's webhooks carry a callback token instead ([`mod@super::xendit`]).
 
 use std::fmt;
 

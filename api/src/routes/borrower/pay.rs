@@ -1,7 +1,7 @@
 //! Repayment through a payment page (PRODUCT.md 8): `POST /jackey/loan/recharge`, the
 //! provider's webhook `POST /jackey/payment/webhook`, and the sandbox checkout page
 //! `GET|POST /pay/sandbox/{session}` (see [`crate::payment`] for the rules), and the
-//! formatting of the pages the api renders itself ([`page`], [`grouped_money`]).
+//! formatting of the pages the api renders itself (`page`, [`grouped_money`]).
 //!
 //! The sandbox page is mounted only with the sandbox provider ([`router`]): with a
 //! real gateway ([`router_with`]) its buttons would let anyone settle a real session.
