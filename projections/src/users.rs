@@ -4,11 +4,11 @@ use aggregates::types::mask;
 use aggregates::user::{User, UserEvent};
 use async_trait::async_trait;
 use cqrs_es::Aggregate;
-use serde_json::{json, Value as Json};
 
 use crate::projection::{decode, time_text, to_json, Projection, ProjectionError, StateCache};
 use crate::rows::{Kind, Row, RowStore, TableSpec};
 use crate::store::StoredEvent;
+use crate::views::{AccountLock, IdImageUrls, PrivacyNotice, QualificationView, UserDoc};
 
 /// `user_profile`.
 pub static USER_PROFILE: TableSpec = TableSpec {
@@ -29,58 +29,65 @@ pub struct UsersProjection;
 
 /// The `/user/info` document (section 10). Card number masked; signature as its
 /// `/files/{key}` URL. Amount-free: nothing here is a charge.
-pub fn user_doc(user: &User) -> Json {
+pub fn user_doc(user: &User) -> UserDoc {
     let f = &user.profile.fields;
     let q = user.questionnaire.as_ref();
     let account = user.bank_account.as_ref();
     let qualification = user.qualification();
-    json!({
-        "userId": user.id,
-        "mobile": user.mobile,
-        "realName": f.real_name,
-        "identity": f.identity,
-        "sex": f.sex,
-        "birthday": f.birthday.map(|d| d.format("%Y-%m-%d").to_string()),
-        "marriage": f.marriage,
-        "email": f.email,
-        "facebook": f.facebook,
-        "education": f.education,
-        "provinceCity": f.province_city,
-        "address": f.address,
-        "bankName": account.map(|a| a.bank_name.clone()),
-        "cardNo": account.map(|a| mask(&a.account_no, 4)),
-        "job": q.map(|q| q.job.clone()),
-        "monthlyIncome": q.map(|q| q.monthly_income.clone()),
-        "expenses": q.map(|q| q.expenses.clone()),
-        "loanPurpose": q.map(|q| q.loan_purpose.clone()),
-        "loanBefore": q.map(|q| q.loan_before),
-        "guarantee": q.map(|q| q.guarantee),
-        "signatureImg": user.signature.as_ref().map(|s| format!("/files/{}", s.key)),
-        "idImages": user.id_images.as_ref().map(|[front, back, hand]| json!({
-            "frontImage": format!("/files/{}", front.key),
-            "backImage": format!("/files/{}", back.key),
-            "handHoldImage": format!("/files/{}", hand.key),
-        })),
-        "lastOrderId": user.open_order,
-        "hasWithdrawPin": user.pin_hash.is_some(),
-        "identityRejectReason": user.identity_rejection,
-        // What the open order asks to fix (12.4): these become editable.
-        "resubmissionItems": user.resubmission.as_ref().map(|open| &open.items),
-        "lock": user.lock().map(|(kind, reason)| json!({"kind": kind, "reason": reason})),
-        "userQualificationView": {
-            "identity": qualification.identity,
-            "basicInformation": qualification.basic_information,
-            "bankCard": qualification.bank_card,
-        },
-        "inviteCode": user.invite_code,
+    let file = |key: &str| format!("/files/{key}");
+    UserDoc {
+        address: f.address.clone(),
+        bank_name: account.map(|a| a.bank_name.clone()),
+        birthday: f.birthday.map(|d| d.format("%Y-%m-%d").to_string()),
+        card_no: account.map(|a| mask(&a.account_no, 4)),
+        education: f.education.clone(),
+        email: f.email.clone(),
+        expenses: q.map(|q| q.expenses.clone()),
+        facebook: f.facebook.clone(),
+        guarantee: q.map(|q| q.guarantee),
+        has_withdraw_pin: user.pin_hash.is_some(),
+        id_images: user
+            .id_images
+            .as_ref()
+            .map(|[front, back, hand]| IdImageUrls {
+                back_image: file(&back.key),
+                front_image: file(&front.key),
+                hand_hold_image: file(&hand.key),
+            }),
+        identity: f.identity.clone(),
+        identity_reject_reason: user.identity_rejection.clone(),
+        invite_code: user.invite_code.clone(),
+        job: q.map(|q| q.job.clone()),
+        last_order_id: user.open_order,
+        loan_before: q.map(|q| q.loan_before),
+        loan_purpose: q.map(|q| q.loan_purpose.clone()),
+        lock: user.lock().map(|(kind, reason)| AccountLock {
+            kind,
+            reason: reason.to_string(),
+        }),
+        marriage: f.marriage.clone(),
+        mobile: user.mobile.clone(),
+        monthly_income: q.map(|q| q.monthly_income.clone()),
         // The privacy notice accepted at registration (PRODUCT.md 12.6); null for an
         // account registered before consent was recorded.
-        "privacyNotice": user.privacy_consent.as_ref().map(|consent| json!({
-            "version": consent.version,
-            "acceptedAt": time_text(consent.accepted_at),
-            "language": consent.language,
-        })),
-    })
+        privacy_notice: user.privacy_consent.as_ref().map(|consent| PrivacyNotice {
+            accepted_at: time_text(consent.accepted_at),
+            language: consent.language.clone(),
+            version: consent.version.clone(),
+        }),
+        province_city: f.province_city.clone(),
+        real_name: f.real_name.clone(),
+        // What the open order asks to fix (12.4): these become editable.
+        resubmission_items: user.resubmission.as_ref().map(|open| open.items.clone()),
+        sex: f.sex,
+        signature_img: user.signature.as_ref().map(|s| file(&s.key)),
+        user_id: user.id.unwrap_or_default(),
+        user_qualification_view: QualificationView {
+            bank_card: qualification.bank_card,
+            basic_information: qualification.basic_information,
+            identity: qualification.identity,
+        },
+    }
 }
 
 /// What `user_profile.state` holds in place of a set withdraw PIN's hash.

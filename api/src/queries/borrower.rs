@@ -5,7 +5,7 @@
 use aggregates::order::Order;
 use aggregates::ErrorCode;
 use serde_json::value::{to_raw_value, RawValue};
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 use uuid::Uuid;
 
 use std::collections::BTreeMap;
@@ -238,10 +238,10 @@ pub type ProfileDoc = BTreeMap<String, Box<RawValue>>;
 fn profile_doc(doc: Option<String>, last_order: Option<String>) -> Result<ProfileDoc, ApiError> {
     let doc = doc.ok_or_else(|| ApiError::code(ErrorCode::CouldNotGetUserInfo))?;
     let mut doc: ProfileDoc = serde_json::from_str(&doc).map_err(ApiError::internal)?;
-    let raw = |value: Json| to_raw_value(&value).map_err(ApiError::internal);
-    doc.insert("lastOrderId".to_string(), raw(json!(last_order))?);
-    // No credit scoring model is configured; the score is not invented.
-    doc.insert("creditScore".to_string(), raw(Json::Null)?);
+    let raw = |value: Option<String>| to_raw_value(&value).map_err(ApiError::internal);
+    doc.insert("lastOrderId".to_string(), raw(last_order)?);
+    // No credit scoring model is configured; the score is not invented (UserInfo).
+    doc.insert("creditScore".to_string(), raw(None)?);
     Ok(doc)
 }
 

@@ -14,10 +14,12 @@
 //! `YYYY-MM-DD`.
 
 pub mod order;
+pub mod user;
 
 pub use order::{
     Installment, LoanProgress, OrderDoc, OrderSummary, TimelineDetail, TimelineEntry, TimelineEvent,
 };
+pub use user::{AccountLock, IdImageUrls, PrivacyNotice, QualificationView, UserDoc, UserInfo};
 
 /// Writes a value of the domain (a [`aggregates::pricing::Disclosure`]) with its
 /// object keys sorted, as `json!` wrote it inside a stored document: the domain's

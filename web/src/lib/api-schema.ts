@@ -1181,7 +1181,7 @@ export interface paths {
         put?: never;
         /**
          * The borrower's profile
-         * @description The user document of PRODUCT.md section 10, with `lastOrderId`.
+         * @description The user document of PRODUCT.md section 10, with `lastOrderId` the latest order. 10008 before the profile exists.
          */
         post: operations["info"];
         delete?: never;
@@ -1559,6 +1559,13 @@ export interface components {
             sequence: number;
             /** @description What happened (`UserRegistered`, `LoginSucceeded`, `BankCardBound`, ...). */
             type: string;
+        };
+        /** @description A lock on the account (P4). */
+        AccountLock: {
+            /** @description `security` (wrong passwords or PINs) or `compliance` (set by an auditor). */
+            kind: components["schemas"]["LockKind"];
+            /** @description Why, as shown on the lock screen. */
+            reason: string;
         };
         /** @description see the call's description; null on error */
         AnyData: Record<string, never> | unknown[] | string | number | boolean | null;
@@ -2195,6 +2202,30 @@ export interface components {
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
          *     `data: null`.
          */
+        Envelope_Option_UserInfo: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | (components["schemas"]["UserDoc"] & {
+                /**
+                 * Format: int32
+                 * @description No credit scoring model is configured: always null (the score is not invented).
+                 */
+                creditScore: number | null;
+            });
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
         Envelope_Option_Vec_DownloadView: {
             /**
              * Format: int32
@@ -2682,6 +2713,15 @@ export interface components {
             atSequence?: number | null;
             orderId: string;
         };
+        /** @description The three ID photos of [`UserDoc::id_images`]: `/files/{key}` URLs. */
+        IdImageUrls: {
+            /** @description The back of the ID. */
+            backImage: string;
+            /** @description The front of the ID. */
+            frontImage: string;
+            /** @description The borrower holding the ID. */
+            handHoldImage: string;
+        };
         /** @description The ID photos. */
         IdImages: {
             /** @description Back of the ID. */
@@ -2771,6 +2811,11 @@ export interface components {
              */
             status: number;
         };
+        /**
+         * @description The two kinds of lock (P4).
+         * @enum {string}
+         */
+        LockKind: "security" | "compliance";
         LoginBody: {
             /**
              * @description Phone number.
@@ -3022,6 +3067,33 @@ export interface components {
             pin: string;
             /** @description Required when changing an existing PIN (`/jackey/sms/pin`). */
             smsCode?: string | null;
+        };
+        /** @description The privacy notice accepted at registration (PRODUCT.md 12.6). */
+        PrivacyNotice: {
+            /** @description When: RFC 3339 UTC. */
+            acceptedAt: string;
+            /** @description The text's language (`en`, `zh`, `fil`); null when not recorded. */
+            language: string | null;
+            /** @description The version of the `privacy-notice` text accepted. */
+            version: string;
+        };
+        /** @description Qualification sub-statuses (PRODUCT.md 4.1). */
+        QualificationView: {
+            /**
+             * Format: int32
+             * @description 1 when a bank account is bound.
+             */
+            bankCard: number;
+            /**
+             * Format: int32
+             * @description 1 when the full profile is complete.
+             */
+            basicInformation: number;
+            /**
+             * Format: int32
+             * @description Identity: 0 none, 1 submitted, 2 verified, 3 rejected.
+             */
+            identity: number;
         };
         QueueBody: {
             /** @description Only orders not yet closed (the work queue); default false (every order). */
@@ -3354,6 +3426,92 @@ export interface components {
         };
         UserBody: {
             userId: string;
+        };
+        /**
+         * @description The `user_profile` document. Fields in the byte order of their names (the stored
+         *     text is hashed); every optional field is written, null when absent.
+         */
+        UserDoc: {
+            /** @description Street address; null before the profile gives one. */
+            address: string | null;
+            /** @description The bound account's bank or e-wallet; null before one is bound. */
+            bankName: string | null;
+            /** @description Date of birth: YYYY-MM-DD. */
+            birthday: string | null;
+            /** @description The bound account's number, masked: all but the last four digits hidden. */
+            cardNo: string | null;
+            /** @description Education (a `getConfigByKey` `education` value). */
+            education: string | null;
+            /** @description E-mail address. */
+            email: string | null;
+            /** @description Questionnaire: monthly expenses, as answered. */
+            expenses: string | null;
+            /** @description Facebook profile. */
+            facebook: string | null;
+            /** @description Questionnaire: has a guarantor. */
+            guarantee: boolean | null;
+            /** @description A withdraw PIN is set. */
+            hasWithdrawPin: boolean;
+            idImages: null | components["schemas"]["IdImageUrls"];
+            /** @description The national ID number. */
+            identity: string | null;
+            /** @description Why the ID photos were rejected; null unless they were. */
+            identityRejectReason: string | null;
+            /** @description The agent code the borrower registered with (attribution only). */
+            inviteCode: string | null;
+            /** @description Questionnaire: occupation. */
+            job: string | null;
+            /**
+             * Format: uuid
+             * @description The open order (the answer of `/user/info` puts the latest order here).
+             */
+            lastOrderId: string | null;
+            /** @description Questionnaire: borrowed before. */
+            loanBefore: boolean | null;
+            /** @description Questionnaire: what the loan is for. */
+            loanPurpose: string | null;
+            lock: null | components["schemas"]["AccountLock"];
+            /** @description Marital status (a `getConfigByKey` `marriage` value). */
+            marriage: string | null;
+            /** @description The registered phone number. */
+            mobile: string;
+            /** @description Questionnaire: monthly income, as answered. */
+            monthlyIncome: string | null;
+            privacyNotice: null | components["schemas"]["PrivacyNotice"];
+            /** @description "Region,Province,City" (`getConfigByKey` `provinces`). */
+            provinceCity: string | null;
+            /** @description The borrower's real name. */
+            realName: string | null;
+            /**
+             * @description What the open order asks to fix (PRODUCT.md 12.4): these are editable; null
+             *     when nothing is asked.
+             */
+            resubmissionItems: components["schemas"]["ResubmissionItem"][] | null;
+            /**
+             * Format: int32
+             * @description Sex code as given in the profile.
+             */
+            sex: number | null;
+            /** @description The signature on file as its `/files/{key}` URL. */
+            signatureImg: string | null;
+            /**
+             * Format: uuid
+             * @description The borrower.
+             */
+            userId: string;
+            /** @description Qualification sub-statuses (PRODUCT.md 4.1). */
+            userQualificationView: components["schemas"]["QualificationView"];
+        };
+        /**
+         * @description `/user/info`: the stored document with the latest order as `lastOrderId` and the
+         *     credit score.
+         */
+        UserInfo: components["schemas"]["UserDoc"] & {
+            /**
+             * Format: int32
+             * @description No credit scoring model is configured: always null (the score is not invented).
+             */
+            creditScore: number | null;
         };
         UserReasonBody: {
             reason?: string;
@@ -4935,7 +5093,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_UserInfo"];
                 };
             };
         };

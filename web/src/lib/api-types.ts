@@ -20,3 +20,11 @@ export type Progress = Schemas['LoanProgress'];
 export type TimelineEvent = Schemas['TimelineEvent'];
 /** The fields an event carries on the timeline (each event type only its own). */
 export type TimelineDetail = Schemas['TimelineDetail'];
+/** The borrower's own record (`/user/info`, PRODUCT.md 10 "User"). */
+export type User = Schemas['UserInfo'];
+/** A lock on the account (P4). */
+export type Lock = Schemas['AccountLock'];
+/** Qualification sub-statuses (PRODUCT.md 4.1). */
+export type Qualification = Schemas['QualificationView'];
+/** What a resubmission request can ask the borrower to fix (PRODUCT.md 12.4). */
+export type ResubmissionItem = Schemas['ResubmissionItem'];

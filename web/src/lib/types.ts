@@ -3,19 +3,6 @@
  * decimal strings with two places; times are RFC 3339 UTC strings.
  */
 
-/** Qualification sub-status (PRODUCT.md 4.1): identity 0 none, 1 submitted, 2 verified, 3 rejected. */
-export interface Qualification {
-  identity: number;
-  basicInformation: number;
-  bankCard: number;
-}
-
-export interface Lock {
-  /** "security" (wrong passwords or PINs) or "compliance" (set by an auditor). */
-  kind: 'security' | 'compliance' | string;
-  reason: string;
-}
-
 /** The questionnaire's answers (PRODUCT.md 10 "User"), part of the user and of the console's order review. */
 export interface Questionnaire {
   job: string | null;
@@ -24,41 +11,6 @@ export interface Questionnaire {
   loanPurpose: string | null;
   loanBefore: boolean | null;
   guarantee: boolean | null;
-}
-
-/** What a resubmission request can ask the borrower to fix (PRODUCT.md 12.4). */
-export type ResubmissionItem = 'photos' | 'profile' | 'bank' | 'questionnaire';
-
-export interface User extends Questionnaire {
-  userId: string;
-  mobile: string;
-  realName: string | null;
-  identity: string | null;
-  sex: number | null;
-  birthday: string | null;
-  marriage: string | null;
-  email: string | null;
-  facebook: string | null;
-  education: string | null;
-  provinceCity: string | null;
-  address: string | null;
-  bankName: string | null;
-  /** Masked: all but the last four digits hidden. */
-  cardNo: string | null;
-  creditScore?: number | null;
-  signatureImg: string | null;
-  idImages: { frontImage: string; backImage: string; handHoldImage: string } | null;
-  lastOrderId: string | null;
-  hasWithdrawPin: boolean;
-  identityRejectReason: string | null;
-  /** What the open order asks to fix (PRODUCT.md 12.4): these are editable; null when nothing. */
-  resubmissionItems?: ResubmissionItem[] | null;
-  lock: Lock | null;
-  userQualificationView: Qualification;
-  inviteCode: string | null;
-  /** The privacy notice accepted at registration (PRODUCT.md 12.6); null before consent was recorded. */
-  /** `language`: the text's language (`en`, `zh`, `fil`); null when not recorded. */
-  privacyNotice?: { version: string; acceptedAt: string; language?: string | null } | null;
 }
 
 export interface Product {

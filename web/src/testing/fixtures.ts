@@ -1,6 +1,6 @@
 /** Wire-shaped test data (PRODUCT.md 10). */
-import type { Order } from '@/lib/api-types';
-import type { Disclosure, User } from '@/lib/types';
+import type { Order, User } from '@/lib/api-types';
+import type { Disclosure } from '@/lib/types';
 
 export function userFixture(options: { qualified?: boolean; signatureImg?: string | null } = {}): User {
   const q = options.qualified ?? true;
@@ -33,6 +33,9 @@ export function userFixture(options: { qualified?: boolean; signatureImg?: strin
     lock: null,
     userQualificationView: { identity: q ? 1 : 0, basicInformation: q ? 1 : 0, bankCard: q ? 1 : 0 },
     inviteCode: 'WELCOME',
+    privacyNotice: null,
+    resubmissionItems: null,
+    creditScore: null,
   };
 }
 

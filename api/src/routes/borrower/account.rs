@@ -19,10 +19,11 @@ use uuid::Uuid;
 
 use crate::auth::{self, Borrower, BorrowerToken, TokenKind};
 use crate::claims;
-use crate::envelope::{ok, AnyData, ApiError, ApiJson, Envelope, Null};
+use crate::envelope::{ok, ApiError, ApiJson, Envelope, Null};
 use crate::queries::borrower as queries;
 use crate::sms;
 use crate::state::AppState;
+use projections::views::UserInfo;
 
 /// The routes of this module.
 pub fn router() -> Router<AppState> {
@@ -308,9 +309,10 @@ async fn logout(State(state): State<AppState>, borrower: Borrower) -> Result<Res
     path = "/jackey/user/info",
     tag = "borrower account",
     summary = "The borrower's profile",
-    description = "The user document of PRODUCT.md section 10, with `lastOrderId`.",
+    description = "The user document of PRODUCT.md section 10, with `lastOrderId` the \
+                   latest order. 10008 before the profile exists.",
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the user document", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope with the user document", body = Envelope<Option<UserInfo>>))
 )]
 async fn info(State(state): State<AppState>, token: BorrowerToken) -> Result<Response, ApiError> {
     Ok(ok(queries::own_user_doc(&state, &token).await?))

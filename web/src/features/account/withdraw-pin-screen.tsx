@@ -13,7 +13,7 @@ import { SecretItem } from '@/components/secret-item';
 import { QueryGate } from '@/components/query-gate';
 import { SmsCodeField } from '@/components/sms-code-field';
 import { useSendSmsMutation, useUserInfoQuery } from '@/lib/shared-api';
-import type { User } from '@/lib/types';
+import type { User } from '@/lib/api-types';
 import { checkPin, checkSmsCode } from '@/lib/validation';
 import { useChangeWithdrawPinMutation } from './credentials-api';
 

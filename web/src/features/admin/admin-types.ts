@@ -3,8 +3,8 @@
  * answers them. Money fields are decimal strings with two places; times are
  * RFC 3339 UTC strings. Actors are `user:<id>`, `auditor:<id>` or `system`.
  */
-import type { Order, OrderSummary } from '@/lib/api-types';
-import type { Disclosure, Lock, Questionnaire, User } from '@/lib/types';
+import type { Order, OrderSummary, Lock, User } from '@/lib/api-types';
+import type { Disclosure, Questionnaire } from '@/lib/types';
 
 /** `/admin/api/login`. */
 export interface AdminLogin {

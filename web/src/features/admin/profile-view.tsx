@@ -8,7 +8,8 @@ import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { formatPlace } from '@/lib/place';
 import { useReferenceLabel } from '@/lib/reference-label';
-import type { Questionnaire, User } from '@/lib/types';
+import type { User } from '@/lib/api-types';
+import type { Questionnaire } from '@/lib/types';
 import type { Contact } from './admin-types';
 import { KeyValues, TableHead, type KeyValue } from './admin-ui';
 

@@ -12,8 +12,7 @@ import { Link } from 'react-router';
 import { showToast } from '@/components/feedback';
 import type { ApiFailure } from '@/lib/envelope';
 import { newIdempotencyKey } from '@/lib/idempotency';
-import type { Order } from '@/lib/api-types';
-import type { ResubmissionItem } from '@/lib/types';
+import type { Order, ResubmissionItem } from '@/lib/api-types';
 import { useResubmitOrderMutation } from './orders-api';
 
 /** The screen that changes each item. */

@@ -23,8 +23,7 @@ import type { ApiFailure } from '@/lib/envelope';
 import { newIdempotencyKey } from '@/lib/idempotency';
 import { lastFour } from '@/lib/mask';
 import { minorToText, toMinor } from '@/lib/money';
-import type { Order } from '@/lib/api-types';
-import type { User } from '@/lib/types';
+import type { Order, User } from '@/lib/api-types';
 import { useSetWithdrawPinMutation, useWithdrawMutation } from './orders-api';
 import {
   STEP_AMOUNT,

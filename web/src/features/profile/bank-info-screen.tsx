@@ -20,7 +20,7 @@ import { SmsCodeField } from '@/components/sms-code-field';
 import { useThen } from '@/components/use-then';
 import type { ApiFailure } from '@/lib/envelope';
 import { useLoanProgressQuery, useReferenceListQuery, useSendSmsMutation, useUserInfoQuery } from '@/lib/shared-api';
-import type { User } from '@/lib/types';
+import type { User } from '@/lib/api-types';
 import { checkAccountNo, checkSmsCode, digitsOnly } from '@/lib/validation';
 import { useBindBankMutation } from './profile-api';
 

@@ -20,7 +20,7 @@ import type { ApiFailure } from '@/lib/envelope';
 import type { Region } from '@/lib/place';
 import { useReferenceLabel } from '@/lib/reference-label';
 import { useReferenceListQuery } from '@/lib/shared-api';
-import type { User } from '@/lib/types';
+import type { User } from '@/lib/api-types';
 import { checkAccountNo, checkBirthday, checkEmail, checkIdNumber, digitsOnly } from '@/lib/validation';
 import { allPhotos, IdPhotos, type PhotoSet } from './id-photos';
 import { PlacePicker } from './place-picker';

@@ -19,7 +19,7 @@ import type { ApiFailure } from '@/lib/envelope';
 import { afterQuestionnaire } from '@/lib/rules';
 import { sharedApi, useLoanProgressQuery, useProductsQuery, useUserInfoQuery } from '@/lib/shared-api';
 import { useAppDispatch } from '@/app/hooks';
-import type { User } from '@/lib/types';
+import type { User } from '@/lib/api-types';
 import { useUpdateProfileMutation } from './profile-api';
 
 type YesNo = '' | 'yes' | 'no';

@@ -4,8 +4,7 @@ import { http, HttpResponse, type HttpHandler } from 'msw';
 import { answer, fail, server } from '@/testing/server';
 import { orderFixture, userFixture } from '@/testing/fixtures';
 import { renderWithProviders } from '@/testing/render';
-import type { Order } from '@/lib/api-types';
-import type { User } from '@/lib/types';
+import type { Order, User } from '@/lib/api-types';
 import DetailScreen from '../detail-screen';
 import { timelineFixture } from './fixtures';
 
