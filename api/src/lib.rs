@@ -11,28 +11,23 @@ pub mod config;
 pub mod db;
 pub mod documents;
 pub mod envelope;
-pub mod erasure;
 pub mod files;
 pub mod idempotency;
 pub mod inbox;
 pub mod openapi;
 pub mod ops;
 pub mod payment;
-pub mod payout;
 pub mod providers;
 pub mod queries;
 pub mod read_your_writes;
-pub mod reminders;
 pub mod request_id;
 pub mod routes;
-pub mod scheduler;
 pub mod services;
 pub mod sms;
-pub mod sms_relay;
 pub mod state;
 pub mod telemetry;
 pub mod web_app;
-pub mod workers;
+pub mod workflows;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -271,7 +266,7 @@ impl Application {
             wakeup: wakeup.clone(),
             ..state.shared()
         });
-        workers::spawn(&state, wakeup, stopped);
+        workflows::spawn(&state, wakeup, stopped);
         Ok(Self {
             leases: state.leases.clone(),
             listener,

@@ -316,7 +316,7 @@ pub async fn metrics(State(state): State<AppState>, headers: axum::http::HeaderM
     {
         // The loan process's checkpoints are its partitions'; `process:loan` itself
         // only says where they started, and a lag read from it never fell.
-        for name in crate::workers::consumer_names() {
+        for name in crate::workflows::consumer_names() {
             if let Ok(position) = projections::runner::read_checkpoint(&state.database, &name).await
             {
                 let lag = (head.global_position - position.global_position).max(0);

@@ -1,4 +1,4 @@
-//! Compaction of the store's files after an erasure (`crate::erasure`), so no freed
+//! Compaction of the store's files after an erasure (`crate::workflows::erasure`), so no freed
 //! page or old row version keeps an erased value.
 
 use projections::store::Database;

@@ -1,7 +1,7 @@
 //! `sms_outbox`: every text message the api sends, written in the transaction that
 //! decides it (a verification code, [`super::sms_codes::send`]) or keyed by the event
 //! that asked for it (a reminder, [`queue_once`]), then sent by the relay
-//! (`crate::sms_relay`), which leases, marks and retries the rows here.
+//! (`crate::workflows::sms_relay`), which leases, marks and retries the rows here.
 
 use chrono::{DateTime, Utc};
 use projections::projection::time_text;

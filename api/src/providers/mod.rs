@@ -2,19 +2,19 @@
 //! `SMS_PROVIDER` (PRODUCT.md 12.7, [`crate::config::Providers`]):
 //!
 //! - `sandbox` (payments and payouts) and `outbox` (SMS): built in, no money moves and
-//!   no phone is texted ([`sandbox::SandboxPayment`], [`crate::payout::SandboxPayout`],
+//!   no phone is texted ([`sandbox::SandboxPayment`], [`crate::workflows::payout::SandboxPayout`],
 //!   the `sms_outbox` table).
 //! - [`xendit`]: invoices for repayments, payouts v2 for withdrawals and refunds, and
 //!   their webhooks.
 //! - [`semaphore`]: SMS through Semaphore's API, fed by the outbox relay
-//!   ([`crate::sms_relay`]).
+//!   ([`crate::workflows::sms_relay`]).
 //!
 //! - [`signing`]: the HMAC scheme of the api's own payment webhook, which the sandbox
 //!   signs with.
 //!
 //! A payment adapter implements [`PaymentProvider`] (opening a payment page) and
 //! reports payments through `crate::payment::webhook`; a payout adapter implements
-//! [`crate::payout::PayoutProvider`]. Each adapter is written from the provider's
+//! [`crate::workflows::payout::PayoutProvider`]. Each adapter is written from the provider's
 //! public API documentation and tested against a fake of that API on loopback
 //! (`api/tests/api/providers.rs`).
 
@@ -29,7 +29,7 @@ use std::sync::Arc;
 
 use crate::config::{Env, LendingConfig, XENDIT};
 use crate::payment::PaymentSession;
-use crate::payout::{PayoutProvider, SandboxPayout};
+use crate::workflows::payout::{PayoutProvider, SandboxPayout};
 use sandbox::SandboxPayment;
 
 /// Why a provider could not open a payment page.

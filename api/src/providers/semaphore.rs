@@ -2,12 +2,12 @@
 //! `POST /api/v4/messages` with the form fields `apikey`, `number`, `message` and,
 //! when the lender registered one, `sendername`. A 2xx answer means the gateway took
 //! the message; anything else, or no answer in time, is a failure the outbox relay
-//! retries ([`crate::sms_relay`]).
+//! retries ([`crate::workflows::sms_relay`]).
 
 use secrecy::ExposeSecret;
 
 use crate::config::SemaphoreSettings;
-use crate::sms_relay::SmsSender;
+use crate::workflows::sms_relay::SmsSender;
 
 /// A Semaphore account.
 pub struct Semaphore {

@@ -7,7 +7,7 @@
 //! - **Payouts** (withdrawals and refunds): payouts v2 (`POST /v2/payouts`) with the
 //!   payout id as the `Idempotency-key`, so a call retried after a timeout never pays
 //!   twice; the result arrives by the payout webhook (`payout.succeeded`,
-//!   `payout.failed`) and is recorded by [`crate::payout::record_result`].
+//!   `payout.failed`) and is recorded by [`crate::workflows::payout::record_result`].
 //! - **Authentication**: the secret API key as the basic-auth user name; every webhook
 //!   carries `x-callback-token`, compared with `XENDIT_CALLBACK_TOKEN`.
 //!
@@ -27,7 +27,7 @@ use super::{CheckoutFuture, PaymentError, PaymentProvider};
 use crate::config::XenditSettings;
 use crate::payment::webhook::{Outcome, WebhookEvent};
 use crate::payment::PaymentSession;
-use crate::payout::{Payout, PayoutOutcome, PayoutProvider, PayoutUnavailable};
+use crate::workflows::payout::{Payout, PayoutOutcome, PayoutProvider, PayoutUnavailable};
 
 /// The header Xendit's webhooks carry the verification token in.
 pub const CALLBACK_TOKEN_HEADER: &str = "x-callback-token";

@@ -18,9 +18,9 @@ use serde_json::json;
 
 use crate::envelope::{ok, AnyData, ApiError, Envelope};
 use crate::payment::webhook::{apply_payment_event, WebhookError};
-use crate::payout::{record_result, Payout, PayoutOutcome};
 use crate::providers::xendit::{InvoiceWebhook, PayoutWebhook, Xendit};
 use crate::state::AppState;
+use crate::workflows::payout::{record_result, Payout, PayoutOutcome};
 
 /// The OpenAPI description of the two webhooks (see [`crate::openapi`]).
 #[derive(utoipa::OpenApi)]

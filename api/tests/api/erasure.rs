@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use aggregates::services::doubles::{test_now, FixedClock};
-use api::erasure::ErasureWorker;
+use api::workflows::erasure::ErasureWorker;
 use chrono::{Duration, Months};
 use projections::consumer::Workflow;
 use projections::store::{Database, EventLog, LogPosition};

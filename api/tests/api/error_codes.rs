@@ -433,7 +433,12 @@ async fn loan_codes(app: TestApp) {
         40004,
     )
     .await;
-    assert_eq!(api::scheduler::run_once(&app.state).await.unwrap(), (1, 0));
+    assert_eq!(
+        api::workflows::scheduler::run_once(&app.state)
+            .await
+            .unwrap(),
+        (1, 0)
+    );
     app.wait_status(&late, &order, 13).await;
 
     // Five wrong PINs in a row lock the account (P2): 40008 four times, then 20003.

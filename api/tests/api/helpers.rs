@@ -158,7 +158,7 @@ impl TestApp {
             ..state.shared()
         });
         let (stop, stopped) = watch::channel(false);
-        api::workers::spawn(&state, wakeup, stopped);
+        api::workflows::spawn(&state, wakeup, stopped);
         let position = Position::default();
         Self {
             router: checked_router(&state, position.clone()),
@@ -549,8 +549,8 @@ impl TestApp {
         let database = &self.state.database;
         let log = projections::store::EventLog::new(database);
         let mut workflows = projections::process::LOAN_PROCESS_PARTITIONS.to_vec();
-        workflows.push(api::payout::PAYOUT_WORKER);
-        workflows.push(api::erasure::ERASURE_WORKER);
+        workflows.push(api::workflows::payout::PAYOUT_WORKER);
+        workflows.push(api::workflows::erasure::ERASURE_WORKER);
         for _ in 0..50 {
             let head = log.head().await.unwrap();
             assert!(

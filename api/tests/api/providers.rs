@@ -353,7 +353,7 @@ async fn an_sms_reaches_semaphore_through_the_relay_after_two_failures() {
     });
     let mut sent = 0;
     for _ in 0..100 {
-        sent += api::sms_relay::pass(&app.state, &sender, Duration::from_millis(1))
+        sent += api::workflows::sms_relay::pass(&app.state, &sender, Duration::from_millis(1))
             .await
             .unwrap();
         if sent > 0 {
@@ -373,7 +373,7 @@ async fn an_sms_reaches_semaphore_through_the_relay_after_two_failures() {
     assert!(message["message"].contains(&code));
     // Sent once: a later pass sends nothing again.
     assert_eq!(
-        api::sms_relay::pass(&app.state, &sender, Duration::from_millis(1))
+        api::workflows::sms_relay::pass(&app.state, &sender, Duration::from_millis(1))
             .await
             .unwrap(),
         0

@@ -13,7 +13,7 @@ use aggregates::order::{OrderCommand, OrderStatus, ReminderKind};
 use aggregates::services::doubles::{test_now, FixedClock};
 use aggregates::wallet::WalletCommand;
 use aggregates::Actor;
-use api::reminders::{ReminderWorker, REMINDER_WORKER};
+use api::workflows::reminders::{ReminderWorker, REMINDER_WORKER};
 use chrono::Days;
 use projections::consumer::Workflow;
 use projections::store::{Database, EventLog, LogPosition};
@@ -132,7 +132,9 @@ async fn days_pass(app: &TestApp, clock: &FixedClock, days: std::ops::RangeInclu
     for day in days {
         clock.set(test_now() + Days::new(day));
         for _ in 0..2 {
-            api::scheduler::run_once(&app.state).await.unwrap();
+            api::workflows::scheduler::run_once(&app.state)
+                .await
+                .unwrap();
         }
         settle(app).await;
     }
@@ -378,10 +380,10 @@ async fn two_processes_remind_once_on_postgres() {
     for day in 0..=8 {
         clock.set(test_now() + Days::new(day));
         let (x, y, z, w) = tokio::join!(
-            api::scheduler::run_once(&a.state),
-            api::scheduler::run_once(&b.state),
-            api::scheduler::run_once(&a.state),
-            api::scheduler::run_once(&b.state),
+            api::workflows::scheduler::run_once(&a.state),
+            api::workflows::scheduler::run_once(&b.state),
+            api::workflows::scheduler::run_once(&a.state),
+            api::workflows::scheduler::run_once(&b.state),
         );
         for outcome in [x, y, z, w] {
             outcome.unwrap();

@@ -382,7 +382,7 @@ async fn every_lag_on_metrics_falls_to_zero_at_rest() {
         .lines()
         .filter(|line| line.starts_with("projection_lag_events{"))
         .collect();
-    assert_eq!(lags.len(), api::workers::consumer_names().len(), "{text}");
+    assert_eq!(lags.len(), api::workflows::consumer_names().len(), "{text}");
     for line in lags {
         assert!(line.ends_with(" 0"), "{line}");
     }

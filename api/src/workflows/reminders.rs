@@ -5,7 +5,7 @@
 //! Where each part lives (DESIGN.md "Where each rule lives"):
 //! - **the rule** ("each reminder once, only while owed, only within its window") is the
 //!   Order's: [`OrderCommand::SendReminder`] records `ReminderDue` or nothing;
-//! - **the scheduler's pass** ([`crate::scheduler`], [`remind`]) only finds
+//! - **the scheduler's pass** ([`crate::workflows::scheduler`], [`remind`]) only finds
 //!   candidates: of the loans whose next scheduled day has come
 //!   (`Order::next_scheduled_at`, kept in `order_detail`), the reminders open today
 //!   in the folded order of the read model (its day, or a missed day made up:

@@ -1,6 +1,6 @@
 //! The scheduler: expires offers not withdrawn in time (9 → 13), marks overdue
 //! installments and their capped fees (4.4), then asks for the day's due-date
-//! reminders ([`crate::reminders`], 12.5). Each pass visits only the offers and loans
+//! reminders ([`crate::workflows::reminders`], 12.5). Each pass visits only the offers and loans
 //! whose next scheduled moment has come (`Order::next_scheduled_at`, kept in
 //! `order_detail`): an order is asked when something may be due, not every minute.
 //!
@@ -64,7 +64,7 @@ pub async fn run_once(state: &AppState) -> Result<(usize, usize), ApiError> {
             Err(error) => tracing::warn!(%order_id, msg = %error.msg, "overdue not accrued"),
         }
         // After the accrual, so an installment overdue today is marked before its reminder.
-        reminded += crate::reminders::remind(state, &order_id, &order, today).await;
+        reminded += crate::workflows::reminders::remind(state, &order_id, &order, today).await;
     }
     if reminded > 0 {
         tracing::info!(reminded, "due-date reminders recorded");

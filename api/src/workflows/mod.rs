@@ -1,9 +1,32 @@
-//! The background workers an api process runs: every projection, the loan workflow
-//! (process manager), the payout worker, the reminder and erasure workflows — all on the one
-//! consumer loop of [`projections::consumer`] — and the scheduler. Several api processes may run them
+//! Every log-driven process of the api, one home: the workflows with effects outside
+//! the aggregates, and [`spawn`], which starts them beside the read models and the
+//! loan process.
+//!
+//! - [`payout`]: sends each withdrawal and refund to the payout provider and records
+//!   its result (idempotent on the payout id);
+//! - [`erasure`]: destroys a borrower's personal data outside the log after
+//!   `PersonalDataErased` (12.6);
+//! - [`reminders`]: queues each due-date reminder's SMS (12.5);
+//! - [`scheduler`]: offer expiry, overdue accrual, reminders due, expired idempotency
+//!   answers, once a minute;
+//! - [`sms_relay`]: sends the SMS outbox through the provider, retried with backoff.
+//!
+//! The loan process (the steps from one aggregate to another, no outside effect) is
+//! `projections::process`: the replay tool and the store's crash tests run it too, so
+//! it lives below the api.
+//!
+//! [`spawn`] runs every projection, the loan workflow (process manager), the payout
+//! worker, the reminder and erasure workflows — all on the one consumer loop of
+//! [`projections::consumer`] — and the scheduler. Several api processes may run them
 //! against one PostgreSQL: each consumer runs in the one process that holds its lease
 //! ([`projections::lease`]) while the others stand by, and checkpoints (compare-and-set,
 //! advisory locks) and idempotent steps keep every effect single even when two overlap.
+
+pub mod erasure;
+pub mod payout;
+pub mod reminders;
+pub mod scheduler;
+pub mod sms_relay;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,8 +38,8 @@ use projections::projection::all;
 use projections::runner::Runner;
 use tokio::sync::{watch, Notify};
 
-use crate::payout::PayoutWorker;
 use crate::state::AppState;
+use payout::PayoutWorker;
 
 /// How often the scheduler expires offers and accrues overdue fees (a pass also runs
 /// at start-up).
@@ -37,9 +60,9 @@ pub fn consumer_names() -> Vec<String> {
         .chain(LOAN_PROCESS_PARTITIONS.iter().map(|name| name.to_string()))
         .chain(
             [
-                crate::payout::PAYOUT_WORKER,
-                crate::erasure::ERASURE_WORKER,
-                crate::reminders::REMINDER_WORKER,
+                crate::workflows::payout::PAYOUT_WORKER,
+                crate::workflows::erasure::ERASURE_WORKER,
+                crate::workflows::reminders::REMINDER_WORKER,
             ]
             .map(str::to_string),
         )
@@ -67,9 +90,22 @@ pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bo
         feed.published(),
         shutdown.clone(),
     ));
-    // The workflows run on the same consumer loop, woken by the feed; the loan
-    // process in partitions, so one borrower's steps never queue behind another's.
+    // The workflows run on the same consumer loop, woken by the feed.
     let workflow_poll = Duration::from_millis(250);
+    for workflow in log_workflows(state, &feed, &wakeup) {
+        let (published, stop) = (feed.published(), shutdown.clone());
+        let leases = state.leases.clone();
+        tokio::spawn(async move {
+            consumer::run(workflow.as_ref(), &leases, published, workflow_poll, stop).await;
+        });
+    }
+    spawn_timed(state, shutdown);
+}
+
+/// The consumers of the log besides the read models: the loan process in
+/// partitions (so one borrower's steps never queue behind another's), the payout,
+/// erasure and reminder workflows.
+fn log_workflows(state: &AppState, feed: &LogFeed, wakeup: &Arc<Notify>) -> Vec<Box<dyn Consumer>> {
     let mut workflows: Vec<Box<dyn Consumer>> = Vec::new();
     for index in 0..LOAN_PROCESS_PARTITIONS.len() {
         // The api's own buses: one cached fold per aggregate in this process, and the
@@ -79,6 +115,8 @@ pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bo
             orders: state.orders.clone(),
             wallets: state.wallets.clone(),
         };
+        // The borrowers' sessions are the api's: the process revokes them through
+        // the api's table (a password reset or change, 12.3).
         let sessions = Arc::new(crate::db::sessions::Revoker::new(&state.database));
         let process = LoanProcess::sharing(&state.database, buses, sessions).partition(index);
         workflows.push(Box::new(
@@ -95,26 +133,24 @@ pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bo
     workflows.push(Box::new(
         WorkflowConsumer::new(payout)
             .with_feed(feed.clone())
-            .waking(wakeup),
+            .waking(wakeup.clone()),
     ));
     // Erases a borrower's personal data outside the log once `PersonalDataErased` is
     // committed (12.6); appends no events.
     workflows.push(Box::new(
-        WorkflowConsumer::new(crate::erasure::ErasureWorker::new(state.clone()))
-            .with_feed(feed.clone()),
+        WorkflowConsumer::new(erasure::ErasureWorker::new(state.clone())).with_feed(feed.clone()),
     ));
     // Queues each due-date reminder's SMS in the outbox (12.5); appends no events.
     workflows.push(Box::new(
-        WorkflowConsumer::new(crate::reminders::ReminderWorker::new(state.clone()))
+        WorkflowConsumer::new(reminders::ReminderWorker::new(state.clone()))
             .with_feed(feed.clone()),
     ));
-    for workflow in workflows {
-        let (published, stop) = (feed.published(), shutdown.clone());
-        let leases = state.leases.clone();
-        tokio::spawn(async move {
-            consumer::run(workflow.as_ref(), &leases, published, workflow_poll, stop).await;
-        });
-    }
+    workflows
+}
+
+/// The workers driven by time rather than the log: the SMS relay (with a real SMS
+/// provider) and the scheduler.
+fn spawn_timed(state: &AppState, shutdown: watch::Receiver<bool>) {
     if let Some(settings) = state
         .env
         .semaphore
@@ -122,18 +158,14 @@ pub fn spawn(state: &AppState, wakeup: Arc<Notify>, shutdown: watch::Receiver<bo
         .filter(|_| state.env.providers.sms == crate::config::SEMAPHORE)
     {
         let sender = Arc::new(crate::providers::semaphore::Semaphore::new(settings));
-        tokio::spawn(crate::sms_relay::run(
+        tokio::spawn(sms_relay::run(
             state.clone(),
             sender,
             Duration::from_secs(1),
             shutdown.clone(),
         ));
     }
-    tokio::spawn(crate::scheduler::run(
-        state.clone(),
-        SCHEDULER_EVERY,
-        shutdown,
-    ));
+    tokio::spawn(scheduler::run(state.clone(), SCHEDULER_EVERY, shutdown));
 }
 
 /// Passes each append's wake-up on to the workflows while this process does not lead
