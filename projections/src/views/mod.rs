@@ -13,9 +13,11 @@
 //! (`"5000.00"`); times are RFC 3339 UTC (`2026-11-02T08:00:00.000000Z`); days are
 //! `YYYY-MM-DD`.
 
+pub mod catalogue;
 pub mod order;
 pub mod user;
 
+pub use catalogue::{PeriodConfigView, ProductView, RateConfigView};
 pub use order::{
     Installment, LoanProgress, OrderDoc, OrderSummary, TimelineDetail, TimelineEntry, TimelineEvent,
 };

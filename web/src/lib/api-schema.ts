@@ -601,7 +601,7 @@ export interface paths {
         put?: never;
         /**
          * The products
-         * @description `data`: list of {id, name, logo, minAmount, maxAmount, step, defaultRate, enabled, nameTranslations}; amounts are decimal strings; `name` is English and `nameTranslations` the name by language code (`zh`, `fil`) where the lender gave one.
+         * @description `data`: the products; `name` is English and `nameTranslations` the name by language code (`zh`, `fil`) where the lender gave one.
          */
         post: operations["app_list"];
         delete?: never;
@@ -761,7 +761,7 @@ export interface paths {
         put?: never;
         /**
          * A product's terms
-         * @description `data`: {id, rateConfigs: [{periodDays, rate, amounts}]}. 40007 unknown product.
+         * @description `data`: the product's terms. 40007 unknown product.
          */
         post: operations["period_config"];
         delete?: never;
@@ -861,7 +861,7 @@ export interface paths {
         put?: never;
         /**
          * The cost disclosure before signing (P5)
-         * @description `data`: principal, processingFee, netAmount, interest, totalRepayable, perPeriodPayment, rates, schedule, lender, notice. 10004 amount or term out of range; 40007 unknown product.
+         * @description `data`: the disclosure (P5). 10004 amount or term out of range; 40007 unknown product.
          */
         post: operations["quote"];
         delete?: never;
@@ -1884,6 +1884,63 @@ export interface components {
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
          *     `data: null`.
          */
+        Envelope_Option_Disclosure: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description Nominal APR in percent (daily % × 365). */
+                aprPct: string;
+                /**
+                 * Format: int32
+                 * @description Days after payout in which returning the principal closes the loan free.
+                 */
+                coolingOffDays: number;
+                /** @description Daily rate in percent. */
+                dailyRatePct: string;
+                /** @description Effective monthly rate in percent, fees included. */
+                effectiveMonthlyRatePct: string;
+                /** @description Interest over the whole term. */
+                interest: string;
+                /** @description Who lends (P14). */
+                lender: components["schemas"]["Lender"];
+                /** @description Interest and fees together never exceed this percentage of principal. */
+                maxTotalCostPct: string;
+                /** @description What reaches the borrower's bank account: principal − fee. */
+                netAmount: string;
+                /** @description "We never ask you to pay to receive a loan." (P14) */
+                notice: string;
+                /** @description Overdue fee per overdue installment per day, in percent (0 when none). */
+                overdueDailyRatePct: string;
+                /** @description The regular (first) installment. */
+                perPeriodPayment: string;
+                /**
+                 * Format: int32
+                 * @description Term in days.
+                 */
+                periodDays: number;
+                /** @description Amount borrowed (and, after payout, the amount paid out). */
+                principal: string;
+                /** @description Processing fee deducted from the payout. */
+                processingFee: string;
+                /** @description The installments. */
+                schedule: components["schemas"]["ScheduledPayment"][];
+                /** @description Principal + interest. */
+                totalRepayable: string;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
         Envelope_Option_LoanProgress: {
             /**
              * Format: int32
@@ -2138,6 +2195,32 @@ export interface components {
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
          *     `data: null`.
          */
+        Envelope_Option_PeriodConfigView: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /**
+                 * Format: int64
+                 * @description Product (app) id.
+                 */
+                id: number;
+                /** @description The periods offered. */
+                rateConfigs: components["schemas"]["RateConfigView"][];
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
         Envelope_Option_ReadData: {
             /**
              * Format: int32
@@ -2307,6 +2390,48 @@ export interface components {
                  * @description The order status (PRODUCT.md 4.3).
                  */
                 status: number;
+            }[];
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_Vec_ProductView: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description The highest daily rate the product offers, in percent, a decimal string (`"0.2"`). */
+                defaultRate: string;
+                /** @description Disabled products are shown greyed and cannot be applied for. */
+                enabled: boolean;
+                /**
+                 * Format: int64
+                 * @description Product (app) id.
+                 */
+                id: number;
+                /** @description The logo's URL. */
+                logo: string;
+                /** @description The most that can be borrowed: money, a decimal string with two places. */
+                maxAmount: string;
+                /** @description The least that can be borrowed: money. */
+                minAmount: string;
+                /** @description The name, in English. */
+                name: string;
+                /** @description The name by language code (`zh`, `fil`) where the lender gave one. */
+                nameTranslations: {
+                    [key: string]: string;
+                };
+                /** @description The amounts go up in steps of this: money. */
+                step: string;
             }[];
             /**
              * @description "ok", or what went wrong in words.
@@ -3059,6 +3184,16 @@ export interface components {
             /** @description Interest not charged when paying today. */
             interestWaived: string;
         };
+        /** @description A product's terms (`/loan/getPeriodConfig`). */
+        PeriodConfigView: {
+            /**
+             * Format: int64
+             * @description Product (app) id.
+             */
+            id: number;
+            /** @description The periods offered. */
+            rateConfigs: components["schemas"]["RateConfigView"][];
+        };
         PinBody: {
             /**
              * @description Six digits.
@@ -3076,6 +3211,32 @@ export interface components {
             language: string | null;
             /** @description The version of the `privacy-notice` text accepted. */
             version: string;
+        };
+        /** @description One product of `/loan/appList`. */
+        ProductView: {
+            /** @description The highest daily rate the product offers, in percent, a decimal string (`"0.2"`). */
+            defaultRate: string;
+            /** @description Disabled products are shown greyed and cannot be applied for. */
+            enabled: boolean;
+            /**
+             * Format: int64
+             * @description Product (app) id.
+             */
+            id: number;
+            /** @description The logo's URL. */
+            logo: string;
+            /** @description The most that can be borrowed: money, a decimal string with two places. */
+            maxAmount: string;
+            /** @description The least that can be borrowed: money. */
+            minAmount: string;
+            /** @description The name, in English. */
+            name: string;
+            /** @description The name by language code (`zh`, `fil`) where the lender gave one. */
+            nameTranslations: {
+                [key: string]: string;
+            };
+            /** @description The amounts go up in steps of this: money. */
+            step: string;
         };
         /** @description Qualification sub-statuses (PRODUCT.md 4.1). */
         QualificationView: {
@@ -3128,6 +3289,18 @@ export interface components {
              * @example 7
              */
             periodDays: number;
+        };
+        /** @description One period a product offers. */
+        RateConfigView: {
+            /** @description The amounts that can be borrowed, from the least to the most: money. */
+            amounts: string[];
+            /**
+             * Format: int32
+             * @description Term in days.
+             */
+            periodDays: number;
+            /** @description Daily rate in percent, a decimal string (`"0.2"`). */
+            rate: string;
         };
         ReadBody: {
             /** @description True: every notice of the borrower. */
@@ -4298,7 +4471,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_Vec_ProductView"];
                 };
             };
         };
@@ -4485,7 +4658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_PeriodConfigView"];
                 };
             };
         };
@@ -4601,7 +4774,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_Disclosure"];
                 };
             };
         };

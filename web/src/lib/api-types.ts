@@ -28,3 +28,7 @@ export type Lock = Schemas['AccountLock'];
 export type Qualification = Schemas['QualificationView'];
 /** What a resubmission request can ask the borrower to fix (PRODUCT.md 12.4). */
 export type ResubmissionItem = Schemas['ResubmissionItem'];
+/** One product of `/loan/appList`. */
+export type Product = Schemas['ProductView'];
+/** A product's terms (`/loan/getPeriodConfig`). */
+export type PeriodConfig = Schemas['PeriodConfigView'];

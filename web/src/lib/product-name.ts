@@ -5,7 +5,7 @@
  * the name recorded at application.
  */
 import { useTranslation } from 'react-i18next';
-import type { Product } from './types';
+import type { Product } from './api-types';
 
 /** `product`'s name in `language`, else its English name. */
 export function productName(product: Pick<Product, 'name' | 'nameTranslations'>, language: string): string {

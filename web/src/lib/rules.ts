@@ -3,8 +3,7 @@
  * button (4.2) and the borrower-facing status labels (4.3). Pure functions, so
  * the Vitest suite covers every branch.
  */
-import type { Progress, Qualification } from './api-types';
-import type { PeriodConfig, Product } from './types';
+import type { Progress, Qualification, PeriodConfig, Product } from './api-types';
 
 /** Identity/profile/bank sub-status is complete at 1 (submitted) or 2 (verified); 3 forces re-upload. */
 export function isComplete(subStatus: number): boolean {

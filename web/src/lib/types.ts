@@ -13,25 +13,6 @@ export interface Questionnaire {
   guarantee: boolean | null;
 }
 
-export interface Product {
-  id: number;
-  name: string;
-  logo: string;
-  minAmount: string;
-  maxAmount: string;
-  step: string;
-  /** Daily rate in percent, e.g. "0.2". */
-  defaultRate: string;
-  enabled: boolean;
-  /** The name by language code (`zh`, `fil`) where the lender gave one; `name` is English. */
-  nameTranslations?: Record<string, string>;
-}
-
-export interface PeriodConfig {
-  id: number;
-  rateConfigs: { periodDays: number; rate: string; amounts: string[] }[];
-}
-
 export interface Lender {
   legal_name: string;
   registration_no: string;

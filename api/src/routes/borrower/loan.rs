@@ -19,7 +19,10 @@ use crate::queries::borrower as queries;
 use crate::queries::borrower::OrderColumns;
 use crate::state::AppState;
 use projections::projection::money_text;
-use projections::views::{LoanProgress, OrderDoc, OrderSummary, TimelineEvent};
+use projections::views::{
+    LoanProgress, OrderDoc, OrderSummary, PeriodConfigView, ProductView, RateConfigView,
+    TimelineEvent,
+};
 
 /// The routes of this module.
 pub fn router() -> Router<AppState> {
@@ -75,31 +78,36 @@ use crate::request_id::current as request_id;
     path = "/jackey/loan/appList",
     tag = "borrower loan",
     summary = "The products",
-    description = "`data`: list of {id, name, logo, minAmount, maxAmount, step, defaultRate, enabled, \
-                   nameTranslations}; amounts are decimal strings; `name` is English and \
-                   `nameTranslations` the name by language code (`zh`, `fil`) where the \
-                   lender gave one.",
-    responses((status = 200, description = "Envelope with the products", body = Envelope<AnyData>))
+    description = "`data`: the products; `name` is English and `nameTranslations` the name \
+                   by language code (`zh`, `fil`) where the lender gave one.",
+    responses((status = 200, description = "Envelope with the products", body = Envelope<Option<Vec<ProductView>>>))
 )]
 async fn app_list(State(state): State<AppState>) -> Result<Response, ApiError> {
-    let products: Vec<Json> = state
+    let products: Vec<ProductView> = state
         .config
         .products
         .iter()
         .map(|p| {
             let product = &p.product;
-            let default_rate = product.rate_configs.iter().map(|c| c.daily_rate).max().unwrap_or(0);
-            json!({
-                "id": product.id,
-                "name": product.name,
-                "logo": p.logo,
-                "minAmount": money_text(product.amount_min),
-                "maxAmount": money_text(product.amount_max),
-                "step": money_text(product.amount_step),
-                "defaultRate": aggregates::pricing::daily_rate_pct(default_rate).normalize().to_string(),
-                "enabled": product.enabled,
-                "nameTranslations": p.name_translations,
-            })
+            let default_rate = product
+                .rate_configs
+                .iter()
+                .map(|c| c.daily_rate)
+                .max()
+                .unwrap_or(0);
+            ProductView {
+                default_rate: aggregates::pricing::daily_rate_pct(default_rate)
+                    .normalize()
+                    .to_string(),
+                enabled: product.enabled,
+                id: product.id,
+                logo: p.logo.clone(),
+                max_amount: money_text(product.amount_max),
+                min_amount: money_text(product.amount_min),
+                name: product.name.clone(),
+                name_translations: p.name_translations.clone(),
+                step: money_text(product.amount_step),
+            }
         })
         .collect();
     Ok(ok(products))
@@ -130,9 +138,9 @@ fn product_config(
     path = "/jackey/loan/getPeriodConfig",
     tag = "borrower loan",
     summary = "A product's terms",
-    description = "`data`: {id, rateConfigs: [{periodDays, rate, amounts}]}. 40007 unknown product.",
+    description = "`data`: the product's terms. 40007 unknown product.",
     request_body = AppBody,
-    responses((status = 200, description = "Envelope with the terms", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope with the terms", body = Envelope<Option<PeriodConfigView>>))
 )]
 async fn period_config(
     State(state): State<AppState>,
@@ -140,18 +148,21 @@ async fn period_config(
 ) -> Result<Response, ApiError> {
     let product = &product_config(&state, body.app_id)?.product;
     let amounts: Vec<String> = product.amounts().map(money_text).collect();
-    let configs: Vec<Json> = product
+    let rate_configs = product
         .rate_configs
         .iter()
-        .map(|c| {
-            json!({
-                "periodDays": c.period_days,
-                "rate": aggregates::pricing::daily_rate_pct(c.daily_rate).normalize().to_string(),
-                "amounts": amounts,
-            })
+        .map(|c| RateConfigView {
+            amounts: amounts.clone(),
+            period_days: c.period_days,
+            rate: aggregates::pricing::daily_rate_pct(c.daily_rate)
+                .normalize()
+                .to_string(),
         })
         .collect();
-    Ok(ok(json!({ "id": product.id, "rateConfigs": configs })))
+    Ok(ok(PeriodConfigView {
+        id: product.id,
+        rate_configs,
+    }))
 }
 
 #[utoipa::path(
@@ -381,11 +392,10 @@ fn quote_for(
     path = "/jackey/loan/quote",
     tag = "borrower loan",
     summary = "The cost disclosure before signing (P5)",
-    description = "`data`: principal, processingFee, netAmount, interest, totalRepayable, \
-                   perPeriodPayment, rates, schedule, lender, notice. 10004 amount or term \
-                   out of range; 40007 unknown product.",
+    description = "`data`: the disclosure (P5). 10004 amount or term out of range; \
+                   40007 unknown product.",
     request_body = QuoteBody,
-    responses((status = 200, description = "Envelope with the disclosure", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope with the disclosure", body = Envelope<Option<aggregates::pricing::Disclosure>>))
 )]
 async fn quote(
     State(state): State<AppState>,

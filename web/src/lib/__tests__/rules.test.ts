@@ -1,13 +1,12 @@
 /** Qualification (4.1), the home main button (4.2) and the status labels (4.3). */
 import { afterQuestionnaire, isQualified, mainButton, reviewStep, statusLabelKey, gatherTerms } from '@/lib/rules';
-import type { Progress } from '@/lib/api-types';
-import type { PeriodConfig, Product } from '@/lib/types';
+import type { Progress, PeriodConfig, Product } from '@/lib/api-types';
 
 const done = { identity: 1, basicInformation: 1, bankCard: 1 };
 const progress = (status: number): Progress => ({ orderId: 'o1', status, applyAmount: '80000.00', balance: '0.00', contract: '' });
 const products: Product[] = [
-  { id: 2, name: 'Off', logo: '', minAmount: '80000.00', maxAmount: '900000.00', step: '10000.00', defaultRate: '0.1', enabled: false },
-  { id: 1, name: 'Cash', logo: '', minAmount: '80000.00', maxAmount: '3000000.00', step: '10000.00', defaultRate: '0.2', enabled: true },
+  { id: 2, name: 'Off', logo: '', minAmount: '80000.00', maxAmount: '900000.00', step: '10000.00', defaultRate: '0.1', enabled: false, nameTranslations: {} },
+  { id: 1, name: 'Cash', logo: '', minAmount: '80000.00', maxAmount: '3000000.00', step: '10000.00', defaultRate: '0.2', enabled: true, nameTranslations: {} },
 ];
 const periods: PeriodConfig = {
   id: 1,
