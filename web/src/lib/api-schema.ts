@@ -3690,7 +3690,7 @@ export interface components {
             reason?: string;
             userId: string;
         };
-        /** @description The body of the webhook (documentation of [`payment::WebhookEvent`]). */
+        /** @description The body of the webhook (documentation of [`webhook::WebhookEvent`]). */
         WebhookEventDoc: {
             /**
              * @description Amount received, a decimal string (positive, at most two decimals when paid).
@@ -3709,7 +3709,7 @@ export interface components {
              */
             sessionId: string;
         };
-        /** @description The answer to a processed webhook (documentation of [`payment::WebhookReceipt`]). */
+        /** @description The answer to a processed webhook (documentation of [`webhook::WebhookReceipt`]). */
         WebhookReceiptDoc: {
             /** @description True when this event id had been processed before. */
             duplicate: boolean;
