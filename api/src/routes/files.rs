@@ -24,10 +24,11 @@ use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
 use crate::auth::{self, Borrower, TokenKind};
-use crate::envelope::{ok, AnyData, ApiError, Binary, Envelope, Null};
+use crate::envelope::{ok, ApiError, Binary, Envelope, Null};
 use crate::files::MAX_IMAGE_BYTES;
 use crate::queries::borrower::user_doc;
 use crate::state::AppState;
+use projections::views::IdImageUrls;
 
 /// The routes of this module.
 pub fn router() -> Router<AppState> {
@@ -193,9 +194,9 @@ async fn apply_identity(
     path = "/jackey/user/identity",
     tag = "borrower account",
     summary = "The ID photos on file",
-    description = "`data`: the image keys and URLs, or null when none were submitted.",
+    description = "`data`: the three ID photos' `/files/{key}` URLs, or null when none were submitted.",
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope with the images", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope with the images", body = Envelope<Option<IdImageUrls>>))
 )]
 async fn identity_images(
     State(state): State<AppState>,

@@ -1141,7 +1141,7 @@ export interface paths {
         put?: never;
         /**
          * The ID photos on file
-         * @description `data`: the image keys and URLs, or null when none were submitted.
+         * @description `data`: the three ID photos' `/files/{key}` URLs, or null when none were submitted.
          */
         post: operations["identity_images"];
         delete?: never;
@@ -1930,6 +1930,31 @@ export interface components {
                 schedule: components["schemas"]["ScheduledPayment"][];
                 /** @description Principal + interest. */
                 totalRepayable: string;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_IdImageUrls: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description The back of the ID. */
+                backImage: string;
+                /** @description The front of the ID. */
+                frontImage: string;
+                /** @description The borrower holding the ID. */
+                handHoldImage: string;
             };
             /**
              * @description "ok", or what went wrong in words.
@@ -5222,7 +5247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_IdImageUrls"];
                 };
             };
         };
