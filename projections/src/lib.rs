@@ -32,8 +32,8 @@ pub mod rows;
 pub mod runner;
 pub mod store;
 pub mod users;
-pub mod views;
 pub mod verify;
+pub mod views;
 pub mod wallets;
 pub mod workload;
 
