@@ -18,7 +18,7 @@ use cqrs_es::AggregateError;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value as Json_;
-use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
@@ -50,31 +50,6 @@ impl PartialSchema for Null {
 }
 
 impl ToSchema for Null {}
-
-/// `data` that is any JSON value, or null on error (OpenAPI documentation only).
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct AnyData(pub Json_);
-
-impl PartialSchema for AnyData {
-    fn schema() -> RefOr<Schema> {
-        // Every JSON type spelled out rather than no `type` at all, which utoipa's own
-        // model cannot read back.
-        let any = [
-            Type::Object,
-            Type::Array,
-            Type::String,
-            Type::Number,
-            Type::Boolean,
-            Type::Null,
-        ];
-        ObjectBuilder::new()
-            .schema_type(SchemaType::Array(any.to_vec()))
-            .description(Some("see the call's description; null on error"))
-            .into()
-    }
-}
-
-impl ToSchema for AnyData {}
 
 /// The bytes of a file answered as it is (a PDF, an image), not in the envelope
 /// (OpenAPI documentation only: a binary string).

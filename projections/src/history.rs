@@ -70,18 +70,52 @@ pub fn state_as_of(history: &[HistoryEntry], sequence: usize) -> Option<&Order> 
         .map(|entry| &entry.state)
 }
 
-/// The regulator's export: the order id, its events with metadata, and its final state.
-pub fn export_json(order_id: &str, history: &[HistoryEntry]) -> Json {
-    serde_json::json!({
-        "orderId": order_id,
-        "exportedAt": crate::projection::time_text(crate::clock::infrastructure().now()),
-        "events": history.iter().map(|entry| serde_json::json!({
-            "sequence": entry.sequence,
-            "time": entry.time,
-            "actor": entry.actor,
-            "type": entry.event_type,
-            "payload": entry.payload,
-        })).collect::<Vec<_>>(),
-        "finalState": history.last().map(|entry| &entry.state),
-    })
+/// The regulator's export of an order (`replay-tool export`): its id, its events
+/// with their metadata, and its final state.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryExport<'a> {
+    /// The order id.
+    pub order_id: &'a str,
+    /// When the export was made: RFC 3339 UTC.
+    pub exported_at: String,
+    /// Every event, oldest first.
+    pub events: Vec<ExportedEvent<'a>>,
+    /// The state after the last event; null for an order without events.
+    pub final_state: Option<&'a Order>,
+}
+
+/// One event of a [`HistoryExport`]: a [`HistoryEntry`] without the state after it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExportedEvent<'a> {
+    /// 1-based sequence within the order.
+    pub sequence: usize,
+    /// When it was committed (RFC 3339 UTC), if recorded.
+    pub time: Option<&'a str>,
+    /// `user:<id>`, `auditor:<id>` or `system`.
+    pub actor: &'a str,
+    /// Event type.
+    #[serde(rename = "type")]
+    pub event_type: &'a str,
+    /// The event as stored.
+    pub payload: &'a Json,
+}
+
+/// The regulator's export of `history`, made now (the infrastructure clock).
+pub fn export<'a>(order_id: &'a str, history: &'a [HistoryEntry]) -> HistoryExport<'a> {
+    HistoryExport {
+        order_id,
+        exported_at: crate::projection::time_text(crate::clock::infrastructure().now()),
+        events: history
+            .iter()
+            .map(|entry| ExportedEvent {
+                sequence: entry.sequence,
+                time: entry.time.as_deref(),
+                actor: &entry.actor,
+                event_type: &entry.event_type,
+                payload: &entry.payload,
+            })
+            .collect(),
+        final_state: history.last().map(|entry| &entry.state),
+    }
 }

@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use projections::history::{export_json, order_history, state_as_of};
+use projections::history::{export, order_history, state_as_of};
 use projections::projection::{all, by_name};
 use projections::rebuild::{rebuild, tables_hash};
 use projections::runner::Runner;
@@ -211,7 +211,7 @@ async fn run(
             }
             println!(
                 "{}",
-                serde_json::to_string_pretty(&export_json(&order, &history))?
+                serde_json::to_string_pretty(&export(&order, &history))?
             );
             Ok(ExitCode::SUCCESS)
         }

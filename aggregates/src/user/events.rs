@@ -41,6 +41,7 @@ pub struct LoanApplication {
 }
 
 /// The six questionnaire answers (PRODUCT.md section 2 step 5). All required.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Questionnaire {
@@ -59,6 +60,7 @@ pub struct Questionnaire {
 }
 
 /// An emergency contact (`/user/updateEmergency`).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EmergencyContact {
     /// Name.

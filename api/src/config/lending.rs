@@ -34,7 +34,7 @@ pub struct ProductConfig {
 }
 
 /// Currency settings (PRODUCT.md section 1).
-#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, utoipa::ToSchema)]
 pub struct Currency {
     /// ISO 4217 code.
     pub code: String,
@@ -48,7 +48,7 @@ pub struct Currency {
 /// provinces with their cities, or, in a region without provinces (NCR), its cities
 /// directly. `/loan/getConfigByKey` `provinces` answers the tree in this shape; empty
 /// lists are left out.
-#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, utoipa::ToSchema)]
 pub struct Region {
     /// Region name, e.g. `Region VII (Central Visayas)`.
     pub region: String,
@@ -61,7 +61,7 @@ pub struct Region {
 }
 
 /// A province and its cities and municipalities.
-#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, utoipa::ToSchema)]
 pub struct Province {
     /// Province name.
     pub province: String,
@@ -111,6 +111,76 @@ pub const TRANSLATED_TEXTS: &[&str] = &[
     "customer-service-hours",
     "privacy-notice",
 ];
+
+/// The company block of the lending file (`company`) as the borrower app reads it
+/// (`/loan/getAllCompanyConfigs`): the keys the app knows, each optional, and any other
+/// key the lender adds, as configured. The texts of [`TRANSLATED_TEXTS`] are English
+/// here (the other languages ride in the answer's `translations`). Checked when the
+/// file is loaded ([`LendingConfig::company_settings`]): a known key of another type
+/// refuses the file.
+#[derive(Debug, Clone, Default, Deserialize, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CompanySettings {
+    /// The app's name, shown in the title bar.
+    pub title: Option<String>,
+    /// Legacy client ids of the original app (PRODUCT.md 10).
+    pub app_id: Option<i64>,
+    /// Legacy client id of the original app.
+    pub company_id: Option<i64>,
+    /// The app's default language (`en`, `zh`, `fil`).
+    pub lang: Option<String>,
+    /// The app's colours.
+    pub theme: Option<Theme>,
+    /// About the lender (English).
+    #[serde(rename = "about-us")]
+    pub about_us: Option<String>,
+    /// Questions and answers (English).
+    pub faq: Option<String>,
+    /// The privacy notice (English; PRODUCT.md 12.6).
+    #[serde(rename = "privacy-notice")]
+    pub privacy_notice: Option<String>,
+    /// When customer service answers (English).
+    #[serde(rename = "customer-service-hours")]
+    pub customer_service_hours: Option<String>,
+    /// Customer service's web page.
+    #[serde(rename = "customer-service-link")]
+    pub customer_service_link: Option<String>,
+    /// Customer service's phone number.
+    #[serde(rename = "customer-service-phone")]
+    pub customer_service_phone: Option<String>,
+    /// Customer service's e-mail address.
+    #[serde(rename = "customer-service-email")]
+    pub customer_service_email: Option<String>,
+    /// The lender's Facebook page.
+    #[serde(rename = "customer-service-facebook")]
+    pub customer_service_facebook: Option<String>,
+    /// The lender's website.
+    pub website: Option<String>,
+    /// A WhatsApp contact; empty when none.
+    pub whatsapp: Option<String>,
+    /// A LINE contact; empty when none.
+    pub line: Option<String>,
+    /// The partner logo's URL on the home screen.
+    #[serde(rename = "partner-image")]
+    pub partner_image: Option<String>,
+    /// Any other key the lender configured, as configured.
+    // Not in the OpenAPI document: a flattened free map would type every known key as
+    // `never` in the generated TypeScript; the keys listed above are what the app reads.
+    #[serde(flatten)]
+    #[schema(ignore)]
+    pub other: serde_json::Map<String, Json>,
+}
+
+/// The app's colours (CSS colours), each optional.
+#[derive(Debug, Clone, Default, Deserialize, serde::Serialize, utoipa::ToSchema)]
+pub struct Theme {
+    /// Buttons and links.
+    pub primary: Option<String>,
+    /// The page.
+    pub background: Option<String>,
+    /// Body text.
+    pub text: Option<String>,
+}
 
 /// The borrower app's languages (web/src/lib/i18n.ts `LANGUAGES`).
 pub const APP_LANGUAGES: &[&str] = &["en", "zh", "fil"];
@@ -233,6 +303,10 @@ pub enum ConfigError {
     Production(&'static str),
 }
 
+/// The company texts given per language: key (`about-us`, `faq`, ...) → language
+/// (`en`, `zh`, `fil`) → text.
+pub type Translations = BTreeMap<String, BTreeMap<String, String>>;
+
 impl LendingConfig {
     /// Parses and validates the configuration against `profile`.
     pub fn load(text: &str, profile: &ComplianceProfile) -> Result<Self, ConfigError> {
@@ -266,8 +340,31 @@ impl LendingConfig {
         }
         config.check_reference_data()?;
         config.check_texts()?;
+        config.company_settings()?;
         config.check_product_names()?;
         Ok(config)
+    }
+
+    /// The company block as [`CompanySettings`] and the texts given per language
+    /// (key → language → text). Errors: [`ConfigError::Text`] naming a known key whose
+    /// value is of another type.
+    pub fn company_settings(&self) -> Result<(CompanySettings, Translations), ConfigError> {
+        let mut company = self.company.clone();
+        let mut translations = BTreeMap::new();
+        for key in TRANSLATED_TEXTS {
+            if let Some(Json::Object(texts)) = company.get(*key).cloned() {
+                let english = texts.get("en").cloned().unwrap_or(Json::Null);
+                company.insert((*key).into(), english);
+                let texts = texts
+                    .into_iter()
+                    .filter_map(|(language, text)| Some((language, text.as_str()?.to_string())))
+                    .collect();
+                translations.insert((*key).to_string(), texts);
+            }
+        }
+        let settings = serde_json::from_value(Json::Object(company))
+            .map_err(|error| ConfigError::Text(format!("company: {error}")))?;
+        Ok((settings, translations))
     }
 
     /// The company texts a borrower reads ([`TRANSLATED_TEXTS`]) are one text, or one

@@ -19,6 +19,6 @@ pub use env::{
     XENDIT,
 };
 pub use lending::{
-    ConfigError, Currency, LendingConfig, ProductConfig, Province, Region, APP_LANGUAGES,
-    DEMO_CONFIG, SHIPPED_LOCATIONS, TRANSLATED_TEXTS,
+    CompanySettings, ConfigError, Currency, LendingConfig, ProductConfig, Province, Region,
+    Translations, APP_LANGUAGES, DEMO_CONFIG, SHIPPED_LOCATIONS, TRANSLATED_TEXTS,
 };

@@ -62,7 +62,7 @@ pub struct WebhookEvent {
 }
 
 /// The answer to a processed webhook.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct WebhookReceipt {
     /// The event id.

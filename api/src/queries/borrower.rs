@@ -14,7 +14,7 @@ use std::future::Future;
 pub use projections::reads::borrower::OrderColumns;
 use projections::reads::borrower::{self as reads, OrderListRow, OrderRow};
 use projections::store::Database;
-use projections::views::{LoanProgress, OrderSummary, TimelineEntry, TimelineEvent};
+use projections::views::{LoanProgress, OrderSummary, TimelineEntry, TimelineEvent, UserInfo};
 use projections::ProjectionError;
 
 use crate::auth::{self, BorrowerToken, TokenKind};
@@ -206,10 +206,14 @@ pub async fn user_by_mobile(state: &AppState, mobile: &str) -> Result<Option<Uui
 }
 
 /// The borrower's `user_profile` document, with `lastOrderId` from `loan_progress`.
-pub async fn user_doc(state: &AppState, user_id: Uuid) -> Result<serde_json::Value, ApiError> {
+/// Errors: 10008 for a borrower with no profile yet; 500 when the stored document
+/// does not read as a [`UserInfo`].
+pub async fn user_doc(state: &AppState, user_id: Uuid) -> Result<UserInfo, ApiError> {
     let found = reads::user_doc(&state.database, &user_id.to_string()).await?;
     let (doc, last_order) = found.unzip();
-    serde_json::to_value(profile_doc(doc, last_order.flatten())?).map_err(ApiError::internal)
+    let doc = serde_json::to_string(&profile_doc(doc, last_order.flatten())?)
+        .map_err(ApiError::internal)?;
+    serde_json::from_str(&doc).map_err(ApiError::internal)
 }
 
 /// [`user_doc`] of the token's borrower, with the session check in the same statement.
@@ -247,6 +251,5 @@ fn profile_doc(doc: Option<String>, last_order: Option<String>) -> Result<Profil
 
 /// The borrower's registered phone number (from `user_profile`).
 pub async fn mobile_of(state: &AppState, user_id: Uuid) -> Result<String, ApiError> {
-    let doc = user_doc(state, user_id).await?;
-    Ok(doc["mobile"].as_str().unwrap_or_default().to_string())
+    Ok(user_doc(state, user_id).await?.doc.mobile)
 }

@@ -18,7 +18,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use image::ImageFormat;
-use serde_json::json;
 use sha2::{Digest, Sha256};
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
@@ -186,7 +185,7 @@ async fn apply_identity(
             &Uuid::now_v7().to_string(),
         )
         .await?;
-    Ok(ok(json!(null)))
+    Ok(ok(Null))
 }
 
 #[utoipa::path(
@@ -202,8 +201,7 @@ async fn identity_images(
     State(state): State<AppState>,
     borrower: Borrower,
 ) -> Result<Response, ApiError> {
-    let doc = user_doc(&state, borrower.user_id).await?;
-    Ok(ok(doc["idImages"].clone()))
+    Ok(ok(user_doc(&state, borrower.user_id).await?.doc.id_images))
 }
 
 /// `GET /files/{key}`: the owner (the user id is the key's second segment) or an auditor.

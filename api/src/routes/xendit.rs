@@ -14,10 +14,9 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Extension, Router};
-use serde_json::json;
 
-use crate::envelope::{ok, AnyData, ApiError, Envelope};
-use crate::payment::webhook::{apply_payment_event, WebhookError};
+use crate::envelope::{ok, ApiError, Envelope, Null};
+use crate::payment::webhook::{apply_payment_event, WebhookError, WebhookReceipt};
 use crate::providers::xendit::{InvoiceWebhook, PayoutWebhook, Xendit};
 use crate::state::AppState;
 use crate::workflows::payout::{record_result, Payout, PayoutOutcome};
@@ -33,6 +32,27 @@ pub fn router(client: Option<Arc<Xendit>>) -> Router<AppState> {
         .route("/jackey/payment/xendit/invoice", post(invoice))
         .route("/jackey/payment/xendit/payout", post(payout))
         .layer(Extension(client))
+}
+
+/// What a webhook did with a notification that it did not apply as a payment.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+enum Acknowledged {
+    /// Nothing to do: the invoice's status, the payout's event or a reference that is
+    /// not ours.
+    Ignored(String),
+    /// The payout's result was recorded: its event (`payout.succeeded`, `payout.failed`).
+    Recorded(String),
+}
+
+/// The invoice webhook's answer: the payment's receipt, or what was ignored.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+enum InvoiceAnswer {
+    /// The payment was applied (or had been: `duplicate`).
+    Applied(WebhookReceipt),
+    /// A status that moves no money.
+    Acknowledged(Acknowledged),
 }
 
 fn refused(status: StatusCode, field: &str, reason: &str) -> Response {
@@ -75,11 +95,11 @@ fn authenticated<T: serde::de::DeserializeOwned>(
                    `x-callback-token`; a redelivery counts once.",
     request_body(content = String, content_type = "application/json"),
     responses(
-        (status = 200, description = "Recorded, or a status that moves no money", body = Envelope<AnyData>),
-        (status = 400, description = "Not an invoice notification", body = Envelope<AnyData>),
-        (status = 401, description = "Wrong `x-callback-token`", body = Envelope<AnyData>),
-        (status = 404, description = "Xendit is not a configured provider", body = Envelope<AnyData>),
-        (status = 503, description = "Not recorded; Xendit should deliver again", body = Envelope<AnyData>)
+        (status = 200, description = "Recorded, or a status that moves no money", body = Envelope<Option<InvoiceAnswer>>),
+        (status = 400, description = "Not an invoice notification", body = Envelope<Null>),
+        (status = 401, description = "Wrong `x-callback-token`", body = Envelope<Null>),
+        (status = 404, description = "Xendit is not a configured provider", body = Envelope<Null>),
+        (status = 503, description = "Not recorded; Xendit should deliver again", body = Envelope<Null>)
     )
 )]
 async fn invoice(
@@ -94,9 +114,11 @@ async fn invoice(
     };
     match notification.event() {
         Err(reason) => refused(StatusCode::BAD_REQUEST, "amount", &reason),
-        Ok(None) => ok(json!({ "ignored": notification.status })),
+        Ok(None) => ok(InvoiceAnswer::Acknowledged(Acknowledged::Ignored(
+            notification.status,
+        ))),
         Ok(Some(event)) => match apply_payment_event(&state, event).await {
-            Ok(receipt) => ok(receipt),
+            Ok(receipt) => ok(InvoiceAnswer::Applied(receipt)),
             Err(WebhookError { status, error }) => (status, error).into_response(),
         },
     }
@@ -111,11 +133,11 @@ async fn invoice(
                    by `x-callback-token`; records the result on the order or wallet once.",
     request_body(content = String, content_type = "application/json"),
     responses(
-        (status = 200, description = "Recorded, or nothing to record", body = Envelope<AnyData>),
-        (status = 400, description = "Not a payout notification", body = Envelope<AnyData>),
-        (status = 401, description = "Wrong `x-callback-token`", body = Envelope<AnyData>),
-        (status = 404, description = "Xendit is not a configured provider", body = Envelope<AnyData>),
-        (status = 503, description = "Not recorded; Xendit should deliver again", body = Envelope<AnyData>)
+        (status = 200, description = "Recorded, or nothing to record", body = Envelope<Option<Acknowledged>>),
+        (status = 400, description = "Not a payout notification", body = Envelope<Null>),
+        (status = 401, description = "Wrong `x-callback-token`", body = Envelope<Null>),
+        (status = 404, description = "Xendit is not a configured provider", body = Envelope<Null>),
+        (status = 503, description = "Not recorded; Xendit should deliver again", body = Envelope<Null>)
     )
 )]
 async fn payout(
@@ -130,7 +152,7 @@ async fn payout(
     };
     let Some((kind, id)) = Payout::parse_reference(&notification.data.reference_id) else {
         // Not one of ours (another integration on the same account): nothing to do.
-        return ok(json!({ "ignored": notification.data.reference_id }));
+        return ok(Acknowledged::Ignored(notification.data.reference_id));
     };
     let outcome = notification.data.outcome();
     if notification.data.status == "REVERSED" {
@@ -139,10 +161,10 @@ async fn payout(
         tracing::error!(%id, "xendit reports a payout reversed after it succeeded; needs an operator");
     }
     if outcome == PayoutOutcome::Accepted {
-        return ok(json!({ "ignored": notification.event }));
+        return ok(Acknowledged::Ignored(notification.event));
     }
     match record_result(&state, kind, id, outcome).await {
-        Ok(()) => ok(json!({ "recorded": notification.event })),
+        Ok(()) => ok(Acknowledged::Recorded(notification.event)),
         Err(error) => {
             tracing::error!(%error, %id, "payout result not recorded; xendit will redeliver");
             (StatusCode::SERVICE_UNAVAILABLE, ApiError::internal(error)).into_response()

@@ -8,22 +8,56 @@ use std::collections::HashMap;
 use crate::projection::ProjectionError;
 use crate::store::Database;
 
-/// A queue row: order, user, status, name, product, amount, period, applied,
-/// updated, order number, mobile, identity status.
-pub type QueueRow = (
-    String,
-    String,
-    i64,
-    String,
-    String,
-    String,
-    i64,
-    String,
-    String,
-    String,
-    Option<String>,
-    Option<i64>,
-);
+/// One row of the review queue: the `audit_queue` row and the applicant's
+/// `user_profile` columns (null when the users read model has no row yet).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct QueueRow {
+    /// The order id.
+    pub order_id: String,
+    /// The borrower's user id.
+    pub user_id: String,
+    /// The status code (PRODUCT.md 4.3).
+    pub status: i64,
+    /// The name given at application.
+    pub applicant_name: String,
+    /// The product's name.
+    pub product_name: String,
+    /// The amount applied for: money.
+    pub amount: String,
+    /// The loan's period in days.
+    pub period_days: i64,
+    /// When the borrower applied: RFC 3339 UTC.
+    pub applied_at: String,
+    /// When the order last changed: RFC 3339 UTC.
+    pub updated_at: String,
+    /// The order's number (`HL-2611-000123`).
+    pub order_no: String,
+    /// The applicant's phone number.
+    pub mobile: Option<String>,
+    /// The applicant's identity status (PRODUCT.md 4.1).
+    pub identity_status: Option<i64>,
+}
+
+impl From<QueueRow> for crate::views::console::QueueItem {
+    fn from(row: QueueRow) -> Self {
+        Self {
+            order_id: row.order_id,
+            order_no: row.order_no,
+            status: row.status,
+            apply_amount: row.amount,
+            period_days: row.period_days,
+            product_name: row.product_name,
+            apply_time: row.applied_at,
+            updated_at: row.updated_at,
+            applicant: crate::views::console::QueueApplicant {
+                user_id: row.user_id,
+                real_name: row.applicant_name,
+                mobile: row.mobile,
+                identity_status: row.identity_status,
+            },
+        }
+    }
+}
 
 /// Which orders the review queue lists.
 #[derive(Debug, Default, Clone)]

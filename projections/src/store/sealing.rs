@@ -32,7 +32,7 @@ use cqrs_es::persist::{
     PersistedEventRepository, PersistenceError, ReplayStream, SerializedEvent, SerializedSnapshot,
 };
 use cqrs_es::Aggregate;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::appends::{now_text, Appends};
 use super::{Database, StoreError};
@@ -530,10 +530,11 @@ pub fn seal(
                         .expect("AES-GCM encrypts any message under 64 GiB");
                     let mut bytes = nonce.to_vec();
                     bytes.extend(sealed);
-                    json!({
-                        SEALED: format!("{FORMAT}:{subject}:{}", BASE64.encode(bytes)),
-                        ERASED_AS: erased.value(),
-                    })
+                    let sealed = format!("{FORMAT}:{subject}:{}", BASE64.encode(bytes));
+                    Value::Object(serde_json::Map::from_iter([
+                        (SEALED.to_string(), Value::String(sealed)),
+                        (ERASED_AS.to_string(), erased.value()),
+                    ]))
                 }
                 None => erased.value(),
             };

@@ -437,7 +437,7 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
     assert_eq!(*codes.last().unwrap(), 10);
     let as_of = projections::history::state_as_of(&history, 4).unwrap();
     assert_eq!((as_of.status.code(), as_of.balance), (9, dec!(100000)));
-    let export = projections::history::export_json(&oid, &history);
+    let export = serde_json::to_value(projections::history::export(&oid, &history)).unwrap();
     assert_eq!(export["events"].as_array().unwrap().len(), order_events);
     assert_eq!(export["finalState"]["status"], "Repaid");
 

@@ -8,7 +8,7 @@
  */
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { CompanyConfig } from '@/lib/types';
+import type { CompanyConfig } from '@/lib/api-types';
 import { contactDetails } from '@/lib/service-link';
 
 function Row({ label, value, href }: { label: string; value: string; href: string | null }) {

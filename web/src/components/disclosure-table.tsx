@@ -8,12 +8,20 @@
  */
 import { useTranslation } from 'react-i18next';
 import { formatPct, toMinor } from '@/lib/money';
-import type { Disclosure } from '@/lib/types';
+import type { Disclosure, ScheduleLine } from '@/lib/api-types';
 import { useDates } from './use-dates';
 import { useMoney } from './use-money';
 
+/**
+ * A disclosure whose installments may carry their due day (RFC 3339 date): the
+ * contract adds it from the order's `periodViews` once the loan is paid out (P10).
+ */
+export type DatedDisclosure = Omit<Disclosure, 'schedule'> & {
+  schedule: (ScheduleLine & { dueDate?: string })[];
+};
+
 export interface DisclosureTableProps {
-  disclosure: Disclosure;
+  disclosure: DatedDisclosure;
   /** Whether to show the schedule (folded unless `scheduleOpen`). */
   schedule?: boolean;
   /** Show the schedule unfolded (the contract). */
@@ -22,8 +30,8 @@ export interface DisclosureTableProps {
 
 export function DisclosureTable({ disclosure, schedule = true, scheduleOpen = false }: DisclosureTableProps) {
   const { t } = useTranslation();
-  const money = useMoney();
   const dates = useDates();
+  const money = useMoney();
   const d = disclosure;
   // The schedule's last installment takes the rounding (8,483.30 × 11, then
   // 8,483.70): "× 12" of the first amount would not add up to the total repayable.

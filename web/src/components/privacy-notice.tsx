@@ -8,7 +8,7 @@
 import type { TFunction } from 'i18next';
 import { companyText } from '@/lib/company-text';
 import i18n from '@/lib/i18n';
-import type { CompanyConfig } from '@/lib/types';
+import type { CompanyConfig } from '@/lib/api-types';
 import { showAlert } from './feedback';
 
 export function showPrivacyNotice(t: TFunction, company: CompanyConfig | undefined) {

@@ -18,7 +18,7 @@ import { MessageOutline } from 'antd-mobile-icons';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { openableLink } from '@/lib/service-link';
-import type { CompanyConfig } from '@/lib/types';
+import type { CompanyConfig } from '@/lib/api-types';
 import { useCompanyConfigQuery, useCustomerServiceQuery } from '@/lib/shared-api';
 import { showAlert } from './feedback';
 

@@ -130,7 +130,7 @@ export interface paths {
         put?: never;
         /**
          * The ledger journal
-         * @description `data`: {total, page, pageSize, entries: [{entryId, at, orderId, orderNo, code, description, postings: [{postingNo, account, kind, orderNo, holder, amount}]}]}: `kind` is the account without its id (`borrower_wallet`, `loan_receivable`, `lender_cash`, ...), `orderNo` and `holder` the order number and applicant behind a wallet or receivable (else null); `code` names what the entry records (`payout_sent`, `repayment`, ... as projections::ledger::ENTRY_DESCRIPTIONS), `description` says it in English. Includes every event committed before the call. The body may be empty. `orderId` takes an order's id or its number (`HL-2611-000010`; an unknown number lists nothing). 10004 both filters or bad paging; 40007 an orderId that is neither.
+         * @description `code` names what an entry records (`payout_sent`, `repayment`, ... as projections::ledger::ENTRY_DESCRIPTIONS), `description` says it in English. Includes every event committed before the call. The body may be empty. `orderId` takes an order's id or its number (`HL-2611-000010`; an unknown number lists nothing). 10004 both filters or bad paging; 40007 an orderId that is neither.
          */
         post: operations["auditor_journal"];
         delete?: never;
@@ -150,7 +150,7 @@ export interface paths {
         put?: never;
         /**
          * The trial balance
-         * @description `data`: {accounts: [{account, kind, orderNo, holder, balance, postings}], sum, balanced}. Includes every event committed before the call (the ledger read model is waited for, bounded).
+         * @description Includes every event committed before the call (the ledger read model is waited for, bounded).
          */
         post: operations["auditor_trial_balance"];
         delete?: never;
@@ -207,7 +207,7 @@ export interface paths {
         put?: never;
         /**
          * An order with its applicant
-         * @description `data`: {order, review, applicant, identityStatus, images, questionnaire, contacts, disclosure, loanDisclosure, signature, timeline}. `disclosure` is the one the borrower signed at application (P5); `loanDisclosure` the same terms on the amount paid out (P10), null until paid out. 40007 unknown order.
+         * @description `disclosure` is the one the borrower signed at application (P5); `loanDisclosure` the same terms on the amount paid out (P10), null until paid out. 40007 unknown order.
          */
         post: operations["auditor_order_detail"];
         delete?: never;
@@ -227,7 +227,7 @@ export interface paths {
         put?: never;
         /**
          * An order's event history
-         * @description `data`: {orderId, events, atSequence, status, state}: the state as of `atSequence`.
+         * @description The state as of `atSequence`; account numbers masked to their last four digits.
          */
         post: operations["auditor_history"];
         delete?: never;
@@ -287,7 +287,7 @@ export interface paths {
         put?: never;
         /**
          * The review queue
-         * @description `data`: {total, page, pageSize, orders}, oldest first. The body may be empty. `open` leaves out closed orders; `search` matches part of the applicant's name or mobile, the order number (`HL-…`) or id. 10004 bad paging or a search longer than 100 characters.
+         * @description Oldest first. The body may be empty. `open` leaves out closed orders; `search` matches part of the applicant's name or mobile, the order number (`HL-…`) or id. 10004 bad paging or a search longer than 100 characters.
          */
         post: operations["auditor_queue"];
         delete?: never;
@@ -407,7 +407,7 @@ export interface paths {
         put?: never;
         /**
          * A borrower
-         * @description `data`: {profile, identity, lock, contacts, orders, auditorActions}. 40007 unknown user.
+         * @description 40007 unknown user.
          */
         post: operations["auditor_user_detail"];
         delete?: never;
@@ -681,7 +681,7 @@ export interface paths {
         put?: never;
         /**
          * Company texts and the lender's identity
-         * @description `data`: key → value, with `lender`, `currency`, `notice`, `privacyNoticeVersion` (the version of the `privacy-notice` text that registration shows and records, PRODUCT.md 12.6), `demo` (true with APP_ENV=demo: the demo SMS inbox exists) and `translations`: {about-us, faq, customer-service-hours, privacy-notice: {language: text}} for the texts configured in several languages (the plain keys hold English).
+         * @description The company block of the lending file (its texts in English), the texts configured in several languages under `translations`, and the lender, currency and privacy notice version.
          */
         post: operations["company_configs"];
         delete?: never;
@@ -1549,6 +1549,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description One account of the trial balance. */
+        AccountBalance: components["schemas"]["LedgerAccount"] & {
+            /** @description Money: debit balances positive, credit balances negative. */
+            balance: string;
+            /**
+             * Format: int64
+             * @description How many postings it has.
+             */
+            postings: number;
+        };
         /** @description One User event. */
         AccountEvent: {
             /** @description When it was recorded, RFC 3339 UTC. */
@@ -1567,8 +1577,17 @@ export interface components {
             /** @description Why, as shown on the lock screen. */
             reason: string;
         };
-        /** @description see the call's description; null on error */
-        AnyData: Record<string, never> | unknown[] | string | number | boolean | null;
+        /** @description What a webhook did with a notification that it did not apply as a payment. */
+        Acknowledged: {
+            /**
+             * @description Nothing to do: the invoice's status, the payout's event or a reference that is
+             *     not ours.
+             */
+            ignored: string;
+        } | {
+            /** @description The payout's result was recorded: its event (`payout.succeeded`, `payout.failed`). */
+            recorded: string;
+        };
         AppBody: {
             /**
              * Format: int64
@@ -1664,11 +1683,89 @@ export interface components {
             /** @description The new password (PRODUCT.md 5: at least 8 characters). */
             password: string;
         };
-        /** @description An emergency contact (documentation of [`EmergencyContact`]). */
-        Contact: {
-            mobile: string;
-            name: string;
-            relation: string;
+        /**
+         * @description `/loan/getAllCompanyConfigs`: the company block of the lending file and what the
+         *     app needs to know of the lender. PRODUCT.md 10: a company text is plain text, here
+         *     in English; the other languages a text is configured in ride beside it, for the app
+         *     to pick.
+         */
+        CompanyConfigs: components["schemas"]["CompanySettings"] & {
+            /** @description The currency. */
+            currency: components["schemas"]["Currency"];
+            /** @description APP_ENV=demo: no real SMS is sent; the demo SMS inbox exists. */
+            demo: boolean;
+            /** @description The lender (P14). */
+            lender: components["schemas"]["Lender"];
+            /** @description The lender's standing notice (P14). */
+            notice: string;
+            /**
+             * @description The version of the `privacy-notice` text that registration shows and records
+             *     (PRODUCT.md 12.6).
+             */
+            privacyNoticeVersion: string;
+            /**
+             * @description The texts configured in several languages: key (`about-us`, `faq`,
+             *     `customer-service-hours`, `privacy-notice`) → language → text.
+             */
+            translations: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            };
+        };
+        /**
+         * @description The company block of the lending file (`company`) as the borrower app reads it
+         *     (`/loan/getAllCompanyConfigs`): the keys the app knows, each optional, and any other
+         *     key the lender adds, as configured. The texts of [`TRANSLATED_TEXTS`] are English
+         *     here (the other languages ride in the answer's `translations`). Checked when the
+         *     file is loaded ([`LendingConfig::company_settings`]): a known key of another type
+         *     refuses the file.
+         */
+        CompanySettings: {
+            /** @description About the lender (English). */
+            "about-us"?: string | null;
+            /**
+             * Format: int64
+             * @description Legacy client ids of the original app (PRODUCT.md 10).
+             */
+            appId?: number | null;
+            /**
+             * Format: int64
+             * @description Legacy client id of the original app.
+             */
+            companyId?: number | null;
+            /** @description Customer service's e-mail address. */
+            "customer-service-email"?: string | null;
+            /** @description The lender's Facebook page. */
+            "customer-service-facebook"?: string | null;
+            /** @description When customer service answers (English). */
+            "customer-service-hours"?: string | null;
+            /** @description Customer service's web page. */
+            "customer-service-link"?: string | null;
+            /** @description Customer service's phone number. */
+            "customer-service-phone"?: string | null;
+            /** @description Questions and answers (English). */
+            faq?: string | null;
+            /** @description The app's default language (`en`, `zh`, `fil`). */
+            lang?: string | null;
+            /** @description A LINE contact; empty when none. */
+            line?: string | null;
+            /** @description The partner logo's URL on the home screen. */
+            "partner-image"?: string | null;
+            /** @description The privacy notice (English; PRODUCT.md 12.6). */
+            "privacy-notice"?: string | null;
+            theme?: null | components["schemas"]["Theme"];
+            /** @description The app's name, shown in the title bar. */
+            title?: string | null;
+            /** @description The lender's website. */
+            website?: string | null;
+            /** @description A WhatsApp contact; empty when none. */
+            whatsapp?: string | null;
+        };
+        /** @description One event of the order detail's timeline, with the raw actor. */
+        ConsoleTimelineEntry: components["schemas"]["TimelineEntry"] & {
+            /** @description `user:<id>`, `auditor:<id>` or `system`. */
+            actor: string;
         };
         /** @description The lender that holds the data. */
         Controller: {
@@ -1678,6 +1775,15 @@ export interface components {
             licenceNo: string;
             /** @description Company registration number. */
             registrationNo: string;
+        };
+        /** @description Currency settings (PRODUCT.md section 1). */
+        Currency: {
+            /** @description ISO 4217 code. */
+            code: string;
+            /** @description BCP 47 locale for number formatting. */
+            locale: string;
+            /** @description Symbol. */
+            symbol: string;
         };
         /**
          * @description Everything held about one borrower (`/jackey/user/dataExport`,
@@ -1771,26 +1877,16 @@ export interface components {
         };
         EmergencyBody: {
             /** @description The contacts (no duplicate mobiles). */
-            contacts: components["schemas"]["Contact"][];
+            contacts: components["schemas"]["EmergencyContact"][];
         };
-        /**
-         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
-         *     `data: null`.
-         */
-        Envelope_AnyData: {
-            /**
-             * Format: int32
-             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
-             * @example 0
-             */
-            code: number;
-            /** @description see the call's description; null on error */
-            data: Record<string, never> | unknown[] | string | number | boolean | null;
-            /**
-             * @description "ok", or what went wrong in words.
-             * @example ok
-             */
-            msg: string;
+        /** @description An emergency contact (`/user/updateEmergency`). */
+        EmergencyContact: {
+            /** @description Phone number. */
+            mobile: string;
+            /** @description Name. */
+            name: string;
+            /** @description Relation to the borrower. */
+            relation: string;
         };
         /**
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
@@ -1815,6 +1911,33 @@ export interface components {
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
          *     `data: null`.
          */
+        Envelope_Option_Acknowledged: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | ({
+                /**
+                 * @description Nothing to do: the invoice's status, the payout's event or a reference that is
+                 *     not ours.
+                 */
+                ignored: string;
+            } | {
+                /** @description The payout's result was recorded: its event (`payout.succeeded`, `payout.failed`). */
+                recorded: string;
+            });
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
         Envelope_Option_ApplyData: {
             /**
              * Format: int32
@@ -1829,6 +1952,47 @@ export interface components {
                  */
                 loanOrderId: string;
             };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_CompanyConfigs: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | (components["schemas"]["CompanySettings"] & {
+                /** @description The currency. */
+                currency: components["schemas"]["Currency"];
+                /** @description APP_ENV=demo: no real SMS is sent; the demo SMS inbox exists. */
+                demo: boolean;
+                /** @description The lender (P14). */
+                lender: components["schemas"]["Lender"];
+                /** @description The lender's standing notice (P14). */
+                notice: string;
+                /**
+                 * @description The version of the `privacy-notice` text that registration shows and records
+                 *     (PRODUCT.md 12.6).
+                 */
+                privacyNoticeVersion: string;
+                /**
+                 * @description The texts configured in several languages: key (`about-us`, `faq`,
+                 *     `customer-service-hours`, `privacy-notice`) → language → text.
+                 */
+                translations: {
+                    [key: string]: {
+                        [key: string]: string;
+                    };
+                };
+            });
             /**
              * @description "ok", or what went wrong in words.
              * @example ok
@@ -1955,6 +2119,60 @@ export interface components {
                 frontImage: string;
                 /** @description The borrower holding the ID. */
                 handHoldImage: string;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_InvoiceAnswer: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | (components["schemas"]["WebhookReceipt"] | components["schemas"]["Acknowledged"]);
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_JournalPage: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description This page's entries, each with every posting. */
+                entries: components["schemas"]["JournalEntryView"][];
+                /**
+                 * Format: int64
+                 * @description This page, from 1.
+                 */
+                page: number;
+                /**
+                 * Format: int64
+                 * @description At most this many entries a page.
+                 */
+                pageSize: number;
+                /**
+                 * Format: int64
+                 * @description Entries under the filter, on every page.
+                 */
+                total: number;
             };
             /**
              * @description "ok", or what went wrong in words.
@@ -2193,6 +2411,76 @@ export interface components {
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
          *     `data: null`.
          */
+        Envelope_Option_OrderHistory: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description The event the state is folded to (from 1; the last one at most). */
+                atSequence: number;
+                /** @description Every event, oldest first. */
+                events: components["schemas"]["HistoryEvent"][];
+                /** @description The order id. */
+                orderId: string;
+                /** @description The Order aggregate's state as of `atSequence`. */
+                state: Record<string, unknown>;
+                /**
+                 * Format: int32
+                 * @description The status code (PRODUCT.md 4.3) as of `atSequence`.
+                 */
+                status: number;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_OrderReview: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                applicant: null | components["schemas"]["UserDoc"];
+                /** @description The emergency contacts; null as `applicant`. */
+                contacts: components["schemas"]["EmergencyContact"][] | null;
+                disclosure: null | components["schemas"]["Disclosure"];
+                /**
+                 * Format: int64
+                 * @description 0 none, 1 submitted, 2 verified, 3 rejected (PRODUCT.md 4.1); null as `applicant`.
+                 */
+                identityStatus: number | null;
+                images: null | components["schemas"]["IdImageLinks"];
+                loanDisclosure: null | components["schemas"]["Disclosure"];
+                /** @description The order document (PRODUCT.md 10). */
+                order: components["schemas"]["OrderDoc"];
+                questionnaire: null | components["schemas"]["Questionnaire"];
+                /** @description The review's facts, from the Order aggregate's state. */
+                review: components["schemas"]["Review"];
+                signature: null | components["schemas"]["ImageLink"];
+                /** @description Every event of the order, oldest first, with who caused it. */
+                timeline: components["schemas"]["ConsoleTimelineEntry"][];
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
         Envelope_Option_PayoffData: {
             /**
              * Format: int32
@@ -2246,6 +2534,42 @@ export interface components {
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
          *     `data: null`.
          */
+        Envelope_Option_QueuePage: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description This page's orders. */
+                orders: components["schemas"]["QueueItem"][];
+                /**
+                 * Format: int64
+                 * @description This page, from 1.
+                 */
+                page: number;
+                /**
+                 * Format: int64
+                 * @description At most this many orders a page.
+                 */
+                pageSize: number;
+                /**
+                 * Format: int64
+                 * @description Orders under the filter, on every page.
+                 */
+                total: number;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
         Envelope_Option_ReadData: {
             /**
              * Format: int32
@@ -2261,6 +2585,24 @@ export interface components {
                  */
                 marked: number;
             };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_ReferenceList: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | (string[] | components["schemas"]["Region"][]);
             /**
              * @description "ok", or what went wrong in words.
              * @example ok
@@ -2299,6 +2641,61 @@ export interface components {
             data: null | {
                 /** @description Opaque bearer token (`Authorization: Bearer ...`). */
                 token: string;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_TrialBalance: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description Every account, by name. */
+                accounts: components["schemas"]["AccountBalance"][];
+                /** @description The sum is zero. */
+                balanced: boolean;
+                /** @description The sum of every balance: money, `0.00` when balanced. */
+                sum: string;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_UserDetail: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description What auditors did to the account (identity decisions, holds), oldest first. */
+                auditorActions: components["schemas"]["HistoryEvent"][];
+                /** @description The emergency contacts. */
+                contacts: components["schemas"]["EmergencyContact"][];
+                /** @description The identity check. */
+                identity: components["schemas"]["IdentityReview"];
+                lock: null | components["schemas"]["AccountLock"];
+                /** @description Every order of the borrower, newest first. */
+                orders: components["schemas"]["OrderSummary"][];
+                /** @description The borrower's document (as `/user/info` answers it). */
+                profile: components["schemas"]["UserInfo"];
             };
             /**
              * @description "ok", or what went wrong in words.
@@ -2576,7 +2973,7 @@ export interface components {
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
          *     `data: null`.
          */
-        Envelope_Option_WebhookReceiptDoc: {
+        Envelope_Option_WebhookReceipt: {
             /**
              * Format: int32
              * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
@@ -2584,7 +2981,7 @@ export interface components {
              */
             code: number;
             data: null | {
-                /** @description True when this event id had been processed before. */
+                /** @description True when this event id had been processed before (nothing was done again). */
                 duplicate: boolean;
                 /** @description The event id. */
                 eventId: string;
@@ -2722,7 +3119,7 @@ export interface components {
              * @description The order as `/jackey/loan/orderInfo` answers it: status, amounts, the signed
              *     disclosure and the repayment schedule (`periodViews`).
              */
-            detail: Record<string, never>;
+            detail: Record<string, unknown>;
             /** @description Every download of its PDF documents. */
             documentDownloads: components["schemas"]["ExportedDownload"][];
             /** @description Order id. */
@@ -2732,9 +3129,9 @@ export interface components {
             /** @description Payment pages opened for it. */
             paymentSessions: components["schemas"]["ExportedPaymentSession"][];
             /** @description Official receipts: every payment received and every refund sent back. */
-            receipts: Record<string, never>[];
+            receipts: Record<string, unknown>[];
             /** @description Every change of state, oldest first: `{sequence, at, type, detail, by}`. */
-            timeline: Record<string, never>[];
+            timeline: Record<string, unknown>[];
             /** @description Money movements (disbursement, repayments, refunds), oldest first. */
             transactions: components["schemas"]["ExportedTransaction"][];
         };
@@ -2811,7 +3208,7 @@ export interface components {
             /** @description Email address. */
             email?: string | null;
             /** @description Emergency contacts. */
-            emergencyContacts: Record<string, never>[];
+            emergencyContacts: Record<string, unknown>[];
             /** @description Facebook profile. */
             facebook?: string | null;
             /** @description Whether a withdraw PIN is set (the PIN itself is held only as a hash). */
@@ -2863,6 +3260,30 @@ export interface components {
             atSequence?: number | null;
             orderId: string;
         };
+        /** @description One stored event of an aggregate, as the console lists it. */
+        HistoryEvent: {
+            /** @description `user:<id>`, `auditor:<id>` or `system`. */
+            actor: string;
+            /** @description The auditor's username when the actor is an auditor. */
+            actorName: string | null;
+            /** @description The stored event: `{ <Type>: {...fields} }`. */
+            payload: Record<string, unknown>;
+            /** @description Its number within the aggregate, from 1. */
+            sequence: number;
+            /** @description When it was committed: RFC 3339 UTC; null when not recorded. */
+            time: string | null;
+            /** @description The event's name, e.g. `PayoutSucceeded`, `IdentityVerified`. */
+            type: string;
+        };
+        /** @description The three ID photos. */
+        IdImageLinks: {
+            /** @description Back of the ID card. */
+            back: components["schemas"]["ImageLink"];
+            /** @description Front of the ID card. */
+            front: components["schemas"]["ImageLink"];
+            /** @description The borrower holding the card. */
+            handHold: components["schemas"]["ImageLink"];
+        };
         /** @description The three ID photos of [`UserDoc::id_images`]: `/files/{key}` URLs. */
         IdImageUrls: {
             /** @description The back of the ID. */
@@ -2881,6 +3302,17 @@ export interface components {
             /** @description Holding the ID, with face. */
             handHold: components["schemas"]["ExportedImage"];
         };
+        /** @description A borrower's identity check. */
+        IdentityReview: {
+            images: null | components["schemas"]["IdImageLinks"];
+            /** @description Why the photos were rejected; null unless they were. */
+            rejectReason: string | null;
+            /**
+             * Format: int32
+             * @description 0 none, 1 submitted, 2 verified, 3 rejected (PRODUCT.md 4.1).
+             */
+            status: number;
+        };
         /** @description The three ID photos (documentation of the multipart body). */
         IdentityUpload: {
             /**
@@ -2898,6 +3330,15 @@ export interface components {
              * @description The borrower holding the ID card.
              */
             handHoldImage: string;
+        };
+        /** @description A stored image as the console links it: served to auditors by `GET {url}`. */
+        ImageLink: {
+            /** @description The object-store key. */
+            key: string;
+            /** @description Lower-case hex SHA-256 of the stored bytes. */
+            sha256: string;
+            /** @description `/files/{key}`. */
+            url: string;
         };
         /** @description One installment of [`OrderDoc::period_views`]. */
         Installment: {
@@ -2921,6 +3362,8 @@ export interface components {
             /** @description The part not charged because the loan closed early: money (`"0.00"` otherwise). */
             waived: string;
         };
+        /** @description The invoice webhook's answer: the payment's receipt, or what was ignored. */
+        InvoiceAnswer: components["schemas"]["WebhookReceipt"] | components["schemas"]["Acknowledged"];
         JournalBody: {
             account?: string | null;
             orderId?: string | null;
@@ -2929,12 +3372,60 @@ export interface components {
             /** Format: int64 */
             pageSize?: number | null;
         };
+        /** @description One journal entry. */
+        JournalEntryView: {
+            /** @description When: RFC 3339 UTC. */
+            at: string;
+            /** @description What the entry records (`payout_sent`, `repayment`, ...); null when unknown. */
+            code: string | null;
+            /** @description The same in English, as stored. */
+            description: string;
+            /** @description `<aggregate type>/<id>/<sequence>` of the event that caused it. */
+            entryId: string;
+            /** @description The order it concerns. */
+            orderId: string;
+            /** @description That order's number, when the queue has it. */
+            orderNo: string | null;
+            /** @description Its postings (they sum to zero). */
+            postings: components["schemas"]["PostingView"][];
+        };
+        /** @description `/admin/api/ledger/journal`: a page of journal entries, oldest first. */
+        JournalPage: {
+            /** @description This page's entries, each with every posting. */
+            entries: components["schemas"]["JournalEntryView"][];
+            /**
+             * Format: int64
+             * @description This page, from 1.
+             */
+            page: number;
+            /**
+             * Format: int64
+             * @description At most this many entries a page.
+             */
+            pageSize: number;
+            /**
+             * Format: int64
+             * @description Entries under the filter, on every page.
+             */
+            total: number;
+        };
         KeyBody: {
             /**
              * @description website, marriage, education, banks, eWallets or provinces.
              * @example banks
              */
             key: string;
+        };
+        /** @description Who a ledger account belongs to, as the console names it. */
+        LedgerAccount: {
+            /** @description The journal's name (`borrower_wallet:<user id>`), kept for filtering. */
+            account: string;
+            /** @description The applicant behind a wallet or receivable; null for the lender's accounts. */
+            holder: string | null;
+            /** @description The name without its id: `lender_cash`, `loan_receivable`, `borrower_wallet`, ... */
+            kind: string;
+            /** @description The order number behind a wallet or receivable; null for the lender's accounts. */
+            orderNo: string | null;
         };
         /** @description The lender shown in the footer, the about page and the contract (P14). */
         Lender: {
@@ -3173,9 +3664,51 @@ export interface components {
              */
             userId: string;
         };
+        /**
+         * @description `/admin/api/orders/history`: every event of an order and the aggregate's own fold
+         *     as of `atSequence` (the same fold as `replay-tool history`). Account numbers are
+         *     masked to their last four digits throughout.
+         */
+        OrderHistory: {
+            /** @description The event the state is folded to (from 1; the last one at most). */
+            atSequence: number;
+            /** @description Every event, oldest first. */
+            events: components["schemas"]["HistoryEvent"][];
+            /** @description The order id. */
+            orderId: string;
+            /** @description The Order aggregate's state as of `atSequence`. */
+            state: Record<string, unknown>;
+            /**
+             * Format: int32
+             * @description The status code (PRODUCT.md 4.3) as of `atSequence`.
+             */
+            status: number;
+        };
         OrderReasonBody: {
             orderId: string;
             reason?: string;
+        };
+        /** @description `/admin/api/orders/detail`: an order, its review, its applicant and its timeline. */
+        OrderReview: {
+            applicant: null | components["schemas"]["UserDoc"];
+            /** @description The emergency contacts; null as `applicant`. */
+            contacts: components["schemas"]["EmergencyContact"][] | null;
+            disclosure: null | components["schemas"]["Disclosure"];
+            /**
+             * Format: int64
+             * @description 0 none, 1 submitted, 2 verified, 3 rejected (PRODUCT.md 4.1); null as `applicant`.
+             */
+            identityStatus: number | null;
+            images: null | components["schemas"]["IdImageLinks"];
+            loanDisclosure: null | components["schemas"]["Disclosure"];
+            /** @description The order document (PRODUCT.md 10). */
+            order: components["schemas"]["OrderDoc"];
+            questionnaire: null | components["schemas"]["Questionnaire"];
+            /** @description The review's facts, from the Order aggregate's state. */
+            review: components["schemas"]["Review"];
+            signature: null | components["schemas"]["ImageLink"];
+            /** @description Every event of the order, oldest first, with who caused it. */
+            timeline: components["schemas"]["ConsoleTimelineEntry"][];
         };
         /** @description One order of `/loan/getUserOrderList`, newest first. */
         OrderSummary: {
@@ -3228,6 +3761,16 @@ export interface components {
             /** @description Required when changing an existing PIN (`/jackey/sms/pin`). */
             smsCode?: string | null;
         };
+        /** @description One posting of a journal entry. */
+        PostingView: components["schemas"]["LedgerAccount"] & {
+            /** @description Money: debits positive, credits negative. */
+            amount: string;
+            /**
+             * Format: int64
+             * @description From 1 within the entry.
+             */
+            postingNo: number;
+        };
         /** @description The privacy notice accepted at registration (PRODUCT.md 12.6). */
         PrivacyNotice: {
             /** @description When: RFC 3339 UTC. */
@@ -3263,6 +3806,13 @@ export interface components {
             /** @description The amounts go up in steps of this: money. */
             step: string;
         };
+        /** @description A province and its cities and municipalities. */
+        Province: {
+            /** @description Its cities and municipalities. */
+            cities: string[];
+            /** @description Province name. */
+            province: string;
+        };
         /** @description Qualification sub-statuses (PRODUCT.md 4.1). */
         QualificationView: {
             /**
@@ -3281,6 +3831,35 @@ export interface components {
              */
             identity: number;
         };
+        /** @description The six questionnaire answers (PRODUCT.md section 2 step 5). All required. */
+        Questionnaire: {
+            /** @description Monthly expenses, as answered. */
+            expenses: string;
+            /** @description Has a guarantor. */
+            guarantee: boolean;
+            /** @description Job. */
+            job: string;
+            /** @description Borrowed before. */
+            loanBefore: boolean;
+            /** @description Loan purpose. */
+            loanPurpose: string;
+            /** @description Monthly income, as answered. */
+            monthlyIncome: string;
+        };
+        /** @description The applicant of a queued order. */
+        QueueApplicant: {
+            /**
+             * Format: int64
+             * @description 0 none, 1 submitted, 2 verified, 3 rejected (PRODUCT.md 4.1); null as `mobile`.
+             */
+            identityStatus: number | null;
+            /** @description The registered phone number; null when the users read model has no row yet. */
+            mobile: string | null;
+            /** @description The name given at application. */
+            realName: string;
+            /** @description The borrower's user id. */
+            userId: string;
+        };
         QueueBody: {
             /** @description Only orders not yet closed (the work queue); default false (every order). */
             open?: boolean;
@@ -3295,6 +3874,53 @@ export interface components {
              * @description Only orders in this status (section 4.3 codes).
              */
             status?: number | null;
+        };
+        /** @description One order of the review queue with its applicant. */
+        QueueItem: {
+            /** @description Who applied. */
+            applicant: components["schemas"]["QueueApplicant"];
+            /** @description The amount applied for: money. */
+            applyAmount: string;
+            /** @description When the borrower applied: RFC 3339 UTC. */
+            applyTime: string;
+            /** @description The order id. */
+            orderId: string;
+            /** @description What people see (PRODUCT.md 12.5), e.g. `HL-2611-000123`. */
+            orderNo: string;
+            /**
+             * Format: int64
+             * @description The loan's period in days.
+             */
+            periodDays: number;
+            /** @description The product's name. */
+            productName: string;
+            /**
+             * Format: int64
+             * @description The status code (PRODUCT.md 4.3).
+             */
+            status: number;
+            /** @description When the order last changed (its age in the current status): RFC 3339 UTC. */
+            updatedAt: string;
+        };
+        /** @description `/admin/api/orders/queue`: a page of the review queue, oldest first. */
+        QueuePage: {
+            /** @description This page's orders. */
+            orders: components["schemas"]["QueueItem"][];
+            /**
+             * Format: int64
+             * @description This page, from 1.
+             */
+            page: number;
+            /**
+             * Format: int64
+             * @description At most this many orders a page.
+             */
+            pageSize: number;
+            /**
+             * Format: int64
+             * @description Orders under the filter, on every page.
+             */
+            total: number;
         };
         QuoteBody: {
             /**
@@ -3383,6 +4009,34 @@ export interface components {
              */
             amt?: string | null;
         };
+        /** @description A reference list of `/loan/getConfigByKey`. */
+        ReferenceList: string[] | components["schemas"]["Region"][];
+        /** @description A refusal (P8). */
+        RefusalView: {
+            /**
+             * Format: uuid
+             * @description Who refused.
+             */
+            auditorId: string;
+            /** @description Shown to the borrower. */
+            reason: string;
+            /** @description Which review refused. */
+            stage: components["schemas"]["ReviewStage"];
+        };
+        /**
+         * @description A region of the location tree (PRODUCT.md 11), PSGC names under `PH`: either
+         *     provinces with their cities, or, in a region without provinces (NCR), its cities
+         *     directly. `/loan/getConfigByKey` `provinces` answers the tree in this shape; empty
+         *     lists are left out.
+         */
+        Region: {
+            /** @description Cities and municipalities directly under the region (NCR); empty otherwise. */
+            cities?: string[];
+            /** @description Its provinces; empty in a region without provinces. */
+            provinces?: components["schemas"]["Province"][];
+            /** @description Region name, e.g. `Region VII (Central Visayas)`. */
+            region: string;
+        };
         RegisterBody: {
             /** @description The channel the app was installed from. */
             installationSource?: string | null;
@@ -3432,13 +4086,8 @@ export interface components {
         };
         /** @description What the borrower is asked to fix (PRODUCT.md 12.4). */
         ResubmissionBody: {
-            /**
-             * @description At least one of `photos`, `profile`, `bank`, `questionnaire`.
-             * @example [
-             *       "photos"
-             *     ]
-             */
-            items?: string[];
+            /** @description At least one of `photos`, `profile`, `bank`, `questionnaire`. */
+            items?: components["schemas"]["ResubmissionItem"][];
             orderId: string;
             reason?: string;
         };
@@ -3448,6 +4097,35 @@ export interface components {
          * @enum {string}
          */
         ResubmissionItem: "photos" | "profile" | "bank" | "questionnaire";
+        /** @description The review facts of an order. */
+        Review: {
+            /** @description The amount approved: money. */
+            approvedAmount: string;
+            /**
+             * Format: uuid
+             * @description The auditor who passed the final review (never the first: four eyes).
+             */
+            finalAuditor: string | null;
+            /**
+             * Format: uuid
+             * @description The auditor who passed the first review.
+             */
+            firstAuditor: string | null;
+            /** @description When an approved offer lapses unless accepted: RFC 3339 UTC. */
+            offerExpiresAt: string | null;
+            refusal: null | components["schemas"]["RefusalView"];
+            /** @description What the pending request asks to fix (PRODUCT.md 12.4); empty when none. */
+            resubmissionItems: components["schemas"]["ResubmissionItem"][];
+            /** @description Why a resubmission was asked for; null when none is pending. */
+            resubmissionReason: string | null;
+            /**
+             * Format: int32
+             * @description The status code (PRODUCT.md 4.3).
+             */
+            status: number;
+            /** @description The terms' version the borrower accepted. */
+            termsVersion: string;
+        };
         /**
          * @description Which review refused an order.
          * @enum {string}
@@ -3504,6 +4182,15 @@ export interface components {
          * @enum {string}
          */
         SmsPurpose: "register" | "login" | "unlock" | "bank" | "pin";
+        /** @description The app's colours (CSS colours), each optional. */
+        Theme: {
+            /** @description The page. */
+            background?: string | null;
+            /** @description Buttons and links. */
+            primary?: string | null;
+            /** @description Body text. */
+            text?: string | null;
+        };
         /**
          * @description The fields an event carries on the timeline: each event type has only its own
          *     (none: `{}`). Money is a decimal string, times RFC 3339 UTC, days YYYY-MM-DD.
@@ -3558,6 +4245,23 @@ export interface components {
             /** @description LoanRefused: the review that refused. */
             stage?: components["schemas"]["ReviewStage"];
         };
+        /**
+         * @description One event of an order as stored in `order_timeline.doc` (who acted is kept in its
+         *     own column and answered by role: [`TimelineEvent`]).
+         */
+        TimelineEntry: {
+            /** @description When it happened: RFC 3339 UTC. */
+            at: string;
+            /** @description What the event carries. */
+            detail: components["schemas"]["TimelineDetail"];
+            /**
+             * Format: int64
+             * @description The event's number within its order (from 1).
+             */
+            sequence: number;
+            /** @description The order event's name (aggregates/src/order/events.rs), e.g. `PayoutSucceeded`. */
+            type: string;
+        };
         /** @description One event of `/loan/orderTimeline`, oldest first. */
         TimelineEvent: {
             /** @description When it happened: RFC 3339 UTC. */
@@ -3581,6 +4285,15 @@ export interface components {
         TokenData: {
             /** @description Opaque bearer token (`Authorization: Bearer ...`). */
             token: string;
+        };
+        /** @description `/admin/api/ledger/trialBalance`: the balances sum to zero when the books balance. */
+        TrialBalance: {
+            /** @description Every account, by name. */
+            accounts: components["schemas"]["AccountBalance"][];
+            /** @description The sum is zero. */
+            balanced: boolean;
+            /** @description The sum of every balance: money, `0.00` when balanced. */
+            sum: string;
         };
         UnlockBody: {
             /** @description The registered phone number. */
@@ -3624,6 +4337,20 @@ export interface components {
         };
         UserBody: {
             userId: string;
+        };
+        /** @description `/admin/api/users/detail`: a borrower as the console sees them. */
+        UserDetail: {
+            /** @description What auditors did to the account (identity decisions, holds), oldest first. */
+            auditorActions: components["schemas"]["HistoryEvent"][];
+            /** @description The emergency contacts. */
+            contacts: components["schemas"]["EmergencyContact"][];
+            /** @description The identity check. */
+            identity: components["schemas"]["IdentityReview"];
+            lock: null | components["schemas"]["AccountLock"];
+            /** @description Every order of the borrower, newest first. */
+            orders: components["schemas"]["OrderSummary"][];
+            /** @description The borrower's document (as `/user/info` answers it). */
+            profile: components["schemas"]["UserInfo"];
         };
         /**
          * @description The `user_profile` document. Fields in the byte order of their names (the stored
@@ -3734,9 +4461,9 @@ export interface components {
              */
             sessionId: string;
         };
-        /** @description The answer to a processed webhook (documentation of [`webhook::WebhookReceipt`]). */
-        WebhookReceiptDoc: {
-            /** @description True when this event id had been processed before. */
+        /** @description The answer to a processed webhook. */
+        WebhookReceipt: {
+            /** @description True when this event id had been processed before (nothing was done again). */
             duplicate: boolean;
             /** @description The event id. */
             eventId: string;
@@ -3936,7 +4663,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_JournalPage"];
                 };
             };
         };
@@ -3956,7 +4683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_TrialBalance"];
                 };
             };
         };
@@ -4024,7 +4751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_OrderReview"];
                 };
             };
         };
@@ -4048,7 +4775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_OrderHistory"];
                 };
             };
         };
@@ -4120,7 +4847,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_QueuePage"];
                 };
             };
         };
@@ -4267,7 +4994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_UserDetail"];
                 };
             };
         };
@@ -4431,7 +5158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
         };
@@ -4595,7 +5322,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_CompanyConfigs"];
                 };
             };
         };
@@ -4619,7 +5346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_ReferenceList"];
                 };
             };
         };
@@ -4956,7 +5683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Option_WebhookReceiptDoc"];
+                    "application/json": components["schemas"]["Envelope_Option_WebhookReceipt"];
                 };
             };
             /** @description Signed, but not a valid event (10004) */
@@ -5016,7 +5743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_InvoiceAnswer"];
                 };
             };
             /** @description Not an invoice notification */
@@ -5025,7 +5752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
             /** @description Wrong `x-callback-token` */
@@ -5034,7 +5761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
             /** @description Xendit is not a configured provider */
@@ -5043,7 +5770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
             /** @description Not recorded; Xendit should deliver again */
@@ -5052,7 +5779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
         };
@@ -5076,7 +5803,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Option_Acknowledged"];
                 };
             };
             /** @description Not a payout notification */
@@ -5085,7 +5812,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
             /** @description Wrong `x-callback-token` */
@@ -5094,7 +5821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
             /** @description Xendit is not a configured provider */
@@ -5103,7 +5830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
             /** @description Not recorded; Xendit should deliver again */
@@ -5112,7 +5839,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AnyData"];
+                    "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
         };

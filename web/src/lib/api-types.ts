@@ -22,6 +22,8 @@ export type TimelineEvent = Schemas['TimelineEvent'];
 export type TimelineDetail = Schemas['TimelineDetail'];
 /** The borrower's own record (`/user/info`, PRODUCT.md 10 "User"). */
 export type User = Schemas['UserInfo'];
+/** The borrower's document as the read model keeps it (`User` without the derived fields). */
+export type UserDoc = Schemas['UserDoc'];
 /** A lock on the account (P4). */
 export type Lock = Schemas['AccountLock'];
 /** Qualification sub-statuses (PRODUCT.md 4.1). */
@@ -32,3 +34,52 @@ export type ResubmissionItem = Schemas['ResubmissionItem'];
 export type Product = Schemas['ProductView'];
 /** A product's terms (`/loan/getPeriodConfig`). */
 export type PeriodConfig = Schemas['PeriodConfigView'];
+/** The questionnaire's answers (PRODUCT.md 10 "User"). */
+export type Questionnaire = Schemas['Questionnaire'];
+/** An emergency contact. */
+export type EmergencyContact = Schemas['EmergencyContact'];
+/** The cost disclosure of P5, as `/loan/quote` answers and the order keeps. */
+export type Disclosure = Schemas['Disclosure'];
+/** One line of a disclosure's schedule (`Disclosure['schedule']`). */
+export type ScheduleLine = Schemas['ScheduledPayment'];
+/** Who lends (P14). */
+export type Lender = Schemas['Lender'];
+/** `/loan/getAllCompanyConfigs`: the company texts and the lender's identity. */
+export type CompanyConfig = Schemas['CompanyConfigs'];
+
+// The loan officers' console (PRODUCT.md 7, `/admin/api`).
+
+/** `/admin/api/login`. */
+export type AdminLogin = Schemas['LoginData'];
+/** `/admin/api/orders/queue`. */
+export type QueuePage = Schemas['QueuePage'];
+/** One order of the review queue, with its applicant summary. */
+export type QueueItem = Schemas['QueueItem'];
+/** A stored image, served to auditors by `GET {url}` (`/files/...`). */
+export type ImageRef = Schemas['ImageLink'];
+/** The three ID photos. */
+export type IdImages = Schemas['IdImageLinks'];
+/** `/admin/api/orders/detail`. */
+export type OrderReview = Schemas['OrderReview'];
+/** The review facts of an order (`OrderReview['review']`). */
+export type Review = Schemas['Review'];
+/** One event of the order detail's timeline, with the raw actor. */
+export type AdminTimelineEntry = Schemas['ConsoleTimelineEntry'];
+/** `/admin/api/orders/history`: every event, and the server's fold as of `atSequence`. */
+export type OrderHistory = Schemas['OrderHistory'];
+/** One stored event of an aggregate (an order's history, an auditor's action on a user). */
+export type HistoryEvent = Schemas['HistoryEvent'];
+/** `/admin/api/users/detail`. */
+export type UserDetail = Schemas['UserDetail'];
+/** Who a ledger account belongs to. */
+export type LedgerAccount = Schemas['LedgerAccount'];
+/** One posting of a journal entry: debits positive, credits negative. */
+export type Posting = Schemas['PostingView'];
+/** One journal entry. */
+export type JournalEntry = Schemas['JournalEntryView'];
+/** `/admin/api/ledger/journal`. */
+export type JournalPage = Schemas['JournalPage'];
+/** One account of the trial balance. */
+export type AccountBalance = Schemas['AccountBalance'];
+/** `/admin/api/ledger/trialBalance`: the balances sum to zero when the books balance. */
+export type TrialBalance = Schemas['TrialBalance'];

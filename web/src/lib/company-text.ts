@@ -6,7 +6,7 @@
  * `TRANSLATED_TEXTS`); a language with none reads the English text.
  */
 import { useTranslation } from 'react-i18next';
-import type { CompanyConfig } from './types';
+import type { CompanyConfig } from './api-types';
 
 /** The company texts that may come in several languages. */
 export type CompanyTextKey = 'about-us' | 'faq' | 'customer-service-hours' | 'privacy-notice';

@@ -9,7 +9,7 @@
  * nor does a bare word or `.local`; the demo configuration uses them on purpose.
  */
 import { companyText } from './company-text';
-import type { CompanyConfig } from './types';
+import type { CompanyConfig } from './api-types';
 
 const RESERVED_SUFFIXES = ['.example', '.test', '.invalid', '.localhost', '.local'];
 const RESERVED_DOMAINS = ['example.com', 'example.net', 'example.org'];

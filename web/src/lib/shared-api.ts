@@ -10,8 +10,7 @@
  */
 import { COMPANY_ID } from '@/config/constants';
 import { api, orNull } from './api';
-import type { Order, OrderSummary, Progress, TimelineEvent, User, PeriodConfig, Product } from './api-types';
-import type { CompanyConfig } from './types';
+import type { CompanyConfig, Order, OrderSummary, Progress, TimelineEvent, User, PeriodConfig, Product } from './api-types';
 
 /** Keys of `/loan/getConfigByKey` (PRODUCT.md 8). */
 export type ListKey = 'website' | 'marriage' | 'education' | 'banks' | 'eWallets' | 'provinces';

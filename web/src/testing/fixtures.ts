@@ -1,6 +1,5 @@
 /** Wire-shaped test data (PRODUCT.md 10). */
-import type { Order, User } from '@/lib/api-types';
-import type { Disclosure } from '@/lib/types';
+import type { CompanyConfig, Disclosure, Order, User } from '@/lib/api-types';
 
 export function userFixture(options: { qualified?: boolean; signatureImg?: string | null } = {}): User {
   const q = options.qualified ?? true;
@@ -93,6 +92,19 @@ export function orderFixture(overrides: Partial<Order> = {}): Order {
     disclosure: null,
     periodViews: [],
     resubmissionItems: [],
+    ...overrides,
+  };
+}
+
+/** `/loan/getAllCompanyConfigs` with what every lender has, and `overrides`. */
+export function companyConfigFixture(overrides: Partial<CompanyConfig> = {}): CompanyConfig {
+  return {
+    translations: {},
+    lender: disclosureFixture.lender,
+    currency: { code: 'PHP', symbol: '₱', locale: 'en-PH' },
+    notice: disclosureFixture.notice,
+    privacyNoticeVersion: '2026-11',
+    demo: false,
     ...overrides,
   };
 }

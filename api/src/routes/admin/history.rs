@@ -17,10 +17,10 @@ pub(super) struct HistoryBody {
     path = "/admin/api/orders/history",
     tag = "auditor",
     summary = "An order's event history",
-    description = "`data`: {orderId, events, atSequence, status, state}: the state as of `atSequence`.",
+    description = "The state as of `atSequence`; account numbers masked to their last four digits.",
     security(("bearer" = [])),
     request_body = HistoryBody,
-    responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope, the answer", body = Envelope<Option<OrderHistory>>))
 )]
 pub(super) async fn history(
     State(state): State<AppState>,
@@ -37,32 +37,33 @@ pub(super) async fn history(
     let order = state_as_of(&history, at)
         .ok_or_else(|| ApiError::bad_input("atSequence", "must be 1 or more"))?;
     let names = queries::auditor_names(state.read_models()).await?;
-    let events: Vec<Json> = history
+    let mut events: Vec<HistoryEvent> = history
         .iter()
-        .map(|entry| {
-            let actor_name = entry
+        .map(|entry| HistoryEvent {
+            sequence: entry.sequence,
+            time: entry.time.clone(),
+            actor: entry.actor.clone(),
+            actor_name: entry
                 .actor
                 .strip_prefix("auditor:")
-                .and_then(|id| names.get(id));
-            json!({
-                "sequence": entry.sequence,
-                "time": entry.time,
-                "actor": entry.actor,
-                "actorName": actor_name,
-                "type": entry.event_type,
-                "payload": entry.payload,
-            })
+                .and_then(|id| names.get(id))
+                .cloned(),
+            event_type: entry.event_type.clone(),
+            payload: entry.payload.clone(),
         })
         .collect();
-    let mut answer = json!({
-        "orderId": order_id,
-        "events": events,
-        "atSequence": at.min(history.len()),
-        "status": order.status.code(),
-        "state": order,
-    });
-    mask_account_numbers(&mut answer);
-    Ok(ok(answer))
+    let mut order_state = serde_json::to_value(order).map_err(ApiError::internal)?;
+    mask_account_numbers(&mut order_state);
+    for event in &mut events {
+        mask_account_numbers(&mut event.payload);
+    }
+    Ok(ok(OrderHistory {
+        order_id,
+        events,
+        at_sequence: at.min(history.len()),
+        status: order.status.code(),
+        state: order_state,
+    }))
 }
 
 /// Masks every `account_no` in a replay (the payout's account, in payloads and in

@@ -16,20 +16,14 @@ pub(super) struct JournalBody {
     page_size: Option<i64>,
 }
 
-/// Adds a ledger account to `target` as the console names it: `account` (the journal's
-/// name, kept for filtering and as the exact reference), `kind` (the part before `:`,
-/// e.g. `borrower_wallet`), and for a borrower's wallet or a loan receivable the
-/// order's number (`orderNo`) and the applicant's name (`holder`), `null` when the
-/// read models do not know them (yet).
-fn account_json(target: &mut Json, account: &str, holder: &queries::AccountHolder) {
-    let kind = account.split_once(':').map_or(account, |(kind, _)| kind);
-    target["account"] = json!(account);
-    target["kind"] = json!(kind);
-    target["orderNo"] = json!(holder.order_no.as_deref().filter(|no| !no.is_empty()));
-    target["holder"] = json!(holder
-        .holder_name
-        .as_deref()
-        .filter(|name| !name.is_empty()));
+/// The console's name for `account` and who it belongs to (`null` when the read models
+/// do not know them, yet).
+fn ledger_account(account: &str, holder: &queries::AccountHolder) -> LedgerAccount {
+    LedgerAccount::new(
+        account,
+        holder.order_no.as_deref(),
+        holder.holder_name.as_deref(),
+    )
 }
 
 #[utoipa::path(
@@ -37,10 +31,10 @@ fn account_json(target: &mut Json, account: &str, holder: &queries::AccountHolde
     path = "/admin/api/ledger/journal",
     tag = "auditor",
     summary = "The ledger journal",
-    description = "`data`: {total, page, pageSize, entries: [{entryId, at, orderId, orderNo, code, description, postings: [{postingNo, account, kind, orderNo, holder, amount}]}]}: `kind` is the account without its id (`borrower_wallet`, `loan_receivable`, `lender_cash`, ...), `orderNo` and `holder` the order number and applicant behind a wallet or receivable (else null); `code` names what the entry records (`payout_sent`, `repayment`, ... as projections::ledger::ENTRY_DESCRIPTIONS), `description` says it in English. Includes every event committed before the call. The body may be empty. `orderId` takes an order's id or its number (`HL-2611-000010`; an unknown number lists nothing). 10004 both filters or bad paging; 40007 an orderId that is neither.",
+    description = "`code` names what an entry records (`payout_sent`, `repayment`, ... as projections::ledger::ENTRY_DESCRIPTIONS), `description` says it in English. Includes every event committed before the call. The body may be empty. `orderId` takes an order's id or its number (`HL-2611-000010`; an unknown number lists nothing). 10004 both filters or bad paging; 40007 an orderId that is neither.",
     security(("bearer" = [])),
     request_body = Option<JournalBody>,
-    responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope, the answer", body = Envelope<Option<JournalPage>>))
 )]
 pub(super) async fn journal(
     State(state): State<AppState>,
@@ -81,33 +75,32 @@ pub(super) async fn journal(
         (None, None) => queries::JournalFilter::All,
     };
     let (rows, total) = queries::journal(state.read_models(), &filter, limit, offset).await?;
-    let mut entries: Vec<Json> = Vec::new();
+    let mut entries: Vec<JournalEntryView> = Vec::new();
     for row in rows {
-        let mut posting = json!({ "postingNo": row.posting_no, "amount": row.amount });
-        account_json(&mut posting, &row.account, &row.holder);
+        let posting = PostingView {
+            posting_no: row.posting_no,
+            account: ledger_account(&row.account, &row.holder),
+            amount: row.amount,
+        };
         match entries.last_mut() {
-            Some(entry) if entry["entryId"] == row.entry_id.as_str() => {
-                if let Some(postings) = entry["postings"].as_array_mut() {
-                    postings.push(posting);
-                }
-            }
-            _ => entries.push(json!({
-                "entryId": row.entry_id,
-                "at": row.at,
-                "orderId": row.order_id,
-                "orderNo": row.entry_order_no.filter(|no| !no.is_empty()),
-                "code": projections::ledger::entry_code(&row.description),
-                "description": row.description,
-                "postings": [posting],
-            })),
+            Some(entry) if entry.entry_id == row.entry_id => entry.postings.push(posting),
+            _ => entries.push(JournalEntryView {
+                code: projections::ledger::entry_code(&row.description).map(str::to_string),
+                entry_id: row.entry_id,
+                at: row.at,
+                order_id: row.order_id,
+                order_no: row.entry_order_no.filter(|no| !no.is_empty()),
+                description: row.description,
+                postings: vec![posting],
+            }),
         }
     }
-    Ok(ok(json!({
-        "total": total,
-        "page": body.page.unwrap_or(1),
-        "pageSize": limit,
-        "entries": entries,
-    })))
+    Ok(ok(JournalPage {
+        total,
+        page: body.page.unwrap_or(1),
+        page_size: limit,
+        entries,
+    }))
 }
 
 #[utoipa::path(
@@ -115,9 +108,9 @@ pub(super) async fn journal(
     path = "/admin/api/ledger/trialBalance",
     tag = "auditor",
     summary = "The trial balance",
-    description = "`data`: {accounts: [{account, kind, orderNo, holder, balance, postings}], sum, balanced}. Includes every event committed before the call (the ledger read model is waited for, bounded).",
+    description = "Includes every event committed before the call (the ledger read model is waited for, bounded).",
     security(("bearer" = [])),
-    responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope, the answer", body = Envelope<Option<TrialBalance>>))
 )]
 pub(super) async fn trial_balance(
     State(state): State<AppState>,
@@ -127,21 +120,18 @@ pub(super) async fn trial_balance(
     state.read_models_at_head().await?;
     let rows = queries::trial_balance(state.read_models()).await?;
     let sum: i128 = rows.iter().map(|row| i128::from(row.balance_minor)).sum();
-    let accounts: Vec<Json> = rows
+    let accounts = rows
         .into_iter()
-        .map(|row| {
-            let mut account = json!({
-                "balance": money_text(Decimal::new(row.balance_minor, 2)),
-                "postings": row.postings,
-            });
-            account_json(&mut account, &row.account, &row.holder);
-            account
+        .map(|row| AccountBalance {
+            account: ledger_account(&row.account, &row.holder),
+            balance: money_text(Decimal::new(row.balance_minor, 2)),
+            postings: row.postings,
         })
         .collect();
     let sum = Decimal::try_from_i128_with_scale(sum, 2).map_err(ApiError::internal)?;
-    Ok(ok(json!({
-        "accounts": accounts,
-        "sum": money_text(sum),
-        "balanced": sum.is_zero(),
-    })))
+    Ok(ok(TrialBalance {
+        accounts,
+        sum: money_text(sum),
+        balanced: sum.is_zero(),
+    }))
 }

@@ -16,7 +16,7 @@
 //! they share are here.
 
 use aggregates::order::{Order, OrderCommand, OrderEvent, RepaymentSource};
-use aggregates::types::{Amount, ImageRef, ResubmissionItem};
+use aggregates::types::{Amount, ResubmissionItem};
 use aggregates::user::{IdentityStatus, User, UserCommand};
 use aggregates::{Actor, ErrorCode};
 use axum::extract::{FromRequestParts, State};
@@ -27,19 +27,25 @@ use axum::Router;
 use cqrs_es::{Aggregate, AggregateError};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
 use crate::auditors;
 use crate::auth::{self, Auditor, TokenKind};
-use crate::envelope::{ok, AnyData, ApiError, ApiJson, Envelope, Null, OptionalJson};
+use crate::envelope::{ok, ApiError, ApiJson, Envelope, Null, OptionalJson};
 use crate::routes::paging;
 use crate::state::AppState;
 use projections::history::{order_history, state_as_of};
 use projections::projection::{money_text, time_text};
 use projections::reads::admin as queries;
 use projections::store::CommandBus;
+use projections::views::console::{
+    AccountBalance, ConsoleTimelineEntry, HistoryEvent, IdImageLinks, IdentityReview, ImageLink,
+    JournalEntryView, JournalPage, LedgerAccount, OrderHistory, OrderReview, PostingView,
+    QueueItem, QueuePage, RefusalView, Review, TrialBalance, UserDetail,
+};
+use projections::views::{AccountLock, OrderDoc, UserDoc};
 
 mod history;
 mod ledger;
@@ -168,20 +174,7 @@ async fn load_user(state: &AppState, user_id: &str) -> Result<User, ApiError> {
     Ok(user)
 }
 
-/// `{key, url}` of a stored image (served by `GET /files/{key}` to auditors).
-fn image_json(image: &ImageRef) -> Json {
-    json!({ "key": image.key, "url": format!("/files/{}", image.key), "sha256": image.sha256 })
-}
-
-/// The three ID photos, or null when none were submitted.
-fn identity_images(user: &User) -> Json {
-    user.id_images
-        .as_ref()
-        .map_or(Json::Null, |[front, back, hand_hold]| {
-            json!({
-                "front": image_json(front),
-                "back": image_json(back),
-                "handHold": image_json(hand_hold),
-            })
-        })
+/// The three ID photos, or `None` when none were submitted.
+fn identity_images(user: &User) -> Option<IdImageLinks> {
+    user.id_images.as_ref().map(IdImageLinks::to)
 }

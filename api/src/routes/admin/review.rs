@@ -28,13 +28,12 @@ pub(super) struct QueueBody {
     path = "/admin/api/orders/queue",
     tag = "auditor",
     summary = "The review queue",
-    description = "`data`: {total, page, pageSize, orders}, oldest first. The body may be \
-                   empty. `open` leaves out closed orders; `search` matches part of the \
+    description = "Oldest first. The body may be empty. `open` leaves out closed orders; `search` matches part of the \
                    applicant's name or mobile, the order number (`HL-…`) or id. 10004 bad \
                    paging or a search longer than 100 characters.",
     security(("bearer" = [])),
     request_body = Option<QueueBody>,
-    responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope, the answer", body = Envelope<Option<QueuePage>>))
 )]
 pub(super) async fn queue(
     State(state): State<AppState>,
@@ -56,48 +55,12 @@ pub(super) async fn queue(
         search: search.map(str::to_string),
     };
     let (rows, total) = queries::queue(state.read_models(), &filter, limit, offset).await?;
-    let orders: Vec<Json> = rows
-        .into_iter()
-        .map(
-            |(
-                order_id,
-                user_id,
-                status,
-                applicant_name,
-                product_name,
-                amount,
-                period_days,
-                applied_at,
-                updated_at,
-                order_no,
-                mobile,
-                identity_status,
-            )| {
-                json!({
-                    "orderId": order_id,
-                    "orderNo": order_no,
-                    "status": status,
-                    "applyAmount": amount,
-                    "periodDays": period_days,
-                    "productName": product_name,
-                    "applyTime": applied_at,
-                    "updatedAt": updated_at,
-                    "applicant": {
-                        "userId": user_id,
-                        "realName": applicant_name,
-                        "mobile": mobile,
-                        "identityStatus": identity_status,
-                    },
-                })
-            },
-        )
-        .collect();
-    Ok(ok(json!({
-        "total": total,
-        "page": body.page.unwrap_or(1),
-        "pageSize": limit,
-        "orders": orders,
-    })))
+    Ok(ok(QueuePage {
+        total,
+        page: body.page.unwrap_or(1),
+        page_size: limit,
+        orders: rows.into_iter().map(QueueItem::from).collect(),
+    }))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -113,10 +76,10 @@ pub(super) struct OrderBody {
     path = "/admin/api/orders/detail",
     tag = "auditor",
     summary = "An order with its applicant",
-    description = "`data`: {order, review, applicant, identityStatus, images, questionnaire, contacts, disclosure, loanDisclosure, signature, timeline}. `disclosure` is the one the borrower signed at application (P5); `loanDisclosure` the same terms on the amount paid out (P10), null until paid out. 40007 unknown order.",
+    description = "`disclosure` is the one the borrower signed at application (P5); `loanDisclosure` the same terms on the amount paid out (P10), null until paid out. 40007 unknown order.",
     security(("bearer" = [])),
     request_body = OrderBody,
-    responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope, the answer", body = Envelope<Option<OrderReview>>))
 )]
 pub(super) async fn order_detail(
     State(state): State<AppState>,
@@ -127,57 +90,56 @@ pub(super) async fn order_detail(
     let (doc, order) = queries::order_row(state.read_models(), &order_id)
         .await?
         .ok_or_else(|| not_found("order"))?;
-    let doc: Json = serde_json::from_str(&doc).map_err(ApiError::internal)?;
+    let doc: OrderDoc = serde_json::from_str(&doc).map_err(ApiError::internal)?;
     let order: Order = serde_json::from_str(&order).map_err(ApiError::internal)?;
 
     let row = queries::applicant(state.read_models(), &order.user_id.to_string()).await?;
     let (applicant, user, identity_status) = match row {
         Some((doc, user, identity_status)) => {
-            let doc: Json = serde_json::from_str(&doc).map_err(ApiError::internal)?;
+            let doc: UserDoc = serde_json::from_str(&doc).map_err(ApiError::internal)?;
             let user: User = serde_json::from_str(&user).map_err(ApiError::internal)?;
-            (doc, Some(user), Some(identity_status))
+            (Some(doc), Some(user), Some(identity_status))
         }
-        None => (Json::Null, None, None),
+        None => (None, None, None),
     };
 
     let rows = queries::timeline(state.read_models(), &order_id).await?;
     let mut timeline = Vec::with_capacity(rows.len());
     for (entry, actor) in rows {
-        let mut entry: Json = serde_json::from_str(&entry).map_err(ApiError::internal)?;
-        entry["actor"] = json!(actor);
-        timeline.push(entry);
+        let entry = serde_json::from_str(&entry).map_err(ApiError::internal)?;
+        timeline.push(ConsoleTimelineEntry { entry, actor });
     }
 
     // What the borrower signed at application (P5, P9), and, once paid out, the same
     // terms recomputed on the amount paid out (P10): two documents, never one for the other.
-    let loan_disclosure = order.loan.as_ref().map(|loan| &loan.disclosure);
-    Ok(ok(json!({
-        "order": doc,
-        "review": {
-            "status": order.status.code(),
-            "firstAuditor": order.first_auditor,
-            "finalAuditor": order.final_auditor,
-            "refusal": order.refusal.as_ref().map(|r| json!({
-                "stage": r.stage,
-                "reason": r.reason,
-                "auditorId": r.auditor_id,
-            })),
-            "resubmissionReason": order.resubmission_reason,
-            "resubmissionItems": order.resubmission_items,
-            "approvedAmount": money_text(order.approved_amount),
-            "offerExpiresAt": order.offer_expires_at.map(time_text),
-            "termsVersion": order.terms_version,
+    let loan_disclosure = order.loan.as_ref().map(|loan| loan.disclosure.clone());
+    Ok(ok(OrderReview {
+        order: doc,
+        review: Review {
+            status: order.status.code(),
+            first_auditor: order.first_auditor,
+            final_auditor: order.final_auditor,
+            refusal: order.refusal.as_ref().map(|r| RefusalView {
+                stage: r.stage,
+                reason: r.reason.clone(),
+                auditor_id: r.auditor_id,
+            }),
+            resubmission_reason: order.resubmission_reason.clone(),
+            resubmission_items: order.resubmission_items.clone(),
+            approved_amount: money_text(order.approved_amount),
+            offer_expires_at: order.offer_expires_at.map(time_text),
+            terms_version: order.terms_version.clone(),
         },
-        "applicant": applicant,
-        "identityStatus": identity_status,
-        "images": user.as_ref().map_or(Json::Null, identity_images),
-        "questionnaire": user.as_ref().and_then(|u| u.questionnaire.as_ref()),
-        "contacts": user.as_ref().map(|u| &u.contacts),
-        "disclosure": order.disclosure,
-        "loanDisclosure": loan_disclosure,
-        "signature": order.signature.as_ref().map(image_json),
-        "timeline": timeline,
-    })))
+        applicant,
+        identity_status,
+        images: user.as_ref().and_then(identity_images),
+        questionnaire: user.as_ref().and_then(|u| u.questionnaire.clone()),
+        contacts: user.map(|u| u.contacts),
+        disclosure: order.disclosure,
+        loan_disclosure,
+        signature: order.signature.as_ref().map(ImageLink::to),
+        timeline,
+    }))
 }
 
 #[utoipa::path(
@@ -343,6 +305,5 @@ pub(super) struct ResubmissionBody {
     reason: String,
     /// At least one of `photos`, `profile`, `bank`, `questionnaire`.
     #[serde(default)]
-    #[schema(value_type = Vec<String>, example = json!(["photos"]))]
     items: Vec<ResubmissionItem>,
 }

@@ -105,5 +105,5 @@ pub(super) async fn logout(
     AuditorToken(token): AuditorToken,
 ) -> Result<Response, ApiError> {
     auth::revoke(&state, &token).await?;
-    Ok(ok(json!(null)))
+    Ok(ok(Null))
 }

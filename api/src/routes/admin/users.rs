@@ -14,10 +14,10 @@ pub(super) struct UserBody {
     path = "/admin/api/users/detail",
     tag = "auditor",
     summary = "A borrower",
-    description = "`data`: {profile, identity, lock, contacts, orders, auditorActions}. 40007 unknown user.",
+    description = "40007 unknown user.",
     security(("bearer" = [])),
     request_body = UserBody,
-    responses((status = 200, description = "Envelope, the answer", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope, the answer", body = Envelope<Option<UserDetail>>))
 )]
 pub(super) async fn user_detail(
     State(state): State<AppState>,
@@ -32,25 +32,28 @@ pub(super) async fn user_detail(
     let uuid = Uuid::parse_str(&user_id).map_err(ApiError::internal)?;
     let profile = crate::queries::borrower::user_doc(&state, uuid).await?;
     let orders = crate::queries::borrower::order_list(&state, uuid).await?;
-    Ok(ok(json!({
-        "profile": profile,
-        "identity": {
-            "status": user.identity.code(),
-            "rejectReason": user.identity_rejection,
-            "images": identity_images(&user),
+    Ok(ok(UserDetail {
+        profile,
+        identity: IdentityReview {
+            status: user.identity.code(),
+            reject_reason: user.identity_rejection.clone(),
+            images: identity_images(&user),
         },
-        "lock": user.lock().map(|(kind, reason)| json!({ "kind": kind, "reason": reason })),
-        "contacts": user.contacts,
-        "orders": orders,
-        "auditorActions": auditor_actions(&state, &user_id).await?,
-    })))
+        lock: user.lock().map(|(kind, reason)| AccountLock {
+            kind,
+            reason: reason.to_string(),
+        }),
+        contacts: user.contacts,
+        orders,
+        auditor_actions: auditor_actions(&state, &user_id).await?,
+    }))
 }
 
 /// What auditors did to this user (identity decisions, compliance holds), oldest
-/// first: `[{sequence, time, actor, actorName, type, payload}]`. Only events whose
+/// first. Only events whose
 /// actor is an auditor are listed, so nothing the borrower did (passwords, PINs) is
 /// shown (PRODUCT.md 6: every auditor action is recorded with the auditor's id).
-async fn auditor_actions(state: &AppState, user_id: &str) -> Result<Vec<Json>, ApiError> {
+async fn auditor_actions(state: &AppState, user_id: &str) -> Result<Vec<HistoryEvent>, ApiError> {
     let envelopes = projections::store::load_events::<User>(&state.database, user_id)
         .await
         .map_err(ApiError::internal)?;
@@ -60,14 +63,17 @@ async fn auditor_actions(state: &AppState, user_id: &str) -> Result<Vec<Json>, A
         .filter_map(|envelope| {
             let actor = envelope.metadata.get("actor")?.clone();
             let auditor_id = actor.strip_prefix("auditor:")?.to_string();
-            Some(json!({
-                "sequence": envelope.sequence,
-                "time": envelope.metadata.get(projections::store::RECORDED_AT),
-                "actor": actor,
-                "actorName": names.get(&auditor_id),
-                "type": cqrs_es::DomainEvent::event_type(&envelope.payload),
-                "payload": envelope.payload,
-            }))
+            Some(HistoryEvent {
+                sequence: envelope.sequence,
+                time: envelope
+                    .metadata
+                    .get(projections::store::RECORDED_AT)
+                    .cloned(),
+                actor,
+                actor_name: names.get(&auditor_id).cloned(),
+                event_type: cqrs_es::DomainEvent::event_type(&envelope.payload),
+                payload: serde_json::to_value(&envelope.payload).ok()?,
+            })
         })
         .collect())
 }

@@ -13,7 +13,6 @@ use axum::Router;
 use base64::Engine;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
@@ -117,7 +116,7 @@ async fn send_sms(
     let mobile =
         Mobile::parse(&body.mobile).map_err(|e| ApiError::bad_input(e.field, &e.reason))?;
     sms::send(&state, mobile.as_str(), &purpose).await?;
-    Ok(ok(json!(null)))
+    Ok(ok(Null))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -301,7 +300,7 @@ static DECOY_HASH: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_
 )]
 async fn logout(State(state): State<AppState>, borrower: Borrower) -> Result<Response, ApiError> {
     auth::revoke(&state, &borrower.token).await?;
-    Ok(ok(json!(null)))
+    Ok(ok(Null))
 }
 
 #[utoipa::path(
@@ -437,7 +436,7 @@ async fn update(
         None => UserCommand::UpdateProfile(profile.clone()),
     };
     with_claims(&state, borrower.user_id, &profile, command, &request).await?;
-    Ok(ok(json!(null)))
+    Ok(ok(Null))
 }
 
 /// Runs `command` (which records `profile`) holding the claims on its ID number and
@@ -489,19 +488,9 @@ async fn with_claims(
     outcome
 }
 
-/// An emergency contact (documentation of [`EmergencyContact`]).
-#[derive(ToSchema)]
-#[allow(dead_code)] // documentation only
-struct Contact {
-    name: String,
-    relation: String,
-    mobile: String,
-}
-
 #[derive(Deserialize, ToSchema)]
 struct EmergencyBody {
     /// The contacts (no duplicate mobiles).
-    #[schema(value_type = Vec<Contact>)]
     contacts: Vec<EmergencyContact>,
 }
 
@@ -537,7 +526,7 @@ async fn run_as_borrower(
     state
         .execute(&state.users, &uid, command, me, &request_id())
         .await?;
-    Ok(ok(json!(null)))
+    Ok(ok(Null))
 }
 
 /// True when an SMS code for `purpose` was given and is valid (consumed); false when
@@ -749,5 +738,5 @@ async fn unlock(
             &request_id(),
         )
         .await?;
-    Ok(ok(json!(null)))
+    Ok(ok(Null))
 }

@@ -14,7 +14,6 @@ use axum::routing::post;
 use axum::Router;
 use cqrs_es::EventEnvelope;
 use serde::Deserialize;
-use serde_json::json;
 use utoipa::{OpenApi, ToSchema};
 
 use crate::auth::{self, Borrower, SessionView};
@@ -89,7 +88,7 @@ async fn reset_password(
             &request_id(),
         )
         .await?;
-    Ok(ok(json!(null)))
+    Ok(ok(Null))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -138,7 +137,7 @@ async fn change_password(
         .await?;
     match password_refusal(&events, "wrong password") {
         Some(refusal) => Err(refusal),
-        None => Ok(ok(json!(null))),
+        None => Ok(ok(Null)),
     }
 }
 
@@ -209,5 +208,5 @@ async fn revoke_session(
     ApiJson(body): ApiJson<RevokeSessionBody>,
 ) -> Result<Response, ApiError> {
     auth::revoke_session(&state, borrower.user_id, body.session_id.trim()).await?;
-    Ok(ok(json!(null)))
+    Ok(ok(Null))
 }

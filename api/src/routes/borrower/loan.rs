@@ -9,12 +9,13 @@ use axum::response::Response;
 use axum::routing::post;
 use axum::Router;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
 use crate::auth::{Borrower, BorrowerToken};
-use crate::envelope::{ok, AnyData, ApiError, ApiJson, Envelope, Null, OptionalJson};
+use crate::config::{CompanySettings, Region, Translations};
+use crate::envelope::{ok, ApiError, ApiJson, Envelope, Null, OptionalJson};
 use crate::queries::borrower as queries;
 use crate::queries::borrower::OrderColumns;
 use crate::state::AppState;
@@ -187,48 +188,77 @@ async fn customer_service(State(state): State<AppState>) -> Result<Response, Api
     path = "/jackey/loan/getAllCompanyConfigs",
     tag = "borrower loan",
     summary = "Company texts and the lender's identity",
-    description = "`data`: key → value, with `lender`, `currency`, `notice`, \
-                   `privacyNoticeVersion` (the version of the `privacy-notice` text that \
-                   registration shows and records, PRODUCT.md 12.6), `demo` (true with \
-                   APP_ENV=demo: the demo SMS inbox exists) and `translations`: \
-                   {about-us, faq, customer-service-hours, privacy-notice: {language: text}} \
-                   for the texts configured in several languages (the plain keys hold English).",
-    responses((status = 200, description = "Envelope with the settings", body = Envelope<AnyData>))
+    description = "The company block of the lending file (its texts in English), the \
+                   texts configured in several languages under `translations`, and the \
+                   lender, currency and privacy notice version.",
+    responses((status = 200, description = "Envelope with the settings", body = Envelope<Option<CompanyConfigs>>))
 )]
 async fn company_configs(State(state): State<AppState>) -> Result<Response, ApiError> {
-    let mut all = state.config.company.clone();
-    // PRODUCT.md 10: a company text is plain text, here in English; the other
-    // languages a text is configured in ride beside it, for the app to pick.
-    let mut translations = serde_json::Map::new();
-    for key in crate::config::TRANSLATED_TEXTS {
-        if let Some(Json::Object(texts)) = all.get(*key).cloned() {
-            all.insert(
-                (*key).into(),
-                texts.get("en").cloned().unwrap_or(Json::Null),
-            );
-            translations.insert((*key).into(), Json::Object(texts));
-        }
+    let config = &state.config;
+    // Checked when the file was loaded; a failure here is a bug, answered as 500.
+    let (mut settings, translations) = config.company_settings().map_err(ApiError::internal)?;
+    for name in CompanyConfigs::OWN_KEYS {
+        settings.other.remove(*name);
     }
-    all.insert("translations".into(), Json::Object(translations));
-    all.insert(
-        "lender".into(),
-        serde_json::to_value(&state.config.lender).map_err(ApiError::internal)?,
-    );
-    all.insert(
-        "currency".into(),
-        serde_json::to_value(&state.config.currency).map_err(ApiError::internal)?,
-    );
-    all.insert("notice".into(), json!(aggregates::pricing::Lender::NOTICE));
-    all.insert(
-        "privacyNoticeVersion".into(),
-        json!(state.config.privacy_notice_version),
-    );
-    // The SPA links the demo SMS inbox next to "Send code" (routes::borrower::sms_inbox).
-    all.insert(
-        "demo".into(),
-        json!(state.env.app_env == crate::config::AppEnv::Demo),
-    );
-    Ok(ok(all))
+    Ok(ok(CompanyConfigs {
+        settings,
+        translations,
+        lender: config.lender.clone(),
+        currency: config.currency.clone(),
+        notice: aggregates::pricing::Lender::NOTICE.to_string(),
+        privacy_notice_version: config.privacy_notice_version.clone(),
+        // The SPA links the demo SMS inbox next to "Send code" (routes::borrower::sms_inbox).
+        demo: state.env.app_env == crate::config::AppEnv::Demo,
+    }))
+}
+
+/// `/loan/getAllCompanyConfigs`: the company block of the lending file and what the
+/// app needs to know of the lender. PRODUCT.md 10: a company text is plain text, here
+/// in English; the other languages a text is configured in ride beside it, for the app
+/// to pick.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CompanyConfigs {
+    /// The company block.
+    #[serde(flatten)]
+    settings: CompanySettings,
+    /// The texts configured in several languages: key (`about-us`, `faq`,
+    /// `customer-service-hours`, `privacy-notice`) → language → text.
+    #[schema(inline)]
+    translations: Translations,
+    /// The lender (P14).
+    lender: aggregates::pricing::Lender,
+    /// The currency.
+    currency: crate::config::Currency,
+    /// The lender's standing notice (P14).
+    notice: String,
+    /// The version of the `privacy-notice` text that registration shows and records
+    /// (PRODUCT.md 12.6).
+    privacy_notice_version: String,
+    /// APP_ENV=demo: no real SMS is sent; the demo SMS inbox exists.
+    demo: bool,
+}
+
+impl CompanyConfigs {
+    /// The answer's own keys: a company key of the same name is not answered.
+    const OWN_KEYS: &'static [&'static str] = &[
+        "translations",
+        "lender",
+        "currency",
+        "notice",
+        "privacyNoticeVersion",
+        "demo",
+    ];
+}
+
+/// A reference list of `/loan/getConfigByKey`.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+enum ReferenceList {
+    /// `banks`, `eWallets`, `education`, `marriage`, `website`: names.
+    Names(Vec<String>),
+    /// `provinces`: the location tree.
+    Regions(Vec<Region>),
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -251,20 +281,24 @@ struct KeyBody {
                    \"Region,Province,City\", with an empty province in such a region. \
                    10004 for any other key.",
     request_body = KeyBody,
-    responses((status = 200, description = "Envelope with the list", body = Envelope<AnyData>))
+    responses((status = 200, description = "Envelope with the list", body = Envelope<Option<ReferenceList>>))
 )]
 async fn config_by_key(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<KeyBody>,
 ) -> Result<Response, ApiError> {
     let config = &state.config;
+    let names = |list: &Vec<String>| ReferenceList::Names(list.clone());
     let value = match body.key.as_str() {
-        "banks" => json!(config.banks),
-        "eWallets" => json!(config.e_wallets),
-        "education" => json!(config.education),
-        "marriage" => json!(config.marriage),
-        "provinces" => json!(config.provinces),
-        "website" => json!([config.company.get("website")]),
+        "banks" => names(&config.banks),
+        "eWallets" => names(&config.e_wallets),
+        "education" => names(&config.education),
+        "marriage" => names(&config.marriage),
+        "provinces" => ReferenceList::Regions(config.provinces.clone()),
+        "website" => {
+            let website = config.company.get("website").and_then(Json::as_str);
+            ReferenceList::Names(website.map(str::to_string).into_iter().collect())
+        }
         _ => {
             return Err(ApiError::bad_input(
                 "key",
@@ -522,7 +556,7 @@ async fn own_order_command(
             &request_id(),
         )
         .await?;
-    Ok(ok(json!(null)))
+    Ok(ok(Null))
 }
 
 #[utoipa::path(

@@ -159,17 +159,6 @@ enum OutcomeDoc {
     Failed,
 }
 
-/// The answer to a processed webhook (documentation of [`webhook::WebhookReceipt`]).
-#[derive(ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)] // documentation only
-struct WebhookReceiptDoc {
-    /// The event id.
-    event_id: String,
-    /// True when this event id had been processed before.
-    duplicate: bool,
-}
-
 /// The provider's notification; answers per [`webhook::WebhookError`].
 #[utoipa::path(
     post,
@@ -184,7 +173,7 @@ struct WebhookReceiptDoc {
     ),
     request_body = WebhookEventDoc,
     responses(
-        (status = 200, description = "Processed (or 40007 unknown session)", body = Envelope<Option<WebhookReceiptDoc>>),
+        (status = 200, description = "Processed (or 40007 unknown session)", body = Envelope<Option<webhook::WebhookReceipt>>),
         (status = 400, description = "Signed, but not a valid event (10004)", body = Envelope<crate::envelope::Null>),
         (status = 401, description = "Signature missing, wrong or stale (10004)", body = Envelope<crate::envelope::Null>),
         (status = 500, description = "Our failure (500); deliver again", body = Envelope<crate::envelope::Null>),

@@ -1,6 +1,7 @@
 //! Sealing and opening one payload, without a database.
 
 use super::*;
+use serde_json::json;
 
 fn key() -> DataKey {
     Aes256Gcm::new(&Aes256Gcm::generate_key(OsRng))

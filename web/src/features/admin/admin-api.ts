@@ -20,7 +20,7 @@ import type {
   QueuePage,
   TrialBalance,
   UserDetail,
-} from './admin-types';
+} from '@/lib/api-types';
 
 /**
  * `POST args.url` with the auditor token (and never the borrower's). Answers the

@@ -8,7 +8,7 @@ import type { TFunction } from 'i18next';
 import type { ApiFailure } from '@/lib/envelope';
 import { intlLocale } from '@/lib/locale';
 import { orderEventLabel } from '@/lib/order-events';
-import type { LedgerAccount } from './admin-types';
+import type { LedgerAccount } from '@/lib/api-types';
 // The console's strings: whatever words things for the console (screens, tests) has them.
 import './admin-i18n';
 

@@ -11,7 +11,7 @@
 import { useTranslation } from 'react-i18next';
 import { ActionButtons, ActionOutcome, type ActionButton } from './action-buttons';
 import { useAdminUserActionMutation, type UserAction } from './admin-api';
-import type { UserDetail } from './admin-types';
+import type { UserDetail } from '@/lib/api-types';
 import { WhenWho } from './admin-ui';
 import { useAction } from './use-action';
 

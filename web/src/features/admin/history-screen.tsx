@@ -14,7 +14,7 @@ import { useAdminHistoryQuery, useAdminOrderQuery } from './admin-api';
 import { actorView, eventLabel } from './admin-format';
 import { adminPaths } from './admin-paths';
 import { useAdminSession } from './admin-session';
-import type { HistoryEvent, OrderHistory } from './admin-types';
+import type { HistoryEvent, OrderHistory } from '@/lib/api-types';
 import { BackLink, JsonView, LoadError, PageHeader, Section, StatusLabel, WhenWho } from './admin-ui';
 import { FieldList } from './history-fields';
 import { useActorNames } from './order-screen';
@@ -93,7 +93,7 @@ function EventItem({
           <span className="admin-muted admin-mono"> {event.type}</span>
         </span>
         <span className="admin-event__meta admin-muted">
-          <WhenWho at={event.time} who={actor.label} title={event.actor} testId="history-actor" />
+          <WhenWho at={event.time ?? ''} who={actor.label} title={event.actor} testId="history-actor" />
         </span>
       </button>
       <EventFields event={event} names={names} />

@@ -14,7 +14,7 @@ import { ActionButtons, ActionOutcome, type ActionButton } from './action-button
 import { useAdminUserActionMutation, type UserAction } from './admin-api';
 import { identityLabel, type Tone } from './admin-format';
 import { useAdminSession } from './admin-session';
-import type { IdImages } from './admin-types';
+import type { IdImages } from '@/lib/api-types';
 import { ToneTag } from './admin-ui';
 import { useAction } from './use-action';
 

@@ -15,7 +15,7 @@ import { minorToText, toMinor } from '@/lib/money';
 import { useAdminJournalQuery, useAdminTrialBalanceQuery } from './admin-api';
 import { accountLabel, adminErrorMessage } from './admin-format';
 import { adminPaths } from './admin-paths';
-import type { AccountBalance, JournalEntry, LedgerAccount, TrialBalance } from './admin-types';
+import type { AccountBalance, JournalEntry, LedgerAccount, TrialBalance } from '@/lib/api-types';
 import { ActionError, numeric, PageHeader, Pager, Section, Table, TextField } from './admin-ui';
 
 export const JOURNAL_PAGE_SIZE = 25;

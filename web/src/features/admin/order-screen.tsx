@@ -20,7 +20,7 @@ import { actorView, ageAt, eventLabel, incomeMultiple } from './admin-format';
 import { adminPaths } from './admin-paths';
 import { useAdminSession, type AdminSession } from './admin-session';
 import { OrderDocuments } from './order-documents';
-import type { AdminTimelineEntry, HistoryEvent, OrderReview } from './admin-types';
+import type { AdminTimelineEntry, HistoryEvent, OrderReview } from '@/lib/api-types';
 import { ActionButtons, ActionOutcome, type ActionButton } from './action-buttons';
 import {
   BackLink,

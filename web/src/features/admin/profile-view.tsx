@@ -8,9 +8,7 @@ import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { formatPlace } from '@/lib/place';
 import { useReferenceLabel } from '@/lib/reference-label';
-import type { User } from '@/lib/api-types';
-import type { Questionnaire } from '@/lib/types';
-import type { Contact } from './admin-types';
+import type { EmergencyContact, Questionnaire, User, UserDoc } from '@/lib/api-types';
 import { KeyValues, TableHead, type KeyValue } from './admin-ui';
 
 function useYesNo() {
@@ -18,7 +16,8 @@ function useYesNo() {
   return (value: boolean | null | undefined) => (value === null || value === undefined ? '—' : value ? t('admin_yes') : t('admin_no'));
 }
 
-export function ApplicantProfile({ user }: { user: User }) {
+/** The applicant: the order review has the read model's document, the user screen `/user/info`'s. */
+export function ApplicantProfile({ user }: { user: UserDoc & Partial<Pick<User, 'creditScore'>> }) {
   const { t } = useTranslation();
   const dates = useDates();
   const yesNo = useYesNo();
@@ -55,7 +54,10 @@ export function ApplicantProfile({ user }: { user: User }) {
   return <KeyValues rows={rows} columns={2} />;
 }
 
-export function QuestionnaireView({ answers }: { answers: Questionnaire | null }) {
+/** The answers, each null when not given (the user document keeps them one by one). */
+type Answers = { [K in keyof Questionnaire]: Questionnaire[K] | null };
+
+export function QuestionnaireView({ answers }: { answers: Answers | null }) {
   const { t } = useTranslation();
   const money = useMoney();
   const yesNo = useYesNo();
@@ -76,7 +78,7 @@ export function QuestionnaireView({ answers }: { answers: Questionnaire | null }
   );
 }
 
-export function ContactsView({ contacts }: { contacts: Contact[] }) {
+export function ContactsView({ contacts }: { contacts: EmergencyContact[] }) {
   const { t } = useTranslation();
   return (
     <table className="admin-table admin-table--compact">

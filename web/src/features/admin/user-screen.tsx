@@ -14,7 +14,7 @@ import { ActionButtons, ActionOutcome, type ActionButton } from './action-button
 import { useAdminUserActionMutation, useAdminUserQuery, type UserAction } from './admin-api';
 import { actorView, identityLabel } from './admin-format';
 import { adminPaths } from './admin-paths';
-import type { AuditorAction, UserDetail } from './admin-types';
+import type { HistoryEvent, UserDetail } from '@/lib/api-types';
 import { BackLink, KeyValues, numeric, PageHeader, PageNotLoaded, Section, StatusLabel, Table, ToneTag, WhenWho } from './admin-ui';
 import { IdentityPanel } from './identity-panel';
 import { BorrowerDataExport } from './data-export';
@@ -30,7 +30,7 @@ function reasonOf(payload: Record<string, unknown>): string | null {
 }
 
 /** Who did what to this account, oldest first (every auditor action is recorded). */
-function AuditorActions({ actions }: { actions: AuditorAction[] }) {
+function AuditorActions({ actions }: { actions: HistoryEvent[] }) {
   const { t } = useTranslation();
   if (actions.length === 0) return <p className="admin-muted">{t('admin_user_actions_none')}</p>;
   // Auditor id → name, from the log itself: actors read as everywhere else ("Auditor alice").

@@ -61,7 +61,7 @@ export default function LoginScreen() {
   const noticeVersion = company.data?.privacyNoticeVersion ?? null;
   const noticeLanguage = companyTextLanguage(company.data, 'privacy-notice', i18n.language);
   const [accepted, setAccepted] = useState<{ version: string; language: string } | null>(null);
-  const consented = !!noticeVersion && accepted?.version === noticeVersion && accepted.language === noticeLanguage;
+  const consented = !!noticeVersion && accepted !== null && accepted.version === noticeVersion && accepted.language === noticeLanguage;
 
   const filled = registering
     ? !!(mobile && smsCode && password && confirm && invite && consented)

@@ -1,6 +1,6 @@
 /** Quote and apply (PRODUCT.md 8 `/loan/quote`, `/loan/apply`). */
 import { api } from '@/lib/api';
-import type { Disclosure } from '@/lib/types';
+import type { Disclosure } from '@/lib/api-types';
 
 export interface LoanTermsRequest {
   /** Principal as a decimal string. */

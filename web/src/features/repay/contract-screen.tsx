@@ -26,8 +26,7 @@ import { useMoney } from '@/components/use-money';
 import { mask } from '@/lib/mask';
 import { useLatestOrderQuery, useUserInfoQuery } from '@/lib/shared-api';
 import { storage } from '@/lib/storage';
-import type { Order, User } from '@/lib/api-types';
-import type { Disclosure } from '@/lib/types';
+import type { Disclosure, Order, User } from '@/lib/api-types';
 import { contractDisclosure } from './contract-model';
 import './repay.css';
 

@@ -4,9 +4,9 @@
  */
 import { companyText } from '@/lib/company-text';
 import { contactDetails } from '@/lib/service-link';
-import type { CompanyConfig } from '@/lib/types';
+import { companyConfigFixture } from '@/testing/fixtures';
 
-const config: CompanyConfig = {
+const config = companyConfigFixture({
   'about-us': 'A licensed lender.',
   faq: 'Repay any time.',
   'customer-service-hours': 'Mon–Sat 08:00–20:00',
@@ -14,7 +14,7 @@ const config: CompanyConfig = {
     'about-us': { en: 'A licensed lender.', zh: '持牌放贷机构。', fil: '' },
     'customer-service-hours': { en: 'Mon–Sat 08:00–20:00', zh: '周一至周六 08:00–20:00' },
   },
-};
+});
 
 describe('company texts', () => {
   it('reads the configured translation of the language', () => {

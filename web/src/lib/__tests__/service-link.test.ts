@@ -1,5 +1,6 @@
 /** Which customer-service links can be offered (issue 15): only ones that can open. */
 import { contactDetails, isPublicHost, openableLink, reachableEmail } from '@/lib/service-link';
+import { companyConfigFixture } from '@/testing/fixtures';
 
 describe('the customer-service link', () => {
   it('opens a real https link on a public host', () => {
@@ -50,7 +51,7 @@ describe('the contact details from the company configuration', () => {
   };
 
   it('offers tel: and mailto: links in a real deployment', () => {
-    expect(contactDetails({ ...config, demo: false })).toEqual({
+    expect(contactDetails(companyConfigFixture({ ...config, demo: false }))).toEqual({
       phone: '+63 2 8000 0000',
       phoneHref: 'tel:+63280000000',
       email: 'help@honestlending.ph',
@@ -61,7 +62,7 @@ describe('the contact details from the company configuration', () => {
   });
 
   it('shows the demo details as text, not links that reach no one', () => {
-    const details = contactDetails({ ...config, demo: true });
+    const details = contactDetails(companyConfigFixture({ ...config, demo: true }));
     expect(details.phone).toBe('+63 2 8000 0000');
     expect(details.phoneHref).toBeNull();
     expect(details.emailHref).toBeNull();

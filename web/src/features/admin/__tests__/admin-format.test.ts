@@ -1,6 +1,7 @@
 /** The server's refusals in the auditor's words, and how actors are named. */
 import i18n from '@/lib/i18n';
 import { accountLabel, actorView, adminErrorMessage, ageAt, incomeMultiple } from '../admin-format';
+import type { LedgerAccount } from '@/lib/api-types';
 
 const t = i18n.t.bind(i18n);
 const failure = (code: number, serverMessage: string) => ({ code, message: `borrower text ${code}`, serverMessage });
@@ -70,17 +71,19 @@ describe('incomeMultiple', () => {
 
 describe('accountLabel', () => {
   afterEach(() => i18n.changeLanguage('en'));
-  const wallet = { account: 'borrower_wallet:01a2021f-9257-71fc-94b1-89cc8b30bcdd', kind: 'borrower_wallet' };
-  const receivable = { account: 'loan_receivable:01a2021f-9257-71fc-94b1-89cc8b30bcdd', kind: 'loan_receivable' };
+  /** An account as the api names it: a lender's account has no order or holder. */
+  const named = (account: string, kind = account.split(':')[0]): LedgerAccount => ({ account, kind, orderNo: null, holder: null });
+  const wallet = named('borrower_wallet:01a2021f-9257-71fc-94b1-89cc8b30bcdd');
+  const receivable = named('loan_receivable:01a2021f-9257-71fc-94b1-89cc8b30bcdd');
 
   it.each([
     [{ ...wallet, holder: 'Ana Santos', orderNo: 'HL-2611-000123' }, 'Borrower wallet · Ana Santos'],
     [{ ...receivable, holder: 'Ana Santos', orderNo: 'HL-2611-000123' }, 'Loan receivable · HL-2611-000123'],
     [{ ...wallet, holder: null }, 'Borrower wallet · …89cc8b30bcdd'],
     [{ ...receivable }, 'Loan receivable · …89cc8b30bcdd'],
-    [{ account: 'lender_cash', kind: 'lender_cash' }, 'Lender cash'],
-    [{ account: 'payment_clearing' }, 'Payments in transit (payment provider)'],
-    [{ account: 'suspense:x', kind: 'suspense' }, 'suspense:x'],
+    [named('lender_cash'), 'Lender cash'],
+    [named('payment_clearing'), 'Payments in transit (payment provider)'],
+    [named('suspense:x'), 'suspense:x'],
   ])('%j reads %s', (account, label) => {
     expect(accountLabel(t, account)).toBe(label);
   });
@@ -88,6 +91,6 @@ describe('accountLabel', () => {
   it('reads Chinese in Chinese', async () => {
     await i18n.changeLanguage('zh');
     expect(accountLabel(t, { ...wallet, holder: 'Ana Santos' })).toBe('借款人钱包 · Ana Santos');
-    expect(accountLabel(t, { account: 'fee_income' })).toBe('费用收入');
+    expect(accountLabel(t, named('fee_income'))).toBe('费用收入');
   });
 });

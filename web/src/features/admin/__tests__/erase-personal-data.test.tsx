@@ -14,7 +14,7 @@ import { answer, server } from '@/testing/server';
 import { userFixture } from '@/testing/fixtures';
 import { renderWithProviders } from '@/testing/render';
 import AdminApp from '../admin-app';
-import type { UserDetail } from '../admin-types';
+import type { UserDetail } from '@/lib/api-types';
 import { ALICE, background, signInConsole } from './fixtures';
 
 const USER_ID = '01a20b5c-cdc7-724b-ae94-eccdfed5c1fc';

@@ -2,7 +2,7 @@
 import { http, HttpResponse } from 'msw';
 import { answer } from '@/testing/server';
 import { disclosureFixture, orderFixture, userFixture } from '@/testing/fixtures';
-import type { OrderHistory, OrderReview, QueueItem, TrialBalance } from '../admin-types';
+import type { OrderHistory, OrderReview, QueueItem, TrialBalance } from '@/lib/api-types';
 
 export const ALICE = { auditorId: 'a-1', username: 'alice' };
 export const BOB = { auditorId: 'b-2', username: 'bob' };
@@ -25,6 +25,7 @@ export const background = [
 export function queueItem(overrides: Partial<QueueItem> = {}): QueueItem {
   return {
     orderId: '01a2021f-9257-71fc-94b1-89cc8b30bcdd',
+    orderNo: 'HL-2611-000001',
     status: 0,
     applyAmount: '100000.00',
     periodDays: 6,
@@ -45,6 +46,7 @@ export function orderReview(status: number, overrides: Partial<OrderReview> = {}
       finalAuditor: null,
       refusal: null,
       resubmissionReason: null,
+      resubmissionItems: [],
       approvedAmount: '0.00',
       offerExpiresAt: null,
       termsVersion: '2026-11',

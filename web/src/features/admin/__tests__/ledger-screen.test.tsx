@@ -10,7 +10,7 @@ import { answer, server } from '@/testing/server';
 import { renderWithProviders } from '@/testing/render';
 import AdminApp from '../admin-app';
 import { isZero } from '../ledger-screen';
-import type { JournalPage } from '../admin-types';
+import type { JournalPage } from '@/lib/api-types';
 import { background, signInConsole, trialBalance } from './fixtures';
 
 const journal: JournalPage = {

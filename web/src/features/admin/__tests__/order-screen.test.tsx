@@ -11,7 +11,7 @@ import { answer, fail, server } from '@/testing/server';
 import { renderWithProviders } from '@/testing/render';
 import AdminApp from '../admin-app';
 import { Timeline } from '../order-screen';
-import type { OrderReview } from '../admin-types';
+import type { OrderReview } from '@/lib/api-types';
 import { ALICE, background, history, orderReview, signInConsole } from './fixtures';
 
 function mount(review: OrderReview, auditor = ALICE) {

@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { answer, fail, server } from '@/testing/server';
 import { disclosureFixture, userFixture } from '@/testing/fixtures';
 import { renderWithProviders } from '@/testing/render';
-import type { Disclosure } from '@/lib/types';
+import type { Disclosure } from '@/lib/api-types';
 import ContractScreen from '../contract-screen';
 import { contractDisclosure } from '../contract-model';
 import { disbursedOrder } from './fixtures';
