@@ -3,30 +3,16 @@
 //!
 //! `Application::build` binds first (port 0 works) so tests can run the real server.
 
-pub mod auditors;
-pub mod auth;
-pub mod claims;
-pub mod command_count;
+pub mod accounts;
 pub mod config;
 pub mod db;
 pub mod documents;
-pub mod envelope;
-pub mod files;
-pub mod idempotency;
-pub mod inbox;
-pub mod openapi;
-pub mod ops;
+pub mod http;
 pub mod payment;
 pub mod providers;
 pub mod queries;
-pub mod read_your_writes;
-pub mod request_id;
 pub mod routes;
-pub mod services;
-pub mod sms;
-pub mod state;
-pub mod telemetry;
-pub mod web_app;
+pub mod runtime;
 pub mod workflows;
 
 use std::net::SocketAddr;
@@ -46,8 +32,12 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::config::{ConfigError, Configured, Env};
-use crate::services::{Argon2Hasher, SystemClock};
-pub use crate::state::AppState;
+use crate::http::middleware::{command_count, idempotency, ops, read_your_writes, request_id};
+use crate::http::{openapi, web_app};
+use crate::providers::storage;
+use crate::runtime::services::{Argon2Hasher, SystemClock};
+use crate::runtime::state;
+pub use crate::runtime::state::AppState;
 
 /// Where the server listens when `BIND_ADDR` is unset.
 pub const DEFAULT_BIND_ADDR: &str = "127.0.0.1:8080";
@@ -63,7 +53,7 @@ pub enum StartError {
     Config(#[from] ConfigError),
     /// `STORAGE_URL` names no usable object store.
     #[error("storage: {0}")]
-    Storage(#[from] files::StorageError),
+    Storage(#[from] storage::StorageError),
     /// The PDF documents' font (`PDF_FONT`) is missing or cannot print them.
     #[error("documents: {0}")]
     Font(#[from] documents::fonts::FontError),
@@ -87,7 +77,7 @@ pub enum StartError {
 pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
     let client_ip_source = env.client_ip_source.clone();
     let config = Arc::new(env.lending_config()?);
-    let storage = files::open(&env.storage_url)?;
+    let storage = storage::open(&env.storage_url)?;
     let documents = Arc::new(documents::Documents::load(env.pdf_font.as_deref())?);
     let configured = Arc::new(Configured::new(config.clone()));
     let clock = Arc::new(SystemClock);
@@ -219,7 +209,7 @@ impl Application {
         // setting first (PRODUCT.md 12.7).
         env.check_production()?;
         env.check_providers(&env.lending_config()?)?;
-        files::open(&env.storage_url)?;
+        storage::open(&env.storage_url)?;
         let database = Database::connect(env.database_url.expose_secret()).await?;
         let replica_url = env
             .read_database_url

@@ -13,7 +13,7 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
-use api::auditors::{create_auditor, set_disabled};
+use api::accounts::auditors::{create_auditor, set_disabled};
 use api::config::{database_url, Env};
 use api::Application;
 use clap::{Parser, Subcommand};
@@ -62,7 +62,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let _telemetry = api::telemetry::init();
+    let _telemetry = api::runtime::telemetry::init();
     match Cli::parse().command {
         None => serve().await,
         Some(Command::CreateAuditor { username, .. }) => create_auditor_command(&username).await,
@@ -72,7 +72,7 @@ async fn main() -> ExitCode {
         Some(Command::EnableAuditor { username }) => {
             set_disabled_command("enable-auditor", &username, None).await
         }
-        Some(Command::Openapi) => match api::openapi::document().to_pretty_json() {
+        Some(Command::Openapi) => match api::http::openapi::document().to_pretty_json() {
             Ok(json) => {
                 println!("{json}");
                 ExitCode::SUCCESS
@@ -137,7 +137,7 @@ async fn set_disabled_command(name: &str, username: &str, reason: Option<&str>) 
     )
     .await;
     database.close().await;
-    let username = api::auditors::normalize_username(username);
+    let username = api::accounts::auditors::normalize_username(username);
     match (done, reason) {
         (Ok(true), Some(_)) => println!("disabled auditor {username}; its tokens are revoked"),
         (Ok(false), Some(_)) => println!("auditor {username} was already disabled"),

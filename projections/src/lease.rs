@@ -140,13 +140,8 @@ impl Leases {
         if self.held.lock().expect("lease set").contains(name) {
             return Ok(true);
         }
-        let taken: bool = sqlx::query_scalar(
-            "select pg_try_advisory_lock($1, hashtext(current_schema() || ':' || $2))",
-        )
-        .bind(LEASE_CLASS)
-        .bind(name)
-        .fetch_one(&mut *connection)
-        .await?;
+        let taken =
+            crate::store::advisory_lock::try_lock(&mut *connection, LEASE_CLASS, name).await?;
         if taken {
             self.held.lock().expect("lease set").insert(name);
         }

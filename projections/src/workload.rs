@@ -23,7 +23,6 @@ use chrono::{DateTime, Days, NaiveDate, Utc};
 use cqrs_es::event_sink::EventSink;
 use cqrs_es::{Aggregate, DomainEvent};
 use rust_decimal::Decimal;
-use serde_json::Value as Json;
 use uuid::Uuid;
 
 use crate::projection::ProjectionError;
@@ -65,14 +64,7 @@ enum Target {
 }
 
 /// One event ready to append.
-struct Pending {
-    aggregate_type: &'static str,
-    aggregate_id: String,
-    sequence: i64,
-    event_type: String,
-    payload: Json,
-    metadata: Json,
-}
+type Pending = crate::store::seed::SeedEvent;
 
 struct Journey {
     clock: Arc<FixedClock>,
@@ -599,56 +591,8 @@ pub async fn seed(database: &Database, orders: usize) -> Result<SeedReport, Proj
             generate(&mut journey, index, TARGETS[index % TARGETS.len()]).await;
         }
         events += journey.out.len();
-        append(database, &journey.out).await?;
+        crate::store::seed::insert(database, &journey.out).await?;
         start += chunk;
     }
     Ok(SeedReport { orders, events })
-}
-
-/// Appends events in multi-row inserts, in one transaction.
-async fn append(database: &Database, events: &[Pending]) -> Result<(), ProjectionError> {
-    const ROWS_PER_STATEMENT: usize = 400;
-    // The payload columns are `text` on SQLite and `json` on PostgreSQL: each backend
-    // binds them its own way, the rest is the same.
-    macro_rules! append_with {
-        ($pool:expr, $json:expr) => {{
-            let mut tx = $pool.begin().await?;
-            for rows in events.chunks(ROWS_PER_STATEMENT) {
-                let sql = format!(
-                    "insert into events (aggregate_type, aggregate_id, sequence, event_type, \
-                     event_version, payload, metadata) values {}",
-                    placeholders(rows.len())
-                );
-                let mut query = sqlx::query(&sql);
-                for e in rows {
-                    query = query
-                        .bind(e.aggregate_type)
-                        .bind(&e.aggregate_id)
-                        .bind(e.sequence)
-                        .bind(&e.event_type)
-                        .bind("1.0")
-                        .bind($json(&e.payload))
-                        .bind($json(&e.metadata));
-                }
-                query.execute(&mut *tx).await?;
-            }
-            tx.commit().await?;
-        }};
-    }
-    match database {
-        Database::Sqlite { pool, .. } => append_with!(pool, |value: &Json| value.to_string()),
-        Database::Postgres(pool) => append_with!(pool, sqlx::types::Json::<&Json>),
-    }
-    Ok(())
-}
-
-fn placeholders(rows: usize) -> String {
-    (0..rows)
-        .map(|row| {
-            let base = row * 7;
-            let cells: Vec<String> = (1..=7).map(|c| format!("${}", base + c)).collect();
-            format!("({})", cells.join(", "))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
 }

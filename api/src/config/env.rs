@@ -33,10 +33,10 @@ pub struct Env {
     /// data and moves money, so one left signed in on a shared desk, or copied, lasts
     /// a day at most, not a month.
     pub auditor_token_ttl_hours: i64,
-    /// `STORAGE_URL`: where uploaded images are stored (see [`crate::files`]).
+    /// `STORAGE_URL`: where uploaded images are stored (see [`crate::providers::storage`]).
     pub storage_url: String,
     /// `TRUST_PROXY`: where the per-address limits read the client address
-    /// ([`crate::ops::client_ip_source`]).
+    /// ([`crate::http::middleware::ops::client_ip_source`]).
     pub client_ip_source: axum_client_ip::ClientIpSource,
     /// `WEB_DIST`: the built web app (default `web/dist`).
     pub web_dist: std::path::PathBuf,
@@ -156,7 +156,7 @@ pub fn storage_url() -> String {
         );
         return dir;
     }
-    crate::files::DEFAULT_STORAGE_DIR.to_string()
+    crate::providers::storage::DEFAULT_STORAGE_DIR.to_string()
 }
 
 /// `DATABASE_URL` as given when it is set and not blank, otherwise
@@ -170,7 +170,7 @@ pub fn database_url() -> String {
 }
 
 /// `OTEL_EXPORTER_OTLP_ENDPOINT`: where traces are exported, when set
-/// ([`crate::telemetry::init`]; the exporter reads it, and the other `OTEL_*`
+/// ([`crate::runtime::telemetry::init`]; the exporter reads it, and the other `OTEL_*`
 /// variables, itself).
 pub fn otlp_endpoint() -> Option<String> {
     var("OTEL_EXPORTER_OTLP_ENDPOINT")
@@ -183,7 +183,7 @@ pub fn log_filter() -> tracing_subscriber::EnvFilter {
 }
 
 /// The S3 client's settings from the usual `AWS_*` variables (`AWS_ENDPOINT` for
-/// MinIO), for a `STORAGE_URL` of `s3://` ([`crate::files::open`]).
+/// MinIO), for a `STORAGE_URL` of `s3://` ([`crate::providers::storage::open`]).
 pub fn s3_from_env() -> AmazonS3Builder {
     AmazonS3Builder::from_env()
 }
@@ -263,8 +263,10 @@ impl Env {
             token_ttl_hours: parsed("TOKEN_TTL_HOURS").unwrap_or(720),
             auditor_token_ttl_hours: parsed("AUDITOR_TOKEN_TTL_HOURS").unwrap_or(12),
             storage_url: storage_url(),
-            client_ip_source: crate::ops::client_ip_source(trust_proxy.as_deref())
-                .ok_or(ConfigError::TrustProxy(trust_proxy.unwrap_or_default()))?,
+            client_ip_source: crate::http::middleware::ops::client_ip_source(
+                trust_proxy.as_deref(),
+            )
+            .ok_or(ConfigError::TrustProxy(trust_proxy.unwrap_or_default()))?,
             web_dist: var("WEB_DIST").map_or_else(
                 || std::path::PathBuf::from("web/dist"),
                 std::path::PathBuf::from,

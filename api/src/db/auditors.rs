@@ -1,6 +1,6 @@
 //! `auditor` (loan officers' accounts: argon2id password hashes, disabled time and
 //! reason) and `auditor_login_failure` (the per-username run of login attempts): the
-//! statements of `crate::auditors`, which holds the rules (username pattern, password
+//! statements of `crate::accounts::auditors`, which holds the rules (username pattern, password
 //! length, the lock after five failures).
 
 use chrono::{DateTime, Utc};

@@ -1,6 +1,6 @@
 //! `user_mobile` (a phone number's one account) and `user_claim` (an ID number's or
 //! an email's one account, and an account's claim turn): the statements of
-//! `crate::claims`, which holds the rules (who may take over, how long a turn lasts,
+//! `crate::accounts::claims`, which holds the rules (who may take over, how long a turn lasts,
 //! which error answers a value held by another account).
 
 use chrono::{DateTime, Utc};

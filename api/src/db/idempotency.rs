@@ -1,6 +1,6 @@
 //! `idempotency`: one row per (caller, `Idempotency-Key`): the request's fingerprint,
 //! its answer once it succeeded, when the key was first claimed and when the current
-//! claim was written. The statements of the middleware `crate::idempotency`, which
+//! claim was written. The statements of the middleware `crate::http::middleware::idempotency`, which
 //! holds the rules (which calls take a key, when a claim is abandoned, what a repeat
 //! answers). Every statement on a claim matches the `claimed_at` its request wrote,
 //! so a request that outlived a takeover never touches the newer run's claim.

@@ -1,6 +1,6 @@
 //! Every SQL statement of the api, one module per table it owns (or a tight group of
-//! tables): the rules those tables serve stay beside their callers (`crate::auth`,
-//! `crate::claims`, `crate::sms`, ...), which call these functions with plain values
+//! tables): the rules those tables serve stay beside their callers (`crate::http::auth`,
+//! `crate::accounts::claims`, `crate::accounts::sms`, ...), which call these functions with plain values
 //! and get typed rows back. A statement that is part of a transaction lives with the
 //! rest of the transaction, in one function.
 //!

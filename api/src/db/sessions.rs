@@ -1,6 +1,6 @@
 //! `auth_token`: one row per session token, keyed by the token's SHA-256 (the token
 //! itself is never stored), with its subject, kind (`borrower` or `auditor`), expiry
-//! and revocation time. The rules (issue, check, revoke) are `crate::auth`'s; the
+//! and revocation time. The rules (issue, check, revoke) are `crate::http::auth`'s; the
 //! session check of the reads joins this table in `projections::reads`.
 
 use chrono::{DateTime, Utc};

@@ -1,6 +1,6 @@
 //! `sms_code` (verification codes, stored only as hashes, with their wrong entries)
 //! and `sms_throttle` (the last send per phone and purpose): the statements of
-//! `crate::sms`, which holds the rules (6 digits, 5 minutes, 60 s between codes, five
+//! `crate::accounts::sms`, which holds the rules (6 digits, 5 minutes, 60 s between codes, five
 //! wrong entries).
 
 use chrono::{DateTime, Duration, Utc};

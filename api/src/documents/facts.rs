@@ -18,10 +18,10 @@ use super::{
     disclosure_sha256, ContractFacts, DueInstallment, Header, Lang, PaidOut, ReceiptFacts,
     StatementFacts,
 };
-use crate::auth::{Auditor, BorrowerToken};
-use crate::envelope::ApiError;
+use crate::http::auth::{Auditor, BorrowerToken};
+use crate::http::envelope::ApiError;
 use crate::queries::documents::{self as queries, Download};
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 
 /// Which document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,8 +101,8 @@ pub async fn for_auditor(
     Ok(DocumentRequest {
         actor: format!("auditor:{}", auditor.auditor_id),
         order_id,
-        doc: serde_json::from_str(&doc).map_err(ApiError::internal)?,
-        order: serde_json::from_str(&order).map_err(ApiError::internal)?,
+        doc: serde_json::from_str(&doc)?,
+        order: serde_json::from_str(&order)?,
         lang,
     })
 }
@@ -147,10 +147,7 @@ async fn deliver(
     };
     queries::record_download(state, &download).await?;
     let documents = state.documents.clone();
-    let bytes = tokio::task::spawn_blocking(move || render(&documents))
-        .await
-        .map_err(ApiError::internal)?
-        .map_err(ApiError::internal)?;
+    let bytes = tokio::task::spawn_blocking(move || render(&documents)).await??;
     let disposition = format!("attachment; filename=\"{file_name}\"");
     let headers = [
         (CONTENT_TYPE, "application/pdf".to_string()),
@@ -173,7 +170,7 @@ pub async fn contract(state: &AppState, request: DocumentRequest) -> Result<Resp
     // The contract names the lender the borrower signed with.
     header.lender = signed.lender.clone();
     let signature_png = match &order.signature {
-        Some(image) => match crate::files::get(&state.storage, &image.key).await {
+        Some(image) => match crate::providers::storage::get(&state.storage, &image.key).await {
             Ok(bytes) => bytes,
             Err(error) => {
                 tracing::warn!(%error, key = %image.key, "signature image unreadable; contract printed without it");

@@ -36,9 +36,10 @@ use rust_decimal::Decimal;
 use uuid::Uuid;
 
 use crate::db::payment_sessions as db;
-use crate::envelope::ApiError;
+use crate::http::envelope::ApiError;
+use crate::http::middleware::idempotency;
 use crate::providers::PaymentProvider;
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 use webhook::Outcome;
 
 /// Where a payment page stands: the Order's session status (paid and failed only
@@ -82,22 +83,18 @@ impl PaymentSession {
 /// client shows `loan_records_empty`). Whether it owes anything, and how much may be
 /// paid, the Order decides when the session opens.
 pub async fn open_order_of(state: &AppState, user_id: Uuid) -> Result<Uuid, ApiError> {
-    let user = state
-        .users
-        .load(&user_id.to_string())
-        .await
-        .map_err(ApiError::internal)?;
+    let user = state.users.load(&user_id.to_string()).await?;
     user.open_order
         .ok_or_else(|| ApiError::from(OrderError::NothingOwed))
 }
 
 /// A new session id: the id is what lets a page be paid, so it must not be guessable:
 /// random (UUID v4), or, for a request with an `Idempotency-Key`, derived from the
-/// caller's secret key ([`crate::idempotency::id_for`]) so a repeat names the same
+/// caller's secret key ([`idempotency::id_for`]) so a repeat names the same
 /// session.
 pub fn new_session_id() -> Uuid {
-    if crate::idempotency::current_key().is_some() {
-        return crate::idempotency::id_for("session");
+    if idempotency::current_key().is_some() {
+        return idempotency::id_for("session");
     }
     let mut random = [0u8; 16];
     rand::rngs::OsRng.fill_bytes(&mut random);

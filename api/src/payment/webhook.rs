@@ -18,11 +18,11 @@ use uuid::Uuid;
 
 use super::{find_session, mark_session, PaymentSession};
 use crate::db::webhooks;
-use crate::envelope::ApiError;
+use crate::http::envelope::ApiError;
 use crate::providers::signing::{
     webhook_secret, SignatureError, SIGNATURE_HEADER, TIMESTAMP_HEADER,
 };
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 
 /// What a payment came to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

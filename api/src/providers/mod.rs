@@ -21,6 +21,7 @@
 pub mod sandbox;
 pub mod semaphore;
 pub mod signing;
+pub mod storage;
 pub mod xendit;
 
 use std::future::Future;

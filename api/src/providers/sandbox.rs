@@ -8,12 +8,12 @@ use uuid::Uuid;
 
 use super::signing::{webhook_secret, SIGNATURE_HEADER, TIMESTAMP_HEADER};
 use super::{CheckoutFuture, PaymentProvider};
-use crate::envelope::ApiError;
+use crate::http::envelope::ApiError;
 use crate::payment::webhook::{
     process_webhook, Outcome, WebhookError, WebhookEvent, WebhookReceipt,
 };
 use crate::payment::PaymentSession;
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 
 /// The offline default: a checkout page served by the api itself at
 /// `/pay/sandbox/{session}` (`crate::routes::borrower::pay`), whose buttons deliver a

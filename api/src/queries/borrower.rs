@@ -17,9 +17,9 @@ use projections::store::Database;
 use projections::views::{LoanProgress, OrderSummary, TimelineEntry, TimelineEvent, UserInfo};
 use projections::ProjectionError;
 
-use crate::auth::{self, BorrowerToken, TokenKind};
-use crate::envelope::ApiError;
-use crate::state::AppState;
+use crate::http::auth::{self, BorrowerToken, TokenKind};
+use crate::http::envelope::ApiError;
+use crate::runtime::state::AppState;
 
 /// The session kind every read here checks.
 const BORROWER: &str = TokenKind::Borrower.as_str();
@@ -73,7 +73,7 @@ pub async fn own_order_list(
 /// models are queried; on a read replica that has no row for the token yet (a login
 /// a moment ago on the primary), once more on the primary. A revoked or expired
 /// session found on the replica is not looked up again: `auth::check` refuses it, and
-/// a revocation waits for the replica before it is answered ([`crate::auth::revoke`]).
+/// a revocation waits for the replica before it is answered ([`crate::http::auth::revoke`]).
 async fn own<T, F, Fut>(state: &AppState, read: F) -> Result<Option<T>, ApiError>
 where
     F: Fn(Database) -> Fut,
@@ -110,7 +110,7 @@ pub async fn order_timeline(
     let rows = reads::timeline(state.read_models(), order_id).await?;
     rows.into_iter()
         .map(|(doc, actor)| {
-            let entry: TimelineEntry = serde_json::from_str(&doc).map_err(ApiError::internal)?;
+            let entry: TimelineEntry = serde_json::from_str(&doc)?;
             Ok(TimelineEvent::new(entry, &actor))
         })
         .collect()
@@ -211,8 +211,7 @@ pub async fn user_by_mobile(state: &AppState, mobile: &str) -> Result<Option<Uui
 pub async fn user_doc(state: &AppState, user_id: Uuid) -> Result<UserInfo, ApiError> {
     let found = reads::user_doc(&state.database, &user_id.to_string()).await?;
     let (doc, last_order) = found.unzip();
-    let doc = serde_json::to_string(&profile_doc(doc, last_order.flatten())?)
-        .map_err(ApiError::internal)?;
+    let doc = serde_json::to_string(&profile_doc(doc, last_order.flatten())?)?;
     serde_json::from_str(&doc).map_err(ApiError::internal)
 }
 
@@ -241,7 +240,7 @@ pub type ProfileDoc = BTreeMap<String, Box<RawValue>>;
 /// borrower with no profile yet; 500 when the stored text is not a JSON object.
 fn profile_doc(doc: Option<String>, last_order: Option<String>) -> Result<ProfileDoc, ApiError> {
     let doc = doc.ok_or_else(|| ApiError::code(ErrorCode::CouldNotGetUserInfo))?;
-    let mut doc: ProfileDoc = serde_json::from_str(&doc).map_err(ApiError::internal)?;
+    let mut doc: ProfileDoc = serde_json::from_str(&doc)?;
     let raw = |value: Option<String>| to_raw_value(&value).map_err(ApiError::internal);
     doc.insert("lastOrderId".to_string(), raw(last_order)?);
     // No credit scoring model is configured; the score is not invented (UserInfo).

@@ -32,8 +32,8 @@ use serde_json::Value as Json;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::envelope::ApiError;
-use crate::state::AppState;
+use crate::http::envelope::ApiError;
+use crate::runtime::state::AppState;
 
 /// Version of the document's shape; a change that removes or renames a field bumps it.
 pub const FORMAT_VERSION: u32 = 1;
@@ -413,7 +413,7 @@ async fn export(state: &AppState, user_id: Uuid) -> Result<Option<DataExport>, A
     let Some(rows) = reads::export::rows(&state.database, &user_id.to_string()).await? else {
         return Ok(None);
     };
-    let user: User = serde_json::from_str(&rows.state).map_err(ApiError::internal)?;
+    let user: User = serde_json::from_str(&rows.state)?;
     let account_history = account_history(state, user_id).await?;
     let lender = &state.config.lender;
     Ok(Some(DataExport {
@@ -462,9 +462,8 @@ async fn export(state: &AppState, user_id: Uuid) -> Result<Option<DataExport>, A
 /// The account's history from the event log itself (typed, upcast): each event's
 /// number, time, type and the role that caused it.
 async fn account_history(state: &AppState, user_id: Uuid) -> Result<Vec<AccountEvent>, ApiError> {
-    let events = projections::store::load_events::<User>(&state.database, &user_id.to_string())
-        .await
-        .map_err(ApiError::internal)?;
+    let events =
+        projections::store::load_events::<User>(&state.database, &user_id.to_string()).await?;
     Ok(events
         .into_iter()
         .map(|envelope| AccountEvent {
@@ -673,7 +672,7 @@ fn exported_orders(rows: &Rows) -> Result<Vec<ExportedOrder>, ApiError> {
 /// Records an export of `user_id`'s data by `actor` (`user:<id>` or `auditor:<id>`),
 /// before it is sent, with the time and the request id. Never updated or deleted.
 async fn record(state: &AppState, actor: &str, user_id: Uuid) -> Result<(), ApiError> {
-    let request_id = crate::request_id::current();
+    let request_id = crate::http::middleware::request_id::current();
     crate::db::data_exports::insert(&state.database, actor, user_id, state.now(), &request_id)
         .await?;
     tracing::info!(actor, user_id = %user_id, "personal data exported");

@@ -4,8 +4,8 @@
 
 use crate::db::downloads::{self, NewDownload};
 use crate::documents::StatementPosting;
-use crate::envelope::ApiError;
-use crate::state::AppState;
+use crate::http::envelope::ApiError;
+use crate::runtime::state::AppState;
 use projections::reads::documents;
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -22,7 +22,7 @@ pub async fn postings(state: &AppState, order_id: &str) -> Result<Vec<StatementP
                 code: projections::ledger::entry_code(&description).map(str::to_string),
                 description,
                 account,
-                amount: amount.parse::<Decimal>().map_err(ApiError::internal)?,
+                amount: amount.parse::<Decimal>()?,
             })
         })
         .collect()
@@ -45,7 +45,7 @@ pub struct Download<'a> {
 /// Records a download (before the document is sent): who, which document, which
 /// order, when, in which language, and the request id.
 pub async fn record_download(state: &AppState, download: &Download<'_>) -> Result<(), ApiError> {
-    let request_id = crate::request_id::current();
+    let request_id = crate::http::middleware::request_id::current();
     let row = NewDownload {
         actor: &download.actor,
         document: download.document,

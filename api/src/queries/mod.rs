@@ -6,3 +6,4 @@
 pub mod borrower;
 pub mod data_export;
 pub mod documents;
+pub mod inbox;

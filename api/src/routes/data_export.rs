@@ -18,10 +18,10 @@ use serde::Deserialize;
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
-use crate::auth::{Auditor, Borrower};
-use crate::envelope::{ok, ApiError, ApiJson, Envelope};
+use crate::http::auth::{Auditor, Borrower};
+use crate::http::envelope::{ok, ApiError, ApiJson, Envelope};
 use crate::queries::data_export::{self as queries, DataExport, ExportLogEntry};
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 
 /// The routes of this module.
 pub fn router() -> Router<AppState> {
@@ -31,7 +31,7 @@ pub fn router() -> Router<AppState> {
         .route("/admin/api/users/exportLog", post(auditor_export_log))
 }
 
-/// The OpenAPI description of this module's calls (see [`crate::openapi`]).
+/// The OpenAPI description of this module's calls (see [`crate::http::openapi`]).
 #[derive(OpenApi)]
 #[openapi(paths(borrower_data_export, auditor_data_export, auditor_export_log))]
 pub struct Doc;

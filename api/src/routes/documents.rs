@@ -23,12 +23,12 @@ use axum::Router;
 use serde::Deserialize;
 use utoipa::{OpenApi, ToSchema};
 
-use crate::auth::{Auditor, BorrowerToken};
 use crate::documents::facts::{self, DocumentRequest, ReceiptView};
 use crate::documents::Lang;
-use crate::envelope::{ok, ApiError, ApiJson, Binary, Envelope, Null, OptionalJson};
+use crate::http::auth::{Auditor, BorrowerToken};
+use crate::http::envelope::{ok, ApiError, ApiJson, Binary, Envelope, Null, OptionalJson};
 use crate::queries::documents as queries;
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 
 /// The routes of this module: each document's one handler, for each of who asks.
 pub fn router() -> Router<AppState> {
@@ -53,7 +53,7 @@ pub fn router() -> Router<AppState> {
         .route("/admin/api/documents/downloads", post(auditor_downloads))
 }
 
-/// The OpenAPI description of this module's calls (see [`crate::openapi`]): one entry
+/// The OpenAPI description of this module's calls (see [`crate::http::openapi`]): one entry
 /// a route, documented on the functions below that carry only the description.
 #[derive(OpenApi)]
 #[openapi(paths(

@@ -22,11 +22,11 @@ use sha2::{Digest, Sha256};
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
-use crate::auth::{self, Borrower, TokenKind};
-use crate::envelope::{ok, ApiError, Binary, Envelope, Null};
-use crate::files::MAX_IMAGE_BYTES;
+use crate::http::auth::{self, Borrower, TokenKind};
+use crate::http::envelope::{ok, ApiError, Binary, Envelope, Null};
+use crate::providers::storage::MAX_IMAGE_BYTES;
 use crate::queries::borrower::user_doc;
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 use projections::views::IdImageUrls;
 
 /// The routes of this module.
@@ -37,7 +37,7 @@ pub fn router() -> Router<AppState> {
         .route("/files/{*key}", get(serve))
 }
 
-/// The OpenAPI description of this module's calls (see [`crate::openapi`]).
+/// The OpenAPI description of this module's calls (see [`crate::http::openapi`]).
 #[derive(OpenApi)]
 #[openapi(paths(apply_identity, identity_images, serve))]
 pub struct Doc;
@@ -159,9 +159,7 @@ async fn apply_identity(
         let sha256 = sha256_hex(&clean);
         let part = ["front", "back", "hand"][slot];
         let key = format!("id/{}/{part}-{sha256}.{extension}", borrower.user_id);
-        crate::files::put(&state.storage, &key, clean)
-            .await
-            .map_err(ApiError::internal)?;
+        crate::providers::storage::put(&state.storage, &key, clean).await?;
         images[slot] = Some(ImageRef { key, sha256 });
     }
     let [Some(front), Some(back), Some(hand_hold)] = images else {
@@ -279,8 +277,7 @@ async fn stored_image(
     if !allowed {
         return Err(not_found());
     }
-    crate::files::get(&state.storage, key)
-        .await
-        .map_err(ApiError::internal)?
+    crate::providers::storage::get(&state.storage, key)
+        .await?
         .ok_or_else(not_found)
 }

@@ -12,7 +12,7 @@ pub mod files;
 pub mod ops;
 pub mod xendit;
 
-use crate::envelope::ApiError;
+use crate::http::envelope::ApiError;
 
 /// Page number and size from a body (`page` from 1; `pageSize` 1..=`max`), as SQL
 /// `limit` and `offset`.

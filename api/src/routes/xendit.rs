@@ -15,13 +15,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Extension, Router};
 
-use crate::envelope::{ok, ApiError, Envelope, Null};
+use crate::http::envelope::{ok, ApiError, Envelope, Null};
 use crate::payment::webhook::{apply_payment_event, WebhookError, WebhookReceipt};
 use crate::providers::xendit::{InvoiceWebhook, PayoutWebhook, Xendit};
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 use crate::workflows::payout::{record_result, Payout, PayoutOutcome};
 
-/// The OpenAPI description of the two webhooks (see [`crate::openapi`]).
+/// The OpenAPI description of the two webhooks (see [`crate::http::openapi`]).
 #[derive(utoipa::OpenApi)]
 #[openapi(paths(invoice, payout))]
 pub struct Doc;

@@ -29,7 +29,7 @@ use projections::store::{Database, StoredEvent};
 use projections::ProjectionError;
 
 use crate::db;
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 
 /// Checkpoint name of the erasure workflow.
 pub const ERASURE_WORKER: &str = "worker:erasure";

@@ -38,7 +38,7 @@ use projections::projection::all;
 use projections::runner::Runner;
 use tokio::sync::{watch, Notify};
 
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 use payout::PayoutWorker;
 
 /// How often the scheduler expires offers and accrues overdue fees (a pass also runs

@@ -18,7 +18,7 @@ use projections::store::{RetryPolicy, StoredEvent};
 use rust_decimal::Decimal;
 use uuid::Uuid;
 
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 
 /// A payout's outcome.
 #[derive(Debug, Clone, PartialEq, Eq)]

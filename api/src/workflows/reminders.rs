@@ -34,7 +34,7 @@ use projections::ProjectionError;
 use rust_decimal::Decimal;
 
 use crate::routes::borrower::pay::grouped_money;
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 
 /// Asks `order_id` to record each reminder open on `today` (UTC, the state's clock),
 /// as `order_state` (its `order_detail.state`, the folded order) names them

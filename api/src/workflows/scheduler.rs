@@ -15,8 +15,8 @@ use aggregates::order::{OrderCommand, OrderStatus};
 use aggregates::Actor;
 use tokio::sync::watch;
 
-use crate::envelope::ApiError;
-use crate::state::AppState;
+use crate::http::envelope::ApiError;
+use crate::runtime::state::AppState;
 use projections::reads::schedule;
 
 /// One pass: returns (offers expired, loans accrued).
@@ -69,7 +69,7 @@ pub async fn run_once(state: &AppState) -> Result<(usize, usize), ApiError> {
     if reminded > 0 {
         tracing::info!(reminded, "due-date reminders recorded");
     }
-    let purged = crate::idempotency::purge_expired(state).await?;
+    let purged = crate::http::middleware::idempotency::purge_expired(state).await?;
     if purged > 0 {
         tracing::info!(purged, "expired idempotency answers removed");
     }

@@ -1,5 +1,5 @@
 //! The SMS outbox relay (issue 17): with a real `SMS_PROVIDER`, every message
-//! [`crate::sms::send`] writes to the `sms_outbox` table (in the transaction that
+//! [`crate::accounts::sms::send`] writes to the `sms_outbox` table (in the transaction that
 //! records its code) is sent by this loop, so a gateway outage delays a text but
 //! never loses it, and a request never waits on the gateway.
 //!
@@ -18,8 +18,8 @@ use chrono::Duration as Span;
 use tokio::sync::watch;
 
 use crate::db::sms_outbox as db;
-use crate::envelope::ApiError;
-use crate::state::AppState;
+use crate::http::envelope::ApiError;
+use crate::runtime::state::AppState;
 
 /// Sends one text message.
 #[async_trait::async_trait]

@@ -3,7 +3,7 @@
 //! to the borrower, identity review, compliance holds, history replay, manual
 //! repayments and the ledger. The borrowers' side goes through `/jackey` only.
 
-use api::auditors::{create_auditor, CreateAuditorError};
+use api::accounts::auditors::{create_auditor, CreateAuditorError};
 use axum::body::Body;
 use axum::http::Request;
 use http_body_util::BodyExt;
@@ -827,8 +827,8 @@ async fn parallel_guesses(app: TestApp) {
         inner: user_services.hasher.clone(),
         checks: checks.clone(),
     });
-    let state = api::AppState::from(api::state::Shared {
-        rate_limits: std::sync::Arc::new(api::ops::RateLimits::new(
+    let state = api::AppState::from(api::runtime::state::Shared {
+        rate_limits: std::sync::Arc::new(api::http::middleware::ops::RateLimits::new(
             axum_client_ip::ClientIpSource::RightmostXForwardedFor,
         )),
         user_services,
@@ -874,8 +874,8 @@ async fn parallel_guesses(app: TestApp) {
 async fn login_lockout(app: TestApp) {
     // Behind a proxy, so each attempt can come from its own address: only the
     // username's count can refuse these.
-    let state = api::AppState::from(api::state::Shared {
-        rate_limits: std::sync::Arc::new(api::ops::RateLimits::new(
+    let state = api::AppState::from(api::runtime::state::Shared {
+        rate_limits: std::sync::Arc::new(api::http::middleware::ops::RateLimits::new(
             axum_client_ip::ClientIpSource::RightmostXForwardedFor,
         )),
         ..app.state.shared()
@@ -1275,8 +1275,8 @@ on_both_stores!(
 );
 
 async fn disable_and_enable(app: TestApp) {
-    use api::auditors::{set_disabled, SetDisabledError};
-    use api::auth::{issue, TokenKind};
+    use api::accounts::auditors::{set_disabled, SetDisabledError};
+    use api::http::auth::{issue, TokenKind};
     let database = &app.state.database;
     let (leaver, first) = app.auditor("leaver").await;
     let (_, colleague) = app.auditor("colleague").await;
@@ -1370,7 +1370,7 @@ async fn session_lifetimes(
     app: TestApp,
 ) {
     use aggregates::services::Clock;
-    use api::auth::{issue, TokenKind};
+    use api::http::auth::{issue, TokenKind};
     let (auditor_id, _) = app.auditor("day-shift").await;
     let borrower = app.register("09171114444").await;
     let user_id = app.user_id_of(&borrower).await;
@@ -1378,7 +1378,7 @@ async fn session_lifetimes(
     let mut env = (*app.state.env).clone();
     env.token_ttl_hours = 720;
     env.auditor_token_ttl_hours = 12;
-    let shipped = api::AppState::from(api::state::Shared {
+    let shipped = api::AppState::from(api::runtime::state::Shared {
         env: std::sync::Arc::new(env),
         ..app.state.shared()
     });

@@ -235,7 +235,9 @@ async fn erasure_journey(app: &TestApp, clock: &FixedClock) {
     // The stored photos and signature are deleted.
     for url in &images {
         let key = url.trim_start_matches("/files/");
-        let stored = api::files::get(&app.state.storage, key).await.unwrap();
+        let stored = api::providers::storage::get(&app.state.storage, key)
+            .await
+            .unwrap();
         assert!(stored.is_none(), "{key} is still stored");
     }
 

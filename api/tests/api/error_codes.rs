@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use aggregates::services::doubles::FixedClock;
 use aggregates::services::OrderServices;
-use api::auth::{self, TokenKind};
+use api::http::auth::{self, TokenKind};
 use api::AppState;
 use chrono::{Duration, Utc};
 use projections::store::CommandBus;
@@ -118,7 +118,7 @@ async fn expired_token(app: &TestApp, subject: Uuid, kind: TokenKind) -> String 
     let mut env = (*app.state.env).clone();
     env.token_ttl_hours = -1;
     env.auditor_token_ttl_hours = -1;
-    let expired = AppState::from(api::state::Shared {
+    let expired = AppState::from(api::runtime::state::Shared {
         env: Arc::new(env),
         ..app.state.shared()
     });

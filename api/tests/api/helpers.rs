@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use api::config::Env;
-use api::files::Storage;
+use api::providers::storage::Storage;
 use api::AppState;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -18,7 +18,7 @@ use tokio::sync::watch;
 use tower::ServiceExt;
 use uuid::Uuid;
 
-use api::auditors::create_auditor;
+use api::accounts::auditors::create_auditor;
 
 /// A running app over its own store (clones share it).
 #[derive(Clone)]
@@ -87,7 +87,7 @@ async fn fresh_postgres_schema() -> Option<PgConnectOptions> {
 pub type Position = Arc<Mutex<Option<LogPosition>>>;
 
 /// The app's router, with a check on every answer: no handler sent more than one
-/// command (DESIGN.md "Where each rule lives"; `api::command_count`), so every call
+/// command (DESIGN.md "Where each rule lives"; `api::http::middleware::command_count`), so every call
 /// of every test checks it. Like the SPA, it sends the highest log position it was
 /// answered with and keeps the one each answer carries.
 fn checked_router(state: &AppState, position: Position) -> Router {
@@ -99,14 +99,14 @@ fn checked_router(state: &AppState, position: Position) -> Router {
                 async move {
                     let sent = response
                         .headers()
-                        .get(api::command_count::HEADER)
+                        .get(api::http::middleware::command_count::HEADER)
                         .and_then(|v| v.to_str().ok())
                         .and_then(|v| v.parse::<u32>().ok())
                         .unwrap_or(0);
                     assert!(sent <= 1, "a handler sent {sent} commands in one request");
                     let written = response
                         .headers()
-                        .get(api::read_your_writes::LOG_POSITION)
+                        .get(api::http::middleware::read_your_writes::LOG_POSITION)
                         .and_then(|v| v.to_str().ok())
                         .and_then(|v| v.parse::<LogPosition>().ok());
                     if let Some(written) = written {
@@ -123,9 +123,11 @@ fn checked_router(state: &AppState, position: Position) -> Router {
                 async move {
                     let headers = request.headers_mut();
                     if let Some(known) = known {
-                        if !headers.contains_key(api::read_your_writes::MIN_POSITION) {
+                        if !headers
+                            .contains_key(api::http::middleware::read_your_writes::MIN_POSITION)
+                        {
                             headers.insert(
-                                api::read_your_writes::MIN_POSITION,
+                                api::http::middleware::read_your_writes::MIN_POSITION,
                                 known.to_string().parse().unwrap(),
                             );
                         }
@@ -152,7 +154,7 @@ impl TestApp {
     /// `state` with its workers running; with `storage`, images go there.
     async fn running(state: AppState, storage: Option<Storage>) -> Self {
         let wakeup = projections::runner::wakeup_for(&state.database).await;
-        let state = AppState::from(api::state::Shared {
+        let state = AppState::from(api::runtime::state::Shared {
             wakeup: wakeup.clone(),
             storage: storage.unwrap_or(state.storage.clone()),
             ..state.shared()
@@ -231,7 +233,7 @@ impl TestApp {
             .await
             .expect("the replica");
         logs::init();
-        let state = AppState::from(api::state::Shared {
+        let state = AppState::from(api::runtime::state::Shared {
             replica: Some(replica),
             ..api::state(database, env()).expect("state").shared()
         });
@@ -1047,7 +1049,7 @@ pub fn at_clock(state: AppState, clock: Arc<dyn aggregates::services::Clock>) ->
         clock,
         ..state.order_services.clone()
     };
-    AppState::from(api::state::Shared {
+    AppState::from(api::runtime::state::Shared {
         users: Arc::new(CommandBus::new(&state.database, user_services.clone())),
         orders: Arc::new(CommandBus::new(&state.database, order_services.clone())),
         user_services,

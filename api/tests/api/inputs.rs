@@ -176,7 +176,7 @@ async fn signature_uploads(app: TestApp) {
         .to_string();
     let user = app.state.users.load(&user_id).await.unwrap();
     let key = user.signature.expect("a signature on file").key;
-    let stored = api::files::get(&app.state.storage, &key)
+    let stored = api::providers::storage::get(&app.state.storage, &key)
         .await
         .unwrap()
         .expect("stored");

@@ -142,7 +142,7 @@ async fn the_key_is_ignored_where_no_money_moves() {
 async fn an_over_long_key_is_refused_not_ignored() {
     let app = TestApp::sqlite().await;
     let (token, _) = app.qualified_borrower("09175550031").await;
-    let long = "k".repeat(api::idempotency::MAX_KEY_BYTES + 1);
+    let long = "k".repeat(api::http::middleware::idempotency::MAX_KEY_BYTES + 1);
     for key in [long.as_str(), "   "] {
         let answer = app
             .post_with_key("/jackey/loan/apply", &token, key, apply_body())
@@ -155,7 +155,7 @@ async fn an_over_long_key_is_refused_not_ignored() {
     }
     // At the limit, the key is taken and kept with the answer; the apply succeeds,
     // so the refused ones opened no order (a second would answer 40005).
-    let at_limit = "k".repeat(api::idempotency::MAX_KEY_BYTES);
+    let at_limit = "k".repeat(api::http::middleware::idempotency::MAX_KEY_BYTES);
     let answer = app
         .post_with_key("/jackey/loan/apply", &token, &at_limit, apply_body())
         .await;
@@ -186,7 +186,11 @@ async fn crash_before_the_effect(
     path: &str,
     body: &serde_json::Value,
 ) {
-    let hash = api::idempotency::request_fingerprint("POST", path, body.to_string().as_bytes());
+    let hash = api::http::middleware::idempotency::request_fingerprint(
+        "POST",
+        path,
+        body.to_string().as_bytes(),
+    );
     let claim = format!(
         "insert into idempotency (scope, key, request_hash, response, created_at, claimed_at) \
          values ('user:{user_id}', '{key}', '{hash}', null, \
@@ -402,7 +406,7 @@ async fn every_answer_says_how_many_commands_its_handler_sent() {
                 .body(Body::from(body.to_string()))
                 .unwrap();
             let response = router.oneshot(request).await.unwrap();
-            response.headers()[api::command_count::HEADER]
+            response.headers()[api::http::middleware::command_count::HEADER]
                 .to_str()
                 .unwrap()
                 .to_string()

@@ -353,8 +353,7 @@ async fn the_idempotent_routes_are_the_documented_ones() {
             }
         }
     }
-    let served: BTreeSet<String> = api::idempotency::IDEMPOTENT_PATHS
-        .iter()
+    let served: BTreeSet<String> = api::http::route_table::idempotent_paths()
         .map(|path| path.to_string())
         .collect();
     assert_eq!(documented, served);
@@ -461,7 +460,7 @@ async fn odd_input(app: &TestApp) {
         .expect("token")
         .to_string();
     let username = format!("fuzz{}", Uuid::now_v7().simple());
-    api::auditors::create_auditor(&app.state.database, &username, "correct horse")
+    api::accounts::auditors::create_auditor(&app.state.database, &username, "correct horse")
         .await
         .expect("auditor");
     let login = json!({"username": username, "password": "correct horse"});
@@ -709,7 +708,7 @@ async fn uploads_above_two_megabytes_are_accepted() {
 fn the_web_apps_copy_of_the_document_is_current() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/src/lib/openapi.json");
     let committed = std::fs::read_to_string(path).expect("web/src/lib/openapi.json");
-    let current = api::openapi::document().to_pretty_json().unwrap() + "\n";
+    let current = api::http::openapi::document().to_pretty_json().unwrap() + "\n";
     assert!(
         committed == current,
         "web/src/lib/openapi.json differs from the api's document: run scripts/contract"

@@ -28,7 +28,10 @@ async fn replay(control: &sqlx::PgPool, on: bool) {
 async fn info(app: &TestApp, token: &str, min_position: Option<&str>) -> serde_json::Value {
     let mut headers = vec![("authorization", format!("Bearer {token}"))];
     if let Some(position) = min_position {
-        headers.push((api::read_your_writes::MIN_POSITION, position.to_string()));
+        headers.push((
+            api::http::middleware::read_your_writes::MIN_POSITION,
+            position.to_string(),
+        ));
     }
     app.post_with_headers("/jackey/user/info", &headers, json!({}))
         .await
@@ -110,7 +113,10 @@ async fn queries_read_the_replica_wait_for_their_writes_there_and_never_outlive_
         async move {
             let headers = [
                 ("authorization", format!("Bearer {token}")),
-                (api::read_your_writes::MIN_POSITION, "0:0".to_string()),
+                (
+                    api::http::middleware::read_your_writes::MIN_POSITION,
+                    "0:0".to_string(),
+                ),
             ];
             app.post_with_headers("/jackey/user/logout", &headers, json!({}))
                 .await

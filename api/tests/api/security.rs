@@ -586,7 +586,7 @@ on_both_stores!(
     a_command_answers_its_log_position_and_a_malformed_min_position_is_refused_on_postgres
 );
 
-/// Read-your-writes by position (`api::read_your_writes`): a command answers
+/// Read-your-writes by position (`api::http::middleware::read_your_writes`): a command answers
 /// `X-Log-Position`, a later one a higher position, and a malformed
 /// `X-Min-Position` answers 10004 instead of being ignored or failing.
 async fn positions_are_answered_and_checked(app: TestApp) {
@@ -620,9 +620,9 @@ on_both_stores!(
 /// `X-Forwarded-For` entry, the one the proxy appended: a client writing a new first
 /// hop on every attempt is still one client (issue 13 item 2).
 async fn forged_first_hop(app: TestApp) {
-    let state = api::AppState::from(api::state::Shared {
-        rate_limits: std::sync::Arc::new(api::ops::RateLimits::new(
-            api::ops::client_ip_source(Some("true")).unwrap(),
+    let state = api::AppState::from(api::runtime::state::Shared {
+        rate_limits: std::sync::Arc::new(api::http::middleware::ops::RateLimits::new(
+            api::http::middleware::ops::client_ip_source(Some("true")).unwrap(),
         )),
         ..app.state.shared()
     });
@@ -653,7 +653,7 @@ async fn forged_first_hop(app: TestApp) {
 #[test]
 fn trust_proxy_names_a_maintained_client_address_source() {
     use axum_client_ip::ClientIpSource;
-    let source = api::ops::client_ip_source;
+    let source = api::http::middleware::ops::client_ip_source;
     assert_eq!(source(None), Some(ClientIpSource::ConnectInfo));
     assert_eq!(source(Some("false")), Some(ClientIpSource::ConnectInfo));
     assert_eq!(
@@ -669,7 +669,7 @@ async fn metrics_are_off_without_a_metrics_token() {
     let app = TestApp::sqlite().await;
     let mut env = (*app.state.env).clone();
     env.metrics_token = None;
-    let app = app.with_state(api::AppState::from(api::state::Shared {
+    let app = app.with_state(api::AppState::from(api::runtime::state::Shared {
         env: std::sync::Arc::new(env),
         ..app.state.shared()
     }));

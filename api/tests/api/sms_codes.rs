@@ -2,7 +2,7 @@
 //! void a code, even when sent all at once; a new code voids the older ones; the
 //! calls that check codes are rate limited per client address.
 
-use api::sms;
+use api::accounts::sms;
 use serde_json::json;
 
 use crate::helpers::{on_both_stores, TestApp};
@@ -308,7 +308,7 @@ async fn demo_inbox(app: TestApp) {
 
     let mut env = (*app.state.env).clone();
     env.app_env = api::config::AppEnv::Production;
-    let production = app.with_state(api::AppState::from(api::state::Shared {
+    let production = app.with_state(api::AppState::from(api::runtime::state::Shared {
         env: std::sync::Arc::new(env),
         ..app.state.shared()
     }));

@@ -70,9 +70,10 @@ async fn images_are_stored_in_s3_under_the_prefix_and_served_back() {
         .with_region("us-east-1")
         .with_access_key_id("test-key")
         .with_secret_access_key("test-secret");
-    let storage = api::files::open_with("s3://loan-images/uploads", s3).expect("an S3 store");
+    let storage =
+        api::providers::storage::open_with("s3://loan-images/uploads", s3).expect("an S3 store");
     let base = TestApp::sqlite().await;
-    let app = base.with_state(api::AppState::from(api::state::Shared {
+    let app = base.with_state(api::AppState::from(api::runtime::state::Shared {
         storage,
         ..base.state.shared()
     }));

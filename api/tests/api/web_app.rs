@@ -1,4 +1,4 @@
-//! The web app as the api serves it (api/src/web_app.rs): every page path answers the
+//! The web app as the api serves it (api/src/http/web_app.rs): every page path answers the
 //! app's page with the lender named in its splash (P14, issue 15), and the built
 //! files are served as they are.
 

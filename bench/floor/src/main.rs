@@ -21,7 +21,7 @@
 //! ones.
 //!
 //! `floor hash [--count N]` times the withdraw PIN's check instead: argon2id with the
-//! parameters the api stores PINs with (`Params::default()`, `api::services`), on one
+//! parameters the api stores PINs with (`Params::default()`, `api::runtime::services`), on one
 //! core, and prints the milliseconds per hash. The command mix's target is bounded by
 //! it (bench/PROFILE.md, "The stack's floor").
 
@@ -81,7 +81,7 @@ async fn main() -> Result<(), String> {
 }
 
 /// Mean wall-clock milliseconds of one argon2id hash at `Params::default()` (19 MiB,
-/// two passes, one lane: what `api::services::Argon2Hasher` stores and checks PINs
+/// two passes, one lane: what `api::runtime::services::Argon2Hasher` stores and checks PINs
 /// with), over `count` hashes in a row on this thread, its memory allocated once as the
 /// api's hash gate does.
 fn hash_ms(count: u32) -> f64 {

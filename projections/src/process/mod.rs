@@ -100,14 +100,7 @@ async fn ensure_partition_checkpoint(
     database: &Database,
     name: &str,
 ) -> Result<(), ProjectionError> {
-    let from_single = "insert into projection_checkpoint \
-         (name, transaction_id, global_position, updated_at) \
-         select $1, transaction_id, global_position, updated_at \
-         from projection_checkpoint where name = $2 on conflict (name) do nothing";
-    let mut tx = crate::runner::begin(database).await?;
-    tx.execute(from_single, &[name.into(), LOAN_PROCESS.into()])
-        .await?;
-    tx.commit().await?;
+    crate::rows::checkpoints::copy_checkpoint(database, name, LOAN_PROCESS).await?;
     crate::runner::ensure_checkpoint(database, name).await
 }
 

@@ -17,8 +17,6 @@ use crate::rows::{dump_table, MemoryStore, Row, Value};
 use crate::runner::{begin, set_checkpoint};
 use crate::store::{Database, EventLog, LogPosition, StoredEvent};
 
-pub mod shadow;
-
 /// Events read per page while folding the log: large pages make the query's round trip
 /// negligible, and the pages queued below bound the memory held for events.
 const PAGE: i64 = 10_000;
@@ -206,7 +204,7 @@ impl RebuildReport {
 /// emptied and refilled in one transaction with the checkpoints (the folded rows,
 /// unique by key, go in with bulk inserts rather than one upsert each); on
 /// PostgreSQL they are written into shadow tables several at once and swapped in
-/// with the checkpoints in one transaction ([`shadow`], issue 14 item 5).
+/// with the checkpoints in one transaction ([`crate::rows::shadow`], issue 14 item 5).
 pub async fn rebuild(
     database: &Database,
     projections: &[Arc<dyn Projection>],
@@ -246,7 +244,7 @@ fn report(projection: &'static str, rows: usize) -> RebuildReport {
 }
 
 /// PostgreSQL: every table into a shadow of its own, several at once, then swapped
-/// in with the checkpoints in one transaction ([`shadow`]).
+/// in with the checkpoints in one transaction ([`crate::rows::shadow`]).
 async fn write_in_parallel(
     pool: &sqlx::PgPool,
     projections: &[Arc<dyn Projection>],
@@ -260,11 +258,11 @@ async fn write_in_parallel(
         reports.push(report(projection.name(), rows));
         for table in projection.tables() {
             let rows = store.split_off(table.name);
-            tables.push(shadow::TableRows { table, rows });
+            tables.push(crate::rows::shadow::TableRows { table, rows });
         }
     }
     let names: Vec<&'static str> = projections.iter().map(|p| p.name()).collect();
-    shadow::write(pool, tables, &names, last).await?;
+    crate::rows::shadow::write(pool, tables, &names, last).await?;
     Ok(reports)
 }
 
@@ -283,8 +281,7 @@ async fn write_in_one(
         let mut rows = 0;
         for table in projection.tables() {
             let deleting = Instant::now();
-            tx.execute(&format!("delete from {}", table.name), &[])
-                .await?;
+            tx.delete_rows(table).await?;
             let inserting = Instant::now();
             rows += tx.insert_rows(table, store.rows(table.name)).await?;
             tracing::debug!(

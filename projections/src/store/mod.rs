@@ -20,7 +20,10 @@
 //!   replay the primary (`READ_DATABASE_URL`, ADR 0013).
 //! - [`sealing`] seals the personal fields of events with the borrower's data key on
 //!   the way in and opens them on the way out (crypto-shredding, ADR 0012).
+//! - [`advisory_lock`] takes PostgreSQL advisory locks (the consumers' leases);
+//!   [`seed`] writes generated events in bulk (the workload generator).
 
+pub mod advisory_lock;
 mod aggregate_cache;
 mod aggregate_locks;
 pub mod appends;
@@ -33,6 +36,7 @@ mod metadata;
 pub mod replica;
 mod retry;
 pub mod sealing;
+pub mod seed;
 mod sqlite_tx;
 mod upcasters;
 

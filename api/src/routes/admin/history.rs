@@ -52,7 +52,7 @@ pub(super) async fn history(
             payload: entry.payload.clone(),
         })
         .collect();
-    let mut order_state = serde_json::to_value(order).map_err(ApiError::internal)?;
+    let mut order_state = serde_json::to_value(order)?;
     mask_account_numbers(&mut order_state);
     for event in &mut events {
         mask_account_numbers(&mut event.payload);

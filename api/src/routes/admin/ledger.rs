@@ -128,7 +128,7 @@ pub(super) async fn trial_balance(
             postings: row.postings,
         })
         .collect();
-    let sum = Decimal::try_from_i128_with_scale(sum, 2).map_err(ApiError::internal)?;
+    let sum = Decimal::try_from_i128_with_scale(sum, 2)?;
     Ok(ok(TrialBalance {
         accounts,
         sum: money_text(sum),

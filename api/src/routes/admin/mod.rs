@@ -31,11 +31,11 @@ use serde_json::Value as Json;
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
-use crate::auditors;
-use crate::auth::{self, Auditor, TokenKind};
-use crate::envelope::{ok, ApiError, ApiJson, Envelope, Null, OptionalJson};
+use crate::accounts::auditors;
+use crate::http::auth::{self, Auditor, TokenKind};
+use crate::http::envelope::{ok, ApiError, ApiJson, Envelope, Null, OptionalJson};
 use crate::routes::paging;
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 use projections::history::{order_history, state_as_of};
 use projections::projection::{money_text, time_text};
 use projections::reads::admin as queries;
@@ -93,7 +93,7 @@ pub fn router() -> Router<AppState> {
         )
 }
 
-/// The OpenAPI description of this module's calls (see [`crate::openapi`]).
+/// The OpenAPI description of this module's calls (see [`crate::http::openapi`]).
 #[derive(OpenApi)]
 #[openapi(paths(
     session::login,
@@ -122,7 +122,7 @@ pub struct Doc;
 // Shared helpers.
 
 /// The request id the events of this request's command record (`x-request-id`).
-use crate::request_id::current as request_id;
+use crate::http::middleware::request_id::current as request_id;
 
 fn not_found(what: &str) -> ApiError {
     ApiError::new(

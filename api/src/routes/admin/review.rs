@@ -90,14 +90,14 @@ pub(super) async fn order_detail(
     let (doc, order) = queries::order_row(state.read_models(), &order_id)
         .await?
         .ok_or_else(|| not_found("order"))?;
-    let doc: OrderDoc = serde_json::from_str(&doc).map_err(ApiError::internal)?;
-    let order: Order = serde_json::from_str(&order).map_err(ApiError::internal)?;
+    let doc: OrderDoc = serde_json::from_str(&doc)?;
+    let order: Order = serde_json::from_str(&order)?;
 
     let row = queries::applicant(state.read_models(), &order.user_id.to_string()).await?;
     let (applicant, user, identity_status) = match row {
         Some((doc, user, identity_status)) => {
-            let doc: UserDoc = serde_json::from_str(&doc).map_err(ApiError::internal)?;
-            let user: User = serde_json::from_str(&user).map_err(ApiError::internal)?;
+            let doc: UserDoc = serde_json::from_str(&doc)?;
+            let user: User = serde_json::from_str(&user)?;
             (Some(doc), Some(user), Some(identity_status))
         }
         None => (None, None, None),
@@ -106,7 +106,7 @@ pub(super) async fn order_detail(
     let rows = queries::timeline(state.read_models(), &order_id).await?;
     let mut timeline = Vec::with_capacity(rows.len());
     for (entry, actor) in rows {
-        let entry = serde_json::from_str(&entry).map_err(ApiError::internal)?;
+        let entry = serde_json::from_str(&entry)?;
         timeline.push(ConsoleTimelineEntry { entry, actor });
     }
 

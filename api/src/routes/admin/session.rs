@@ -70,7 +70,7 @@ pub(super) async fn login(
         ));
     };
     auditors::clear_login_attempts(&state, &name).await?;
-    let auditor_id = Uuid::parse_str(&login.auditor_id).map_err(ApiError::internal)?;
+    let auditor_id = Uuid::parse_str(&login.auditor_id)?;
     let token = auth::issue(&state, auditor_id, TokenKind::Auditor).await?;
     Ok(ok(LoginData {
         token,

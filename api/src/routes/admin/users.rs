@@ -28,8 +28,8 @@ pub(super) async fn user_detail(
     let user = queries::user_state(state.read_models(), &user_id)
         .await?
         .ok_or_else(|| not_found("user"))?;
-    let user: User = serde_json::from_str(&user).map_err(ApiError::internal)?;
-    let uuid = Uuid::parse_str(&user_id).map_err(ApiError::internal)?;
+    let user: User = serde_json::from_str(&user)?;
+    let uuid = Uuid::parse_str(&user_id)?;
     let profile = crate::queries::borrower::user_doc(&state, uuid).await?;
     let orders = crate::queries::borrower::order_list(&state, uuid).await?;
     Ok(ok(UserDetail {
@@ -54,9 +54,7 @@ pub(super) async fn user_detail(
 /// actor is an auditor are listed, so nothing the borrower did (passwords, PINs) is
 /// shown (PRODUCT.md 6: every auditor action is recorded with the auditor's id).
 async fn auditor_actions(state: &AppState, user_id: &str) -> Result<Vec<HistoryEvent>, ApiError> {
-    let envelopes = projections::store::load_events::<User>(&state.database, user_id)
-        .await
-        .map_err(ApiError::internal)?;
+    let envelopes = projections::store::load_events::<User>(&state.database, user_id).await?;
     let names = queries::auditor_names(state.read_models()).await?;
     Ok(envelopes
         .into_iter()

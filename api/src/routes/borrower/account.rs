@@ -16,12 +16,12 @@ use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
-use crate::auth::{self, Borrower, BorrowerToken, TokenKind};
-use crate::claims;
-use crate::envelope::{ok, ApiError, ApiJson, Envelope, Null};
+use crate::accounts::claims;
+use crate::accounts::sms;
+use crate::http::auth::{self, Borrower, BorrowerToken, TokenKind};
+use crate::http::envelope::{ok, ApiError, ApiJson, Envelope, Null};
 use crate::queries::borrower as queries;
-use crate::sms;
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 use projections::views::UserInfo;
 
 /// The routes of this module.
@@ -40,7 +40,7 @@ pub fn router() -> Router<AppState> {
         .route("/jackey/user/unlock", post(unlock))
 }
 
-/// The OpenAPI description of this module's calls (see [`crate::openapi`]).
+/// The OpenAPI description of this module's calls (see [`crate::http::openapi`]).
 #[derive(OpenApi)]
 #[openapi(
     components(schemas(SmsPurpose)),
@@ -61,7 +61,7 @@ pub fn router() -> Router<AppState> {
 pub struct Doc;
 
 /// The request id the events of this request's command record (`x-request-id`).
-use crate::request_id::current as request_id;
+use crate::http::middleware::request_id::current as request_id;
 
 /// What an SMS code is for (the path segment of `/jackey/sms/{purpose}`).
 #[derive(ToSchema)]
@@ -676,9 +676,7 @@ async fn upload_signature(
     })?;
     let sha256 = crate::routes::files::sha256_hex(&bytes);
     let key = format!("signature/{}/{sha256}.png", borrower.user_id);
-    crate::files::put(&state.storage, &key, bytes)
-        .await
-        .map_err(ApiError::internal)?;
+    crate::providers::storage::put(&state.storage, &key, bytes).await?;
     let image = ImageRef { key, sha256 };
     let command = || UserCommand::UploadSignature {
         image: image.clone(),

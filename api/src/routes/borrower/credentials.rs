@@ -16,12 +16,12 @@ use cqrs_es::EventEnvelope;
 use serde::Deserialize;
 use utoipa::{OpenApi, ToSchema};
 
-use crate::auth::{self, Borrower, SessionView};
-use crate::envelope::{ok, ApiError, ApiJson, Envelope, Null};
+use crate::accounts::sms;
+use crate::http::auth::{self, Borrower, SessionView};
+use crate::http::envelope::{ok, ApiError, ApiJson, Envelope, Null};
+use crate::http::middleware::request_id::current as request_id;
 use crate::queries::borrower as queries;
-use crate::request_id::current as request_id;
-use crate::sms;
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 
 /// The routes of this module.
 pub fn router() -> Router<AppState> {
@@ -32,7 +32,7 @@ pub fn router() -> Router<AppState> {
         .route("/jackey/user/sessions/revoke", post(revoke_session))
 }
 
-/// The OpenAPI description of this module's calls (see [`crate::openapi`]).
+/// The OpenAPI description of this module's calls (see [`crate::http::openapi`]).
 #[derive(OpenApi)]
 #[openapi(paths(reset_password, change_password, sessions, revoke_session))]
 pub struct Doc;

@@ -13,12 +13,13 @@ use serde_json::Value as Json;
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
-use crate::auth::{Borrower, BorrowerToken};
 use crate::config::{CompanySettings, Region, Translations};
-use crate::envelope::{ok, ApiError, ApiJson, Envelope, Null, OptionalJson};
+use crate::http::auth::{Borrower, BorrowerToken};
+use crate::http::envelope::{ok, ApiError, ApiJson, Envelope, Null, OptionalJson};
+use crate::http::middleware::{idempotency, read_your_writes};
 use crate::queries::borrower as queries;
 use crate::queries::borrower::OrderColumns;
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 use projections::projection::money_text;
 use projections::views::{
     LoanProgress, OrderDoc, OrderSummary, PeriodConfigView, ProductView, RateConfigView,
@@ -49,7 +50,7 @@ pub fn router() -> Router<AppState> {
         .route("/jackey/user/withdraw", post(withdraw))
 }
 
-/// The OpenAPI description of this module's calls (see [`crate::openapi`]).
+/// The OpenAPI description of this module's calls (see [`crate::http::openapi`]).
 #[derive(OpenApi)]
 #[openapi(paths(
     app_list,
@@ -72,7 +73,7 @@ pub fn router() -> Router<AppState> {
 pub struct Doc;
 
 /// The request id the events of this request's command record (`x-request-id`).
-use crate::request_id::current as request_id;
+use crate::http::middleware::request_id::current as request_id;
 
 #[utoipa::path(
     post,
@@ -196,7 +197,7 @@ async fn customer_service(State(state): State<AppState>) -> Result<Response, Api
 async fn company_configs(State(state): State<AppState>) -> Result<Response, ApiError> {
     let config = &state.config;
     // Checked when the file was loaded; a failure here is a bug, answered as 500.
-    let (mut settings, translations) = config.company_settings().map_err(ApiError::internal)?;
+    let (mut settings, translations) = config.company_settings()?;
     for name in CompanyConfigs::OWN_KEYS {
         settings.other.remove(*name);
     }
@@ -471,7 +472,7 @@ async fn apply(
     let user_id = borrower.user_id;
     let uid = user_id.to_string();
     // Derived from the Idempotency-Key when there is one: a repeat names this order.
-    let order_id = crate::idempotency::id_for("order");
+    let order_id = idempotency::id_for("order");
     let open = || UserCommand::OpenApplication {
         order_id,
         app_id: body.app_id,
@@ -491,11 +492,11 @@ async fn apply(
     let oid = order_id.to_string();
     state
         .await_workflow(|| async {
-            let order = state.orders.load(&oid).await.map_err(ApiError::internal)?;
+            let order = state.orders.load(&oid).await?;
             if order.id.is_some() {
                 return Ok(Some(()));
             }
-            let user = state.users.load(&uid).await.map_err(ApiError::internal)?;
+            let user = state.users.load(&uid).await?;
             match user.refusal_of(order_id) {
                 Some(refusal) => Err(ApiError::new(refusal.code, refusal.message.clone())),
                 None => Ok(None),
@@ -503,8 +504,7 @@ async fn apply(
         })
         .await?;
     // The order was written by the workflow: the borrower's next read waits for it.
-    crate::read_your_writes::record_latest(&state, <Order as cqrs_es::Aggregate>::TYPE, &oid)
-        .await?;
+    read_your_writes::record_latest(&state, <Order as cqrs_es::Aggregate>::TYPE, &oid).await?;
     Ok(ok(ApplyData {
         loan_order_id: order_id,
     }))
@@ -701,7 +701,7 @@ async fn withdraw(
     // expired) comes back to this call.
     let uid = borrower.user_id.to_string();
     // Derived from the Idempotency-Key when there is one: a repeat names this payout.
-    let payout_id = crate::idempotency::id_for("payout");
+    let payout_id = idempotency::id_for("payout");
     let request = || UserCommand::RequestWithdrawal {
         order_id,
         payout_id,
@@ -738,26 +738,21 @@ async fn withdraw(
     }
     let order_id = state
         .await_workflow(|| async {
-            let user = state.users.load(&uid).await.map_err(ApiError::internal)?;
+            let user = state.users.load(&uid).await?;
             if let Some(refusal) = user.refusal_of(payout_id) {
                 return Err(ApiError::new(refusal.code, refusal.message.clone()));
             }
             let Some(order_id) = user.requested_payouts.get(&payout_id) else {
                 return Err(ApiError::internal("PIN check produced no outcome"));
             };
-            let order = state
-                .orders
-                .load(&order_id.to_string())
-                .await
-                .map_err(ApiError::internal)?;
+            let order = state.orders.load(&order_id.to_string()).await?;
             Ok(order
                 .knows_payout(payout_id)
                 .then_some(order_id.to_string()))
         })
         .await?;
     // The payout was requested by the workflow: the borrower's next read waits for it.
-    crate::read_your_writes::record_latest(&state, <Order as cqrs_es::Aggregate>::TYPE, &order_id)
-        .await?;
+    read_your_writes::record_latest(&state, <Order as cqrs_es::Aggregate>::TYPE, &order_id).await?;
     Ok(ok(WithdrawData {
         verified: true,
         payout_id,

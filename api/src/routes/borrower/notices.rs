@@ -1,7 +1,7 @@
 //! The borrower's inbox (PRODUCT.md 12.5): `/jackey/user/notices` lists the due-date
 //! reminders newest first with the unread count; `/jackey/user/notices/read` marks
 //! some or all of them read. Only the caller's own notices are ever listed or marked
-//! ([`crate::inbox`]).
+//! ([`crate::queries::inbox`]).
 
 use axum::extract::State;
 use axum::response::Response;
@@ -10,11 +10,11 @@ use axum::Router;
 use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
 
-use crate::auth::Borrower;
-use crate::envelope::{ok, ApiError, ApiJson, Envelope, OptionalJson};
-use crate::inbox::{self, Marking, NoticePage, NoticeView};
+use crate::http::auth::Borrower;
+use crate::http::envelope::{ok, ApiError, ApiJson, Envelope, OptionalJson};
+use crate::queries::inbox::{self, Marking, NoticePage, NoticeView};
 use crate::routes::paging;
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 
 /// The most notices one page (or one `read` call) names.
 pub const MAX_PAGE: i64 = 100;
@@ -29,7 +29,7 @@ pub fn router() -> Router<AppState> {
         .route("/jackey/user/notices/read", post(mark_read))
 }
 
-/// The OpenAPI description of this module's calls (see [`crate::openapi`]).
+/// The OpenAPI description of this module's calls (see [`crate::http::openapi`]).
 #[derive(OpenApi)]
 #[openapi(paths(notices, mark_read), components(schemas(NoticePage, NoticeView)))]
 pub struct Doc;

@@ -25,16 +25,16 @@ use serde::Deserialize;
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
-use crate::auth::Borrower;
-use crate::envelope::{ok, ApiError, Envelope, OptionalJson};
+use crate::http::auth::Borrower;
+use crate::http::envelope::{ok, ApiError, Envelope, OptionalJson};
 use crate::payment::webhook::{self, Outcome, WebhookError};
 use crate::payment::{self, PaymentSession, SessionStatus};
 use crate::providers::sandbox::SandboxPayment;
 use crate::providers::signing::{self, SIGNATURE_HEADER, TIMESTAMP_HEADER};
 use crate::providers::PaymentProvider;
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 
-/// The OpenAPI description of this module's calls (see [`crate::openapi`]).
+/// The OpenAPI description of this module's calls (see [`crate::http::openapi`]).
 #[derive(OpenApi)]
 #[openapi(paths(recharge, webhook, sandbox_page, sandbox_settle))]
 pub struct Doc;
@@ -174,10 +174,10 @@ enum OutcomeDoc {
     request_body = WebhookEventDoc,
     responses(
         (status = 200, description = "Processed (or 40007 unknown session)", body = Envelope<Option<webhook::WebhookReceipt>>),
-        (status = 400, description = "Signed, but not a valid event (10004)", body = Envelope<crate::envelope::Null>),
-        (status = 401, description = "Signature missing, wrong or stale (10004)", body = Envelope<crate::envelope::Null>),
-        (status = 500, description = "Our failure (500); deliver again", body = Envelope<crate::envelope::Null>),
-        (status = 503, description = "Busy (40003); deliver again", body = Envelope<crate::envelope::Null>)
+        (status = 400, description = "Signed, but not a valid event (10004)", body = Envelope<crate::http::envelope::Null>),
+        (status = 401, description = "Signature missing, wrong or stale (10004)", body = Envelope<crate::http::envelope::Null>),
+        (status = 500, description = "Our failure (500); deliver again", body = Envelope<crate::http::envelope::Null>),
+        (status = 503, description = "Busy (40003); deliver again", body = Envelope<crate::http::envelope::Null>)
     )
 )]
 async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
@@ -202,7 +202,7 @@ fn refuse_nul_event(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<(), WebhookError> {
-    let Some(field) = crate::envelope::nul_field(body) else {
+    let Some(field) = crate::http::envelope::nul_field(body) else {
         return Ok(());
     };
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());

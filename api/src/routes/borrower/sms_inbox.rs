@@ -16,12 +16,12 @@ use utoipa::OpenApi;
 
 use super::pay::{escape, html, page};
 use crate::queries;
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 
 /// How many messages the page lists.
 const SHOWN: i64 = 10;
 
-/// The OpenAPI description of this module's call (see [`crate::openapi`]).
+/// The OpenAPI description of this module's call (see [`crate::http::openapi`]).
 #[derive(OpenApi)]
 #[openapi(paths(inbox))]
 pub struct Doc;

@@ -1,7 +1,7 @@
 //! One command per request (DESIGN.md "Where each rule lives"): a handler sends at
 //! most one command; a step across aggregates is a workflow driven by the event log.
 //!
-//! Every request runs with a counter that [`crate::state::AppState::execute`] bumps.
+//! Every request runs with a counter that [`crate::runtime::state::AppState::execute`] bumps.
 //! A request that sent more than one command is logged as an error, and debug builds
 //! (every test) answer with `x-commands-sent`, which the api tests' client checks on
 //! every call it makes, so a handler that chains commands fails the suite.

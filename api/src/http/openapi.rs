@@ -21,9 +21,9 @@ use utoipa::openapi::{
 };
 use utoipa::OpenApi as _;
 
-use crate::envelope::ApiError;
+use crate::http::envelope::ApiError;
 use crate::routes;
-use crate::state::AppState;
+use crate::runtime::state::AppState;
 
 /// Where the document is served (the literal in [`router`] too, where the route test
 /// reads it).

@@ -2,7 +2,7 @@
 //!
 //! - Rate limits (code 5): per client IP on registration, borrower and auditor login,
 //!   SMS, unlock, bank binding and withdraw PIN (the calls that check SMS codes), and
-//!   the personal data exports, with the `governor` crate (GCRA). Per phone, the SMS
+//!   the personal data exports (the calls `crate::http::route_table` marks), with the `governor` crate (GCRA). Per phone, the SMS
 //!   resend limit (60 s) and the lock after five wrong passwords or PINs apply on top; per auditor
 //!   username, five failed logins lock it for 15 minutes (`auditors`).
 //! - Security headers on every response; no CORS headers, so browsers allow only the
@@ -24,26 +24,8 @@ use axum_client_ip::{ClientIp, ClientIpSource};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use secrecy::ExposeSecret;
 
-use crate::envelope::ApiError;
-use crate::state::AppState;
-
-/// Paths limited per client IP: logins, SMS sends, every call that checks an SMS code
-/// (PRODUCT.md 12.2; the code itself allows 5 wrong entries, `sms::verify`), and the
-/// personal data exports (12.6).
-const LIMITED: [&str; 11] = [
-    "/jackey/user/register",
-    "/jackey/user/login",
-    "/jackey/user/resetPassword",
-    "/jackey/user/changePassword",
-    "/jackey/sms/",
-    "/jackey/user/unlock",
-    "/jackey/user/bank/binding",
-    "/jackey/user/withdrawPin",
-    "/admin/api/login",
-    // Personal data exports: a whole history per call (`queries::data_export`).
-    "/jackey/user/dataExport",
-    "/admin/api/users/dataExport",
-];
+use crate::http::envelope::ApiError;
+use crate::runtime::state::AppState;
 
 /// 10 requests in a burst, then one every 3 seconds, per IP and path.
 fn quota() -> Quota {
@@ -134,7 +116,7 @@ async fn client_ip(request: Request, source: &ClientIpSource) -> (String, Reques
 /// Refuses a limited call beyond its quota with code 5.
 pub async fn rate_limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let path = request.uri().path();
-    let Some(prefix) = LIMITED.iter().find(|p| path.starts_with(*p)) else {
+    let Some(prefix) = crate::http::route_table::rate_limited(path) else {
         return next.run(request).await;
     };
     let limits = &state.rate_limits;
@@ -256,7 +238,7 @@ fn metrics_allowed(state: &AppState, headers: &axum::http::HeaderMap) -> bool {
     let Some(expected) = &state.env.metrics_token else {
         return false;
     };
-    let sent = crate::auth::bearer_of(headers).unwrap_or_default();
+    let sent = crate::http::auth::bearer_of(headers).unwrap_or_default();
     crate::providers::same_secret(&sent, expected.expose_secret())
 }
 

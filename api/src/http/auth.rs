@@ -11,8 +11,8 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use crate::db::sessions::{self as db, NewSession};
-use crate::envelope::ApiError;
-use crate::state::AppState;
+use crate::http::envelope::ApiError;
+use crate::runtime::state::AppState;
 use projections::projection::time_text;
 use projections::reads::{self, Session};
 
@@ -119,10 +119,9 @@ async fn revoked_on_replica(state: &AppState) -> Result<(), ApiError> {
     let replayed = projections::store::replica::wait_for_replay(
         &state.database,
         replica,
-        crate::read_your_writes::READ_TIMEOUT,
+        crate::http::middleware::read_your_writes::READ_TIMEOUT,
     )
-    .await
-    .map_err(ApiError::internal)?;
+    .await?;
     if !replayed {
         tracing::warn!("the read replica had not replayed a session revocation in time");
     }

@@ -2,6 +2,14 @@
 //! transaction (the live workers) and memory (`rebuild` and `verify`). A projection
 //! is written once against [`RowStore`] and runs unchanged on both, which is what
 //! lets `verify` compare the live tables with a fresh rebuild.
+//!
+//! The SQL of the read side's own tables lives here: the rows ([`SqlTx`]), the
+//! consumers' checkpoints ([`checkpoints`]) and the shadow tables a rebuild fills and
+//! swaps in ([`shadow`]).
+
+pub mod checkpoints;
+pub mod shadow;
+pub mod transaction;
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -725,6 +733,13 @@ fn copy_tuple(buffer: &mut Vec<u8>, row: &Row) -> Result<(), sqlx::Error> {
 }
 
 impl SqlTx<'_> {
+    /// Deletes every row of `table` (a rebuild refills it in the same transaction).
+    pub async fn delete_rows(&mut self, table: &'static TableSpec) -> Result<(), ProjectionError> {
+        self.execute(&format!("delete from {}", table.name), &[])
+            .await?;
+        Ok(())
+    }
+
     /// Inserts `rows` into `table` in bulk: PostgreSQL `COPY ... FROM STDIN`, SQLite
     /// multi-row `INSERT`s (each statement prepared once and reused). Plain inserts,
     /// not upserts: the caller makes sure no row has the key of one already there

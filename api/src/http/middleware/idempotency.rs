@@ -14,7 +14,7 @@
 //!   outcome) instead of doing it twice. An answer of "still being processed" (40003)
 //!   or a server failure leaves the claim the same way, free to take over at once.
 //! - Only successes are stored, for 24 hours; a refusal releases the key.
-//! - Only the calls that move money take a key ([`IDEMPOTENT_PATHS`], PRODUCT.md 8):
+//! - Only the calls that move money take a key (`crate::http::route_table`, PRODUCT.md 8):
 //!   elsewhere the header is ignored, so no other answer (personal data) is stored.
 //! - The stored fingerprint of a request never covers a credential
 //!   ([`request_fingerprint`]): a SHA-256 over a body with a 6-digit PIN in it would
@@ -30,10 +30,10 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
-use crate::auth::{self, TokenKind};
 use crate::db::idempotency as db;
-use crate::envelope::ApiError;
-use crate::state::AppState;
+use crate::http::auth::{self, TokenKind};
+use crate::http::envelope::ApiError;
+use crate::runtime::state::AppState;
 use projections::projection::time_text;
 
 /// Largest body an idempotent request may have (the JSON money calls are tiny).
@@ -43,18 +43,6 @@ const MAX_BODY: usize = 64 * 1024;
 /// OpenAPI document's header parameter). A longer key is refused with 10004 naming
 /// the limit: ignored, a client's repeat would run twice (two payment pages).
 pub const MAX_KEY_BYTES: usize = 200;
-
-/// The calls that accept `Idempotency-Key` (those that move money or open and close
-/// what does, PRODUCT.md 8); each documents the header in the OpenAPI document, which a
-/// test holds to this list.
-pub const IDEMPOTENT_PATHS: [&str; 6] = [
-    "/jackey/loan/apply",
-    "/jackey/loan/cancel",
-    "/jackey/loan/resubmit",
-    "/jackey/user/withdraw",
-    "/jackey/loan/recharge",
-    "/admin/api/repayments/manual",
-];
 
 /// Body fields left out of a request's fingerprint: credentials (the withdraw PIN is
 /// `password`). Two requests that differ only in them are the same request: the
@@ -142,7 +130,7 @@ pub const ANSWER_TTL_HOURS: i64 = 24;
 /// The middleware. Requests without the header (or without a valid token, which the
 /// handler then refuses) pass straight through.
 pub async fn layer(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    if !IDEMPOTENT_PATHS.contains(&request.uri().path()) {
+    if !crate::http::route_table::idempotent(request.uri().path()) {
         return next.run(request).await;
     }
     let key = match request.headers().get("idempotency-key").map(|v| v.to_str()) {

@@ -8,8 +8,8 @@ use aggregates::ErrorCode;
 use uuid::Uuid;
 
 use crate::db::claims::{self as db, Release};
-use crate::envelope::ApiError;
-use crate::state::AppState;
+use crate::http::envelope::ApiError;
+use crate::runtime::state::AppState;
 use projections::projection::time_text;
 
 /// Claims `mobile` for `user_id`. Error 10001 when another account holds it. A claim
@@ -52,13 +52,7 @@ async fn take_over_abandoned(
     if holder.created_at >= time_text(state.now() - timeout) {
         return Ok(false);
     }
-    let registered = state
-        .users
-        .load(&holder.user_id)
-        .await
-        .map_err(ApiError::internal)?
-        .id
-        .is_some();
+    let registered = state.users.load(&holder.user_id).await?.id.is_some();
     if registered {
         return Ok(false);
     }

@@ -172,11 +172,32 @@ impl From<sqlx::Error> for ApiError {
     }
 }
 
-impl From<projections::ProjectionError> for ApiError {
-    fn from(error: projections::ProjectionError) -> Self {
-        Self::internal(error)
-    }
+/// Infrastructure failures answered as [`ApiError::internal`] (logged, 500 "unknown
+/// error"), so a handler writes `?`: the store, the read side, the object store, a
+/// blocking task, and our own stored documents and ids that do not parse (a
+/// borrower's input never reaches these: [`ApiJson`] refuses it with 10004 first).
+macro_rules! internal_from {
+    ($($error:ty),* $(,)?) => {$(
+        impl From<$error> for ApiError {
+            fn from(error: $error) -> Self {
+                Self::internal(error)
+            }
+        }
+    )*};
 }
+
+internal_from!(
+    projections::ProjectionError,
+    projections::store::StoreError,
+    crate::providers::storage::StorageError,
+    object_store::Error,
+    crate::documents::RenderError,
+    crate::config::ConfigError,
+    rust_decimal::Error,
+    serde_json::Error,
+    uuid::Error,
+    tokio::task::JoinError,
+);
 
 /// Where a JSON text holds a NUL character (`\u0000`) in a string or a key, as a path
 /// such as `contacts[0].name` (`body` for the top level); `None` when it holds none or

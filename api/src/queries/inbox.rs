@@ -11,8 +11,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::envelope::ApiError;
-use crate::state::AppState;
+use crate::http::envelope::ApiError;
+use crate::runtime::state::AppState;
 
 /// One notice as `/jackey/user/notices` lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]

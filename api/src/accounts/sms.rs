@@ -12,8 +12,8 @@ use rand::Rng;
 use sha2::{Digest, Sha256};
 
 use crate::db::sms_codes::{self as db, NewCode};
-use crate::envelope::ApiError;
-use crate::state::AppState;
+use crate::http::envelope::ApiError;
+use crate::runtime::state::AppState;
 
 /// What a code is for; a code for one purpose never unlocks another.
 pub const PURPOSES: [&str; 6] = ["register", "login", "unlock", "bank", "pin", "reset"];

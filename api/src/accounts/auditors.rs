@@ -9,9 +9,9 @@ use aggregates::services::{Clock, SecretHasher};
 use aggregates::ErrorCode;
 
 use crate::db::auditors as db;
-use crate::envelope::ApiError;
-use crate::services::Argon2Hasher;
-use crate::state::AppState;
+use crate::http::envelope::ApiError;
+use crate::runtime::services::Argon2Hasher;
+use crate::runtime::state::AppState;
 use projections::store::Database;
 
 /// Shortest auditor password accepted by [`create_auditor`].

@@ -25,8 +25,8 @@ use projections::projection::all;
 use projections::runner::{wait_for_checkpoints, wait_for_replicated_checkpoints};
 use projections::store::{EventLog, LogPosition};
 
-use crate::envelope::ApiError;
-use crate::state::AppState;
+use crate::http::envelope::ApiError;
+use crate::runtime::state::AppState;
 
 /// The response header with the position of the call's last write.
 pub const LOG_POSITION: &str = "x-log-position";
@@ -59,8 +59,7 @@ pub async fn record_latest(
 ) -> Result<(), ApiError> {
     let position = EventLog::new(&state.database)
         .position_of(aggregate_type, aggregate_id)
-        .await
-        .map_err(ApiError::internal)?;
+        .await?;
     if let Some(position) = position {
         record(position);
     }

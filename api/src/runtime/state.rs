@@ -15,7 +15,8 @@ use projections::store::{CommandBus, Database, EventLog, RetryPolicy};
 use tokio::sync::Notify;
 
 use crate::config::{Env, LendingConfig};
-use crate::envelope::ApiError;
+use crate::http::envelope::ApiError;
+use crate::http::middleware::{command_count, idempotency, read_your_writes};
 
 /// Shared state of the handlers: one pointer to the [`Shared`] parts, which it
 /// dereferences to (`state.database`, `state.env`, …).
@@ -74,9 +75,9 @@ pub struct Shared {
     /// Order services.
     pub order_services: OrderServices,
     /// Per-IP rate limits on login, SMS and unlock.
-    pub rate_limits: Arc<crate::ops::RateLimits>,
+    pub rate_limits: Arc<crate::http::middleware::ops::RateLimits>,
     /// Uploaded images (`STORAGE_URL`).
-    pub storage: crate::files::Storage,
+    pub storage: crate::providers::storage::Storage,
     /// The checkpoints this process's workers commit, on which commands wait for
     /// their read models.
     pub checkpoints: Checkpoints,
@@ -95,7 +96,7 @@ impl AppState {
     /// Runs a command (retrying optimistic-concurrency conflicts) and wakes the
     /// workers. It does not wait for the read models: the call answers with the log
     /// position of the command's last event (`X-Log-Position`,
-    /// [`crate::read_your_writes`]), which the caller's next query waits for.
+    /// [`crate::http::middleware::read_your_writes`]), which the caller's next query waits for.
     /// Returns the committed events.
     pub async fn execute<A>(
         &self,
@@ -110,8 +111,8 @@ impl AppState {
         A::Error: Into<ApiError>,
         AggregateError<A::Error>: Into<ApiError>,
     {
-        crate::command_count::record();
-        let key = crate::idempotency::current_key();
+        command_count::record();
+        let key = idempotency::current_key();
         let metadata = actor.metadata(request_id, key.as_deref());
         let policy = RetryPolicy {
             max_retries: 10,
@@ -129,8 +130,8 @@ impl AppState {
         if !events.is_empty() {
             self.wakeup.notify_waiters();
             match position {
-                Some(position) => crate::read_your_writes::record(position),
-                None => crate::read_your_writes::record_latest(self, A::TYPE, id).await?,
+                Some(position) => read_your_writes::record(position),
+                None => read_your_writes::record_latest(self, A::TYPE, id).await?,
             }
         }
         Ok(events)
@@ -187,10 +188,7 @@ impl AppState {
     /// log: for the auditor's books, which answer as of the request whoever wrote.
     pub async fn read_models_at_head(&self) -> Result<(), ApiError> {
         self.wakeup.notify_waiters();
-        let head = EventLog::new(&self.database)
-            .head()
-            .await
-            .map_err(ApiError::internal)?;
-        crate::read_your_writes::wait_for(self, head).await
+        let head = EventLog::new(&self.database).head().await?;
+        read_your_writes::wait_for(self, head).await
     }
 }
