@@ -19,7 +19,7 @@
  * Why after the first frame: with the tags in the HTML, a fast connection (or a cached
  * revisit) delivered the code with the page and a slow phone spent its first half
  * second compiling and running it before painting anything; the splash (the lender's
- * name and licence, api/src/web_app.rs) now shows first on every connection. Waiting
+ * name and licence, api/src/http/web_app.rs) now shows first on every connection. Waiting
  * for the frame costs one frame. Lighthouse agrees: its model counted every script
  * that had arrived before the first paint as blocking it (FCP 0.7 s or 1.9 s from run
  * to run). When no frame comes (a page opened in a background tab), a timer starts

@@ -18,7 +18,7 @@ export function Loading() {
 }
 
 /**
- * The lender's line the api wrote into index.html's splash (api/src/web_app.rs),
+ * The lender's line the api wrote into index.html's splash (api/src/http/web_app.rs),
  * read before React replaces the splash, so the React copy below keeps it.
  */
 const lenderLine = typeof document === 'undefined' ? null : (document.querySelector('.boot__lender')?.textContent ?? null);
