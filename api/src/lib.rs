@@ -91,7 +91,7 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
         catalogue: configured,
         compliance: Arc::new(env.compliance_profile.clone()),
     };
-    let leases = projections::lease::Leases::for_database(&database);
+    let leases = projections::consumer::lease::Leases::for_database(&database);
     let buses = projections::process::CommandBuses::new(
         &database,
         user_services.clone(),
@@ -110,7 +110,7 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
         order_services,
         rate_limits: Arc::new(ops::RateLimits::new(client_ip_source)),
         storage,
-        checkpoints: projections::runner::Checkpoints::default(),
+        checkpoints: projections::consumer::runner::Checkpoints::default(),
         leases,
         documents,
     }))
@@ -197,7 +197,7 @@ pub struct Application {
     listener: tokio::net::TcpListener,
     router: Router,
     stop_workers: watch::Sender<bool>,
-    leases: projections::lease::Leases,
+    leases: projections::consumer::lease::Leases,
 }
 
 impl Application {
@@ -250,7 +250,7 @@ impl Application {
                 source,
             })?;
         let (stop_workers, stopped) = watch::channel(false);
-        let wakeup = projections::runner::wakeup_for(&state.database).await;
+        let wakeup = projections::consumer::runner::wakeup_for(&state.database).await;
         // Commands in this process poke the same signal the workers wait on.
         let state = AppState::from(state::Shared {
             wakeup: wakeup.clone(),

@@ -2,39 +2,32 @@
 //! workers and the replay tool (DESIGN.md "Stores", "Read models").
 //!
 //! - [`store`]: the event store on SQLite and PostgreSQL, commands, the global log.
-//! - [`projection`], [`users`], [`orders`] (with [`notices`]), [`wallets`], [`ledger`]: the read models,
-//!   each written once against [`rows::RowStore`] so the live workers and `rebuild`
-//!   share one implementation.
+//! - [`projection`] and [`read_models`] (users, orders with their notices and
+//!   receipts, wallets, the ledger): the read models, each written once against
+//!   [`rows::RowStore`] so the live workers and `rebuild` share one implementation;
+//!   [`rows`] holds the read side's SQL (rows, checkpoints, shadow tables).
+//! - [`reads`] and [`views`]: the typed queries of the read models and the documents
+//!   they answer.
+//! - [`consumer`]: the one loop every log consumer runs on, the checkpointed workers,
+//!   the log feed, the leases of which process runs each consumer, and their lag.
 //! - [`clock`]: the wall clock, the only reader of the system time.
-//! - [`lag`]: how long events take to reach the read models.
-//! - [`lease`]: which process runs each log consumer.
-//! - `cursor`: where a live workflow stands, and when its checkpoint row is written.
-//! - [`runner`]: checkpointed workers (one transaction per batch: rows + checkpoint).
-//! - [`rebuild`]: rebuild from the log, compare with the live tables, hash them.
+//! - [`rebuild`], [`verify`], [`history`]: rebuild from the log, compare with the live
+//!   tables, an aggregate's history.
 //! - [`process`]: the process managers that move money between aggregates.
+//! - [`workload`]: the generator of realistic logs for benchmarks and replay tests.
 
 pub mod clock;
 pub mod consumer;
-mod cursor;
-pub mod feed;
 pub mod history;
-pub mod lag;
-pub mod lease;
-pub mod ledger;
-pub mod notices;
-pub mod orders;
 pub mod process;
 pub mod projection;
+pub mod read_models;
 pub mod reads;
 pub mod rebuild;
-pub mod receipts;
 pub mod rows;
-pub mod runner;
 pub mod store;
-pub mod users;
 pub mod verify;
 pub mod views;
-pub mod wallets;
 pub mod workload;
 
 pub use projection::{Projection, ProjectionError};

@@ -83,7 +83,7 @@ pub trait Projection: Send + Sync {
 
     /// The aggregate types whose events it applies (`Aggregate::TYPE`). A live batch
     /// holding none of them leaves its tables alone: its checkpoint then moves in a
-    /// transaction another read model opens anyway ([`crate::runner::Runner`]).
+    /// transaction another read model opens anyway ([`crate::consumer::runner::Runner`]).
     fn follows(&self) -> &'static [&'static str];
 
     /// True when `event` is of an aggregate type it [follows](Projection::follows).
@@ -105,11 +105,11 @@ pub trait Projection: Send + Sync {
 /// Every read-model projection, in a fixed order.
 pub fn all() -> Vec<Arc<dyn Projection>> {
     vec![
-        Arc::new(crate::users::UsersProjection),
-        Arc::new(crate::orders::OrdersProjection),
-        Arc::new(crate::wallets::WalletsProjection),
-        Arc::new(crate::ledger::LedgerProjection),
-        Arc::new(crate::receipts::ReceiptsProjection),
+        Arc::new(crate::read_models::users::UsersProjection),
+        Arc::new(crate::read_models::orders::OrdersProjection),
+        Arc::new(crate::read_models::wallets::WalletsProjection),
+        Arc::new(crate::read_models::ledger::LedgerProjection),
+        Arc::new(crate::read_models::receipts::ReceiptsProjection),
     ]
 }
 

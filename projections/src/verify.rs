@@ -17,13 +17,13 @@ use aggregates::wallet::Wallet;
 use cqrs_es::Aggregate;
 use rust_decimal::Decimal;
 
-use crate::ledger::{borrower_wallet, LEDGER_JOURNAL};
+use crate::consumer::runner::read_checkpoint;
 use crate::projection::{all, ProjectionError};
+use crate::read_models::ledger::{borrower_wallet, LEDGER_JOURNAL};
+use crate::read_models::wallets::WALLET;
 use crate::rebuild::{fold_log, row_text};
 use crate::rows::{dump_table, MemoryStore, Value};
-use crate::runner::read_checkpoint;
 use crate::store::{Database, EventLog, LogPosition, Payload};
-use crate::wallets::WALLET;
 
 /// What `verify` found.
 #[derive(Debug, Default, Clone)]

@@ -17,10 +17,10 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
+use projections::consumer::runner::Runner;
 use projections::history::{export, order_history, state_as_of};
 use projections::projection::{all, by_name};
 use projections::rebuild::{rebuild, tables_hash};
-use projections::runner::Runner;
 use projections::store::{Database, EventLog, DEFAULT_DATABASE_URL};
 use projections::verify::verify;
 

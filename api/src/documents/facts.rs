@@ -8,8 +8,8 @@ use aggregates::order::Order;
 use aggregates::ErrorCode;
 use axum::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
+use projections::read_models::receipts::Receipt;
 use projections::reads::documents as document_rows;
-use projections::receipts::Receipt;
 use serde::Serialize;
 use serde_json::Value as Json;
 use utoipa::ToSchema;
@@ -250,7 +250,7 @@ pub async fn statement(state: &AppState, request: DocumentRequest) -> Result<Res
     // process shows, though no command of the caller waited for it.
     state.read_models_at_head().await?;
     let facts = StatementFacts {
-        receivable_account: projections::ledger::loan_receivable(&request.order_id),
+        receivable_account: projections::read_models::ledger::loan_receivable(&request.order_id),
         postings: queries::postings(state, &request.order_id).await?,
         receipts: document_rows::receipts(state.read_models(), &request.order_id).await?,
         header,
@@ -271,7 +271,7 @@ pub struct ReceiptView {
     pub receipt_no: String,
     /// `payment` or `refund`.
     #[schema(value_type = String, example = "payment")]
-    pub kind: projections::receipts::ReceiptKind,
+    pub kind: projections::read_models::receipts::ReceiptKind,
     /// The amount received or sent back.
     #[schema(example = "1500.00")]
     pub amount: String,
@@ -279,14 +279,14 @@ pub struct ReceiptView {
     pub at: String,
     /// How a payment came (`online` or `manual`); `null` for a refund.
     #[schema(value_type = Option<String>)]
-    pub channel: Option<projections::receipts::Channel>,
+    pub channel: Option<projections::read_models::receipts::Channel>,
     /// What of a payment went to the loan.
     pub applied: String,
     /// What of a payment was refunded.
     pub refunded: String,
     /// A refund's state (`null` for a payment).
     #[schema(value_type = Option<String>)]
-    pub status: Option<projections::receipts::RefundStatus>,
+    pub status: Option<projections::read_models::receipts::RefundStatus>,
     /// A refund's payment receipt.
     pub for_receipt_no: Option<String>,
 }

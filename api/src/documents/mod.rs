@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use aggregates::pricing::{Disclosure, Lender};
 use chrono::{DateTime, NaiveDate, Utc};
-use projections::receipts::{Channel, Receipt, ReceiptKind, RefundStatus};
+use projections::read_models::receipts::{Channel, Receipt, ReceiptKind, RefundStatus};
 use rust_decimal::Decimal;
 use serde_json::Value as Json;
 use sha2::{Digest, Sha256};
@@ -205,7 +205,7 @@ pub struct ReceiptFacts {
 pub struct StatementPosting {
     /// When (UTC).
     pub at: String,
-    /// The entry's code (`projections::ledger::ENTRY_DESCRIPTIONS`), if known.
+    /// The entry's code (`projections::read_models::ledger::ENTRY_DESCRIPTIONS`), if known.
     pub code: Option<String>,
     /// The entry's stored description.
     pub description: String,

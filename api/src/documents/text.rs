@@ -109,7 +109,7 @@ texts! {
     closing_balance: "Balance owed now", "当前欠款余额", "Natitirang utang ngayon";
     total_received: "Payments received", "收到的付款", "Mga bayad na tinanggap";
     total_refunded: "Refunded to the borrower", "退还借款人", "Ibinalik sa nanghihiram";
-    // Ledger accounts (projections::ledger).
+    // Ledger accounts (projections::read_models::ledger).
     acct_lender_cash: "Lender cash", "放款方现金", "Cash ng nagpapautang";
     acct_payout_clearing: "Payouts in transit (bank)", "在途放款（银行）", "Mga payout na nasa biyahe (bangko)";
     acct_payment_clearing: "Payments in transit (provider)", "在途还款（支付机构）", "Mga bayad na nasa biyahe (provider)";
@@ -117,7 +117,7 @@ texts! {
     acct_fee_income: "Fee income", "费用收入", "Kita sa bayarin";
     acct_loan_receivable: "Loan receivable", "应收贷款", "Loan na sisingilin";
     acct_borrower_wallet: "Borrower's cash held", "借款人钱包", "Perang hawak para sa nanghihiram";
-    // Journal entries (projections::ledger::ENTRY_DESCRIPTIONS).
+    // Journal entries (projections::read_models::ledger::ENTRY_DESCRIPTIONS).
     entry_payout_sent: "Payout sent to the borrower's bank", "放款已发往借款人银行", "Naipadala ang payout sa bangko ng nanghihiram";
     entry_payout_confirmed: "Payout confirmed: principal and interest receivable, fee earned", "放款已确认：应收本金和利息，收取手续费", "Kumpirmado ang payout: sisingilin ang prinsipal at interes, kinita ang bayarin";
     entry_payout_returned: "Payout returned by the bank", "放款被银行退回", "Ibinalik ng bangko ang payout";

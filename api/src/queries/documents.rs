@@ -19,7 +19,8 @@ pub async fn postings(state: &AppState, order_id: &str) -> Result<Vec<StatementP
         .map(|(at, description, account, amount)| {
             Ok(StatementPosting {
                 at,
-                code: projections::ledger::entry_code(&description).map(str::to_string),
+                code: projections::read_models::ledger::entry_code(&description)
+                    .map(str::to_string),
                 description,
                 account,
                 amount: amount.parse::<Decimal>()?,

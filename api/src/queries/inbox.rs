@@ -1,5 +1,5 @@
 //! The borrower's in-app inbox (PRODUCT.md 12.5): the notices of the `notice` read
-//! model ([`projections::notices`]), newest first, and which of them the borrower has
+//! model ([`projections::read_models::notices`]), newest first, and which of them the borrower has
 //! read (`notice_read`, kept by the api so a rebuild of the read models never marks
 //! them unread again).
 //!

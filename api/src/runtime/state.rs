@@ -10,7 +10,7 @@ use aggregates::user::User;
 use aggregates::wallet::Wallet;
 use aggregates::Actor;
 use cqrs_es::{Aggregate, AggregateError, EventEnvelope};
-use projections::runner::Checkpoints;
+use projections::consumer::runner::Checkpoints;
 use projections::store::{CommandBus, Database, EventLog, RetryPolicy};
 use tokio::sync::Notify;
 
@@ -82,8 +82,8 @@ pub struct Shared {
     /// their read models.
     pub checkpoints: Checkpoints,
     /// Which log consumers this process leads (one process per consumer on a
-    /// shared PostgreSQL; the others stand by: `projections::lease`).
-    pub leases: projections::lease::Leases,
+    /// shared PostgreSQL; the others stand by: `projections::consumer::lease`).
+    pub leases: projections::consumer::lease::Leases,
     /// The PDF renderer with its checked font (`PDF_FONT`).
     pub documents: Arc<crate::documents::Documents>,
 }

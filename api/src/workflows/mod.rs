@@ -19,7 +19,7 @@
 //! worker, the reminder and erasure workflows — all on the one consumer loop of
 //! [`projections::consumer`] — and the scheduler. Several api processes may run them
 //! against one PostgreSQL: each consumer runs in the one process that holds its lease
-//! ([`projections::lease`]) while the others stand by, and checkpoints (compare-and-set,
+//! ([`projections::consumer::lease`]) while the others stand by, and checkpoints (compare-and-set,
 //! advisory locks) and idempotent steps keep every effect single even when two overlap.
 
 pub mod erasure;
@@ -31,11 +31,11 @@ pub mod sms_relay;
 use std::sync::Arc;
 use std::time::Duration;
 
+use projections::consumer::feed::LogFeed;
+use projections::consumer::runner::Runner;
 use projections::consumer::{self, Consumer, WorkflowConsumer};
-use projections::feed::LogFeed;
 use projections::process::{CommandBuses, LoanProcess, LOAN_PROCESS_PARTITIONS};
 use projections::projection::all;
-use projections::runner::Runner;
 use tokio::sync::{watch, Notify};
 
 use crate::runtime::state::AppState;
@@ -171,7 +171,7 @@ fn spawn_timed(state: &AppState, shutdown: watch::Receiver<bool>) {
 /// Passes each append's wake-up on to the workflows while this process does not lead
 /// the log reader `reader` (whose published batches wake them otherwise).
 async fn forward_wakeups(
-    leases: projections::lease::Leases,
+    leases: projections::consumer::lease::Leases,
     reader: &'static str,
     wakeup: Arc<Notify>,
     published: Arc<Notify>,

@@ -17,7 +17,7 @@
 //!   inserts nothing the second time; and only while the reminder is still true
 //!   ([`Order::reminder_holds`]), so a step run late sends no stale text;
 //! - **the notice** is a row of the `notice` read model written by the `orders`
-//!   projection ([`projections::notices`]).
+//!   projection ([`projections::read_models::notices`]).
 //!
 //! Two api processes running the pass at once send the same command to the same
 //! order: the event store's optimistic concurrency lets one `ReminderDue` commit, the

@@ -153,7 +153,7 @@ impl TestApp {
 
     /// `state` with its workers running; with `storage`, images go there.
     async fn running(state: AppState, storage: Option<Storage>) -> Self {
-        let wakeup = projections::runner::wakeup_for(&state.database).await;
+        let wakeup = projections::consumer::runner::wakeup_for(&state.database).await;
         let state = AppState::from(api::runtime::state::Shared {
             wakeup: wakeup.clone(),
             storage: storage.unwrap_or(state.storage.clone()),
@@ -556,7 +556,7 @@ impl TestApp {
         for _ in 0..50 {
             let head = log.head().await.unwrap();
             assert!(
-                projections::runner::wait_for_checkpoints(
+                projections::consumer::runner::wait_for_checkpoints(
                     database,
                     &self.state.checkpoints,
                     &workflows,

@@ -39,7 +39,7 @@ async fn settle(app: &TestApp) {
     let database = &app.state.database;
     let head = EventLog::new(database).head().await.unwrap();
     assert!(
-        projections::runner::wait_for_checkpoints(
+        projections::consumer::runner::wait_for_checkpoints(
             database,
             &app.state.checkpoints,
             &[REMINDER_WORKER],

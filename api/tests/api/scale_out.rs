@@ -39,7 +39,10 @@ async fn each_consumer_runs_in_one_process_and_the_other_takes_over() {
         return;
     };
     let all = every_consumer().await;
-    assert!(all.contains(projections::runner::READ_MODELS), "{all:?}");
+    assert!(
+        all.contains(projections::consumer::runner::READ_MODELS),
+        "{all:?}"
+    );
     let leading_on_b = || -> BTreeSet<_> { b.state.leases.leading().into_iter().collect() };
     let on_a = leading_soon(&a, |on_a| on_a.union(&leading_on_b()).count() == all.len()).await;
     let on_b = leading_on_b();

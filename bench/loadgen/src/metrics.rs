@@ -25,7 +25,7 @@ impl LagWindow {
 
     /// The lag of the events applied since [`LagWindow::open`]: `{events, p50Ms, p99Ms,
     /// maxBucketMs, maxSinceStartMs}`. Quantiles are bucket upper bounds (the
-    /// histogram's resolution, `projections::lag`: … 20, 25, 30, 35, 40, 45, 50, 60, 75,
+    /// histogram's resolution, `projections::consumer::lag`: … 20, 25, 30, 35, 40, 45, 50, 60, 75,
     /// 100, 150 ms …).
     pub async fn close(self, api: &Api) -> Value {
         let (end, max_since_start) = scrape(api).await;

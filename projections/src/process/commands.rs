@@ -11,12 +11,12 @@ use aggregates::types::BankAccount;
 use aggregates::user::UserCommand;
 use aggregates::wallet::WalletCommand;
 use aggregates::Actor;
-use cqrs_es::AggregateError;
+use cqrs_es::{Aggregate, AggregateError};
 use uuid::Uuid;
 
 use super::LoanProcess;
 use crate::projection::ProjectionError;
-use crate::store::{RetryPolicy, StoredEvent};
+use crate::store::{CommandBus, RetryPolicy, StoredEvent};
 
 /// A command the manager sent was refused by the domain: the step is skipped and
 /// logged (retrying a refusal cannot succeed); infrastructure errors are retried.
@@ -67,36 +67,45 @@ impl LoanProcess {
         metadata
     }
 
+    /// Sends `command` to the borrower's wallet (its id is the user's) with the cause's
+    /// metadata; a refusal is logged and skipped.
     pub(super) async fn wallet(
         &self,
         user_id: Uuid,
         command: WalletCommand,
         cause: &StoredEvent,
     ) -> Result<(), ProjectionError> {
-        self.failpoint()?;
-        let result = self
-            .wallets
-            .execute_with_retry(
-                &user_id.to_string(),
-                || command.clone(),
-                Self::metadata(cause),
-                RetryPolicy::default(),
-            )
-            .await;
-        result.map(drop).or_else(refused)
+        self.send(&self.wallets, user_id, command, cause).await
     }
 
+    /// Sends `command` to the borrower with the cause's metadata; a refusal is logged
+    /// and skipped.
     pub(super) async fn user(
         &self,
         user_id: Uuid,
         command: UserCommand,
         cause: &StoredEvent,
     ) -> Result<(), ProjectionError> {
+        self.send(&self.users, user_id, command, cause).await
+    }
+
+    /// Counts the command ([`Self::failpoint`]) and sends it to aggregate `id` on
+    /// `bus`, retried on a concurrency conflict; a refusal is logged and skipped.
+    async fn send<A>(
+        &self,
+        bus: &CommandBus<A>,
+        id: Uuid,
+        command: A::Command,
+        cause: &StoredEvent,
+    ) -> Result<(), ProjectionError>
+    where
+        A: Aggregate + Clone,
+        A::Command: Clone + Sync,
+    {
         self.failpoint()?;
-        let result = self
-            .users
+        let result = bus
             .execute_with_retry(
-                &user_id.to_string(),
+                &id.to_string(),
                 || command.clone(),
                 Self::metadata(cause),
                 RetryPolicy::default(),

@@ -101,7 +101,7 @@ async fn ensure_partition_checkpoint(
     name: &str,
 ) -> Result<(), ProjectionError> {
     crate::rows::checkpoints::copy_checkpoint(database, name, LOAN_PROCESS).await?;
-    crate::runner::ensure_checkpoint(database, name).await
+    crate::consumer::runner::ensure_checkpoint(database, name).await
 }
 
 /// A stable partition of an aggregate id (FNV-1a): the same in every process and
@@ -432,7 +432,7 @@ impl crate::consumer::Workflow for LoanProcess {
     async fn ensure(&self) -> Result<(), ProjectionError> {
         match self.partition {
             Some(_) => ensure_partition_checkpoint(&self.database, self.name()).await,
-            None => crate::runner::ensure_checkpoint(&self.database, LOAN_PROCESS).await,
+            None => crate::consumer::runner::ensure_checkpoint(&self.database, LOAN_PROCESS).await,
         }
     }
 

@@ -1,6 +1,6 @@
 //! The auditor console (PRODUCT.md 7): the review queue, an order and its
 //! applicant, the timeline, the journal and the trial balance. Tables: the read
-//! models of [`crate::orders`], [`crate::users`] and [`crate::ledger`], and the api's
+//! models of [`crate::read_models::orders`], [`crate::read_models::users`] and [`crate::read_models::ledger`], and the api's
 //! `auditor` (names only).
 
 use std::collections::HashMap;

@@ -5,7 +5,7 @@
 //! whether the token is live before it uses the rows.
 //!
 //! Tables: the api's `auth_token` and `sms_outbox`, the read models of
-//! [`crate::users`] and [`crate::orders`].
+//! [`crate::read_models::users`] and [`crate::read_models::orders`].
 
 use super::Session;
 use crate::projection::ProjectionError;

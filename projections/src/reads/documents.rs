@@ -1,9 +1,9 @@
 //! What the PDF documents are printed from: the order's receipts
-//! ([`crate::receipts`]), its journal ([`crate::ledger`]) and the api's record of
+//! ([`crate::read_models::receipts`]), its journal ([`crate::read_models::ledger`]) and the api's record of
 //! every download (`document_download`, migration 0013).
 
 use crate::projection::ProjectionError;
-use crate::receipts::Receipt;
+use crate::read_models::receipts::Receipt;
 use crate::store::Database;
 
 fn parse(doc: &str) -> Result<Receipt, ProjectionError> {

@@ -1,4 +1,4 @@
-//! The borrower's in-app notices ([`crate::notices`]) with their read marks
+//! The borrower's in-app notices ([`crate::read_models::notices`]) with their read marks
 //! (`notice_read`, written by the borrower's own call, not derived from events).
 
 use crate::projection::ProjectionError;

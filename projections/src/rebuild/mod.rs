@@ -12,9 +12,9 @@ use sha2::{Digest, Sha256};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use crate::consumer::runner::{begin, set_checkpoint};
 use crate::projection::{Projection, ProjectionError};
 use crate::rows::{dump_table, MemoryStore, Row, Value};
-use crate::runner::{begin, set_checkpoint};
 use crate::store::{Database, EventLog, LogPosition, StoredEvent};
 
 /// Events read per page while folding the log: large pages make the query's round trip

@@ -1,7 +1,7 @@
 //! The checkpoints of the log's consumers (`projection_checkpoint`): where each read
 //! model, workflow and partition has got to in the log. Created at the start of the
 //! log, read, set by a rebuild, and moved by compare-and-set in the transaction that
-//! applies the batch (`crate::runner`'s guarantees).
+//! applies the batch (`crate::consumer::runner`'s guarantees).
 
 use crate::projection::{time_text, ProjectionError};
 use crate::rows::transaction::begin;

@@ -16,9 +16,9 @@ use std::sync::Arc;
 use sqlx::PgPool;
 use tokio::sync::Semaphore;
 
+use crate::consumer::runner::set_checkpoint;
 use crate::projection::ProjectionError;
 use crate::rows::{copy_rows, MemoryStore, SqlTx, TableSpec, Value};
-use crate::runner::set_checkpoint;
 use crate::store::LogPosition;
 
 /// Tables written at once: the machine's cores are shared by this process (formatting

@@ -1,6 +1,6 @@
 //! PostgreSQL session-level advisory locks, keyed by a class and a name within the
 //! current schema (so two deployments sharing a server never take each other's).
-//! `crate::lease` holds one per log consumer this process leads.
+//! `crate::consumer::lease` holds one per log consumer this process leads.
 
 use sqlx::PgConnection;
 

@@ -43,7 +43,7 @@ pub trait Appends: Send + Sync {
 /// UTC with microseconds, [`now_text`]), unless it has one (a replayed import keeps
 /// its own). An append calls it once it holds its connection, just before its
 /// statement, so the stamp is when the events were written: history shows it as their
-/// commit time (P9), and the read models' lag ([`crate::lag`]) counts from it. Stamped
+/// commit time (P9), and the read models' lag ([`crate::consumer::lag`]) counts from it. Stamped
 /// before the append took its connection, the lag also counted the command's wait for
 /// one, tens of milliseconds at 64 clients (bench/PROFILE.md, issue 14).
 pub(super) fn stamp(events: &mut [SerializedEvent], at: &str) {

@@ -5,7 +5,7 @@
 //! Read models and consumer checkpoints are derived from the log: a crash may lose
 //! their last commits, rows and checkpoint together, and the worker applies those
 //! events again. PostgreSQL commits them without waiting for the WAL flush
-//! (`synchronous_commit = off`, [`crate::runner::begin_derived`]); a
+//! (`synchronous_commit = off`, [`crate::consumer::runner::begin_derived`]); a
 //! [`SqliteTx::Derived`] does the same on SQLite: its connection switches to
 //! `synchronous=NORMAL` for that one commit and back to `FULL` right after.
 //!

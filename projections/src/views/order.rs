@@ -1,6 +1,6 @@
 //! The order's answers (PRODUCT.md 8 and 10): the `/loan/orderInfo` document, its
 //! timeline, the list and the progress of the latest order. Built by
-//! [`crate::orders`] and [`crate::reads::borrower`]; see [`crate::views`] for the
+//! [`crate::read_models::orders`] and [`crate::reads::borrower`]; see [`crate::views`] for the
 //! field order of stored documents.
 
 use aggregates::order::{ReminderKind, ReviewStage};

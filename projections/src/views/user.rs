@@ -1,5 +1,5 @@
 //! The borrower's own record (`/user/info`, PRODUCT.md 10 "User"): the document the
-//! `users` projection stores in `user_profile.doc` ([`crate::users::user_doc`]) and the
+//! `users` projection stores in `user_profile.doc` ([`crate::read_models::users::user_doc`]) and the
 //! answer made of it. See [`crate::views`] for the field order of stored documents.
 
 use aggregates::types::ResubmissionItem;

@@ -2,10 +2,10 @@
 //! session and the order's row in one statement, with only the `order_detail`
 //! columns asked for, and never another borrower's order (issue 14, queries).
 
-use projections::orders::{LOAN_PROGRESS, ORDER_DETAIL};
+use projections::consumer::runner::begin;
+use projections::read_models::orders::{LOAN_PROGRESS, ORDER_DETAIL};
 use projections::reads::borrower::{order, OrderColumns, OrderRow};
 use projections::rows::{Row, RowStore};
-use projections::runner::begin;
 
 use crate::helpers::TestDb;
 

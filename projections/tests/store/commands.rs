@@ -220,7 +220,7 @@ async fn a_refused_command_writes_nothing(db: &TestDb) {
 /// not when the command decided them: a command whose append waits for one (every
 /// connection that writes is held here for 300 ms after the command loaded) is stamped
 /// after the wait, and answers the stamp the log holds. The read models' lag counts
-/// from the stamp (`projections::lag`; bench/PROFILE.md, issue 14).
+/// from the stamp (`projections::consumer::lag`; bench/PROFILE.md, issue 14).
 async fn a_command_is_stamped_when_its_append_is_written(db: &TestDb) {
     let meeting = Arc::new(Barrier::new(2));
     let bus = CommandBus::<Counter>::new(&db.database, CounterServices::meeting(meeting.clone()));

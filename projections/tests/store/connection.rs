@@ -459,8 +459,8 @@ async fn synchronous_of(executor: impl sqlx::SqliteExecutor<'_>) -> i64 {
 /// was dropped halfway, so an event append never commits without its fsync.
 #[tokio::test]
 async fn a_derived_sqlite_commit_skips_its_fsync_and_leaves_the_writer_durable() {
+    use projections::consumer::runner::begin_derived;
     use projections::rows::SqlTx;
-    use projections::runner::begin_derived;
 
     let db = TestDb::sqlite().await;
     let Database::Sqlite { pool, .. } = &db.database else {
@@ -511,7 +511,7 @@ async fn a_derived_sqlite_commit_skips_its_fsync_and_leaves_the_writer_durable()
 #[tokio::test]
 async fn a_dropped_derived_transaction_keeps_an_in_memory_database() {
     let database = Database::connect("sqlite::memory:").await.expect("open");
-    let mut tx = projections::runner::begin_derived(&database, &[])
+    let mut tx = projections::consumer::runner::begin_derived(&database, &[])
         .await
         .unwrap();
     tx.execute(

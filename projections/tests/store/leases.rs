@@ -1,4 +1,4 @@
-//! One process at a time runs each log consumer (issue 14 item 6, `projections::lease`):
+//! One process at a time runs each log consumer (issue 14 item 6, `projections::consumer::lease`):
 //! two "processes" (each its own lease connection and log reader) over one PostgreSQL
 //! store; one leads and applies every batch, the other stands by, and takes over when
 //! the leader dies.
@@ -7,9 +7,11 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use projections::lease::{Leases, LEASE_CLASS};
+use projections::consumer::lease::{Leases, LEASE_CLASS};
+use projections::consumer::runner::{
+    wait_for_checkpoints, Checkpoints, Runner, RunnerStats, READ_MODELS,
+};
 use projections::projection::all;
-use projections::runner::{wait_for_checkpoints, Checkpoints, Runner, RunnerStats, READ_MODELS};
 use projections::store::{Database, EventLog};
 use projections::verify::verify;
 use projections::workload::seed;
@@ -62,7 +64,7 @@ async fn applied_after_settling(process: &Process) -> u64 {
 /// its lease before the second asks, as a process started earlier would.
 async fn two_processes(database: &Database) -> (Checkpoints, Process, Process) {
     let board = Checkpoints::default();
-    let wakeup = projections::runner::wakeup_for(database).await;
+    let wakeup = projections::consumer::runner::wakeup_for(database).await;
     let first = start(database, &board, &wakeup);
     tokio::time::sleep(Duration::from_millis(200)).await;
     let second = start(database, &board, &wakeup);

@@ -10,18 +10,18 @@ use aggregates::user::{User, UserCommand, UserEvent};
 use aggregates::wallet::{Wallet, WalletCommand};
 use aggregates::Actor;
 use chrono::Days;
-use projections::orders::{
-    AUDIT_QUEUE, LOAN_PROGRESS, ORDER_DETAIL, ORDER_LIST, ORDER_TIMELINE, TRANSACTIONS,
-};
+use projections::consumer::runner::{read_checkpoint, Failpoint, Runner};
 use projections::process::LoanProcess;
 use projections::projection::{all, Projection};
+use projections::read_models::orders::{
+    AUDIT_QUEUE, LOAN_PROGRESS, ORDER_DETAIL, ORDER_LIST, ORDER_TIMELINE, TRANSACTIONS,
+};
+use projections::read_models::users::{REDACTED_HASH, USER_PROFILE};
+use projections::read_models::wallets::WALLET;
 use projections::rebuild::{rebuild, tables_hash};
 use projections::rows::{dump_table, Value};
-use projections::runner::{read_checkpoint, Failpoint, Runner};
 use projections::store::{CommandBus, Database, EventLog, LogPosition};
-use projections::users::{REDACTED_HASH, USER_PROFILE};
 use projections::verify::verify;
-use projections::wallets::WALLET;
 use projections::workload::seed;
 use rust_decimal_macros::dec;
 use uuid::Uuid;
@@ -412,7 +412,7 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
     assert_eq!(balances["payout_clearing"], 0);
     assert_eq!(balances["payment_clearing"], 0);
     assert_eq!(balances.values().sum::<i64>(), 0, "trial balance");
-    let journal = dump_table(database, &projections::ledger::LEDGER_JOURNAL)
+    let journal = dump_table(database, &projections::read_models::ledger::LEDGER_JOURNAL)
         .await
         .unwrap();
     // payout (2) + confirmation (3) + 5 × (recharge 2 + repayment 2 + applied 2)
@@ -456,9 +456,10 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
     let head = EventLog::new(database).head().await.unwrap();
     let names = ["users", "orders", "wallets", "ledger"];
     let short = std::time::Duration::from_millis(50);
-    let board = projections::runner::Checkpoints::default();
-    let caught_up =
-        || projections::runner::wait_for_checkpoints(database, &board, &names, head, short);
+    let board = projections::consumer::runner::Checkpoints::default();
+    let caught_up = || {
+        projections::consumer::runner::wait_for_checkpoints(database, &board, &names, head, short)
+    };
     assert!(!caught_up().await.unwrap());
     catch_up_all(database).await;
     assert!(caught_up().await.unwrap());
@@ -472,7 +473,7 @@ async fn a_runner_stopped_between_steps_ends_as_an_uninterrupted_run(db: &TestDb
     let crashing = Runner::new(database, orders.clone())
         .with_batch_size(50)
         .with_failpoint(Failpoint { after_events: 7 });
-    projections::runner::ensure_checkpoint(database, "orders")
+    projections::consumer::runner::ensure_checkpoint(database, "orders")
         .await
         .unwrap();
     let error = crashing.step().await.expect_err("the failpoint fires");
@@ -643,7 +644,7 @@ async fn one_batch_moves_every_read_model_and_writes_only_the_tables_it_concerns
 async fn checkpoints_move_all_together_or_not_at_all(db: &TestDb) {
     let database = &db.database;
     for name in ["first", "second"] {
-        projections::runner::ensure_checkpoint(database, name)
+        projections::consumer::runner::ensure_checkpoint(database, name)
             .await
             .unwrap();
     }
@@ -652,13 +653,17 @@ async fn checkpoints_move_all_together_or_not_at_all(db: &TestDb) {
         global_position,
     };
     // Another worker moves "second" to 3.
-    let mut tx = projections::runner::begin(database).await.unwrap();
-    projections::runner::advance_checkpoint(&mut tx, "second", LogPosition::START, at(3))
+    let mut tx = projections::consumer::runner::begin(database)
+        .await
+        .unwrap();
+    projections::consumer::runner::advance_checkpoint(&mut tx, "second", LogPosition::START, at(3))
         .await
         .unwrap();
     tx.commit().await.unwrap();
-    let mut tx = projections::runner::begin(database).await.unwrap();
-    let error = projections::runner::advance_checkpoints(
+    let mut tx = projections::consumer::runner::begin(database)
+        .await
+        .unwrap();
+    let error = projections::consumer::runner::advance_checkpoints(
         &mut tx,
         &[
             ("first", LogPosition::START),
@@ -676,8 +681,10 @@ async fn checkpoints_move_all_together_or_not_at_all(db: &TestDb) {
     );
     assert_eq!(read_checkpoint(database, "second").await.unwrap(), at(3));
     // From where they really are, both move in one statement.
-    let mut tx = projections::runner::begin(database).await.unwrap();
-    projections::runner::advance_checkpoints(
+    let mut tx = projections::consumer::runner::begin(database)
+        .await
+        .unwrap();
+    projections::consumer::runner::advance_checkpoints(
         &mut tx,
         &[("first", LogPosition::START), ("second", at(3))],
         at(7),
@@ -776,7 +783,7 @@ on_both_stores!(
 async fn a_failing_projection_is_reported_and_retried_until_it_catches_up(db: &TestDb) {
     let database = &db.database;
     seed(database, 3).await.unwrap();
-    let board = projections::runner::Checkpoints::default();
+    let board = projections::consumer::runner::Checkpoints::default();
     let runner = Runner::new(
         database,
         Arc::new(Flaky {
@@ -788,13 +795,13 @@ async fn a_failing_projection_is_reported_and_retried_until_it_catches_up(db: &T
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let wakeup = Arc::new(tokio::sync::Notify::new());
     let task = tokio::spawn(runner.run(
-        projections::lease::Leases::for_database(database),
+        projections::consumer::lease::Leases::for_database(database),
         wakeup,
         std::time::Duration::from_millis(20),
         stopped,
     ));
     let head = EventLog::new(database).head().await.unwrap();
-    let caught_up = projections::runner::wait_for_checkpoints(
+    let caught_up = projections::consumer::runner::wait_for_checkpoints(
         database,
         &board,
         &["flaky"],
@@ -818,14 +825,14 @@ async fn a_failing_projection_is_reported_and_retried_until_it_catches_up(db: &T
 
 async fn workers_wake_on_new_events_without_waiting_for_the_poll(db: &TestDb) {
     let database = &db.database;
-    let wakeup = projections::runner::wakeup_for(database).await;
-    let board = projections::runner::Checkpoints::default();
+    let wakeup = projections::consumer::runner::wakeup_for(database).await;
+    let board = projections::consumer::runner::Checkpoints::default();
     let runner = Runner::new(database, projections::projection::by_name("users").unwrap())
         .with_checkpoints(board.clone());
     let (stop, stopped) = tokio::sync::watch::channel(false);
     // A one-minute poll: only a wake-up can make the worker react within the test.
     let task = tokio::spawn(runner.run(
-        projections::lease::Leases::for_database(database),
+        projections::consumer::lease::Leases::for_database(database),
         wakeup.clone(),
         std::time::Duration::from_secs(60),
         stopped,
@@ -836,7 +843,7 @@ async fn workers_wake_on_new_events_without_waiting_for_the_poll(db: &TestDb) {
         wakeup.notify_waiters(); // in-process writers poke the worker; PostgreSQL uses NOTIFY
     }
     let head = EventLog::new(database).head().await.unwrap();
-    let woke = projections::runner::wait_for_checkpoints(
+    let woke = projections::consumer::runner::wait_for_checkpoints(
         database,
         &board,
         &["users"],

@@ -8,9 +8,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use projections::consumer::runner::Runner;
 use projections::projection::all;
 use projections::rebuild::{rebuild, tables_hash};
-use projections::runner::Runner;
 use projections::store::Database;
 use projections::workload::seed;
 

@@ -2,10 +2,10 @@
 //! `Buffered`), on both stores: the rows read are exactly the stored ones,
 //! whatever the keys hold, and a batch still reads what it wrote (issue 14).
 
-use projections::orders::ORDER_TIMELINE;
+use projections::consumer::runner::begin;
+use projections::read_models::orders::ORDER_TIMELINE;
+use projections::read_models::users::USER_PROFILE;
 use projections::rows::{Buffered, Row, RowStore, SqlTx, Value};
-use projections::runner::begin;
-use projections::users::USER_PROFILE;
 
 use crate::helpers::TestDb;
 

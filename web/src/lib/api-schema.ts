@@ -130,7 +130,7 @@ export interface paths {
         put?: never;
         /**
          * The ledger journal
-         * @description `code` names what an entry records (`payout_sent`, `repayment`, ... as projections::ledger::ENTRY_DESCRIPTIONS), `description` says it in English. Includes every event committed before the call. The body may be empty. `orderId` takes an order's id or its number (`HL-2611-000010`; an unknown number lists nothing). 10004 both filters or bad paging; 40007 an orderId that is neither.
+         * @description `code` names what an entry records (`payout_sent`, `repayment`, ... as projections::read_models::ledger::ENTRY_DESCRIPTIONS), `description` says it in English. Includes every event committed before the call. The body may be empty. `orderId` takes an order's id or its number (`HL-2611-000010`; an unknown number lists nothing). 10004 both filters or bad paging; 40007 an orderId that is neither.
          */
         post: operations["auditor_journal"];
         delete?: never;

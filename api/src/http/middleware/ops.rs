@@ -204,10 +204,10 @@ pub async fn track(request: Request, next: Next) -> Response {
 }
 
 /// The time each read-model worker of this process took from an event's commit to
-/// the commit of the rows it made ([`projections::lag`]): a histogram per worker, and
+/// the commit of the rows it made ([`projections::consumer::lag`]): a histogram per worker, and
 /// the largest lag since start-up.
 fn push_apply_lag(out: &mut String) {
-    use projections::lag::{snapshots, BUCKETS_US};
+    use projections::consumer::lag::{snapshots, BUCKETS_US};
     out.push_str("# TYPE projection_apply_lag_seconds histogram\n");
     for (name, snapshot) in snapshots() {
         let mut cumulative = 0;
@@ -299,7 +299,8 @@ pub async fn metrics(State(state): State<AppState>, headers: axum::http::HeaderM
         // The loan process's checkpoints are its partitions'; `process:loan` itself
         // only says where they started, and a lag read from it never fell.
         for name in crate::workflows::consumer_names() {
-            if let Ok(position) = projections::runner::read_checkpoint(&state.database, &name).await
+            if let Ok(position) =
+                projections::consumer::runner::read_checkpoint(&state.database, &name).await
             {
                 let lag = (head.global_position - position.global_position).max(0);
                 out.push_str(&format!(
@@ -309,7 +310,7 @@ pub async fn metrics(State(state): State<AppState>, headers: axum::http::HeaderM
         }
     }
     push_apply_lag(&mut out);
-    // The log consumers this process leads (the others stand by: projections::lease).
+    // The log consumers this process leads (the others stand by: projections::consumer::lease).
     out.push_str("# TYPE log_consumer_leading gauge\n");
     for name in state.leases.leading() {
         out.push_str(&format!("log_consumer_leading{{consumer=\"{name}\"}} 1\n"));

@@ -21,8 +21,8 @@ use axum::extract::{Request, State};
 use axum::http::HeaderValue;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use projections::consumer::runner::{wait_for_checkpoints, wait_for_replicated_checkpoints};
 use projections::projection::all;
-use projections::runner::{wait_for_checkpoints, wait_for_replicated_checkpoints};
 use projections::store::{EventLog, LogPosition};
 
 use crate::http::envelope::ApiError;

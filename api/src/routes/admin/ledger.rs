@@ -31,7 +31,7 @@ fn ledger_account(account: &str, holder: &queries::AccountHolder) -> LedgerAccou
     path = "/admin/api/ledger/journal",
     tag = "auditor",
     summary = "The ledger journal",
-    description = "`code` names what an entry records (`payout_sent`, `repayment`, ... as projections::ledger::ENTRY_DESCRIPTIONS), `description` says it in English. Includes every event committed before the call. The body may be empty. `orderId` takes an order's id or its number (`HL-2611-000010`; an unknown number lists nothing). 10004 both filters or bad paging; 40007 an orderId that is neither.",
+    description = "`code` names what an entry records (`payout_sent`, `repayment`, ... as projections::read_models::ledger::ENTRY_DESCRIPTIONS), `description` says it in English. Includes every event committed before the call. The body may be empty. `orderId` takes an order's id or its number (`HL-2611-000010`; an unknown number lists nothing). 10004 both filters or bad paging; 40007 an orderId that is neither.",
     security(("bearer" = [])),
     request_body = Option<JournalBody>,
     responses((status = 200, description = "Envelope, the answer", body = Envelope<Option<JournalPage>>))
@@ -85,7 +85,8 @@ pub(super) async fn journal(
         match entries.last_mut() {
             Some(entry) if entry.entry_id == row.entry_id => entry.postings.push(posting),
             _ => entries.push(JournalEntryView {
-                code: projections::ledger::entry_code(&row.description).map(str::to_string),
+                code: projections::read_models::ledger::entry_code(&row.description)
+                    .map(str::to_string),
                 entry_id: row.entry_id,
                 at: row.at,
                 order_id: row.order_id,

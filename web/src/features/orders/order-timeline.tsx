@@ -2,7 +2,7 @@
  * The order's timeline as the borrower sees it (P9): every event in order, with a
  * translated label per event type (the Rust `OrderEvent` names), when, by whom
  * (you, a loan officer, the system) and the event's own details
- * (projections/src/orders.rs `timeline_detail`, sent under `detail`).
+ * (projections/src/read_models/orders.rs `timeline_detail`, sent under `detail`).
  */
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';

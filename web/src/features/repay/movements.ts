@@ -4,7 +4,7 @@
  * every repayment (`RepaymentReceived`) and every refund of money received that was
  * not owed (`PaymentRefundDue`, PRODUCT.md 12.1) across the borrower's orders, newest
  * first. There is no dedicated call yet, so they are derived from each order's
- * timeline (projections/src/orders.rs `timeline_detail`, details under `detail`).
+ * timeline (projections/src/read_models/orders.rs `timeline_detail`, details under `detail`).
  */
 import type { TimelineEvent } from '@/lib/api-types';
 

@@ -7,7 +7,7 @@
 //! reacts to nothing, so the row may lag without anything being lost or done twice.
 //! Nothing waits on a workflow's checkpoint row (callers wait on the aggregates), which
 //! is why it may lag; the read models' rows, which queries wait on, never do
-//! ([`crate::runner`]).
+//! ([`crate::consumer::runner`]).
 
 use std::time::Duration;
 

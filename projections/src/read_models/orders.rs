@@ -1,7 +1,7 @@
 //! `orders`: every read model fed by Order events — `order_detail`, `order_list`,
 //! `loan_progress`, `audit_queue`, `last_withdraw_error`, `order_timeline`,
 //! `transactions` (PRODUCT.md sections 8 and 10) and the inbox's `notice`
-//! ([`crate::notices`], 12.5).
+//! ([`crate::read_models::notices`], 12.5).
 //!
 //! The folded `Order` is kept in `order_detail.state`; each event is applied to it
 //! with the aggregate's own `apply`, so the read side can never disagree with the
@@ -374,7 +374,7 @@ static TABLES: [&TableSpec; 8] = [
     &LAST_WITHDRAW_ERROR,
     &ORDER_TIMELINE,
     &TRANSACTIONS,
-    &crate::notices::NOTICE,
+    &crate::read_models::notices::NOTICE,
 ];
 
 #[async_trait]
@@ -506,7 +506,7 @@ async fn write_event_rows(
         OrderEvent::PayoutRequested { .. } | OrderEvent::PayoutSucceeded { .. } => Some(""),
         _ => None,
     };
-    if let Some(notice) = crate::notices::notice_row(event, payload, &user_id) {
+    if let Some(notice) = crate::read_models::notices::notice_row(event, payload, &user_id) {
         store.upsert(notice).await?;
     }
     if let Some(message) = withdraw_error {

@@ -19,8 +19,8 @@ use async_trait::async_trait;
 use cqrs_es::Aggregate;
 use rust_decimal::Decimal;
 
-use crate::orders::order_event_time;
 use crate::projection::{decode, money_text, recorded_at, time_text, Projection, ProjectionError};
+use crate::read_models::orders::order_event_time;
 use crate::rows::{Kind, Row, RowStore, TableSpec};
 use crate::store::{LogPosition, StoredEvent};
 

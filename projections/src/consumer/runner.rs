@@ -21,7 +21,7 @@ use std::time::Duration;
 use sqlx::postgres::PgListener;
 use tokio::sync::{watch, Notify};
 
-use crate::feed::LogFeed;
+use crate::consumer::feed::LogFeed;
 use crate::projection::{Projection, ProjectionError};
 pub use crate::rows::checkpoints::{
     advance_checkpoint, advance_checkpoints, ensure_checkpoint, read_checkpoint, set_checkpoint,
@@ -54,7 +54,7 @@ pub struct Failpoint {
 struct Share<'a> {
     projection: &'a dyn Projection,
     from: LogPosition,
-    lag: &'a crate::lag::LagHistogram,
+    lag: &'a crate::consumer::lag::LagHistogram,
     acts: bool,
 }
 
@@ -82,8 +82,8 @@ pub struct Runner {
     batch_size: i64,
     failpoint: Option<Failpoint>,
     stats: Arc<RunnerStats>,
-    /// Each projection's lag histogram (shared with `/metrics` through [`crate::lag`]).
-    lags: Vec<Arc<crate::lag::LagHistogram>>,
+    /// Each projection's lag histogram (shared with `/metrics` through [`crate::consumer::lag`]).
+    lags: Vec<Arc<crate::consumer::lag::LagHistogram>>,
     /// Where it publishes each committed checkpoint.
     checkpoints: Checkpoints,
     /// Where it publishes each batch it reads, for the workflows.
@@ -109,7 +109,7 @@ impl Runner {
             log: EventLog::new(database),
             lags: projections
                 .iter()
-                .map(|projection| crate::lag::histogram(projection.name()))
+                .map(|projection| crate::consumer::lag::histogram(projection.name()))
                 .collect(),
             projections,
             name: READ_MODELS,
@@ -323,11 +323,11 @@ impl Runner {
         }
         rows.flush().await?;
         tx.commit().await?;
-        let lags = crate::lag::lags_us(events, crate::clock::infrastructure().now());
+        let lags = crate::consumer::lag::lags_us(events, crate::clock::infrastructure().now());
         for share in moving {
             self.checkpoints.publish(share.projection.name(), last);
             let before = events.len() - own(share.from, events).len();
-            crate::lag::record(share.lag, &lags[before..]);
+            crate::consumer::lag::record(share.lag, &lags[before..]);
         }
         Ok(())
     }
@@ -356,7 +356,7 @@ impl Runner {
     /// ([`crate::consumer::run`]).
     pub async fn run(
         self,
-        leases: crate::lease::Leases,
+        leases: crate::consumer::lease::Leases,
         wakeup: Arc<Notify>,
         poll: Duration,
         shutdown: watch::Receiver<bool>,

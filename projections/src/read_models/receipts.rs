@@ -24,10 +24,10 @@ use cqrs_es::Aggregate;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use crate::orders::order_event_time;
 use crate::projection::{
     decode, money_text, recorded_at, time_text, to_json, Projection, ProjectionError,
 };
+use crate::read_models::orders::order_event_time;
 use crate::rows::{Kind, Row, RowStore, TableSpec, Value};
 use crate::store::StoredEvent;
 

@@ -1,5 +1,5 @@
 //! The one loop that drives every consumer of the event log: the projection workers
-//! ([`crate::runner::Runner`]), the loan workflow ([`crate::process::LoanProcess`]) and
+//! ([`crate::consumer::runner::Runner`]), the loan workflow ([`crate::process::LoanProcess`]) and
 //! the api's payout worker.
 //!
 //! Guarantees, the same for every consumer:
@@ -13,8 +13,14 @@
 //! - a failing step is logged, counted ([`RunnerStats`]) and retried after a pause
 //!   that doubles up to 5 s; a consumer never silently stops;
 //! - a wake-up that arrives during a step is not lost (registered before the step);
-//! - one process at a time runs each consumer ([`crate::lease`]): the others stand by
+//! - one process at a time runs each consumer ([`crate::consumer::lease`]): the others stand by
 //!   and take over when the leader's lease goes.
+
+mod cursor;
+pub mod feed;
+pub mod lag;
+pub mod lease;
+pub mod runner;
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -23,13 +29,13 @@ use std::time::Duration;
 use async_trait::async_trait;
 use tokio::sync::{watch, Notify};
 
-use crate::cursor::Cursor;
-use crate::feed::LogFeed;
-use crate::lease::{Leases, STANDBY_RETRY};
-use crate::projection::ProjectionError;
-use crate::runner::{
+use crate::consumer::cursor::Cursor;
+use crate::consumer::feed::LogFeed;
+use crate::consumer::lease::{Leases, STANDBY_RETRY};
+use crate::consumer::runner::{
     advance_checkpoint, begin_derived, ensure_checkpoint, read_checkpoint, RunnerStats,
 };
+use crate::projection::ProjectionError;
 use crate::store::{Database, EventLog, LogPosition, StoredEvent};
 
 /// Something that consumes the log from its checkpoint, one batch per step.
@@ -214,7 +220,7 @@ async fn react_all(
 }
 
 /// Moves `workflow`'s checkpoint from `from` to `to` in a transaction of its own,
-/// without waiting for its WAL flush ([`crate::runner::begin_derived`]): every
+/// without waiting for its WAL flush ([`crate::consumer::runner::begin_derived`]): every
 /// reaction is idempotent, so after a crash the batch's reactions simply run again
 /// as no-ops.
 async fn persist(

@@ -1,7 +1,7 @@
 //! The log as this process's one reader last read it, shared with the workflows
 //! (issue 14: one log reader per process).
 //!
-//! The projection worker ([`crate::runner::Runner`]) reads each batch of the log once
+//! The projection worker ([`crate::consumer::runner::Runner`]) reads each batch of the log once
 //! and publishes it here; the workflows ([`crate::consumer::WorkflowConsumer`]) take
 //! their next batch from the last few thousand events kept here instead of each
 //! querying the log, and wake when a batch is published. The feed only ever holds a
