@@ -3,8 +3,10 @@
 
 Usage: python3 bench/report.py bench/out > bench/RESULTS.md
 
-Every target of issue 7 is printed with PASS or FAIL; a figure that could not be
-measured reads "not measured" and its target FAIL, never a made-up number.
+Every target (issue 7, as issue 51 restated them: ratios to the stack's own floor in
+the same run) is printed with PASS or FAIL, or "reported" for a figure that is given,
+not judged; a figure that could not be measured reads "not measured" and its target
+FAIL, never a made-up number.
 """
 import json
 import re
@@ -32,7 +34,17 @@ def number(value, digits=1):
 
 
 def verdict(ok):
+    """PASS or FAIL; None for a figure the issue asks to report, not to judge."""
+    if ok is None:
+        return "reported"
     return "**PASS**" if ok else "**FAIL**"
+
+
+def cpu_us(row, process, commands=None):
+    """CPU µs per command of `process` (api, postgres, loadgen) over a phase's window."""
+    spent = (row or {}).get("cpuSeconds", {}).get(process)
+    done = commands if commands is not None else (row or {}).get("successes")
+    return spent / done * 1e6 if spent is not None and done else None
 
 
 def pgbench_tps(clients):
@@ -72,36 +84,22 @@ emit("`loadgen simple`: `/jackey/user/updateEmergency` (load a User, append one 
      "rotating over 256 borrowers' sessions, beside `pgbench -f insert.sql` (one durable one-row "
      "`INSERT` per transaction) in the same run. A command answers with its log position and "
      "waits for no read model (issue 14).\n")
-emit("| Store | Clients | pgbench TPS | Commands/s | Ratio | p50 ms | p99 ms | Refused |")
-emit("|---|---|---|---|---|---|---|---|")
+emit("| Store | Clients | pgbench TPS | Commands/s | Ratio | p50 ms | p99 ms | Refused | CPU µs/command: api, PostgreSQL, loadgen |")
+emit("|---|---|---|---|---|---|---|---|---|")
 simple = {store: lines(f"simple-{store}.jsonl") for store in ("postgres", "sqlite")}
 for store in ("postgres", "sqlite"):
     for clients in (1, 8, 64):
         row = phase(simple[store], clients)
         tps = pgbench_tps(clients)
         if row is None:
-            emit(f"| {store} | {clients} | {number(tps)} | not measured | | | | |")
+            emit(f"| {store} | {clients} | {number(tps)} | not measured | | | | | |")
             continue
         ratio = row["perSecond"] / tps if tps else None
         emit(f"| {store} | {clients} | {number(tps)} | {number(row['perSecond'])} | "
              f"{number(ratio, 3) if ratio else '–'} | {number(row['p50Ms'], 2)} | {number(row['p99Ms'], 2)} | "
-             f"{sum(r['count'] for r in row['refused'])} |")
+             f"{sum(r['count'] for r in row['refused'])} | "
+             f"{', '.join(number(cpu_us(row, p), 0) for p in ('api', 'postgres', 'loadgen'))} |")
 emit("")
-row = phase(simple["postgres"], 8)
-tps8 = pgbench_tps(8)
-if row and tps8:
-    targets.append(("Simple command, PostgreSQL, 8 clients ≥ 0.35 × pgbench INSERT TPS, p99 < 25 ms",
-                    f"{row['perSecond']:.0f}/s = {row['perSecond'] / tps8:.3f} × {tps8:.0f}; p99 {row['p99Ms']:.1f} ms",
-                    row["perSecond"] >= 0.35 * tps8 and row["p99Ms"] < 25))
-else:
-    targets.append(("Simple command, PostgreSQL, 8 clients ≥ 0.35 × pgbench INSERT TPS, p99 < 25 ms", "not measured", False))
-one, eight = phase(simple["sqlite"], 1), phase(simple["sqlite"], 8)
-if one and eight:
-    targets.append(("Simple command, SQLite: 1 client p50 < 2 ms; 8 clients ≥ 1,500/s",
-                    f"p50 {one['p50Ms']:.2f} ms; {eight['perSecond']:.0f}/s",
-                    one["p50Ms"] < 2 and eight["perSecond"] >= 1500))
-else:
-    targets.append(("Simple command, SQLite: 1 client p50 < 2 ms; 8 clients ≥ 1,500/s", "not measured", False))
 
 # 1b: the stack's floor (bench/floor)
 floor = lines("floor.jsonl")
@@ -112,28 +110,34 @@ emit("`floor serve` (`bench/floor`) is an axum + sqlx server with the api's pool
      "rows past a sequence (usually none), then the insert: the api's request path (session "
      "check, `catch_up`, append) without event sourcing or read models. `loadgen floor` drives "
      "it with the closed loop of `loadgen simple`, 8 clients, beside the same pgbench.\n")
-emit("| Round trips | Commands/s | Ratio to pgbench at 8 | p50 ms | p99 ms |")
-emit("|---|---|---|---|---|")
+emit("| Round trips | Commands/s | Ratio to pgbench at 8 | p50 ms | p99 ms | CPU µs/command: floor server, PostgreSQL, loadgen |")
+emit("|---|---|---|---|---|---|")
 tps8 = pgbench_tps(8)
 for row in floor:
     ratio = row["perSecond"] / tps8 if tps8 else None
     emit(f"| {row.get('roundTrips')} | {number(row['perSecond'])} | {number(ratio, 3) if ratio else '–'} | "
-         f"{number(row['p50Ms'], 2)} | {number(row['p99Ms'], 2)} |")
+         f"{number(row['p50Ms'], 2)} | {number(row['p99Ms'], 2)} | "
+         f"{number(cpu_us(row, 'floor'), 0)}, {number(cpu_us(row, 'postgres'), 0)}, {number(cpu_us(row, 'loadgen'), 0)} |")
 hash_ms = float(text("argon2-ms.txt", "0") or 0) or None
-# The cores the mix target's PIN checks (one per cycle of 7 commands) would take.
-hash_cores = 0.05 * tps8 / 7 * hash_ms / 1000 if hash_ms and tps8 else None
-if hash_cores:
+if hash_ms:
     emit(f"\nargon2id at the api's PIN parameters (`floor hash`, one core): {hash_ms:.2f} ms a hash. "
-         f"The mix's target, 0.05 × {tps8:,.0f} = {0.05 * tps8:,.0f} commands/s with one PIN check in "
-         f"each cycle of 7, needs {0.05 * tps8 / 7:,.0f} checks/s: {hash_cores:.2f} cores of "
-         f"hashing alone, on this machine's {machine.get('cores', '?')}.")
+         "The mix (section 2) checks one PIN in each cycle of 7 commands; its CPU per command "
+         "is given without these hashes.")
 emit("")
-# Each of the two targets that are ratios to pgbench says what bounds it in this run.
+# The simplest command is judged against what the stack sustains for its own three
+# round trips in the same run (issue 51), not against pgbench's one statement.
 floor3 = next((row for row in floor if row.get("roundTrips") == 3), None)
-for index, (name, measured, ok) in enumerate(targets):
-    if name.startswith("Simple command, PostgreSQL") and floor3 and tps8:
-        targets[index] = (name, f"{measured}; the floor of its 3 round trips alone: "
-                                f"{floor3['perSecond'] / tps8:.3f} × (section 1b)", ok)
+row = phase(simple["postgres"], 8)
+name = "Simple command, PostgreSQL, 8 clients ≥ 0.8 × the 3-statement floor (section 1b)"
+if row and floor3:
+    targets.append((name, f"{row['perSecond']:.0f}/s = {row['perSecond'] / floor3['perSecond']:.3f} × "
+                          f"{floor3['perSecond']:.0f}/s; p99 {row['p99Ms']:.1f} ms",
+                    row["perSecond"] >= 0.8 * floor3["perSecond"]))
+else:
+    targets.append((name, "not measured", False))
+one = phase(simple["sqlite"], 1)
+name = "Simple command, SQLite, 1 client: p50 < 0.5 ms"
+targets.append((name, f"p50 {one['p50Ms']:.2f} ms" if one else "not measured", bool(one and one["p50Ms"] < 0.5)))
 
 # 1 + 2: pgbench and commands
 emit("## 2. The command mix over HTTP against PostgreSQL's own commit rate\n")
@@ -143,21 +147,35 @@ emit("`pgbench -f insert.sql` (one `INSERT` of one row per transaction, a durabl
      "withdraw (argon2id PIN check) → recharge → pay, over HTTP. Each borrower reads its own "
      "writes by position: every call sends the highest `X-Log-Position` it was answered as "
      "`X-Min-Position`, and waits for the read models to pass it.\n")
-emit("| Store | Clients | pgbench TPS | Commands/s | Ratio | p50 ms | p99 ms | Refused | Not yet | Conflicts reaching clients |")
-emit("|---|---|---|---|---|---|---|---|---|---|")
+emit("| Store | Clients | pgbench TPS | Commands/s | Ratio | p50 ms | p99 ms | Refused | Not yet | Conflicts reaching clients | CPU µs/command: api without PIN hashes, PostgreSQL, loadgen |")
+emit("|---|---|---|---|---|---|---|---|---|---|---|")
 mix = {store: lines(f"mix-{store}.jsonl") for store in ("postgres", "sqlite")}
+
+
+def mix_api_us(row):
+    """The api's CPU µs per command of a mix phase less its argon2id PIN checks (one per
+    withdraw, at `floor hash`'s time of one hash): the hash is the borrower's protection
+    (PRODUCT.md 0), its cost fixed by the parameters, not a figure to tune (issue 51)."""
+    spent = (row or {}).get("cpuSeconds", {}).get("api")
+    if spent is None or not row.get("successes") or not hash_ms:
+        return None
+    hashes = row.get("byKind", {}).get("withdraw", 0)
+    return max(spent - hashes * hash_ms / 1000, 0) / row["successes"] * 1e6
+
+
 for store in ("postgres", "sqlite"):
     for clients in (1, 8, 64):
         row = phase(mix[store], clients)
         tps = pgbench_tps(clients) if store == "postgres" else None
         if row is None:
-            emit(f"| {store} | {clients} | {number(tps)} | not measured | | | | | | |")
+            emit(f"| {store} | {clients} | {number(tps)} | not measured | | | | | | | |")
             continue
         ratio = row["perSecond"] / tps if tps else None
         refused = sum(r["count"] for r in row["refused"])
         emit(f"| {store} | {clients} | {number(tps)} | {number(row['perSecond'])} | "
              f"{number(ratio, 3) if ratio else '–'} | {number(row['p50Ms'])} | {number(row['p99Ms'])} | "
-             f"{refused} | {row.get('notReady', 0)} | {row['conflicts']} |")
+             f"{refused} | {row.get('notReady', 0)} | {row['conflicts']} | "
+             f"{number(mix_api_us(row), 0)}, {number(cpu_us(row, 'postgres'), 0)}, {number(cpu_us(row, 'loadgen'), 0)} |")
 emit("")
 emit("*Not yet*: an application sent right after a repayment, before the loan process had "
      "closed the previous loan on the borrower (40005, retried 20 ms later; not counted as "
@@ -171,14 +189,14 @@ if refusals:
         emit(f"- {store} at {clients}: `{r['call']}`: {r['count']} ({r['msg']})")
     emit("")
 row8 = phase(mix["postgres"], 8)
-tps8 = pgbench_tps(8)
-if row8 and tps8:
-    ok = row8["perSecond"] >= 0.05 * tps8
-    bound = f"; its PIN checks alone would take {hash_cores:.2f} cores (section 1b)" if hash_cores else ""
-    targets.append(("Mix, 8 clients ≥ 0.05 × pgbench TPS at 8 (argon2id PINs bound it)",
-                    f"{row8['perSecond']:.0f}/s = {row8['perSecond'] / tps8:.3f} × {tps8:.0f}; p99 {row8['p99Ms']:.1f} ms{bound}", ok))
+name = "Mix, PostgreSQL, 8 clients: CPU per command without the PIN hash"
+per = mix_api_us(row8)
+if row8 and per is not None:
+    targets.append((name, f"{row8['perSecond']:.0f} commands/s, p99 {row8['p99Ms']:.1f} ms; api {per:,.0f} µs "
+                          f"(and {row8.get('byKind', {}).get('withdraw', 0)} PIN hashes of {hash_ms:.1f} ms), "
+                          f"PostgreSQL {cpu_us(row8, 'postgres') or 0:,.0f} µs a command", None))
 else:
-    targets.append(("Mix, 8 clients ≥ 0.05 × pgbench TPS at 8", "not measured", False))
+    targets.append((name, "not measured", False))
 
 # contention
 emit("## 2b. One order, 64 clients (contention)\n")
@@ -203,18 +221,25 @@ emit("")
 emit("## 3. Queries at 64 clients\n")
 emit("`/jackey/user/info`, `/jackey/loan/getUserOrderList`, `/jackey/loan/orderInfo` in turn, "
      "64 borrowers' sessions, each with one order.\n")
-emit("| Store | Requests/s | p50 ms | p99 ms | Refused |")
-emit("|---|---|---|---|---|")
+emit("Beside them, `loadgen healthz`: `GET /healthz` from 64 clients against the same api "
+     "right after, the rate its HTTP stack sustains for a call that does nothing.\n")
+emit("| Store | Requests/s | p50 ms | p99 ms | Refused | `/healthz`/s | Ratio | CPU µs/query: api, PostgreSQL, loadgen |")
+emit("|---|---|---|---|---|---|---|---|")
 for store in ("postgres", "sqlite"):
     row = next(iter(lines(f"queries-{store}.jsonl")), None)
+    health = next(iter(lines(f"healthz-{store}.jsonl")), None)
     if row is None:
-        emit(f"| {store} | not measured | | | |")
+        emit(f"| {store} | not measured | | | | | | |")
         continue
-    emit(f"| {store} | {number(row['perSecond'])} | {number(row['p50Ms'])} | {number(row['p99Ms'])} | {sum(r['count'] for r in row['refused'])} |")
+    ratio = row["perSecond"] / health["perSecond"] if health and health["perSecond"] else None
+    emit(f"| {store} | {number(row['perSecond'])} | {number(row['p50Ms'])} | {number(row['p99Ms'])} | "
+         f"{sum(r['count'] for r in row['refused'])} | {number(health['perSecond'] if health else None)} | "
+         f"{number(ratio, 3) if ratio else '–'} | "
+         f"{', '.join(number(cpu_us(row, p), 0) for p in ('api', 'postgres', 'loadgen'))} |")
     if store == "postgres":
-        targets.append(("Queries at 64 clients ≥ 15,000 requests/s, p99 < 10 ms",
-                        f"{row['perSecond']:.0f}/s, p99 {row['p99Ms']:.1f} ms",
-                        row["perSecond"] >= 15000 and row["p99Ms"] < 10))
+        targets.append(("Queries, PostgreSQL, 64 clients ≥ 0.5 × `/healthz` at 64 clients",
+                        f"{row['perSecond']:.0f}/s = {ratio:.3f} × {health['perSecond']:.0f}/s; p99 {row['p99Ms']:.1f} ms"
+                        if ratio else "not measured", bool(ratio and ratio >= 0.5)))
 emit("")
 
 # 4. lag

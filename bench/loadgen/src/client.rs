@@ -268,6 +268,33 @@ impl Api {
         response.text().await.map_err(|e| Transport(e.to_string()))
     }
 
+    /// `GET path` without a session, for a plain-text answer such as `/healthz`: a
+    /// 2xx reads as code 0, any other status as its number.
+    pub async fn probe(&self, path: &str) -> Result<Answer, Transport> {
+        let started = Instant::now();
+        let response = self
+            .http
+            .get(self.url(path))
+            .send()
+            .await
+            .map_err(|e| Transport(e.to_string()))?;
+        let status = response.status();
+        response
+            .bytes()
+            .await
+            .map_err(|e| Transport(e.to_string()))?;
+        Ok(Answer {
+            code: if status.is_success() {
+                0
+            } else {
+                i64::from(status.as_u16())
+            },
+            msg: status.to_string(),
+            raw_data: null(),
+            latency: started.elapsed(),
+        })
+    }
+
     async fn envelope(
         &self,
         request: reqwest::RequestBuilder,

@@ -14,6 +14,7 @@
 mod borrower;
 mod check;
 mod client;
+mod cpu;
 mod metrics;
 mod scenarios;
 mod stats;
@@ -143,6 +144,19 @@ enum Command {
         /// Borrowers whose sessions the queries use (each with one order).
         #[arg(long, default_value_t = 64)]
         borrowers: usize,
+    },
+    /// `GET /healthz` in a closed loop: what the api's HTTP stack answers when a call
+    /// does nothing (the queries' ceiling in the same run).
+    Healthz {
+        /// The api's base URL.
+        #[arg(long, default_value = "http://127.0.0.1:8080")]
+        base: String,
+        /// Clients.
+        #[arg(long, default_value_t = 64)]
+        clients: usize,
+        /// Seconds.
+        #[arg(long, default_value_t = 15)]
+        seconds: u64,
     },
     /// Checks a fault run's `--record` file against the store.
     Check {
@@ -317,6 +331,13 @@ async fn run(command: Command) -> Result<Vec<Value>, String> {
             }
             Ok(phases)
         }
+        Command::Healthz {
+            base,
+            clients,
+            seconds,
+        } => Ok(vec![
+            scenarios::healthz(&Api::new(&base), clients, seconds).await,
+        ]),
         Command::Check {
             record,
             database_url,

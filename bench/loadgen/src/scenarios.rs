@@ -9,6 +9,7 @@ use tokio::sync::Mutex;
 
 use crate::borrower::{Auditors, Borrower, Done, Step, PIN};
 use crate::client::{data_of, Api};
+use crate::cpu::CpuWindow;
 use crate::metrics::LagWindow;
 use crate::stats::Stats;
 
@@ -58,6 +59,7 @@ pub async fn mix(
     let mut phases = Vec::new();
     for &count in clients {
         let lag = LagWindow::open(api).await;
+        let cpu = CpuWindow::open();
         let started = Instant::now();
         let deadline = started + Duration::from_secs(seconds);
         let mut tasks = Vec::new();
@@ -104,12 +106,14 @@ pub async fn mix(
             groups.push(group);
         }
         let elapsed = started.elapsed();
+        let cpu = cpu.close();
         groups.append(&mut rest);
         let mut summary = total.summary(elapsed);
         summary["scenario"] = json!("mix");
         summary["clients"] = json!(count);
         summary["sent"] = json!(sent);
         summary["answered"] = json!(sent - total.transport);
+        summary["cpuSeconds"] = cpu;
         summary["projectionLag"] = lag.close(api).await;
         eprintln!("mix at {count} clients: {summary}");
         phases.push(summary);
@@ -328,9 +332,12 @@ pub async fn queries(api: &Api, borrowers: &[Borrower], clients: usize, seconds:
         seconds,
         "queries",
         |i, order_id| match i % 3 {
-            0 => ("/jackey/user/info", json!({})),
-            1 => ("/jackey/loan/getUserOrderList", json!({})),
-            _ => ("/jackey/loan/orderInfo", json!({ "loanOrderId": order_id })),
+            0 => ("/jackey/user/info", Some(json!({}))),
+            1 => ("/jackey/loan/getUserOrderList", Some(json!({}))),
+            _ => (
+                "/jackey/loan/orderInfo",
+                Some(json!({ "loanOrderId": order_id })),
+            ),
         },
     )
     .await
@@ -342,7 +349,7 @@ pub async fn queries(api: &Api, borrowers: &[Borrower], clients: usize, seconds:
 pub async fn simple(api: &Api, borrowers: &[Borrower], clients: usize, seconds: u64) -> Value {
     closed_loop(api, &sessions_of(borrowers), clients, seconds, "simple", |i, _| {
         let contact = json!({"name": format!("Ana {}", i % 1000), "relation": "Mother", "mobile": format!("0917{:07}", i % 9_999_999)});
-        ("/jackey/user/updateEmergency", json!({ "contacts": [contact] }))
+        ("/jackey/user/updateEmergency", Some(json!({ "contacts": [contact] })))
     })
     .await
 }
@@ -369,11 +376,26 @@ pub async fn floor(
         .collect();
     let round_trips = round_trips.clamp(1, 3);
     let path = ["/floor/1", "/floor/2", "/floor/3"][usize::from(round_trips) - 1];
-    let request =
-        move |i: usize, _: &str| (path, json!({ "contacts": [format!("Ana {}", i % 1000)] }));
+    let request = move |i: usize, _: &str| {
+        (
+            path,
+            Some(json!({ "contacts": [format!("Ana {}", i % 1000)] })),
+        )
+    };
     let mut summary = closed_loop(api, &tokens, clients, seconds, "floor", request).await;
     summary["roundTrips"] = json!(round_trips);
     summary
+}
+
+/// `GET /healthz`, `clients` at once for `seconds`, no session: the rate the api's
+/// HTTP stack (axum, the middleware, the connection handling) sustains for a call
+/// that does nothing, the ceiling the queries are judged against (issue 51).
+pub async fn healthz(api: &Api, clients: usize, seconds: u64) -> Value {
+    let nobody: Session = (String::new(), "10.9.0.1".to_string(), String::new());
+    closed_loop(api, &[nobody], clients, seconds, "healthz", |_, _| {
+        ("/healthz", None)
+    })
+    .await
 }
 
 /// A session the closed loop calls with: token, client address, order id (or empty).
@@ -396,17 +418,19 @@ fn sessions_of(borrowers: &[Borrower]) -> Vec<Session> {
 /// `clients` tasks, each sending its next call as soon as the last one answered,
 /// for `seconds`: call number `i` is `request(i, order id)` on session `i` (mod
 /// their number). Answers the summary, named `scenario`, with the projection lag of
-/// the events the calls appended (`projectionLag`: none for queries).
+/// the events the calls appended (`projectionLag`: none for queries) and the CPU
+/// seconds the api, PostgreSQL and the load generator spent meanwhile (`cpuSeconds`).
 async fn closed_loop(
     api: &Api,
     sessions: &[Session],
     clients: usize,
     seconds: u64,
     scenario: &str,
-    request: impl Fn(usize, &str) -> (&'static str, Value) + Copy + Send + 'static,
+    request: impl Fn(usize, &str) -> (&'static str, Option<Value>) + Copy + Send + 'static,
 ) -> Value {
     let sessions: Arc<Vec<Session>> = Arc::new(sessions.to_vec());
     let lag = LagWindow::open(api).await;
+    let cpu = CpuWindow::open();
     let started = Instant::now();
     let deadline = started + Duration::from_secs(seconds);
     let mut tasks = Vec::new();
@@ -418,7 +442,11 @@ async fn closed_loop(
             while Instant::now() < deadline {
                 let (token, ip, order_id) = &sessions[i % sessions.len()];
                 let (path, body) = request(i, order_id);
-                let outcome = api.call(path, Some(token), &body, ip).await;
+                // No body: a plain GET without a session (`/healthz`).
+                let outcome = match body {
+                    Some(body) => api.call(path, Some(token), &body, ip).await,
+                    None => api.probe(path).await,
+                };
                 stats.record(path, outcome);
                 i += clients;
             }
@@ -430,6 +458,7 @@ async fn closed_loop(
         total.merge(&task.await.expect("client task"));
     }
     let mut summary = total.summary(started.elapsed());
+    summary["cpuSeconds"] = cpu.close();
     summary["scenario"] = json!(scenario);
     summary["clients"] = json!(clients);
     summary["projectionLag"] = lag.close(api).await;
