@@ -73,13 +73,15 @@ pub enum ErrorCode {
     RecordNotFound,
     /// 40008: wrong withdraw PIN ({n} attempts left).
     WrongWithdrawPin,
+    /// 40009: a resubmission changed nothing the officer asked to fix (12.4).
+    NothingFixed,
     /// 110012: bank account cannot be changed while a loan is active.
     BankAccountChangeNotAllowed,
 }
 
 impl ErrorCode {
     /// Every code, in the order of PRODUCT.md section 9.
-    pub const ALL: [ErrorCode; 33] = [
+    pub const ALL: [ErrorCode; 34] = [
         Self::TooManyRequests,
         Self::SessionExpired,
         Self::NotLoggedIn,
@@ -112,6 +114,7 @@ impl ErrorCode {
         Self::InsufficientBalance,
         Self::RecordNotFound,
         Self::WrongWithdrawPin,
+        Self::NothingFixed,
         Self::BankAccountChangeNotAllowed,
     ];
 
@@ -150,6 +153,7 @@ impl ErrorCode {
             Self::InsufficientBalance => 40006,
             Self::RecordNotFound => 40007,
             Self::WrongWithdrawPin => 40008,
+            Self::NothingFixed => 40009,
             Self::BankAccountChangeNotAllowed => 110012,
         }
     }
@@ -189,6 +193,7 @@ impl ErrorCode {
             Self::InsufficientBalance => "insufficient balance",
             Self::RecordNotFound => "record not found",
             Self::WrongWithdrawPin => "wrong withdraw PIN ({n} attempts left)",
+            Self::NothingFixed => "nothing was changed of what the officer asked to fix",
             Self::BankAccountChangeNotAllowed => {
                 "bank account cannot be changed while a loan is active"
             }

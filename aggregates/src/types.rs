@@ -63,13 +63,39 @@ pub fn check_password(password: &str) -> Result<(), InvalidInput> {
     Ok(())
 }
 
-/// Checks a withdraw PIN: exactly 6 digits (PRODUCT.md section 8 `/user/withdrawPin`).
+/// PINs people choose most, beyond the patterns [`check_pin`] refuses (published
+/// analyses of leaked PIN sets: keypad lines, mirrored halves, years).
+const COMMON_PINS: [&str; 10] = [
+    "112233", "123321", "147258", "159753", "258369", "369258", "520520", "789456", "102030",
+    "110110",
+];
+
+/// Checks a new withdraw PIN: exactly 6 digits (PRODUCT.md section 8
+/// `/user/withdrawPin`), and not one a guesser tries first (NIST SP 800-63B 5.1.1.2:
+/// refuse values from a list of commonly used ones): one digit repeated (111111), a
+/// run up or down (123456, 987654), a repeated pair or triple (121212, 123123), or
+/// one of [`COMMON_PINS`]. Only a PIN being set is checked; one already set still
+/// opens withdrawals. Errors: `pin` with the reason.
 pub fn check_pin(pin: &str) -> Result<(), InvalidInput> {
-    if pin.len() == 6 && all_digits(pin) {
-        Ok(())
-    } else {
-        Err(InvalidInput::new("pin", "must be 6 digits"))
+    if pin.len() != 6 || !all_digits(pin) {
+        return Err(InvalidInput::new("pin", "must be 6 digits"));
     }
+    let digits: Vec<i8> = pin.bytes().map(|b| (b - b'0') as i8).collect();
+    let steps: Vec<i8> = digits.windows(2).map(|w| w[1] - w[0]).collect();
+    let run = steps.iter().all(|s| *s == steps[0] && s.abs() <= 1);
+    let repeats = |every: usize| {
+        digits
+            .iter()
+            .enumerate()
+            .all(|(i, d)| *d == digits[i % every])
+    };
+    if run || repeats(2) || repeats(3) || COMMON_PINS.contains(&pin) {
+        return Err(InvalidInput::new(
+            "pin",
+            "is too easy to guess (a repeated digit, a sequence such as 123456 or a common PIN): choose another",
+        ));
+    }
+    Ok(())
 }
 
 /// True when the text is non-empty and only ASCII digits.
@@ -190,10 +216,26 @@ mod tests {
     }
 
     #[test]
+    fn a_pin_a_guesser_tries_first_is_refused_issue_52() {
+        for easy in [
+            "123456", "654321", "012345", "987654", "111111", "000000", "121212", "123123",
+            "909090", "112233", "159753",
+        ] {
+            let refused = check_pin(easy).expect_err(easy);
+            assert!(
+                refused.to_string().contains("too easy to guess"),
+                "{easy}: {refused}"
+            );
+        }
+        for fine in ["135792", "482913", "120045", "246813", "907312"] {
+            assert_eq!(check_pin(fine), Ok(()), "{fine}");
+        }
+    }
+
+    #[test]
     fn password_pin_email_and_account_rules() {
         assert!(check_password("12345678").is_ok());
         assert!(check_password("1234567").is_err());
-        assert!(check_pin("123456").is_ok());
         assert!(check_pin("12345").is_err() && check_pin("12345a").is_err());
         assert!(check_email("ana@example.ph").is_ok());
         for bad in [

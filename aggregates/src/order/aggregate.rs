@@ -46,6 +46,8 @@ pub enum SessionStatus {
     Paid,
     /// The provider reported a failure; never payable again.
     Failed,
+    /// A newer page replaced it before it was paid; never payable again.
+    Replaced,
 }
 
 /// A payment page of this order (12.1).
@@ -60,18 +62,19 @@ pub struct PaymentSession {
 }
 
 impl SessionStatus {
-    /// The stored text (`open`, `paid`, `failed`).
+    /// The stored text (`open`, `paid`, `failed`, `replaced`).
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Open => "open",
             Self::Paid => "paid",
             Self::Failed => "failed",
+            Self::Replaced => "replaced",
         }
     }
 
     /// The status a stored text names.
     pub fn parse(text: &str) -> Option<Self> {
-        [Self::Open, Self::Paid, Self::Failed]
+        [Self::Open, Self::Paid, Self::Failed, Self::Replaced]
             .into_iter()
             .find(|status| status.as_str() == text)
     }
@@ -264,7 +267,7 @@ impl Aggregate for Order {
                 self.request_resubmission(auditor_id, reason, items, sink, now)
                     .await
             }
-            C::Resubmit => self.resubmit(sink, now).await,
+            C::Resubmit { fixed } => self.resubmit(&fixed, sink, now).await,
             C::PassFirstAudit {
                 auditor_id,
                 note,
@@ -320,6 +323,7 @@ impl Aggregate for Order {
             event @ (OrderEvent::RepaymentReceived { .. }
             | OrderEvent::PaymentSessionOpened { .. }
             | OrderEvent::PaymentSessionFailed { .. }
+            | OrderEvent::PaymentSessionReplaced { .. }
             | OrderEvent::PaymentSessionPaid { .. }
             | OrderEvent::PaymentRefundDue { .. }
             | OrderEvent::ManualRepaymentProposed { .. }

@@ -70,8 +70,13 @@ pub enum OrderCommand {
         /// What to fix; at least one (PRODUCT.md 12.4).
         items: Vec<ResubmissionItem>,
     },
-    /// Borrower: resubmit after fixing data (2 → 0).
-    Resubmit,
+    /// Borrower: resubmit after fixing data (2 → 0). 40009 when none of the items
+    /// asked for was changed.
+    Resubmit {
+        /// The items of the request the borrower has changed since it was made, as the
+        /// User aggregate knows them (`User::fixed_items`).
+        fixed: Vec<ResubmissionItem>,
+    },
     /// Auditor: pass first review (1 → 3).
     PassFirstAudit {
         /// Auditor.

@@ -38,6 +38,13 @@ pub enum OrderError {
         /// What was attempted.
         action: &'static str,
     },
+    /// 40009: the borrower resubmits without having changed any item the officer
+    /// asked to fix (PRODUCT.md 12.4; issue 52).
+    #[error("nothing was changed of what the officer asked to fix ({items})")]
+    NothingFixed {
+        /// The items asked for, as the borrower's screen names them (`photos, bank`).
+        items: String,
+    },
     /// 40000: the first review passes only once the identity is verified.
     #[error("not qualified: the applicant's identity is not verified")]
     IdentityNotVerified,
@@ -105,6 +112,7 @@ impl OrderError {
             Self::Compliance(_) => ErrorCode::ServerError,
             Self::AlreadyApplied => ErrorCode::OrderInProgress,
             Self::IdentityNotVerified => ErrorCode::NotQualified,
+            Self::NothingFixed { .. } => ErrorCode::NothingFixed,
             Self::OfferExpired => ErrorCode::OfferExpired,
             Self::InsufficientBalance | Self::PayoutInFlight => ErrorCode::InsufficientBalance,
             Self::AccountNotInBorrowersName => ErrorCode::InvalidBankAccountNumber,

@@ -206,6 +206,17 @@ pub enum OrderEvent {
         /// When.
         at: DateTime<Utc>,
     },
+    /// A newer payment page replaced this unpaid one (issue 52: a page left open must
+    /// not block a payoff). It is no longer payable: money that still arrives on it is
+    /// refunded in full (12.1).
+    PaymentSessionReplaced {
+        /// The replaced session.
+        session_id: Uuid,
+        /// The session that replaced it.
+        by: Uuid,
+        /// When.
+        at: DateTime<Utc>,
+    },
     /// Money arrived on a session; it can never be paid again. What of it is applied
     /// follows as `RepaymentReceived`, what is not as `PaymentRefundDue`.
     PaymentSessionPaid {
@@ -332,6 +343,7 @@ impl DomainEvent for OrderEvent {
             Self::RepaymentReceived { .. } => "RepaymentReceived",
             Self::PaymentSessionOpened { .. } => "PaymentSessionOpened",
             Self::PaymentSessionFailed { .. } => "PaymentSessionFailed",
+            Self::PaymentSessionReplaced { .. } => "PaymentSessionReplaced",
             Self::PaymentSessionPaid { .. } => "PaymentSessionPaid",
             Self::PaymentRefundDue { .. } => "PaymentRefundDue",
             Self::ManualRepaymentProposed { .. } => "ManualRepaymentProposed",

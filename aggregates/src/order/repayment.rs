@@ -48,6 +48,10 @@ pub fn check_repayment_amount(
 impl Order {
     /// `OpenPaymentSession`: a payment page for `amount`, payable for
     /// [`PAYMENT_SESSION_MINUTES`]; the open pages together never exceed the payoff.
+    /// When the pages already open leave too little for `amount` but today's payoff
+    /// allows it, the new page replaces them (`PaymentSessionReplaced`): a page the
+    /// borrower left unpaid never blocks a payoff (issue 52), and money still paid on
+    /// a replaced page is refunded in full.
     pub(super) async fn open_payment_session(
         &mut self,
         session_id: Uuid,
@@ -67,7 +71,24 @@ impl Order {
         let headroom = (owed - self.open_sessions_total(now)).max(Decimal::ZERO);
         let loan = self.loan()?;
         let always = [owed, loan.due_on(now.date_naive())];
-        check_repayment_amount(amount, &loan.terms, headroom, &always)?;
+        if check_repayment_amount(amount, &loan.terms, headroom, &always).is_err() {
+            // Allowed against the payoff alone: the open pages give way to this one.
+            check_repayment_amount(amount, &loan.terms, owed, &always)?;
+            let open: Vec<Uuid> = self
+                .sessions
+                .iter()
+                .filter(|(_, session)| session.is_payable(now))
+                .map(|(id, _)| *id)
+                .collect();
+            for replaced in open {
+                let event = OrderEvent::PaymentSessionReplaced {
+                    session_id: replaced,
+                    by: session_id,
+                    at: now,
+                };
+                sink.write(event, self).await;
+            }
+        }
         let event = OrderEvent::PaymentSessionOpened {
             session_id,
             amount,
@@ -410,6 +431,11 @@ impl Order {
             OrderEvent::PaymentSessionFailed { session_id, .. } => {
                 if let Some(session) = self.sessions.get_mut(&session_id) {
                     session.status = SessionStatus::Failed;
+                }
+            }
+            OrderEvent::PaymentSessionReplaced { session_id, .. } => {
+                if let Some(session) = self.sessions.get_mut(&session_id) {
+                    session.status = SessionStatus::Replaced;
                 }
             }
             OrderEvent::PaymentSessionPaid {

@@ -63,13 +63,30 @@ impl Order {
     }
 
     /// `Resubmit`: the borrower resubmits what was asked for; the order returns to 0.
+    /// At least one of the items asked for must have been changed (`fixed`), else
+    /// the officer would review the same file again (12.4; 40009).
     pub(super) async fn resubmit(
         &mut self,
+        fixed: &[ResubmissionItem],
         sink: &EventSink<Self>,
         now: DateTime<Utc>,
     ) -> Result<(), OrderError> {
         if self.status != OrderStatus::ResubmissionRequested {
             return Err(self.wrong_status("resubmit"));
+        }
+        if !self
+            .resubmission_items
+            .iter()
+            .any(|item| fixed.contains(item))
+        {
+            let items: Vec<String> = self
+                .resubmission_items
+                .iter()
+                .map(|item| format!("{item:?}").to_lowercase())
+                .collect();
+            return Err(OrderError::NothingFixed {
+                items: items.join(", "),
+            });
         }
         sink.write(OrderEvent::Resubmitted { at: now }, self).await;
         Ok(())

@@ -556,9 +556,21 @@ fn resubmission_needs_a_reason_and_the_borrower_returns_the_order_to_0() {
         Some("ID photo is blurred")
     );
     assert_eq!(order.resubmission_items, vec![ResubmissionItem::Photos]);
+    // Nothing asked for was changed (the bank was, but only photos were asked):
+    // refused with 40009, the items named (issue 52).
+    for fixed in [vec![], vec![ResubmissionItem::Bank]] {
+        test()
+            .given(given.clone())
+            .when(OrderCommand::Resubmit { fixed })
+            .then_expect_error(OrderError::NothingFixed {
+                items: "photos".into(),
+            });
+    }
     test()
         .given(given.clone())
-        .when(OrderCommand::Resubmit)
+        .when(OrderCommand::Resubmit {
+            fixed: vec![ResubmissionItem::Photos],
+        })
         .then_expect_events(vec![OrderEvent::Resubmitted { at: test_now() }]);
     given.push(OrderEvent::Resubmitted { at: test_now() });
     let order = fold(given);
@@ -567,7 +579,9 @@ fn resubmission_needs_a_reason_and_the_borrower_returns_the_order_to_0() {
     assert_eq!(order.resubmission_reason, None);
     test()
         .given(submitted())
-        .when(OrderCommand::Resubmit)
+        .when(OrderCommand::Resubmit {
+            fixed: ResubmissionItem::ALL.to_vec(),
+        })
         .then_expect_error(OrderError::WrongStatus {
             status: 0,
             action: "resubmit",
@@ -1606,7 +1620,9 @@ fn no_auditor_or_borrower_command_increases_what_is_owed_p11() {
             reason: "x".into(),
             items: vec![ResubmissionItem::Photos],
         },
-        OrderCommand::Resubmit,
+        OrderCommand::Resubmit {
+            fixed: ResubmissionItem::ALL.to_vec(),
+        },
         OrderCommand::PassFirstAudit {
             auditor_id: auditor_1(),
             note: "x".into(),
@@ -1783,19 +1799,69 @@ fn open_payment_sessions_never_exceed_todays_payoff_p1() {
     given.push(session_opened(3, dec!(19900)));
     test()
         .given(given.clone())
-        .when(open_session(4, dec!(200)))
-        .then_expect_error(OrderError::RepaymentAmount {
-            min: dec!(100),
-            max: dec!(100),
-        });
-    test()
-        .given(given.clone())
         .when(open_session(4, dec!(100)))
         .then_expect_events(vec![session_opened(4, dec!(100))]);
+    // 200 does not fit beside the open pages: they give way to the new one (issue 52),
+    // so the pages open together still never exceed the payoff.
+    let events = run(test(), given.clone(), open_session(4, dec!(200)));
+    let replaced: Vec<OrderEvent> = (0..4)
+        .map(|n| OrderEvent::PaymentSessionReplaced {
+            session_id: session(n),
+            by: session(4),
+            at: test_now(),
+        })
+        .collect();
+    assert_eq!(events[..4], replaced[..]);
+    assert_eq!(events[4], session_opened(4, dec!(200)));
+    let mut after = given.clone();
+    after.extend(events);
+    assert_eq!(fold(after).open_sessions_total(test_now()), dec!(200));
+    // An amount the payoff itself does not allow is still refused, nothing replaced.
+    test()
+        .given(given.clone())
+        .when(open_session(4, dec!(90000)))
+        .then_expect_error(OrderError::RepaymentAmount {
+            min: dec!(100),
+            max: dec!(20000),
+        });
     // An expired session no longer holds any of the payoff.
     let later = test_now() + chrono::Duration::minutes(31);
     let events = run(test_at(later), given, open_session(4, dec!(20000)));
     assert_eq!(events.len(), 1);
+}
+
+#[test]
+fn a_page_left_unpaid_never_blocks_the_payoff_and_is_refunded_if_paid_later() {
+    // Given a 20,000 page left open, when the borrower opens one for the whole
+    // payoff (80,000, cooling-off), then the old page is replaced and the payoff
+    // opens (issue 52); money that still arrives on the old page is refunded in full.
+    let mut given = disbursed();
+    given.push(session_opened(1, dec!(20000)));
+    test()
+        .given(given.clone())
+        .when(open_session(2, dec!(80000)))
+        .then_expect_events(vec![
+            OrderEvent::PaymentSessionReplaced {
+                session_id: session(1),
+                by: session(2),
+                at: test_now(),
+            },
+            session_opened(2, dec!(80000)),
+        ]);
+    given.push(OrderEvent::PaymentSessionReplaced {
+        session_id: session(1),
+        by: session(2),
+        at: test_now(),
+    });
+    given.push(session_opened(2, dec!(80000)));
+    let events = run(test(), given, recharge("late", 1, dec!(20000)));
+    assert_eq!(
+        events,
+        vec![
+            paid("late", 1, dec!(20000)),
+            refund("late", dec!(20000), "the payment page was already closed"),
+        ]
+    );
 }
 
 #[test]
@@ -2051,13 +2117,18 @@ fn a_payment_without_a_session_is_refunded_p1() {
 fn a_failed_session_frees_its_amount_and_is_never_paid_p1() {
     let mut given = disbursed();
     given.push(session_opened(1, dec!(80000)));
+    // An open page holding the whole payoff gives way to a new one (issue 52).
     test()
         .given(given.clone())
         .when(open_session(2, dec!(100)))
-        .then_expect_error(OrderError::RepaymentAmount {
-            min: dec!(0),
-            max: dec!(0),
-        });
+        .then_expect_events(vec![
+            OrderEvent::PaymentSessionReplaced {
+                session_id: session(1),
+                by: session(2),
+                at: test_now(),
+            },
+            session_opened(2, dec!(100)),
+        ]);
     given.push(OrderEvent::PaymentSessionFailed {
         session_id: session(1),
         at: test_now(),

@@ -3,14 +3,16 @@
 //! again at apply (P5). Configuration can choose a profile but never weaken one.
 
 use super::{
-    daily_rate_pct, disclose, effective_rate_pct, processing_fee, Lender, LoanTerms, Product,
+    daily_rate_pct, disclose, processing_fee, round2, EffectiveRate, Lender, LoanTerms, Product,
     DAYS_PER_MONTH, DAYS_PER_YEAR,
 };
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use serde::{Deserialize, Serialize};
 
-/// A cap on the effective rate (fees included) over a basis period.
+/// A cap on the effective rate (fees included) over a basis period: the IRR of the
+/// schedule against the net proceeds, compounded over `basis_days`
+/// (`pricing::effective_rate`, BSP Circular 730).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EffectiveRateCap {
     /// Largest effective rate in percent per basis.
@@ -280,18 +282,15 @@ fn check_costs(
         }
     }
     if let Some(cap) = &caps.max_effective_rate {
-        let pct = effective_rate_pct(
-            disclosure.interest,
-            disclosure.processing_fee,
-            disclosure.net_amount,
-            terms.period_days,
-            cap.basis_days,
-        );
-        if pct > cap.max_pct || disclosure.net_amount <= Decimal::ZERO {
+        // Judged unrounded: a rate that rounds down to the cap is still above it. No
+        // rate at all (nothing reaches the borrower) is a breach too.
+        let pct = EffectiveRate::of(disclosure.net_amount, &disclosure.schedule)
+            .and_then(|rate| rate.pct_per(cap.basis_days));
+        if pct.is_none_or(|pct| pct > cap.max_pct) {
             return Err(ComplianceBreach::EffectiveRate {
                 principal,
                 period_days: terms.period_days,
-                pct,
+                pct: pct.map(round2).unwrap_or_default(),
                 max_pct: cap.max_pct,
                 basis_days: cap.basis_days,
             });

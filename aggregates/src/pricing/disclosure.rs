@@ -3,8 +3,8 @@
 //! recomputed for the amount actually paid out in `PayoutSucceeded` (P10).
 
 use super::{
-    apr_pct, daily_rate_pct, effective_rate_pct, installments, interest, processing_fee, Lender,
-    LoanTerms, DAYS_PER_MONTH,
+    daily_rate_pct, installments, interest, processing_fee, round2, EffectiveRate, Lender,
+    LoanTerms,
 };
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -49,9 +49,14 @@ pub struct Disclosure {
     pub period_days: u32,
     /// Daily rate in percent.
     pub daily_rate_pct: Decimal,
-    /// Nominal APR in percent (daily % × 365).
+    /// The true annual rate in percent, fees included: the daily IRR of the schedule
+    /// against the net amount, compounded over 365 days (`pricing::effective_rate`;
+    /// BSP Circular 730). Two decimals. Disclosures stored before 2026-12 hold the
+    /// nominal daily % × 365 they showed then.
     pub apr_pct: Decimal,
-    /// Effective monthly rate in percent, fees included.
+    /// The effective rate in percent a month, fees included: the same daily IRR
+    /// compounded over 30 days; the caps of section 11 are judged on it. Two decimals.
+    /// Disclosures stored before 2026-12 hold the flat ratio they showed then.
     pub effective_monthly_rate_pct: Decimal,
     /// Overdue fee per overdue installment per day, in percent (0 when none).
     pub overdue_daily_rate_pct: Decimal,
@@ -73,11 +78,16 @@ pub fn disclose(principal: Decimal, terms: &LoanTerms, lender: &Lender) -> Discl
     let net_amount = principal - fee;
     let interest = interest(principal, terms.daily_rate, terms.period_days);
     let total = principal + interest;
+    // The last line of the disclosure is computed from the others: the schedule as
+    // it will be collected against what actually reaches the borrower.
     let schedule: Vec<ScheduledPayment> = installments(total, terms.period_days)
         .into_iter()
         .zip(1..)
         .map(|(amount, period)| ScheduledPayment { period, amount })
         .collect();
+    let rate = EffectiveRate::of(net_amount, &schedule);
+    let rate_pct =
+        |pct: fn(&EffectiveRate) -> Decimal| rate.as_ref().map(pct).map(round2).unwrap_or_default();
     Disclosure {
         principal,
         processing_fee: fee,
@@ -87,14 +97,8 @@ pub fn disclose(principal: Decimal, terms: &LoanTerms, lender: &Lender) -> Discl
         per_period_payment: schedule.first().map(|p| p.amount).unwrap_or_default(),
         period_days: terms.period_days,
         daily_rate_pct: daily_rate_pct(terms.daily_rate),
-        apr_pct: apr_pct(terms.daily_rate),
-        effective_monthly_rate_pct: effective_rate_pct(
-            interest,
-            fee,
-            net_amount,
-            terms.period_days,
-            DAYS_PER_MONTH,
-        ),
+        apr_pct: rate_pct(|r| r.annual_pct),
+        effective_monthly_rate_pct: rate_pct(|r| r.monthly_pct),
         overdue_daily_rate_pct: daily_rate_pct(terms.pricing.overdue_daily_rate),
         max_total_cost_pct: terms.pricing.max_total_cost_pct,
         cooling_off_days: terms.pricing.cooling_off_days,

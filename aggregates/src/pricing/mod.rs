@@ -7,6 +7,7 @@
 
 mod compliance;
 mod disclosure;
+pub mod effective_rate;
 mod terms;
 
 #[cfg(test)]
@@ -16,6 +17,7 @@ pub use compliance::{
     ComplianceBreach, ComplianceCaps, CompliancePolicy, ComplianceProfile, EffectiveRateCap,
 };
 pub use disclosure::{disclose, Disclosure, ScheduledPayment};
+pub use effective_rate::EffectiveRate;
 pub use terms::{Lender, LoanTerms, Pricing, Product, RateConfig, TermsError};
 
 use rust_decimal::{Decimal, RoundingStrategy};
@@ -26,7 +28,7 @@ const RATE_SCALE: Decimal = dec!(100000);
 
 /// Days in the month used by the monthly caps and rates (BSP Circular 1133 uses 30).
 pub const DAYS_PER_MONTH: u32 = 30;
-/// Days in the year used by APR (PRODUCT.md 4.4: APR = daily % × 365).
+/// Days in the year the annual effective rate compounds over (`effective_rate`).
 pub const DAYS_PER_YEAR: u32 = 365;
 
 /// Rounds half away from zero to one decimal (interest and installments, 4.4).
@@ -42,11 +44,6 @@ pub fn round2(value: Decimal) -> Decimal {
 /// The displayed daily rate in percent: `daily_rate / 1000` (4.4). 200 → 0.2.
 pub fn daily_rate_pct(daily_rate: u32) -> Decimal {
     Decimal::from(daily_rate) / dec!(1000)
-}
-
-/// Nominal APR in percent: daily % × 365 (4.4). 200 → 73.
-pub fn apr_pct(daily_rate: u32) -> Decimal {
-    daily_rate_pct(daily_rate) * Decimal::from(DAYS_PER_YEAR)
 }
 
 /// Interest = `daily_rate × principal ÷ 100000 × days`, rounded to one decimal (4.4).
@@ -73,26 +70,6 @@ pub fn installments(total: Decimal, count: u32) -> Vec<Decimal> {
 /// deducted from the payout, so the borrower receives `principal − fee` (P5).
 pub fn processing_fee(principal: Decimal, fee_pct: Decimal) -> Decimal {
     round2(principal * fee_pct / dec!(100))
-}
-
-/// The effective rate in percent per `basis_days`, fees included: the total cost
-/// (interest + fee) over the net amount received, pro-rated from the term to the
-/// basis (30 for the monthly caps of BSP Circular 1133, 365 for the Thai annual cap).
-/// Rounded to two decimals. A zero net amount or term gives zero.
-pub fn effective_rate_pct(
-    interest: Decimal,
-    fee: Decimal,
-    net_amount: Decimal,
-    period_days: u32,
-    basis_days: u32,
-) -> Decimal {
-    if net_amount <= Decimal::ZERO || period_days == 0 {
-        return Decimal::ZERO;
-    }
-    round2(
-        (interest + fee) / net_amount * Decimal::from(basis_days) / Decimal::from(period_days)
-            * dec!(100),
-    )
 }
 
 /// One day's overdue fee on an installment: `unpaid × overdue_daily_rate ÷ 100000`,

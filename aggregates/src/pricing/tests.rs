@@ -95,8 +95,138 @@ fn rounding_is_half_away_from_zero_to_one_decimal() {
 fn rates_are_displayed_from_thousandths_of_a_percent() {
     assert_eq!(daily_rate_pct(400), dec!(0.4));
     assert_eq!(daily_rate_pct(200), dec!(0.2));
-    assert_eq!(apr_pct(200), dec!(73));
-    assert_eq!(apr_pct(100), dec!(36.5));
+}
+
+/// The schedule and net proceeds of `principal` at `daily_rate` over `days` with a
+/// processing fee of `fee_pct`, as the disclosure states them.
+fn disclosed(principal: Decimal, daily_rate: u32, days: u32, fee_pct: Decimal) -> Disclosure {
+    let mut t = terms(daily_rate, days);
+    t.pricing.processing_fee_pct = fee_pct;
+    disclose(principal, &t, &demo_lender())
+}
+
+#[test]
+fn the_effective_rate_is_the_irr_of_the_schedule_p5() {
+    // Given a loan's schedule and net proceeds, when the effective rate is computed,
+    // then it is the daily IRR compounded over 30 and 365 days (BSP Circular 730;
+    // worked by hand with 40-digit arithmetic). The flat ratio the disclosure used to
+    // show is beside each row: it understated every one by about half.
+    // (principal, daily_rate, days, fee %, daily IRR to 10 places, % a month, % a year, flat % a month)
+    let table = [
+        // The shipped 12-day product (issue 52): 8.60 %/month (30 × r = 8.27 %).
+        (
+            dec!(100000),
+            150,
+            12,
+            dec!(0),
+            dec!(0.0027553226),
+            dec!(8.60),
+            dec!(173.00),
+            dec!(4.50),
+        ),
+        // 0.2 %/day, 24 days, 1 % fee: 14.78 %/month (30 × r = 13.82 %), above PH's 12 %.
+        (
+            dec!(100000),
+            200,
+            24,
+            dec!(1),
+            dec!(0.0046057879),
+            dec!(14.78),
+            dec!(435.08),
+            dec!(7.32),
+        ),
+        (
+            dec!(80000),
+            200,
+            6,
+            dec!(0),
+            dec!(0.0034188416),
+            dec!(10.78),
+            dec!(247.55),
+            dec!(6.00),
+        ),
+        (
+            dec!(80000),
+            200,
+            6,
+            dec!(1),
+            dec!(0.0063160566),
+            dec!(20.79),
+            dec!(895.54),
+            dec!(11.11),
+        ),
+        // The PH cap's edge: 0.2 %/day over 24 days is 12.0013 %, just above 12 %.
+        (
+            dec!(80000),
+            200,
+            24,
+            dec!(0),
+            dec!(0.0037851552),
+            dec!(12.00),
+            dec!(297.08),
+            dec!(6.00),
+        ),
+    ];
+    for (principal, rate, days, fee, daily, monthly, annual, flat) in table {
+        let d = disclosed(principal, rate, days, fee);
+        let r = EffectiveRate::of(d.net_amount, &d.schedule).expect("a rate");
+        assert_eq!(
+            r.daily.round_dp(10),
+            daily,
+            "{principal} {rate} {days} {fee}"
+        );
+        assert_eq!(
+            d.effective_monthly_rate_pct, monthly,
+            "{principal} {rate} {days} {fee}"
+        );
+        assert_eq!(d.apr_pct, annual, "{principal} {rate} {days} {fee}");
+        let flat_ratio = (d.interest + d.processing_fee) / d.net_amount * dec!(30)
+            / Decimal::from(days)
+            * dec!(100);
+        assert_eq!(round2(flat_ratio), flat);
+        assert!(monthly > flat * dec!(1.7), "the IRR is not the flat ratio");
+    }
+}
+
+#[test]
+fn a_loan_with_no_proceeds_or_no_schedule_has_no_effective_rate() {
+    let d = disclosed(dec!(80000), 200, 6, dec!(0));
+    assert_eq!(EffectiveRate::of(Decimal::ZERO, &d.schedule), None);
+    assert_eq!(EffectiveRate::of(dec!(80000), &[]), None);
+    // Repayments worth less than the proceeds would be a negative rate.
+    assert_eq!(EffectiveRate::of(dec!(90000), &d.schedule), None);
+    // Repayments equal to the proceeds: zero.
+    let free = [ScheduledPayment {
+        period: 1,
+        amount: dec!(100),
+    }];
+    assert_eq!(
+        EffectiveRate::of(dec!(100), &free).map(|r| r.monthly_pct),
+        Some(Decimal::ZERO)
+    );
+}
+
+#[test]
+fn the_02_pct_24_day_product_with_a_1_pct_fee_is_refused_by_ph() {
+    // Given the product the flat ratio let through (7.32 %/month), when configuration
+    // loads under PH, then it is refused: its effective rate is 14.78 %/month.
+    let mut product = demo_product();
+    product.rate_configs = vec![RateConfig {
+        period_days: 24,
+        daily_rate: 200,
+    }];
+    product.pricing.processing_fee_pct = dec!(1);
+    match ComplianceProfile::Ph.check_product(&product) {
+        Err(ComplianceBreach::EffectiveRate {
+            pct,
+            max_pct,
+            basis_days,
+            ..
+        }) => {
+            assert_eq!((pct, max_pct, basis_days), (dec!(14.78), dec!(12), 30));
+        }
+        other => panic!("expected an effective-rate breach, got {other:?}"),
+    }
 }
 
 #[test]
@@ -111,9 +241,10 @@ fn disclosure_states_every_cost_p5() {
     assert_eq!(d.total_repayable, dec!(80960.0));
     assert_eq!(d.per_period_payment, dec!(13493.3));
     assert_eq!(d.daily_rate_pct, dec!(0.2));
-    assert_eq!(d.apr_pct, dec!(73));
-    // (960 + 800) / 79,200 × 30 / 6 = 11.11 % a month.
-    assert_eq!(d.effective_monthly_rate_pct, dec!(11.11));
+    // The IRR of six payments of 13,493.3 (the last 13,493.5) against 79,200 received:
+    // 0.63161 % a day, 20.79 % a month and 895.54 % a year, compounded.
+    assert_eq!(d.effective_monthly_rate_pct, dec!(20.79));
+    assert_eq!(d.apr_pct, dec!(895.54));
     assert_eq!(d.schedule.len(), 6);
     assert_eq!(
         d.schedule.iter().map(|s| s.amount).sum::<Decimal>(),
@@ -200,7 +331,7 @@ fn each_ph_cap_is_enforced() {
         Err(ComplianceBreach::DailyRate { .. })
     ));
     let mut fee = terms(200, 6);
-    fee.pricing.processing_fee_pct = dec!(2); // (960 + 1600) / 78,400 × 5 = 16.3 %/month
+    fee.pricing.processing_fee_pct = dec!(1); // 20.79 %/month (the IRR; flat 11.11 %)
     assert!(matches!(
         ComplianceProfile::Ph.check_loan(dec!(80000), &fee),
         Err(ComplianceBreach::EffectiveRate { .. })
@@ -226,24 +357,26 @@ fn each_ph_cap_is_enforced() {
 
 #[test]
 fn each_th_cap_is_enforced() {
-    // 0.06 %/day ≈ 21.9 % a year: fits. 0.07 %/day = 25.55 %: does not.
+    // Daily installments over 30 days: 0.031 %/day is 24.40 % a year effective (the
+    // IRR compounded): fits. 0.032 %/day is 25.27 %: does not.
     assert_eq!(
-        ComplianceProfile::Th.check_loan(dec!(20000), &terms(60, 30)),
+        ComplianceProfile::Th.check_loan(dec!(20000), &terms(31, 30)),
         Ok(())
     );
-    assert!(ComplianceProfile::Th
-        .check_loan(dec!(20000), &terms(70, 30))
-        .is_err());
     assert!(matches!(
-        ComplianceProfile::Th.check_loan(dec!(20010), &terms(60, 30)),
+        ComplianceProfile::Th.check_loan(dec!(20000), &terms(32, 30)),
+        Err(ComplianceBreach::EffectiveRate { .. })
+    ));
+    assert!(matches!(
+        ComplianceProfile::Th.check_loan(dec!(20010), &terms(31, 30)),
         Err(ComplianceBreach::Amount { .. })
     ));
     assert!(matches!(
-        ComplianceProfile::Th.check_loan(dec!(20000), &terms(60, 181)),
+        ComplianceProfile::Th.check_loan(dec!(20000), &terms(31, 181)),
         Err(ComplianceBreach::Period { .. })
     ));
-    let mut default_rate = terms(60, 30);
-    default_rate.pricing.overdue_daily_rate = 69; // 25.185 %/yr > 21.9 + 3
+    let mut default_rate = terms(31, 30);
+    default_rate.pricing.overdue_daily_rate = 40; // 14.6 %/yr > 11.315 + 3
     assert!(matches!(
         ComplianceProfile::Th.check_loan(dec!(20000), &default_rate),
         Err(ComplianceBreach::OverdueRate { .. })
@@ -320,13 +453,35 @@ proptest! {
             let d = disclose(amount, &terms, &demo_lender());
             if let Some(max) = caps.max_daily_rate { prop_assert!(terms.daily_rate <= max); }
             if let Some(cap) = &caps.max_effective_rate {
-                let pct = effective_rate_pct(d.interest, d.processing_fee, d.net_amount, terms.period_days, cap.basis_days);
-                prop_assert!(pct <= cap.max_pct);
+                let pct = EffectiveRate::of(d.net_amount, &d.schedule).and_then(|r| r.pct_per(cap.basis_days));
+                prop_assert!(pct.is_some_and(|pct| pct <= cap.max_pct));
             }
             prop_assert!((d.interest + d.processing_fee) * dec!(100) <= caps.max_total_cost_pct * amount);
             if let Some(max) = caps.max_amount { prop_assert!(amount <= max); }
             if let Some(max) = caps.max_period_days { prop_assert!(terms.period_days <= max); }
         }
+    }
+
+    #[test]
+    fn the_irr_discounts_the_schedule_back_to_the_net_proceeds(
+        thousands in 1i64..=3000,
+        daily_rate in 1u32..=400,
+        days in 1u32..=90,
+        fee_bp in 0u32..=500,
+    ) {
+        // Given any loan, when its effective rate is computed, then discounting every
+        // payment at the daily IRR gives back the net proceeds within the tolerance.
+        let d = disclosed(Decimal::from(thousands * 1000), daily_rate, days, Decimal::from(fee_bp) / dec!(100));
+        let r = EffectiveRate::of(d.net_amount, &d.schedule).expect("a rate");
+        let mut present = Decimal::ZERO;
+        let mut discount = Decimal::ONE;
+        for payment in &d.schedule {
+            discount /= Decimal::ONE + r.daily;
+            present += payment.amount * discount;
+        }
+        prop_assert!((present - d.net_amount).abs() <= d.net_amount * effective_rate::TOLERANCE * dec!(10),
+            "{} against {}", present, d.net_amount);
+        prop_assert!(r.monthly_pct >= r.daily * dec!(3000), "compounding is the higher reading");
     }
 
     #[test]

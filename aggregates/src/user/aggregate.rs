@@ -234,6 +234,32 @@ pub struct User {
     pub erased_at: Option<DateTime<Utc>>,
 }
 
+/// The values of the four resubmission items at one moment (12.4).
+struct ResubmissionFacts {
+    photos: Option<[ImageRef; 3]>,
+    profile: Profile,
+    bank: Option<BankAccount>,
+    questionnaire: Option<Questionnaire>,
+}
+
+impl ResubmissionFacts {
+    /// The items whose value differs in `after`.
+    fn changed_items(&self, after: &Self) -> Vec<ResubmissionItem> {
+        [
+            (self.photos != after.photos, ResubmissionItem::Photos),
+            (self.profile != after.profile, ResubmissionItem::Profile),
+            (self.bank != after.bank, ResubmissionItem::Bank),
+            (
+                self.questionnaire != after.questionnaire,
+                ResubmissionItem::Questionnaire,
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(changed, item)| changed.then_some(item))
+        .collect()
+    }
+}
+
 /// A resubmission request of the open order, as the User knows it (PRODUCT.md 12.4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpenResubmission {
@@ -241,9 +267,36 @@ pub struct OpenResubmission {
     pub order_id: Uuid,
     /// What it asks to fix.
     pub items: Vec<ResubmissionItem>,
+    /// The items the borrower has changed since the request was opened (new photos, a
+    /// profile, questionnaire or bank account that differs from the one on file),
+    /// sorted; the Order refuses a resubmission that changed none of `items` (40009).
+    #[serde(default)]
+    pub changed: Vec<ResubmissionItem>,
 }
 
 impl User {
+    /// The items of the open resubmission request that the borrower has changed, for
+    /// the Order's `Resubmit` (PRODUCT.md 12.4, 40009); empty when none is open.
+    pub fn fixed_items(&self) -> Vec<ResubmissionItem> {
+        self.resubmission.as_ref().map_or_else(Vec::new, |open| {
+            open.items
+                .iter()
+                .filter(|item| open.changed.contains(item))
+                .copied()
+                .collect()
+        })
+    }
+
+    /// What the resubmission items hold now, to tell which ones an event changed.
+    fn resubmission_facts(&self) -> ResubmissionFacts {
+        ResubmissionFacts {
+            photos: self.id_images.clone(),
+            profile: self.profile.clone(),
+            bank: self.bank_account.clone(),
+            questionnaire: self.questionnaire.clone(),
+        }
+    }
+
     /// True while the open order asks the borrower to fix `item` (12.4).
     pub fn may_resubmit(&self, item: ResubmissionItem) -> bool {
         self.resubmission
@@ -405,6 +458,25 @@ impl Aggregate for User {
     }
 
     fn apply(&mut self, event: Self::Event) {
+        // While a resubmission is open, note each item an event changes (12.4).
+        let before = self
+            .resubmission
+            .as_ref()
+            .map(|_| self.resubmission_facts());
+        self.assign(event);
+        if let Some(before) = before {
+            let changed = before.changed_items(&self.resubmission_facts());
+            if let Some(open) = self.resubmission.as_mut() {
+                open.changed.extend(changed);
+                open.changed = ResubmissionItem::normalized(std::mem::take(&mut open.changed));
+            }
+        }
+    }
+}
+
+impl User {
+    /// Folds one event into the state (`apply` without the resubmission bookkeeping).
+    fn assign(&mut self, event: UserEvent) {
         match event {
             event @ (UserEvent::UserRegistered { .. }
             | UserEvent::LoginSucceeded { .. }

@@ -62,8 +62,9 @@ pub enum UserCommand {
     },
     /// `/user/login`. A wrong password is recorded as `LoginFailed` (not an error, so
     /// it is committed); the fifth in a row also locks the account (P4). Errors:
-    /// 10002 while security-locked, whatever the password (12.2); 20003 a compliance
-    /// hold, to the right password only.
+    /// 10002 a wrong password while security-locked (as for an unknown phone, 12.2);
+    /// 20003 a security lock or a compliance hold, with its reason, to the right
+    /// password only.
     Login {
         /// Plain password.
         password: String,

@@ -76,12 +76,13 @@ impl User {
         self.registered()?;
         // PRODUCT.md 12.2: whoever lacks the password learns nothing of the
         // account, so the password is checked first, on every login (the same
-        // time whatever the account's state). A security lock answers as a
-        // wrong password whatever is sent: it stops the guessing, and the
-        // borrower lifts it with an SMS code (P4). A compliance hold is said,
-        // with its reason, only to the password's holder.
+        // time whatever the account's state). While a security lock stands, a
+        // wrong password answers as for an unknown phone and counts nothing: the
+        // lock has stopped the guessing. The right password is told of the lock
+        // (20003, with its reason) so that its owner can lift it with an SMS code
+        // (P4, issue 52); a compliance hold likewise, with who set it and why.
         let correct = services.hasher.verify(&password, &self.password_hash).await;
-        if self.security_lock.is_some() {
+        if !correct && self.security_lock.is_some() {
             return Err(UserError::LoginRefused);
         }
         if correct {

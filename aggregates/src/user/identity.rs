@@ -94,8 +94,13 @@ impl User {
         let open = OpenResubmission {
             order_id,
             items: ResubmissionItem::normalized(items),
+            changed: Vec::new(),
         };
-        if self.resubmission.as_ref() != Some(&open) {
+        let same = self
+            .resubmission
+            .as_ref()
+            .is_some_and(|now| (now.order_id, &now.items) == (open.order_id, &open.items));
+        if !same {
             let event = UserEvent::ResubmissionOpened {
                 order_id: open.order_id,
                 items: open.items,
@@ -233,7 +238,11 @@ impl User {
                 self.identity_rejection = Some(reason);
             }
             UserEvent::ResubmissionOpened { order_id, items } => {
-                self.resubmission = Some(OpenResubmission { order_id, items });
+                self.resubmission = Some(OpenResubmission {
+                    order_id,
+                    items,
+                    changed: Vec::new(),
+                });
             }
             UserEvent::ResubmissionClosed { .. } => self.resubmission = None,
             UserEvent::IdentityReopened { .. } => self.identity = IdentityStatus::Submitted,

@@ -110,6 +110,7 @@ pub const TRANSLATED_TEXTS: &[&str] = &[
     "faq",
     "customer-service-hours",
     "privacy-notice",
+    "invite-code-help",
 ];
 
 /// The company block of the lending file (`company`) as the borrower app reads it
@@ -160,6 +161,10 @@ pub struct CompanySettings {
     pub whatsapp: Option<String>,
     /// A LINE contact; empty when none.
     pub line: Option<String>,
+    /// Where a borrower gets an invite code, shown under the registration's invite
+    /// field (English; issue 52), e.g. "Ask the agent who told you about us".
+    #[serde(rename = "invite-code-help")]
+    pub invite_code_help: Option<String>,
     /// The partner logo's URL on the home screen.
     #[serde(rename = "partner-image")]
     pub partner_image: Option<String>,

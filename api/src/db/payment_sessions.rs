@@ -28,6 +28,22 @@ pub async fn insert(database: &Database, session: &PaymentSession) -> Result<u64
         .await.map(|r| r.rows_affected()))
 }
 
+/// Marks an open session `replaced` at `now` (a newer page replaced it, the Order's
+/// `PaymentSessionReplaced`); a paid or failed one keeps its outcome.
+pub async fn replace(
+    database: &Database,
+    session_id: Uuid,
+    now: DateTime<Utc>,
+) -> Result<u64, sqlx::Error> {
+    let sql = "update payment_session set status = 'replaced', updated_at = $1 \
+               where session_id = $2 and status = 'open'";
+    with_pool!(database, pool => sqlx::query(sql)
+        .bind(time_text(now))
+        .bind(session_id.to_string())
+        .execute(pool)
+        .await.map(|r| r.rows_affected()))
+}
+
 /// A stored session, as its columns hold it.
 #[derive(Debug, sqlx::FromRow)]
 pub struct SessionRow {
@@ -37,7 +53,7 @@ pub struct SessionRow {
     pub order_id: String,
     /// The amount asked for, two decimals.
     pub amount: String,
-    /// `open`, `paid` or `failed`.
+    /// `open`, `paid`, `failed` or `replaced`.
     pub status: String,
     /// The provider's payment reference, once reported.
     pub payment_ref: Option<String>,

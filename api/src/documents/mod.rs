@@ -695,6 +695,7 @@ fn disclosure_pairs(
         (t.cost_cap, pct(d.max_total_cost_pct)),
         (t.cooling_off, days(d.cooling_off_days)),
     ]);
+    doc.paragraph(t.rate_note, SMALL, true);
 }
 
 #[cfg(test)]

@@ -57,8 +57,9 @@ texts! {
     per_period: "Per-installment payment", "每期还款额", "Bayad sa bawat hulog";
     term: "Term", "期限", "Termino";
     daily_rate: "Daily interest rate", "日利率", "Arawang interes";
-    apr: "APR (nominal, yearly)", "年化利率（名义）", "APR (nominal, taunan)";
+    apr: "APR (effective, fees included)", "年化实际利率（含费用）", "APR (epektibo, kasama ang mga bayarin)";
     effective_monthly: "Effective monthly rate, fees included", "月实际利率（含费用）", "Epektibong buwanang rate, kasama ang mga bayarin";
+    rate_note: "Effective rates are the internal rate of return of the payments against the net amount received, compounded daily (BSP Circular No. 730).", "实际利率为各期还款相对于实际到账金额的内部收益率，按日复利计算（菲律宾央行第730号通函）。", "Ang epektibong rate ay ang internal rate of return ng mga bayad laban sa netong halagang natanggap, compounded araw-araw (BSP Circular No. 730).";
     overdue_rate: "Overdue fee per installment per day", "每期逾期日费率", "Multa sa pagkaantala bawat hulog bawat araw";
     cost_cap: "Interest and fees never exceed, of principal", "利息与费用合计上限（占本金）", "Hindi lalampas ang interes at mga bayarin, bahagi ng prinsipal";
     cooling_off: "Cooling-off period after payout", "放款后冷静期", "Cooling-off period matapos ang payout";

@@ -158,6 +158,18 @@ pub async fn find_session(
 }
 
 /// Records a verified outcome on the session: `paid` from anything but paid (money
+/// Marks the sessions a newer page replaced (the Order's `PaymentSessionReplaced`),
+/// so that their pages stop offering Pay; one already paid or failed keeps its outcome.
+pub async fn mark_replaced(
+    state: &AppState,
+    sessions: impl IntoIterator<Item = Uuid>,
+) -> Result<(), ApiError> {
+    for session_id in sessions {
+        db::replace(&state.database, session_id, state.now()).await?;
+    }
+    Ok(())
+}
+
 /// received wins), `failed` only from open.
 pub(crate) async fn mark_session(
     state: &AppState,

@@ -123,11 +123,24 @@ async fn resubmission_round_trip(app: TestApp) {
     let info = app.ok("/jackey/user/info", t, json!({})).await;
     assert_eq!(info["resubmissionItems"], json!(["photos"]));
 
+    // Resubmitting before changing anything asked for is refused (issue 52).
+    let unchanged = json!({ "loanOrderId": order_id });
+    let refused = app
+        .fails("/jackey/loan/resubmit", t, unchanged, 40009)
+        .await;
+    assert!(
+        refused["msg"].as_str().unwrap().contains("photos"),
+        "{refused}"
+    );
+
     // The name stays read-only (not asked for); the photos can be replaced, and the
     // identity awaits review again.
     let rename = json!({"realName": "Someone Else"});
     app.fails("/jackey/user/update", t, rename, 10006).await;
-    let replaced = app.upload_identity_parts(&token, &photos()).await;
+    // Retaken photos: other bytes than those on file (a JPEG of the same picture).
+    let retaken = ["frontImage", "backImage", "handHoldImage"]
+        .map(|name| (name, crate::helpers::photo(image::ImageFormat::Jpeg)));
+    let replaced = app.upload_identity_parts(&token, &retaken).await;
     assert_eq!(replaced["code"], 0, "{replaced}");
     let info = app.ok("/jackey/user/info", t, json!({})).await;
     assert_eq!(info["userQualificationView"]["identity"], 1);
@@ -213,8 +226,15 @@ async fn password_reset(app: TestApp) {
     for _ in 0..5 {
         login(&app, mobile, "wrong-pass").await;
     }
-    // Locked: even the right password answers as a wrong one (12.2).
-    assert_eq!(login(&app, mobile, "secret-pass").await["code"], 10002);
+    // Locked: a wrong password answers as for an unknown phone (12.2); the right
+    // one is told of the lock, with its reason, and still does not sign in.
+    assert_eq!(login(&app, mobile, "wrong-pass").await["code"], 10002);
+    let told = login(&app, mobile, "secret-pass").await;
+    assert_eq!(told["code"], 20003, "{told}");
+    assert!(
+        told["data"].is_null() || told["data"]["token"].is_null(),
+        "{told}"
+    );
 
     let reset = |code: &str, password: &str| json!({"mobile": mobile, "smsCode": code, "password": password});
     // No code waiting, then a wrong one: nothing changes.

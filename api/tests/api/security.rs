@@ -40,12 +40,17 @@ async fn lock_and_unlock(app: &TestApp) {
             .await;
         assert_eq!(answer["msg"], unknown["msg"], "{answer}");
     }
-    // The fifth locked the account: even the right password now answers the same,
-    // so the lock stops the guessing without telling the guesser.
-    let locked = app
-        .fails("/jackey/user/login", None, login("secret-pass"), 10002)
+    // The fifth locked the account: a wrong password still answers as for an
+    // unknown phone, so the lock stops the guessing without telling the guesser;
+    // only the right password learns of the lock, and is not signed in (issue 52).
+    let guessed = app
+        .fails("/jackey/user/login", None, login("guess-pass"), 10002)
         .await;
-    assert_eq!(locked["msg"], unknown["msg"], "{locked}");
+    assert_eq!(guessed["msg"], unknown["msg"], "{guessed}");
+    let locked = app
+        .fails("/jackey/user/login", None, login("secret-pass"), 20003)
+        .await;
+    assert!(locked["data"].is_null(), "{locked}");
     // Unlock with an SMS code: one request per 60 s, a wrong code refused, no payment.
     app.ok("/jackey/sms/unlock", None, json!({"mobile": mobile}))
         .await;

@@ -8,7 +8,7 @@
 //! write side about what an event means.
 
 use aggregates::order::{InstallmentStatus, Order, OrderEvent, OrderStatus};
-use aggregates::pricing::{apr_pct, daily_rate_pct};
+use aggregates::pricing::daily_rate_pct;
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use cqrs_es::Aggregate;
@@ -159,6 +159,7 @@ pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
         | OrderEvent::RepaymentReceived { at, .. }
         | OrderEvent::PaymentSessionOpened { at, .. }
         | OrderEvent::PaymentSessionFailed { at, .. }
+        | OrderEvent::PaymentSessionReplaced { at, .. }
         | OrderEvent::PaymentSessionPaid { at, .. }
         | OrderEvent::PaymentRefundDue { at, .. }
         | OrderEvent::ManualRepaymentProposed { at, .. }
@@ -228,7 +229,7 @@ pub fn order_doc(order: &Order, number: &str) -> OrderDoc {
         app_id: order.app_id,
         apply_amount: money_text(order.applied_amount),
         apply_time: order.applied_at.map(time_text),
-        apr: terms.map(|t| apr_pct(t.daily_rate).normalize().to_string()),
+        apr: disclosure.map(|d| d.apr_pct.normalize().to_string()),
         balance: money_text(order.balance),
         disclosure: disclosure.cloned(),
         interest: disclosure.map(|d| money_text(d.interest)),
@@ -362,7 +363,8 @@ fn timeline_detail(event: &OrderEvent) -> TimelineDetail {
         | OrderEvent::ReviewStarted { .. }
         | OrderEvent::Resubmitted { .. }
         | OrderEvent::FirstAuditPassed { .. }
-        | OrderEvent::PaymentSessionFailed { .. } => none,
+        | OrderEvent::PaymentSessionFailed { .. }
+        | OrderEvent::PaymentSessionReplaced { .. } => none,
     }
 }
 

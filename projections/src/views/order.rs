@@ -23,7 +23,9 @@ pub struct OrderDoc {
     /// When applied: RFC 3339 UTC; null before the application is recorded.
     #[schema(required = true)]
     pub apply_time: Option<String>,
-    /// Nominal APR in percent (daily % × 365), a decimal string (`"73"`); null without terms.
+    /// The disclosure's annual rate in percent, a decimal string (`"173"`): the true
+    /// annual rate, the IRR of the schedule compounded over 365 days (P5); null before
+    /// a disclosure exists.
     #[schema(required = true)]
     pub apr: Option<String>,
     /// Withdrawable balance (status 9): money.

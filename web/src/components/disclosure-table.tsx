@@ -70,6 +70,7 @@ export function DisclosureTable({ disclosure, schedule = true, scheduleOpen = fa
           ))}
         </tbody>
       </table>
+      <p className="muted">{t('d_rate_note')}</p>
       {schedule && d.schedule.length > 0 && (
         <details open={scheduleOpen}>
           <summary className="muted">{t('d_schedule', { n: d.schedule.length })}</summary>

@@ -681,7 +681,7 @@ export interface paths {
         put?: never;
         /**
          * Company texts and the lender's identity
-         * @description The company block of the lending file (its texts in English), the texts configured in several languages under `translations`, and the lender, currency and privacy notice version.
+         * @description The company block of the lending file (its texts in English), the texts configured in several languages under `translations`, the lender, currency and privacy notice version, and whether registration needs an invite code.
          */
         post: operations["company_configs"];
         delete?: never;
@@ -921,7 +921,7 @@ export interface paths {
         put?: never;
         /**
          * Open a payment page to repay
-         * @description `data`: the payment page's URL. 40007 nothing is owed (P1); 40001 amount out of range. Accepts `Idempotency-Key`.
+         * @description `data`: the payment page's URL. 40007 nothing is owed (P1); 40001 amount out of range. A page still open that leaves too little of today's payoff for this amount is replaced by the new one (it can no longer be paid). Accepts `Idempotency-Key`.
          */
         post: operations["recharge"];
         delete?: never;
@@ -941,7 +941,7 @@ export interface paths {
         put?: never;
         /**
          * Resubmit an order after fixing what the officer asked
-         * @description PRODUCT.md 12.4: the order returns from 2 (resubmission requested) to 0 (submitted) and waits for review again. 40007 no such order of this borrower; 10004 the order is not waiting for a resubmission. Accepts `Idempotency-Key`.
+         * @description PRODUCT.md 12.4: the order returns from 2 (resubmission requested) to 0 (submitted) and waits for review again. 40007 no such order of this borrower; 10004 the order is not waiting for a resubmission; 40009 none of the items the officer asked to fix was changed. Accepts `Idempotency-Key`.
          */
         post: operations["resubmit"];
         delete?: never;
@@ -1201,7 +1201,7 @@ export interface paths {
         put?: never;
         /**
          * Log in
-         * @description Answers a session token. 10002 wrong phone or password, the same answer for a phone without an account and for an account locked after wrong passwords (PRODUCT.md 12.2: a login failure says nothing about the account; the lock is lifted with `/jackey/user/unlock`); 20003 a compliance hold, with its reason, to the right password only; 5 too many requests from this client.
+         * @description Answers a session token. 10002 wrong phone or password, the same answer for a phone without an account and for a locked account (PRODUCT.md 12.2: a wrong password learns nothing about the account); 20003 the account is locked (after wrong passwords or PINs: lifted with `/jackey/user/unlock`; or a compliance hold), with its reason, to the right password only; 5 too many requests from this client.
          */
         post: operations["login"];
         delete?: never;
@@ -1694,6 +1694,12 @@ export interface components {
             currency: components["schemas"]["Currency"];
             /** @description APP_ENV=demo: no real SMS is sent; the demo SMS inbox exists. */
             demo: boolean;
+            /**
+             * @description Whether registration needs an invite code (the lending file's
+             *     `invite_code_required`); where a code comes from is the company text
+             *     `invite-code-help` (issue 52).
+             */
+            inviteCodeRequired: boolean;
             /** @description The lender (P14). */
             lender: components["schemas"]["Lender"];
             /** @description The lender's standing notice (P14). */
@@ -1746,6 +1752,11 @@ export interface components {
             "customer-service-phone"?: string | null;
             /** @description Questions and answers (English). */
             faq?: string | null;
+            /**
+             * @description Where a borrower gets an invite code, shown under the registration's invite
+             *     field (English; issue 52), e.g. "Ask the agent who told you about us".
+             */
+            "invite-code-help"?: string | null;
             /** @description The app's default language (`en`, `zh`, `fil`). */
             lang?: string | null;
             /** @description A LINE contact; empty when none. */
@@ -1819,7 +1830,12 @@ export interface components {
         };
         /** @description Everything P5 requires, for one principal and one set of terms. */
         Disclosure: {
-            /** @description Nominal APR in percent (daily % × 365). */
+            /**
+             * @description The true annual rate in percent, fees included: the daily IRR of the schedule
+             *     against the net amount, compounded over 365 days (`pricing::effective_rate`;
+             *     BSP Circular 730). Two decimals. Disclosures stored before 2026-12 hold the
+             *     nominal daily % × 365 they showed then.
+             */
             aprPct: string;
             /**
              * Format: int32
@@ -1828,7 +1844,11 @@ export interface components {
             coolingOffDays: number;
             /** @description Daily rate in percent. */
             dailyRatePct: string;
-            /** @description Effective monthly rate in percent, fees included. */
+            /**
+             * @description The effective rate in percent a month, fees included: the same daily IRR
+             *     compounded over 30 days; the caps of section 11 are judged on it. Two decimals.
+             *     Disclosures stored before 2026-12 hold the flat ratio they showed then.
+             */
             effectiveMonthlyRatePct: string;
             /** @description Interest over the whole term. */
             interest: string;
@@ -1974,6 +1994,12 @@ export interface components {
                 currency: components["schemas"]["Currency"];
                 /** @description APP_ENV=demo: no real SMS is sent; the demo SMS inbox exists. */
                 demo: boolean;
+                /**
+                 * @description Whether registration needs an invite code (the lending file's
+                 *     `invite_code_required`); where a code comes from is the company text
+                 *     `invite-code-help` (issue 52).
+                 */
+                inviteCodeRequired: boolean;
                 /** @description The lender (P14). */
                 lender: components["schemas"]["Lender"];
                 /** @description The lender's standing notice (P14). */
@@ -2056,7 +2082,12 @@ export interface components {
              */
             code: number;
             data: null | {
-                /** @description Nominal APR in percent (daily % × 365). */
+                /**
+                 * @description The true annual rate in percent, fees included: the daily IRR of the schedule
+                 *     against the net amount, compounded over 365 days (`pricing::effective_rate`;
+                 *     BSP Circular 730). Two decimals. Disclosures stored before 2026-12 hold the
+                 *     nominal daily % × 365 they showed then.
+                 */
                 aprPct: string;
                 /**
                  * Format: int32
@@ -2065,7 +2096,11 @@ export interface components {
                 coolingOffDays: number;
                 /** @description Daily rate in percent. */
                 dailyRatePct: string;
-                /** @description Effective monthly rate in percent, fees included. */
+                /**
+                 * @description The effective rate in percent a month, fees included: the same daily IRR
+                 *     compounded over 30 days; the caps of section 11 are judged on it. Two decimals.
+                 *     Disclosures stored before 2026-12 hold the flat ratio they showed then.
+                 */
                 effectiveMonthlyRatePct: string;
                 /** @description Interest over the whole term. */
                 interest: string;
@@ -2331,7 +2366,11 @@ export interface components {
                 applyAmount: string;
                 /** @description When applied: RFC 3339 UTC; null before the application is recorded. */
                 applyTime: string | null;
-                /** @description Nominal APR in percent (daily % × 365), a decimal string (`"73"`); null without terms. */
+                /**
+                 * @description The disclosure's annual rate in percent, a decimal string (`"173"`): the true
+                 *     annual rate, the IRR of the schedule compounded over 365 days (P5); null before
+                 *     a disclosure exists.
+                 */
                 apr: string | null;
                 /** @description Withdrawable balance (status 9): money. */
                 balance: string;
@@ -3594,7 +3633,11 @@ export interface components {
             applyAmount: string;
             /** @description When applied: RFC 3339 UTC; null before the application is recorded. */
             applyTime: string | null;
-            /** @description Nominal APR in percent (daily % × 365), a decimal string (`"73"`); null without terms. */
+            /**
+             * @description The disclosure's annual rate in percent, a decimal string (`"173"`): the true
+             *     annual rate, the IRR of the schedule compounded over 365 days (P5); null before
+             *     a disclosure exists.
+             */
             apr: string | null;
             /** @description Withdrawable balance (status 9): money. */
             balance: string;

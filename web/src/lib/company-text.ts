@@ -2,14 +2,14 @@
  * A company text (the lender's about-us, FAQ, service hours, privacy notice) in the
  * borrower's language. `/loan/getAllCompanyConfigs` answers each as plain text in
  * English (PRODUCT.md 10) and, for a text the operator configured in several
- * languages, all of them under `translations` (api/src/settings.rs
+ * languages, all of them under `translations` (api/src/config/lending.rs
  * `TRANSLATED_TEXTS`); a language with none reads the English text.
  */
 import { useTranslation } from 'react-i18next';
 import type { CompanyConfig } from './api-types';
 
 /** The company texts that may come in several languages. */
-export type CompanyTextKey = 'about-us' | 'faq' | 'customer-service-hours' | 'privacy-notice';
+export type CompanyTextKey = 'about-us' | 'faq' | 'customer-service-hours' | 'privacy-notice' | 'invite-code-help';
 
 /** `key`'s text the lender gave in `language`, or null. */
 function translation(config: CompanyConfig | undefined, key: CompanyTextKey, language: string): string | null {

@@ -21,6 +21,7 @@ export const ORDER_EVENT_TYPES = [
   'PayoutFailed',
   'PaymentSessionOpened',
   'PaymentSessionFailed',
+  'PaymentSessionReplaced',
   'PaymentSessionPaid',
   'PaymentRefundDue',
   'ManualRepaymentProposed',

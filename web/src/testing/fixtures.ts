@@ -47,8 +47,9 @@ export const disclosureFixture: Disclosure = {
   perPeriodPayment: '4266.67',
   periodDays: 24,
   dailyRatePct: '0.1',
-  aprPct: '36.5',
-  effectiveMonthlyRatePct: '3',
+  // The IRR of the schedule against the net amount, compounded (pricing::effective_rate).
+  aprPct: '100.38',
+  effectiveMonthlyRatePct: '5.88',
   overdueDailyRatePct: '0',
   maxTotalCostPct: '100',
   coolingOffDays: 7,
@@ -105,6 +106,7 @@ export function companyConfigFixture(overrides: Partial<CompanyConfig> = {}): Co
     notice: disclosureFixture.notice,
     privacyNoticeVersion: '2026-11',
     demo: false,
+    inviteCodeRequired: true,
     ...overrides,
   };
 }

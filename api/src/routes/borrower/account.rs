@@ -240,11 +240,11 @@ struct LoginBody {
     tag = "borrower account",
     summary = "Log in",
     description = "Answers a session token. 10002 wrong phone or password, the same \
-                   answer for a phone without an account and for an account locked after \
-                   wrong passwords (PRODUCT.md 12.2: a login failure says nothing about \
-                   the account; the lock is lifted with `/jackey/user/unlock`); 20003 a \
-                   compliance hold, with its reason, to the right password only; 5 too \
-                   many requests from this client.",
+                   answer for a phone without an account and for a locked account \
+                   (PRODUCT.md 12.2: a wrong password learns nothing about the account); \
+                   20003 the account is locked (after wrong passwords or PINs: lifted with \
+                   `/jackey/user/unlock`; or a compliance hold), with its reason, to the \
+                   right password only; 5 too many requests from this client.",
     request_body = LoginBody,
     responses((status = 200, description = "Envelope with the token", body = Envelope<Option<TokenData>>))
 )]

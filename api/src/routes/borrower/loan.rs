@@ -190,8 +190,9 @@ async fn customer_service(State(state): State<AppState>) -> Result<Response, Api
     tag = "borrower loan",
     summary = "Company texts and the lender's identity",
     description = "The company block of the lending file (its texts in English), the \
-                   texts configured in several languages under `translations`, and the \
-                   lender, currency and privacy notice version.",
+                   texts configured in several languages under `translations`, the \
+                   lender, currency and privacy notice version, and whether registration \
+                   needs an invite code.",
     responses((status = 200, description = "Envelope with the settings", body = Envelope<Option<CompanyConfigs>>))
 )]
 async fn company_configs(State(state): State<AppState>) -> Result<Response, ApiError> {
@@ -210,6 +211,7 @@ async fn company_configs(State(state): State<AppState>) -> Result<Response, ApiE
         privacy_notice_version: config.privacy_notice_version.clone(),
         // The SPA links the demo SMS inbox next to "Send code" (routes::borrower::sms_inbox).
         demo: state.env.app_env == crate::config::AppEnv::Demo,
+        invite_code_required: config.invite_code_required,
     }))
 }
 
@@ -238,6 +240,10 @@ struct CompanyConfigs {
     privacy_notice_version: String,
     /// APP_ENV=demo: no real SMS is sent; the demo SMS inbox exists.
     demo: bool,
+    /// Whether registration needs an invite code (the lending file's
+    /// `invite_code_required`); where a code comes from is the company text
+    /// `invite-code-help` (issue 52).
+    invite_code_required: bool,
 }
 
 impl CompanyConfigs {
@@ -249,6 +255,7 @@ impl CompanyConfigs {
         "notice",
         "privacyNoticeVersion",
         "demo",
+        "inviteCodeRequired",
     ];
 }
 
@@ -536,17 +543,27 @@ async fn cancel(
 /// Sends `command` to the borrower's own order named in `body` (their latest when
 /// none is named), as the borrower; answers `data: null`. 40007 when the order is not
 /// theirs; the Order decides everything else.
+/// The borrower and the order `body` names, which must be the borrower's own (40007).
+async fn own_order_ids(
+    state: &AppState,
+    token: &BorrowerToken,
+    body: &OrderBody,
+) -> Result<(Uuid, Uuid), ApiError> {
+    let (user_id, order) =
+        queries::own_order_state(state, token, body.loan_order_id.as_deref()).await?;
+    let order_id = order
+        .id
+        .ok_or_else(|| ApiError::code(ErrorCode::RecordNotFound))?;
+    Ok((user_id, order_id))
+}
+
 async fn own_order_command(
     state: &AppState,
     token: &BorrowerToken,
     body: &OrderBody,
     command: impl Fn() -> OrderCommand,
 ) -> Result<Response, ApiError> {
-    let (user_id, order) =
-        queries::own_order_state(state, token, body.loan_order_id.as_deref()).await?;
-    let order_id = order
-        .id
-        .ok_or_else(|| ApiError::code(ErrorCode::RecordNotFound))?;
+    let (user_id, order_id) = own_order_ids(state, token, body).await?;
     state
         .execute(
             &state.orders,
@@ -566,7 +583,8 @@ async fn own_order_command(
     summary = "Resubmit an order after fixing what the officer asked",
     description = "PRODUCT.md 12.4: the order returns from 2 (resubmission requested) to 0 \
                    (submitted) and waits for review again. 40007 no such order of this \
-                   borrower; 10004 the order is not waiting for a resubmission. Accepts \
+                   borrower; 10004 the order is not waiting for a resubmission; 40009 none \
+                   of the items the officer asked to fix was changed. Accepts \
                    `Idempotency-Key`.",
     security(("bearer" = [])),
     params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key, 1 to 200 characters (any other answers 10004)")),
@@ -578,7 +596,22 @@ async fn resubmit(
     token: BorrowerToken,
     ApiJson(body): ApiJson<OrderBody>,
 ) -> Result<Response, ApiError> {
-    own_order_command(&state, &token, &body, || OrderCommand::Resubmit).await
+    let (user_id, order_id) = own_order_ids(&state, &token, &body).await?;
+    // What the borrower changed of the request's items, as the User aggregate has
+    // it (never a read model); the Order decides whether that is enough (40009).
+    let fixed = state.users.load(&user_id.to_string()).await?.fixed_items();
+    state
+        .execute(
+            &state.orders,
+            &order_id.to_string(),
+            || OrderCommand::Resubmit {
+                fixed: fixed.clone(),
+            },
+            Actor::User(user_id),
+            &request_id(),
+        )
+        .await?;
+    Ok(ok(Null))
 }
 
 /// What closes the loan today (P12).

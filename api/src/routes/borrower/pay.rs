@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use aggregates::order::OrderCommand;
+use aggregates::order::{OrderCommand, OrderEvent};
 use aggregates::types::Amount;
 use aggregates::Actor;
 use axum::body::Bytes;
@@ -89,7 +89,9 @@ struct RechargeBody {
     tag = "payment",
     summary = "Open a payment page to repay",
     description = "`data`: the payment page's URL. 40007 nothing is owed (P1); 40001 amount \
-                   out of range. Accepts `Idempotency-Key`.",
+                   out of range. A page still open that leaves too little of today's payoff \
+                   for this amount is replaced by the new one (it can no longer be paid). \
+                   Accepts `Idempotency-Key`.",
     security(("bearer" = [])),
     params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key, 1 to 200 characters (any other answers 10004)")),
     request_body = Option<RechargeBody>,
@@ -108,7 +110,7 @@ async fn recharge(
     let session_id = payment::new_session_id();
     // One command: the Order decides whether this page may open (P1, 12.1).
     let open = || OrderCommand::OpenPaymentSession { session_id, amount };
-    state
+    let events = state
         .execute(
             &state.orders,
             &order_id.to_string(),
@@ -117,6 +119,16 @@ async fn recharge(
             &Uuid::now_v7().to_string(),
         )
         .await?;
+    // Pages this one replaced stop offering Pay (the Order refunds anything still
+    // paid on them; a crash before this line leaves only that refund to happen).
+    let replaced: Vec<Uuid> = events
+        .iter()
+        .filter_map(|event| match event.payload {
+            OrderEvent::PaymentSessionReplaced { session_id, .. } => Some(session_id),
+            _ => None,
+        })
+        .collect();
+    payment::mark_replaced(&state, replaced).await?;
     let (_, url) = payment::open_session(
         &state,
         provider.as_ref(),
@@ -369,6 +381,11 @@ fn session_page(state: &AppState, session: &PaymentSession) -> String {
             "<h1 class=\"bad\">Payment failed</h1>{amount}\
              <p>Nothing was charged and your loan is unchanged. You can start a new \
              repayment from the app.</p>{back}"
+        ),
+        SessionStatus::Replaced => format!(
+            "<h1 class=\"bad\">Replaced by a newer payment page</h1>{amount}\
+             <p>You opened a newer payment page for this loan, so this one can no longer \
+             be paid. Nothing was charged here; pay on the newer page.</p>{back}"
         ),
     };
     page(state, "Loan repayment", &body)

@@ -14,7 +14,7 @@ import { QueryGate } from '@/components/query-gate';
 import { SmsCodeField } from '@/components/sms-code-field';
 import { useSendSmsMutation, useUserInfoQuery } from '@/lib/shared-api';
 import type { User } from '@/lib/api-types';
-import { checkPin, checkSmsCode } from '@/lib/validation';
+import { checkNewPin, checkSmsCode } from '@/lib/validation';
 import { useChangeWithdrawPinMutation } from './credentials-api';
 
 function PinForm({ user }: { user: User }) {
@@ -26,7 +26,7 @@ function PinForm({ user }: { user: User }) {
   const [save] = useChangeWithdrawPinMutation();
   const filled = !!(pin && confirm && smsCode);
   const action = useFormAction({
-    check: () => checkPin(pin) ?? (pin === confirm ? null : 'withdraw_pin_mismatch') ?? checkSmsCode(smsCode),
+    check: () => checkNewPin(pin) ?? (pin === confirm ? null : 'withdraw_pin_mismatch') ?? checkSmsCode(smsCode),
     send: () => save({ pin, smsCode: smsCode.trim() }).unwrap(),
     done: 'pin_saved',
     next: '/my',

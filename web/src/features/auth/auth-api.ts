@@ -17,6 +17,14 @@ export type Credentials = Wire['LoginBody'] &
 
 const withApp = (body: object) => ({ ...body, platform: PLATFORM, companyId: COMPANY_ID, appId: 1 });
 
+/**
+ * What the login screen hands the lock screen (router state) when the right password
+ * meets a lock (20003, issue 52): the phone typed, so the SMS code can be sent to it.
+ */
+export interface LockedLogin {
+  mobile: string;
+}
+
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
     login: build.mutation<Wire['TokenData'], Credentials>({

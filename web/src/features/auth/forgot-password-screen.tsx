@@ -14,7 +14,7 @@ import { Page } from '@/components/page';
 import { SecretItem } from '@/components/secret-item';
 import { SmsCodeField } from '@/components/sms-code-field';
 import { useSendSmsMutation } from '@/lib/shared-api';
-import { checkConfirm, checkPassword, checkPhone, checkSmsCode, digitsOnly } from '@/lib/validation';
+import { checkConfirm, checkPassword, checkPhone, checkSmsCode, phoneInput } from '@/lib/validation';
 import { useResetPasswordMutation } from './auth-api';
 
 export default function ForgotPasswordScreen() {
@@ -45,7 +45,7 @@ export default function ForgotPasswordScreen() {
               inputMode="numeric"
               autoComplete="tel"
               value={mobile}
-              onChange={(v) => setMobile(digitsOnly(v, 11))}
+              onChange={(v) => setMobile(phoneInput(v))}
             />
           </Form.Item>
           <Form.Item label={t('sms_code')}>

@@ -12,7 +12,7 @@ import Input from 'antd-mobile/es/components/input';
 import Result from 'antd-mobile/es/components/result';
 import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useAppSelector } from '@/app/hooks';
 import { Page } from '@/components/page';
 import { useOpenService } from '@/components/service-button';
@@ -20,15 +20,17 @@ import { SmsCodeField } from '@/components/sms-code-field';
 import type { ApiFailure } from '@/lib/envelope';
 import { useSendSmsMutation, useUserInfoQuery } from '@/lib/shared-api';
 import { mask } from '@/lib/mask';
-import { checkPhone, digitsOnly } from '@/lib/validation';
-import { useUnlockMutation } from './auth-api';
+import { checkPhone, phoneInput } from '@/lib/validation';
+import { useUnlockMutation, type LockedLogin } from './auth-api';
 
 export default function LockScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const token = useAppSelector((state) => state.session.token);
   const { data: user, refetch } = useUserInfoQuery(undefined, { skip: !token });
-  const [mobileInput, setMobileInput] = useState('');
+  // From the login screen, when the right password met the lock: the phone typed.
+  const fromLogin = useLocation().state as LockedLogin | null;
+  const [mobileInput, setMobileInput] = useState(fromLogin?.mobile ?? '');
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [sendSms] = useSendSmsMutation();
@@ -90,7 +92,7 @@ export default function LockScreen() {
           <Form layout="vertical">
             {!user && (
               <Form.Item label={t('phone')}>
-                <Input aria-label={t('phone')} inputMode="numeric" value={mobileInput} onChange={(v) => setMobileInput(digitsOnly(v, 11))} />
+                <Input aria-label={t('phone')} inputMode="numeric" value={mobileInput} onChange={(v) => setMobileInput(phoneInput(v))} />
               </Form.Item>
             )}
             <Form.Item label={t('unlock_code')}>

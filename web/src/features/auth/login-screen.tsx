@@ -21,13 +21,13 @@ import { LanguageSwitch } from '@/components/language-switch';
 import { showPrivacyNotice } from '@/components/privacy-notice';
 import { ServiceButton } from '@/components/service-button';
 import { SmsCodeField } from '@/components/sms-code-field';
-import { companyTextLanguage } from '@/lib/company-text';
-import type { ApiFailure } from '@/lib/envelope';
+import { companyText, companyTextLanguage } from '@/lib/company-text';
+import { LOCK_CODE, type ApiFailure } from '@/lib/envelope';
 import { signedIn } from '@/lib/session';
 import { storage } from '@/lib/storage';
 import { useCompanyConfigQuery, useSendSmsMutation } from '@/lib/shared-api';
-import { checkConfirm, checkPassword, checkPhone, checkSmsCode, digitsOnly } from '@/lib/validation';
-import { useLoginMutation, useRegisterMutation } from './auth-api';
+import { checkConfirm, checkPassword, checkPhone, checkSmsCode, phoneInput } from '@/lib/validation';
+import { useLoginMutation, useRegisterMutation, type LockedLogin } from './auth-api';
 
 export default function LoginScreen() {
   const { t, i18n } = useTranslation();
@@ -60,11 +60,15 @@ export default function LoginScreen() {
   const company = useCompanyConfigQuery();
   const noticeVersion = company.data?.privacyNoticeVersion ?? null;
   const noticeLanguage = companyTextLanguage(company.data, 'privacy-notice', i18n.language);
+  // A deployment may make the invite code optional; either way the lender says where
+  // one comes from (issue 52), so "invalid invite code" is never the only answer.
+  const inviteRequired = company.data?.inviteCodeRequired ?? true;
+  const inviteHelp = companyText(company.data, 'invite-code-help', i18n.language);
   const [accepted, setAccepted] = useState<{ version: string; language: string } | null>(null);
   const consented = !!noticeVersion && accepted !== null && accepted.version === noticeVersion && accepted.language === noticeLanguage;
 
   const filled = registering
-    ? !!(mobile && smsCode && password && confirm && invite && consented)
+    ? !!(mobile && smsCode && password && confirm && (invite || !inviteRequired) && consented)
     : !!(mobile && password);
 
   const submit = async () => {
@@ -86,7 +90,7 @@ export default function LoginScreen() {
       mobile,
       password,
       smsCode: registering ? smsCode : undefined,
-      telemarketingCode: registering ? invite.trim() : undefined,
+      telemarketingCode: registering ? invite.trim() || undefined : undefined,
       installationSource: storage.get('channel') ?? undefined,
       privacyNoticeVersion: registering ? accepted?.version : undefined,
       privacyNoticeLanguage: registering ? accepted?.language : undefined,
@@ -98,6 +102,12 @@ export default function LoginScreen() {
       navigate('/', { replace: true });
     } catch (error) {
       const failure = error as ApiFailure;
+      // The right password of a locked account (issue 52): to the lock screen, with
+      // the phone filled in, to lift the lock with an SMS code.
+      if (!registering && failure.code === LOCK_CODE) {
+        navigate('/lock', { replace: true, state: { mobile } satisfies LockedLogin });
+        return;
+      }
       const noticeChanged = registering && failure.code === 10004 && !!failure.serverMessage?.includes('privacyNoticeVersion');
       if (noticeChanged) void company.refetch();
       // A failed login says nothing about the account (PRODUCT.md 12.2): not the
@@ -131,7 +141,7 @@ export default function LoginScreen() {
             inputMode="numeric"
             autoComplete="tel"
             value={mobile}
-            onChange={(v) => setMobile(digitsOnly(v, 11))}
+            onChange={(v) => setMobile(phoneInput(v))}
             onEnterPress={submit}
             clearable
           />
@@ -169,8 +179,9 @@ export default function LoginScreen() {
               <Input ref={confirmRef} aria-label={t('confirm_password')} type="password" autoComplete="new-password" value={confirm} onChange={setConfirm} />
             </label>
             <label className="field">
-              <span className="field__label">{t('invite_code')}</span>
+              <span className="field__label">{t(inviteRequired ? 'invite_code' : 'invite_code_optional')}</span>
               <Input aria-label={t('invite_code')} value={invite} onChange={setInvite} clearable />
+              {inviteHelp && <span className="field__help">{inviteHelp}</span>}
             </label>
             {/* A native checkbox: the first screen carries no checkbox component. */}
             <div className="auth__consent">

@@ -24,7 +24,7 @@ import {
   TeamOutline,
 } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { showAlert, showToast } from '@/components/feedback';
 import { LazySignatureSheet } from '@/components/lazy-signature-sheet';
 import { OverlayDialog } from '@/components/overlay-dialog';
@@ -50,6 +50,29 @@ const ErrorState = lazy(() => import('@/components/states').then((m) => ({ defau
 const BANNERS = ['banner_licensed', 'banner_no_fees', 'banner_prepay'];
 
 /** While repaying: what is owed, never "balance ₱0.00" (PRODUCT.md 12.5). */
+/**
+ * The loan officer's request to fix something (order status 2, PRODUCT.md 12.4) on
+ * home, where the borrower looks first: the officer's reason, the items asked for,
+ * and the way to the order, whose panel changes them and resubmits.
+ */
+function ResubmissionNotice({ order }: { order: Order }) {
+  const { t } = useTranslation();
+  return (
+    <section className="warning-box stack" role="region" aria-label={t('resubmission_title')} data-testid="home-resubmission">
+      <h2 className="card__title">{t('resubmission_title')}</h2>
+      <p>{t('detail_resubmission', { reason: order.resubmissionReason ?? '' })}</p>
+      {(order.resubmissionItems ?? []).length > 0 && (
+        <ul className="resubmission-items">
+          {(order.resubmissionItems ?? []).map((item) => (
+            <li key={item}>{t(`resubmission_item_${item}`)}</li>
+          ))}
+        </ul>
+      )}
+      <Link to={`/detail/${order.orderId}`}>{t('detail_resubmission_link')}</Link>
+    </section>
+  );
+}
+
 function OwedCard({ order, status }: { order: Order | undefined | null; status: number }) {
   const { t } = useTranslation();
   const money = useMoney();
@@ -90,6 +113,9 @@ export default function HomeScreen() {
   const latest = progress.data;
   const refused = latest && (latest.status === 5 || latest.status === 12);
   const { data: refusedOrder } = useOrderInfoQuery(refused ? latest.orderId : skipToken);
+  // The officer's reason and items belong where the borrower looks first (12.4).
+  const asked = latest?.status === 2;
+  const { data: askedOrder } = useOrderInfoQuery(asked ? latest.orderId : skipToken);
   const repaying = latest?.status === 4;
   const { data: repayingOrder } = useOrderInfoQuery(repaying ? latest.orderId : skipToken);
   const [accepted, setAccepted] = useState(() => storage.get('policyAccepted') === '1');
@@ -239,6 +265,7 @@ export default function HomeScreen() {
           </Button>
         )}
       </section>
+      {asked && askedOrder && <ResubmissionNotice order={askedOrder} />}
       {refused && (
         <OverlayDialog visible={!overlayClosed} title={t('refused_title')} onClose={closeOverlay}>
           <p data-testid="refusal-reason">

@@ -24,6 +24,7 @@ import { newIdempotencyKey } from '@/lib/idempotency';
 import { lastFour } from '@/lib/mask';
 import { minorToText, toMinor } from '@/lib/money';
 import type { Order, User } from '@/lib/api-types';
+import { checkNewPin } from '@/lib/validation';
 import { useSetWithdrawPinMutation, useWithdrawMutation } from './orders-api';
 import {
   STEP_AMOUNT,
@@ -151,7 +152,7 @@ export function WithdrawForm({ order, user, draft, onDraft, onSent }: WithdrawFo
   };
 
   const setUpPin = async () => {
-    const newIssue = checkWithdrawPin(newPin);
+    const newIssue = checkWithdrawPin(newPin) ?? checkNewPin(newPin);
     const issue = newIssue ?? checkWithdrawPin(repeatPin) ?? (newPin === repeatPin ? null : 'withdraw_pin_mismatch');
     if (issue) {
       setProblem(t(issue));
@@ -266,6 +267,7 @@ export function WithdrawForm({ order, user, draft, onDraft, onSent }: WithdrawFo
               errorId={fieldError('pin')}
             />
             <p className="muted">{t('withdraw_pin_private')}</p>
+            <Link to={paths.withdrawPin.to()}>{t('forgot_pin')}</Link>
           </div>
         ) : (
           <div className="stack">

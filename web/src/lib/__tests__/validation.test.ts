@@ -11,10 +11,12 @@ import {
   checkImage,
   checkPassword,
   checkPhone,
+  checkNewPin,
   checkPin,
   checkRepayAmount,
   clampAmount,
   digitsOnly,
+  phoneInput,
 } from '@/lib/validation';
 import { toMinor } from '@/lib/money';
 
@@ -34,6 +36,24 @@ describe('validation (PRODUCT.md 5)', () => {
     expect(checkPassword('12345678')).toBeNull();
     expect(checkConfirm('abcdefgh', 'abcdefgi')).toBe('common_password_not_match');
     expect(checkConfirm('abcdefgh', 'abcdefgh')).toBeNull();
+  });
+
+  it('a pasted international phone number reads as the local one (issue 52)', () => {
+    expect(phoneInput('+63 917 555 0101')).toBe('09175550101');
+    expect(phoneInput('63-917-555-0101')).toBe('09175550101');
+    expect(phoneInput('(0917) 555 0101')).toBe('09175550101');
+    expect(phoneInput('0917555010199')).toBe('09175550101');
+    expect(phoneInput('+6')).toBe('6');
+  });
+
+  it('a new PIN a guesser tries first is refused, as the User aggregate does (issue 52)', () => {
+    for (const easy of ['123456', '654321', '012345', '987654', '111111', '000000', '121212', '123123', '909090', '112233', '159753']) {
+      expect(checkNewPin(easy), easy).toBe('pin_too_easy');
+    }
+    for (const fine of ['135792', '482913', '120045', '246813', '907312']) {
+      expect(checkNewPin(fine), fine).toBeNull();
+    }
+    expect(checkNewPin('12345')).toBe('pin_rule');
   });
 
   it('PIN is 6 digits; ID number digits only; account number 8–20 digits', () => {

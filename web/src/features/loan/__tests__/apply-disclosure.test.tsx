@@ -43,11 +43,13 @@ describe('apply screen cost disclosure', () => {
     const table = await screen.findByTestId('disclosure', {}, { timeout: 4000 });
     expect(asked[0]).toEqual({ amt: '3000000', periodDays: 24, appId: 1 });
     for (const text of ['Principal', '₱100,000.00', 'Processing fee', '₱0.00', 'You receive', 'Interest', '₱2,400.00',
-      'Total to repay', '₱102,400.00', 'Daily rate', '0.10%', 'APR (nominal)', '36.50%', 'Effective monthly rate', '3.00%']) {
+      'Total to repay', '₱102,400.00', 'Daily rate', '0.10%', 'APR (effective, fees included)', '100.38%', 'Effective monthly rate, fees included', '5.88%']) {
       expect(within(table).getAllByText(text).length).toBeGreaterThan(0);
     }
     expect(table).toHaveTextContent('Honest Lending Corporation');
     expect(table).toHaveTextContent('We never ask you to pay to receive a loan.');
+    // The convention of the effective rates is stated with them (issue 52).
+    expect(table).toHaveTextContent('internal rate of return');
     // The last installment takes the rounding: 4,266.67 × 23 + 4,266.59 = 102,400.00,
     // where "× 24" would not add up to the total.
     const perPeriod = within(table).getByText('Daily payment').closest('tr');

@@ -11,10 +11,10 @@ import { disbursedOrder } from './fixtures';
 
 /** The disclosure exactly as the api sends it (camelCase, lender in snake_case). */
 const wireDisclosure: Disclosure = {
-  aprPct: '73.00',
+  aprPct: '247.55',
   coolingOffDays: 7,
   dailyRatePct: '0.20',
-  effectiveMonthlyRatePct: '6.00',
+  effectiveMonthlyRatePct: '10.78',
   interest: '600.00',
   lender: {
     legal_name: 'Honest Lending Corporation',
