@@ -89,7 +89,7 @@ describe('the contract screen', () => {
     expect(contract).toHaveTextContent('SEC Certificate of Authority No. 3120');
     expect(contract).toHaveTextContent('Ana Cruz');
     const disclosure = screen.getByTestId('contract-disclosure');
-    for (const text of ['₱50,000.00', '₱600.00', '₱50,600.00', '₱8,433.30 × 5, then ₱8,433.50', '0.20%', '73.00%', '6.00%']) {
+    for (const text of ['₱50,000.00', '₱600.00', '₱50,600.00', '₱8,433.30 × 5, then ₱8,433.50', '0.20%', '247.55%', '10.78%']) {
       expect(disclosure).toHaveTextContent(text);
     }
     expect(disclosure).toHaveTextContent('Nov 23, 2026');
