@@ -719,7 +719,10 @@ async fn overpayments(app: TestApp) {
             40001,
         )
         .await;
-    assert!(beyond["msg"].as_str().unwrap().contains("20000"), "{beyond}");
+    assert!(
+        beyond["msg"].as_str().unwrap().contains("20000"),
+        "{beyond}"
+    );
 
     // A signed webhook for 1,000,000 on a 20,000 page: 20,000 applied, the rest refunded.
     paid_by_webhook(&app, "evt-big", &pages[0], "pay-big", "1000000.00").await;
