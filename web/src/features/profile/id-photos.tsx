@@ -1,12 +1,14 @@
 /**
  * The three ID photos (front, back, hand-held with face). Each file is checked
  * on the client (JPEG or PNG by content, under 5 MB, PRODUCT.md 5) before it is
- * kept; the server re-checks, re-encodes and strips metadata.
+ * kept; a larger phone photo is first shrunk in the browser (`shrinkPhoto`), and
+ * the borrower is told so. The server re-checks, re-encodes and strips metadata.
  */
 import Toast from 'antd-mobile/es/components/toast';
 import { CameraOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { AuthImage } from '@/components/auth-image';
+import { shrinkPhoto } from '@/lib/shrink-photo';
 import { checkImage } from '@/lib/validation';
 
 export type PhotoKey = 'frontImage' | 'backImage' | 'handHoldImage';
@@ -23,13 +25,15 @@ export interface IdPhotosProps {
 
 export function IdPhotos({ photos, onChange, existing, readOnly }: IdPhotosProps) {
   const { t } = useTranslation();
-  const pick = async (key: PhotoKey, file: File | undefined) => {
-    if (!file) return;
-    const problem = await checkImage(file);
-    if (problem) {
-      Toast.show({ content: t(problem) });
+  const pick = async (key: PhotoKey, chosen: File | undefined) => {
+    if (!chosen) return;
+    const file = await shrinkPhoto(chosen);
+    const problem = file ? await checkImage(file) : 'img_size_tips';
+    if (!file || problem) {
+      Toast.show({ content: t(problem ?? 'img_size_tips') });
       return;
     }
+    if (file !== chosen) Toast.show({ content: t('photo_shrunk') });
     onChange({ ...photos, [key]: { file, url: URL.createObjectURL(file) } });
   };
   return (
@@ -62,6 +66,11 @@ export function IdPhotos({ photos, onChange, existing, readOnly }: IdPhotosProps
       })}
     </div>
   );
+}
+
+/** The photos not chosen yet, in display order. */
+export function missingPhotos(photos: PhotoSet): PhotoKey[] {
+  return PHOTO_KEYS.filter((key) => !photos[key]);
 }
 
 /** True when all three new photos are chosen. */

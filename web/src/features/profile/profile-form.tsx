@@ -5,7 +5,7 @@
  * bank account. Next stays disabled until the required values are set; verified
  * values (name and ID number once identity is verified) are read-only.
  */
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
 import Form from 'antd-mobile/es/components/form';
 import Input, { type InputRef } from 'antd-mobile/es/components/input';
@@ -18,11 +18,12 @@ import { useFieldError } from '@/components/field-error';
 import { SelectField, optionsOf } from '@/components/select-field';
 import type { ApiFailure } from '@/lib/envelope';
 import type { Region } from '@/lib/place';
+import { drafts } from '@/lib/storage';
 import { useReferenceLabel } from '@/lib/reference-label';
 import { useReferenceListQuery } from '@/lib/shared-api';
 import type { User } from '@/lib/api-types';
 import { checkAccountNo, checkBirthday, checkEmail, checkIdNumber, digitsOnly } from '@/lib/validation';
-import { allPhotos, IdPhotos, type PhotoSet } from './id-photos';
+import { allPhotos, IdPhotos, missingPhotos, type PhotoSet } from './id-photos';
 import { PlacePicker } from './place-picker';
 import { useBindBankMutation, useUpdateProfileMutation, useUploadIdPhotosMutation } from './profile-api';
 
@@ -80,8 +81,13 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
   const needPhotos = identityStatus === 0 || identityStatus === 3 || (asked.includes('photos') && identityStatus === 2);
   const bankBound = user.userQualificationView.bankCard === 1;
   const [photos, setPhotos] = useState<PhotoSet>({});
-  const [v, setV] = useState({
-    realName: user.realName ?? '',
+  // A draft kept on the device until sent: a reload (cheap phones reload when the
+  // camera opens) or leaving the screen loses nothing typed (issue 52). Photos are
+  // files and are chosen again.
+  const draftName = `profile:${user.mobile}`;
+  const [v, setV] = useState(() => {
+    const fromUser = {
+      realName: user.realName ?? '',
     identity: user.identity ?? '',
     sex: user.sex ? String(user.sex) : '',
     birthday: user.birthday ?? '',
@@ -90,9 +96,19 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
     address: user.address ?? '',
     provinceCity: user.provinceCity ?? '',
     education: user.education ?? '',
-    bankName: user.bankName ?? '',
-    cardNo: '',
+      bankName: user.bankName ?? '',
+      cardNo: '',
+    };
+    const draft = drafts.get(draftName) ?? {};
+    const kept = Object.entries(fromUser).map(([key, value]) => {
+      const saved = draft[key];
+      // A verified name and ID number are the ones on file, whatever a draft says.
+      const locked = verified && (key === 'realName' || key === 'identity');
+      return [key, typeof saved === 'string' && !locked ? saved : value];
+    });
+    return Object.fromEntries(kept) as typeof fromUser;
   });
+  useEffect(() => drafts.set(draftName, v), [draftName, v]);
   const set = (key: keyof typeof v) => (value: string) => setV((old) => ({ ...old, [key]: value }));
 
   const eWallet = (eWallets as string[] | undefined)?.includes(v.bankName) ?? false;
@@ -137,6 +153,7 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
           : {}),
       }).unwrap();
       if (full && !bankBound) await bindBank({ bankName: v.bankName, cardNo: v.cardNo }).unwrap();
+      drafts.clear(draftName);
       Toast.show({ icon: 'success', content: t('saved') });
       navigate(next);
     } catch (error) {
@@ -158,6 +175,11 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
         <h2 className="card__title">{t('id_photos')}</h2>
         <IdPhotos photos={photos} onChange={setPhotos} existing={user.idImages ?? undefined} readOnly={!photosEditable} />
         {photosEditable && <p className="muted">{t('img_size_tips')}</p>}
+        {needPhotos && !allPhotos(photos) && (
+          <p className="info-box" data-testid="photos-needed">
+            {t('photos_still_needed', { names: missingPhotos(photos).map((key) => t(`photo_${key}`)).join(', ') })}
+          </p>
+        )}
       </div>
       <Form layout="horizontal" mode="card">
         <Form.Header>{t('identity_section')}</Form.Header>
