@@ -302,7 +302,8 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
     assert_eq!(doc["repaid"], "80960.00");
     assert_eq!(doc["remaining"], "0.00");
     assert_eq!(doc["rate"], "0.2");
-    assert_eq!(doc["apr"], "73");
+    // The true annual rate of the disclosure: the IRR compounded over 365 days.
+    assert_eq!(doc["apr"], "247.55");
     let views = doc["periodViews"].as_array().unwrap();
     assert_eq!(views.len(), 6);
     assert!(views.iter().all(|v| v["status"] == 1));
