@@ -1,7 +1,7 @@
 /**
  * The order event types the api sends (aggregates/src/order/events.rs) and their
  * translated labels. The borrower's timeline and the auditor console word them
- * differently (`timeline_<Type>` in locales/, `admin_event_<Type>` in the
+ * differently (`timeline_<Type>` in features/orders/locales/, `admin_event_<Type>` in the
  * console's strings), but know the same types; an unknown type shows as is.
  */
 import type { TFunction } from 'i18next';

@@ -5,7 +5,7 @@
  * so the rule lives in one place and is testable without a router.
  */
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { drafts, storage } from './storage';
+import { clearDrafts, storage } from './storage';
 
 export interface SessionState {
   token: string | null;
@@ -32,7 +32,7 @@ export const sessionSlice = createSlice({
       state.token = null;
       state.redirect = '/login';
       storage.set('token', null);
-      drafts.clearAll();
+      clearDrafts();
     },
     /** 20003 account locked: go to the lock screen (the token stays; the lock is on the account). */
     locked(state) {

@@ -42,34 +42,17 @@ export function rememberAttribution(search: string) {
   if (channel) storage.set('channel', channel);
 }
 
-const DRAFT_PREFIX = 'draft:';
+/** Where drafts live (`lib/drafts.ts`): `draft:<form>`. */
+export const DRAFT_PREFIX = 'draft:';
 
-/**
- * A form's draft, kept on this device until the form is sent (issue 52: a cheap
- * phone reloads the page when the camera opens, and a long form must not be lost).
- * `name` names the form and whose it is (`profile:09171234567`); the value is JSON.
- * Every draft is dropped at sign-out, so a shared phone keeps no one's draft.
- */
-export const drafts = {
-  get(name: string): Record<string, unknown> | null {
-    const text = read(local(), DRAFT_PREFIX + name);
-    try {
-      const value: unknown = text ? JSON.parse(text) : null;
-      return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
-    } catch {
-      return null;
-    }
-  },
-  set: (name: string, value: object) => write(local(), DRAFT_PREFIX + name, JSON.stringify(value)),
-  clear: (name: string) => write(local(), DRAFT_PREFIX + name, null),
-  /** Drops every draft (sign-out). */
-  clearAll() {
-    try {
-      const store = local();
-      const keys = store ? Object.keys(store).filter((key) => key.startsWith(DRAFT_PREFIX)) : [];
-      for (const key of keys) store?.removeItem(key);
-    } catch {
-      // Storage refused: there is nothing kept to drop.
-    }
-  },
-};
+/** Drops every form draft (sign-out: a shared phone keeps no one's draft). */
+export function clearDrafts() {
+  try {
+    const store = local();
+    for (const key of Object.keys(store ?? {})) if (key.startsWith(DRAFT_PREFIX)) store?.removeItem(key);
+  } catch {
+    // Storage refused: nothing was kept.
+  }
+}
+
+export { read as readStored, write as writeStored, local as localStore };

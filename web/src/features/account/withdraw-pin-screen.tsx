@@ -14,7 +14,8 @@ import { QueryGate } from '@/components/query-gate';
 import { SmsCodeField } from '@/components/sms-code-field';
 import { useSendSmsMutation, useUserInfoQuery } from '@/lib/shared-api';
 import type { User } from '@/lib/api-types';
-import { checkNewPin, checkSmsCode } from '@/lib/validation';
+import { checkNewPin } from '@/lib/new-pin';
+import { checkSmsCode } from '@/lib/validation';
 import { useChangeWithdrawPinMutation } from './credentials-api';
 
 function PinForm({ user }: { user: User }) {

@@ -12,6 +12,7 @@ import { payoutReason } from '@/lib/envelope';
 import { lastFour } from '@/lib/mask';
 import { orderEventLabel } from '@/lib/order-events';
 import type { TimelineEvent } from '@/lib/api-types';
+import './timeline-i18n';
 
 type Money = (value: string | null | undefined) => string;
 

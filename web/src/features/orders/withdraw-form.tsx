@@ -24,7 +24,7 @@ import { newIdempotencyKey } from '@/lib/idempotency';
 import { lastFour } from '@/lib/mask';
 import { minorToText, toMinor } from '@/lib/money';
 import type { Order, User } from '@/lib/api-types';
-import { checkNewPin } from '@/lib/validation';
+import { checkNewPin } from '@/lib/new-pin';
 import { useSetWithdrawPinMutation, useWithdrawMutation } from './orders-api';
 import {
   STEP_AMOUNT,

@@ -18,7 +18,7 @@ import { useFieldError } from '@/components/field-error';
 import { SelectField, optionsOf } from '@/components/select-field';
 import type { ApiFailure } from '@/lib/envelope';
 import type { Region } from '@/lib/place';
-import { drafts } from '@/lib/storage';
+import { drafts } from '@/lib/drafts';
 import { useReferenceLabel } from '@/lib/reference-label';
 import { useReferenceListQuery } from '@/lib/shared-api';
 import type { User } from '@/lib/api-types';

@@ -3,13 +3,17 @@
  * including `service_error_{code}` for every code of PRODUCT.md 9: the borrower
  * app in English, Chinese and Filipino (issue 16), the console in English and
  * Chinese. The console's strings (`admin_*`) live apart, in
- * features/admin/locales, so the borrower's first screen does not carry them.
+ * features/admin/locales, and the order timeline's (`timeline_*`) in
+ * features/orders/locales, so the borrower's first screen does not carry them.
  */
 import en from '@/locales/en.json';
 import zh from '@/locales/zh.json';
 import fil from '@/locales/fil.json';
 import adminEn from '@/features/admin/locales/en.json';
 import adminZh from '@/features/admin/locales/zh.json';
+import timelineEn from '@/features/orders/locales/en.json';
+import timelineZh from '@/features/orders/locales/zh.json';
+import timelineFil from '@/features/orders/locales/fil.json';
 import { readFileSync } from 'node:fs';
 import { ORDER_EVENT_TYPES } from '@/lib/order-events';
 import { LANGUAGES } from '@/lib/i18n';
@@ -32,7 +36,7 @@ const demo = JSON.parse(readFileSync('../api/config/demo.json', 'utf8')) as Reco
 >;
 
 const CODES = [5, 7, 401, 500, 10000, 10001, 10002, 10003, 10004, 10005, 10006, 10008, 10009, 10011, 10012, 10013, 10014,
-  10025, 10026, 10028, 10035, 20000, 20001, 20003, 40000, 40001, 40003, 40004, 40005, 40006, 40007, 40008, 110012];
+  10025, 10026, 10028, 10035, 20000, 20001, 20003, 40000, 40001, 40003, 40004, 40005, 40006, 40007, 40008, 40009, 110012];
 
 /**
  * Filipino keeps the English words Filipinos use in such apps (and the brand);
@@ -55,6 +59,8 @@ describe.each([
   ['the borrower app', 'Chinese', en as Strings, withoutValueLabels(zh), []],
   ['the borrower app', 'Filipino', en as Strings, withoutValueLabels(fil), FILIPINO_AS_ENGLISH],
   ['the console', 'Chinese', adminEn as Strings, adminZh as Strings, []],
+  ['the order timeline', 'Chinese', timelineEn as Strings, timelineZh as Strings, []],
+  ['the order timeline', 'Filipino', timelineEn as Strings, timelineFil as Strings, FILIPINO_AS_ENGLISH],
 ])('translations of %s into %s', (_app, _language, english, other, same) => {
   it('has exactly the English keys', () => {
     expect(Object.keys(other).sort()).toEqual(Object.keys(english).sort());
@@ -91,7 +97,7 @@ describe('translations', () => {
   });
   it('every order event type has a label on the borrower timeline and in the console', () => {
     for (const type of ORDER_EVENT_TYPES) {
-      expect(en).toHaveProperty(`timeline_${type}`);
+      expect(timelineEn).toHaveProperty(`timeline_${type}`);
       expect(adminEn).toHaveProperty(`admin_event_${type}`);
     }
   });
@@ -109,5 +115,9 @@ describe('translations', () => {
   it('the console strings are all admin_*, and only they are', () => {
     expect(Object.keys(adminEn).filter((k) => !k.startsWith('admin_'))).toEqual([]);
     expect(Object.keys(en).filter((k) => k.startsWith('admin_'))).toEqual([]);
+  });
+  it('the timeline strings are all timeline_*, and only they are', () => {
+    expect(Object.keys(timelineEn).filter((k) => !k.startsWith('timeline_'))).toEqual([]);
+    expect(Object.keys(en).filter((k) => k.startsWith('timeline_'))).toEqual([]);
   });
 });

@@ -11,7 +11,6 @@ import {
   checkImage,
   checkPassword,
   checkPhone,
-  checkNewPin,
   checkPin,
   checkRepayAmount,
   clampAmount,
@@ -19,6 +18,7 @@ import {
   phoneInput,
 } from '@/lib/validation';
 import { toMinor } from '@/lib/money';
+import { checkNewPin } from '@/lib/new-pin';
 
 const today = new Date('2026-11-22T09:00:00Z');
 

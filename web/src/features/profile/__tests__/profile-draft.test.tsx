@@ -6,7 +6,8 @@
 import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ProfileForm } from '@/features/profile/profile-form';
-import { drafts } from '@/lib/storage';
+import { drafts } from '@/lib/drafts';
+import { clearDrafts } from '@/lib/storage';
 import { userFixture } from '@/testing/fixtures';
 import { renderWithProviders } from '@/testing/render';
 import { answer, server } from '@/testing/server';
@@ -34,7 +35,7 @@ describe('the profile draft', () => {
     cleanup();
     mount(fresh);
     expect(await screen.findByRole('textbox', { name: 'Address' })).toHaveValue('12 Mabini St');
-    drafts.clearAll();
+    clearDrafts();
     cleanup();
     mount(fresh);
     expect(await screen.findByRole('textbox', { name: 'Address' })).toHaveValue('');
