@@ -73,6 +73,51 @@ on_both_stores!(
     money_beyond_what_is_owed_is_refunded_never_kept_p1_on_postgres
 );
 
+on_both_stores!(
+    replaced_page,
+    a_page_left_unpaid_never_blocks_the_payoff_on_sqlite,
+    a_page_left_unpaid_never_blocks_the_payoff_on_postgres
+);
+
+/// Issue 52: a page left unpaid used to hold its amount for 30 minutes, so the
+/// payoff was refused ("enter an amount between ...", not the reason). Now the
+/// payoff's page replaces it, even pressed three times at once: one page stays
+/// open, the others read `replaced` and take no payment, and paying the open one
+/// closes the loan.
+async fn replaced_page(app: TestApp) {
+    let (borrower, order_id) = borrower_with_loan(&app, "09171234570").await;
+    let left_open = recharge(&app, &borrower, "20000").await;
+    let payoff = json!({ "amt": "80000" });
+    let answers = crate::helpers::futures_join(3, |_| {
+        let (app, payoff, t) = (&app, payoff.clone(), borrower.t());
+        async move { app.post("/jackey/loan/recharge", t, payoff).await }
+    })
+    .await;
+    assert!(answers.iter().all(|a| a["code"] == 0), "{answers:?}");
+    let pages: Vec<String> = answers
+        .iter()
+        .map(|a| a["data"].as_str().unwrap().to_string())
+        .collect();
+    let mut open = Vec::new();
+    for page in pages.iter().chain([&left_open]) {
+        match session_status(&app, &session_of(page)).await.as_str() {
+            "open" => open.push(page.clone()),
+            "replaced" => {
+                // Its page says so, and pressing Pay takes nothing.
+                let (status, _) = app.press(page, "outcome=paid").await;
+                assert_eq!(status, StatusCode::SEE_OTHER);
+                assert_eq!(session_status(&app, &session_of(page)).await, "replaced");
+            }
+            other => panic!("{page}: {other}"),
+        }
+    }
+    assert_eq!(open.len(), 1, "{pages:?}");
+    app.press(&open[0], "outcome=paid").await;
+    let closed = app.wait_status(&borrower.token, &order_id, 10).await;
+    assert_eq!(closed["repaid"], "80000.00");
+    assert_eq!(recharges(&app, &borrower).await.len(), 1);
+}
+
 /// A borrower of the tests.
 pub(crate) struct Borrower {
     pub(crate) token: String,
