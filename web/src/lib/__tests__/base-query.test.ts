@@ -105,6 +105,13 @@ describe('base query', () => {
     expect(store.getState().session.redirect).toBeNull();
   });
 
+  it('says how many tries of an SMS code are left, and not when the code is void (issue 52)', async () => {
+    server.use(fail('jackey/probe', 10011, 'wrong verification code (2 attempts left)'));
+    expect((await call()).result.error?.message).toBe('Wrong code: 2 attempts left.');
+    server.use(fail('jackey/probe', 10011, 'wrong verification code; it is void now, ask for a new one'));
+    expect((await call()).result.error?.message).toBe('The verification code is invalid or has expired.');
+  });
+
   it('fills the repayment range of 40001', async () => {
     server.use(fail('jackey/probe', 40001, 'enter an amount between 100.00–5000.00 for repayment'));
     const { result } = await call();
