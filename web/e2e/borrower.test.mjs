@@ -266,7 +266,8 @@ describe('forms reject bad input with the right message', () => {
     const code = await smsCode(server, mobile);
     await page.getByRole('textbox', { name: 'SMS code' }).fill(code === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: 'Submit' }).click();
-    await alert().getByText('The verification code is invalid or has expired.').waitFor();
+    // It says how many tries are left (issue 52).
+    await alert().getByText('Wrong code: 4 attempts left.').waitFor();
     await page.getByRole('textbox', { name: 'SMS code' }).fill(code);
     await shot(page, 'bankInfo');
     await page.getByRole('button', { name: 'Submit' }).click();

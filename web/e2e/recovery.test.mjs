@@ -115,4 +115,51 @@ describe('recovery and credentials', () => {
     await signedOut.context.close();
     for (const who of [first, second]) await who.context.close();
   });
+
+  test('a locked account: the right password leads to the lock screen, and the phone\'s code unlocks it (issue 52)', async () => {
+    const owner = await phone(browser, server.url);
+    const mobile = await register(owner.page, server);
+    await owner.context.close();
+    const { context, page } = await phone(browser, server.url);
+    // Pasted in the international form, the number reads as the local one.
+    await page.goto('/login');
+    const field = page.getByRole('textbox', { name: 'Phone number' });
+    await field.fill(`+63 ${mobile.slice(1, 4)} ${mobile.slice(4, 7)} ${mobile.slice(7)}`);
+    assert.equal(await field.inputValue(), mobile);
+    for (let i = 0; i < 5; i += 1) {
+      await signIn(page, mobile, 'not-my-password');
+      await page.getByTestId('form-error').waitFor();
+    }
+    // Locked: a wrong password still reads as any wrong password does ...
+    await signIn(page, mobile, 'still-not-it');
+    await page.getByTestId('form-error').getByText('Five wrong passwords in a row lock the account').waitFor();
+    // ... and the right one is told of the lock, on the lock screen, with the phone filled in.
+    await signIn(page, mobile, PASSWORD);
+    await page.waitForURL('**/lock');
+    await page.getByText('Locked for your security').first().waitFor();
+    assert.equal(await page.getByRole('textbox', { name: 'Phone number' }).inputValue(), mobile);
+    await shot(page, 'lock-from-login');
+    for (const language of ['zh', 'fil']) {
+      await page.evaluate((l) => localStorage.setItem('language', l), language);
+      await page.reload();
+      await page.locator('.adm-result').waitFor();
+      await shot(page, `lock-from-login-${language}`);
+    }
+    await page.evaluate(() => localStorage.setItem('language', 'en'));
+    await page.reload();
+    assert.equal(await page.getByRole('textbox', { name: 'Phone number' }).inputValue(), mobile);
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await page.getByText('Code sent').waitFor();
+    const code = await smsCode(server, mobile);
+    // A wrong code says how many tries are left.
+    await page.getByRole('textbox', { name: 'SMS code' }).fill(code === '000000' ? '000001' : '000000');
+    await page.getByRole('button', { name: 'Unlock', exact: true }).click();
+    await page.getByText(/Wrong code: \d attempts left\./).waitFor();
+    await page.getByRole('textbox', { name: 'SMS code' }).fill(code);
+    await page.getByRole('button', { name: 'Unlock', exact: true }).click();
+    await page.waitForURL('**/login');
+    await signIn(page, mobile, PASSWORD);
+    await page.waitForURL((url) => url.pathname === '/');
+    await context.close();
+  });
 });
