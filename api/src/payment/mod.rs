@@ -160,11 +160,26 @@ pub async fn find_session(
 /// Records a verified outcome on the session: `paid` from anything but paid (money
 /// Marks the sessions a newer page replaced (the Order's `PaymentSessionReplaced`),
 /// so that their pages stop offering Pay; one already paid or failed keeps its outcome.
+/// Called once `session_id`'s own row is stored, with the sessions its command
+/// `replaced`; its own is marked too when the Order already shows it replaced: a
+/// request beside this one replaced it before the row existed, and that request's
+/// update found nothing to mark (either that request's update runs after this row
+/// was stored, or this load sees its replacement).
 pub async fn mark_replaced(
     state: &AppState,
-    sessions: impl IntoIterator<Item = Uuid>,
+    order_id: Uuid,
+    session_id: Uuid,
+    mut replaced: Vec<Uuid>,
 ) -> Result<(), ApiError> {
-    for session_id in sessions {
+    let order = state.orders.load(&order_id.to_string()).await?;
+    let own = order
+        .sessions
+        .get(&session_id)
+        .map(|session| session.status);
+    if own == Some(SessionStatus::Replaced) {
+        replaced.push(session_id);
+    }
+    for session_id in replaced {
         db::replace(&state.database, session_id, state.now()).await?;
     }
     Ok(())

@@ -119,8 +119,9 @@ async fn recharge(
             &Uuid::now_v7().to_string(),
         )
         .await?;
-    // Pages this one replaced stop offering Pay (the Order refunds anything still
-    // paid on them; a crash before this line leaves only that refund to happen).
+    // Pages this one replaced stop offering Pay once this page's own row is stored
+    // (the Order refunds anything still paid on them; a crash before that leaves
+    // only that refund to happen).
     let replaced: Vec<Uuid> = events
         .iter()
         .filter_map(|event| match event.payload {
@@ -128,7 +129,6 @@ async fn recharge(
             _ => None,
         })
         .collect();
-    payment::mark_replaced(&state, replaced).await?;
     let (_, url) = payment::open_session(
         &state,
         provider.as_ref(),
@@ -138,6 +138,7 @@ async fn recharge(
         amount,
     )
     .await?;
+    payment::mark_replaced(&state, order_id, session_id, replaced).await?;
     tracing::info!(%session_id, %order_id, %amount, "payment page opened");
     Ok(ok(url))
 }
