@@ -3,8 +3,8 @@
 //! again at apply (P5). Configuration can choose a profile but never weaken one.
 
 use super::{
-    daily_rate_pct, disclose, processing_fee, round2, EffectiveRate, Lender, LoanTerms, Product,
-    DAYS_PER_MONTH, DAYS_PER_YEAR,
+    daily_rate_pct, disclosure::disclose_with_rate, processing_fee, round2, Lender, LoanTerms,
+    Product, DAYS_PER_MONTH, DAYS_PER_YEAR,
 };
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
@@ -269,7 +269,7 @@ fn check_costs(
         registration_no: String::new(),
         licence_no: String::new(),
     };
-    let disclosure = disclose(principal, terms, &lender);
+    let (disclosure, rate) = disclose_with_rate(principal, terms, &lender);
     if principal > Decimal::ZERO {
         let cost =
             disclosure.interest + processing_fee(principal, terms.pricing.processing_fee_pct);
@@ -284,8 +284,7 @@ fn check_costs(
     if let Some(cap) = &caps.max_effective_rate {
         // Judged unrounded: a rate that rounds down to the cap is still above it. No
         // rate at all (nothing reaches the borrower) is a breach too.
-        let pct = EffectiveRate::of(disclosure.net_amount, &disclosure.schedule)
-            .and_then(|rate| rate.pct_per(cap.basis_days));
+        let pct = rate.and_then(|rate| rate.pct_per(cap.basis_days));
         if pct.is_none_or(|pct| pct > cap.max_pct) {
             return Err(ComplianceBreach::EffectiveRate {
                 principal,

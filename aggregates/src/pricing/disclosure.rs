@@ -74,21 +74,31 @@ pub struct Disclosure {
 
 /// Computes the disclosure for `principal` under `terms` (P5, 4.4).
 pub fn disclose(principal: Decimal, terms: &LoanTerms, lender: &Lender) -> Disclosure {
+    disclose_with_rate(principal, terms, lender).0
+}
+
+/// [`disclose`], with the unrounded effective rate its two rate lines round (`None`
+/// when nothing reaches the borrower): the compliance caps judge it unrounded.
+pub(super) fn disclose_with_rate(
+    principal: Decimal,
+    terms: &LoanTerms,
+    lender: &Lender,
+) -> (Disclosure, Option<EffectiveRate>) {
     let fee = processing_fee(principal, terms.pricing.processing_fee_pct);
     let net_amount = principal - fee;
     let interest = interest(principal, terms.daily_rate, terms.period_days);
     let total = principal + interest;
-    // The last line of the disclosure is computed from the others: the schedule as
-    // it will be collected against what actually reaches the borrower.
     let schedule: Vec<ScheduledPayment> = installments(total, terms.period_days)
         .into_iter()
         .zip(1..)
         .map(|(amount, period)| ScheduledPayment { period, amount })
         .collect();
+    // The rate lines are computed from the others: the schedule as it will be
+    // collected against what actually reaches the borrower.
     let rate = EffectiveRate::of(net_amount, &schedule);
     let rate_pct =
         |pct: fn(&EffectiveRate) -> Decimal| rate.as_ref().map(pct).map(round2).unwrap_or_default();
-    Disclosure {
+    let disclosure = Disclosure {
         principal,
         processing_fee: fee,
         net_amount,
@@ -105,5 +115,6 @@ pub fn disclose(principal: Decimal, terms: &LoanTerms, lender: &Lender) -> Discl
         schedule,
         lender: lender.clone(),
         notice: Lender::NOTICE.to_string(),
-    }
+    };
+    (disclosure, rate)
 }

@@ -57,13 +57,9 @@ impl EffectiveRate {
     }
 
     /// The effective rate over `basis_days` (30 for a monthly cap, 365 for an annual
-    /// one), percent, unrounded; other bases compound the daily rate the same way.
+    /// one): the daily rate compounded over the basis, percent, unrounded.
     pub fn pct_per(&self, basis_days: u32) -> Option<Decimal> {
-        match basis_days {
-            DAYS_PER_MONTH => Some(self.monthly_pct),
-            DAYS_PER_YEAR => Some(self.annual_pct),
-            days => compound_pct(self.daily, days),
-        }
+        compound_pct(self.daily, basis_days)
     }
 }
 
