@@ -75,13 +75,15 @@ pub enum ErrorCode {
     WrongWithdrawPin,
     /// 40009: a resubmission changed nothing the officer asked to fix (12.4).
     NothingFixed,
+    /// 40010: the amount is above what the declared income allows ({max}; issue 52).
+    Unaffordable,
     /// 110012: bank account cannot be changed while a loan is active.
     BankAccountChangeNotAllowed,
 }
 
 impl ErrorCode {
     /// Every code, in the order of PRODUCT.md section 9.
-    pub const ALL: [ErrorCode; 34] = [
+    pub const ALL: [ErrorCode; 35] = [
         Self::TooManyRequests,
         Self::SessionExpired,
         Self::NotLoggedIn,
@@ -115,6 +117,7 @@ impl ErrorCode {
         Self::RecordNotFound,
         Self::WrongWithdrawPin,
         Self::NothingFixed,
+        Self::Unaffordable,
         Self::BankAccountChangeNotAllowed,
     ];
 
@@ -154,6 +157,7 @@ impl ErrorCode {
             Self::RecordNotFound => 40007,
             Self::WrongWithdrawPin => 40008,
             Self::NothingFixed => 40009,
+            Self::Unaffordable => 40010,
             Self::BankAccountChangeNotAllowed => 110012,
         }
     }
@@ -194,6 +198,7 @@ impl ErrorCode {
             Self::RecordNotFound => "record not found",
             Self::WrongWithdrawPin => "wrong withdraw PIN ({n} attempts left)",
             Self::NothingFixed => "nothing was changed of what the officer asked to fix",
+            Self::Unaffordable => "the amount is above what your declared income allows ({max})",
             Self::BankAccountChangeNotAllowed => {
                 "bank account cannot be changed while a loan is active"
             }

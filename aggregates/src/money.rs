@@ -38,6 +38,29 @@ pub fn text(amount: Decimal) -> String {
     text
 }
 
+/// `amount` with thousands separators and two decimals (`80,000.00`, `-1,000.00`):
+/// how people read an amount (pages the api renders, SMS, refusal messages, PDFs);
+/// the symbol is the caller's.
+pub fn grouped(amount: Decimal) -> String {
+    let text = text(amount);
+    let (sign, digits) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text.as_str()),
+    };
+    let (whole, cents) = digits.split_once('.').unwrap_or((digits, "00"));
+    let mut grouped = String::with_capacity(text.len() + whole.len() / 3);
+    grouped.push_str(sign);
+    for (i, digit) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    grouped.push('.');
+    grouped.push_str(cents);
+    grouped
+}
+
 /// Reads a decimal.
 pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Decimal, D::Error> {
     <Decimal as Deserialize>::deserialize(deserializer)

@@ -228,6 +228,7 @@ pub mod doubles {
                 repay_min: dec!(100),
                 repay_max: dec!(20000),
             },
+            max_income_share_pct: None,
         }
     }
 

@@ -290,6 +290,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
         signature: user.signature.clone(),
         applicant_name: format!("Borrower {index}"),
         terms_version: "2026-11".into(),
+        monthly_income: Some(Decimal::from(1_000_000)),
     };
     journey.order(&oid, &mut order, apply, me).await;
     if matches!(target, Target::Submitted) {

@@ -7,6 +7,7 @@ use super::commands::OrderCommand;
 use super::errors::OrderError;
 use super::events::OrderEvent;
 use super::status::OrderStatus;
+use crate::pricing::affordability::max_affordable;
 use crate::pricing::{disclose, Disclosure, LoanTerms};
 use crate::services::OrderServices;
 use crate::types::InvalidInput;
@@ -60,6 +61,29 @@ pub fn quote(
     })
 }
 
+/// The affordability rule of product `app_id` (issue 52): the repayments of `amount`
+/// under `terms` due in any 30 days fit the product's share of `monthly_income`
+/// (`pricing::affordability`). 40010 names the largest amount that fits, if any.
+fn check_affordable(
+    services: &OrderServices,
+    app_id: i64,
+    amount: Decimal,
+    terms: &LoanTerms,
+    monthly_income: Option<Decimal>,
+) -> Result<(), OrderError> {
+    let Some(product) = services.catalogue.product(app_id) else {
+        return Err(OrderError::ProductNotFound);
+    };
+    if product.max_income_share_pct.is_some() && monthly_income.is_none() {
+        return Err(OrderError::IncomeNotDeclared);
+    }
+    let max = max_affordable(&product, terms, monthly_income);
+    if max.is_some_and(|max| amount <= max) {
+        return Ok(());
+    }
+    Err(OrderError::Unaffordable { max })
+}
+
 impl Order {
     /// `ApplyForLoan`: the signed application, priced and disclosed by [`quote`] (P5,
     /// P7).
@@ -79,6 +103,7 @@ impl Order {
             signature,
             applicant_name,
             terms_version,
+            monthly_income,
         } = command
         else {
             unreachable!("called with ApplyForLoan only")
@@ -100,6 +125,7 @@ impl Order {
             terms,
             disclosure,
         } = quote(services, app_id, amount, period_days)?;
+        check_affordable(services, app_id, amount, &terms, monthly_income)?;
         let event = OrderEvent::LoanApplied {
             order_id,
             user_id,

@@ -55,6 +55,9 @@ pub enum OrderCommand {
         applicant_name: String,
         /// Version of the contract text shown.
         terms_version: String,
+        /// The borrower's declared monthly income, for the product's affordability
+        /// rule (40010); `None` when none was declared as an amount.
+        monthly_income: Option<Decimal>,
     },
     /// Auditor: take into first review (0 → 1).
     StartReview {

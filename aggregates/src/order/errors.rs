@@ -45,6 +45,18 @@ pub enum OrderError {
         /// The items asked for, as the borrower's screen names them (`photos, bank`).
         items: String,
     },
+    /// 40010: the repayments due in a month would be above the product's share of the
+    /// borrower's declared monthly income (`pricing::affordability`; issue 52).
+    #[error("amt: the amount is above what your declared income allows ({})", max.map_or_else(|| "none of this product's amounts".to_string(), |m| format!("at most {}", crate::money::grouped(m))))]
+    Unaffordable {
+        /// The largest amount the income allows over the period asked for; `None` when
+        /// not even the product's smallest amount fits.
+        max: Option<Decimal>,
+    },
+    /// 40010: the product tests affordability and the borrower has declared no monthly
+    /// income as an amount (no questionnaire, or a free-text answer from before 2026-12).
+    #[error("monthlyIncome: answer the questionnaire with your monthly income in digits before applying")]
+    IncomeNotDeclared,
     /// 40000: the first review passes only once the identity is verified.
     #[error("not qualified: the applicant's identity is not verified")]
     IdentityNotVerified,
@@ -113,6 +125,7 @@ impl OrderError {
             Self::AlreadyApplied => ErrorCode::OrderInProgress,
             Self::IdentityNotVerified => ErrorCode::NotQualified,
             Self::NothingFixed { .. } => ErrorCode::NothingFixed,
+            Self::Unaffordable { .. } | Self::IncomeNotDeclared => ErrorCode::Unaffordable,
             Self::OfferExpired => ErrorCode::OfferExpired,
             Self::InsufficientBalance | Self::PayoutInFlight => ErrorCode::InsufficientBalance,
             Self::AccountNotInBorrowersName => ErrorCode::InvalidBankAccountNumber,

@@ -78,6 +78,7 @@ fn apply(amount: Decimal, period_days: u32) -> OrderCommand {
         signature: Some(signature()),
         applicant_name: "Ana Santos".to_string(),
         terms_version: "2026-11".to_string(),
+        monthly_income: None,
     }
 }
 
@@ -284,6 +285,65 @@ fn disabled_and_unknown_products_cannot_be_applied_for() {
         .given_no_previous_events()
         .when(command)
         .then_expect_error(OrderError::ProductNotFound);
+}
+
+/// `apply` with the borrower's declared monthly income.
+fn apply_declaring(amount: Decimal, period_days: u32, income: Option<Decimal>) -> OrderCommand {
+    let mut command = apply(amount, period_days);
+    if let OrderCommand::ApplyForLoan { monthly_income, .. } = &mut command {
+        *monthly_income = income;
+    }
+    command
+}
+
+#[test]
+fn an_amount_above_what_the_declared_income_allows_is_refused_naming_the_maximum() {
+    // Given a product whose repayments in any 30 days are at most 40 % of the income,
+    let product = Product {
+        max_income_share_pct: Some(dec!(40)),
+        ..demo_product()
+    };
+    // when a borrower declaring 400,000 a month asks 160,000 over 24 days (163,840 due
+    // within the month, above 160,000), then 40010 names 150,000;
+    test_with(product.clone(), test_now())
+        .given_no_previous_events()
+        .when(apply_declaring(dec!(160000), 24, Some(dec!(400000))))
+        .then_expect_error(OrderError::Unaffordable {
+            max: Some(dec!(150000)),
+        });
+    // and 150,000 is applied for.
+    let events = run(
+        test_with(product.clone(), test_now()),
+        vec![],
+        apply_declaring(dec!(150000), 24, Some(dec!(400000))),
+    );
+    assert!(matches!(events[0], OrderEvent::LoanApplied { amount, .. } if amount == dec!(150000)));
+    // The borrower: 25,000 a month affords none of this product's amounts;
+    // a borrower who declared no income as an amount is asked to declare it.
+    for (income, error) in [
+        (Some(dec!(25000)), OrderError::Unaffordable { max: None }),
+        (None, OrderError::IncomeNotDeclared),
+    ] {
+        let refused = test_with(product.clone(), test_now())
+            .given_no_previous_events()
+            .when(apply_declaring(dec!(80000), 24, income))
+            .inspect_result()
+            .expect_err("unaffordable");
+        assert_eq!(refused, error);
+        assert_eq!(refused.code().code(), 40010);
+    }
+    // A product without a share applies no test: no income is needed.
+    let events = run(
+        test_with(demo_product(), test_now()),
+        vec![],
+        apply_declaring(dec!(3000000), 24, None),
+    );
+    assert!(matches!(events[0], OrderEvent::LoanApplied { .. }));
+    let message = OrderError::Unaffordable {
+        max: Some(dec!(150000)),
+    }
+    .to_string();
+    assert!(message.contains("at most 150,000.00"), "{message}");
 }
 
 #[test]

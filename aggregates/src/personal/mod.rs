@@ -92,6 +92,7 @@ const SIGNATURE_UPLOADED: &[PersonalField] = &[text("image.key")];
 const APPLICATION_OPENED: &[PersonalField] = &[
     text("application.signature.key"),
     text("application.applicantName"),
+    optional("application.monthlyIncome"),
 ];
 const LOAN_APPLIED: &[PersonalField] = &[text("signature.key"), text("applicant_name")];
 

@@ -123,6 +123,7 @@ fn samples() -> Vec<(&'static str, String, Value)> {
                 signature: image("signed"),
                 applicant_name: format!("{P}-applicant"),
                 terms_version: "v1".into(),
+                monthly_income: Some(Decimal::new(30000, 0)),
             }),
         }),
         {

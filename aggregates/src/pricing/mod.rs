@@ -5,6 +5,7 @@
 //! Interest and installments round half away from zero to one decimal (4.4); fees
 //! round half away from zero to two decimals, the precision of storage and the wire.
 
+pub mod affordability;
 mod compliance;
 mod disclosure;
 pub mod effective_rate;

@@ -51,6 +51,11 @@ pub struct Product {
     /// them at apply. Flattened: the configuration names its fields beside the others.
     #[serde(flatten)]
     pub pricing: Pricing,
+    /// Affordability (issue 52): the repayments due in any 30 days are at most this
+    /// percentage of the declared monthly income (`pricing::affordability`, 40010);
+    /// `None` (the default) sets no such cap. Not part of the signed terms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_income_share_pct: Option<Decimal>,
 }
 
 /// What a product charges and allows beside its rate and term: the same for every

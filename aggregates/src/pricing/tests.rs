@@ -533,3 +533,93 @@ fn a_product_reads_its_pricing_from_the_flat_configuration() {
     // The terms of each period carry the product's pricing as it is.
     assert_eq!(product.terms_for(6).unwrap().pricing, product.pricing);
 }
+
+// ---- affordability (issue 52) ----------------------------------------------------------
+
+fn affordable_product(share_pct: Decimal) -> Product {
+    Product {
+        max_income_share_pct: Some(share_pct),
+        ..demo_product()
+    }
+}
+
+#[test]
+fn worked_examples_of_the_affordability_rule() {
+    use affordability::{max_affordable, monthly_allowance, monthly_repayment};
+    let product = affordable_product(dec!(40));
+    // (monthly income, period, allowance, largest affordable amount on the 10,000 step)
+    let table = [
+        // 150,000 over 24 days at 0.1 %/day repays 153,600 ≤ 160,000; 160,000 repays 163,840.
+        (dec!(400000), 24, dec!(160000), Some(dec!(150000))),
+        // 6 days at 0.2 %/day: 150,000 repays 151,800; 160,000 repays 161,920.
+        (dec!(400000), 6, dec!(160000), Some(dec!(150000))),
+        // The issue's borrower: 25,000 a month allows 10,000, below the smallest 80,000.
+        (dec!(25000), 24, dec!(10000), None),
+        // Exactly 40 % of 204,800 is 81,920: 80,000 over 24 days, to the centavo.
+        (dec!(204800), 24, dec!(81920), Some(dec!(80000))),
+        (dec!(204799), 24, dec!(81919.60), None),
+        // A large income reaches the product's own maximum.
+        (dec!(100000000), 24, dec!(40000000), Some(dec!(3000000))),
+    ];
+    for (income, days, allowance, max) in table {
+        let terms = product.terms_for(days).unwrap();
+        assert_eq!(monthly_allowance(income, dec!(40)), allowance, "{income}");
+        assert_eq!(
+            max_affordable(&product, &terms, Some(income)),
+            max,
+            "{income} over {days}"
+        );
+    }
+    assert_eq!(
+        monthly_repayment(dec!(150000), &product.terms_for(24).unwrap()),
+        dec!(153600.0)
+    );
+    // No income declared as an amount: nothing is affordable under a share.
+    assert_eq!(
+        max_affordable(&product, &product.terms_for(24).unwrap(), None),
+        None
+    );
+    // A product without a share offers its whole range.
+    let open = demo_product();
+    assert_eq!(
+        max_affordable(&open, &open.terms_for(24).unwrap(), None),
+        Some(dec!(3000000))
+    );
+}
+
+#[test]
+fn a_term_longer_than_a_month_counts_the_heaviest_thirty_days() {
+    // 60 daily installments of 1,000 (principal 60,000, no interest): 30 of them fall in
+    // any 30 days, so the month carries 30,000, not the whole 60,000.
+    let mut terms = terms(0, 60);
+    terms.daily_rate = 0;
+    assert_eq!(
+        affordability::monthly_repayment(dec!(60000), &terms),
+        dec!(30000)
+    );
+}
+
+proptest! {
+    #[test]
+    fn the_affordable_maximum_fits_and_the_next_step_does_not(
+        income in 0i64..50_000_000,
+        share in 1i64..=100,
+        period_index in 0usize..4,
+    ) {
+        use affordability::{max_affordable, monthly_allowance, monthly_repayment};
+        let product = affordable_product(Decimal::from(share));
+        let days = [6, 12, 18, 24][period_index];
+        let terms = product.terms_for(days).unwrap();
+        let income = Decimal::from(income);
+        let allowance = monthly_allowance(income, Decimal::from(share));
+        match max_affordable(&product, &terms, Some(income)) {
+            Some(max) => {
+                prop_assert!(product.check_amount(max).is_ok());
+                prop_assert!(monthly_repayment(max, &terms) <= allowance);
+                let next = max + product.amount_step;
+                prop_assert!(next > product.amount_max || monthly_repayment(next, &terms) > allowance);
+            }
+            None => prop_assert!(monthly_repayment(product.amount_min, &terms) > allowance),
+        }
+    }
+}

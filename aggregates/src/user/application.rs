@@ -10,6 +10,7 @@ use crate::codes::StepRefusal;
 use crate::types::{age_on, ImageRef, InvalidInput};
 use chrono::{DateTime, Utc};
 use cqrs_es::event_sink::EventSink;
+use rust_decimal::Decimal;
 use uuid::Uuid;
 
 impl User {
@@ -78,6 +79,7 @@ impl User {
             signature,
             applicant_name: self.profile.fields.real_name.clone().unwrap_or_default(),
             terms_version,
+            monthly_income: self.declared_income(),
         };
         let event = UserEvent::ApplicationOpened {
             order_id,
@@ -86,6 +88,12 @@ impl User {
         };
         sink.write(event, self).await;
         Ok(())
+    }
+
+    /// The monthly income the questionnaire declared, when it reads as an amount
+    /// (answers before 2026-12 were free text): what the affordability rule reads.
+    pub fn declared_income(&self) -> Option<Decimal> {
+        super::profile::declared_amount(&self.questionnaire.as_ref()?.monthly_income)
     }
 
     /// `CloseApplication`: the open order closed, or was refused before it opened.

@@ -38,6 +38,12 @@ pub struct LoanApplication {
     pub applicant_name: String,
     /// Version of the contract text shown.
     pub terms_version: String,
+    /// The monthly income declared in the questionnaire when applying, the basis of
+    /// the affordability rule (`pricing::affordability`, 40010); `None` when the
+    /// answer is not an amount, and in applications opened before 2026-12. Personal:
+    /// reads `null` once erased.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub monthly_income: Option<Decimal>,
 }
 
 /// The six questionnaire answers (PRODUCT.md section 2 step 5). All required.

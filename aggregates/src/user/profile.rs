@@ -14,6 +14,7 @@ use crate::types::{
 };
 use chrono::{DateTime, Utc};
 use cqrs_es::event_sink::EventSink;
+use rust_decimal::Decimal;
 
 impl User {
     /// `UpdateProfile`: the profile fields given; a verified field changed under a
@@ -60,6 +61,15 @@ impl User {
                 return Err(InvalidInput::new(field, "is required").into());
             }
             check_length(field, value, max)?;
+        }
+        // Amounts, so the affordability rule can read the income (issue 52).
+        for (field, value) in [
+            ("monthlyIncome", &answers.monthly_income),
+            ("expenses", &answers.expenses),
+        ] {
+            if declared_amount(value).is_none() {
+                return Err(InvalidInput::new(field, "enter an amount in digits").into());
+            }
         }
         if profile != ProfileUpdate::default() {
             let event = UserEvent::ProfileUpdated { changes: profile };
@@ -237,4 +247,17 @@ impl User {
             _ => unreachable!("`apply` routes only profile events here"),
         }
     }
+}
+
+/// A money answer of the questionnaire as an amount: digits, thousands separators
+/// allowed, at most two decimals, not negative (`"25,000"` → 25000). `None` for
+/// anything else, e.g. the free text answers before 2026-12.
+pub(super) fn declared_amount(answer: &str) -> Option<Decimal> {
+    let plain = answer.trim().replace(',', "");
+    let (whole, cents) = plain.split_once('.').unwrap_or((&plain, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || whole.len() > 12 || cents.len() > 2 || !digits(whole) || !digits(cents) {
+        return None;
+    }
+    plain.parse().ok()
 }

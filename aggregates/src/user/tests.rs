@@ -652,16 +652,20 @@ fn profile_fields_are_validated() {
     }
 }
 
-#[test]
-fn the_questionnaire_needs_all_six_answers() {
-    let mut answers = Questionnaire {
+fn answers() -> Questionnaire {
+    Questionnaire {
         job: "teacher".to_string(),
         monthly_income: "30000".to_string(),
         expenses: "12000".to_string(),
         loan_purpose: "tuition".to_string(),
         loan_before: false,
         guarantee: true,
-    };
+    }
+}
+
+#[test]
+fn the_questionnaire_needs_all_six_answers() {
+    let mut answers = answers();
     test()
         .given(vec![registered("WELCOME")])
         .when(UserCommand::AnswerQuestionnaire {
@@ -1276,8 +1280,56 @@ fn a_qualified_borrower_opens_one_application() {
                 signature: image("signature"),
                 applicant_name: "Ana Santos".to_string(),
                 terms_version: "2026-11".to_string(),
+                monthly_income: None,
             }),
         }]);
+}
+
+#[test]
+fn an_application_carries_the_declared_monthly_income_for_the_affordability_rule() {
+    let mut given = qualified();
+    given.push(UserEvent::QuestionnaireAnswered {
+        answers: Questionnaire {
+            monthly_income: "25,000".to_string(),
+            ..answers()
+        },
+    });
+    let events = test()
+        .given(given)
+        .when(open_application(order_id()))
+        .inspect_result()
+        .expect("opened");
+    let UserEvent::ApplicationOpened {
+        application: Some(application),
+        ..
+    } = &events[0]
+    else {
+        panic!("expected ApplicationOpened, got {events:?}")
+    };
+    assert_eq!(application.monthly_income, Some(dec!(25000)));
+}
+
+#[test]
+fn a_monthly_income_that_is_not_an_amount_is_refused_naming_the_field() {
+    let mut given = qualified();
+    given.truncate(1);
+    for income in ["about 30k", "-5000", "1e9"] {
+        let refused = test()
+            .given(given.clone())
+            .when(UserCommand::AnswerQuestionnaire {
+                answers: Questionnaire {
+                    monthly_income: income.to_string(),
+                    ..answers()
+                },
+                profile: Default::default(),
+            })
+            .inspect_result()
+            .expect_err(income);
+        assert!(
+            refused.to_string().contains("monthlyIncome"),
+            "{income}: {refused}"
+        );
+    }
 }
 
 #[test]

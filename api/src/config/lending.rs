@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use aggregates::pricing::{CompliancePolicy, ComplianceProfile, Lender, Product};
 use aggregates::reference::PLACE_SEPARATOR;
+use rust_decimal::Decimal;
 use serde::Deserialize;
 use serde_json::Value as Json;
 
@@ -306,6 +307,9 @@ pub enum ConfigError {
     /// `APP_ENV=production` with something only a demo may run with.
     #[error("APP_ENV=production refused: {0}")]
     Production(&'static str),
+    /// A product's `max_income_share_pct` outside (0, 100].
+    #[error("product {0}: max_income_share_pct must be above 0 and at most 100 (percent of the declared monthly income)")]
+    IncomeShare(i64),
 }
 
 /// The company texts given per language: key (`about-us`, `faq`, ...) → language
@@ -335,6 +339,13 @@ impl LendingConfig {
             ));
         }
         for configured in &config.products {
+            let product = &configured.product;
+            if product
+                .max_income_share_pct
+                .is_some_and(|share| share <= Decimal::ZERO || share > Decimal::ONE_HUNDRED)
+            {
+                return Err(ConfigError::IncomeShare(product.id));
+            }
             profile
                 .check_product(&configured.product)
                 .map_err(|breach| ConfigError::Compliance {
@@ -565,6 +576,19 @@ mod tests {
             r#""e_wallets": ["GCash", "Maya"]"#,
             r#""e_wallets": ["GCash", "PayPal"]"#,
         );
+    }
+
+    #[test]
+    fn an_income_share_outside_0_to_100_percent_stops_the_server_from_starting() {
+        for share in ["0", "-5", "100.01"] {
+            let mut value: Json = serde_json::from_str(DEMO_CONFIG).unwrap();
+            value["products"][0]["max_income_share_pct"] = Json::from(share);
+            let refused = LendingConfig::load(&value.to_string(), &ComplianceProfile::Ph);
+            assert!(
+                matches!(refused, Err(ConfigError::IncomeShare(1))),
+                "{share}: {refused:?}"
+            );
+        }
     }
 
     #[test]

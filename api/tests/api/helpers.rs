@@ -422,6 +422,7 @@ impl TestApp {
             .await
             .unwrap();
         self.verify_identity(&uid).await;
+        self.ok("/jackey/user/update", t, questionnaire()).await;
         self.bank_signature_and_pin(&token).await;
         (token, user_id)
     }
@@ -523,7 +524,7 @@ pub fn profile(name: &str, mobile: &str) -> Value {
 
 /// The questionnaire's six answers.
 pub fn questionnaire() -> Value {
-    json!({"job": "teacher", "monthlyIncome": "30000", "expenses": "12000", "loanPurpose": "tuition", "loanBefore": false, "guarantee": true})
+    json!({"job": "teacher", "monthlyIncome": "400000", "expenses": "12000", "loanPurpose": "tuition", "loanBefore": false, "guarantee": true})
 }
 
 /// A small PNG photo (8×8, one green pixel).

@@ -180,7 +180,7 @@ async fn journey(app: TestApp) {
         .await;
     app.fails("/jackey/user/update", t, json!({"job": "teacher"}), 10004)
         .await;
-    app.ok("/jackey/user/update", t, json!({"job": "teacher", "monthlyIncome": "30000", "expenses": "12000", "loanPurpose": "tuition", "loanBefore": false, "guarantee": true})).await;
+    app.ok("/jackey/user/update", t, json!({"job": "teacher", "monthlyIncome": "400000", "expenses": "12000", "loanPurpose": "tuition", "loanBefore": false, "guarantee": true})).await;
     let info = app.ok("/jackey/user/info", t, json!({})).await;
     assert_eq!(
         info["userQualificationView"],

@@ -6,6 +6,7 @@
 #![allow(clippy::disallowed_methods)]
 
 mod admin;
+mod affordability;
 mod allocator;
 mod claims;
 mod data_export;

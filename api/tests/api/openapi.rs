@@ -58,6 +58,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/jackey/loan/orderInfo"),
     ("post", "/jackey/loan/orderTimeline"),
     ("post", "/jackey/loan/quote"),
+    ("post", "/jackey/loan/affordability"),
     ("post", "/jackey/loan/apply"),
     ("post", "/jackey/loan/cancel"),
     ("post", "/jackey/loan/resubmit"),

@@ -175,7 +175,7 @@ pub(crate) async fn qualified(app: &TestApp, mobile: &str) -> Borrower {
     .await;
     app.ok("/jackey/user/signatureImg/upload", t, json!({"img": PNG}))
         .await;
-    app.ok("/jackey/user/update", t, json!({"job": "teacher", "monthlyIncome": "30000", "expenses": "12000", "loanPurpose": "tuition", "loanBefore": false, "guarantee": true})).await;
+    app.ok("/jackey/user/update", t, json!({"job": "teacher", "monthlyIncome": "400000", "expenses": "12000", "loanPurpose": "tuition", "loanBefore": false, "guarantee": true})).await;
     Borrower { token, user_id }
 }
 

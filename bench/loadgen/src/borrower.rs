@@ -499,5 +499,5 @@ fn profile(mobile: &str) -> Value {
 
 /// The questionnaire's six answers.
 fn questionnaire() -> Value {
-    json!({"job": "teacher", "monthlyIncome": "30000", "expenses": "12000", "loanPurpose": "tuition", "loanBefore": false, "guarantee": true})
+    json!({"job": "teacher", "monthlyIncome": "400000", "expenses": "12000", "loanPurpose": "tuition", "loanBefore": false, "guarantee": true})
 }

@@ -32,6 +32,7 @@ impl LoanProcess {
             signature: Some(application.signature),
             applicant_name: application.applicant_name,
             terms_version: application.terms_version,
+            monthly_income: application.monthly_income,
         };
         if let Some(refusal) = self.order_step(order_id, command, cause).await? {
             let close = UserCommand::CloseApplication {

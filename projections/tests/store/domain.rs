@@ -81,6 +81,7 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
                 signature,
                 applicant_name: "Ana Santos".into(),
                 terms_version: "2026-11".into(),
+                monthly_income: None,
             },
             borrower("apply"),
         )

@@ -149,6 +149,7 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
                 signature,
                 applicant_name: "Ana Santos".into(),
                 terms_version: "2026-11".into(),
+                monthly_income: None,
             },
             me(),
         )

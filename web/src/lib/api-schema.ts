@@ -590,6 +590,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/jackey/loan/affordability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The most the borrower's declared income allows (issue 52)
+         * @description `data`: per period of the product, the largest amount whose repayments due in any 30 days fit the product's share of the declared monthly income; apply refuses more with 40010. 40007 unknown product.
+         */
+        post: operations["affordability"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/jackey/loan/appList": {
         parameters: {
             query?: never;
@@ -621,7 +641,7 @@ export interface paths {
         put?: never;
         /**
          * Apply for a loan
-         * @description Needs a complete profile, aged 22 to 50 (40000) and a signature on file (10004). 40005 an order is already in progress; 20003 account locked; 10004 amount or term out of range; 40007 unknown product. Accepts `Idempotency-Key`.
+         * @description Needs a complete profile, aged 22 to 50 (40000) and a signature on file (10004). 40005 an order is already in progress; 20003 account locked; 10004 amount or term out of range; 40010 above what the declared income allows (names the largest amount that fits); 40007 unknown product. Accepts `Idempotency-Key`.
          */
         post: operations["apply"];
         delete?: never;
@@ -1588,6 +1608,40 @@ export interface components {
             /** @description The payout's result was recorded: its event (`payout.succeeded`, `payout.failed`). */
             recorded: string;
         };
+        /**
+         * @description What the borrower's declared income allows of one product (issue 52): the same
+         *     `pricing::affordability` the Order decides by at apply (40010).
+         */
+        AffordabilityView: {
+            /**
+             * @description The product's cap: repayments due in any 30 days at most this percent of the
+             *     monthly income; null when the product sets none.
+             * @example 40
+             */
+            incomeSharePct?: string | null;
+            /** @description The largest amount the income allows, per period the product offers. */
+            limits: components["schemas"]["AffordableAmount"][];
+            /**
+             * @description The monthly income the questionnaire declared, two decimals; null when none
+             *     was declared as an amount.
+             * @example 30000.00
+             */
+            monthlyIncome?: string | null;
+        };
+        /** @description The largest affordable amount over one period. */
+        AffordableAmount: {
+            /**
+             * @description A multiple of the product's step within its range, two decimals; null when not
+             *     even the smallest amount fits.
+             * @example 150000.00
+             */
+            maxAmount?: string | null;
+            /**
+             * Format: int32
+             * @description Term in days.
+             */
+            periodDays: number;
+        };
         AppBody: {
             /**
              * Format: int64
@@ -1948,6 +2002,39 @@ export interface components {
                 /** @description The payout's result was recorded: its event (`payout.succeeded`, `payout.failed`). */
                 recorded: string;
             });
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_AffordabilityView: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /**
+                 * @description The product's cap: repayments due in any 30 days at most this percent of the
+                 *     monthly income; null when the product sets none.
+                 * @example 40
+                 */
+                incomeSharePct?: string | null;
+                /** @description The largest amount the income allows, per period the product offers. */
+                limits: components["schemas"]["AffordableAmount"][];
+                /**
+                 * @description The monthly income the questionnaire declared, two decimals; null when none
+                 *     was declared as an amount.
+                 * @example 30000.00
+                 */
+                monthlyIncome?: string | null;
+            };
             /**
              * @description "ok", or what went wrong in words.
              * @example ok
@@ -5247,6 +5334,30 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+        };
+    };
+    affordability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the limits */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_AffordabilityView"];
                 };
             };
         };

@@ -1,6 +1,7 @@
 //! Borrower loan calls: `/jackey/loan/*` and `/jackey/user/withdraw` (PRODUCT.md 8).
 
 use aggregates::order::{Order, OrderCommand, OrderStatus};
+use aggregates::pricing::affordability::max_affordable;
 use aggregates::types::Amount;
 use aggregates::user::{UserCommand, UserEvent, MAX_FAILED_ATTEMPTS};
 use aggregates::{Actor, ErrorCode};
@@ -39,6 +40,7 @@ pub fn router() -> Router<AppState> {
         .route("/jackey/loan/orderInfo", post(order_info))
         .route("/jackey/loan/orderTimeline", post(order_timeline))
         .route("/jackey/loan/quote", post(quote))
+        .route("/jackey/loan/affordability", post(affordability))
         .route("/jackey/loan/apply", post(apply))
         .route("/jackey/loan/cancel", post(cancel))
         .route("/jackey/loan/resubmit", post(resubmit))
@@ -63,6 +65,7 @@ pub fn router() -> Router<AppState> {
     order_info,
     order_timeline,
     quote,
+    affordability,
     apply,
     cancel,
     resubmit,
@@ -446,6 +449,73 @@ async fn quote(
     Ok(ok(quote_for(&state, &body)?))
 }
 
+/// What the borrower's declared income allows of one product (issue 52): the same
+/// `pricing::affordability` the Order decides by at apply (40010).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct AffordabilityView {
+    /// The monthly income the questionnaire declared, two decimals; null when none
+    /// was declared as an amount.
+    #[schema(example = "30000.00")]
+    monthly_income: Option<String>,
+    /// The product's cap: repayments due in any 30 days at most this percent of the
+    /// monthly income; null when the product sets none.
+    #[schema(example = "40")]
+    income_share_pct: Option<String>,
+    /// The largest amount the income allows, per period the product offers.
+    limits: Vec<AffordableAmount>,
+}
+
+/// The largest affordable amount over one period.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct AffordableAmount {
+    /// Term in days.
+    period_days: u32,
+    /// A multiple of the product's step within its range, two decimals; null when not
+    /// even the smallest amount fits.
+    #[schema(example = "150000.00")]
+    max_amount: Option<String>,
+}
+
+#[utoipa::path(
+    post,
+    path = "/jackey/loan/affordability",
+    tag = "borrower loan",
+    summary = "The most the borrower's declared income allows (issue 52)",
+    description = "`data`: per period of the product, the largest amount whose \
+                   repayments due in any 30 days fit the product's share of the declared \
+                   monthly income; apply refuses more with 40010. 40007 unknown product.",
+    security(("bearer" = [])),
+    request_body = AppBody,
+    responses((status = 200, description = "Envelope with the limits", body = Envelope<Option<AffordabilityView>>))
+)]
+async fn affordability(
+    State(state): State<AppState>,
+    borrower: Borrower,
+    ApiJson(body): ApiJson<AppBody>,
+) -> Result<Response, ApiError> {
+    let product = &product_config(&state, body.app_id)?.product;
+    let user = state.users.load(&borrower.user_id.to_string()).await?;
+    let income = user.declared_income();
+    let limits = product
+        .rate_configs
+        .iter()
+        .filter_map(|c| product.terms_for(c.period_days).ok())
+        .map(|terms| AffordableAmount {
+            period_days: terms.period_days,
+            max_amount: max_affordable(product, &terms, income).map(money_text),
+        })
+        .collect();
+    Ok(ok(AffordabilityView {
+        monthly_income: income.map(money_text),
+        income_share_pct: product
+            .max_income_share_pct
+            .map(|share| share.normalize().to_string()),
+        limits,
+    }))
+}
+
 /// The new order.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -461,7 +531,9 @@ struct ApplyData {
     summary = "Apply for a loan",
     description = "Needs a complete profile, aged 22 to 50 (40000) and a signature on file \
                    (10004). 40005 an order is already in progress; 20003 account locked; \
-                   10004 amount or term out of range; 40007 unknown product. Accepts \
+                   10004 amount or term out of range; 40010 above what the declared \
+                   income allows (names the largest amount that fits); 40007 unknown \
+                   product. Accepts \
                    `Idempotency-Key`.",
     security(("bearer" = [])),
     params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key, 1 to 200 characters (any other answers 10004)")),

@@ -453,23 +453,8 @@ pub(super) fn html(status: StatusCode, body: &str) -> Response {
 }
 
 /// `amount` with thousands separators and two decimals (`80,000.00`), for pages the
-/// api renders itself.
-pub fn grouped_money(amount: Decimal) -> String {
-    let text = projections::projection::money_text(amount);
-    let (sign, digits) = match text.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None => ("", text.as_str()),
-    };
-    let (whole, cents) = digits.split_once('.').unwrap_or((digits, "00"));
-    let mut grouped = String::new();
-    for (i, digit) in whole.chars().enumerate() {
-        if i > 0 && (whole.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(digit);
-    }
-    format!("{sign}{grouped}.{cents}")
-}
+/// api renders itself (`aggregates::money::grouped`).
+pub use aggregates::money::grouped as grouped_money;
 
 /// `text` with the HTML special characters escaped.
 pub(super) fn escape(text: &str) -> String {
