@@ -37,7 +37,7 @@ on_both_stores!(
 );
 
 /// Every borrower call that needs a session.
-const BORROWER_CALLS: [&str; 19] = [
+const BORROWER_CALLS: [&str; 20] = [
     "/jackey/user/logout",
     "/jackey/user/info",
     "/jackey/user/update",
@@ -51,6 +51,7 @@ const BORROWER_CALLS: [&str; 19] = [
     "/jackey/loan/getUserOrderList",
     "/jackey/loan/orderInfo",
     "/jackey/loan/orderTimeline",
+    "/jackey/loan/affordability",
     "/jackey/loan/apply",
     "/jackey/loan/cancel",
     "/jackey/loan/payoffQuote",
@@ -188,7 +189,7 @@ async fn sessions_and_bodies(app: TestApp) {
         .chain(with_body(&BORROWER_CALLS, &borrower))
         .chain(with_body(&AUDITOR_CALLS, &auditor))
         .collect();
-    assert_eq!(bodies.len(), 8 + 13 + 16);
+    assert_eq!(bodies.len(), 8 + 14 + 16);
     for (path, token) in bodies {
         let answer = app
             .post_raw(path, token.as_deref(), "{not json".into())
@@ -377,6 +378,7 @@ async fn loan_codes(app: TestApp) {
             10004,
         ),
         ("/jackey/loan/quote", None, unknown.clone(), 40007),
+        ("/jackey/loan/affordability", f, json!({"appId": 99}), 40007),
         ("/jackey/loan/apply", f, terms.clone(), 40000),
         ("/jackey/loan/orderInfo", f, json!({}), 40007),
         ("/jackey/loan/payoffQuote", f, json!({}), 40007),
