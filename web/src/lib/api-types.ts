@@ -38,6 +38,8 @@ export type PeriodConfig = Schemas['PeriodConfigView'];
 export type Questionnaire = Schemas['Questionnaire'];
 /** An emergency contact. */
 export type EmergencyContact = Schemas['EmergencyContact'];
+/** What the declared income allows of a product (`/loan/affordability`, issue 52). */
+export type Affordability = Schemas['AffordabilityView'];
 /** The cost disclosure of P5, as `/loan/quote` answers and the order keeps. */
 export type Disclosure = Schemas['Disclosure'];
 /** One line of a disclosure's schedule (`Disclosure['schedule']`). */

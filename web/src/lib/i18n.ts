@@ -87,4 +87,13 @@ export async function setLanguage(language: Language, remember = true) {
   return i18n.changeLanguage(language);
 }
 
+/**
+ * Adds a feature's own strings in the borrower's three languages (a screen's keys
+ * kept out of the first screen's budget, issue 15): call it at the top of a module
+ * of the feature's chunk. Existing keys are kept.
+ */
+export function addFeatureStrings(strings: Record<Language, Record<string, string>>) {
+  for (const language of LANGUAGES) i18n.addResourceBundle(language, 'translation', strings[language], true, false);
+}
+
 export default i18n;

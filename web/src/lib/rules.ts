@@ -58,8 +58,9 @@ export function walletPath(progress: Progress | null | undefined): string {
 
 /**
  * Where the questionnaire leads (4.2, P7): with no order or a terminal latest
- * order, the apply screen of the first enabled product, pre-filled with its
- * largest amount and longest period; otherwise the order's detail.
+ * order, the apply screen of the first enabled product at its longest period (the
+ * screen pre-fills the largest amount the declared income allows, issue 52);
+ * otherwise the order's detail.
  */
 export function afterQuestionnaire(
   progress: Progress | null | undefined,
@@ -70,10 +71,8 @@ export function afterQuestionnaire(
   const product = products.find((p) => p.enabled);
   if (!product) return '/loan';
   const longest = periods ? Math.max(...periods.rateConfigs.map((c) => c.periodDays)) : undefined;
-  const amount = String(Math.trunc(Number(product.maxAmount)));
-  const query = new URLSearchParams({ amount });
-  if (longest !== undefined && Number.isFinite(longest)) query.set('period', String(longest));
-  return `/apply/${product.id}?${query.toString()}`;
+  if (longest === undefined || !Number.isFinite(longest)) return `/apply/${product.id}`;
+  return `/apply/${product.id}?period=${longest}`;
 }
 
 /** Statuses shown as "Under review" with a progress step (4.3). */

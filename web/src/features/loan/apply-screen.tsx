@@ -1,9 +1,12 @@
 /**
  * `/apply/:appId` (PRODUCT.md 3, P5, P7): the borrower chooses amount and period
- * (pre-filled from the query, else the largest amount and longest period), sees
- * the live cost disclosure from `/loan/quote`, signs if no signature is on file,
- * and confirms; nothing is created before that. The amount input takes digits
- * only (max length 7) and is clamped to the range and step on blur.
+ * (pre-filled from the query, else the largest amount the declared income allows
+ * and the longest period), sees the live cost disclosure from `/loan/quote`, signs
+ * if no signature is on file, and confirms; nothing is created before that. The
+ * amount input takes digits only (max length 7) and is clamped on blur to the range,
+ * the step and the income limit (`/loan/affordability`, issue 52), which is said in
+ * plain words; when the income allows nothing, apply is off and the questionnaire a
+ * tap away.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import Button from 'antd-mobile/es/components/button';
@@ -13,7 +16,7 @@ import type { InputRef } from 'antd-mobile/es/components/input';
 import Result from 'antd-mobile/es/components/result';
 import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { DisclosureTable } from '@/components/disclosure-table';
 import { useFieldError } from '@/components/field-error';
 import { Page } from '@/components/page';
@@ -29,7 +32,9 @@ import { usePeriodConfigQuery, useProductsQuery, useUserInfoQuery } from '@/lib/
 import { formatPct } from '@/lib/money';
 import { useProductName } from '@/lib/product-name';
 import { checkAge, checkApplyAmount, clampAmount } from '@/lib/validation';
-import { useApplyMutation, useQuoteQuery } from './loan-api';
+import { incomeLimit, largestAllowed, type IncomeLimit } from './affordability';
+import './apply-i18n';
+import { useAffordabilityQuery, useApplyMutation, useQuoteQuery } from './loan-api';
 import { PeriodPicker } from './period-picker';
 import { useSignature } from './use-signature';
 
@@ -58,6 +63,9 @@ export default function ApplyScreen() {
   const min = Number(product?.minAmount ?? 0);
   const max = Number(product?.maxAmount ?? 0);
   const step = Number(product?.step ?? 1);
+  const affordability = useAffordabilityQuery(appId, { skip: !Number.isFinite(appId) });
+  const limitFor = (days: number | null): IncomeLimit =>
+    days === null ? { kind: 'free' } : incomeLimit(affordability.data, days, max);
 
   const [amountText, setAmountText] = useState('');
   const [period, setPeriod] = useState<number | null>(null);
@@ -67,15 +75,19 @@ export default function ApplyScreen() {
   const [apply, applyState] = useApplyMutation();
   const signature = useSignature();
 
-  // Pre-fill once the terms are known (P7): the query's values, else the largest.
+  // Pre-fill once the terms and the income limit are known (P7): the query's
+  // values, else the longest period and the largest amount the income allows.
+  const limitsKnown = !affordability.isLoading;
   useEffect(() => {
-    if (!product || terms.periods.length === 0 || period !== null) return;
-    const wanted = Number(query.get('amount'));
-    const amount = Number.isFinite(wanted) && wanted > 0 ? clampAmount(wanted, min, max, step) : max;
-    setAmountText(String(amount));
+    if (!product || terms.periods.length === 0 || period !== null || !limitsKnown) return;
     const wantedPeriod = Number(query.get('period'));
-    setPeriod(terms.periods.includes(wantedPeriod) ? wantedPeriod : terms.periods[terms.periods.length - 1]);
-  }, [product, terms.periods, period, query, min, max, step]);
+    const days = terms.periods.includes(wantedPeriod) ? wantedPeriod : terms.periods[terms.periods.length - 1];
+    const top = largestAllowed(incomeLimit(affordability.data, days, max), max) ?? min;
+    const wanted = Number(query.get('amount'));
+    const amount = Number.isFinite(wanted) && wanted > 0 ? clampAmount(wanted, min, top, step) : top;
+    setAmountText(String(amount));
+    setPeriod(days);
+  }, [product, terms.periods, period, query, min, max, step, limitsKnown, affordability.data]);
 
   // The choice lives in the URL too, so a reload keeps it instead of resetting to
   // the largest offer (issue 15).
@@ -85,17 +97,29 @@ export default function ApplyScreen() {
     if (next.period !== undefined) params.set('period', String(next.period));
     setQuery(params, { replace: true });
   };
+  // A period whose income limit is below the amount brings the amount down to it.
   const choosePeriod = (days: number) => {
     setPeriod(days);
-    remember({ period: days });
+    const top = largestAllowed(limitFor(days), max);
+    if (top !== null && Number(amountText) > top) {
+      setAmountText(String(top));
+      remember({ period: days, amount: String(top) });
+    } else {
+      remember({ period: days });
+    }
   };
 
   const amount = Number(amountText);
   const amountProblem = amountText ? checkApplyAmount(amount, min, max, step) : 'amount_required';
+  const limit = limitFor(period);
+  const top = largestAllowed(limit, max);
+  // Above the income limit (or none fits): the server would refuse it (40010).
+  const aboveIncome = limit.kind !== 'free' && (top === null || amount > top);
   // The amount's message is tied to its input (WCAG 3.3.1).
   const amountErrorId = useId();
   const amountRef = useRef<InputRef>(null);
-  useFieldError(amountRef, amountErrorId, !!amountText && !!amountProblem);
+  const overIncome = !amountProblem && top !== null && amount > top;
+  useFieldError(amountRef, amountErrorId, !!amountText && (!!amountProblem || overIncome));
   const settledAmount = useSettled(amountText);
   const quote = useQuoteQuery(
     { amt: settledAmount, periodDays: period ?? 0, appId },
@@ -109,6 +133,7 @@ export default function ApplyScreen() {
       Toast.show({ content: t(amountProblem ?? 'period_required') });
       return;
     }
+    if (aboveIncome) return;
     if (ageProblem) {
       Toast.show({ content: t(ageProblem) });
       return;
@@ -160,7 +185,7 @@ export default function ApplyScreen() {
           value={amountText}
           onChange={setAmountText}
           onBlur={() => {
-            const clamped = String(clampAmount(Number(amountText), min, max, step));
+            const clamped = String(clampAmount(Number(amountText), min, top ?? max, step));
             setAmountText(clamped);
             remember({ amount: clamped });
           }}
@@ -173,6 +198,12 @@ export default function ApplyScreen() {
             {t(amountProblem)}
           </div>
         )}
+        {overIncome && (
+          <div className="error-text" id={amountErrorId}>
+            {t('income_limit_above', { max: money(top) })}
+          </div>
+        )}
+        <IncomeLimitNote limit={limit} days={period} income={affordability.data?.monthlyIncome} share={affordability.data?.incomeSharePct} />
       </section>
       <section className="card">
         <PeriodPicker
@@ -181,7 +212,12 @@ export default function ApplyScreen() {
           onChange={choosePeriod}
           options={terms.periods.map((days) => {
             const rate = terms.rates.get(days);
-            return { days, label: t('days', { n: days }), description: rate ? `${formatPct(rate)}/${t('day')}` : '' };
+            const perDay = rate ? `${formatPct(rate)}/${t('day')}` : '';
+            const allowed = limitFor(days);
+            const cap = largestAllowed(allowed, max);
+            const income =
+              allowed.kind === 'free' ? '' : cap === null ? t('income_limit_not_available') : t('income_limit_up_to', { max: money(cap) });
+            return { days, label: t('days', { n: days }), description: [perDay, income].filter(Boolean).join(' · ') };
           })}
         />
       </section>
@@ -217,7 +253,7 @@ export default function ApplyScreen() {
         block
         color="primary"
         size="large"
-        disabled={!agreed || !quote.data || !!amountProblem}
+        disabled={!agreed || !quote.data || !!amountProblem || aboveIncome}
         loading={applyState.isLoading}
         onClick={submit}
       >
@@ -235,5 +271,26 @@ export default function ApplyScreen() {
         </div>
       )}
     </Page>
+  );
+}
+
+/** The income limit over the chosen period in plain words (issue 52); nothing when the product sets none. */
+function IncomeLimitNote({ limit, days, income, share }: { limit: IncomeLimit; days: number | null; income?: string | null; share?: string | null }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  if (limit.kind === 'free' || days === null) return null;
+  if (limit.kind === 'undeclared') {
+    return (
+      <p className="muted" data-testid="income-limit">
+        {t('income_limit_undeclared')} <Link to="/question">{t('income_limit_update')}</Link>
+      </p>
+    );
+  }
+  const words = { income: money(income), days, share, max: limit.kind === 'capped' ? money(limit.max) : '' };
+  return (
+    <p className={limit.kind === 'none' ? 'warning-box' : 'muted'} data-testid="income-limit">
+      {t(limit.kind === 'none' ? 'income_limit_none' : 'income_limit_capped', words)}{' '}
+      {limit.kind === 'none' && <Link to="/question">{t('income_limit_update')}</Link>}
+    </p>
   );
 }

@@ -1,6 +1,6 @@
-/** Quote and apply (PRODUCT.md 8 `/loan/quote`, `/loan/apply`). */
+/** Quote, affordability and apply (PRODUCT.md 8 `/loan/quote`, `/loan/apply`; issue 52). */
 import { api } from '@/lib/api';
-import type { Disclosure } from '@/lib/api-types';
+import type { Affordability, Disclosure } from '@/lib/api-types';
 
 export interface LoanTermsRequest {
   /** Principal as a decimal string. */
@@ -15,6 +15,12 @@ export const loanApi = api.injectEndpoints({
     quote: build.query<Disclosure, LoanTermsRequest>({
       query: (body) => ({ url: 'jackey/loan/quote', body }),
     }),
+    /** The largest amount per period the declared income allows (the session's own). */
+    affordability: build.query<Affordability, number>({
+      query: (appId) => ({ url: 'jackey/loan/affordability', body: { appId } }),
+      // A new questionnaire answer (it invalidates `User`) changes the limits.
+      providesTags: ['User'],
+    }),
     apply: build.mutation<{ loanOrderId: string }, LoanTermsRequest & { idempotencyKey: string }>({
       query: ({ idempotencyKey, ...body }) => ({
         url: 'jackey/loan/apply',
@@ -26,4 +32,4 @@ export const loanApi = api.injectEndpoints({
   }),
 });
 
-export const { useQuoteQuery, useApplyMutation } = loanApi;
+export const { useQuoteQuery, useAffordabilityQuery, useApplyMutation } = loanApi;

@@ -4,11 +4,9 @@
  * (admin/admin-i18n.ts): importing this module (order-timeline.tsx) adds them to
  * i18next in the three languages, in the chunk of the screens that show a timeline.
  */
-import i18n from '@/lib/i18n';
+import { addFeatureStrings } from '@/lib/i18n';
 import en from './locales/en.json';
 import fil from './locales/fil.json';
 import zh from './locales/zh.json';
 
-i18n.addResourceBundle('en', 'translation', en, true, false);
-i18n.addResourceBundle('zh', 'translation', zh, true, false);
-i18n.addResourceBundle('fil', 'translation', fil, true, false);
+addFeatureStrings({ en, zh, fil });

@@ -1,8 +1,9 @@
 /**
  * `/question`: the six-question questionnaire (PRODUCT.md 2.5, 3); all six
  * answers are required. Afterwards the borrower goes to the apply screen of the
- * first enabled product pre-filled with its largest amount and longest period, or
- * to the detail of an order in progress (4.2, P7). Nothing is created here.
+ * first enabled product at its longest period, pre-filled with the largest amount
+ * the declared income allows, or to the detail of an order in progress (4.2, P7).
+ * Nothing is created here.
  */
 import { useState } from 'react';
 import Button from 'antd-mobile/es/components/button';

@@ -4,7 +4,8 @@
  * app in English, Chinese and Filipino (issue 16), the console in English and
  * Chinese. The console's strings (`admin_*`) live apart, in
  * features/admin/locales, and the order timeline's (`timeline_*`) in
- * features/orders/locales, so the borrower's first screen does not carry them.
+ * features/orders/locales, and the apply screen's income limit (`income_limit_*`)
+ * in features/loan/locales, so the borrower's first screen does not carry them.
  */
 import en from '@/locales/en.json';
 import zh from '@/locales/zh.json';
@@ -14,6 +15,9 @@ import adminZh from '@/features/admin/locales/zh.json';
 import timelineEn from '@/features/orders/locales/en.json';
 import timelineZh from '@/features/orders/locales/zh.json';
 import timelineFil from '@/features/orders/locales/fil.json';
+import applyEn from '@/features/loan/locales/en.json';
+import applyZh from '@/features/loan/locales/zh.json';
+import applyFil from '@/features/loan/locales/fil.json';
 import { readFileSync } from 'node:fs';
 import { ORDER_EVENT_TYPES } from '@/lib/order-events';
 import { LANGUAGES } from '@/lib/i18n';
@@ -36,7 +40,7 @@ const demo = JSON.parse(readFileSync('../api/config/demo.json', 'utf8')) as Reco
 >;
 
 const CODES = [5, 7, 401, 500, 10000, 10001, 10002, 10003, 10004, 10005, 10006, 10008, 10009, 10011, 10012, 10013, 10014,
-  10025, 10026, 10028, 10035, 20000, 20001, 20003, 40000, 40001, 40003, 40004, 40005, 40006, 40007, 40008, 40009, 110012];
+  10025, 10026, 10028, 10035, 20000, 20001, 20003, 40000, 40001, 40003, 40004, 40005, 40006, 40007, 40008, 40009, 40010, 110012];
 
 /**
  * Filipino keeps the English words Filipinos use in such apps (and the brand);
@@ -61,6 +65,8 @@ describe.each([
   ['the console', 'Chinese', adminEn as Strings, adminZh as Strings, []],
   ['the order timeline', 'Chinese', timelineEn as Strings, timelineZh as Strings, []],
   ['the order timeline', 'Filipino', timelineEn as Strings, timelineFil as Strings, FILIPINO_AS_ENGLISH],
+  ['the apply screen', 'Chinese', applyEn as Strings, applyZh as Strings, []],
+  ['the apply screen', 'Filipino', applyEn as Strings, applyFil as Strings, []],
 ])('translations of %s into %s', (_app, _language, english, other, same) => {
   it('has exactly the English keys', () => {
     expect(Object.keys(other).sort()).toEqual(Object.keys(english).sort());
@@ -119,5 +125,9 @@ describe('translations', () => {
   it('the timeline strings are all timeline_*, and only they are', () => {
     expect(Object.keys(timelineEn).filter((k) => !k.startsWith('timeline_'))).toEqual([]);
     expect(Object.keys(en).filter((k) => k.startsWith('timeline_'))).toEqual([]);
+  });
+  it('the apply screen strings are all income_limit_*, and only they are', () => {
+    expect(Object.keys(applyEn).filter((k) => !k.startsWith('income_limit_'))).toEqual([]);
+    expect(Object.keys(en).filter((k) => k.startsWith('income_limit_'))).toEqual([]);
   });
 });

@@ -52,9 +52,10 @@ describe('home main button (4.2, 4.3)', () => {
 });
 
 describe('after the questionnaire (4.2, P7)', () => {
-  it('opens the first enabled product with the largest amount and the longest period', () => {
-    expect(afterQuestionnaire(null, products, periods)).toBe('/apply/1?amount=3000000&period=24');
-    expect(afterQuestionnaire(progress(10), products, periods)).toBe('/apply/1?amount=3000000&period=24');
+  it('opens the first enabled product at the longest period, the amount left to what the income allows', () => {
+    expect(afterQuestionnaire(null, products, periods)).toBe('/apply/1?period=24');
+    expect(afterQuestionnaire(progress(10), products, periods)).toBe('/apply/1?period=24');
+    expect(afterQuestionnaire(null, products)).toBe('/apply/1');
   });
   it('goes to the order in progress instead', () => {
     expect(afterQuestionnaire(progress(0), products, periods)).toBe('/detail/o1');

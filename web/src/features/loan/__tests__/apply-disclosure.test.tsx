@@ -27,6 +27,8 @@ beforeEach(() => {
     }),
     answer('jackey/loan/getAllCompanyConfigs', {}),
     answer('jackey/loan/getCustomerService', null),
+    // A product without an income share: the range is the only limit.
+    answer('jackey/loan/affordability', { monthlyIncome: '400000.00', incomeSharePct: null, limits: [] }),
   );
 });
 
@@ -88,5 +90,61 @@ describe('apply screen cost disclosure', () => {
     await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('amount')).toBe('250000'));
     fireEvent.click(screen.getByRole('radio', { name: /24 days/ }));
     await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('period')).toBe('24'));
+  });
+});
+
+describe('apply screen income limit (issue 52)', () => {
+  const capped = {
+    monthlyIncome: '400000.00',
+    incomeSharePct: '40',
+    limits: [
+      { periodDays: 6, maxAmount: null },
+      { periodDays: 24, maxAmount: '150000.00' },
+    ],
+  };
+
+  it('pre-fills the largest amount the income allows, says why, and clamps to it', async () => {
+    server.use(answer('jackey/loan/quote', disclosureFixture), answer('jackey/loan/affordability', capped));
+    renderWithProviders(<ApplyScreen />, { route: '/apply/1?period=24', path: '/apply/:appId', preloadedState: { session } });
+    const input = await screen.findByRole('textbox', { name: 'Loan amount' });
+    await waitFor(() => expect(input).toHaveValue('150,000'));
+    expect(screen.getByTestId('income-limit')).toHaveTextContent(
+      'Your declared income of ₱400,000.00 a month allows up to ₱150,000.00 over 24 days: what you repay in any month may be at most 40% of your income.',
+    );
+    expect(screen.getByRole('radio', { name: /6 days/ }).closest('label')).toHaveTextContent('not for your income');
+    expect(screen.getByRole('radio', { name: /24 days/ }).closest('label')).toHaveTextContent('up to ₱150,000.00');
+    fireEvent.change(input, { target: { value: '200000' } });
+    expect(screen.getByText('At most ₱150,000.00 for your declared income.')).toBeInTheDocument();
+    fireEvent.blur(input);
+    expect(input).toHaveValue('150,000');
+  });
+
+  it('a link from before (the product maximum in the URL) is brought down to the limit', async () => {
+    server.use(answer('jackey/loan/quote', disclosureFixture), answer('jackey/loan/affordability', capped));
+    renderWithProviders(<ApplyScreen />, { route: '/apply/1?amount=3000000&period=24', path: '/apply/:appId', preloadedState: { session } });
+    const input = await screen.findByRole('textbox', { name: 'Loan amount' });
+    await waitFor(() => expect(input).toHaveValue('150,000'));
+  });
+
+  it('a period the income does not allow turns apply off and points to the questionnaire', async () => {
+    server.use(answer('jackey/loan/quote', disclosureFixture), answer('jackey/loan/affordability', capped));
+    renderWithProviders(<ApplyScreen />, { route: '/apply/1?period=6', path: '/apply/:appId', preloadedState: { session } });
+    const note = await screen.findByTestId('income-limit', {}, { timeout: 4000 });
+    expect(note).toHaveTextContent('does not allow this loan over 6 days');
+    expect(within(note).getByRole('link', { name: 'Update my income' })).toHaveAttribute('href', '/question');
+    fireEvent.click(screen.getByRole('checkbox'));
+    await screen.findByTestId('disclosure', {}, { timeout: 4000 });
+    expect(screen.getByRole('button', { name: 'Sign and submit' })).toBeDisabled();
+  });
+
+  it('no income declared as an amount: asks for it', async () => {
+    server.use(
+      answer('jackey/loan/quote', disclosureFixture),
+      answer('jackey/loan/affordability', { monthlyIncome: null, incomeSharePct: '40', limits: capped.limits }),
+    );
+    renderWithProviders(<ApplyScreen />, { route: '/apply/1', path: '/apply/:appId', preloadedState: { session } });
+    const note = await screen.findByTestId('income-limit', {}, { timeout: 4000 });
+    expect(note).toHaveTextContent('Enter your monthly income in digits in the questionnaire');
+    expect(within(note).getByRole('link')).toHaveAttribute('href', '/question');
   });
 });
