@@ -138,7 +138,7 @@ async function answerQuestionnaire(page, check) {
   await page.waitForURL('**/question');
   await check?.('question');
   await page.getByRole('textbox', { name: 'Job' }).fill('Teacher');
-  await page.getByRole('textbox', { name: 'Monthly income' }).fill('30000');
+  await page.getByRole('textbox', { name: 'Monthly income' }).fill('400000');
   await page.getByRole('textbox', { name: 'Monthly expenses' }).fill('12000');
   await page.getByRole('textbox', { name: 'Loan purpose' }).fill('School fees');
   await page.locator('.adm-form-item', { hasText: 'borrowed before' }).getByText('No', { exact: true }).click();
@@ -439,7 +439,7 @@ describe('accessibility: keyboard only', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL('**/question');
     // The questionnaire by keyboard: text boxes by Tab, radios by Tab + Space.
-    for (const [name, value] of [['Job', 'Teacher'], ['Monthly income', '30000'], ['Monthly expenses', '12000'], ['Loan purpose', 'School fees']]) {
+    for (const [name, value] of [['Job', 'Teacher'], ['Monthly income', '400000'], ['Monthly expenses', '12000'], ['Loan purpose', 'School fees']]) {
       await tabTo(page, page.getByRole('textbox', { name }), name);
       await page.keyboard.type(value);
     }

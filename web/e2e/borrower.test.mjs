@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { auditor, makeJpeg, phone, serverAndBrowser, shot, smsCode } from './harness.mjs';
-import { applyForLoan, approveByApi, choosePlace, completeProfile, newMobile, PASSWORD, PIN, register, repay, sign, withdrawFromHome } from './steps.mjs';
+import { applyForLoan, approveByApi, choosePlace, completeProfile, eventually, fillQuestionnaire, newMobile, PASSWORD, PIN, register, repay, sign, withdrawFromHome } from './steps.mjs';
 
 let server;
 let browser;
@@ -152,6 +152,56 @@ describe('refusal', () => {
     await page.goto('/');
     await page.getByTestId('refusal-reason').getByText('Monthly income could not be verified').waitFor();
     await shot(page, 'home-refused');
+    await context.close();
+  });
+});
+
+describe('income limit', () => {
+  test('the amount offered follows the declared income, said in plain words (issue 52)', async () => {
+    const { context, page } = await phone(browser, server.url);
+    await register(page, server);
+    await completeProfile(page, { realName: 'Carla Diaz' });
+    await sign(page);
+    await page.getByText('I have read and agree to the').click();
+    // 30,000 a month: 12,000 may go to repayments, less than any amount of the product.
+    await page.getByTestId('main-button').click();
+    await fillQuestionnaire(page, { income: '30000' });
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL(/\/apply\/1\?period=24/);
+    const note = page.getByTestId('income-limit');
+    await note.getByText('does not allow this loan over 24 days', { exact: false }).waitFor();
+    await page.getByTestId('disclosure').waitFor();
+    await page.getByText('I have read the cost disclosure').click();
+    assert.equal(await page.getByRole('button', { name: 'Sign and submit' }).isDisabled(), true, 'nothing to apply for');
+    const inLanguages = async (name, ready) => {
+      await shot(page, name);
+      for (const language of ['zh', 'fil']) {
+        await page.evaluate((l) => localStorage.setItem('language', l), language);
+        await page.reload();
+        await page.getByTestId('income-limit').waitFor();
+        await page.getByTestId('disclosure').waitFor();
+        await shot(page, `${name}-${language}`);
+      }
+      await page.evaluate(() => localStorage.setItem('language', 'en'));
+      await page.reload();
+      await page.getByTestId('income-limit').getByText(ready, { exact: false }).waitFor();
+    };
+    await inLanguages('apply-income-none', 'does not allow');
+    // The way out is one tap: the questionnaire, the income corrected.
+    await note.getByRole('link', { name: 'Update my income' }).click();
+    await fillQuestionnaire(page, { income: '400000' });
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL(/\/apply\/1\?period=24/);
+    const input = page.getByRole('textbox', { name: 'Loan amount' });
+    await eventually(async () => assert.equal(await input.inputValue(), '150,000'));
+    await note.getByText('allows up to ₱150,000.00 over 24 days', { exact: false }).waitFor();
+    await page.getByTestId('disclosure').getByText('₱150,000.00').first().waitFor();
+    await inLanguages('apply-income-limit', 'allows up to');
+    // More than the income allows is said at once and brought down on leaving the field.
+    await input.fill('3000000');
+    await page.getByText('At most ₱150,000.00 for your declared income.').waitFor();
+    await input.blur();
+    await eventually(async () => assert.equal(await input.inputValue(), '150,000'));
     await context.close();
   });
 });

@@ -145,7 +145,7 @@ describe('Filipino', () => {
     await page.getByTestId('main-button').click();
     await page.waitForURL('**/question');
     await page.getByRole('textbox', { name: fil.q_job }).fill('Guro');
-    await page.getByRole('textbox', { name: fil.q_monthly_income }).fill('30000');
+    await page.getByRole('textbox', { name: fil.q_monthly_income }).fill('400000');
     await page.getByRole('textbox', { name: fil.q_expenses }).fill('12000');
     await page.getByRole('textbox', { name: fil.q_loan_purpose }).fill('Matrikula');
     await page.locator('.adm-form-item', { hasText: fil.q_loan_before }).getByText(fil.no, { exact: true }).click();
@@ -153,10 +153,12 @@ describe('Filipino', () => {
     await check(page, 'question', fil.question_intro);
     await page.getByRole('button', { name: fil.next }).click();
 
-    // Apply: pre-filled with the largest amount and longest period (P7), the cost in ₱.
-    await page.waitForURL(/\/apply\/1\?amount=3000000&period=24/);
+    // Apply: pre-filled with the largest amount the income allows over the longest
+    // period (P7, issue 52), said in Filipino; the cost in ₱.
+    await page.waitForURL(/\/apply\/1\?period=24/);
     const input = page.getByRole('textbox', { name: fil.loan_amount });
-    await eventually(async () => assert.equal(await input.inputValue(), '3,000,000'));
+    await eventually(async () => assert.equal(await input.inputValue(), '150,000'));
+    await page.getByTestId('income-limit').getByText('hanggang ₱150,000.00', { exact: false }).waitFor();
     await input.fill('100000');
     await input.blur();
     await page.getByRole('radio', { name: /12 araw/ }).check();

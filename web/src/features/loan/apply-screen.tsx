@@ -203,7 +203,13 @@ export default function ApplyScreen() {
             {t('income_limit_above', { max: money(top) })}
           </div>
         )}
-        <IncomeLimitNote limit={limit} days={period} income={affordability.data?.monthlyIncome} share={affordability.data?.incomeSharePct} />
+        <IncomeLimitNote
+          limit={limit}
+          days={period}
+          income={affordability.data?.monthlyIncome}
+          share={affordability.data?.incomeSharePct}
+          elsewhere={bestPeriod(terms.periods, limitFor)}
+        />
       </section>
       <section className="card">
         <PeriodPicker
@@ -212,12 +218,7 @@ export default function ApplyScreen() {
           onChange={choosePeriod}
           options={terms.periods.map((days) => {
             const rate = terms.rates.get(days);
-            const perDay = rate ? `${formatPct(rate)}/${t('day')}` : '';
-            const allowed = limitFor(days);
-            const cap = largestAllowed(allowed, max);
-            const income =
-              allowed.kind === 'free' ? '' : cap === null ? t('income_limit_not_available') : t('income_limit_up_to', { max: money(cap) });
-            return { days, label: t('days', { n: days }), description: [perDay, income].filter(Boolean).join(' · ') };
+            return { days, label: t('days', { n: days }), description: rate ? `${formatPct(rate)}/${t('day')}` : '' };
           })}
         />
       </section>
@@ -274,8 +275,28 @@ export default function ApplyScreen() {
   );
 }
 
+/** The period whose income limit is the highest, when the income allows any: where a borrower refused over one period may look. */
+function bestPeriod(periods: number[], limitFor: (days: number) => IncomeLimit): { days: number; max: number } | null {
+  let best: { days: number; max: number } | null = null;
+  for (const days of periods) {
+    const limit = limitFor(days);
+    if (limit.kind === 'capped' && (!best || limit.max > best.max)) best = { days, max: limit.max };
+  }
+  return best;
+}
+
+interface IncomeLimitNoteProps {
+  limit: IncomeLimit;
+  days: number | null;
+  /** The declared monthly income and the product's share (`/loan/affordability`). */
+  income?: string | null;
+  share?: string | null;
+  /** The period allowing the most, said when the chosen one allows nothing. */
+  elsewhere: { days: number; max: number } | null;
+}
+
 /** The income limit over the chosen period in plain words (issue 52); nothing when the product sets none. */
-function IncomeLimitNote({ limit, days, income, share }: { limit: IncomeLimit; days: number | null; income?: string | null; share?: string | null }) {
+function IncomeLimitNote({ limit, days, income, share, elsewhere }: IncomeLimitNoteProps) {
   const { t } = useTranslation();
   const money = useMoney();
   if (limit.kind === 'free' || days === null) return null;
@@ -290,6 +311,7 @@ function IncomeLimitNote({ limit, days, income, share }: { limit: IncomeLimit; d
   return (
     <p className={limit.kind === 'none' ? 'warning-box' : 'muted'} data-testid="income-limit">
       {t(limit.kind === 'none' ? 'income_limit_none' : 'income_limit_capped', words)}{' '}
+      {limit.kind === 'none' && elsewhere && <>{t('income_limit_elsewhere', { days: elsewhere.days, max: money(elsewhere.max) })} </>}
       {limit.kind === 'none' && <Link to="/question">{t('income_limit_update')}</Link>}
     </p>
   );
