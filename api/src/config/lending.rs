@@ -198,6 +198,12 @@ pub struct LendingConfig {
     pub lender: Lender,
     /// Currency.
     pub currency: Currency,
+    /// The lender's time zone (IANA name, `Asia/Manila`): the times of the documents
+    /// a borrower reads (contract, statement, receipts) are shown in it, named (the
+    /// rules and the ledger keep UTC). Default `UTC`; an unknown name stops the
+    /// server at start-up.
+    #[serde(default = "utc_zone")]
+    pub time_zone: chrono_tz::Tz,
     /// Whether registration needs an invite code (default true).
     #[serde(default = "yes")]
     pub invite_code_required: bool,
@@ -234,6 +240,10 @@ pub struct LendingConfig {
     /// `PAYOUT_PROVIDER=xendit` needs one for every bank in `banks`.
     #[serde(default)]
     pub payout_channels: std::collections::HashMap<String, String>,
+}
+
+fn utc_zone() -> chrono_tz::Tz {
+    chrono_tz::UTC
 }
 
 fn yes() -> bool {
@@ -589,6 +599,19 @@ mod tests {
                 "{share}: {refused:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_time_zone_is_an_iana_name_or_the_server_does_not_start() {
+        let config = LendingConfig::load(DEMO_CONFIG, &ComplianceProfile::Ph).unwrap();
+        assert_eq!(config.time_zone, chrono_tz::Asia::Manila);
+        let mut value: Json = serde_json::from_str(DEMO_CONFIG).unwrap();
+        value["time_zone"] = Json::from("Mars/Olympus_Mons");
+        let refused = LendingConfig::load(&value.to_string(), &ComplianceProfile::Ph);
+        assert!(refused.is_err(), "{refused:?}");
+        value.as_object_mut().unwrap().remove("time_zone");
+        let default = LendingConfig::load(&value.to_string(), &ComplianceProfile::Ph).unwrap();
+        assert_eq!(default.time_zone, chrono_tz::UTC);
     }
 
     #[test]

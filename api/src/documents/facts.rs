@@ -124,6 +124,8 @@ fn header(state: &AppState, request: &DocumentRequest) -> Result<Header, ApiErro
             .map_or_else(|| request.order_id.clone(), str::to_string),
         borrower_name: request.order.applicant_name.clone(),
         currency: state.config.currency.code.clone(),
+        currency_symbol: state.config.currency.symbol.clone(),
+        time_zone: state.config.time_zone,
         issued_at: state.now(),
         disclosure_sha256: disclosure_sha256(signed),
     })
@@ -242,8 +244,8 @@ pub async fn receipt(
     deliver(state, &request, kind, Some(receipt_no), file_name, render).await
 }
 
-/// The statement of account: every posting of the order's journal entries and its
-/// receipts.
+/// The statement of account: the postings of the order's loan account and its
+/// receipts (the renderer keeps the borrower's movements).
 pub async fn statement(state: &AppState, request: DocumentRequest) -> Result<Response, ApiError> {
     let header = header(state, &request)?;
     // The books as of the request: a payment settled a moment ago by the loan

@@ -204,7 +204,9 @@ impl<'f> Layout<'f> {
     /// A section heading.
     pub fn heading(&mut self, text: &str) {
         let size = 12.0;
-        self.ensure(size * 4.0);
+        // Kept with what follows: room for the heading and a table's header and first
+        // rows (a table asks for three rows), so no heading is stranded at a foot.
+        self.ensure(size * 3.0 + (Self::line_height(BODY) + 6.0) * 4.0);
         self.y += 8.0;
         self.text_at(MARGIN, self.y, size, text, INK);
         self.y += size * 1.6;
@@ -373,9 +375,10 @@ impl<'f> Layout<'f> {
         let label = self
             .page_label
             .replace("{n}", &format!("{} / {count}", number + 1));
+        // Above the rule, right-aligned: never on a footer line, however long.
         footer_ops.push(Op::Text {
             x: PAGE_W - MARGIN - self.width_of(&label, SMALL),
-            baseline: top + 12.0,
+            baseline: top - 4.0,
             size: SMALL,
             text: label,
             color: MUTED,

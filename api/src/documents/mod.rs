@@ -16,6 +16,7 @@
 pub mod facts;
 pub mod fonts;
 pub mod layout;
+mod statement;
 pub mod text;
 
 use std::path::Path;
@@ -142,10 +143,52 @@ pub struct Header {
     pub borrower_name: String,
     /// ISO 4217 code of the amounts.
     pub currency: String,
+    /// The currency's symbol as the app shows it (`₱`): printed before amounts when
+    /// the document font has it, else the code is ([`Header::money_mark`]).
+    pub currency_symbol: String,
+    /// The lender's time zone (`LendingConfig::time_zone`): every time is printed in it.
+    pub time_zone: chrono_tz::Tz,
     /// When the document is issued.
     pub issued_at: DateTime<Utc>,
     /// [`disclosure_sha256`] of the signed disclosure.
     pub disclosure_sha256: String,
+}
+
+impl Header {
+    /// `at` in the lender's time zone, to the minute: `2026-11-24 18:15`.
+    pub fn local(&self, at: DateTime<Utc>) -> String {
+        at.with_timezone(&self.time_zone)
+            .format("%Y-%m-%d %H:%M")
+            .to_string()
+    }
+
+    /// The time zone as the issued line names it: `Asia/Manila (UTC+08:00)`, the
+    /// offset as of the document's issue.
+    fn zone(&self) -> String {
+        let offset = self.issued_at.with_timezone(&self.time_zone).format("%:z");
+        format!("{} (UTC{offset})", self.time_zone.name())
+    }
+
+    /// What goes before an amount: the symbol as on screen (`₱`) when `font` prints
+    /// it, else the currency code and a space (`PHP `).
+    fn money_mark(&self, font: &LoadedFont) -> String {
+        let face = font.face();
+        let printable = !self.currency_symbol.is_empty()
+            && self
+                .currency_symbol
+                .chars()
+                .all(|c| face.glyph_index(c).is_some());
+        if printable {
+            self.currency_symbol.clone()
+        } else {
+            format!("{} ", self.currency)
+        }
+    }
+}
+
+/// An amount as people read it, with the [`Header::money_mark`]: `₱100,000.00`.
+fn money_with(mark: &str, amount: Decimal) -> String {
+    format!("{mark}{}", aggregates::money::grouped(amount))
 }
 
 /// One installment with its due day.
@@ -203,8 +246,8 @@ pub struct ReceiptFacts {
 /// One posting of the order's journal.
 #[derive(Debug, Clone)]
 pub struct StatementPosting {
-    /// When (UTC).
-    pub at: String,
+    /// When.
+    pub at: DateTime<Utc>,
     /// The entry's code (`projections::read_models::ledger::ENTRY_DESCRIPTIONS`), if known.
     pub code: Option<String>,
     /// The entry's stored description.
@@ -293,8 +336,9 @@ impl Documents {
     pub fn contract(&self, facts: &ContractFacts, lang: Lang) -> Result<Vec<u8>, RenderError> {
         let t = text::of(lang);
         let h = &facts.header;
-        let money = |amount: Decimal| format!("{} {}", money_text(amount), h.currency);
         let font = self.open_font()?;
+        let mark = h.money_mark(&font);
+        let money = |amount: Decimal| money_with(&mark, amount);
         let mut doc = self.layout(&font, t, h);
         doc.title(&format!("{} {}", t.contract_title, h.order_no));
         issued(&mut doc, t, h);
@@ -333,7 +377,7 @@ impl Documents {
         doc.table(&columns, &rows);
 
         if let Some(paid) = &facts.paid_out {
-            paid_out_section(&mut doc, t, paid, &columns, &money);
+            paid_out_section(&mut doc, t, h, paid, &columns, &money);
         }
         signature_section(&mut doc, t, facts);
 
@@ -347,12 +391,13 @@ impl Documents {
         let t = text::of(lang);
         let h = &facts.header;
         let r = &facts.receipt;
-        let money = |amount: Decimal| format!("{} {}", money_text(amount), h.currency);
         let title = match r.kind {
             ReceiptKind::Payment => t.receipt_title,
             ReceiptKind::Refund => t.refund_title,
         };
         let font = self.open_font()?;
+        let mark = h.money_mark(&font);
+        let money = |amount: Decimal| money_with(&mark, amount);
         let mut doc = self.layout(&font, t, h);
         doc.title(&format!("{title} {}", r.receipt_no));
         issued(&mut doc, t, h);
@@ -377,63 +422,13 @@ impl Documents {
         doc.finish(&format!("{title} {}", r.receipt_no), lang.tag())
             .map_err(RenderError)
     }
-
-    /// The statement of account: every posting of the order's journal with the
-    /// balance owed after each, and the totals.
-    pub fn statement(&self, facts: &StatementFacts, lang: Lang) -> Result<Vec<u8>, RenderError> {
-        let t = text::of(lang);
-        let h = &facts.header;
-        let money = |amount: Decimal| format!("{} {}", money_text(amount), h.currency);
-        let font = self.open_font()?;
-        let mut doc = self.layout(&font, t, h);
-        doc.title(&format!("{} {}", t.statement_title, h.order_no));
-        issued(&mut doc, t, h);
-        doc.pairs(&[
-            (t.order_no, h.order_no.clone()),
-            (t.borrower, h.borrower_name.clone()),
-            (t.lender, h.lender.legal_name.clone()),
-            (t.licence_no, h.lender.licence_no.clone()),
-        ]);
-        doc.gap(6.0);
-        doc.paragraph(t.statement_note, SMALL, true);
-        doc.gap(4.0);
-
-        let lines = statement_lines(t, facts);
-        if lines.rows.is_empty() {
-            doc.paragraph(t.no_postings, BODY, true);
-        } else {
-            statement_table(&mut doc, t, &h.currency, &lines.rows);
-        }
-        let (charged, credited, balance) = (lines.charged, lines.credited, lines.balance);
-        let received: Decimal = facts
-            .receipts
-            .iter()
-            .filter(|r| r.kind == ReceiptKind::Payment)
-            .map(|r| r.amount)
-            .sum();
-        let refunded: Decimal = facts
-            .receipts
-            .iter()
-            .filter(|r| r.kind == ReceiptKind::Refund && r.status != Some(RefundStatus::Returned))
-            .map(|r| r.amount)
-            .sum();
-        doc.gap(8.0);
-        doc.pairs(&[
-            (t.total_charged, money(charged)),
-            (t.total_credited, money(credited)),
-            (t.closing_balance, money(balance)),
-            (t.total_received, money(received)),
-            (t.total_refunded, money(refunded)),
-        ]);
-        doc.finish(&format!("{} {}", t.statement_title, h.order_no), lang.tag())
-            .map_err(RenderError)
-    }
 }
 
 /// The contract's loan as paid out (P10): its terms and its dated schedule.
 fn paid_out_section(
     doc: &mut Layout<'_>,
     t: &Texts,
+    h: &Header,
     paid: &PaidOut,
     columns: &[Column<'_>],
     money: &dyn Fn(Decimal) -> String,
@@ -441,7 +436,7 @@ fn paid_out_section(
     let p = &paid.disclosure;
     doc.heading(t.paid_out);
     doc.pairs(&[
-        (t.paid_out_on, utc(paid.paid_at)),
+        (t.paid_out_on, h.local(paid.paid_at)),
         (t.principal, money(p.principal)),
         (t.processing_fee, money(p.processing_fee)),
         (t.net_amount, money(p.net_amount)),
@@ -477,7 +472,7 @@ fn signature_section(doc: &mut Layout<'_>, t: &Texts, facts: &ContractFacts) {
     }
     doc.pairs(&[
         (t.borrower, h.borrower_name.clone()),
-        (t.signed_at, utc(facts.signed_at)),
+        (t.signed_at, h.local(facts.signed_at)),
         (t.disclosure_hash, h.disclosure_sha256.clone()),
     ]);
     doc.gap(2.0);
@@ -495,7 +490,7 @@ fn payment_rows<'t>(
 ) {
     rows.push((t.received_from, h.borrower_name.clone()));
     rows.push((t.amount_received, money(r.amount)));
-    rows.push((t.paid_at, utc(r.at)));
+    rows.push((t.paid_at, h.local(r.at)));
     let channel = match r.channel {
         Some(Channel::Manual) => t.channel_manual,
         _ => t.channel_online,
@@ -522,7 +517,7 @@ fn refund_rows<'t>(
 ) {
     rows.push((t.refunded_to, h.borrower_name.clone()));
     rows.push((t.amount_refunded, money(r.amount)));
-    rows.push((t.requested_at, utc(r.at)));
+    rows.push((t.requested_at, h.local(r.at)));
     if let Some(account) = &r.account {
         rows.push((t.to_account, account.clone()));
     }
@@ -536,7 +531,7 @@ fn refund_rows<'t>(
         _ => t.refund_sent,
     };
     let status = match r.resolved_at {
-        Some(at) => format!("{status} ({})", utc(at)),
+        Some(at) => format!("{status} ({})", h.local(at)),
         None => status.to_string(),
     };
     rows.push((t.status, status));
@@ -566,86 +561,16 @@ fn allocation_table(doc: &mut Layout<'_>, t: &Texts, facts: &ReceiptFacts) {
     doc.table(&schedule_columns(t, &amount_title), &rows);
 }
 
-/// The statement's table rows, and the receivable's totals: charged (debits),
-/// credited (credits) and the balance owed after the last posting.
-struct StatementLines {
-    rows: Vec<Vec<String>>,
-    charged: Decimal,
-    credited: Decimal,
-    balance: Decimal,
-}
-
-/// Every posting of the order's journal as a row, with the balance owed after each.
-fn statement_lines(t: &Texts, facts: &StatementFacts) -> StatementLines {
-    let mut balance = Decimal::ZERO;
-    let (mut charged, mut credited) = (Decimal::ZERO, Decimal::ZERO);
-    let mut rows = Vec::with_capacity(facts.postings.len());
-    for p in &facts.postings {
-        if p.account == facts.receivable_account {
-            balance += p.amount;
-            if p.amount.is_sign_positive() {
-                charged += p.amount;
-            } else {
-                credited -= p.amount;
-            }
-        }
-        let (debit, credit) = if p.amount.is_sign_negative() {
-            (String::new(), money_text(-p.amount))
-        } else {
-            (money_text(p.amount), String::new())
-        };
-        rows.push(vec![
-            p.at.get(..16).unwrap_or(&p.at).replace('T', " "),
-            t.entry(p.code.as_deref(), &p.description).to_string(),
-            t.account(&p.account).to_string(),
-            debit,
-            credit,
-            money_text(balance),
-        ]);
-    }
-    StatementLines {
-        rows,
-        charged,
-        credited,
-        balance,
-    }
-}
-
-/// The statement's table: date, entry, account, debit, credit, balance owed.
-fn statement_table(doc: &mut Layout<'_>, t: &Texts, currency: &str, rows: &[Vec<String>]) {
-    let titled = |title: &str| format!("{title} ({currency})");
-    let (debit, credit, owed) = (titled(t.debit), titled(t.credit), titled(t.balance_owed));
-    fn column(title: &str, share: f32, align: Align) -> Column<'_> {
-        Column {
-            title,
-            share,
-            align,
-        }
-    }
-    let columns = [
-        column(t.date_utc, 0.15, Align::Left),
-        column(t.entry, 0.29, Align::Left),
-        column(t.account, 0.17, Align::Left),
-        column(&debit, 0.13, Align::Right),
-        column(&credit, 0.13, Align::Right),
-        column(&owed, 0.13, Align::Right),
-    ];
-    doc.table(&columns, rows);
-}
-
-/// `2026-11-24 10:15:30 UTC`.
-pub fn utc(at: DateTime<Utc>) -> String {
-    at.format("%Y-%m-%d %H:%M:%S UTC").to_string()
-}
-
+/// A table cell's amount: `100,000.00` (the column's title names the currency).
 fn money_text(amount: Decimal) -> String {
-    projections::projection::money_text(amount)
+    aggregates::money::grouped(amount)
 }
 
 fn issued(doc: &mut Layout<'_>, t: &Texts, h: &Header) {
     let line = t
         .generated
-        .replace("{time}", &utc(h.issued_at))
+        .replace("{time}", &h.local(h.issued_at))
+        .replace("{zone}", &h.zone())
         .replace("{currency}", &h.currency);
     doc.paragraph(&line, SMALL, true);
     doc.gap(4.0);
@@ -719,6 +644,30 @@ mod tests {
         );
         assert_eq!(Lang::pick(None, Some("fr")), Some(Lang::En));
         assert_eq!(Lang::pick(Some(" "), None), Some(Lang::En));
+    }
+
+    #[test]
+    fn times_print_in_the_lenders_zone_and_name_it() {
+        use chrono::TimeZone;
+        let header = Header {
+            lender: Lender {
+                legal_name: "L".into(),
+                registration_no: "R".into(),
+                licence_no: "N".into(),
+            },
+            order_no: "HL-1".into(),
+            borrower_name: "B".into(),
+            currency: "PHP".into(),
+            currency_symbol: "₱".into(),
+            time_zone: chrono_tz::Asia::Manila,
+            issued_at: Utc.with_ymd_and_hms(2026, 11, 30, 17, 5, 0).unwrap(),
+            disclosure_sha256: String::new(),
+        };
+        // 17:05 UTC on the 30th is 01:05 on the 1st in Manila.
+        assert_eq!(header.local(header.issued_at), "2026-12-01 01:05");
+        assert_eq!(header.zone(), "Asia/Manila (UTC+08:00)");
+        assert_eq!(money_with("₱", Decimal::new(10012000, 2)), "₱100,120.00");
+        assert_eq!(money_with("PHP ", Decimal::new(-5, 1)), "PHP -0.50");
     }
 
     #[test]

@@ -35,7 +35,7 @@ texts! {
     licence_no: "Licence No.", "许可证号", "Numero ng Lisensya";
     notice: "We never ask you to pay to receive a loan.", "我们绝不会要求您付费才能获得贷款。", "Hindi kami kailanman humihingi ng bayad para matanggap mo ang loan.";
     page: "Page {n}", "第 {n} 页", "Pahina {n}";
-    generated: "Issued {time}. All times are UTC; amounts in {currency}.", "开具时间 {time}。所有时间均为 UTC（协调世界时）；金额单位：{currency}。", "Inilabas noong {time}. Lahat ng oras ay UTC; mga halaga sa {currency}.";
+    generated: "Issued {time}. Times are {zone} time; amounts in {currency}.", "开具时间 {time}。时间均为 {zone} 时间；金额单位：{currency}。", "Inilabas noong {time}. Ang mga oras ay sa oras ng {zone}; mga halaga sa {currency}.";
     order_no: "Order number", "订单号", "Numero ng order";
     borrower: "Borrower", "借款人", "Nanghihiram";
     product: "Product", "产品", "Produkto";
@@ -95,42 +95,32 @@ texts! {
     refund_sent: "Sent to the bank", "已发往银行", "Naipadala sa bangko";
     refund_paid: "Confirmed by the bank", "银行已确认", "Kinumpirma ng bangko";
     refund_returned: "Returned by the bank; sent again once the borrower's account is fixed", "被银行退回；借款人更正账户后将重新退款", "Ibinalik ng bangko; muling ipapadala kapag naayos na ang account ng nanghihiram";
-    // Statement of account.
+    // Statement of account (the borrower's movements, issue 52).
     statement_title: "Statement of Account", "账户对账单", "Statement of Account";
-    statement_note: "Every ledger posting of this order. Balance owed: the loan account (principal and interest charged at payout, plus fees, less repayments and waivers) after each posting.", "本订单的每一笔记账。欠款余额：每笔记账后的贷款账户余额（放款时计入的本金和利息，加费用，减还款和减免）。", "Bawat posting sa ledger ng order na ito. Natitirang utang: ang loan account (prinsipal at interes na siningil sa payout, dagdag ang mga bayarin, bawas ang mga bayad at waiver) matapos ang bawat posting.";
-    date_utc: "Date (UTC)", "日期（UTC）", "Petsa (UTC)";
-    entry: "Entry", "摘要", "Entry";
-    account: "Account", "账户", "Account";
-    debit: "Debit", "借方", "Debit";
-    credit: "Credit", "贷方", "Credit";
-    balance_owed: "Balance owed", "欠款余额", "Natitirang utang";
-    no_postings: "No postings yet.", "暂无记账。", "Wala pang posting.";
+    statement_note: "Your loan's movements: what was charged, what you paid and what was credited, with what you owe after each; then every payment and refund with its receipt.", "您这笔贷款的每笔变动：计入的费用、您的还款和减免，以及每笔之后的欠款余额；其后是每笔付款和退款及其收据。", "Mga galaw ng loan mo: ang siningil, ang binayaran mo at ang ibinawas, at ang utang mo matapos ang bawat isa; pagkatapos, bawat bayad at refund kasama ang resibo nito.";
+    statement_loan: "Your loan", "您的贷款", "Ang loan mo";
+    statement_payments: "Payments and refunds", "付款与退款", "Mga bayad at refund";
+    date: "Date", "日期", "Petsa";
+    what_happened: "What happened", "事项", "Nangyari";
+    charged: "Charged", "计入", "Siningil";
+    paid_or_credited: "Paid or credited", "已还或减免", "Nabayaran o ibinawas";
+    balance_owed: "You owe after", "之后欠款", "Utang mo pagkatapos";
+    no_postings: "Nothing charged yet: the loan has not been paid out.", "尚无计费：贷款尚未发放。", "Wala pang siningil: hindi pa naipapadala ang loan.";
+    no_payments: "No payments yet.", "暂无付款。", "Wala pang bayad.";
+    movement_payout: "Loan paid out to your bank: principal and interest owed from now", "贷款已发放至您的银行：自此欠本金和利息", "Naipadala ang loan sa bangko mo: utang mo na ang prinsipal at interes";
+    movement_repayment: "Payment applied to your loan", "付款已用于还贷", "Inilapat ang bayad sa loan mo";
+    movement_overdue_fee: "Overdue fee", "逾期费", "Multa sa pagkaantala";
+    movement_overdue_fee_reversed: "Overdue fee taken back: your payment had arrived before those days", "逾期费撤回：您的还款在这些天之前已到账", "Ibinalik ang multa: dumating na ang bayad mo bago ang mga araw na iyon";
+    movement_closed_waived: "Loan closed: interest and fees not yet charged are waived", "贷款结清：尚未收取的利息和费用予以减免", "Sarado ang loan: na-waive ang interes at bayaring hindi pa siningil";
+    payment_applied: "Payment received: {amount} applied to installments {installments}", "收到付款：{amount} 用于第 {installments} 期", "Tinanggap ang bayad: {amount} inilapat sa hulog {installments}";
+    payment_not_applied: "Payment received: nothing was owed", "收到付款：当时无欠款", "Tinanggap ang bayad: walang utang noon";
+    payment_refunded: "{amount} refunded as not owed", "{amount} 因非欠款而退还", "{amount} ibinalik dahil hindi utang";
+    refund_to_bank: "Refund to your bank", "退款至您的银行", "Refund sa bangko mo";
     total_charged: "Total charged to the loan", "计入贷款合计", "Kabuuang siningil sa loan";
     total_credited: "Total repaid and waived", "已还及减免合计", "Kabuuang nabayaran at na-waive";
     closing_balance: "Balance owed now", "当前欠款余额", "Natitirang utang ngayon";
     total_received: "Payments received", "收到的付款", "Mga bayad na tinanggap";
-    total_refunded: "Refunded to the borrower", "退还借款人", "Ibinalik sa nanghihiram";
-    // Ledger accounts (projections::read_models::ledger).
-    acct_lender_cash: "Lender cash", "放款方现金", "Cash ng nagpapautang";
-    acct_payout_clearing: "Payouts in transit (bank)", "在途放款（银行）", "Mga payout na nasa biyahe (bangko)";
-    acct_payment_clearing: "Payments in transit (provider)", "在途还款（支付机构）", "Mga bayad na nasa biyahe (provider)";
-    acct_interest_income: "Interest income", "利息收入", "Kita sa interes";
-    acct_fee_income: "Fee income", "费用收入", "Kita sa bayarin";
-    acct_loan_receivable: "Loan receivable", "应收贷款", "Loan na sisingilin";
-    acct_borrower_wallet: "Borrower's cash held", "借款人钱包", "Perang hawak para sa nanghihiram";
-    // Journal entries (projections::read_models::ledger::ENTRY_DESCRIPTIONS).
-    entry_payout_sent: "Payout sent to the borrower's bank", "放款已发往借款人银行", "Naipadala ang payout sa bangko ng nanghihiram";
-    entry_payout_confirmed: "Payout confirmed: principal and interest receivable, fee earned", "放款已确认：应收本金和利息，收取手续费", "Kumpirmado ang payout: sisingilin ang prinsipal at interes, kinita ang bayarin";
-    entry_payout_returned: "Payout returned by the bank", "放款被银行退回", "Ibinalik ng bangko ang payout";
-    entry_repayment: "Repayment", "还款", "Bayad sa loan";
-    entry_overdue_fee: "Overdue fee", "逾期费", "Multa sa pagkaantala";
-    entry_overdue_fee_reversed: "Overdue fee taken back: the payment had arrived before those days", "逾期费撤回：还款在这些天之前已到账", "Ibinalik ang multa: dumating na ang bayad bago ang mga araw na iyon";
-    entry_closed_waived: "Closed: interest and fees not charged are waived", "结清：未收取的利息和费用予以减免", "Sarado: na-waive ang interes at bayaring hindi siningil";
-    entry_payment_received: "Payment received from the borrower", "收到借款人付款", "Tinanggap ang bayad mula sa nanghihiram";
-    entry_payment_applied: "Payment applied to the loan", "付款已用于还贷", "Inilapat ang bayad sa loan";
-    entry_refund_sent: "Refund: money not owed sent back to the borrower's bank", "退款：多付款项退回借款人银行", "Refund: ibinalik sa bangko ng nanghihiram ang perang hindi utang";
-    entry_refund_confirmed: "Refund confirmed by the bank", "银行确认退款", "Kinumpirma ng bangko ang refund";
-    entry_refund_returned: "Refund returned by the bank: the borrower's cash again", "退款被银行退回：重新计入借款人资金", "Ibinalik ng bangko ang refund: muling pera ng nanghihiram";
+    total_refunded: "Refunded to you", "已退还给您", "Ibinalik sa iyo";
 }
 
 /// The texts of `lang`.
@@ -143,38 +133,17 @@ pub fn of(lang: Lang) -> &'static Texts {
 }
 
 impl Texts {
-    /// The words for a journal entry's code; the stored description when the code is
-    /// unknown to this build.
-    pub fn entry<'a>(&'a self, code: Option<&str>, description: &'a str) -> &'a str {
+    /// A loan-account posting in the borrower's words, by its journal entry's code
+    /// (`projections::read_models::ledger::ENTRY_DESCRIPTIONS`); the stored
+    /// description when the code is unknown to this build.
+    pub fn movement<'a>(&'a self, code: Option<&str>, description: &'a str) -> &'a str {
         match code {
-            Some("payout_sent") => self.entry_payout_sent,
-            Some("payout_confirmed") => self.entry_payout_confirmed,
-            Some("payout_returned") => self.entry_payout_returned,
-            Some("repayment") => self.entry_repayment,
-            Some("overdue_fee") => self.entry_overdue_fee,
-            Some("overdue_fee_reversed") => self.entry_overdue_fee_reversed,
-            Some("closed_waived") => self.entry_closed_waived,
-            Some("payment_received") => self.entry_payment_received,
-            Some("payment_applied") => self.entry_payment_applied,
-            Some("refund_sent") => self.entry_refund_sent,
-            Some("refund_confirmed") => self.entry_refund_confirmed,
-            Some("refund_returned") => self.entry_refund_returned,
+            Some("payout_confirmed") => self.movement_payout,
+            Some("repayment") => self.movement_repayment,
+            Some("overdue_fee") => self.movement_overdue_fee,
+            Some("overdue_fee_reversed") => self.movement_overdue_fee_reversed,
+            Some("closed_waived") => self.movement_closed_waived,
             _ => description,
-        }
-    }
-
-    /// The words for a ledger account (`loan_receivable:<order>` and
-    /// `borrower_wallet:<user>` by their kind); the name itself when unknown.
-    pub fn account<'a>(&'a self, account: &'a str) -> &'a str {
-        match account.split(':').next().unwrap_or(account) {
-            "lender_cash" => self.acct_lender_cash,
-            "payout_clearing" => self.acct_payout_clearing,
-            "payment_clearing" => self.acct_payment_clearing,
-            "interest_income" => self.acct_interest_income,
-            "fee_income" => self.acct_fee_income,
-            "loan_receivable" => self.acct_loan_receivable,
-            "borrower_wallet" => self.acct_borrower_wallet,
-            _ => account,
         }
     }
 }

@@ -194,6 +194,7 @@ internal_from!(
     crate::documents::RenderError,
     crate::config::ConfigError,
     rust_decimal::Error,
+    chrono::ParseError,
     serde_json::Error,
     uuid::Error,
     tokio::task::JoinError,

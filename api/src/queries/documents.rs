@@ -18,7 +18,7 @@ pub async fn postings(state: &AppState, order_id: &str) -> Result<Vec<StatementP
     rows.into_iter()
         .map(|(at, description, account, amount)| {
             Ok(StatementPosting {
-                at,
+                at: chrono::DateTime::parse_from_rfc3339(&at)?.to_utc(),
                 code: projections::read_models::ledger::entry_code(&description)
                     .map(str::to_string),
                 description,

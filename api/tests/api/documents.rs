@@ -48,6 +48,11 @@ pub fn text_of(bytes: &[u8]) -> String {
     pdf_extract::extract_text_from_mem(bytes).expect("the PDF's text can be extracted")
 }
 
+/// An amount of the API (`"100000.00"`) as the documents print it: `100,000.00`.
+fn grouped(amount: &str) -> String {
+    aggregates::money::grouped(amount.parse().unwrap())
+}
+
 /// `text` without any whitespace (a long value may wrap onto two lines).
 fn squeezed(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
@@ -220,12 +225,13 @@ async fn documents_journey(app: TestApp) {
         disbursed["principal"].as_str().unwrap(),
         &total_repay,
     ] {
-        assert!(flat.contains(amount), "contract lacks {amount}:\n{text}");
+        let amount = grouped(amount);
+        assert!(flat.contains(&amount), "contract lacks {amount}:\n{text}");
     }
     for line in quote["schedule"].as_array().unwrap() {
-        let amount = line["amount"].as_str().unwrap();
+        let amount = grouped(line["amount"].as_str().unwrap());
         assert!(
-            flat.contains(amount),
+            flat.contains(&amount),
             "schedule line {line} missing:\n{text}"
         );
     }
@@ -289,7 +295,15 @@ async fn documents_journey(app: TestApp) {
         } else {
             "Official Receipt"
         };
-        for expected in [title, number, &order_no, &licence, "5000.00 PHP"] {
+        // Amounts grouped in threes after the currency; times in the lender's zone.
+        for expected in [
+            title,
+            number,
+            &order_no,
+            &licence,
+            "PHP 5,000.00",
+            "Asia/Manila (UTC+08:00)",
+        ] {
             assert!(
                 text.contains(expected),
                 "receipt {number} lacks {expected:?}:\n{text}"
@@ -307,7 +321,8 @@ async fn documents_journey(app: TestApp) {
         }
     }
 
-    // The statement: every posting with the balance owed after each, down to zero.
+    // The statement: the borrower's movements with the balance owed after each, down
+    // to zero, and every payment and refund; none of the lender's own accounts.
     let statement = pdf(&app, "/jackey/loan/statementPdf", &token, id.clone())
         .await
         .unwrap();
@@ -315,23 +330,48 @@ async fn documents_journey(app: TestApp) {
     let flat = squeezed(&text);
     for expected in [
         "Statement of Account",
-        "Payout confirmed",
-        "Repayment",
-        "Refund confirmed by the bank",
+        "Your loan",
+        "Loan paid out to your bank",
+        "Payment applied to your loan",
+        "Payments and refunds",
+        "applied to installments 1",
+        "refunded as not owed",
+        "Refund to your bank: Confirmed by the bank",
+        "Asia/Manila (UTC+08:00)",
         &licence,
     ] {
         assert!(
-            text.contains(expected),
+            squeezed(&text).contains(&squeezed(expected)),
             "statement lacks {expected:?}:\n{text}"
         );
     }
+    for lender_only in [
+        "Lender cash",
+        "Interest income",
+        "Fee income",
+        "in transit",
+        "UTC)",
+    ] {
+        assert!(
+            !text.contains(lender_only) || lender_only == "UTC)" && text.contains("(UTC+08:00)"),
+            "the statement lists the lender's {lender_only:?}:\n{text}"
+        );
+    }
+    for receipt in &receipts {
+        let number = receipt["receiptNo"].as_str().unwrap();
+        assert!(
+            text.contains(number),
+            "statement lacks receipt {number}:\n{text}"
+        );
+    }
+    let charge = grouped(&total_repay);
     assert!(
-        flat.contains(&total_repay),
-        "statement lacks the charge {total_repay}:\n{text}"
+        flat.contains(&charge),
+        "statement lacks the charge {charge}:\n{text}"
     );
-    assert!(flat.contains("Balanceowednow0.00PHP"), "{text}");
-    assert!(flat.contains("Paymentsreceived15000.00PHP"), "{text}");
-    assert!(flat.contains("Refundedtotheborrower5000.00PHP"), "{text}");
+    assert!(flat.contains("BalanceowednowPHP0.00"), "{text}");
+    assert!(flat.contains("PaymentsreceivedPHP15,000.00"), "{text}");
+    assert!(flat.contains("RefundedtoyouPHP5,000.00"), "{text}");
     assert!(flat.contains(&signed_hash));
 
     // Another borrower gets the not-found answer for this order's documents.

@@ -270,7 +270,7 @@ async fn erasure_journey(app: &TestApp, clock: &FixedClock) {
             .unwrap_or_else(|refusal| panic!("{path}: {refusal}"));
         let text = crate::documents::text_of(&pdf);
         assert!(
-            text.contains("10000.00") && text.contains("[erased]"),
+            text.contains("10,000.00") && text.contains("[erased]"),
             "{path}: {text}"
         );
         assert_none_in(path, &text);
