@@ -38,6 +38,9 @@ pub struct NoticeView {
     pub created_at: String,
     /// When the borrower read it (RFC 3339 UTC), or null while unread.
     pub read_at: Option<String>,
+    /// True once its installment is paid (or its loan closed): it asks for nothing
+    /// more and is not counted unread, read or not (issue 52).
+    pub settled: bool,
 }
 
 /// A page of the inbox with its counts.
@@ -46,7 +49,7 @@ pub struct NoticeView {
 pub struct NoticePage {
     /// Every notice of the borrower.
     pub total: i64,
-    /// Those not read yet.
+    /// Those not read yet whose installment is not settled.
     pub unread: i64,
     /// Page number (from 1).
     pub page: i64,
@@ -71,7 +74,7 @@ pub async fn page(
     let notices = rows
         .into_iter()
         .filter_map(
-            |(_, _, id, order_id, period, kind, amount, due_date, created_at, read_at)| {
+            |(_, _, id, order_id, period, kind, amount, due_date, created_at, read_at, settled)| {
                 Some(NoticeView {
                     id: id?,
                     order_id: order_id?,
@@ -81,6 +84,7 @@ pub async fn page(
                     due_date: due_date?,
                     created_at: created_at?,
                     read_at,
+                    settled: settled? == 1,
                 })
             },
         )

@@ -368,7 +368,7 @@ fn timeline_detail(event: &OrderEvent) -> TimelineDetail {
     }
 }
 
-static TABLES: [&TableSpec; 8] = [
+static TABLES: [&TableSpec; 9] = [
     &ORDER_DETAIL,
     &ORDER_LIST,
     &LOAN_PROGRESS,
@@ -377,6 +377,7 @@ static TABLES: [&TableSpec; 8] = [
     &ORDER_TIMELINE,
     &TRANSACTIONS,
     &crate::read_models::notices::NOTICE,
+    &crate::read_models::notices::NOTICE_SETTLED,
 ];
 
 #[async_trait]
@@ -536,6 +537,9 @@ async fn write_order_rows(
     number: &str,
 ) -> Result<(), ProjectionError> {
     let user_id = order.user_id.to_string();
+    for settled in crate::read_models::notices::settled_rows(order_id, order) {
+        store.upsert(settled).await?;
+    }
     let applied_at = order.applied_at.map(time_text).unwrap_or_default();
     let status = i64::from(order.status.code());
     let doc = order_doc(order, number);

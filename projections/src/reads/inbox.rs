@@ -5,8 +5,8 @@ use crate::projection::ProjectionError;
 use crate::store::Database;
 
 /// A row of [`page`]: the total and unread counts, then a notice's id, order,
-/// installment, kind, amount, due date, creation time and read time (all null past
-/// the last page).
+/// installment, kind, amount, due date, creation time, read time and whether its
+/// installment is settled (1) or not (0) (all null past the last page).
 pub type PageRow = (
     i64,
     i64,
@@ -18,11 +18,13 @@ pub type PageRow = (
     Option<String>,
     Option<String>,
     Option<String>,
+    Option<i64>,
 );
 
 /// The notices of `user_id`: `limit` from `offset`, newest first (ties by id), each
 /// row with the total and unread counts, in one statement (one snapshot). At least
-/// one row (the counts) whatever the page.
+/// one row (the counts) whatever the page. A notice whose installment is settled
+/// (`notice_settled`) asks for nothing more and does not count as unread.
 pub async fn page(
     database: &Database,
     user_id: &str,
@@ -31,13 +33,20 @@ pub async fn page(
 ) -> Result<Vec<PageRow>, ProjectionError> {
     let sql = "with mine as ( \
                  select n.notice_id, n.order_id, n.period, n.kind, n.amount, n.due_date, \
-                        n.created_at, r.read_at \
+                        n.created_at, r.read_at, \
+                        case when s.order_id is null then 0 else 1 end as settled \
                  from notice n left join notice_read r \
                    on r.notice_id = n.notice_id and r.user_id = n.user_id \
+                 left join notice_settled s \
+                   on s.order_id = n.order_id and s.period = n.period \
                  where n.user_id = $1) \
                select c.total, c.unread, p.notice_id, p.order_id, p.period, p.kind, \
-                      p.amount, p.due_date, p.created_at, p.read_at \
-               from (select count(*) as total, count(*) - count(read_at) as unread from mine) c \
+                      p.amount, p.due_date, p.created_at, p.read_at, \
+                      cast(p.settled as bigint) \
+               from (select count(*) as total, \
+                            count(case when read_at is null and settled = 0 then 1 end) \
+                              as unread \
+                     from mine) c \
                left join (select * from mine order by created_at desc, notice_id desc \
                           limit $2 offset $3) p on 1 = 1 \
                order by p.created_at desc, p.notice_id desc";

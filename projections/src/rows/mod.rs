@@ -264,9 +264,13 @@ fn upsert_many_sql(table: &TableSpec, rows: usize) -> String {
     )
 }
 
-/// `on conflict (<key>) do update set <every other column> = excluded.<column>`.
+/// `on conflict (<key>) do update set <every other column> = excluded.<column>`; for a
+/// table that is all key (a set of keys), `do nothing`.
 fn on_conflict_update(table: &TableSpec) -> String {
     let keys: Vec<&str> = table.key_columns().collect();
+    if table.key_len == table.columns.len() {
+        return format!("on conflict ({}) do nothing", keys.join(", "));
+    }
     let updates: Vec<String> = table.columns[table.key_len..]
         .iter()
         .map(|(c, _)| format!("{c} = excluded.{c}"))

@@ -2419,7 +2419,7 @@ export interface components {
                 total: number;
                 /**
                  * Format: int64
-                 * @description Those not read yet.
+                 * @description Those not read yet whose installment is not settled.
                  */
                 unread: number;
             };
@@ -3649,7 +3649,7 @@ export interface components {
             total: number;
             /**
              * Format: int64
-             * @description Those not read yet.
+             * @description Those not read yet whose installment is not settled.
              */
             unread: number;
         };
@@ -3684,6 +3684,11 @@ export interface components {
             period: number;
             /** @description When the borrower read it (RFC 3339 UTC), or null while unread. */
             readAt?: string | null;
+            /**
+             * @description True once its installment is paid (or its loan closed): it asks for nothing
+             *     more and is not counted unread, read or not (issue 52).
+             */
+            settled: boolean;
         };
         NoticesBody: {
             /**
