@@ -51,11 +51,6 @@ export function mainButton(
   return { kind: 'apply', to: '/question' };
 }
 
-/** Where the wallet icon leads: the latest order's detail, or the order list. */
-export function walletPath(progress: Progress | null | undefined): string {
-  return progress ? `/detail/${progress.orderId}` : '/order';
-}
-
 /**
  * Where the questionnaire leads (4.2, P7): with no order or a terminal latest
  * order, the apply screen of the first enabled product at its longest period (the

@@ -15,13 +15,13 @@ import Button from 'antd-mobile/es/components/button';
 import Checkbox from 'antd-mobile/es/components/checkbox';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import {
-  BankcardOutline,
   CalendarOutline,
   FileOutline,
   HistogramOutline,
   InformationCircleOutline,
-  SetOutline,
   TeamOutline,
+  UnorderedListOutline,
+  UserOutline,
 } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
@@ -32,10 +32,11 @@ import { Page } from '@/components/page';
 import { StatusTag } from '@/components/status-tag';
 import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
-import { isQualified, mainButton, walletPath } from '@/lib/rules';
+import { isQualified, mainButton } from '@/lib/rules';
 import { useCompanyText } from '@/lib/company-text';
 import { useCompanyConfigQuery, useLoanProgressQuery, useOrderInfoQuery, useUserInfoQuery } from '@/lib/shared-api';
 import { storage } from '@/lib/storage';
+import { paths } from '@/config/paths';
 import type { Order } from '@/lib/api-types';
 import Banner from './banner';
 import { owedSummary } from './owed-summary';
@@ -179,14 +180,18 @@ export default function HomeScreen() {
     );
   }
 
+  // Each icon opens the screen its label names (issue 52): the label is that
+  // screen's title or the name the account menu gives it. (Before, "Wallet" opened
+  // an order or the order list, "Settings" the account page and "About us" a
+  // dialog instead of the About page with the lender's licence.)
   const icons = [
-    { key: 'wallet', icon: <BankcardOutline />, to: walletPath(latest) },
-    { key: 'transactions', icon: <HistogramOutline />, to: '/transactionHistory' },
-    { key: 'settings', icon: <SetOutline />, to: '/my' },
-    { key: 'cooperation', icon: <TeamOutline />, to: '/partner' },
-    { key: 'repay_detail', icon: <CalendarOutline />, to: '/repayDetail' },
-    { key: 'contract', icon: <FileOutline />, to: '/contract' },
-    { key: 'about_us', icon: <InformationCircleOutline />, to: null },
+    { key: 'my_orders', icon: <UnorderedListOutline />, to: paths.order.to() },
+    { key: 'transactions', icon: <HistogramOutline />, to: paths.transactionHistory.to() },
+    { key: 'account', icon: <UserOutline />, to: paths.my.to() },
+    { key: 'cooperation', icon: <TeamOutline />, to: paths.partner.to() },
+    { key: 'repay_detail', icon: <CalendarOutline />, to: paths.repayDetail.to() },
+    { key: 'contract', icon: <FileOutline />, to: paths.contract.to() },
+    { key: 'about_us', icon: <InformationCircleOutline />, to: paths.about.to() },
   ];
 
   return (
@@ -213,14 +218,9 @@ export default function HomeScreen() {
       </section>
       )}
       <section className="card">
-        <div className="icon-grid">
+        <div className="icon-grid" data-testid="home-icons">
           {icons.map((item) => (
-            <button
-              key={item.key}
-              type="button"
-              className="icon-grid__item"
-              onClick={() => (item.to ? navigate(item.to) : void showAbout())}
-            >
+            <button key={item.key} type="button" className="icon-grid__item" onClick={() => navigate(item.to)}>
               <span className="icon-grid__icon">{item.icon}</span>
               {t(item.key)}
             </button>

@@ -4,8 +4,10 @@
  * app in English, Chinese and Filipino (issue 16), the console in English and
  * Chinese. The console's strings (`admin_*`) live apart, in
  * features/admin/locales, and the order timeline's (`timeline_*`) in
- * features/orders/locales, and the apply screen's income limit (`income_limit_*`)
- * in features/loan/locales, so the borrower's first screen does not carry them.
+ * features/orders/locales, the apply screen's income limit (`income_limit_*`)
+ * in features/loan/locales, and the questionnaire's job and purpose lists
+ * (`qlist_*`) in features/profile/locales, so the borrower's first screen does
+ * not carry them.
  */
 import en from '@/locales/en.json';
 import zh from '@/locales/zh.json';
@@ -18,6 +20,9 @@ import timelineFil from '@/features/orders/locales/fil.json';
 import applyEn from '@/features/loan/locales/en.json';
 import applyZh from '@/features/loan/locales/zh.json';
 import applyFil from '@/features/loan/locales/fil.json';
+import questionEn from '@/features/profile/locales/en.json';
+import questionZh from '@/features/profile/locales/zh.json';
+import questionFil from '@/features/profile/locales/fil.json';
 import { readFileSync } from 'node:fs';
 import { ORDER_EVENT_TYPES } from '@/lib/order-events';
 import { LANGUAGES } from '@/lib/i18n';
@@ -47,7 +52,7 @@ const CODES = [5, 7, 401, 500, 10000, 10001, 10002, 10003, 10004, 10005, 10006, 
  * every other Filipino string differs from the English one.
  */
 const FILIPINO_AS_ENGLISH = ['account', 'app_name', 'customer_service', 'email', 'ok', 'password', 'repay_col_period',
-  'tab_home', 'timeline_by_auditor', 'wallet', 'website', 'withdraw_step_pin'];
+  'tab_home', 'timeline_by_auditor', 'website', 'withdraw_step_pin'];
 
 /** The keys whose translation is the English text (the language names may be, and `same`). */
 function untranslated(english: Strings, other: Strings, same: string[] = []): string[] {
@@ -67,6 +72,8 @@ describe.each([
   ['the order timeline', 'Filipino', timelineEn as Strings, timelineFil as Strings, FILIPINO_AS_ENGLISH],
   ['the apply screen', 'Chinese', applyEn as Strings, applyZh as Strings, []],
   ['the apply screen', 'Filipino', applyEn as Strings, applyFil as Strings, []],
+  ['the questionnaire', 'Chinese', questionEn as Strings, questionZh as Strings, []],
+  ['the questionnaire', 'Filipino', questionEn as Strings, questionFil as Strings, []],
 ])('translations of %s into %s', (_app, _language, english, other, same) => {
   it('has exactly the English keys', () => {
     expect(Object.keys(other).sort()).toEqual(Object.keys(english).sort());
@@ -129,5 +136,9 @@ describe('translations', () => {
   it('the apply screen strings are all income_limit_*, and only they are', () => {
     expect(Object.keys(applyEn).filter((k) => !k.startsWith('income_limit_'))).toEqual([]);
     expect(Object.keys(en).filter((k) => k.startsWith('income_limit_'))).toEqual([]);
+  });
+  it('the questionnaire list strings are all qlist_*, and only they are', () => {
+    expect(Object.keys(questionEn).filter((k) => !k.startsWith('qlist_'))).toEqual([]);
+    expect(Object.keys(en).filter((k) => k.startsWith('qlist_'))).toEqual([]);
   });
 });

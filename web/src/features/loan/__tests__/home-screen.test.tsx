@@ -171,3 +171,33 @@ describe('home signature sheet', () => {
     expect(screen.getByText('Add your signature')).toBeInTheDocument();
   });
 });
+
+describe('home icons (issue 52)', () => {
+  // Every icon, in order, with the screen its label names.
+  const ICONS: [label: string, path: string][] = [
+    ['My orders', '/order'],
+    ['Transactions', '/transactionHistory'],
+    ['Account', '/my'],
+    ['Cooperation', '/partner'],
+    ['Repayments', '/repayDetail'],
+    ['Contract', '/contract'],
+    ['About us', '/about'],
+  ];
+  const others = Object.fromEntries(ICONS.map(([, path]) => [path, <p key={path}>{`screen ${path}`}</p>]));
+
+  it.each([
+    ['no order', null],
+    ['an order', { orderId: 'o1', status: 9, applyAmount: '80000.00', balance: '80000.00', contract: '' }],
+  ])('open what their labels say, with %s', async (_case, progress) => {
+    given(progress);
+    for (const [label, path] of ICONS) {
+      const { router, unmount } = renderWithProviders(<HomeScreen />, { preloadedState: { session }, others });
+      const grid = await screen.findByTestId('home-icons');
+      expect(within(grid).getAllByRole('button').map((b) => b.textContent)).toEqual(ICONS.map(([l]) => l));
+      fireEvent.click(within(grid).getByRole('button', { name: label }));
+      await waitFor(() => expect(router.state.location.pathname).toBe(path));
+      expect(screen.getByText(`screen ${path}`)).toBeInTheDocument();
+      unmount();
+    }
+  });
+});
