@@ -331,6 +331,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
             let refuse = OrderCommand::Refuse {
                 auditor_id: reviewer,
                 reason: "income could not be confirmed".into(),
+                reasons: vec![],
             };
             journey
                 .order(&oid, &mut order, refuse, staff(reviewer))
@@ -354,6 +355,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
             let refuse = OrderCommand::Refuse {
                 auditor_id: approver,
                 reason: "debt ratio too high".into(),
+                reasons: vec![],
             };
             journey
                 .order(&oid, &mut order, refuse, staff(approver))

@@ -6,7 +6,7 @@
 
 use super::commands::OrderCommand;
 use super::errors::OrderError;
-use super::events::{OrderEvent, ReviewStage};
+use super::events::{OrderEvent, RefusalReason, ReviewStage};
 use super::loan::Loan;
 use super::reminder::ReminderKind;
 use super::status::OrderStatus;
@@ -92,8 +92,11 @@ impl PaymentSession {
 pub struct Refusal {
     /// Which review.
     pub stage: ReviewStage,
-    /// Shown to the borrower.
+    /// The officer's note, shown as typed (may be empty when `reasons` are given).
     pub reason: String,
+    /// The coded reasons, shown in the borrower's language.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<RefusalReason>,
     /// Who refused.
     pub auditor_id: Uuid,
 }
@@ -279,7 +282,11 @@ impl Aggregate for Order {
             C::PassFinalAudit { auditor_id, note } => {
                 self.pass_final_audit(auditor_id, note, sink, now).await
             }
-            C::Refuse { auditor_id, reason } => self.refuse(auditor_id, reason, sink, now).await,
+            C::Refuse {
+                auditor_id,
+                reason,
+                reasons,
+            } => self.refuse(auditor_id, reason, reasons, sink, now).await,
             C::Cancel => self.cancel(sink, now).await,
             C::ExpireOffer => self.expire_offer(sink, now).await,
             command @ C::RequestPayout { .. } => self.request_payout(command, sink, now).await,

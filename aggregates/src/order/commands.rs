@@ -1,5 +1,6 @@
 //! Commands of the Order aggregate.
 
+use super::events::RefusalReason;
 use super::reminder::ReminderKind;
 use crate::types::{BankAccount, ImageRef, ResubmissionItem};
 use chrono::{DateTime, Utc};
@@ -100,8 +101,12 @@ pub enum OrderCommand {
     Refuse {
         /// Auditor.
         auditor_id: Uuid,
-        /// Required, shown to the borrower (P8).
+        /// The officer's note, shown to the borrower as typed; required when no
+        /// coded reason is given (P8).
         reason: String,
+        /// Coded reasons (issue 52), shown in the borrower's language; repeats count
+        /// once.
+        reasons: Vec<RefusalReason>,
     },
     /// Borrower: cancel before the payout, free (→ 11, P6).
     Cancel,

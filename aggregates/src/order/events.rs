@@ -22,6 +22,36 @@ pub enum ReviewStage {
     Final,
 }
 
+/// Why an order was refused, as an officer picks it (P8, issue 52): a code the
+/// borrower reads in their own language, where a typed reason would reach them in
+/// the officer's.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefusalReason {
+    /// The declared income could not be verified.
+    IncomeNotVerified,
+    /// The identity documents could not be verified.
+    IdentityNotVerified,
+    /// The information given does not agree with itself or with the documents.
+    InformationInconsistent,
+    /// The repayments would be too heavy for the borrower's means.
+    RepaymentCapacity,
+    /// The application is outside the lender's lending policy.
+    OutsidePolicy,
+}
+
+impl RefusalReason {
+    /// Every reason, in the order the console lists them.
+    pub const ALL: [RefusalReason; 5] = [
+        Self::IncomeNotVerified,
+        Self::IdentityNotVerified,
+        Self::InformationInconsistent,
+        Self::RepaymentCapacity,
+        Self::OutsidePolicy,
+    ];
+}
+
 /// Part of a repayment credited to one installment.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Allocation {
@@ -115,8 +145,13 @@ pub enum OrderEvent {
         stage: ReviewStage,
         /// Auditor.
         auditor_id: Uuid,
-        /// Shown to the borrower.
+        /// The officer's note, shown to the borrower as typed (may be empty when
+        /// `reasons` are given).
         reason: String,
+        /// The coded reasons, shown in the borrower's language (none in refusals
+        /// recorded before 2026-12).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        reasons: Vec<RefusalReason>,
         /// When.
         at: DateTime<Utc>,
     },

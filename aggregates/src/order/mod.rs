@@ -42,7 +42,7 @@ pub use commands::{
     PAYMENT_SESSION_MINUTES,
 };
 pub use errors::OrderError;
-pub use events::{Allocation, OrderEvent, ReviewStage};
+pub use events::{Allocation, OrderEvent, RefusalReason, ReviewStage};
 pub use loan::{FeeCharge, Installment, InstallmentStatus, Loan};
 pub use reminder::ReminderKind;
 pub use repayment::check_repayment_amount;

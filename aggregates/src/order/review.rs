@@ -4,7 +4,7 @@
 
 use super::aggregate::{Order, Refusal};
 use super::errors::OrderError;
-use super::events::{OrderEvent, ReviewStage};
+use super::events::{OrderEvent, RefusalReason, ReviewStage};
 use super::status::OrderStatus;
 use crate::types::{check_length, InvalidInput, ResubmissionItem, MAX_NOTE_CHARS};
 use chrono::{DateTime, Days, Utc};
@@ -152,10 +152,18 @@ impl Order {
         &mut self,
         auditor_id: Uuid,
         reason: String,
+        mut reasons: Vec<RefusalReason>,
         sink: &EventSink<Self>,
         now: DateTime<Utc>,
     ) -> Result<(), OrderError> {
-        Self::required_reason(&reason)?; // P8
+        // P8: a reason the borrower reads, coded (in their language) or typed.
+        reasons.sort_unstable();
+        reasons.dedup();
+        if reasons.is_empty() {
+            Self::required_reason(&reason)?;
+        } else {
+            check_length("reason", &reason, MAX_NOTE_CHARS)?;
+        }
         let stage = match self.status {
             OrderStatus::Submitted
             | OrderStatus::InFirstReview
@@ -177,6 +185,7 @@ impl Order {
             stage,
             auditor_id,
             reason,
+            reasons,
             at: now,
         };
         sink.write(event, self).await;
@@ -217,6 +226,7 @@ impl Order {
                 stage,
                 auditor_id,
                 reason,
+                reasons,
                 ..
             } => {
                 self.status = match stage {
@@ -226,6 +236,7 @@ impl Order {
                 self.refusal = Some(Refusal {
                     stage,
                     reason,
+                    reasons,
                     auditor_id,
                 });
             }

@@ -454,6 +454,7 @@ fn a_final_refusal_by_the_first_auditor_is_refused_four_eyes() {
         .when(OrderCommand::Refuse {
             auditor_id: auditor_1(),
             reason: "changed my mind".to_string(),
+            reasons: vec![],
         })
         .then_expect_error(OrderError::SameAuditor);
     assert_eq!(fold(awaiting_final()).first_auditor, Some(auditor_1()));
@@ -473,6 +474,7 @@ fn the_first_auditor_cannot_refuse_through_a_resubmission_they_asked_for_four_ey
     let refuse = |auditor_id| OrderCommand::Refuse {
         auditor_id,
         reason: "income could not be verified".to_string(),
+        reasons: vec![],
     };
     test()
         .given(sent_back.clone())
@@ -485,6 +487,7 @@ fn the_first_auditor_cannot_refuse_through_a_resubmission_they_asked_for_four_ey
             stage: ReviewStage::First,
             auditor_id: auditor_2(),
             reason: "income could not be verified".to_string(),
+            reasons: vec![],
             at: test_now(),
         }]);
 }
@@ -512,11 +515,13 @@ fn a_refusal_at_first_review_carries_its_reason_p8() {
             .when(OrderCommand::Refuse {
                 auditor_id: auditor_1(),
                 reason: "income could not be confirmed".to_string(),
+                reasons: vec![],
             })
             .then_expect_events(vec![OrderEvent::LoanRefused {
                 stage: ReviewStage::First,
                 auditor_id: auditor_1(),
                 reason: "income could not be confirmed".to_string(),
+                reasons: vec![],
                 at: test_now(),
             }]);
     }
@@ -525,6 +530,7 @@ fn a_refusal_at_first_review_carries_its_reason_p8() {
         stage: ReviewStage::First,
         auditor_id: auditor_1(),
         reason: "income could not be confirmed".to_string(),
+        reasons: vec![],
         at: test_now(),
     });
     let order = fold(refused);
@@ -542,11 +548,13 @@ fn a_refusal_at_final_review_carries_its_reason_p8() {
         .when(OrderCommand::Refuse {
             auditor_id: auditor_2(),
             reason: "debt ratio too high".to_string(),
+            reasons: vec![],
         })
         .then_expect_events(vec![OrderEvent::LoanRefused {
             stage: ReviewStage::Final,
             auditor_id: auditor_2(),
             reason: "debt ratio too high".to_string(),
+            reasons: vec![],
             at: test_now(),
         }]);
     let mut refused = awaiting_final();
@@ -554,9 +562,48 @@ fn a_refusal_at_final_review_carries_its_reason_p8() {
         stage: ReviewStage::Final,
         auditor_id: auditor_2(),
         reason: "debt ratio too high".to_string(),
+        reasons: vec![],
         at: test_now(),
     });
     assert_eq!(fold(refused).status.code(), 12);
+}
+
+#[test]
+fn coded_refusal_reasons_are_recorded_once_each_and_a_note_is_then_optional() {
+    // Given an order in first review, when an officer refuses it with coded reasons
+    // (one given twice) and no note, then the reasons are recorded once each, sorted,
+    // for the borrower to read in their language (issue 52).
+    test()
+        .given(in_first_review())
+        .when(OrderCommand::Refuse {
+            auditor_id: auditor_1(),
+            reason: " ".to_string(),
+            reasons: vec![
+                RefusalReason::RepaymentCapacity,
+                RefusalReason::IncomeNotVerified,
+                RefusalReason::RepaymentCapacity,
+            ],
+        })
+        .then_expect_events(vec![OrderEvent::LoanRefused {
+            stage: ReviewStage::First,
+            auditor_id: auditor_1(),
+            reason: " ".to_string(),
+            reasons: vec![
+                RefusalReason::IncomeNotVerified,
+                RefusalReason::RepaymentCapacity,
+            ],
+            at: test_now(),
+        }]);
+    // A note longer than the limit is still refused.
+    test()
+        .given(in_first_review())
+        .when(OrderCommand::Refuse {
+            auditor_id: auditor_1(),
+            reason: "x".repeat(2_000),
+            reasons: vec![RefusalReason::OutsidePolicy],
+        })
+        .inspect_result()
+        .expect_err("too long");
 }
 
 #[test]
@@ -566,6 +613,7 @@ fn a_refusal_without_a_reason_is_refused_p8() {
         .when(OrderCommand::Refuse {
             auditor_id: auditor_1(),
             reason: "  ".to_string(),
+            reasons: vec![],
         })
         .then_expect_error(InvalidInput::new("reason", "is required").into());
 }
@@ -578,6 +626,7 @@ fn an_approved_or_disbursed_order_cannot_be_refused() {
             .when(OrderCommand::Refuse {
                 auditor_id: auditor_2(),
                 reason: "changed my mind".to_string(),
+                reasons: vec![],
             })
             .then_expect_error(OrderError::WrongStatus {
                 status,
@@ -1695,6 +1744,7 @@ fn no_auditor_or_borrower_command_increases_what_is_owed_p11() {
         OrderCommand::Refuse {
             auditor_id: auditor_1(),
             reason: "x".into(),
+            reasons: vec![],
         },
         OrderCommand::Cancel,
         OrderCommand::ExpireOffer,

@@ -284,10 +284,23 @@ async fn console(app: &TestApp) {
         10004,
     )
     .await;
+    // A code the console does not offer is bad input, and changes nothing.
+    app.fails(
+        "/admin/api/orders/refuse",
+        s1,
+        json!({"orderId": order_b, "reasons": ["looks_poor"]}),
+        10004,
+    )
+    .await;
+    // Coded reasons (read in the borrower's language) and the officer's note.
     app.ok(
         "/admin/api/orders/refuse",
         s1,
-        json!({"orderId": order_b, "reason": "income could not be verified"}),
+        json!({
+            "orderId": order_b,
+            "reasons": ["repayment_capacity", "income_not_verified", "income_not_verified"],
+            "reason": "income could not be verified"
+        }),
     )
     .await;
     let order = app
@@ -299,6 +312,17 @@ async fn console(app: &TestApp) {
         .await;
     assert_eq!(order["status"], 5);
     assert_eq!(order["refuseReason"], "income could not be verified");
+    assert_eq!(
+        order["refuseReasons"],
+        json!(["income_not_verified", "repayment_capacity"])
+    );
+    let detail = app
+        .ok("/admin/api/orders/detail", s1, json!({"orderId": order_b}))
+        .await;
+    assert_eq!(
+        detail["review"]["refusal"]["reasons"],
+        json!(["income_not_verified", "repayment_capacity"])
+    );
 
     // Compliance hold (P4): set and lifted by an auditor, reason on the lock screen.
     app.fails(

@@ -248,6 +248,11 @@ pub fn order_doc(order: &Order, number: &str) -> OrderDoc {
         rate: terms.map(|t| daily_rate_pct(t.daily_rate).normalize().to_string()),
         real_name: order.applicant_name.clone(),
         refuse_reason: order.refusal.as_ref().map(|r| r.reason.clone()),
+        refuse_reasons: order
+            .refusal
+            .as_ref()
+            .map(|r| r.reasons.clone())
+            .unwrap_or_default(),
         remaining: money_text(order.outstanding()),
         repaid: money_text(loan.map_or(Decimal::ZERO, |l| l.repaid)),
         resubmission_items: order.resubmission_items.clone(),
@@ -277,9 +282,15 @@ fn timeline_detail(event: &OrderEvent) -> TimelineDetail {
             reason: Some(reason.clone()),
             ..none
         },
-        OrderEvent::LoanRefused { stage, reason, .. } => TimelineDetail {
+        OrderEvent::LoanRefused {
+            stage,
+            reason,
+            reasons,
+            ..
+        } => TimelineDetail {
             reason: Some(reason.clone()),
             stage: Some(*stage),
+            reasons: reasons.clone(),
             ..none
         },
         OrderEvent::FinalAuditPassed {

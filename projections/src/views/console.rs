@@ -7,7 +7,7 @@
 //! decimal string with two places; times are RFC 3339 UTC; actors are `user:<id>`,
 //! `auditor:<id>` or `system`.
 
-use aggregates::order::ReviewStage;
+use aggregates::order::{RefusalReason, ReviewStage};
 use aggregates::pricing::Disclosure;
 use aggregates::types::{ImageRef, ResubmissionItem};
 use aggregates::user::{EmergencyContact, Questionnaire};
@@ -189,8 +189,10 @@ pub struct Review {
 pub struct RefusalView {
     /// Which review refused.
     pub stage: ReviewStage,
-    /// Shown to the borrower.
+    /// The officer's note, shown to the borrower as typed.
     pub reason: String,
+    /// The coded reasons, shown in the borrower's language.
+    pub reasons: Vec<RefusalReason>,
     /// Who refused.
     pub auditor_id: Uuid,
 }

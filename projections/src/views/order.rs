@@ -3,7 +3,7 @@
 //! [`crate::read_models::orders`] and [`crate::reads::borrower`]; see [`crate::views`] for the
 //! field order of stored documents.
 
-use aggregates::order::{ReminderKind, ReviewStage};
+use aggregates::order::{RefusalReason, ReminderKind, ReviewStage};
 use aggregates::pricing::Disclosure;
 use aggregates::types::ResubmissionItem;
 use serde::{Deserialize, Serialize};
@@ -75,9 +75,14 @@ pub struct OrderDoc {
     pub rate: Option<String>,
     /// The applicant's real name.
     pub real_name: String,
-    /// Why the order was refused; null unless refused.
+    /// The officer's note on why the order was refused, as typed; null unless
+    /// refused (may be empty when `refuseReasons` are given).
     #[schema(required = true)]
     pub refuse_reason: Option<String>,
+    /// The coded reasons of a refusal, for the borrower's language (issue 52); absent
+    /// when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refuse_reasons: Vec<RefusalReason>,
     /// Still owed: money.
     pub remaining: String,
     /// Repaid so far: money.
@@ -192,6 +197,9 @@ pub struct TimelineDetail {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub stage: Option<ReviewStage>,
+    /// LoanRefused: the coded reasons (issue 52).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<RefusalReason>,
 }
 
 /// One event of an order as stored in `order_timeline.doc` (who acted is kept in its

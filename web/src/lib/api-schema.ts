@@ -307,7 +307,7 @@ export interface paths {
         put?: never;
         /**
          * Refuse an order
-         * @description 40007 unknown order; 10004 no reason, or not refusable in its status.
+         * @description 40007 unknown order; 10004 neither a coded reason nor a note, an unknown code, a note over 500 characters, or not refusable in its status.
          */
         post: operations["auditor_refuse"];
         delete?: never;
@@ -2504,8 +2504,16 @@ export interface components {
                 rate: string | null;
                 /** @description The applicant's real name. */
                 realName: string;
-                /** @description Why the order was refused; null unless refused. */
+                /**
+                 * @description The officer's note on why the order was refused, as typed; null unless
+                 *     refused (may be empty when `refuseReasons` are given).
+                 */
                 refuseReason: string | null;
+                /**
+                 * @description The coded reasons of a refusal, for the borrower's language (issue 52); absent
+                 *     when none.
+                 */
+                refuseReasons?: components["schemas"]["RefusalReason"][];
                 /** @description Still owed: money. */
                 remaining: string;
                 /** @description Repaid so far: money. */
@@ -3776,8 +3784,16 @@ export interface components {
             rate: string | null;
             /** @description The applicant's real name. */
             realName: string;
-            /** @description Why the order was refused; null unless refused. */
+            /**
+             * @description The officer's note on why the order was refused, as typed; null unless
+             *     refused (may be empty when `refuseReasons` are given).
+             */
             refuseReason: string | null;
+            /**
+             * @description The coded reasons of a refusal, for the borrower's language (issue 52); absent
+             *     when none.
+             */
+            refuseReasons?: components["schemas"]["RefusalReason"][];
             /** @description Still owed: money. */
             remaining: string;
             /** @description Repaid so far: money. */
@@ -3818,10 +3834,6 @@ export interface components {
              * @description The status code (PRODUCT.md 4.3) as of `atSequence`.
              */
             status: number;
-        };
-        OrderReasonBody: {
-            orderId: string;
-            reason?: string;
         };
         /** @description `/admin/api/orders/detail`: an order, its review, its applicant and its timeline. */
         OrderReview: {
@@ -4146,6 +4158,13 @@ export interface components {
         };
         /** @description A reference list of `/loan/getConfigByKey`. */
         ReferenceList: string[] | components["schemas"]["Region"][];
+        /**
+         * @description Why an order was refused, as an officer picks it (P8, issue 52): a code the
+         *     borrower reads in their own language, where a typed reason would reach them in
+         *     the officer's.
+         * @enum {string}
+         */
+        RefusalReason: "income_not_verified" | "identity_not_verified" | "information_inconsistent" | "repayment_capacity" | "outside_policy";
         /** @description A refusal (P8). */
         RefusalView: {
             /**
@@ -4153,10 +4172,26 @@ export interface components {
              * @description Who refused.
              */
             auditorId: string;
-            /** @description Shown to the borrower. */
+            /** @description The officer's note, shown to the borrower as typed. */
             reason: string;
+            /** @description The coded reasons, shown in the borrower's language. */
+            reasons: components["schemas"]["RefusalReason"][];
             /** @description Which review refused. */
             stage: components["schemas"]["ReviewStage"];
+        };
+        /**
+         * @description A refusal: coded reasons the borrower reads in their language, and an optional
+         *     note read as typed (P8, issue 52).
+         */
+        RefuseBody: {
+            orderId: string;
+            /** @description The officer's note; required when `reasons` is empty. */
+            reason?: string;
+            /**
+             * @description Coded reasons (`income_not_verified`, `identity_not_verified`,
+             *     `information_inconsistent`, `repayment_capacity`, `outside_policy`).
+             */
+            reasons?: components["schemas"]["RefusalReason"][];
         };
         /**
          * @description A region of the location tree (PRODUCT.md 11), PSGC names under `PH`: either
@@ -4377,6 +4412,8 @@ export interface components {
              *     PaymentRefundDue (why the money was not owed).
              */
             reason?: string;
+            /** @description LoanRefused: the coded reasons (issue 52). */
+            reasons?: components["schemas"]["RefusalReason"][];
             /** @description LoanRefused: the review that refused. */
             stage?: components["schemas"]["ReviewStage"];
         };
@@ -4996,7 +5033,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["OrderReasonBody"];
+                "application/json": components["schemas"]["RefuseBody"];
             };
         };
         responses: {

@@ -122,6 +122,7 @@ pub(super) async fn order_detail(
             refusal: order.refusal.as_ref().map(|r| RefusalView {
                 stage: r.stage,
                 reason: r.reason.clone(),
+                reasons: r.reasons.clone(),
                 auditor_id: r.auditor_id,
             }),
             resubmission_reason: order.resubmission_reason.clone(),
@@ -233,12 +234,19 @@ pub(super) async fn pass_final(
     .await
 }
 
+/// A refusal: coded reasons the borrower reads in their language, and an optional
+/// note read as typed (P8, issue 52).
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct OrderReasonBody {
+pub(super) struct RefuseBody {
     order_id: String,
+    /// The officer's note; required when `reasons` is empty.
     #[serde(default)]
     reason: String,
+    /// Coded reasons (`income_not_verified`, `identity_not_verified`,
+    /// `information_inconsistent`, `repayment_capacity`, `outside_policy`).
+    #[serde(default)]
+    reasons: Vec<aggregates::order::RefusalReason>,
 }
 
 #[utoipa::path(
@@ -246,15 +254,17 @@ pub(super) struct OrderReasonBody {
     path = "/admin/api/orders/refuse",
     tag = "auditor",
     summary = "Refuse an order",
-    description = "40007 unknown order; 10004 no reason, or not refusable in its status.",
+    description = "40007 unknown order; 10004 neither a coded reason nor a note, an \
+                   unknown code, a note over 500 characters, or not refusable in its \
+                   status.",
     security(("bearer" = [])),
-    request_body = OrderReasonBody,
+    request_body = RefuseBody,
     responses((status = 200, description = "Envelope, `data` null", body = Envelope<Null>))
 )]
 pub(super) async fn refuse(
     State(state): State<AppState>,
     auditor: Auditor,
-    ApiJson(body): ApiJson<OrderReasonBody>,
+    ApiJson(body): ApiJson<RefuseBody>,
 ) -> Result<Response, ApiError> {
     let order_id = record_id(&body.order_id, "order")?;
     let auditor_id = auditor.auditor_id;
@@ -262,6 +272,7 @@ pub(super) async fn refuse(
         OrderCommand::Refuse {
             auditor_id,
             reason: body.reason.trim().to_string(),
+            reasons: body.reasons.clone(),
         }
     })
     .await

@@ -1,6 +1,7 @@
 /**
  * `/inbox` (PRODUCT.md 12.5), from the My page: the due-date reminders, newest
- * first, unread ones marked with a dot and in bold. Opening a notice marks it read
+ * first, unread ones marked with a dot and in bold. A reminder whose installment is
+ * paid (or whose loan closed) says so and is not unread (issue 52). Opening a notice marks it read
  * and shows its order (schedule and Repay); "Mark all as read" clears the count.
  * Further pages load on demand. Every amount and date is formatted for the
  * language (`useMoney`, `useDates`); the wording states amount and date, never a
@@ -28,6 +29,7 @@ import {
   type NoticeKind,
 } from './inbox-api';
 import './inbox.css';
+import './inbox-i18n';
 
 /** The heading and text keys of each kind of reminder. */
 const WORDING: Record<NoticeKind, { title: string; text: string }> = {
@@ -46,8 +48,9 @@ function NoticeItem({ notice }: { notice: Notice }) {
   const dates = useDates();
   const navigate = useNavigate();
   const [mark] = useMarkNoticesReadMutation();
-  const unread = !notice.readAt;
-  const words = wording(notice.kind);
+  // A settled installment asks for nothing: its reminder is not news any more.
+  const unread = !notice.readAt && !notice.settled;
+  const words = notice.settled ? { title: 'inbox_settled_title', text: 'inbox_settled_text' } : wording(notice.kind);
   const open = () => {
     if (unread) {
       mark([notice.id])

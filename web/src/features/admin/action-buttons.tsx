@@ -7,7 +7,7 @@
  */
 import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
-import { ActionDone, ActionError, TextDialog } from './admin-ui';
+import { ActionDone, ActionError, TextDialog, type Choices } from './admin-ui';
 import type { ActionState, DialogSpec } from './use-action';
 
 export interface ActionButton<A> {
@@ -25,7 +25,9 @@ export interface ActionButton<A> {
    */
   confirm?: string;
   /** With `reason`: options of which at least one must be ticked. */
-  choices?: { value: string; label: string }[];
+  choices?: Choices;
+  /** With `reason` and `choices`: the text is an optional note (the choices are the reason). */
+  noteOptional?: boolean;
   /**
    * Shown but not usable, with the id of the line saying why (`aria-describedby`):
    * an action this auditor may not take (the server refuses it too).
@@ -40,7 +42,13 @@ export function ActionButtons<A extends string>({ buttons, action }: { buttons: 
   const dialog = (button: ActionButton<A>): DialogSpec<A> | null => {
     const base = { action: button.action, title: button.label };
     if (button.reason !== undefined)
-      return { ...base, label: t('admin_reason'), required: true, hint: button.reason, choices: button.choices };
+      return {
+        ...base,
+        label: t(button.noteOptional ? 'admin_note' : 'admin_reason'),
+        required: !button.noteOptional,
+        hint: button.reason,
+        choices: button.choices,
+      };
     if (button.note !== undefined) return { ...base, label: t('admin_note'), required: false, hint: button.note };
     if (button.confirm !== undefined)
       return {

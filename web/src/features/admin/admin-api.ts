@@ -56,7 +56,8 @@ function orderActionBody({ action, orderId, text = '', chosen = [] }: OrderActio
   if (action === 'startReview') return { orderId };
   if (action === 'passFirst' || action === 'passFinal') return { orderId, note: text };
   if (action === 'requestResubmission') return { orderId, reason: text, items: chosen };
-  return { orderId, reason: text };
+  // A refusal's ticked choices are its coded reasons (issue 52); the text a note.
+  return { orderId, reason: text, reasons: chosen };
 }
 
 /** The idempotency header of an action: one key per attempt (lib/idempotency). */

@@ -265,6 +265,13 @@ export function ActionDone({ message }: { message: string | null }) {
   );
 }
 
+/** Options of which at least one must be ticked, under a legend, with the line shown when none is. */
+export interface Choices {
+  legend: string;
+  required: string;
+  options: { value: string; label: string }[];
+}
+
 export interface TextDialogProps {
   /** Open when set: the dialog's title (the action's name). */
   title: string | null;
@@ -279,8 +286,8 @@ export interface TextDialogProps {
   required: boolean;
   /** A line under the title (what the action does). */
   hint?: string;
-  /** Options of which at least one must be ticked (a resubmission's items). */
-  choices?: { value: string; label: string }[];
+  /** Options of which at least one must be ticked (a resubmission's items, a refusal's reasons). */
+  choices?: Choices;
   busy?: boolean;
   onCancel: () => void;
   onConfirm: (text: string, chosen: string[]) => void;
@@ -352,8 +359,8 @@ export function TextDialog({
         )}
         {choices && (
           <fieldset className="admin-choices" aria-invalid={touched && noChoice}>
-            <legend className="admin-field__label">{t('admin_choices_legend')} *</legend>
-            {choices.map((choice) => (
+            <legend className="admin-field__label">{choices.legend} *</legend>
+            {choices.options.map((choice) => (
               <label key={choice.value} className="admin-choice">
                 <input
                   type="checkbox"
@@ -366,7 +373,7 @@ export function TextDialog({
             ))}
             {touched && noChoice && (
               <p className="admin-field__error" role="alert">
-                {t('admin_choices_required')}
+                {choices.required}
               </p>
             )}
           </fieldset>

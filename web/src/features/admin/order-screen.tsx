@@ -80,6 +80,7 @@ const DETAIL_KEYS = [
   'coolingOff',
   'expiresAt',
   'kind',
+  'reasons',
 ];
 
 function TimelineDetail({ detail, note }: { detail: Record<string, unknown>; note: string | null }) {
@@ -95,6 +96,8 @@ function TimelineDetail({ detail, note }: { detail: Record<string, unknown>; not
     else if (typeof value === 'boolean') text = value ? t('admin_yes') : t('admin_no');
     else if (key === 'stage') text = t(`admin_stage_${String(value)}`, { defaultValue: String(value) });
     else if (key === 'kind') text = kindLabel(t, String(value));
+    else if (key === 'reasons' && Array.isArray(value))
+      text = value.map((code) => t(`admin_refusal_reason_${String(code)}`, { defaultValue: String(code) })).join(', ');
     else text = String(value);
     return `${label}: ${text}`;
   });
@@ -139,6 +142,15 @@ export function Timeline({
 /** What a resubmission request can ask the borrower to fix (PRODUCT.md 12.4). */
 export const RESUBMISSION_ITEMS = ['photos', 'profile', 'bank', 'questionnaire'] as const;
 
+/** The coded reasons of a refusal (issue 52), which the borrower reads in their language. */
+export const REFUSAL_REASONS = [
+  'income_not_verified',
+  'identity_not_verified',
+  'information_inconsistent',
+  'repayment_capacity',
+  'outside_policy',
+] as const;
+
 /** The actions of PRODUCT.md 4.3 that the status allows (the server checks again). */
 export function actionsFor(status: number, t: (key: string) => string): ActionButton<OrderAction>[] {
   const refuse: ActionButton<OrderAction> = {
@@ -147,6 +159,12 @@ export function actionsFor(status: number, t: (key: string) => string): ActionBu
     color: 'danger',
     fill: 'outline',
     reason: t('admin_refuse_hint'),
+    choices: {
+      legend: t('admin_refusal_reasons_legend'),
+      required: t('admin_refusal_reasons_required'),
+      options: REFUSAL_REASONS.map((code) => ({ value: code, label: t(`admin_refusal_reason_${code}`) })),
+    },
+    noteOptional: true,
   };
   const resubmit: ActionButton<OrderAction> = {
     action: 'requestResubmission',
@@ -154,7 +172,11 @@ export function actionsFor(status: number, t: (key: string) => string): ActionBu
     color: 'warning',
     fill: 'outline',
     reason: t('admin_request_resubmission_hint'),
-    choices: RESUBMISSION_ITEMS.map((item) => ({ value: item, label: t(`admin_resubmission_item_${item}`) })),
+    choices: {
+      legend: t('admin_choices_legend'),
+      required: t('admin_choices_required'),
+      options: RESUBMISSION_ITEMS.map((item) => ({ value: item, label: t(`admin_resubmission_item_${item}`) })),
+    },
   };
   switch (status) {
     case 0:
@@ -234,7 +256,12 @@ function ReviewFacts({ data, names }: { data: OrderReview; names: ReadonlyMap<st
       t('admin_refusal'),
       t('admin_refusal_text', {
         stage: t(`admin_stage_${review.refusal.stage}`, { defaultValue: review.refusal.stage }),
-        reason: review.refusal.reason,
+        reason: [
+          ...(review.refusal.reasons ?? []).map((code) => t(`admin_refusal_reason_${code}`, { defaultValue: code })),
+          review.refusal.reason,
+        ]
+          .filter((part) => part.trim() !== '')
+          .join('; '),
         who: who(review.refusal.auditorId),
       }),
     ]);

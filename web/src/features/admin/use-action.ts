@@ -10,7 +10,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey } from '@/lib/idempotency';
 import { adminErrorMessage } from './admin-format';
-import type { TextDialogProps } from './admin-ui';
+import type { Choices, TextDialogProps } from './admin-ui';
 
 export interface DialogSpec<A> {
   action: A;
@@ -20,8 +20,8 @@ export interface DialogSpec<A> {
   label: string;
   required: boolean;
   hint?: string;
-  /** Options of which at least one must be ticked (a resubmission's items). */
-  choices?: { value: string; label: string }[];
+  /** Options of which at least one must be ticked (a resubmission's items, a refusal's reasons). */
+  choices?: Choices;
   /** False for a confirmation only: no note or reason is asked (erasing personal data). */
   field?: boolean;
   /** The confirm button's text instead of "Confirm", and red for an action that cannot be undone. */

@@ -39,6 +39,7 @@ import { storage } from '@/lib/storage';
 import { paths } from '@/config/paths';
 import type { Order } from '@/lib/api-types';
 import Banner from './banner';
+import { refusalText } from '@/lib/refusal';
 import { owedSummary } from './owed-summary';
 import { useCooldown } from './use-cooldown';
 import { useSignature } from './use-signature';
@@ -269,7 +270,7 @@ export default function HomeScreen() {
       {refused && (
         <OverlayDialog visible={!overlayClosed} title={t('refused_title')} onClose={closeOverlay}>
           <p data-testid="refusal-reason">
-            {t('refused_reason', { reason: refusedOrder?.refuseReason ?? '…' })}
+            {t('refused_reason', { reason: (refusedOrder && refusalText(t, refusedOrder)) ?? '…' })}
           </p>
           <p className="muted">{t('refused_can_reapply')}</p>
           <Button block color="primary" onClick={closeOverlay}>

@@ -33,6 +33,7 @@ import type { Order } from '@/lib/api-types';
 import { OrderDocuments } from './order-documents';
 import { OrderTimeline } from './order-timeline';
 import { ResubmissionPanel } from './resubmission-panel';
+import { refusalText } from '@/lib/refusal';
 import { useCancelOrderMutation } from './orders-api';
 import { WithdrawForm, type Draft, type SentPayout } from './withdraw-form';
 import './orders.css';
@@ -173,7 +174,7 @@ function OrderView({ order, sent, awaiting, onSent }: OrderViewProps) {
 
         {(order.status === 5 || order.status === 12) && (
           <div className="warning-box" role="alert">
-            {order.refuseReason ? t('detail_refused_reason', { reason: order.refuseReason }) : t('detail_refused')}
+            {refusalText(t, order) ? t('detail_refused_reason', { reason: refusalText(t, order) }) : t('detail_refused')}
           </div>
         )}
 

@@ -20,6 +20,12 @@ import timelineFil from '@/features/orders/locales/fil.json';
 import applyEn from '@/features/loan/locales/en.json';
 import applyZh from '@/features/loan/locales/zh.json';
 import applyFil from '@/features/loan/locales/fil.json';
+import refusalEn from '@/locales/refusal/en.json';
+import refusalZh from '@/locales/refusal/zh.json';
+import refusalFil from '@/locales/refusal/fil.json';
+import inboxEn from '@/features/account/locales/en.json';
+import inboxZh from '@/features/account/locales/zh.json';
+import inboxFil from '@/features/account/locales/fil.json';
 import questionEn from '@/features/profile/locales/en.json';
 import questionZh from '@/features/profile/locales/zh.json';
 import questionFil from '@/features/profile/locales/fil.json';
@@ -72,6 +78,10 @@ describe.each([
   ['the order timeline', 'Filipino', timelineEn as Strings, timelineFil as Strings, FILIPINO_AS_ENGLISH],
   ['the apply screen', 'Chinese', applyEn as Strings, applyZh as Strings, []],
   ['the apply screen', 'Filipino', applyEn as Strings, applyFil as Strings, []],
+  ['the refusal reasons', 'Chinese', refusalEn as Strings, refusalZh as Strings, []],
+  ['the refusal reasons', 'Filipino', refusalEn as Strings, refusalFil as Strings, []],
+  ['the inbox', 'Chinese', inboxEn as Strings, inboxZh as Strings, []],
+  ['the inbox', 'Filipino', inboxEn as Strings, inboxFil as Strings, []],
   ['the questionnaire', 'Chinese', questionEn as Strings, questionZh as Strings, []],
   ['the questionnaire', 'Filipino', questionEn as Strings, questionFil as Strings, []],
 ])('translations of %s into %s', (_app, _language, english, other, same) => {
@@ -132,6 +142,17 @@ describe('translations', () => {
   it('the timeline strings are all timeline_*, and only they are', () => {
     expect(Object.keys(timelineEn).filter((k) => !k.startsWith('timeline_'))).toEqual([]);
     expect(Object.keys(en).filter((k) => k.startsWith('timeline_'))).toEqual([]);
+  });
+  it('every refusal reason the console offers reads in the borrower\'s languages', () => {
+    for (const code of ['income_not_verified', 'identity_not_verified', 'information_inconsistent', 'repayment_capacity', 'outside_policy']) {
+      expect(refusalEn).toHaveProperty(`refusal_reason_${code}`);
+      expect(adminEn).toHaveProperty(`admin_refusal_reason_${code}`);
+    }
+    expect(Object.keys(en).filter((k) => k.startsWith('refusal_reason_'))).toEqual([]);
+  });
+  it('the inbox screen strings are inbox_* and only there', () => {
+    expect(Object.keys(inboxEn).filter((k) => !k.startsWith('inbox_'))).toEqual([]);
+    expect(Object.keys(inboxEn).filter((k) => k in en)).toEqual([]);
   });
   it('the apply screen strings are all income_limit_*, and only they are', () => {
     expect(Object.keys(applyEn).filter((k) => !k.startsWith('income_limit_'))).toEqual([]);

@@ -26,6 +26,7 @@ function notice(overrides: Partial<Notice>): Notice {
     dueDate: '2026-11-26',
     createdAt: '2026-11-23T09:00:00Z',
     readAt: null,
+    settled: false,
     ...overrides,
   };
 }
@@ -46,7 +47,7 @@ const NEWEST_FIRST: Notice[] = [
 function page(notices: Notice[], extra: Partial<NoticePage> = {}): NoticePage {
   return {
     total: notices.length,
-    unread: notices.filter((n) => !n.readAt).length,
+    unread: notices.filter((n) => !n.readAt && !n.settled).length,
     page: 1,
     pageSize: 20,
     notices,
@@ -73,7 +74,7 @@ function inboxServer(pages: Record<number, NoticePage>) {
       // The server marks them: the next list has them read.
       for (const p of Object.values(pages)) {
         for (const n of p.notices) if (body.all || body.ids?.includes(n.id)) n.readAt ??= '2026-11-24T10:00:00Z';
-        p.unread = p.notices.filter((n) => !n.readAt).length;
+        p.unread = p.notices.filter((n) => !n.readAt && !n.settled).length;
       }
       return HttpResponse.json({ code: 0, msg: 'ok', data: { marked: 1 } });
     }),
@@ -98,6 +99,18 @@ describe('inbox', () => {
     expect(screen.getByTestId('inbox-unread')).toHaveTextContent('2 unread');
     // Nothing tells a borrower more than amount and date: no threat in any notice.
     expect(screen.getByTestId('inbox').textContent).not.toMatch(/legal|police|contacts|must/i);
+  });
+
+  it('a reminder whose installment is paid says so and is not unread (issue 52)', async () => {
+    const paid = [notice({ id: 'o1:40', kind: 'due_in_1_day', period: 2, settled: true }), ...structuredClone(NEWEST_FIRST)];
+    inboxServer({ 1: page(paid) });
+    renderWithProviders(<InboxScreen />, { route: '/inbox', preloadedState: { session } });
+    const items = await screen.findAllByTestId('notice');
+    expect(items[0]).toHaveTextContent('Installment paid');
+    expect(items[0]).toHaveTextContent('Installment 2 is paid: nothing more is asked for it.');
+    expect(items[0]).not.toHaveTextContent('due soon');
+    expect(items[0].dataset.unread).toBe('false');
+    expect(screen.getByTestId('inbox-unread')).toHaveTextContent('2 unread');
   });
 
   it('opening an unread notice marks it read and shows its order', async () => {

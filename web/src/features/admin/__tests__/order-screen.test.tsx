@@ -129,7 +129,7 @@ describe('the order review', () => {
     );
   });
 
-  it('requires a reason to refuse, and sends it', async () => {
+  it('requires a coded reason to refuse, takes an optional note, and sends both (P8, issue 52)', async () => {
     const user = userEvent.setup({ pointerEventsCheck: 0 });
     let body: unknown = null;
     server.use(
@@ -142,11 +142,19 @@ describe('the order review', () => {
     await user.click(await screen.findByRole('button', { name: 'Refuse' }));
     const dialog = await screen.findByRole('dialog', { name: 'Refuse' });
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    expect(within(dialog).getByText('Please enter a reason.')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Tick at least one reason.')).toBeInTheDocument();
     expect(body).toBeNull();
-    await user.type(within(dialog).getByLabelText('Reason'), 'income cannot be verified');
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Income could not be verified' }));
+    await user.click(within(dialog).getByRole('checkbox', { name: "Repayments too heavy for the borrower's means" }));
+    await user.type(within(dialog).getByLabelText('Note'), 'payslips do not match');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(body).toEqual({ orderId: 'o1', reason: 'income cannot be verified' }));
+    await waitFor(() =>
+      expect(body).toEqual({
+        orderId: 'o1',
+        reason: 'payslips do not match',
+        reasons: ['income_not_verified', 'repayment_capacity'],
+      }),
+    );
   });
 
   it('asks what to fix with a resubmission, requires one item, and sends the items (12.4)', async () => {

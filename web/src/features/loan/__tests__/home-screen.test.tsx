@@ -118,6 +118,22 @@ describe('home main button', () => {
     const reason = await screen.findByTestId('refusal-reason');
     await waitFor(() => expect(reason).toHaveTextContent('income could not be verified'));
   });
+
+  it('reads an officer\'s coded reasons in the borrower\'s words, then the note as typed (issue 52)', async () => {
+    given({ orderId: 'o1', status: 5, applyAmount: '80000.00', balance: '0.00', contract: '' }, true, {
+      orderId: 'o1',
+      status: 5,
+      refuseReason: 'payslips do not match',
+      refuseReasons: ['income_not_verified', 'repayment_capacity'],
+    });
+    renderWithProviders(<HomeScreen />, { preloadedState: { session } });
+    const reason = await screen.findByTestId('refusal-reason');
+    await waitFor(() =>
+      expect(reason).toHaveTextContent(
+        "Reason: your income could not be verified; the repayments would be too heavy for your means. The officer's note: payslips do not match",
+      ),
+    );
+  });
 });
 
 describe('home first paint', () => {
