@@ -5,7 +5,7 @@
 use super::aggregate::{accepted_privacy_notice, PrivacyConsent, User, MAX_FAILED_ATTEMPTS};
 use super::commands::UserCommand;
 use super::errors::UserError;
-use super::events::{LockKind, UserEvent};
+use super::events::{LockCause, LockKind, UserEvent};
 use crate::actor::Actor;
 use crate::services::UserServices;
 use crate::types::{check_password, check_pin, InvalidInput, Mobile};
@@ -95,7 +95,7 @@ impl User {
                 failed_attempts: failures,
                 at: now,
             };
-            self.record_failure(failures, failed, "too many wrong passwords", sink)
+            self.record_failure(failures, failed, LockCause::WrongPasswords.reason(), sink)
                 .await;
         }
         Ok(())
@@ -155,7 +155,7 @@ impl User {
                 failed_attempts: failures,
                 at: now,
             };
-            self.record_failure(failures, failed, "too many wrong passwords", sink)
+            self.record_failure(failures, failed, LockCause::WrongPasswords.reason(), sink)
                 .await;
             return Ok(());
         }

@@ -21,6 +21,37 @@ pub enum LockKind {
     Compliance,
 }
 
+/// What placed a security lock (P4): the lock screen words it in the borrower's
+/// language (issue 52). The event keeps [`LockCause::reason`] as its text.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LockCause {
+    /// Five wrong passwords in a row.
+    WrongPasswords,
+    /// Five wrong withdraw PINs in a row.
+    WrongPins,
+}
+
+impl LockCause {
+    /// The reason a security lock of this cause records (and always recorded).
+    pub const fn reason(self) -> &'static str {
+        match self {
+            Self::WrongPasswords => "too many wrong passwords",
+            Self::WrongPins => "too many wrong withdraw PINs",
+        }
+    }
+
+    /// The cause of a lock of `kind` recorded with `reason`: `None` for a compliance
+    /// hold (its reason is the auditor's words) or a text this build does not know.
+    pub fn of(kind: LockKind, reason: &str) -> Option<Self> {
+        let causes = [Self::WrongPasswords, Self::WrongPins];
+        (kind == LockKind::Security)
+            .then(|| causes.into_iter().find(|c| c.reason() == reason))
+            .flatten()
+    }
+}
+
 /// A signed application as the borrower submitted it (PRODUCT.md 2 step 6): what the
 /// loan workflow needs to open the order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

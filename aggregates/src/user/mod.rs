@@ -39,4 +39,6 @@ pub use aggregate::{
 };
 pub use commands::{ProfileUpdate, UserCommand};
 pub use errors::UserError;
-pub use events::{EmergencyContact, LoanApplication, LockKind, Questionnaire, UserEvent};
+pub use events::{
+    EmergencyContact, LoanApplication, LockCause, LockKind, Questionnaire, UserEvent,
+};

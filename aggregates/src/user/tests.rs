@@ -2026,3 +2026,22 @@ fn an_erased_account_reads_erased_at_once_as_the_log_will() {
     assert_eq!(user.profile.fields.sex, None);
     assert_eq!(user.erased_at, Some(test_now()));
 }
+
+#[test]
+fn a_security_lock_names_its_cause_and_a_hold_names_none() {
+    // The lock screen words a security lock in the borrower's language by its cause
+    // (issue 52); a hold's reason is the auditor's own words.
+    assert_eq!(
+        LockCause::of(LockKind::Security, LockCause::WrongPasswords.reason()),
+        Some(LockCause::WrongPasswords)
+    );
+    assert_eq!(
+        LockCause::of(LockKind::Security, "too many wrong withdraw PINs"),
+        Some(LockCause::WrongPins)
+    );
+    assert_eq!(
+        LockCause::of(LockKind::Compliance, "too many wrong passwords"),
+        None
+    );
+    assert_eq!(LockCause::of(LockKind::Security, "something else"), None);
+}

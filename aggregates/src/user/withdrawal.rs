@@ -4,7 +4,7 @@
 use super::aggregate::{PendingWithdrawal, User};
 use super::commands::UserCommand;
 use super::errors::UserError;
-use super::events::UserEvent;
+use super::events::{LockCause, UserEvent};
 use crate::codes::StepRefusal;
 use crate::services::UserServices;
 use crate::types::InvalidInput;
@@ -75,7 +75,7 @@ impl User {
             let failed = UserEvent::WithdrawPinFailed {
                 failed_attempts: failures,
             };
-            self.record_failure(failures, failed, "too many wrong withdraw PINs", sink)
+            self.record_failure(failures, failed, LockCause::WrongPins.reason(), sink)
                 .await;
         }
         Ok(())

@@ -61,10 +61,9 @@ pub fn user_doc(user: &User) -> UserDoc {
         last_order_id: user.open_order,
         loan_before: q.map(|q| q.loan_before),
         loan_purpose: q.map(|q| q.loan_purpose.clone()),
-        lock: user.lock().map(|(kind, reason)| AccountLock {
-            kind,
-            reason: reason.to_string(),
-        }),
+        lock: user
+            .lock()
+            .map(|(kind, reason)| AccountLock::of(kind, reason)),
         marriage: f.marriage.clone(),
         mobile: user.mobile.clone(),
         monthly_income: q.map(|q| q.monthly_income.clone()),

@@ -3,7 +3,7 @@
 //! answer made of it. See [`crate::views`] for the field order of stored documents.
 
 use aggregates::types::ResubmissionItem;
-use aggregates::user::LockKind;
+use aggregates::user::{LockCause, LockKind};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -121,8 +121,25 @@ pub struct IdImageUrls {
 pub struct AccountLock {
     /// `security` (wrong passwords or PINs) or `compliance` (set by an auditor).
     pub kind: LockKind,
-    /// Why, as shown on the lock screen.
+    /// Why, as recorded: a security lock's fixed text, or the auditor's words for a
+    /// hold.
     pub reason: String,
+    /// What placed a security lock, which the lock screen words in the borrower's
+    /// language (issue 52); absent for a hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub cause: Option<LockCause>,
+}
+
+impl AccountLock {
+    /// The lock of `kind` recorded with `reason`.
+    pub fn of(kind: LockKind, reason: &str) -> Self {
+        Self {
+            kind,
+            reason: reason.to_string(),
+            cause: LockCause::of(kind, reason),
+        }
+    }
 }
 
 /// Qualification sub-statuses (PRODUCT.md 4.1).

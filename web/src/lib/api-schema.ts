@@ -1592,9 +1592,17 @@ export interface components {
         };
         /** @description A lock on the account (P4). */
         AccountLock: {
+            /**
+             * @description What placed a security lock, which the lock screen words in the borrower's
+             *     language (issue 52); absent for a hold.
+             */
+            cause?: components["schemas"]["LockCause"];
             /** @description `security` (wrong passwords or PINs) or `compliance` (set by an auditor). */
             kind: components["schemas"]["LockKind"];
-            /** @description Why, as shown on the lock screen. */
+            /**
+             * @description Why, as recorded: a security lock's fixed text, or the auditor's words for a
+             *     hold.
+             */
             reason: string;
         };
         /** @description What a webhook did with a notification that it did not apply as a payment. */
@@ -3586,6 +3594,12 @@ export interface components {
              */
             status: number;
         };
+        /**
+         * @description What placed a security lock (P4): the lock screen words it in the borrower's
+         *     language (issue 52). The event keeps [`LockCause::reason`] as its text.
+         * @enum {string}
+         */
+        LockCause: "wrong_passwords" | "wrong_pins";
         /**
          * @description The two kinds of lock (P4).
          * @enum {string}

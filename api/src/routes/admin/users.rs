@@ -39,10 +39,9 @@ pub(super) async fn user_detail(
             reject_reason: user.identity_rejection.clone(),
             images: identity_images(&user),
         },
-        lock: user.lock().map(|(kind, reason)| AccountLock {
-            kind,
-            reason: reason.to_string(),
-        }),
+        lock: user
+            .lock()
+            .map(|(kind, reason)| AccountLock::of(kind, reason)),
         contacts: user.contacts,
         orders,
         auditor_actions: auditor_actions(&state, &user_id).await?,

@@ -22,6 +22,7 @@ import { useSendSmsMutation, useUserInfoQuery } from '@/lib/shared-api';
 import { mask } from '@/lib/mask';
 import { checkPhone, phoneInput } from '@/lib/validation';
 import { useUnlockMutation, type LockedLogin } from './auth-api';
+import './lock-i18n';
 
 export default function LockScreen() {
   const { t } = useTranslation();
@@ -75,7 +76,13 @@ export default function LockScreen() {
         <Result
           status={compliance ? 'warning' : 'info'}
           title={t(compliance ? 'lock_compliance_title' : 'lock_security_title')}
-          description={lock?.reason ? t('lock_reason', { reason: lock.reason }) : t('lock_security_text')}
+          description={
+            // A hold's reason is the officer's words; a security lock's is worded in
+            // the borrower's language by its cause (issue 52).
+            compliance && lock?.reason
+              ? t('lock_reason', { reason: lock.reason })
+              : t(lock?.cause ? `lock_cause_${lock.cause}` : 'lock_security_text')
+          }
         />
         {/* A hold says who set it and what happens next, so that it never reads as an
             unexplained "frozen account" (P4). */}

@@ -23,6 +23,9 @@ import applyFil from '@/features/loan/locales/fil.json';
 import refusalEn from '@/locales/refusal/en.json';
 import refusalZh from '@/locales/refusal/zh.json';
 import refusalFil from '@/locales/refusal/fil.json';
+import lockEn from '@/features/auth/locales/en.json';
+import lockZh from '@/features/auth/locales/zh.json';
+import lockFil from '@/features/auth/locales/fil.json';
 import inboxEn from '@/features/account/locales/en.json';
 import inboxZh from '@/features/account/locales/zh.json';
 import inboxFil from '@/features/account/locales/fil.json';
@@ -80,6 +83,8 @@ describe.each([
   ['the apply screen', 'Filipino', applyEn as Strings, applyFil as Strings, []],
   ['the refusal reasons', 'Chinese', refusalEn as Strings, refusalZh as Strings, []],
   ['the refusal reasons', 'Filipino', refusalEn as Strings, refusalFil as Strings, []],
+  ['the lock screen', 'Chinese', lockEn as Strings, lockZh as Strings, []],
+  ['the lock screen', 'Filipino', lockEn as Strings, lockFil as Strings, []],
   ['the inbox', 'Chinese', inboxEn as Strings, inboxZh as Strings, []],
   ['the inbox', 'Filipino', inboxEn as Strings, inboxFil as Strings, []],
   ['the questionnaire', 'Chinese', questionEn as Strings, questionZh as Strings, []],

@@ -28,9 +28,12 @@ describe('the lock screen', () => {
   });
 
   it('offers the SMS unlock for a security lock', async () => {
-    given({ kind: 'security', reason: 'too many wrong passwords' });
+    given({ kind: 'security', reason: 'too many wrong withdraw PINs', cause: 'wrong_pins' });
     renderWithProviders(<LockScreen />, { route: '/lock', preloadedState: { session } });
     expect(await screen.findByRole('button', { name: 'Unlock' })).toBeInTheDocument();
+    // Worded by its cause in the borrower's language, not the recorded English text.
+    expect(screen.getByText('Five wrong withdraw PINs in a row. Unlock with a code sent to your phone.')).toBeInTheDocument();
+    expect(screen.queryByText(/too many wrong/)).not.toBeInTheDocument();
     expect(screen.queryByText('Your account is not locked')).not.toBeInTheDocument();
   });
 
