@@ -33,6 +33,7 @@ use projections::store::StoredEvent;
 use projections::ProjectionError;
 use rust_decimal::Decimal;
 
+use crate::documents::Lang;
 use crate::routes::borrower::pay::grouped_money;
 use crate::runtime::state::AppState;
 
@@ -71,12 +72,16 @@ pub async fn remind(
     recorded
 }
 
-/// The text of a reminder SMS (PRODUCT.md 12.5 and section 0): who sends it, the
-/// amount with the currency code (plain GSM characters, so it stays one message
-/// where it can), the due date spelled out (`25 Nov 2026`, never "tomorrow", which
-/// depends on the reader's time zone), and how to pay. No threats; overdue fees are
-/// mentioned only when the contract has them.
+/// The text of a reminder SMS (PRODUCT.md 12.5 and section 0) in `lang` (the
+/// borrower's, issue 52): who sends it, the amount with the currency code (plain
+/// characters, so an English or Filipino text stays one message where it can), the
+/// due date spelled out (`25 Nov 2026`, `2026年11月25日`; never "tomorrow", which
+/// depends on the reader's time zone), and how to pay, naming the app's own "Repay"
+/// in that language. No threats; overdue fees are mentioned only when the contract
+/// has them.
+#[allow(clippy::too_many_arguments)] // the facts of one text, each named at the call
 pub fn reminder_text(
+    lang: Lang,
     lender: &str,
     currency_code: &str,
     kind: ReminderKind,
@@ -86,21 +91,49 @@ pub fn reminder_text(
     overdue_fees_apply: bool,
 ) -> String {
     let amount = format!("{currency_code} {}", grouped_money(amount));
-    let date = due_date.format("%-d %b %Y");
-    let how = "You can pay in the app under Repay.";
-    match kind {
-        ReminderKind::DueIn3Days | ReminderKind::DueIn1Day => {
-            format!("{lender}: installment {period} of {amount} is due on {date}. {how}")
-        }
-        ReminderKind::Overdue => {
-            let fees = if overdue_fees_apply {
-                " Overdue fees apply as set out in your contract."
+    let overdue = kind == ReminderKind::Overdue;
+    match lang {
+        Lang::En | Lang::Fil => {
+            let date = due_date.format("%-d %b %Y");
+            let fil = lang == Lang::Fil;
+            let how = if fil {
+                "Puwede kang magbayad sa app sa Magbayad."
             } else {
-                ""
+                "You can pay in the app under Repay."
             };
-            format!(
-                "{lender}: installment {period} of {amount} was due on {date} and is now overdue. {how}{fees} Questions? Contact customer service in the app."
-            )
+            let fees = match (overdue_fees_apply, fil) {
+                (false, _) => "",
+                (true, false) => " Overdue fees apply as set out in your contract.",
+                (true, true) => " May multa sa pagkaantala ayon sa kontrata mo.",
+            };
+            match (overdue, fil) {
+                (false, false) => {
+                    format!("{lender}: installment {period} of {amount} is due on {date}. {how}")
+                }
+                (false, true) => format!(
+                    "{lender}: ang hulog {period} na {amount} ay dapat bayaran sa {date}. {how}"
+                ),
+                (true, false) => format!(
+                    "{lender}: installment {period} of {amount} was due on {date} and is now overdue. {how}{fees} Questions? Contact customer service in the app."
+                ),
+                (true, true) => format!(
+                    "{lender}: ang hulog {period} na {amount} ay dapat nabayaran noong {date} at lampas na sa takdang petsa. {how}{fees} May tanong? Makipag-ugnayan sa customer service sa app."
+                ),
+            }
+        }
+        Lang::Zh => {
+            let date = due_date.format("%Y年%-m月%-d日");
+            let how = "您可在应用的“还款”中付款。";
+            if overdue {
+                let fees = if overdue_fees_apply {
+                    "逾期费用按您的合同收取。"
+                } else {
+                    ""
+                };
+                format!("{lender}：第 {period} 期 {amount} 已于 {date} 到期，现已逾期。{how}{fees}如有疑问，请在应用中联系客服。")
+            } else {
+                format!("{lender}：第 {period} 期 {amount} 将于 {date} 到期。{how}")
+            }
         }
     }
 }
@@ -177,7 +210,14 @@ impl ReminderWorker {
             .loan
             .as_ref()
             .is_some_and(|loan| loan.terms.pricing.overdue_daily_rate > 0);
+        // The language the borrower registered in (the privacy notice they read).
+        let lang = user
+            .privacy_consent
+            .as_ref()
+            .and_then(|consent| Lang::pick(consent.language.as_deref(), None))
+            .unwrap_or(Lang::En);
         let body = reminder_text(
+            lang,
             &state.config.lender.legal_name,
             &state.config.currency.code,
             kind,
@@ -241,6 +281,7 @@ mod tests {
     #[test]
     fn the_text_states_amount_date_and_how_to_pay_without_threats() {
         let due = reminder_text(
+            Lang::En,
             "Honest Lending Corporation",
             "PHP",
             ReminderKind::DueIn3Days,
@@ -254,6 +295,7 @@ mod tests {
             "Honest Lending Corporation: installment 4 of PHP 13,493.30 is due on 26 Nov 2026. You can pay in the app under Repay."
         );
         let overdue = reminder_text(
+            Lang::En,
             "Honest Lending Corporation",
             "PHP",
             ReminderKind::Overdue,
@@ -265,6 +307,7 @@ mod tests {
         assert!(overdue.contains("PHP 13,506.79 was due on 23 Nov 2026 and is now overdue"));
         assert!(overdue.contains("Overdue fees apply as set out in your contract."));
         let without_fees = reminder_text(
+            Lang::En,
             "L",
             "PHP",
             ReminderKind::Overdue,
@@ -285,6 +328,48 @@ mod tests {
                 "must",
             ] {
                 assert!(!lower.contains(word), "{word} in {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_text_is_in_the_borrowers_language() {
+        let text = |lang, kind| {
+            reminder_text(
+                lang,
+                "HLC",
+                "PHP",
+                kind,
+                4,
+                dec("13493.3"),
+                day("2026-11-26"),
+                true,
+            )
+        };
+        assert_eq!(
+            text(Lang::Zh, ReminderKind::DueIn1Day),
+            "HLC：第 4 期 PHP 13,493.30 将于 2026年11月26日 到期。您可在应用的“还款”中付款。"
+        );
+        let overdue = text(Lang::Zh, ReminderKind::Overdue);
+        assert!(
+            overdue.contains("现已逾期") && overdue.contains("逾期费用按您的合同收取"),
+            "{overdue}"
+        );
+        assert_eq!(
+            text(Lang::Fil, ReminderKind::DueIn3Days),
+            "HLC: ang hulog 4 na PHP 13,493.30 ay dapat bayaran sa 26 Nov 2026. Puwede kang magbayad sa app sa Magbayad."
+        );
+        let overdue = text(Lang::Fil, ReminderKind::Overdue);
+        assert!(
+            overdue.contains("lampas na sa takdang petsa") && overdue.contains("May multa"),
+            "{overdue}"
+        );
+        for lang in [Lang::Zh, Lang::Fil] {
+            for kind in [ReminderKind::DueIn1Day, ReminderKind::Overdue] {
+                assert!(
+                    !text(lang, kind).contains("You can pay"),
+                    "{lang:?} {kind:?} is in English"
+                );
             }
         }
     }
