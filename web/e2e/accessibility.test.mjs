@@ -137,10 +137,10 @@ async function answerQuestionnaire(page, check) {
   await page.getByTestId('main-button').click();
   await page.waitForURL('**/question');
   await check?.('question');
-  await page.getByRole('textbox', { name: 'Job' }).fill('Teacher');
+  await page.getByRole('combobox', { name: 'Job' }).selectOption({ label: 'Government employee' });
   await page.getByRole('textbox', { name: 'Monthly income' }).fill('400000');
   await page.getByRole('textbox', { name: 'Monthly expenses' }).fill('12000');
-  await page.getByRole('textbox', { name: 'Loan purpose' }).fill('School fees');
+  await page.getByRole('combobox', { name: 'Loan purpose' }).selectOption({ label: 'Tuition / school fees' });
   await page.locator('.adm-form-item', { hasText: 'borrowed before' }).getByText('No', { exact: true }).click();
   await page.locator('.adm-form-item', { hasText: 'guarantor' }).getByText('No', { exact: true }).click();
   await page.getByRole('button', { name: 'Next' }).click();
@@ -438,10 +438,18 @@ describe('accessibility: keyboard only', () => {
     await assertFocusVisible(page, 'main button');
     await page.keyboard.press('Enter');
     await page.waitForURL('**/question');
-    // The questionnaire by keyboard: text boxes by Tab, radios by Tab + Space.
-    for (const [name, value] of [['Job', 'Teacher'], ['Monthly income', '400000'], ['Monthly expenses', '12000'], ['Loan purpose', 'School fees']]) {
-      await tabTo(page, page.getByRole('textbox', { name }), name);
-      await page.keyboard.type(value);
+    // The questionnaire by keyboard: lists by Tab + arrow, text boxes by Tab, radios
+    // by Tab + Space.
+    for (const [name, value] of [['Job', null], ['Monthly income', '400000'], ['Monthly expenses', '12000'], ['Loan purpose', null]]) {
+      if (value === null) {
+        const list = page.getByRole('combobox', { name });
+        await tabTo(page, list, name);
+        await page.keyboard.press('ArrowDown');
+        assert.notEqual(await list.inputValue(), '', `an arrow key picks from "${name}"`);
+      } else {
+        await tabTo(page, page.getByRole('textbox', { name }), name);
+        await page.keyboard.type(value);
+      }
     }
     for (const group of ['borrowed before', 'guarantor']) {
       const no = page.locator('.adm-form-item', { hasText: group }).getByRole('radio', { name: 'No', exact: true });

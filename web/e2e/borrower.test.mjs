@@ -325,7 +325,7 @@ describe('forms reject bad input with the right message', () => {
     await shot(page, 'loan');
     // Questionnaire: every answer is required.
     await page.goto('/question');
-    await page.getByRole('textbox', { name: 'Job' }).fill('Driver');
+    await page.getByRole('combobox', { name: 'Job' }).selectOption({ label: 'Self-employed / business owner' });
     await page.getByRole('button', { name: 'Next' }).click();
     await alert().getByText('Please answer all six questions.').waitFor();
     await context.close();

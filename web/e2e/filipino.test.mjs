@@ -144,10 +144,10 @@ describe('Filipino', () => {
     // Questionnaire.
     await page.getByTestId('main-button').click();
     await page.waitForURL('**/question');
-    await page.getByRole('textbox', { name: fil.q_job }).fill('Guro');
+    await page.getByRole('combobox', { name: fil.q_job }).selectOption({ index: 2 });
     await page.getByRole('textbox', { name: fil.q_monthly_income }).fill('400000');
     await page.getByRole('textbox', { name: fil.q_expenses }).fill('12000');
-    await page.getByRole('textbox', { name: fil.q_loan_purpose }).fill('Matrikula');
+    await page.getByRole('combobox', { name: fil.q_loan_purpose }).selectOption({ index: 3 });
     await page.locator('.adm-form-item', { hasText: fil.q_loan_before }).getByText(fil.no, { exact: true }).click();
     await page.locator('.adm-form-item', { hasText: fil.q_guarantee }).getByText(fil.no, { exact: true }).click();
     await check(page, 'question', fil.question_intro);

@@ -221,7 +221,8 @@ describe('every journey a borrower starts can be finished (issue 52)', () => {
     const typedIsThere = async (language) => {
       await eventually(async () => assert.equal(await field(language, 'email').inputValue(), email));
       assert.equal(await field(language, 'address').inputValue(), '2 Mabini Street, San Fernando');
-      assert.equal(await field(language, 'card_no').inputValue(), '9876543210');
+      // The account number is never kept on the device: typed again.
+      assert.equal(await field(language, 'card_no').inputValue(), '');
       assert.equal(await chosen(page.getByLabel(words[language].bank_name, { exact: true })), 'Metrobank');
     };
     await typedIsThere('en');
@@ -231,13 +232,15 @@ describe('every journey a borrower starts can be finished (issue 52)', () => {
     assert.equal(await chosen(page.getByLabel('Education')), 'College');
     // The identity step kept too (the same form).
     assert.equal(await page.getByRole('textbox', { name: 'Full name' }).inputValue(), 'Iris Santos');
-    assert.equal(await page.getByRole('button', { name: 'Next' }).isDisabled(), false, 'ready to send');
     // Each language's reload keeps it as well.
     await inThreeLanguages(page, 'journey-draft-reloaded', typedIsThere);
 
-    // The draft lives on this device until sent.
+    // The draft lives on this device until sent, without the account number.
     const draft = () => page.evaluate((m) => localStorage.getItem(`draft:profile:${m}`), mobile);
     assert.equal(JSON.parse((await draft()) ?? '{}').email, email);
+    assert.equal((await draft())?.includes('9876543210'), false, 'no account number on the device');
+    await page.getByRole('textbox', { name: 'Account number' }).fill('9876543210');
+    assert.equal(await page.getByRole('button', { name: 'Next' }).isDisabled(), false, 'ready to send');
     await page.getByRole('button', { name: 'Next' }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await page.getByText('Saved', { exact: true }).waitFor();

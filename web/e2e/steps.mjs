@@ -100,10 +100,10 @@ export async function sign(page) {
 /** Answers the six questions on `/question` (English), declaring `income` a month. */
 export async function fillQuestionnaire(page, { income }) {
   await page.waitForURL('**/question');
-  await page.getByRole('textbox', { name: 'Job' }).fill('Teacher');
+  await page.getByRole('combobox', { name: 'Job' }).selectOption({ label: 'Government employee' });
   await page.getByRole('textbox', { name: 'Monthly income' }).fill(income);
   await page.getByRole('textbox', { name: 'Monthly expenses' }).fill('12000');
-  await page.getByRole('textbox', { name: 'Loan purpose' }).fill('School fees');
+  await page.getByRole('combobox', { name: 'Loan purpose' }).selectOption({ label: 'Tuition / school fees' });
   await page.locator('.adm-form-item', { hasText: 'borrowed before' }).getByText('No', { exact: true }).click();
   await page.locator('.adm-form-item', { hasText: 'guarantor' }).getByText('No', { exact: true }).click();
 }

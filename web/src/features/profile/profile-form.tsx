@@ -83,7 +83,8 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
   const [photos, setPhotos] = useState<PhotoSet>({});
   // A draft kept on the device until sent: a reload (cheap phones reload when the
   // camera opens) or leaving the screen loses nothing typed (issue 52). Photos are
-  // files and are chosen again.
+  // files and are chosen again; the bank account number is never kept on the device
+  // (a shared phone), so it is typed again.
   const draftName = `profile:${user.mobile}`;
   const [v, setV] = useState(() => {
     const fromUser = {
@@ -103,12 +104,15 @@ export function ProfileForm({ user, full, next }: ProfileFormProps) {
     const kept = Object.entries(fromUser).map(([key, value]) => {
       const saved = draft[key];
       // A verified name and ID number are the ones on file, whatever a draft says.
-      const locked = verified && (key === 'realName' || key === 'identity');
+      const locked = (verified && (key === 'realName' || key === 'identity')) || key === 'cardNo';
       return [key, typeof saved === 'string' && !locked ? saved : value];
     });
     return Object.fromEntries(kept) as typeof fromUser;
   });
-  useEffect(() => drafts.set(draftName, v), [draftName, v]);
+  useEffect(() => {
+    const { cardNo: _notKept, ...kept } = v;
+    drafts.set(draftName, kept);
+  }, [draftName, v]);
   const set = (key: keyof typeof v) => (value: string) => setV((old) => ({ ...old, [key]: value }));
 
   const eWallet = (eWallets as string[] | undefined)?.includes(v.bankName) ?? false;

@@ -41,6 +41,17 @@ describe('the profile draft', () => {
     expect(await screen.findByRole('textbox', { name: 'Address' })).toHaveValue('');
   });
 
+  it('never keeps the bank account number on the device', async () => {
+    // A draft written before this rule, with the number in it: not restored, and
+    // rewritten without it.
+    const fresh = { ...userFixture(), address: '', userQualificationView: { identity: 1, basicInformation: 0, bankCard: 0 } };
+    drafts.set(`profile:${fresh.mobile}`, { address: '7 Rizal St', cardNo: '001234567890' });
+    mount(fresh);
+    expect(await screen.findByRole('textbox', { name: 'Address' })).toHaveValue('7 Rizal St');
+    expect(JSON.stringify(window.localStorage)).not.toContain('001234567890');
+    expect(JSON.stringify(window.localStorage)).toContain('7 Rizal St');
+  });
+
   it('never puts a draft over a verified name', async () => {
     const verified = { ...userFixture(), userQualificationView: { identity: 2, basicInformation: 1, bankCard: 1 } };
     drafts.set(`profile:${verified.mobile}`, { realName: 'Someone Else', address: '9 Rizal Ave' });
