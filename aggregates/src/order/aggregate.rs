@@ -101,6 +101,17 @@ pub struct Refusal {
     pub auditor_id: Uuid,
 }
 
+/// A resubmission as the officer reviews it (PRODUCT.md 12.4, issue 52).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resubmission {
+    /// What the officer asked to fix.
+    pub asked: Vec<ResubmissionItem>,
+    /// What of it the borrower changed.
+    pub fixed: Vec<ResubmissionItem>,
+    /// When the borrower resubmitted.
+    pub at: DateTime<Utc>,
+}
+
 /// An order as folded from its events.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Order {
@@ -137,6 +148,10 @@ pub struct Order {
     /// What a pending resubmission request asks to fix (empty when none is pending).
     #[serde(default)]
     pub resubmission_items: Vec<ResubmissionItem>,
+    /// The last resubmission: what was asked and what of it the borrower changed
+    /// (issue 52), for the officer's next review; `None` before any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_resubmission: Option<Resubmission>,
     /// Refusal, when refused.
     pub refusal: Option<Refusal>,
     /// Approved amount.

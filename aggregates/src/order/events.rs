@@ -116,6 +116,13 @@ pub enum OrderEvent {
     Resubmitted {
         /// When.
         at: DateTime<Utc>,
+        /// What the request asked to fix (issue 52: the officer sees what changed).
+        /// Empty in resubmissions recorded before 2026-12.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        asked: Vec<ResubmissionItem>,
+        /// The items asked for that the borrower changed (at least one).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        fixed: Vec<ResubmissionItem>,
     },
     /// First review passed (1 → 3).
     FirstAuditPassed {

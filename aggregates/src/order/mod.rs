@@ -35,7 +35,7 @@ mod status;
 #[cfg(test)]
 mod tests;
 
-pub use aggregate::{Order, PaymentSession, PayoutAttempt, Refusal, SessionStatus};
+pub use aggregate::{Order, PaymentSession, PayoutAttempt, Refusal, Resubmission, SessionStatus};
 pub use application::{quote, Quote};
 pub use commands::{
     OrderCommand, RepaymentSource, MANUAL_FOUR_EYES_ABOVE, OFFER_EXPIRY_GRACE_MINUTES,

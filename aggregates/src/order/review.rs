@@ -2,7 +2,7 @@
 //! auditors, the first passing only once the identity is verified (four-eyes), a
 //! resubmission asked for and made, and a refusal with its reason (P8).
 
-use super::aggregate::{Order, Refusal};
+use super::aggregate::{Order, Refusal, Resubmission};
 use super::errors::OrderError;
 use super::events::{OrderEvent, RefusalReason, ReviewStage};
 use super::status::OrderStatus;
@@ -88,7 +88,18 @@ impl Order {
                 items: items.join(", "),
             });
         }
-        sink.write(OrderEvent::Resubmitted { at: now }, self).await;
+        let asked = self.resubmission_items.clone();
+        let fixed = asked
+            .iter()
+            .filter(|item| fixed.contains(item))
+            .copied()
+            .collect();
+        let event = OrderEvent::Resubmitted {
+            at: now,
+            asked,
+            fixed,
+        };
+        sink.write(event, self).await;
         Ok(())
     }
 
@@ -201,7 +212,8 @@ impl Order {
                 self.resubmission_reason = Some(reason);
                 self.resubmission_items = items;
             }
-            OrderEvent::Resubmitted { .. } => {
+            OrderEvent::Resubmitted { at, asked, fixed } => {
+                self.last_resubmission = Some(Resubmission { asked, fixed, at });
                 self.status = OrderStatus::Submitted;
                 self.resubmission_reason = None;
                 self.resubmission_items = Vec::new();

@@ -675,17 +675,31 @@ fn resubmission_needs_a_reason_and_the_borrower_returns_the_order_to_0() {
                 items: "photos".into(),
             });
     }
+    // The photos changed (and the bank, not asked for): resubmitted, the event
+    // saying what was asked and what of it changed, for the officer (issue 52).
+    let resubmitted = OrderEvent::Resubmitted {
+        at: test_now(),
+        asked: vec![ResubmissionItem::Photos],
+        fixed: vec![ResubmissionItem::Photos],
+    };
     test()
         .given(given.clone())
         .when(OrderCommand::Resubmit {
-            fixed: vec![ResubmissionItem::Photos],
+            fixed: vec![ResubmissionItem::Bank, ResubmissionItem::Photos],
         })
-        .then_expect_events(vec![OrderEvent::Resubmitted { at: test_now() }]);
-    given.push(OrderEvent::Resubmitted { at: test_now() });
+        .then_expect_events(vec![resubmitted.clone()]);
+    given.push(resubmitted);
     let order = fold(given);
     assert_eq!(order.status.code(), 0);
     assert!(order.resubmission_items.is_empty());
     assert_eq!(order.resubmission_reason, None);
+    assert_eq!(
+        order.last_resubmission.map(|r| (r.asked, r.fixed)),
+        Some((
+            vec![ResubmissionItem::Photos],
+            vec![ResubmissionItem::Photos]
+        ))
+    );
     test()
         .given(submitted())
         .when(OrderCommand::Resubmit {

@@ -174,6 +174,13 @@ async fn resubmission_round_trip(app: TestApp) {
     let info = app.ok("/jackey/user/info", t, json!({})).await;
     assert_eq!(info["resubmissionItems"], json!(null));
 
+    // The officer sees what was asked and what of it the borrower changed (issue 52).
+    let review = app.ok("/admin/api/orders/detail", o, order.clone()).await;
+    let last = &review["review"]["lastResubmission"];
+    assert_eq!(last["asked"], json!(["photos"]), "{review}");
+    assert_eq!(last["fixed"], json!(["photos"]), "{review}");
+    assert!(last["at"].is_string(), "{review}");
+
     // The officer verifies the new photos and passes the review: photos closed again.
     app.verify_identity(&user_id).await;
     app.ok("/admin/api/orders/startReview", o, order.clone())

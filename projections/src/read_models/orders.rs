@@ -148,7 +148,7 @@ pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
         OrderEvent::LoanApplied { applied_at, .. } => *applied_at,
         OrderEvent::ReviewStarted { at, .. }
         | OrderEvent::ResubmissionRequested { at, .. }
-        | OrderEvent::Resubmitted { at }
+        | OrderEvent::Resubmitted { at, .. }
         | OrderEvent::FirstAuditPassed { at, .. }
         | OrderEvent::FinalAuditPassed { at, .. }
         | OrderEvent::LoanRefused { at, .. }

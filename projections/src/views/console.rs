@@ -174,6 +174,10 @@ pub struct Review {
     pub resubmission_reason: Option<String>,
     /// What the pending request asks to fix (PRODUCT.md 12.4); empty when none.
     pub resubmission_items: Vec<ResubmissionItem>,
+    /// The last resubmission: what was asked and what of it the borrower changed
+    /// (issue 52); null before any.
+    #[schema(required = true)]
+    pub last_resubmission: Option<ResubmissionView>,
     /// The amount approved: money.
     pub approved_amount: String,
     /// When an approved offer lapses unless accepted: RFC 3339 UTC.
@@ -181,6 +185,19 @@ pub struct Review {
     pub offer_expires_at: Option<String>,
     /// The terms' version the borrower accepted.
     pub terms_version: String,
+}
+
+/// A resubmission as the next review sees it (PRODUCT.md 12.4, issue 52).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ResubmissionView {
+    /// What the officer asked to fix.
+    pub asked: Vec<ResubmissionItem>,
+    /// What of it the borrower changed (the items asked for and not listed here were
+    /// not changed).
+    pub fixed: Vec<ResubmissionItem>,
+    /// When the borrower resubmitted: RFC 3339 UTC.
+    pub at: String,
 }
 
 /// A refusal (P8).

@@ -4281,6 +4281,18 @@ export interface components {
          * @enum {string}
          */
         ResubmissionItem: "photos" | "profile" | "bank" | "questionnaire";
+        /** @description A resubmission as the next review sees it (PRODUCT.md 12.4, issue 52). */
+        ResubmissionView: {
+            /** @description What the officer asked to fix. */
+            asked: components["schemas"]["ResubmissionItem"][];
+            /** @description When the borrower resubmitted: RFC 3339 UTC. */
+            at: string;
+            /**
+             * @description What of it the borrower changed (the items asked for and not listed here were
+             *     not changed).
+             */
+            fixed: components["schemas"]["ResubmissionItem"][];
+        };
         /** @description The review facts of an order. */
         Review: {
             /** @description The amount approved: money. */
@@ -4295,6 +4307,7 @@ export interface components {
              * @description The auditor who passed the first review.
              */
             firstAuditor: string | null;
+            lastResubmission: null | components["schemas"]["ResubmissionView"];
             /** @description When an approved offer lapses unless accepted: RFC 3339 UTC. */
             offerExpiresAt: string | null;
             refusal: null | components["schemas"]["RefusalView"];

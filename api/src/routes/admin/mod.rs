@@ -43,7 +43,7 @@ use projections::store::CommandBus;
 use projections::views::console::{
     AccountBalance, ConsoleTimelineEntry, HistoryEvent, IdImageLinks, IdentityReview, ImageLink,
     JournalEntryView, JournalPage, LedgerAccount, OrderHistory, OrderReview, PostingView,
-    QueueItem, QueuePage, RefusalView, Review, TrialBalance, UserDetail,
+    QueueItem, QueuePage, RefusalView, ResubmissionView, Review, TrialBalance, UserDetail,
 };
 use projections::views::{AccountLock, OrderDoc, UserDoc};
 

@@ -127,6 +127,11 @@ pub(super) async fn order_detail(
             }),
             resubmission_reason: order.resubmission_reason.clone(),
             resubmission_items: order.resubmission_items.clone(),
+            last_resubmission: order.last_resubmission.as_ref().map(|r| ResubmissionView {
+                asked: r.asked.clone(),
+                fixed: r.fixed.clone(),
+                at: time_text(r.at),
+            }),
             approved_amount: money_text(order.approved_amount),
             offer_expires_at: order.offer_expires_at.map(time_text),
             terms_version: order.terms_version.clone(),

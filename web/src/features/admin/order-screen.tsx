@@ -267,6 +267,23 @@ function ReviewFacts({ data, names }: { data: OrderReview; names: ReadonlyMap<st
     ]);
   }
   if (review.resubmissionReason) rows.push([t('admin_resubmission_reason'), review.resubmissionReason]);
+  // What the last resubmission changed of what was asked (issue 52): the review
+  // starts from it, and an item asked for but left as it was is named.
+  const last = review.lastResubmission;
+  if (last) {
+    const item = (key: string) => t(`admin_resubmission_item_${key}`);
+    const unchanged = last.asked.filter((key) => !last.fixed.includes(key));
+    rows.push([
+      t('admin_resubmission_changed'),
+      [
+        t('admin_resubmission_changed_items', { items: last.fixed.map(item).join(', ') || '—' }),
+        unchanged.length > 0 ? t('admin_resubmission_unchanged_items', { items: unchanged.map(item).join(', ') }) : '',
+        dates.dateTime(last.at),
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    ]);
+  }
   if (review.resubmissionItems?.length)
     rows.push([
       t('admin_resubmission_items'),

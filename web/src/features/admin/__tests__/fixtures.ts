@@ -47,6 +47,7 @@ export function orderReview(status: number, overrides: Partial<OrderReview> = {}
       refusal: null,
       resubmissionReason: null,
       resubmissionItems: [],
+      lastResubmission: null,
       approvedAmount: '0.00',
       offerExpiresAt: null,
       termsVersion: '2026-11',

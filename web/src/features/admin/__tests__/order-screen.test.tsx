@@ -179,6 +179,15 @@ describe('the order review', () => {
     expect(bodies[0]).toEqual({ orderId: 'o1', reason: 'hand-held photo is blurred', items: ['photos'] });
   });
 
+  it('shows what the last resubmission changed of what was asked, and what it left (issue 52)', async () => {
+    const review = orderReview(0);
+    review.review.lastResubmission = { asked: ['photos', 'profile'], fixed: ['photos'], at: '2026-11-24T09:00:00Z' };
+    mount(review);
+    const facts = (await screen.findByText('Last resubmission')).closest('dl') as HTMLElement;
+    const value = within(facts).getByText('Last resubmission').nextElementSibling;
+    expect(value).toHaveTextContent('changed: ID photos · not changed: Profile');
+  });
+
   it('shows the applicant\'s age at the application and the amount over the stated monthly income', async () => {
     // Born 1990-05-01, applied 2026-11-22: 36. ₱80,000.00 over ₱30,000.00 a month: 2.67×.
     mount(orderReview(1));
