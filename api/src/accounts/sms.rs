@@ -12,6 +12,7 @@ use rand::Rng;
 use sha2::{Digest, Sha256};
 
 use crate::db::sms_codes::{self as db, NewCode};
+use crate::documents::Lang;
 use crate::http::envelope::ApiError;
 use crate::runtime::state::AppState;
 
@@ -48,19 +49,35 @@ fn code_hash(mobile: &str, purpose: &str, code: &str) -> String {
     ))
 }
 
+/// The text of a verification code in `lang` (issue 52): the code, how long it is
+/// valid, and that no payment is ever asked for (section 0). The data export masks
+/// the code as a run of six digits.
+pub fn code_text(lang: Lang, code: &str) -> String {
+    match lang {
+        Lang::En => format!("Your verification code is {code}. It is valid for 5 minutes. We never ask you to pay to receive a loan."),
+        Lang::Zh => format!("您的验证码是 {code}，5 分钟内有效。我们绝不会要求您付费才能获得贷款。"),
+        Lang::Fil => format!("Ang verification code mo ay {code}. Valid ito nang 5 minuto. Hindi kami kailanman humihingi ng bayad para matanggap mo ang loan."),
+    }
+}
+
 /// Sends a new code and voids the older ones of this phone and purpose. Error 5 when
 /// the last one is younger than 60 seconds, or than an hour once this phone's codes
 /// of this purpose took [`MAX_WRONG_ENTRIES_PER_DAY`] wrong entries in the last day.
 /// For an account purpose and a phone no account holds, the code is recorded (so both
 /// limits answer alike) but no message is written.
-pub async fn send(state: &AppState, mobile: &str, purpose: &str) -> Result<(), ApiError> {
+pub async fn send(
+    state: &AppState,
+    mobile: &str,
+    purpose: &str,
+    lang: Lang,
+) -> Result<(), ApiError> {
     let now = state.now();
     let deliver = !ACCOUNT_PURPOSES.contains(&purpose)
         || crate::queries::borrower::user_by_mobile(state, mobile)
             .await?
             .is_some();
     let code = format!("{:06}", rand::thread_rng().gen_range(0..1_000_000));
-    let body = format!("Your verification code is {code}. It is valid for 5 minutes. We never ask you to pay to receive a loan.");
+    let body = code_text(lang, &code);
     let hash = code_hash(mobile, purpose, &code);
     let code = NewCode {
         mobile,

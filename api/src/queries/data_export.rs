@@ -519,21 +519,30 @@ fn role(actor: &str) -> String {
     actor.split(':').next().unwrap_or("system").to_string()
 }
 
-/// The text with the digits of a verification code masked (`sms::send` writes
-/// "Your verification code is 123456. ...").
+/// The text with the digits of a verification code masked: every run of six or
+/// more digits (`sms::code_text` writes the code as six digits in each language;
+/// amounts are grouped and dates short, so nothing else is that long).
 fn without_codes(body: &str) -> String {
-    const LEAD: &str = "verification code is ";
-    let Some(found) = body.find(LEAD) else {
-        return body.to_string();
+    let mut out = String::with_capacity(body.len());
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String| {
+        if run.len() >= 6 {
+            out.push_str(&"•".repeat(run.len()));
+        } else {
+            out.push_str(run);
+        }
+        run.clear();
     };
-    let start = found + LEAD.len();
-    let digits = body[start..].bytes().take_while(u8::is_ascii_digit).count();
-    format!(
-        "{}{}{}",
-        &body[..start],
-        "•".repeat(digits),
-        &body[start + digits..]
-    )
+    for c in body.chars() {
+        if c.is_ascii_digit() {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
 }
 
 fn image(image: &aggregates::types::ImageRef) -> ExportedImage {
@@ -714,5 +723,19 @@ mod tests {
         );
         let reminder = "Honest Lending: installment 2 of PHP 5,060.00 is due on 2026-11-26.";
         assert_eq!(without_codes(reminder), reminder);
+        // In every language the code is written in (issue 52).
+        for lang in [
+            crate::documents::Lang::En,
+            crate::documents::Lang::Zh,
+            crate::documents::Lang::Fil,
+        ] {
+            let text = crate::accounts::sms::code_text(lang, "042917");
+            let masked = without_codes(&text);
+            assert!(
+                !masked.contains("042917") && masked.contains("••••••"),
+                "{masked}"
+            );
+            assert!(masked.contains('5'), "the 5 minutes are kept: {masked}");
+        }
     }
 }

@@ -342,7 +342,7 @@ async fn an_sms_reaches_semaphore_through_the_relay_after_two_failures() {
     let base_url = serve(router).await;
     let app = TestApp::sqlite().await;
     let mobile = "09170008802";
-    api::accounts::sms::send(&app.state, mobile, "register")
+    api::accounts::sms::send(&app.state, mobile, "register", api::documents::Lang::En)
         .await
         .unwrap();
     let code = app.last_sms_code(mobile).await;

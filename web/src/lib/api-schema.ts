@@ -4369,6 +4369,11 @@ export interface components {
         };
         SmsBody: {
             /**
+             * @description The language of the text (`en`, `zh`, `fil`: the app's; issue 52); English
+             *     when absent or unknown.
+             */
+            lang?: string | null;
+            /**
              * @description The phone number the code is sent to.
              * @example 09171234567
              */

@@ -10,6 +10,7 @@
  */
 import { COMPANY_ID } from '@/config/constants';
 import { api, orNull } from './api';
+import i18n from './i18n';
 import type { CompanyConfig, Order, OrderSummary, Progress, TimelineEvent, User, PeriodConfig, Product } from './api-types';
 
 /** Keys of `/loan/getConfigByKey` (PRODUCT.md 8). */
@@ -50,7 +51,8 @@ export const sharedApi = api.injectEndpoints({
     sendSms: build.mutation<null, { purpose: SmsPurpose; mobile: string }>({
       query: ({ purpose, mobile }) => ({
         url: `jackey/sms/${purpose}`,
-        body: { mobile, appId: 1, companyId: COMPANY_ID },
+        // The text comes in the app's language (issue 52).
+        body: { mobile, appId: 1, companyId: COMPANY_ID, lang: i18n.language },
       }),
     }),
     /** `/loan/getUserOrderList`: {orderId, status, principal, applyTime}, newest first. */

@@ -18,6 +18,7 @@ use uuid::Uuid;
 
 use crate::accounts::claims;
 use crate::accounts::sms;
+use crate::documents::Lang;
 use crate::http::auth::{self, Borrower, BorrowerToken, TokenKind};
 use crate::http::envelope::{ok, ApiError, ApiJson, Envelope, Null};
 use crate::queries::borrower as queries;
@@ -81,6 +82,10 @@ struct SmsBody {
     /// The phone number the code is sent to.
     #[schema(example = "09171234567")]
     mobile: String,
+    /// The language of the text (`en`, `zh`, `fil`: the app's; issue 52); English
+    /// when absent or unknown.
+    #[serde(default)]
+    lang: Option<String>,
 }
 
 /// A session token.
@@ -115,7 +120,8 @@ async fn send_sms(
     }
     let mobile =
         Mobile::parse(&body.mobile).map_err(|e| ApiError::bad_input(e.field, &e.reason))?;
-    sms::send(&state, mobile.as_str(), &purpose).await?;
+    let lang = Lang::pick(body.lang.as_deref(), None).unwrap_or(Lang::En);
+    sms::send(&state, mobile.as_str(), &purpose, lang).await?;
     Ok(ok(Null))
 }
 

@@ -75,7 +75,8 @@ describe('sign in / sign up', () => {
     type(field('Phone number'), '09171234567');
     fireEvent.click(send);
     await waitFor(() => expect(sent).toHaveLength(1));
-    expect(sent[0]).toMatchObject({ mobile: '09171234567' });
+    // The text comes in the app's language (issue 52).
+    expect(sent[0]).toMatchObject({ mobile: '09171234567', lang: 'en' });
     // The demo sends no real SMS: its inbox is linked once a code was sent.
     expect(await screen.findByRole('link', { name: 'Demo: read the text message' })).toHaveAttribute(
       'href',
