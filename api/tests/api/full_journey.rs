@@ -142,11 +142,20 @@ async fn whole_journey(app: TestApp) {
         assert_eq!(status, StatusCode::OK);
         assert!(page.contains(shown), "{page}");
         assert!(page.contains("value=\"paid\""), "{page}");
-        let (status, location) = app.press(&url, "outcome=paid").await;
+        // In the app's language, kept through Pay (issue 52).
+        let (_, zh) = app.page(&format!("{url}?lang=zh")).await;
+        assert!(
+            zh.contains("<html lang=\"zh-CN\">") && zh.contains("贷款还款"),
+            "{zh}"
+        );
+        assert!(zh.contains(&format!("action=\"{url}?lang=zh\"")), "{zh}");
+        let (status, location) = app.press(&format!("{url}?lang=fil"), "outcome=paid").await;
+        let back = format!("{url}?lang=fil");
         assert_eq!(
             (status, location.as_deref()),
-            (StatusCode::SEE_OTHER, Some(url.as_str()))
+            (StatusCode::SEE_OTHER, Some(back.as_str()))
         );
+        assert!(app.page(&back).await.1.contains("Natanggap ang bayad"));
         assert!(app.page(&url).await.1.contains("Payment received"));
         app.wait_order(&token, &order_id, "repaid", json!(repaid))
             .await;

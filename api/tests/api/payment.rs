@@ -457,7 +457,8 @@ async fn sandbox_payment(app: TestApp) {
     // Pay: the signed webhook is delivered and the page shows the result.
     let (status, location) = app.press(&url, "outcome=paid").await;
     assert_eq!(status, StatusCode::SEE_OTHER);
-    assert_eq!(location.as_deref(), Some(url.as_str()));
+    // Back to the page in the language it was shown in (English by default).
+    assert_eq!(location, Some(format!("{url}?lang=en")));
     let repaid = wait_repaid(&app, &borrower, &order_id, "20000.00").await;
     assert_eq!(repaid["status"], 4);
     assert_eq!(owed_today(&app, &borrower).await, "60000.00");
@@ -475,8 +476,8 @@ async fn sandbox_payment(app: TestApp) {
     for form in ["outcome=paid", "outcome=failed"] {
         let (status, location) = app.press(&url, form).await;
         assert_eq!(
-            (status, location.as_deref()),
-            (StatusCode::SEE_OTHER, Some(url.as_str()))
+            (status, location),
+            (StatusCode::SEE_OTHER, Some(format!("{url}?lang=en")))
         );
     }
     app.quiesce().await;
@@ -494,8 +495,8 @@ async fn sandbox_payment(app: TestApp) {
     assert_eq!(session_status(&app, &session_of(&failing)).await, "open");
     let (status, location) = app.press(&failing, "outcome=failed").await;
     assert_eq!(
-        (status, location.as_deref()),
-        (StatusCode::SEE_OTHER, Some(failing.as_str()))
+        (status, location),
+        (StatusCode::SEE_OTHER, Some(format!("{failing}?lang=en")))
     );
     let (_, page) = app.page(&failing).await;
     assert!(page.contains("Payment failed"), "{page}");

@@ -10,4 +10,5 @@ pub mod credentials;
 pub mod loan;
 pub mod notices;
 pub mod pay;
+mod pay_texts;
 pub mod sms_inbox;

@@ -14,8 +14,8 @@ use aggregates::order::{OrderCommand, OrderEvent};
 use aggregates::types::Amount;
 use aggregates::Actor;
 use axum::body::Bytes;
-use axum::extract::rejection::{FormRejection, PathRejection};
-use axum::extract::{Path, State};
+use axum::extract::rejection::{FormRejection, PathRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
@@ -25,6 +25,8 @@ use serde::Deserialize;
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
+use super::pay_texts;
+use crate::documents::Lang;
 use crate::http::auth::Borrower;
 use crate::http::envelope::{ok, ApiError, Envelope, OptionalJson};
 use crate::payment::webhook::{self, Outcome, WebhookError};
@@ -247,11 +249,29 @@ fn refuse_nul_event(
 async fn sandbox_page(
     State(state): State<AppState>,
     session: Result<Path<String>, PathRejection>,
+    lang: Result<Query<LangQuery>, QueryRejection>,
+    headers: HeaderMap,
 ) -> Response {
-    match load(&state, &session_id(session)).await {
-        Ok(session) => html(StatusCode::OK, &session_page(&state, &session)),
+    let lang = page_lang(lang, &headers);
+    match load(&state, &session_id(session), lang).await {
+        Ok(session) => html(StatusCode::OK, &session_page(&state, &session, lang)),
         Err(response) => response,
     }
+}
+
+/// `?lang=` of the sandbox page: the app's language (issue 52).
+#[derive(Deserialize)]
+struct LangQuery {
+    lang: Option<String>,
+}
+
+/// The page's language: `?lang=`, else the browser's `Accept-Language`, else English.
+fn page_lang(query: Result<Query<LangQuery>, QueryRejection>, headers: &HeaderMap) -> Lang {
+    let asked = query.ok().and_then(|Query(q)| q.lang);
+    let browser = headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok());
+    Lang::pick(asked.as_deref(), browser).unwrap_or(Lang::En)
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -282,13 +302,18 @@ struct SettleForm {
 async fn sandbox_settle(
     State(state): State<AppState>,
     session: Result<Path<String>, PathRejection>,
+    lang: Result<Query<LangQuery>, QueryRejection>,
+    headers: HeaderMap,
     form: Result<Form<SettleForm>, FormRejection>,
 ) -> Response {
-    let session = match load(&state, &session_id(session)).await {
+    let lang = page_lang(lang, &headers);
+    let t = pay_texts::of(lang);
+    let session = match load(&state, &session_id(session), lang).await {
         Ok(session) => session,
         Err(response) => return response,
     };
-    let back = Redirect::to(&format!("/pay/sandbox/{}", session.session_id)).into_response();
+    let here = format!("/pay/sandbox/{}?lang={}", session.session_id, lang.code());
+    let back = Redirect::to(&here).into_response();
     if session.status != SessionStatus::Open || session.expired_at(state.now()) {
         return back;
     }
@@ -297,7 +322,10 @@ async fn sandbox_settle(
         Ok("failed") => Outcome::Failed,
         _ => {
             let body = "<h1>Choose Pay or Fail</h1><p>The form must send <code>outcome=paid</code> or <code>outcome=failed</code>.</p>";
-            return html(StatusCode::BAD_REQUEST, &page(&state, "Payment", body));
+            return html(
+                StatusCode::BAD_REQUEST,
+                &page(&state, t.repayment, body, lang),
+            );
         }
     };
     match SandboxPayment::deliver(&state, &session, outcome).await {
@@ -305,13 +333,12 @@ async fn sandbox_settle(
         Err(error) => {
             tracing::error!(session_id = %session.session_id, status = %error.status, msg = %error.error.msg, "sandbox webhook not processed");
             let body = format!(
-                "<h1>Not completed</h1><p>The payment could not be recorded, and nothing was \
-                 charged. Please try again.</p><a class=\"button\" href=\"/pay/sandbox/{}\">Try again</a>",
-                session.session_id
+                "<h1>{}</h1><p>{}</p><a class=\"button\" href=\"{here}\">{}</a>",
+                t.not_completed_title, t.not_completed_text, t.try_again
             );
             html(
                 StatusCode::SERVICE_UNAVAILABLE,
-                &page(&state, "Payment", &body),
+                &page(&state, t.repayment, &body, lang),
             )
         }
     }
@@ -324,11 +351,17 @@ fn session_id(path: Result<Path<String>, PathRejection>) -> String {
 }
 
 /// The session named in the path, or the response to give instead (404 page).
-async fn load(state: &AppState, session: &str) -> Result<PaymentSession, Response> {
+async fn load(state: &AppState, session: &str, lang: Lang) -> Result<PaymentSession, Response> {
+    let t = pay_texts::of(lang);
     let not_found = || {
-        let body = "<h1>Payment not found</h1><p>This payment link is not valid.</p>\
-                    <a class=\"button\" href=\"/repayDetail\">Back to repayment details</a>";
-        html(StatusCode::NOT_FOUND, &page(state, "Payment", body))
+        let body = format!(
+            "<h1>{}</h1><p>{}</p><a class=\"button\" href=\"/repayDetail\">{}</a>",
+            t.not_found_title, t.not_found_text, t.back
+        );
+        html(
+            StatusCode::NOT_FOUND,
+            &page(state, t.repayment, &body, lang),
+        )
     };
     let Ok(session_id) = session.parse::<Uuid>() else {
         return Err(not_found());
@@ -340,13 +373,14 @@ async fn load(state: &AppState, session: &str) -> Result<PaymentSession, Respons
             let body = format!("<h1>Unavailable</h1><p>{}</p>", escape(&msg));
             Err(html(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                &page(state, "Payment", &body),
+                &page(state, t.repayment, &body, lang),
             ))
         }
     }
 }
 
-fn session_page(state: &AppState, session: &PaymentSession) -> String {
+fn session_page(state: &AppState, session: &PaymentSession, lang: Lang) -> String {
+    let t = pay_texts::of(lang);
     let currency = &state.config.currency;
     let amount = format!(
         "<p class=\"amount\">{}{} <span class=\"code\">{}</span></p>",
@@ -354,51 +388,46 @@ fn session_page(state: &AppState, session: &PaymentSession) -> String {
         grouped_money(session.amount),
         escape(&currency.code),
     );
-    let back = "<a class=\"button\" href=\"/repayDetail\">Back to repayment details</a>";
-    let body = match session.status {
-        SessionStatus::Open if session.expired_at(state.now()) => format!(
-            "<h1 class=\"bad\">Payment page expired</h1>{amount}\
-             <p>This page could be paid for 30 minutes. Nothing was charged and your loan \
-             is unchanged. You can start a new repayment from the app.</p>{back}"
-        ),
-        SessionStatus::Open => format!(
-            "<h1>Loan repayment</h1>{amount}\
-             <p class=\"muted\">To {lender}</p>\
-             <form method=\"post\" action=\"/pay/sandbox/{id}\">\
-             <button class=\"pay\" type=\"submit\" name=\"outcome\" value=\"paid\">Pay</button>\
-             <button class=\"fail\" type=\"submit\" name=\"outcome\" value=\"failed\">Fail</button>\
-             </form>\
-             <p class=\"sandbox\">Sandbox payment page: no real money moves. Pay simulates a \
-             successful payment, Fail a declined one.</p>",
-            lender = escape(&state.config.lender.legal_name),
-            id = session.session_id,
-        ),
-        SessionStatus::Paid => format!(
-            "<h1 class=\"ok\">Payment received</h1>{amount}\
-             <p>Thank you. The payment is applied to your loan; your repayment schedule \
-             updates in a moment.</p>{back}"
-        ),
-        SessionStatus::Failed => format!(
-            "<h1 class=\"bad\">Payment failed</h1>{amount}\
-             <p>Nothing was charged and your loan is unchanged. You can start a new \
-             repayment from the app.</p>{back}"
-        ),
-        SessionStatus::Replaced => format!(
-            "<h1 class=\"bad\">Replaced by a newer payment page</h1>{amount}\
-             <p>You opened a newer payment page for this loan, so this one can no longer \
-             be paid. Nothing was charged here; pay on the newer page.</p>{back}"
-        ),
+    let back = format!("<a class=\"button\" href=\"/repayDetail\">{}</a>", t.back);
+    let ended = |class: &str, title: &str, text: &str| {
+        format!("<h1 class=\"{class}\">{title}</h1>{amount}<p>{text}</p>{back}")
     };
-    page(state, "Loan repayment", &body)
+    let body = match session.status {
+        SessionStatus::Open if session.expired_at(state.now()) => {
+            ended("bad", t.expired_title, t.expired_text)
+        }
+        SessionStatus::Open => format!(
+            "<h1>{title}</h1>{amount}\
+             <p class=\"muted\">{to}</p>\
+             <form method=\"post\" action=\"/pay/sandbox/{id}?lang={code}\">\
+             <button class=\"pay\" type=\"submit\" name=\"outcome\" value=\"paid\">{pay}</button>\
+             <button class=\"fail\" type=\"submit\" name=\"outcome\" value=\"failed\">{fail}</button>\
+             </form>\
+             <p class=\"sandbox\">{sandbox}</p>",
+            title = t.repayment,
+            to = t
+                .to_lender
+                .replace("{lender}", &escape(&state.config.lender.legal_name)),
+            id = session.session_id,
+            code = lang.code(),
+            pay = t.pay,
+            fail = t.fail,
+            sandbox = t.sandbox,
+        ),
+        SessionStatus::Paid => ended("ok", t.paid_title, t.paid_text),
+        SessionStatus::Failed => ended("bad", t.failed_title, t.failed_text),
+        SessionStatus::Replaced => ended("bad", t.replaced_title, t.replaced_text),
+    };
+    page(state, t.repayment, &body, lang)
 }
 
 /// A whole sandbox page: `body` in a card, with the lender's name, licence and notice
 /// (P14) below it.
-pub(super) fn page(state: &AppState, title: &str, body: &str) -> String {
+pub(super) fn page(state: &AppState, title: &str, body: &str, lang: Lang) -> String {
     let lender = &state.config.lender;
     format!(
         r#"<!doctype html>
-<html lang="en">
+<html lang="{tag}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -438,7 +467,8 @@ pub(super) fn page(state: &AppState, title: &str, body: &str) -> String {
         title = escape(title),
         legal = escape(&lender.legal_name),
         licence = escape(&lender.licence_no),
-        notice = escape(aggregates::pricing::Lender::NOTICE),
+        notice = escape(pay_texts::of(lang).notice),
+        tag = lang.tag(),
     )
 }
 

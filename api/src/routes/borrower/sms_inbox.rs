@@ -15,6 +15,7 @@ use axum::Router;
 use utoipa::OpenApi;
 
 use super::pay::{escape, html, page};
+use crate::documents::Lang;
 use crate::queries;
 use crate::runtime::state::AppState;
 
@@ -46,7 +47,7 @@ async fn inbox(State(state): State<AppState>, Path(mobile): Path<String>) -> Res
         Ok(messages) => messages,
         Err(error) => {
             tracing::error!(error = %error.msg, "demo SMS inbox unavailable");
-            let body = page(&state, "Text messages", "<h1 class=\"bad\">Messages unavailable</h1><p class=\"muted\">Please try again.</p>");
+            let body = page(&state, "Text messages", "<h1 class=\"bad\">Messages unavailable</h1><p class=\"muted\">Please try again.</p>", Lang::En);
             return html(StatusCode::SERVICE_UNAVAILABLE, &body);
         }
     };
@@ -73,5 +74,8 @@ async fn inbox(State(state): State<AppState>, Path(mobile): Path<String>) -> Res
          (APP_ENV=production) texts the phone and has no such page.</p>",
         escape(&mobile)
     );
-    html(StatusCode::OK, &page(&state, "Text messages", &body))
+    html(
+        StatusCode::OK,
+        &page(&state, "Text messages", &body, Lang::En),
+    )
 }
