@@ -33,7 +33,6 @@ import { StatusTag } from '@/components/status-tag';
 import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { isQualified, mainButton } from '@/lib/rules';
-import { useCompanyText } from '@/lib/company-text';
 import { useCompanyConfigQuery, useLoanProgressQuery, useOrderInfoQuery, useUserInfoQuery } from '@/lib/shared-api';
 import { storage } from '@/lib/storage';
 import { paths } from '@/config/paths';
@@ -111,7 +110,6 @@ export default function HomeScreen() {
   const progress = useLoanProgressQuery();
   const loading = user.isLoading || progress.isLoading;
   const { data: company } = useCompanyConfigQuery();
-  const text = useCompanyText();
   const latest = progress.data;
   const refused = latest && (latest.status === 5 || latest.status === 12);
   const { data: refusedOrder } = useOrderInfoQuery(refused ? latest.orderId : skipToken);
@@ -156,15 +154,13 @@ export default function HomeScreen() {
     storage.set('policyAccepted', value ? '1' : null);
   };
 
-  const showAbout = () =>
+  // The link reads "loan policy": it opens the policy, titled so (issue 52); the
+  // lender's "About us" is its own icon and page.
+  const policyTitle = t('policy_link');
+  const showPolicy = () =>
     showAlert({
-      title: t('about_us'),
-      content: (
-        <div className="stack">
-          <p>{text(company, 'about-us')}</p>
-          <p className="muted">{t('policy_text')}</p>
-        </div>
-      ),
+      title: policyTitle.charAt(0).toLocaleUpperCase() + policyTitle.slice(1),
+      content: <p>{t('policy_text')}</p>,
       confirmText: t('ok'),
     });
 
@@ -238,7 +234,7 @@ export default function HomeScreen() {
             <a
               onClick={(e) => {
                 e.preventDefault();
-                void showAbout();
+                void showPolicy();
               }}
               href="/about"
             >

@@ -41,6 +41,16 @@ describe('home main button', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/question'));
   });
 
+  it('the "loan policy" link opens the loan policy, titled so (issue 52)', async () => {
+    given(null);
+    renderWithProviders(<HomeScreen />, { preloadedState: { session } });
+    fireEvent.click(await screen.findByRole('link', { name: 'loan policy' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('Loan policy');
+    expect(dialog).toHaveTextContent('You pay nothing before you receive money.');
+    expect(dialog).not.toHaveTextContent('About us');
+  });
+
   it('reads Complete info for an unqualified borrower', async () => {
     given(null, false);
     renderWithProviders(<HomeScreen />, { preloadedState: { session } });
