@@ -72,10 +72,12 @@ function actorKey(by: string): string {
 
 /**
  * Steps of the payment page itself that the borrower's timeline leaves out: the
- * repayment (or refund) that follows says what happened to the money. The auditor's
- * history shows them.
+ * repayment (or refund) that follows says what happened to the money, and a page
+ * replaced by a newer one moved none (a "replaced" line alone, with its opening left
+ * out, read as something done to the borrower; issue 52). The auditor's history
+ * shows them.
  */
-const PAGE_STEPS = new Set(['PaymentSessionOpened', 'PaymentSessionPaid']);
+const PAGE_STEPS = new Set(['PaymentSessionOpened', 'PaymentSessionPaid', 'PaymentSessionReplaced']);
 
 /** Due-date reminders are the inbox's (`/inbox`, PRODUCT.md 12.5), not the timeline's. */
 const INBOX_ONLY = new Set(['ReminderDue']);

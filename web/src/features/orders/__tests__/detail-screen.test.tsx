@@ -296,6 +296,20 @@ describe('the order detail', () => {
     expect(timeline).not.toHaveTextContent('₱0.00');
   });
 
+  it('leaves out the payment pages, a replaced one included: the repayment tells what happened (issue 52)', async () => {
+    const pages = [
+      { at: '2026-11-23T01:00:00Z', by: 'user', detail: { amount: '5000.00' }, sequence: 9, type: 'PaymentSessionOpened' },
+      { at: '2026-11-23T01:05:00Z', by: 'user', detail: {}, sequence: 10, type: 'PaymentSessionReplaced' },
+      { at: '2026-11-23T01:05:00Z', by: 'user', detail: { amount: '81920.00' }, sequence: 11, type: 'PaymentSessionOpened' },
+      { at: '2026-11-23T01:06:00Z', by: 'system', detail: { amount: '81920.00' }, sequence: 12, type: 'PaymentSessionPaid' },
+      { at: '2026-11-23T01:06:00Z', by: 'system', detail: { amount: '81920.00' }, sequence: 13, type: 'RepaymentReceived' },
+    ];
+    mount({ handlers: [answer('jackey/loan/orderTimeline', pages)] });
+    const timeline = await screen.findByTestId('timeline');
+    expect(timeline.querySelectorAll('li')).toHaveLength(1);
+    expect(timeline).not.toHaveTextContent(/replaced/i);
+  });
+
   it('shows the error state when the order cannot be read', async () => {
     mount({ handlers: [fail('jackey/loan/orderInfo', 40007, 'record not found')] });
     expect(await screen.findByText('Record not found.')).toBeInTheDocument();
