@@ -195,11 +195,25 @@ describe('console journey', () => {
     await openFromQueue(a1.page, 'Farah Ali');
     await act(a1.page, 'Start review');
     await expectStatus(a1.page, 1);
-    await act(a1.page, 'Refuse', 'Income could not be verified');
+    // The officer ticks a coded reason (read in the borrower's language) and adds a note.
+    await a1.page.getByRole('button', { name: 'Refuse', exact: true }).click();
+    const refuse = a1.page.getByRole('dialog', { name: 'Refuse' });
+    await refuse.getByRole('checkbox', { name: 'Income could not be verified' }).check();
+    await refuse.getByRole('textbox').first().fill('Payslips do not match the bank statement');
+    await shot(a1.page, 'admin/order-refuse-dialog');
+    await refuse.getByRole('button', { name: 'Confirm' }).click();
     await expectStatus(a1.page, 5);
     await shot(a1.page, 'admin/order-refused');
     await borrower.page.goto('/');
-    await borrower.page.getByTestId('refusal-reason').getByText('Income could not be verified').waitFor();
+    const reason = borrower.page.getByTestId('refusal-reason');
+    await reason.getByText('your income could not be verified', { exact: false }).waitFor();
+    await reason.getByText('Payslips do not match the bank statement', { exact: false }).waitFor();
+    // In Chinese, the coded reason reads in Chinese; the note stays as typed.
+    await borrower.page.evaluate(() => localStorage.setItem('language', 'zh'));
+    await borrower.page.reload();
+    await borrower.page.getByTestId('refusal-reason').getByText('您的收入无法核实', { exact: false }).waitFor();
+    await shot(borrower.page, 'home-refused-coded-zh');
+    await borrower.page.evaluate(() => localStorage.setItem('language', 'en'));
 
     // A compliance hold: the borrower sees its reason on the lock screen; lifting it frees the account.
     await a1.page.getByRole('link', { name: 'Applicant page' }).click();

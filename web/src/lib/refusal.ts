@@ -16,9 +16,8 @@ addFeatureStrings({ en, zh, fil });
 /** `refuseReasons` translated and joined, then the note; null when the order carries neither. */
 export function refusalText(t: TFunction, order: Pick<Order, 'refuseReason' | 'refuseReasons'>): string | null {
   const coded = (order.refuseReasons ?? []).map((code) => t(`refusal_reason_${code}`, { defaultValue: code }));
+  const reasons = coded.join(t('refusal_reason_join'));
   const note = order.refuseReason?.trim() ?? '';
-  const parts = [coded.join('; ')];
-  if (note) parts.push(coded.length > 0 ? t('refusal_reason_note', { note }) : note);
-  const text = parts.filter(Boolean).join('. ');
-  return text || null;
+  if (reasons && note) return t('refusal_reason_note', { reasons, note });
+  return reasons || note || null;
 }

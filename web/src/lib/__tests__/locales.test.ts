@@ -82,7 +82,7 @@ describe.each([
   ['the apply screen', 'Chinese', applyEn as Strings, applyZh as Strings, []],
   ['the apply screen', 'Filipino', applyEn as Strings, applyFil as Strings, []],
   ['the refusal reasons', 'Chinese', refusalEn as Strings, refusalZh as Strings, []],
-  ['the refusal reasons', 'Filipino', refusalEn as Strings, refusalFil as Strings, []],
+  ['the refusal reasons', 'Filipino', refusalEn as Strings, refusalFil as Strings, ['refusal_reason_join']],
   ['the lock screen', 'Chinese', lockEn as Strings, lockZh as Strings, []],
   ['the lock screen', 'Filipino', lockEn as Strings, lockFil as Strings, []],
   ['the inbox', 'Chinese', inboxEn as Strings, inboxZh as Strings, []],
