@@ -314,7 +314,16 @@ impl Documents {
             .map_err(|error| RenderError(error.to_string()))
     }
 
-    fn layout<'a>(&self, font: &'a LoadedFont, t: &Texts, header: &Header) -> Layout<'a> {
+    /// A document's first page: the footer (lender, licence, the disclosure's hash,
+    /// the notice), `title`, and the line saying when it was issued, in which time zone
+    /// and currency.
+    fn begin<'a>(
+        &self,
+        font: &'a LoadedFont,
+        t: &Texts,
+        header: &Header,
+        title: &str,
+    ) -> Layout<'a> {
         let lender = &header.lender;
         let footer = vec![
             format!(
@@ -328,7 +337,16 @@ impl Documents {
             format!("{}: {}", t.disclosure_hash, header.disclosure_sha256),
             t.notice.to_string(),
         ];
-        Layout::new(font, footer, t.page)
+        let mut doc = Layout::new(font, footer, t.page);
+        doc.title(title);
+        let issued = t
+            .generated
+            .replace("{time}", &header.local(header.issued_at))
+            .replace("{zone}", &header.zone())
+            .replace("{currency}", &header.currency);
+        doc.paragraph(&issued, SMALL, true);
+        doc.gap(4.0);
+        doc
     }
 
     /// The signed contract (P5, P14): parties, the disclosure as signed with its
@@ -339,9 +357,7 @@ impl Documents {
         let font = self.open_font()?;
         let mark = h.money_mark(&font);
         let money = |amount: Decimal| money_with(&mark, amount);
-        let mut doc = self.layout(&font, t, h);
-        doc.title(&format!("{} {}", t.contract_title, h.order_no));
-        issued(&mut doc, t, h);
+        let mut doc = self.begin(&font, t, h, &format!("{} {}", t.contract_title, h.order_no));
 
         doc.heading(t.parties);
         doc.pairs(&[
@@ -398,9 +414,7 @@ impl Documents {
         let font = self.open_font()?;
         let mark = h.money_mark(&font);
         let money = |amount: Decimal| money_with(&mark, amount);
-        let mut doc = self.layout(&font, t, h);
-        doc.title(&format!("{title} {}", r.receipt_no));
-        issued(&mut doc, t, h);
+        let mut doc = self.begin(&font, t, h, &format!("{title} {}", r.receipt_no));
         let mut rows: Vec<(&str, String)> = vec![
             (t.receipt_no, r.receipt_no.clone()),
             (t.order_no, h.order_no.clone()),
@@ -564,16 +578,6 @@ fn allocation_table(doc: &mut Layout<'_>, t: &Texts, facts: &ReceiptFacts) {
 /// A table cell's amount: `100,000.00` (the column's title names the currency).
 fn money_text(amount: Decimal) -> String {
     aggregates::money::grouped(amount)
-}
-
-fn issued(doc: &mut Layout<'_>, t: &Texts, h: &Header) {
-    let line = t
-        .generated
-        .replace("{time}", &h.local(h.issued_at))
-        .replace("{zone}", &h.zone())
-        .replace("{currency}", &h.currency);
-    doc.paragraph(&line, SMALL, true);
-    doc.gap(4.0);
 }
 
 /// Installment, due, amount: `amount` is the amount column's title (with the currency).

@@ -14,7 +14,7 @@ use rust_decimal::Decimal;
 
 use super::layout::{Align, Column, Layout, BODY, SMALL};
 use super::text::{self, Texts};
-use super::{issued, money_text, money_with, Documents, Header, Lang, RenderError, StatementFacts};
+use super::{money_text, money_with, Documents, Header, Lang, RenderError, StatementFacts};
 use projections::read_models::receipts::{Receipt, ReceiptKind, RefundStatus};
 
 impl Documents {
@@ -26,9 +26,12 @@ impl Documents {
         let font = self.open_font()?;
         let mark = h.money_mark(&font);
         let money = |amount: Decimal| money_with(&mark, amount);
-        let mut doc = self.layout(&font, t, h);
-        doc.title(&format!("{} {}", t.statement_title, h.order_no));
-        issued(&mut doc, t, h);
+        let mut doc = self.begin(
+            &font,
+            t,
+            h,
+            &format!("{} {}", t.statement_title, h.order_no),
+        );
         doc.pairs(&[
             (t.order_no, h.order_no.clone()),
             (t.borrower, h.borrower_name.clone()),
