@@ -76,6 +76,14 @@ mod tests {
     struct Amount(#[serde(with = "crate::money")] Decimal);
 
     #[test]
+    fn money_people_read_is_grouped_in_threes() {
+        assert_eq!(super::grouped(dec!(80000)), "80,000.00");
+        assert_eq!(super::grouped(dec!(1234567.5)), "1,234,567.50");
+        assert_eq!(super::grouped(dec!(999)), "999.00");
+        assert_eq!(super::grouped(dec!(-1000)), "-1,000.00");
+    }
+
+    #[test]
     fn money_is_written_with_two_decimals_and_read_back_exactly() {
         assert_eq!(
             serde_json::to_string(&Amount(dec!(1200))).unwrap(),

@@ -8,19 +8,20 @@ use super::errors::OrderError;
 use super::events::OrderEvent;
 use super::status::OrderStatus;
 use crate::pricing::affordability::max_affordable;
-use crate::pricing::{disclose, Disclosure, LoanTerms};
+use crate::pricing::{disclose, Disclosure, LoanTerms, Product};
 use crate::services::OrderServices;
 use crate::types::InvalidInput;
 use chrono::{DateTime, Utc};
 use cqrs_es::event_sink::EventSink;
 use rust_decimal::Decimal;
 
-/// An application priced (P5): the product's name, the terms of the period chosen,
-/// and the disclosure of the amount under them.
+/// An application priced (P5): the product, the terms of the period chosen, and the
+/// disclosure of the amount under them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Quote {
-    /// The product's name, as the order records it.
-    pub product_name: String,
+    /// The product priced (its name is what the order records; its income share the
+    /// affordability rule's).
+    pub product: Product,
     /// The terms the order would be bound by.
     pub terms: LoanTerms,
     /// The cost disclosure the borrower sees before signing.
@@ -55,29 +56,25 @@ pub fn quote(
         .map_err(OrderError::Compliance)?;
     let disclosure = disclose(amount, &terms, &services.catalogue.lender());
     Ok(Quote {
-        product_name: product.name,
+        product,
         terms,
         disclosure,
     })
 }
 
-/// The affordability rule of product `app_id` (issue 52): the repayments of `amount`
-/// under `terms` due in any 30 days fit the product's share of `monthly_income`
+/// The affordability rule of `product` (issue 52): the repayments of `amount` under
+/// `terms` due in any 30 days fit the product's share of `monthly_income`
 /// (`pricing::affordability`). 40010 names the largest amount that fits, if any.
 fn check_affordable(
-    services: &OrderServices,
-    app_id: i64,
+    product: &Product,
     amount: Decimal,
     terms: &LoanTerms,
     monthly_income: Option<Decimal>,
 ) -> Result<(), OrderError> {
-    let Some(product) = services.catalogue.product(app_id) else {
-        return Err(OrderError::ProductNotFound);
-    };
     if product.max_income_share_pct.is_some() && monthly_income.is_none() {
         return Err(OrderError::IncomeNotDeclared);
     }
-    let max = max_affordable(&product, terms, monthly_income);
+    let max = max_affordable(product, terms, monthly_income);
     if max.is_some_and(|max| amount <= max) {
         return Ok(());
     }
@@ -121,16 +118,16 @@ impl Order {
             return Err(InvalidInput::new("realName", "is required").into());
         }
         let Quote {
-            product_name,
+            product,
             terms,
             disclosure,
         } = quote(services, app_id, amount, period_days)?;
-        check_affordable(services, app_id, amount, &terms, monthly_income)?;
+        check_affordable(&product, amount, &terms, monthly_income)?;
         let event = OrderEvent::LoanApplied {
             order_id,
             user_id,
             app_id,
-            product_name,
+            product_name: product.name,
             amount,
             terms,
             disclosure,

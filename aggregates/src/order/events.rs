@@ -41,17 +41,6 @@ pub enum RefusalReason {
     OutsidePolicy,
 }
 
-impl RefusalReason {
-    /// Every reason, in the order the console lists them.
-    pub const ALL: [RefusalReason; 5] = [
-        Self::IncomeNotVerified,
-        Self::IdentityNotVerified,
-        Self::InformationInconsistent,
-        Self::RepaymentCapacity,
-        Self::OutsidePolicy,
-    ];
-}
-
 /// Part of a repayment credited to one installment.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Allocation {

@@ -34,7 +34,6 @@ use projections::ProjectionError;
 use rust_decimal::Decimal;
 
 use crate::documents::Lang;
-use crate::routes::borrower::pay::grouped_money;
 use crate::runtime::state::AppState;
 
 /// Asks `order_id` to record each reminder open on `today` (UTC, the state's clock),
@@ -90,7 +89,7 @@ pub fn reminder_text(
     due_date: NaiveDate,
     overdue_fees_apply: bool,
 ) -> String {
-    let amount = format!("{currency_code} {}", grouped_money(amount));
+    let amount = format!("{currency_code} {}", aggregates::money::grouped(amount));
     let overdue = kind == ReminderKind::Overdue;
     match lang {
         Lang::En | Lang::Fil => {

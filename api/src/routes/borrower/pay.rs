@@ -1,7 +1,8 @@
 //! Repayment through a payment page (PRODUCT.md 8): `POST /jackey/loan/recharge`, the
 //! provider's webhook `POST /jackey/payment/webhook`, and the sandbox checkout page
 //! `GET|POST /pay/sandbox/{session}` (see [`crate::payment`] for the rules), and the
-//! formatting of the pages the api renders itself (`page`, [`grouped_money`]).
+//! formatting of the pages the api renders itself (`page`; amounts by
+//! `aggregates::money::grouped`).
 //!
 //! The sandbox page is mounted only with the sandbox provider ([`router`]): with a
 //! real gateway ([`router_with`]) its buttons would let anyone settle a real session.
@@ -385,7 +386,7 @@ fn session_page(state: &AppState, session: &PaymentSession, lang: Lang) -> Strin
     let amount = format!(
         "<p class=\"amount\">{}{} <span class=\"code\">{}</span></p>",
         escape(&currency.symbol),
-        grouped_money(session.amount),
+        aggregates::money::grouped(session.amount),
         escape(&currency.code),
     );
     let back = format!("<a class=\"button\" href=\"/repayDetail\">{}</a>", t.back);
@@ -482,10 +483,6 @@ pub(super) fn html(status: StatusCode, body: &str) -> Response {
     response
 }
 
-/// `amount` with thousands separators and two decimals (`80,000.00`), for pages the
-/// api renders itself (`aggregates::money::grouped`).
-pub use aggregates::money::grouped as grouped_money;
-
 /// `text` with the HTML special characters escaped.
 pub(super) fn escape(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());
@@ -500,21 +497,4 @@ pub(super) fn escape(text: &str) -> String {
         }
     }
     escaped
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn dec(text: &str) -> Decimal {
-        text.parse().unwrap()
-    }
-
-    #[test]
-    fn money_on_pages_is_grouped() {
-        assert_eq!(grouped_money(dec("80000")), "80,000.00");
-        assert_eq!(grouped_money(dec("1234567.5")), "1,234,567.50");
-        assert_eq!(grouped_money(dec("999")), "999.00");
-        assert_eq!(grouped_money(dec("-1000")), "-1,000.00");
-    }
 }
