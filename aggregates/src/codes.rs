@@ -77,13 +77,19 @@ pub enum ErrorCode {
     NothingFixed,
     /// 40010: the amount is above what the declared income allows ({max}; issue 52).
     Unaffordable,
+    /// 50001: a collection contact outside the allowed hours ({window}; P15).
+    ContactHours,
+    /// 50002: this person may not be contacted about the debt (P15).
+    ContactPerson,
+    /// 50004: the promise to pay is not valid ({why}; issue 53).
+    InvalidPromise,
     /// 110012: bank account cannot be changed while a loan is active.
     BankAccountChangeNotAllowed,
 }
 
 impl ErrorCode {
     /// Every code, in the order of PRODUCT.md section 9.
-    pub const ALL: [ErrorCode; 35] = [
+    pub const ALL: [ErrorCode; 38] = [
         Self::TooManyRequests,
         Self::SessionExpired,
         Self::NotLoggedIn,
@@ -118,6 +124,9 @@ impl ErrorCode {
         Self::WrongWithdrawPin,
         Self::NothingFixed,
         Self::Unaffordable,
+        Self::ContactHours,
+        Self::ContactPerson,
+        Self::InvalidPromise,
         Self::BankAccountChangeNotAllowed,
     ];
 
@@ -158,6 +167,9 @@ impl ErrorCode {
             Self::WrongWithdrawPin => 40008,
             Self::NothingFixed => 40009,
             Self::Unaffordable => 40010,
+            Self::ContactHours => 50001,
+            Self::ContactPerson => 50002,
+            Self::InvalidPromise => 50004,
             Self::BankAccountChangeNotAllowed => 110012,
         }
     }
@@ -199,6 +211,9 @@ impl ErrorCode {
             Self::WrongWithdrawPin => "wrong withdraw PIN ({n} attempts left)",
             Self::NothingFixed => "nothing was changed of what the officer asked to fix",
             Self::Unaffordable => "the amount is above what your declared income allows ({max})",
+            Self::ContactHours => "contact not allowed at this hour ({window}, local time)",
+            Self::ContactPerson => "this person may not be contacted about the debt",
+            Self::InvalidPromise => "promise to pay not valid ({why})",
             Self::BankAccountChangeNotAllowed => {
                 "bank account cannot be changed while a loan is active"
             }

@@ -8,6 +8,7 @@
 
 pub mod actor;
 pub mod codes;
+pub mod collections;
 pub mod history;
 pub mod money;
 pub mod order;

@@ -30,6 +30,10 @@ pub trait ProductCatalogue: Send + Sync {
     fn product(&self, app_id: i64) -> Option<Product>;
     /// The lender named on every disclosure and contract.
     fn lender(&self) -> Lender;
+    /// The delinquency buckets (configuration; issue 53).
+    fn delinquency_buckets(&self) -> crate::collections::Buckets {
+        crate::collections::Buckets::default()
+    }
 }
 
 /// Deployment reference data the User aggregate validates against.

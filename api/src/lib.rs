@@ -128,6 +128,7 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::borrower::credentials::router())
         .merge(routes::borrower::notices::router())
         .merge(routes::borrower::loan::router())
+        .merge(routes::borrower::collection::router())
         .merge(routes::files::router())
         .merge(routes::admin::router())
         .merge(routes::documents::router())

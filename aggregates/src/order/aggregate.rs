@@ -181,6 +181,9 @@ pub struct Order {
     /// recorded once (PRODUCT.md 12.5).
     #[serde(default)]
     pub reminders: BTreeSet<(u32, ReminderKind)>,
+    /// Days past due, contacts, promise to pay (issue 53).
+    #[serde(default)]
+    pub collection: super::collection::Collection,
 }
 
 impl Order {
@@ -320,9 +323,23 @@ impl Aggregate for Order {
                 self.fail_payment_session(session_id, sink, now).await
             }
             command @ C::ReceiveRepayment { .. } => {
-                self.receive_repayment(command, sink, now).await
+                self.receive_repayment(command, sink, now).await?;
+                self.review_collection(false, services, sink, now).await
             }
-            C::AccrueOverdue => self.accrue_overdue(sink, now).await,
+            C::AccrueOverdue => {
+                self.accrue_overdue(sink, now).await?;
+                self.review_collection(true, services, sink, now).await
+            }
+            C::LogContact(contact) => self.log_contact(contact, services, sink, now).await,
+            C::AssignCollector { collector, by } => {
+                self.assign_collector(collector, by, sink, now).await
+            }
+            C::ChooseContactHours { any_hours } => {
+                self.choose_contact_hours(any_hours, sink, now).await
+            }
+            C::PromiseToPay { amount, date, by } => {
+                self.promise_to_pay(amount, date, by, sink, now).await
+            }
             C::SendReminder { period, kind } => self.send_reminder(period, kind, sink, now).await,
         }
     }
@@ -356,6 +373,13 @@ impl Aggregate for Order {
             OrderEvent::ReminderDue { period, kind, .. } => {
                 self.reminders.insert((period, kind));
             }
+            event @ (OrderEvent::DelinquencyChanged { .. }
+            | OrderEvent::ContactLogged { .. }
+            | OrderEvent::ContactRefused { .. }
+            | OrderEvent::CollectorAssigned { .. }
+            | OrderEvent::ContactHoursChosen { .. }
+            | OrderEvent::PromiseMade { .. }
+            | OrderEvent::PromiseSettled { .. }) => self.apply_collection_event(event),
         }
     }
 }

@@ -1,9 +1,10 @@
 //! Commands of the Order aggregate.
 
+use super::collection::{Contact, PromiseMaker};
 use super::events::RefusalReason;
 use super::reminder::ReminderKind;
 use crate::types::{BankAccount, ImageRef, ResubmissionItem};
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -180,8 +181,36 @@ pub enum OrderCommand {
         /// interest the borrower did not owe. `None`: now (an auditor's entry).
         received_at: Option<DateTime<Utc>>,
     },
-    /// Scheduler: mark overdue installments and charge overdue fees up to today.
+    /// Scheduler: mark overdue installments and charge overdue fees up to today, then
+    /// record a delinquency bucket move and settle a promise to pay whose date has
+    /// passed (issue 53).
     AccrueOverdue,
+    /// A collector logs a contact about the debt; the fair-collection guard decides
+    /// (P15): refused attempts are recorded as `ContactRefused` and answered 50001 or
+    /// 50002 by the caller.
+    LogContact(Contact),
+    /// An officer assigns the loan to a collector (`collector: None` unassigns).
+    AssignCollector {
+        /// The collector.
+        collector: Option<Uuid>,
+        /// The officer assigning.
+        by: Uuid,
+    },
+    /// The borrower states whether contacts outside the usual hours suit them (P15).
+    ChooseContactHours {
+        /// True: any hour.
+        any_hours: bool,
+    },
+    /// A promise to pay `amount` by the end of `date` (UTC day), made by the borrower
+    /// or taken by an officer; 50004 when not valid.
+    PromiseToPay {
+        /// Amount promised.
+        amount: Decimal,
+        /// The day.
+        date: NaiveDate,
+        /// Who makes it.
+        by: PromiseMaker,
+    },
     /// Scheduler: record the `kind` reminder of installment `period` (PRODUCT.md
     /// 12.5). The order decides at its clock's now: it records `ReminderDue` only when
     /// the loan is disbursed, the installment is still owed, today (UTC) is the

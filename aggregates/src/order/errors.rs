@@ -99,6 +99,21 @@ pub enum OrderError {
         /// Largest accepted (never above what is owed, P1).
         max: Decimal,
     },
+    /// 50001: a collection contact outside the profile's hours (P15).
+    #[error("contact not allowed at this hour ({window}, local time)")]
+    ContactHours {
+        /// The allowed window, `06:00–22:00`, or `once a day`.
+        window: String,
+    },
+    /// 50002: only the borrower (or a named guarantor) may be contacted about the debt (P15).
+    #[error("this person may not be contacted about the debt: only the borrower or a guarantor they named")]
+    ContactPerson,
+    /// 50004: a promise to pay that cannot be taken (issue 53).
+    #[error("promise to pay not valid ({why})")]
+    InvalidPromise {
+        /// What is wrong, in words.
+        why: String,
+    },
     /// 10004: the offer has not expired yet.
     #[error("request error: the offer is still valid")]
     OfferStillValid,
@@ -130,6 +145,9 @@ impl OrderError {
             Self::InsufficientBalance | Self::PayoutInFlight => ErrorCode::InsufficientBalance,
             Self::AccountNotInBorrowersName => ErrorCode::InvalidBankAccountNumber,
             Self::RepaymentAmount { .. } => ErrorCode::RepaymentAmountOutOfRange,
+            Self::ContactHours { .. } => ErrorCode::ContactHours,
+            Self::ContactPerson => ErrorCode::ContactPerson,
+            Self::InvalidPromise { .. } => ErrorCode::InvalidPromise,
         }
     }
 }

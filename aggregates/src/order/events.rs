@@ -1,8 +1,10 @@
 //! Events of the Order aggregate (DESIGN.md "Aggregates and events").
 
+use super::collection::PromiseMaker;
 use super::commands::RepaymentSource;
 use super::loan::Installment;
 use super::reminder::ReminderKind;
+use crate::collections::{ContactBreach, ContactChannel, ContactOutcome, ContactPerson};
 use crate::pricing::{Disclosure, LoanTerms};
 use crate::types::{BankAccount, ImageRef, ResubmissionItem};
 use chrono::{DateTime, NaiveDate, Utc};
@@ -343,6 +345,92 @@ pub enum OrderEvent {
         /// When (the order's clock).
         at: DateTime<Utc>,
     },
+    /// The loan moved to another delinquency bucket (issue 53): recorded the day its
+    /// days past due cross a bound, or when a payment moves them back.
+    DelinquencyChanged {
+        /// The bucket's name (`current`, `1-30`, …, `over 180`).
+        bucket: String,
+        /// Days past due on `on`.
+        days_past_due: u32,
+        /// The days past due at which it leaves this bucket (`None`: the last one).
+        leaves_at: Option<u32>,
+        /// The day (UTC).
+        on: NaiveDate,
+    },
+    /// A collector contacted the borrower about the debt (P15 allowed it).
+    ContactLogged {
+        /// The officer.
+        officer_id: Uuid,
+        /// How.
+        channel: ContactChannel,
+        /// With whom.
+        person: ContactPerson,
+        /// What came of it.
+        outcome: ContactOutcome,
+        /// The officer's note (internal).
+        note: String,
+        /// The next action's day, if planned.
+        next_action_on: Option<NaiveDate>,
+        /// Days past due at the contact.
+        days_past_due: u32,
+        /// The day on the borrower's local clock (the once-a-day rule).
+        local_day: NaiveDate,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// A contact the fair-collection guard refused (P15, 50001/50002), kept for the
+    /// audit trail; nothing else changes.
+    ContactRefused {
+        /// The officer who tried.
+        officer_id: Uuid,
+        /// How.
+        channel: ContactChannel,
+        /// With whom.
+        person: ContactPerson,
+        /// The rule it broke.
+        breach: ContactBreach,
+        /// Days past due at the attempt.
+        days_past_due: u32,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// The loan was assigned to a collector (`None`: unassigned).
+    CollectorAssigned {
+        /// The collector.
+        collector: Option<Uuid>,
+        /// The officer who assigned it.
+        by: Uuid,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// The borrower stated whether other hours suit them for contacts (P15, `PH`).
+    ContactHoursChosen {
+        /// True: contacts outside 06:00–22:00 are welcome.
+        any_hours: bool,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// A promise to pay (issue 53): `amount` by the end of `date`.
+    PromiseMade {
+        /// Amount promised.
+        amount: Decimal,
+        /// The day (UTC) by which it is paid.
+        date: NaiveDate,
+        /// Who made it.
+        by: PromiseMaker,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// The open promise was kept (the payments by its date covered it, or the loan
+    /// was repaid) or broken (its date passed without).
+    PromiseSettled {
+        /// Kept or broken.
+        kept: bool,
+        /// Paid towards it by its date.
+        paid: Decimal,
+        /// When it was decided.
+        at: DateTime<Utc>,
+    },
     /// Everything owed was paid (→ 10). What the payoff did not charge is waived (P12).
     LoanRepaid {
         /// Interest not charged (prepayment or cooling-off).
@@ -383,6 +471,13 @@ impl DomainEvent for OrderEvent {
             Self::OverdueReversed { .. } => "OverdueReversed",
             Self::ReminderDue { .. } => "ReminderDue",
             Self::LoanRepaid { .. } => "LoanRepaid",
+            Self::DelinquencyChanged { .. } => "DelinquencyChanged",
+            Self::ContactLogged { .. } => "ContactLogged",
+            Self::ContactRefused { .. } => "ContactRefused",
+            Self::CollectorAssigned { .. } => "CollectorAssigned",
+            Self::ContactHoursChosen { .. } => "ContactHoursChosen",
+            Self::PromiseMade { .. } => "PromiseMade",
+            Self::PromiseSettled { .. } => "PromiseSettled",
         };
         name.to_string()
     }

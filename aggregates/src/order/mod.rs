@@ -20,6 +20,7 @@
 
 mod aggregate;
 mod application;
+mod collection;
 mod commands;
 mod errors;
 mod events;
@@ -37,6 +38,9 @@ mod tests;
 
 pub use aggregate::{Order, PaymentSession, PayoutAttempt, Refusal, Resubmission, SessionStatus};
 pub use application::{quote, Quote};
+pub use collection::{
+    contact_refusal, Collection, Contact, Promise, PromiseMaker, MAX_PROMISE_DAYS,
+};
 pub use commands::{
     OrderCommand, RepaymentSource, MANUAL_FOUR_EYES_ABOVE, OFFER_EXPIRY_GRACE_MINUTES,
     PAYMENT_SESSION_MINUTES,

@@ -406,10 +406,12 @@ impl Order {
                 payment_ref,
                 amount,
                 allocations,
+                at,
                 ..
             } => {
                 self.manual_proposals.remove(&payment_ref);
                 self.payment_refs.insert(payment_ref);
+                self.credit_promise(amount, at);
                 if let Some(loan) = &mut self.loan {
                     loan.repaid += amount;
                     loan.pay(&allocations);

@@ -137,7 +137,9 @@ impl Order {
             .filter(|(first, last)| *first >= paid_on && horizon.is_none_or(|day| *last >= day))
             .map(|(first, _)| first);
         let accruals = owed().filter_map(|i| accrual_day(loan, i));
-        reminders.chain(accruals).min()
+        // A bucket move or a promise's date passing (issue 53), also `AccrueOverdue`'s.
+        let collection = self.next_collection_day();
+        reminders.chain(accruals).chain(collection).min()
     }
 }
 

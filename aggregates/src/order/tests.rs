@@ -16,6 +16,8 @@ use rust_decimal_macros::dec;
 use std::sync::Arc;
 use uuid::Uuid;
 
+mod collection;
+
 type OrderTest = TestFramework<Order>;
 
 fn order_id() -> Uuid {
@@ -1401,6 +1403,12 @@ fn an_installment_past_its_due_day_is_overdue_and_charged_per_day() {
                 through: day(3),
                 amount: dec!(13.49)
             },
+            OrderEvent::DelinquencyChanged {
+                bucket: "1-30".to_string(),
+                days_past_due: 2,
+                leaves_at: Some(31),
+                on: day(3)
+            },
         ]
     );
 }
@@ -1456,10 +1464,18 @@ fn with_no_overdue_rate_nothing_is_charged_only_marked() {
     let events = run(test_at(at(2)), disbursed(), OrderCommand::AccrueOverdue);
     assert_eq!(
         events,
-        vec![OrderEvent::InstallmentOverdue {
-            period: 1,
-            due_date: at(1).date_naive()
-        }]
+        vec![
+            OrderEvent::InstallmentOverdue {
+                period: 1,
+                due_date: at(1).date_naive()
+            },
+            OrderEvent::DelinquencyChanged {
+                bucket: "1-30".to_string(),
+                days_past_due: 1,
+                leaves_at: Some(31),
+                on: at(2).date_naive()
+            },
+        ]
     );
 }
 
@@ -1550,6 +1566,13 @@ fn a_payment_that_arrived_on_the_due_day_is_charged_no_overdue_fee_however_late_
                 }],
                 source: RepaymentSource::Recharge,
                 at: arrived,
+            },
+            // The scheduler had moved the loan to 1-30; the payment moves it back.
+            OrderEvent::DelinquencyChanged {
+                bucket: "current".to_string(),
+                days_past_due: 0,
+                leaves_at: Some(1),
+                on: day2,
             },
         ]
     );
@@ -2689,8 +2712,12 @@ fn the_next_scheduled_day_is_never_after_a_day_the_scheduler_records_something()
     // k − 3, k − 1 and k + 1, and marked overdue on day k + 1; the last is day 7.
     let (history, busy) = scheduler_days(demo_product(), disbursed(), 20, &[]);
     assert_eq!(busy, (0..=7).collect::<Vec<_>>());
-    // Every reminder is recorded and nothing accrues without a rate: no day will come.
-    assert_eq!(fold(history).next_scheduled_day(), None);
+    // Every reminder is recorded and nothing accrues without a rate: the next day is
+    // the one installment 1 (due on day 1) turns 31 days past due (issue 53's buckets).
+    assert_eq!(
+        fold(history).next_scheduled_day(),
+        Some(at(32).date_naive())
+    );
 }
 
 #[test]
@@ -2702,8 +2729,8 @@ fn with_an_overdue_rate_the_order_is_due_every_day_until_the_cap() {
     assert_eq!(order.loan.as_ref().unwrap().fees_charged(), dec!(80));
     assert_eq!(
         order.next_scheduled_day(),
-        None,
-        "capped: nothing left to charge"
+        Some(at(32).date_naive()),
+        "capped: nothing left to charge, only the next bucket"
     );
     // Fees on days 2 to 4 (the cap is reached on day 4), reminders through day 7.
     assert_eq!(busy, (0..=7).collect::<Vec<_>>());
@@ -2714,7 +2741,7 @@ fn with_an_overdue_rate_the_order_is_due_every_day_until_the_cap() {
     assert_eq!(busy, (0..=12).collect::<Vec<_>>());
     let order = fold(history);
     assert_eq!(order.loan.as_ref().unwrap().fees_charged(), dec!(640));
-    assert_eq!(order.next_scheduled_day(), None);
+    assert_eq!(order.next_scheduled_day(), Some(at(32).date_naive()));
 }
 
 #[test]
@@ -2724,7 +2751,7 @@ fn after_an_outage_missed_reminders_do_not_keep_the_order_due() {
     let (history, busy) = scheduler_days(demo_product(), disbursed(), 20, &[1, 2, 3, 4]);
     let order = fold(history.clone());
     assert!(!order.reminders.contains(&(5, ReminderKind::DueIn3Days)));
-    assert_eq!(order.next_scheduled_day(), None);
+    assert_eq!(order.next_scheduled_day(), Some(at(32).date_naive()));
     // Day 5 makes up what is still open (the 1-day reminders of installments 5 and 6,
     // the overdue reminders of 1 to 4); days 6 and 7 are installment 5's and 6's
     // overdue days.
@@ -2761,9 +2788,10 @@ fn a_fee_that_rounds_to_nothing_does_not_keep_the_order_due() {
     let order = fold(history.clone());
     assert_eq!(order.status, OrderStatus::Disbursed);
     assert_eq!(order.outstanding(), dec!(4));
-    assert_eq!(order.next_scheduled_day(), None);
-    // And no later day records anything.
-    let (_, busy) = scheduler_days(product, history, 20, &[]);
+    // Only the day installment 6 (due on day 6) turns 31 days past due.
+    assert_eq!(order.next_scheduled_day(), Some(at(37).date_naive()));
+    // And no later day records anything (days 9 to 20: still 1-30).
+    let (_, busy) = scheduler_days(product, history, 20, &(0..=8).collect::<Vec<_>>());
     assert_eq!(busy, Vec::<u64>::new());
 }
 

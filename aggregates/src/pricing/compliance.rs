@@ -117,6 +117,11 @@ pub trait CompliancePolicy: Send + Sync {
     /// Checks one loan: `principal` under `terms`.
     fn check_loan(&self, principal: Decimal, terms: &LoanTerms) -> Result<(), ComplianceBreach>;
 
+    /// The fair-collection hours (P15): `PH`'s unless the profile says otherwise.
+    fn contact_rules(&self) -> crate::collections::ContactRules {
+        crate::collections::ContactRules::ph()
+    }
+
     /// Checks every amount and period a product allows (configuration load).
     fn check_product(&self, product: &Product) -> Result<(), ComplianceBreach> {
         for config in &product.rate_configs {
@@ -180,6 +185,14 @@ impl ComplianceProfile {
 impl CompliancePolicy for ComplianceProfile {
     fn check_loan(&self, principal: Decimal, terms: &LoanTerms) -> Result<(), ComplianceBreach> {
         check_loan_against(&self.caps(), principal, terms)
+    }
+
+    /// `TH`: the Bank of Thailand's hours; `PH` and a custom profile: SEC MC 18's.
+    fn contact_rules(&self) -> crate::collections::ContactRules {
+        match self {
+            Self::Th => crate::collections::ContactRules::th(),
+            Self::Ph | Self::Custom(_) => crate::collections::ContactRules::ph(),
+        }
     }
 }
 

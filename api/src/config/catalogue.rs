@@ -61,6 +61,10 @@ impl ProductCatalogue for Configured {
     fn lender(&self) -> Lender {
         self.config.lender.clone()
     }
+
+    fn delinquency_buckets(&self) -> aggregates::collections::Buckets {
+        self.config.delinquency_buckets.clone()
+    }
 }
 
 impl ReferenceData for Configured {

@@ -204,6 +204,11 @@ pub struct LendingConfig {
     /// server at start-up.
     #[serde(default = "utc_zone")]
     pub time_zone: chrono_tz::Tz,
+    /// The delinquency buckets' highest days past due, ascending from 0 (issue 53;
+    /// default `[0, 30, 60, 90, 180]`: current, 1–30, 31–60, 61–90, 91–180, over 180).
+    /// Anything else stops the server at start-up.
+    #[serde(default)]
+    pub delinquency_buckets: aggregates::collections::Buckets,
     /// Whether registration needs an invite code (default true).
     #[serde(default = "yes")]
     pub invite_code_required: bool,
@@ -612,6 +617,21 @@ mod tests {
         value.as_object_mut().unwrap().remove("time_zone");
         let default = LendingConfig::load(&value.to_string(), &ComplianceProfile::Ph).unwrap();
         assert_eq!(default.time_zone, chrono_tz::UTC);
+    }
+
+    #[test]
+    fn delinquency_buckets_ascend_from_0_or_the_server_does_not_start() {
+        let config = LendingConfig::load(DEMO_CONFIG, &ComplianceProfile::Ph).unwrap();
+        assert_eq!(config.delinquency_buckets.bucket(45), "31-60");
+        let mut value: Json = serde_json::from_str(DEMO_CONFIG).unwrap();
+        value["delinquency_buckets"] = serde_json::json!([0, 7, 30]);
+        let custom = LendingConfig::load(&value.to_string(), &ComplianceProfile::Ph).unwrap();
+        assert_eq!(custom.delinquency_buckets.bucket(8), "8-30");
+        for bad in [serde_json::json!([5, 30]), serde_json::json!([0, 30, 10])] {
+            value["delinquency_buckets"] = bad;
+            let refused = LendingConfig::load(&value.to_string(), &ComplianceProfile::Ph);
+            assert!(refused.is_err(), "{refused:?}");
+        }
     }
 
     #[test]

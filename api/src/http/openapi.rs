@@ -77,6 +77,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
     document.merge(routes::borrower::credentials::Doc::openapi());
     document.merge(routes::borrower::notices::Doc::openapi());
     document.merge(routes::borrower::loan::Doc::openapi());
+    document.merge(routes::borrower::collection::Doc::openapi());
     document.merge(routes::files::Doc::openapi());
     document.merge(routes::borrower::pay::Doc::openapi());
     document.merge(routes::borrower::sms_inbox::Doc::openapi());

@@ -20,6 +20,7 @@ use crate::projection::{
 };
 use crate::rows::{Kind, Row, RowStore, TableSpec, Value};
 use crate::store::StoredEvent;
+use crate::views::collections::CollectionEntry;
 use crate::views::{Installment, OrderDoc, TimelineDetail, TimelineEntry};
 
 /// `order_detail`: the whole order (`/loan/orderInfo`).
@@ -164,7 +165,14 @@ pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
         | OrderEvent::PaymentRefundDue { at, .. }
         | OrderEvent::ManualRepaymentProposed { at, .. }
         | OrderEvent::ReminderDue { at, .. }
-        | OrderEvent::LoanRepaid { at, .. } => *at,
+        | OrderEvent::LoanRepaid { at, .. }
+        | OrderEvent::ContactLogged { at, .. }
+        | OrderEvent::ContactRefused { at, .. }
+        | OrderEvent::CollectorAssigned { at, .. }
+        | OrderEvent::ContactHoursChosen { at, .. }
+        | OrderEvent::PromiseMade { at, .. }
+        | OrderEvent::PromiseSettled { at, .. } => *at,
+        OrderEvent::DelinquencyChanged { on, .. } => day_start(*on),
         OrderEvent::PayoutSucceeded { paid_at, .. } => *paid_at,
         OrderEvent::InstallmentOverdue { due_date, .. } => {
             day_start(due_date.succ_opt().unwrap_or(*due_date))
@@ -369,7 +377,22 @@ fn timeline_detail(event: &OrderEvent) -> TimelineDetail {
             period: Some(*period),
             ..none
         },
+        OrderEvent::PromiseMade { amount, date, .. } => TimelineDetail {
+            amount: money(amount),
+            due_date: Some(day_text(*date)),
+            ..none
+        },
+        OrderEvent::PromiseSettled { kept, paid, .. } => TimelineDetail {
+            amount: money(paid),
+            kept: Some(*kept),
+            ..none
+        },
         OrderEvent::LoanCancelled { .. }
+        | OrderEvent::ContactHoursChosen { .. }
+        | OrderEvent::DelinquencyChanged { .. }
+        | OrderEvent::ContactLogged { .. }
+        | OrderEvent::ContactRefused { .. }
+        | OrderEvent::CollectorAssigned { .. }
         | OrderEvent::OfferExpired { .. }
         | OrderEvent::ReviewStarted { .. }
         | OrderEvent::Resubmitted { .. }
@@ -379,7 +402,184 @@ fn timeline_detail(event: &OrderEvent) -> TimelineDetail {
     }
 }
 
-static TABLES: [&TableSpec; 9] = [
+/// `collection_queue`: one row per disbursed loan (issue 53); days past due and the
+/// bucket are computed when read, from `oldest_unpaid_due`.
+pub static COLLECTION_QUEUE: TableSpec = TableSpec {
+    name: "collection_queue",
+    key_len: 1,
+    columns: &[
+        ("order_id", Kind::Text),
+        ("user_id", Kind::Text),
+        ("status", Kind::Int),
+        ("oldest_unpaid_due", Kind::Text),
+        ("overdue_amount", Kind::Text),
+        ("outstanding", Kind::Text),
+        ("bucket", Kind::Text),
+        ("collector", Kind::Text),
+        ("last_contact_at", Kind::Text),
+        ("last_outcome", Kind::Text),
+        ("promise_amount", Kind::Text),
+        ("promise_date", Kind::Text),
+        ("next_action_on", Kind::Text),
+    ],
+};
+
+/// `collection_log`: a loan's collection record, one [`CollectionEntry`] per event.
+pub static COLLECTION_LOG: TableSpec = TableSpec {
+    name: "collection_log",
+    key_len: 2,
+    columns: &[
+        ("order_id", Kind::Text),
+        ("sequence", Kind::Int),
+        ("at", Kind::Text),
+        ("event_type", Kind::Text),
+        ("actor", Kind::Text),
+        ("doc", Kind::Text),
+    ],
+};
+
+/// The collection record's entry of a collection event; `None` for other events.
+fn collection_entry(event: &OrderEvent, at: &str, actor: &str) -> Option<CollectionEntry> {
+    let entry = CollectionEntry {
+        at: at.to_string(),
+        event_type: String::new(),
+        actor: actor.to_string(),
+        ..CollectionEntry::default()
+    };
+    let entry = match event {
+        OrderEvent::ContactLogged {
+            channel,
+            person,
+            outcome,
+            note,
+            next_action_on,
+            days_past_due,
+            ..
+        } => CollectionEntry {
+            channel: Some(*channel),
+            person: Some(*person),
+            outcome: Some(*outcome),
+            note: Some(note.clone()),
+            date: next_action_on.map(day_text),
+            days_past_due: Some(*days_past_due),
+            ..entry
+        },
+        OrderEvent::ContactRefused {
+            channel,
+            person,
+            breach,
+            days_past_due,
+            ..
+        } => CollectionEntry {
+            channel: Some(*channel),
+            person: Some(*person),
+            breach: Some(breach.clone()),
+            days_past_due: Some(*days_past_due),
+            ..entry
+        },
+        OrderEvent::CollectorAssigned { collector, .. } => CollectionEntry {
+            collector: Some(collector.map(|id| id.to_string()).unwrap_or_default()),
+            ..entry
+        },
+        OrderEvent::ContactHoursChosen { any_hours, .. } => CollectionEntry {
+            any_hours: Some(*any_hours),
+            ..entry
+        },
+        OrderEvent::PromiseMade { amount, date, .. } => CollectionEntry {
+            amount: Some(money_text(*amount)),
+            date: Some(day_text(*date)),
+            ..entry
+        },
+        OrderEvent::PromiseSettled { kept, paid, .. } => CollectionEntry {
+            amount: Some(money_text(*paid)),
+            kept: Some(*kept),
+            ..entry
+        },
+        OrderEvent::DelinquencyChanged {
+            bucket,
+            days_past_due,
+            ..
+        } => CollectionEntry {
+            bucket: Some(bucket.clone()),
+            days_past_due: Some(*days_past_due),
+            ..entry
+        },
+        _ => return None,
+    };
+    Some(entry)
+}
+
+/// Staff-only events: in the collection record, not on the borrower's timeline.
+fn staff_only(event: &OrderEvent) -> bool {
+    matches!(
+        event,
+        OrderEvent::ContactLogged { .. }
+            | OrderEvent::ContactRefused { .. }
+            | OrderEvent::CollectorAssigned { .. }
+            | OrderEvent::DelinquencyChanged { .. }
+    )
+}
+
+/// The `collection_queue` row of a disbursed (or closed) loan.
+fn collection_row(order: &Order, order_id: &str, user_id: &str) -> Option<Row> {
+    let loan = order.loan.as_ref()?;
+    let unpaid = || loan.schedule.iter().filter(|i| !i.unpaid().is_zero());
+    let oldest = unpaid()
+        .map(|i| i.due_date)
+        .min()
+        .map(day_text)
+        .unwrap_or_default();
+    let overdue: Decimal = unpaid().filter(|i| i.overdue).map(|i| i.unpaid()).sum();
+    let collection = &order.collection;
+    let (contact_at, outcome) = collection.last_contact.map_or_else(
+        || (String::new(), String::new()),
+        |(at, outcome)| (time_text(at), enum_text(&outcome)),
+    );
+    let promise = collection.promise.as_ref();
+    Some(Row {
+        table: &COLLECTION_QUEUE,
+        values: vec![
+            order_id.into(),
+            user_id.into(),
+            i64::from(order.status.code()).into(),
+            oldest.into(),
+            money_text(overdue).into(),
+            money_text(order.outstanding()).into(),
+            collection
+                .bucket
+                .clone()
+                .unwrap_or_else(|| "current".to_string())
+                .into(),
+            collection
+                .collector
+                .map(|id| id.to_string())
+                .unwrap_or_default()
+                .into(),
+            contact_at.into(),
+            outcome.into(),
+            promise
+                .map(|p| money_text(p.amount))
+                .unwrap_or_default()
+                .into(),
+            promise.map(|p| day_text(p.date)).unwrap_or_default().into(),
+            collection
+                .next_action_on
+                .map(day_text)
+                .unwrap_or_default()
+                .into(),
+        ],
+    })
+}
+
+/// A unit enum's wire name (`no_answer`).
+fn enum_text<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+static TABLES: [&TableSpec; 11] = [
     &ORDER_DETAIL,
     &ORDER_LIST,
     &LOAN_PROGRESS,
@@ -389,6 +589,8 @@ static TABLES: [&TableSpec; 9] = [
     &TRANSACTIONS,
     &crate::read_models::notices::NOTICE,
     &crate::read_models::notices::NOTICE_SETTLED,
+    &COLLECTION_QUEUE,
+    &COLLECTION_LOG,
 ];
 
 #[async_trait]
@@ -473,25 +675,47 @@ async fn write_event_rows(
         _ => before.user_id,
     }
     .to_string();
-    let timeline = TimelineEntry {
-        at: at.to_string(),
-        detail: timeline_detail(payload),
-        sequence: event.sequence,
-        event_type: event.event_type.clone(),
-    };
-    store
-        .upsert(Row {
-            table: &ORDER_TIMELINE,
-            values: vec![
-                order_id.into(),
-                event.sequence.into(),
-                at.into(),
-                event.event_type.as_str().into(),
-                actor_of(event).into(),
-                to_json(&timeline).into(),
-            ],
-        })
-        .await?;
+    let actor = actor_of(event);
+    if let Some(entry) = collection_entry(payload, at, &actor) {
+        let entry = CollectionEntry {
+            event_type: event.event_type.clone(),
+            ..entry
+        };
+        store
+            .upsert(Row {
+                table: &COLLECTION_LOG,
+                values: vec![
+                    order_id.into(),
+                    event.sequence.into(),
+                    at.into(),
+                    event.event_type.as_str().into(),
+                    actor.as_str().into(),
+                    to_json(&entry).into(),
+                ],
+            })
+            .await?;
+    }
+    if !staff_only(payload) {
+        let timeline = TimelineEntry {
+            at: at.to_string(),
+            detail: timeline_detail(payload),
+            sequence: event.sequence,
+            event_type: event.event_type.clone(),
+        };
+        store
+            .upsert(Row {
+                table: &ORDER_TIMELINE,
+                values: vec![
+                    order_id.into(),
+                    event.sequence.into(),
+                    at.into(),
+                    event.event_type.as_str().into(),
+                    actor.as_str().into(),
+                    to_json(&timeline).into(),
+                ],
+            })
+            .await?;
+    }
     let movement = match payload {
         OrderEvent::PayoutSucceeded { disclosure, .. } => {
             Some(("disbursement", disclosure.net_amount))
@@ -550,6 +774,9 @@ async fn write_order_rows(
     let user_id = order.user_id.to_string();
     for settled in crate::read_models::notices::settled_rows(order_id, order) {
         store.upsert(settled).await?;
+    }
+    if let Some(row) = collection_row(order, order_id, &user_id) {
+        store.upsert(row).await?;
     }
     let applied_at = order.applied_at.map(time_text).unwrap_or_default();
     let status = i64::from(order.status.code());

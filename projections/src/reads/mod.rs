@@ -45,6 +45,7 @@ macro_rules! fetch_scalar {
 
 pub mod admin;
 pub mod borrower;
+pub mod collections;
 pub mod documents;
 pub mod export;
 pub mod inbox;

@@ -14,6 +14,7 @@
 //! `YYYY-MM-DD`.
 
 pub mod catalogue;
+pub mod collections;
 pub mod console;
 pub mod order;
 pub mod user;

@@ -127,7 +127,8 @@ pub struct Installment {
 pub struct TimelineDetail {
     /// LoanApplied, PayoutRequested, PayoutFailed, RepaymentReceived,
     /// OverdueFeeCharged, OverdueReversed (the fees taken back), PaymentSessionOpened,
-    /// PaymentSessionPaid, ManualRepaymentProposed, PaymentRefundDue, ReminderDue: money.
+    /// PaymentSessionPaid, ManualRepaymentProposed, PaymentRefundDue, ReminderDue,
+    /// PromiseMade (promised), PromiseSettled (paid towards it): money.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub amount: Option<String>,
@@ -147,7 +148,7 @@ pub struct TimelineDetail {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub cooling_off: Option<bool>,
-    /// InstallmentOverdue, ReminderDue: YYYY-MM-DD.
+    /// InstallmentOverdue, ReminderDue, PromiseMade (the promised day): YYYY-MM-DD.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub due_date: Option<String>,
@@ -163,6 +164,10 @@ pub struct TimelineDetail {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub interest_waived: Option<String>,
+    /// PromiseSettled: kept (true) or broken (issue 53).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub kept: Option<bool>,
     /// ReminderDue: which reminder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]

@@ -12,7 +12,8 @@
 //!
 //! One file a job: `session` (login, logout), `review` (the queue and its commands),
 //! `history` (an order's replayed history), `users` (identity, holds, erasure),
-//! `repayments` (manual repayments), `ledger` (journal, trial balance); the helpers
+//! `repayments` (manual repayments), `collections` (late loans: queue, record,
+//! contacts, assignment, promises; issue 53), `ledger` (journal, trial balance); the helpers
 //! they share are here.
 
 use aggregates::order::{Order, OrderCommand, OrderEvent, RepaymentSource};
@@ -47,6 +48,7 @@ use projections::views::console::{
 };
 use projections::views::{AccountLock, OrderDoc, UserDoc};
 
+mod collections;
 mod history;
 mod ledger;
 mod repayments;
@@ -86,6 +88,11 @@ pub fn router() -> Router<AppState> {
             "/admin/api/repayments/manual",
             post(repayments::manual_repayment),
         )
+        .route("/admin/api/collections/queue", post(collections::queue))
+        .route("/admin/api/collections/record", post(collections::record))
+        .route("/admin/api/collections/contact", post(collections::contact))
+        .route("/admin/api/collections/assign", post(collections::assign))
+        .route("/admin/api/collections/promise", post(collections::promise))
         .route("/admin/api/ledger/journal", post(ledger::journal))
         .route(
             "/admin/api/ledger/trialBalance",
@@ -113,6 +120,11 @@ pub fn router() -> Router<AppState> {
     users::release_hold,
     users::erase_personal_data,
     repayments::manual_repayment,
+    collections::queue,
+    collections::record,
+    collections::contact,
+    collections::assign,
+    collections::promise,
     ledger::journal,
     ledger::trial_balance
 ))]

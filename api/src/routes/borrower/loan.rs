@@ -354,10 +354,10 @@ async fn order_list(
 
 #[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct OrderBody {
+pub(super) struct OrderBody {
     /// The order; omitted or empty: the borrower's latest.
     #[serde(default)]
-    loan_order_id: Option<String>,
+    pub(super) loan_order_id: Option<String>,
 }
 
 #[utoipa::path(
@@ -612,9 +612,6 @@ async fn cancel(
     own_order_command(&state, &token, &body, || OrderCommand::Cancel).await
 }
 
-/// Sends `command` to the borrower's own order named in `body` (their latest when
-/// none is named), as the borrower; answers `data: null`. 40007 when the order is not
-/// theirs; the Order decides everything else.
 /// The borrower and the order `body` names, which must be the borrower's own (40007).
 async fn own_order_ids(
     state: &AppState,
@@ -629,7 +626,10 @@ async fn own_order_ids(
     Ok((user_id, order_id))
 }
 
-async fn own_order_command(
+/// Sends `command` to the borrower's own order named in `body` (their latest when
+/// none is named), as the borrower; answers `data: null`. 40007 when the order is not
+/// theirs; the Order decides everything else.
+pub(super) async fn own_order_command(
     state: &AppState,
     token: &BorrowerToken,
     body: &OrderBody,

@@ -1,0 +1,363 @@
+//! Given-when-then tests of a late loan's collection (issue 53): days past due and
+//! buckets, the fair-collection guard (P15), promises to pay.
+
+use super::*;
+use crate::collections::{ContactBreach, ContactChannel, ContactOutcome, ContactPerson};
+use chrono::NaiveDate;
+
+/// Installment 1 of [`disbursed`] is due on 2026-11-23 (day 1).
+fn day(n: u64) -> NaiveDate {
+    at(n).date_naive()
+}
+
+/// Manila local time `hh:mm` on the UTC day `n` days after the test day (Manila is
+/// UTC+8, so the same date for hours from 08:00).
+fn manila(n: u64, hour: u32, minute: u32) -> DateTime<Utc> {
+    let local = day(n).and_hms_opt(hour, minute, 0).unwrap();
+    chrono_tz::Asia::Manila
+        .from_local_datetime(&local)
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+fn overdue_marks(days: u64) -> Vec<OrderEvent> {
+    let mut given = disbursed();
+    given.extend(run(
+        test_at(at(days)),
+        disbursed(),
+        OrderCommand::AccrueOverdue,
+    ));
+    given
+}
+
+fn contact(person: ContactPerson) -> OrderCommand {
+    OrderCommand::LogContact(Contact {
+        officer_id: auditor_1(),
+        channel: ContactChannel::Call,
+        person,
+        outcome: ContactOutcome::Reached,
+        note: "will pay on Friday".to_string(),
+        next_action_on: None,
+    })
+}
+
+fn promise(amount: Decimal, date: NaiveDate) -> OrderCommand {
+    OrderCommand::PromiseToPay {
+        amount,
+        date,
+        by: PromiseMaker::Borrower,
+    }
+}
+
+#[test]
+fn the_first_late_day_moves_the_loan_from_current_to_1_30() {
+    let events = run(test_at(at(2)), disbursed(), OrderCommand::AccrueOverdue);
+    assert_eq!(
+        events.last(),
+        Some(&OrderEvent::DelinquencyChanged {
+            bucket: "1-30".to_string(),
+            days_past_due: 1,
+            leaves_at: Some(31),
+            on: day(2),
+        })
+    );
+    // The next day nothing moves: still 1-30.
+    let mut given = disbursed();
+    given.extend(events);
+    let again = run(test_at(at(3)), given, OrderCommand::AccrueOverdue);
+    assert!(!again
+        .iter()
+        .any(|e| matches!(e, OrderEvent::DelinquencyChanged { .. })));
+}
+
+#[test]
+fn the_bucket_moves_the_day_days_past_due_cross_a_bound_and_the_scheduler_is_asked_then() {
+    let given = overdue_marks(2);
+    // Installment 1 was due on day 1: 31 days past due on day 32.
+    assert_eq!(fold(given.clone()).next_collection_day(), Some(day(32)));
+    let events = run(test_at(at(32)), given, OrderCommand::AccrueOverdue);
+    assert!(events.contains(&OrderEvent::DelinquencyChanged {
+        bucket: "31-60".to_string(),
+        days_past_due: 31,
+        leaves_at: Some(61),
+        on: day(32),
+    }));
+}
+
+#[test]
+fn a_payment_that_clears_what_is_overdue_returns_the_loan_to_current() {
+    let given = overdue_marks(2);
+    // Installment 1: 13,493.3, overdue since day 2.
+    let events = run(test_at(at(2)), given, repay("r1", dec!(13493.3)));
+    assert_eq!(
+        events.last(),
+        Some(&OrderEvent::DelinquencyChanged {
+            bucket: "current".to_string(),
+            days_past_due: 0,
+            leaves_at: Some(1),
+            on: day(2),
+        })
+    );
+}
+
+#[test]
+fn days_past_due_are_the_age_of_the_oldest_installment_not_paid_in_full() {
+    let order = fold(disbursed());
+    assert_eq!(order.days_past_due(day(1)), 0); // due today
+    assert_eq!(order.days_past_due(day(2)), 1);
+    assert_eq!(order.days_past_due(day(11)), 10);
+    // Nothing is past due before the payout or on a closed loan.
+    assert_eq!(fold(approved(dec!(80000), 6)).days_past_due(day(11)), 0);
+}
+
+#[test]
+fn a_contact_at_22_30_manila_is_refused_at_10_days_past_due_and_recorded_p15() {
+    let now = manila(11, 22, 30); // 10 days past due
+    let events = run(
+        test_at(now),
+        overdue_marks(2),
+        contact(ContactPerson::Borrower),
+    );
+    let breach = ContactBreach::Hours {
+        window: "06:00–22:00".to_string(),
+    };
+    assert_eq!(
+        events,
+        vec![OrderEvent::ContactRefused {
+            officer_id: auditor_1(),
+            channel: ContactChannel::Call,
+            person: ContactPerson::Borrower,
+            breach: breach.clone(),
+            days_past_due: 10,
+            at: now,
+        }]
+    );
+    assert_eq!(contact_refusal(&breach).code().code(), 50001);
+}
+
+#[test]
+fn a_contact_at_22_30_manila_is_allowed_above_15_days_past_due_p15() {
+    let now = manila(17, 22, 30); // 16 days past due
+    let events = run(
+        test_at(now),
+        overdue_marks(2),
+        contact(ContactPerson::Borrower),
+    );
+    assert!(matches!(
+        events.as_slice(),
+        [OrderEvent::ContactLogged {
+            days_past_due: 16,
+            ..
+        }]
+    ));
+}
+
+#[test]
+fn a_contact_at_22_30_is_allowed_when_the_borrower_chose_other_hours_p15() {
+    let mut given = overdue_marks(2);
+    given.extend(run(
+        test_at(at(3)),
+        given.clone(),
+        OrderCommand::ChooseContactHours { any_hours: true },
+    ));
+    let events = run(
+        test_at(manila(11, 22, 30)),
+        given,
+        contact(ContactPerson::Borrower),
+    );
+    assert!(matches!(
+        events.as_slice(),
+        [OrderEvent::ContactLogged { .. }]
+    ));
+}
+
+#[test]
+fn an_emergency_contact_is_never_contacted_about_the_debt_p15() {
+    for person in [ContactPerson::EmergencyContact, ContactPerson::Other] {
+        let events = run(
+            test_at(manila(40, 12, 0)),
+            overdue_marks(2),
+            contact(person),
+        );
+        assert!(
+            matches!(
+                events.as_slice(),
+                [OrderEvent::ContactRefused {
+                    breach: ContactBreach::Person,
+                    ..
+                }]
+            ),
+            "{person:?}"
+        );
+    }
+    assert_eq!(contact_refusal(&ContactBreach::Person).code().code(), 50002);
+}
+
+#[test]
+fn under_th_a_second_contact_the_same_day_is_refused_p15() {
+    let services = |now| OrderServices {
+        compliance: Arc::new(ComplianceProfile::Th),
+        ..order_services(Arc::new(FixedClock::at(now)))
+    };
+    // Wednesday 2026-12-02, 10:00 and 15:00 in Bangkok (UTC+7).
+    let bangkok = |hour| {
+        chrono_tz::Asia::Bangkok
+            .with_ymd_and_hms(2026, 12, 2, hour, 0, 0)
+            .unwrap()
+            .with_timezone(&Utc)
+    };
+    let mut given = overdue_marks(2);
+    let first = OrderTest::with(services(bangkok(10)))
+        .given(given.clone())
+        .when(contact(ContactPerson::Borrower))
+        .inspect_result()
+        .unwrap();
+    assert!(matches!(
+        first.as_slice(),
+        [OrderEvent::ContactLogged { .. }]
+    ));
+    given.extend(first);
+    let second = OrderTest::with(services(bangkok(15)))
+        .given(given)
+        .when(contact(ContactPerson::Borrower))
+        .inspect_result()
+        .unwrap();
+    assert!(matches!(
+        second.as_slice(),
+        [OrderEvent::ContactRefused {
+            breach: ContactBreach::Hours { .. },
+            ..
+        }]
+    ));
+}
+
+#[test]
+fn a_contact_is_logged_only_on_a_disbursed_loan_with_a_short_note() {
+    test()
+        .given(approved(dec!(80000), 6))
+        .when(contact(ContactPerson::Borrower))
+        .then_expect_error(OrderError::WrongStatus {
+            status: 9,
+            action: "log a collection contact on",
+        });
+    let long = OrderCommand::LogContact(Contact {
+        note: "x".repeat(501),
+        ..match contact(ContactPerson::Borrower) {
+            OrderCommand::LogContact(c) => c,
+            _ => unreachable!(),
+        }
+    });
+    let result = test_at(manila(5, 12, 0))
+        .given(overdue_marks(2))
+        .when(long)
+        .inspect_result();
+    assert!(matches!(result, Err(OrderError::InvalidInput(_))));
+}
+
+#[test]
+fn a_promise_to_pay_is_for_what_is_owed_by_a_day_within_30_days_50004() {
+    let given = overdue_marks(2);
+    let events = run(test_at(at(2)), given.clone(), promise(dec!(5000), day(5)));
+    assert_eq!(
+        events,
+        vec![OrderEvent::PromiseMade {
+            amount: dec!(5000),
+            date: day(5),
+            by: PromiseMaker::Borrower,
+            at: at(2),
+        }]
+    );
+    for (amount, date) in [
+        (dec!(0), day(5)),
+        (dec!(90000), day(5)),
+        (dec!(100.001), day(5)),
+        (dec!(5000), day(1)),
+        (dec!(5000), day(33)),
+    ] {
+        let result = test_at(at(2))
+            .given(given.clone())
+            .when(promise(amount, date))
+            .inspect_result();
+        assert!(
+            matches!(result, Err(OrderError::InvalidPromise { .. })),
+            "{amount} {date}"
+        );
+    }
+    // One open promise at a time.
+    let mut with_promise = given;
+    with_promise.extend(events);
+    let second = test_at(at(2))
+        .given(with_promise)
+        .when(promise(dec!(100), day(6)))
+        .inspect_result();
+    assert_eq!(second.unwrap_err().code().code(), 50004);
+}
+
+#[test]
+fn a_promise_is_kept_by_the_payments_by_its_day_and_changes_nothing_owed_p16() {
+    let mut given = overdue_marks(2);
+    let owed = fold(given.clone()).outstanding();
+    given.extend(run(
+        test_at(at(2)),
+        given.clone(),
+        promise(dec!(5000), day(5)),
+    ));
+    assert_eq!(
+        fold(given.clone()).outstanding(),
+        owed,
+        "promising costs nothing"
+    );
+    let partial = run(test_at(at(3)), given.clone(), repay("r1", dec!(3000)));
+    assert!(!partial
+        .iter()
+        .any(|e| matches!(e, OrderEvent::PromiseSettled { .. })));
+    given.extend(partial);
+    let rest = run(test_at(at(4)), given.clone(), repay("r2", dec!(2000)));
+    assert!(rest.contains(&OrderEvent::PromiseSettled {
+        kept: true,
+        paid: dec!(5000),
+        at: at(4),
+    }));
+    given.extend(rest);
+    assert_eq!(fold(given).collection.promise, None);
+}
+
+#[test]
+fn a_promise_whose_day_passed_unpaid_is_broken_by_the_scheduler() {
+    let mut given = overdue_marks(2);
+    given.extend(run(
+        test_at(at(2)),
+        given.clone(),
+        promise(dec!(5000), day(5)),
+    ));
+    given.extend(run(test_at(at(3)), given.clone(), repay("r1", dec!(1000))));
+    let order = fold(given.clone());
+    assert!(order.next_scheduled_day().is_some_and(|d| d <= day(6)));
+    // On its day it is still open; the day after, broken.
+    let on_the_day = run(test_at(at(5)), given.clone(), OrderCommand::AccrueOverdue);
+    assert!(!on_the_day
+        .iter()
+        .any(|e| matches!(e, OrderEvent::PromiseSettled { .. })));
+    let after = run(test_at(at(6)), given, OrderCommand::AccrueOverdue);
+    assert!(after.contains(&OrderEvent::PromiseSettled {
+        kept: false,
+        paid: dec!(1000),
+        at: at(6),
+    }));
+}
+
+#[test]
+fn assigning_a_collector_twice_records_it_once() {
+    let assign = || OrderCommand::AssignCollector {
+        collector: Some(auditor_2()),
+        by: auditor_1(),
+    };
+    let mut given = overdue_marks(2);
+    let events = run(test_at(at(3)), given.clone(), assign());
+    assert_eq!(events.len(), 1);
+    given.extend(events);
+    test_at(at(3))
+        .given(given)
+        .when(assign())
+        .then_expect_events(vec![]);
+}

@@ -1,0 +1,290 @@
+//! The collections workbench (issue 53): the queue of late loans, a loan's collection
+//! record, and the collector's commands: log a contact (the fair-collection guard,
+//! P15, decides in the Order), assign a collector, take a promise to pay.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+use aggregates::collections::{ContactChannel, ContactOutcome, ContactPerson};
+use aggregates::order::{contact_refusal, Contact, PromiseMaker};
+use chrono::{Days, NaiveDate};
+use projections::reads::collections::{self as reads, CollectionFilter};
+use projections::views::collections::{
+    CollectionEntry, CollectionQueue, CollectionQueueItem, CollectionRecord,
+};
+
+/// The most loans one queue answer lists.
+const QUEUE_LIMIT: i64 = 200;
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct QueueBody {
+    /// Only this bucket (`1-30`, …; the answer's `buckets` lists them).
+    #[serde(default)]
+    bucket: Option<String>,
+    /// Only loans assigned to this collector id; `""` for the unassigned.
+    #[serde(default)]
+    collector: Option<String>,
+    /// Only loans whose next action falls on or before this day (YYYY-MM-DD).
+    #[serde(default)]
+    next_action_by: Option<NaiveDate>,
+}
+
+#[utoipa::path(
+    post,
+    path = "/admin/api/collections/queue",
+    tag = "auditor",
+    summary = "The collections queue",
+    description = "Disbursed loans with an installment past due, most days past due first \
+                   (at most 200), with the amount overdue, the outstanding, the last contact \
+                   and its outcome, any open promise to pay and the next action. Filters: \
+                   bucket, collector, next action by a day. 10004 for a bucket that is not \
+                   configured.",
+    security(("bearer" = [])),
+    request_body = Option<QueueBody>,
+    responses((status = 200, description = "Envelope, the queue", body = Envelope<CollectionQueue>))
+)]
+pub(super) async fn queue(
+    State(state): State<AppState>,
+    _auditor: Auditor,
+    OptionalJson(body): OptionalJson<QueueBody>,
+) -> Result<Response, ApiError> {
+    let buckets = &state.config.delinquency_buckets;
+    let today = state.now().date_naive();
+    let due_between = match body.bucket.as_deref().filter(|b| !b.is_empty()) {
+        None => None,
+        Some(name) => {
+            let (low, high) = buckets
+                .range(name)
+                .ok_or_else(|| ApiError::bad_input("bucket", "is not one of the buckets"))?;
+            let earliest = high
+                .and_then(|high| today.checked_sub_days(Days::new(u64::from(high))))
+                .unwrap_or(NaiveDate::MIN);
+            let latest = today
+                .checked_sub_days(Days::new(u64::from(low)))
+                .unwrap_or(NaiveDate::MIN);
+            Some((earliest, latest))
+        }
+    };
+    let filter = CollectionFilter {
+        due_between,
+        collector: body.collector,
+        next_action_by: body.next_action_by,
+    };
+    let rows = reads::queue(state.read_models(), today, &filter, QUEUE_LIMIT).await?;
+    let loans = rows
+        .into_iter()
+        .map(|row| {
+            let due = NaiveDate::parse_from_str(&row.oldest_unpaid_due, "%Y-%m-%d").ok();
+            let days_past_due = aggregates::collections::days_past_due(due, today);
+            CollectionQueueItem {
+                order_id: row.order_id,
+                order_no: row.order_no,
+                borrower_name: row.applicant_name,
+                days_past_due,
+                bucket: buckets.bucket(days_past_due),
+                overdue_amount: row.overdue_amount,
+                outstanding: row.outstanding,
+                collector: row.collector,
+                last_contact_at: row.last_contact_at,
+                last_outcome: row.last_outcome,
+                promise_amount: row.promise_amount,
+                promise_date: row.promise_date,
+                next_action_on: row.next_action_on,
+            }
+        })
+        .collect();
+    Ok(ok(CollectionQueue {
+        buckets: buckets.names(),
+        loans,
+    }))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct OrderBody {
+    order_id: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/admin/api/collections/record",
+    tag = "auditor",
+    summary = "A loan's collection record",
+    description = "Days past due and bucket today, whether the borrower chose other contact \
+                   hours, and every contact, refused contact, assignment, promise to pay \
+                   and bucket move, oldest first. 40007 unknown order.",
+    security(("bearer" = [])),
+    request_body = OrderBody,
+    responses((status = 200, description = "Envelope, the record", body = Envelope<CollectionRecord>))
+)]
+pub(super) async fn record(
+    State(state): State<AppState>,
+    _auditor: Auditor,
+    ApiJson(body): ApiJson<OrderBody>,
+) -> Result<Response, ApiError> {
+    let order_id = record_id(&body.order_id, "order")?;
+    // Days past due today come from the write side's schedule; the entries from the
+    // read model.
+    let order = load_order(&state, &order_id).await?;
+    let days_past_due = order.days_past_due(state.now().date_naive());
+    let entries = reads::record(state.read_models(), &order_id)
+        .await?
+        .iter()
+        .map(|doc| serde_json::from_str::<CollectionEntry>(doc))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(ok(CollectionRecord {
+        order_id,
+        days_past_due,
+        bucket: state.config.delinquency_buckets.bucket(days_past_due),
+        any_hours: order.collection.any_hours,
+        entries,
+    }))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct ContactBody {
+    order_id: String,
+    channel: ContactChannel,
+    /// Who was contacted: only `borrower` (or a named `guarantor`) about the debt.
+    person: ContactPerson,
+    outcome: ContactOutcome,
+    /// The officer's note, at most 500 characters.
+    #[serde(default)]
+    note: String,
+    /// The next action's day, YYYY-MM-DD, not in the past.
+    #[serde(default)]
+    next_action_on: Option<NaiveDate>,
+}
+
+#[utoipa::path(
+    post,
+    path = "/admin/api/collections/contact",
+    tag = "auditor",
+    summary = "Log a collection contact",
+    description = "Decided by the fair-collection guard (P15): 50001 outside the contact \
+                   hours (PH 06:00–22:00 Manila unless more than 15 days past due or the \
+                   borrower chose other hours; TH 08:00–20:00, 18:00 at weekends, once a \
+                   day), 50002 for anyone but the borrower or a named guarantor. A refused \
+                   attempt is kept in the record. 10004 a loan not disbursed, a note over \
+                   500 characters or a past next-action day; 40007 unknown order.",
+    security(("bearer" = [])),
+    request_body = ContactBody,
+    responses((status = 200, description = "Envelope, data null", body = Envelope<Null>))
+)]
+pub(super) async fn contact(
+    State(state): State<AppState>,
+    auditor: Auditor,
+    ApiJson(body): ApiJson<ContactBody>,
+) -> Result<Response, ApiError> {
+    let order_id = record_id(&body.order_id, "order")?;
+    let contact = Contact {
+        officer_id: auditor.auditor_id,
+        channel: body.channel,
+        person: body.person,
+        outcome: body.outcome,
+        note: body.note,
+        next_action_on: body.next_action_on,
+    };
+    let events = state
+        .execute(
+            &state.orders,
+            &order_id,
+            || OrderCommand::LogContact(contact.clone()),
+            Actor::Auditor(auditor.auditor_id),
+            &request_id(),
+        )
+        .await?;
+    // The refusal is recorded (audit trail) and answered with its code.
+    let refused = events.iter().find_map(|e| match &e.payload {
+        OrderEvent::ContactRefused { breach, .. } => Some(contact_refusal(breach)),
+        _ => None,
+    });
+    match refused {
+        Some(error) => Err(error.into()),
+        None => Ok(ok(Null)),
+    }
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct AssignBody {
+    order_id: String,
+    /// The collector's (auditor's) id; empty to unassign.
+    #[serde(default)]
+    collector: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/admin/api/collections/assign",
+    tag = "auditor",
+    summary = "Assign a late loan to a collector",
+    description = "A repeat changes nothing. 40007 unknown order or collector; 10004 a loan \
+                   not disbursed.",
+    security(("bearer" = [])),
+    request_body = AssignBody,
+    responses((status = 200, description = "Envelope, data null", body = Envelope<Null>))
+)]
+pub(super) async fn assign(
+    State(state): State<AppState>,
+    auditor: Auditor,
+    ApiJson(body): ApiJson<AssignBody>,
+) -> Result<Response, ApiError> {
+    let order_id = record_id(&body.order_id, "order")?;
+    let collector = match body.collector.trim() {
+        "" => None,
+        id => Some(Uuid::parse_str(id).map_err(|_| not_found("collector"))?),
+    };
+    if let Some(id) = collector {
+        let known = queries::auditor_names(state.read_models()).await?;
+        if !known.contains_key(&id.to_string()) {
+            return Err(not_found("collector"));
+        }
+    }
+    let by = auditor.auditor_id;
+    auditor_command(&state, &state.orders, &auditor, &order_id, || {
+        OrderCommand::AssignCollector { collector, by }
+    })
+    .await
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct PromiseBody {
+    order_id: String,
+    /// Amount promised: a decimal string, at most what is owed.
+    #[schema(value_type = String, pattern = r"^[0-9]{1,9}(\.[0-9]{1,2})?$", example = "1000.00")]
+    amount: Amount,
+    /// The day by which it is paid, YYYY-MM-DD, today to 30 days ahead.
+    date: NaiveDate,
+}
+
+#[utoipa::path(
+    post,
+    path = "/admin/api/collections/promise",
+    tag = "auditor",
+    summary = "Take a promise to pay",
+    description = "The borrower's promise, taken by the officer during a contact. 50004 when \
+                   the amount is not above 0 and at most what is owed, the day is not from \
+                   today to 30 days ahead, or a promise is already open; 10004 a loan not \
+                   disbursed; 40007 unknown order.",
+    security(("bearer" = [])),
+    request_body = PromiseBody,
+    responses((status = 200, description = "Envelope, data null", body = Envelope<Null>))
+)]
+pub(super) async fn promise(
+    State(state): State<AppState>,
+    auditor: Auditor,
+    ApiJson(body): ApiJson<PromiseBody>,
+) -> Result<Response, ApiError> {
+    let order_id = record_id(&body.order_id, "order")?;
+    let (amount, date) = (body.amount.value(), body.date);
+    let by = PromiseMaker::Officer {
+        officer_id: auditor.auditor_id,
+    };
+    auditor_command(&state, &state.orders, &auditor, &order_id, || {
+        OrderCommand::PromiseToPay { amount, date, by }
+    })
+    .await
+}
