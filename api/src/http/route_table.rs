@@ -31,7 +31,7 @@ const IDEMPOTENT: Flags = Flags {
 };
 
 /// The calls with a flag, and their flags.
-pub const ROUTES: [(&str, Flags); 17] = [
+pub const ROUTES: [(&str, Flags); 18] = [
     ("/jackey/user/register", LIMITED),
     ("/jackey/user/login", LIMITED),
     ("/jackey/user/resetPassword", LIMITED),
@@ -46,6 +46,7 @@ pub const ROUTES: [(&str, Flags); 17] = [
     ("/jackey/loan/apply", IDEMPOTENT),
     ("/jackey/loan/cancel", IDEMPOTENT),
     ("/jackey/loan/resubmit", IDEMPOTENT),
+    ("/jackey/loan/promiseToPay", IDEMPOTENT),
     ("/jackey/user/withdraw", IDEMPOTENT),
     ("/jackey/loan/recharge", IDEMPOTENT),
     ("/admin/api/repayments/manual", IDEMPOTENT),

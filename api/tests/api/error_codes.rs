@@ -37,7 +37,7 @@ on_both_stores!(
 );
 
 /// Every borrower call that needs a session.
-const BORROWER_CALLS: [&str; 20] = [
+const BORROWER_CALLS: [&str; 22] = [
     "/jackey/user/logout",
     "/jackey/user/info",
     "/jackey/user/update",
@@ -58,10 +58,12 @@ const BORROWER_CALLS: [&str; 20] = [
     "/jackey/user/getLastWithdrawError",
     "/jackey/user/withdraw",
     "/jackey/loan/recharge",
+    "/jackey/loan/promiseToPay",
+    "/jackey/loan/contactHours",
 ];
 
 /// Every auditor call but login.
-const AUDITOR_CALLS: [&str; 18] = [
+const AUDITOR_CALLS: [&str; 23] = [
     "/admin/api/logout",
     "/admin/api/orders/queue",
     "/admin/api/orders/detail",
@@ -78,6 +80,11 @@ const AUDITOR_CALLS: [&str; 18] = [
     "/admin/api/users/releaseHold",
     "/admin/api/users/erase",
     "/admin/api/repayments/manual",
+    "/admin/api/collections/queue",
+    "/admin/api/collections/record",
+    "/admin/api/collections/contact",
+    "/admin/api/collections/assign",
+    "/admin/api/collections/promise",
     "/admin/api/ledger/journal",
     "/admin/api/ledger/trialBalance",
 ];
@@ -189,7 +196,7 @@ async fn sessions_and_bodies(app: TestApp) {
         .chain(with_body(&BORROWER_CALLS, &borrower))
         .chain(with_body(&AUDITOR_CALLS, &auditor))
         .collect();
-    assert_eq!(bodies.len(), 8 + 14 + 16);
+    assert_eq!(bodies.len(), 8 + 16 + 21);
     for (path, token) in bodies {
         let answer = app
             .post_raw(path, token.as_deref(), "{not json".into())

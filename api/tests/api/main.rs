@@ -9,6 +9,7 @@ mod admin;
 mod affordability;
 mod allocator;
 mod claims;
+mod collections;
 mod data_export;
 mod documents;
 mod erasure;

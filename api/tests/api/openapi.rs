@@ -64,6 +64,9 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/jackey/loan/resubmit"),
     ("post", "/jackey/loan/payoffQuote"),
     ("post", "/jackey/user/getLastWithdrawError"),
+    // routes/borrower/collection.rs
+    ("post", "/jackey/loan/promiseToPay"),
+    ("post", "/jackey/loan/contactHours"),
     ("post", "/jackey/user/withdraw"),
     // routes/borrower/credentials.rs
     ("post", "/jackey/user/resetPassword"),
@@ -99,6 +102,11 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/admin/api/users/releaseHold"),
     ("post", "/admin/api/users/erase"),
     ("post", "/admin/api/repayments/manual"),
+    ("post", "/admin/api/collections/queue"),
+    ("post", "/admin/api/collections/record"),
+    ("post", "/admin/api/collections/contact"),
+    ("post", "/admin/api/collections/assign"),
+    ("post", "/admin/api/collections/promise"),
     ("post", "/admin/api/ledger/journal"),
     ("post", "/admin/api/ledger/trialBalance"),
     // PDF documents (routes::documents).

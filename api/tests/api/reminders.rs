@@ -55,7 +55,7 @@ async fn settle(app: &TestApp) {
 
 /// A borrower of `mobile` with a disbursed loan of 100,000 over 6 days, paid out on
 /// the clock's day (installment k due k days later): (token, user id, order id).
-async fn disbursed(app: &TestApp, mobile: &str) -> (String, Uuid, String) {
+pub(crate) async fn disbursed(app: &TestApp, mobile: &str) -> (String, Uuid, String) {
     let (token, user_id) = app.qualified_borrower(mobile).await;
     let t = Some(token.as_str());
     let terms = json!({"amt": "100000", "periodDays": 6, "appId": 1});
@@ -128,7 +128,11 @@ async fn pay_first_installment(app: &TestApp, token: &str, user_id: Uuid, order_
 
 /// Runs two scheduler passes on each day from the payout day to `last_day` (the
 /// clock moved each time), letting the workers settle in between.
-async fn days_pass(app: &TestApp, clock: &FixedClock, days: std::ops::RangeInclusive<u64>) {
+pub(crate) async fn days_pass(
+    app: &TestApp,
+    clock: &FixedClock,
+    days: std::ops::RangeInclusive<u64>,
+) {
     for day in days {
         clock.set(test_now() + Days::new(day));
         for _ in 0..2 {

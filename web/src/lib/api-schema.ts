@@ -19,6 +19,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/collections/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assign a late loan to a collector
+         * @description A repeat changes nothing. 40007 unknown order or collector; 10004 a loan not disbursed.
+         */
+        post: operations["auditor_assign_collector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/collections/contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log a collection contact
+         * @description Decided by the fair-collection guard (P15): 50001 outside the contact hours (PH 06:00–22:00 Manila unless more than 15 days past due or the borrower chose other hours; TH 08:00–20:00, 18:00 at weekends, once a day), 50002 for anyone but the borrower or a named guarantor. A refused attempt is kept in the record. 10004 a loan not disbursed, a note over 500 characters or a past next-action day; 40007 unknown order.
+         */
+        post: operations["auditor_log_contact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/collections/promise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a promise to pay
+         * @description The borrower's promise, taken by the officer during a contact. 50004 when the amount is not above 0 and at most what is owed, the day is not from today to 30 days ahead, or a promise is already open; 10004 a loan not disbursed; 40007 unknown order.
+         */
+        post: operations["auditor_take_promise"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/collections/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The collections queue
+         * @description Disbursed loans with an installment past due, most days past due first (at most 200), with the amount overdue, the outstanding, the last contact and its outcome, any open promise to pay and the next action. Filters: bucket, collector, next action by a day. 10004 for a bucket that is not configured.
+         */
+        post: operations["auditor_collection_queue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/collections/record": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A loan's collection record
+         * @description Days past due and bucket today, whether the borrower chose other contact hours, and every contact, refused contact, assignment, promise to pay and bucket move, oldest first. 40007 unknown order.
+         */
+        post: operations["auditor_collection_record"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/documents/contractPdf": {
         parameters: {
             query?: never;
@@ -670,6 +770,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/jackey/loan/contactHours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Say whether contacts outside the usual hours suit you
+         * @description Under PH the lender may then call outside 06:00–22:00 (SEC MC 18 s. 2019); it can be taken back at any time. A repeat changes nothing. 10004 a loan not disbursed; 40007 no such order of this borrower.
+         */
+        post: operations["contact_hours"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/jackey/loan/contractPdf": {
         parameters: {
             query?: never;
@@ -864,6 +984,26 @@ export interface paths {
          * @description The body may be empty (the latest order). 40007 no such order of this borrower, or nothing is owed.
          */
         post: operations["payoff_quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jackey/loan/promiseToPay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Promise to pay an amount by a day
+         * @description The officer sees it; payments that arrive by the day and cover it keep it. Nothing is paid to make a promise. 50004 when the amount is not above 0 and at most what is owed, the day is not from today to 30 days ahead, or a promise is already open; 10004 a loan not disbursed; 40007 no such order of this borrower. Accepts `Idempotency-Key`.
+         */
+        post: operations["promise_to_pay"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1666,6 +1806,11 @@ export interface components {
              */
             loanOrderId: string;
         };
+        AssignBody: {
+            /** @description The collector's (auditor's) id; empty to unassign. */
+            collector?: string;
+            orderId: string;
+        };
         AuditorDocumentBody: {
             /**
              * @description `en`, `zh` or `fil`; omitted: `Accept-Language`, else English.
@@ -1744,6 +1889,104 @@ export interface components {
             oldPassword: string;
             /** @description The new password (PRODUCT.md 5: at least 8 characters). */
             password: string;
+        };
+        /**
+         * @description One event of a loan's collection record: a contact, a refused contact, an
+         *     assignment, a promise to pay and its outcome, the borrower's choice of hours, a
+         *     bucket move. Each kind carries only its own fields.
+         */
+        CollectionEntry: {
+            /** @description `auditor:<id>`, `user:<id>` or `system`. */
+            actor: string;
+            /** @description PromiseMade: promised; PromiseSettled: paid towards it. Money. */
+            amount?: string;
+            /** @description ContactHoursChosen: any hour suits the borrower. */
+            anyHours?: boolean;
+            /** @description When, RFC 3339 UTC. */
+            at: string;
+            /** @description ContactRefused: the rule it broke (P15). */
+            breach?: components["schemas"]["ContactBreach"];
+            /** @description DelinquencyChanged: the new bucket. */
+            bucket?: string;
+            /** @description ContactLogged, ContactRefused: how. */
+            channel?: components["schemas"]["ContactChannel"];
+            /** @description CollectorAssigned: the collector's id, empty when unassigned. */
+            collector?: string;
+            /** @description PromiseMade: the promised day; ContactLogged: the next action's day. */
+            date?: string;
+            /**
+             * Format: int32
+             * @description ContactLogged, ContactRefused, DelinquencyChanged: days past due then.
+             */
+            daysPastDue?: number;
+            /**
+             * @description `ContactLogged`, `ContactRefused`, `CollectorAssigned`, `PromiseMade`,
+             *     `PromiseSettled`, `ContactHoursChosen`, `DelinquencyChanged`.
+             */
+            eventType: string;
+            /** @description PromiseSettled: kept or broken. */
+            kept?: boolean;
+            /** @description ContactLogged: the officer's note. */
+            note?: string;
+            /** @description ContactLogged: what came of it. */
+            outcome?: components["schemas"]["ContactOutcome"];
+            /** @description ContactLogged, ContactRefused: with whom. */
+            person?: components["schemas"]["ContactPerson"];
+        };
+        /** @description `/admin/api/collections/queue`: late loans, most days past due first. */
+        CollectionQueue: {
+            /** @description The configured buckets, current first (the filter's choices). */
+            buckets: string[];
+            /** @description The loans under the filter. */
+            loans: components["schemas"]["CollectionQueueItem"][];
+        };
+        /** @description One late loan of the collections queue. */
+        CollectionQueueItem: {
+            /** @description The borrower's name as applied. */
+            borrowerName: string;
+            /** @description Its bucket today. */
+            bucket: string;
+            /** @description The assigned collector's id, empty when none. */
+            collector: string;
+            /**
+             * Format: int32
+             * @description Days past due today.
+             */
+            daysPastDue: number;
+            /** @description The last contact, RFC 3339 UTC; empty when none. */
+            lastContactAt: string;
+            /** @description What came of it, empty when none. */
+            lastOutcome: string;
+            /** @description The next action's day, empty when none. */
+            nextActionOn: string;
+            /** @description The order id. */
+            orderId: string;
+            /** @description The number people see. */
+            orderNo: string;
+            /** @description Everything still owed under the schedule. Money. */
+            outstanding: string;
+            /** @description Unpaid of the installments marked overdue. Money. */
+            overdueAmount: string;
+            /** @description The open promise's amount, empty when none. */
+            promiseAmount: string;
+            /** @description The open promise's day, empty when none. */
+            promiseDate: string;
+        };
+        /** @description `/admin/api/collections/record`: one loan's collection record, oldest first. */
+        CollectionRecord: {
+            /** @description The borrower chose to be contacted at any hour. */
+            anyHours: boolean;
+            /** @description Its bucket today. */
+            bucket: string;
+            /**
+             * Format: int32
+             * @description Days past due today.
+             */
+            daysPastDue: number;
+            /** @description Everything recorded. */
+            entries: components["schemas"]["CollectionEntry"][];
+            /** @description The order id. */
+            orderId: string;
         };
         /**
          * @description `/loan/getAllCompanyConfigs`: the company block of the lending file and what the
@@ -1840,6 +2083,45 @@ export interface components {
             /** @description `user:<id>`, `auditor:<id>` or `system`. */
             actor: string;
         };
+        ContactBody: {
+            channel: components["schemas"]["ContactChannel"];
+            /**
+             * Format: date
+             * @description The next action's day, YYYY-MM-DD, not in the past.
+             */
+            nextActionOn?: string | null;
+            /** @description The officer's note, at most 500 characters. */
+            note?: string;
+            orderId: string;
+            outcome: components["schemas"]["ContactOutcome"];
+            /** @description Who was contacted: only `borrower` (or a named `guarantor`) about the debt. */
+            person: components["schemas"]["ContactPerson"];
+        };
+        /** @description Why a contact may not be made (50001, 50002). */
+        ContactBreach: {
+            /** @enum {string} */
+            rule: "hours";
+            /** @description The allowed window of that day, `06:00–22:00`, or `once a day`. */
+            window: string;
+        } | {
+            /** @enum {string} */
+            rule: "person";
+        };
+        /**
+         * @description How the contact was made.
+         * @enum {string}
+         */
+        ContactChannel: "call" | "sms" | "email" | "visit";
+        /**
+         * @description What came of a contact.
+         * @enum {string}
+         */
+        ContactOutcome: "reached" | "no_answer" | "hardship" | "disputed" | "wrong_number";
+        /**
+         * @description Who a collector spoke to or wrote to (P15).
+         * @enum {string}
+         */
+        ContactPerson: "borrower" | "guarantor" | "emergency_contact" | "other";
         /** @description The lender that holds the data. */
         Controller: {
             /** @description Registered legal name. */
@@ -2066,6 +2348,61 @@ export interface components {
                  * @description Its id.
                  */
                 loanOrderId: string;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_CollectionQueue: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description The configured buckets, current first (the filter's choices). */
+                buckets: string[];
+                /** @description The loans under the filter. */
+                loans: components["schemas"]["CollectionQueueItem"][];
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_CollectionRecord: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description The borrower chose to be contacted at any hour. */
+                anyHours: boolean;
+                /** @description Its bucket today. */
+                bucket: string;
+                /**
+                 * Format: int32
+                 * @description Days past due today.
+                 */
+                daysPastDue: number;
+                /** @description Everything recorded. */
+                entries: components["schemas"]["CollectionEntry"][];
+                /** @description The order id. */
+                orderId: string;
             };
             /**
              * @description "ok", or what went wrong in words.
@@ -3417,6 +3754,15 @@ export interface components {
             /** @description The event's name, e.g. `PayoutSucceeded`, `IdentityVerified`. */
             type: string;
         };
+        HoursBody: {
+            /**
+             * @description True: calls and messages about the loan are welcome at any hour; false: only
+             *     within the usual hours (PH 06:00–22:00).
+             */
+            anyHours: boolean;
+            /** @description The order; omitted or empty: the borrower's latest. */
+            loanOrderId?: string | null;
+        };
         /** @description The three ID photos. */
         IdImageLinks: {
             /** @description Back of the ID card. */
@@ -3967,6 +4313,20 @@ export interface components {
             /** @description The amounts go up in steps of this: money. */
             step: string;
         };
+        PromiseBody: {
+            /**
+             * @description Amount promised: a decimal string, at most what is owed.
+             * @example 1000.00
+             */
+            amount: string;
+            /**
+             * Format: date
+             * @description The day by which it is paid, YYYY-MM-DD, today to 30 days ahead.
+             */
+            date: string;
+            /** @description The order; omitted or empty: the borrower's latest. */
+            loanOrderId?: string | null;
+        };
         /** @description A province and its cities and municipalities. */
         Province: {
             /** @description Its cities and municipalities. */
@@ -4022,19 +4382,15 @@ export interface components {
             userId: string;
         };
         QueueBody: {
-            /** @description Only orders not yet closed (the work queue); default false (every order). */
-            open?: boolean;
-            /** Format: int64 */
-            page?: number | null;
-            /** Format: int64 */
-            pageSize?: number | null;
-            /** @description Part of the applicant's name or mobile, or of the order number or id. */
-            search?: string | null;
+            /** @description Only this bucket (`1-30`, …; the answer's `buckets` lists them). */
+            bucket?: string | null;
+            /** @description Only loans assigned to this collector id; `""` for the unassigned. */
+            collector?: string | null;
             /**
-             * Format: int64
-             * @description Only orders in this status (section 4.3 codes).
+             * Format: date
+             * @description Only loans whose next action falls on or before this day (YYYY-MM-DD).
              */
-            status?: number | null;
+            nextActionBy?: string | null;
         };
         /** @description One order of the review queue with its applicant. */
         QueueItem: {
@@ -4401,7 +4757,8 @@ export interface components {
             /**
              * @description LoanApplied, PayoutRequested, PayoutFailed, RepaymentReceived,
              *     OverdueFeeCharged, OverdueReversed (the fees taken back), PaymentSessionOpened,
-             *     PaymentSessionPaid, ManualRepaymentProposed, PaymentRefundDue, ReminderDue: money.
+             *     PaymentSessionPaid, ManualRepaymentProposed, PaymentRefundDue, ReminderDue,
+             *     PromiseMade (promised), PromiseSettled (paid towards it): money.
              */
             amount?: string;
             /** @description FinalAuditPassed: money. */
@@ -4412,7 +4769,7 @@ export interface components {
             cardNo?: string;
             /** @description LoanRepaid: closed within the cooling-off period. */
             coolingOff?: boolean;
-            /** @description InstallmentOverdue, ReminderDue: YYYY-MM-DD. */
+            /** @description InstallmentOverdue, ReminderDue, PromiseMade (the promised day): YYYY-MM-DD. */
             dueDate?: string;
             /** @description PaymentSessionOpened: when the page stops being payable, RFC 3339 UTC. */
             expiresAt?: string;
@@ -4420,6 +4777,8 @@ export interface components {
             feesWaived?: string;
             /** @description LoanRepaid: money. */
             interestWaived?: string;
+            /** @description PromiseSettled: kept (true) or broken (issue 53). */
+            kept?: boolean;
             /** @description ReminderDue: which reminder. */
             kind?: components["schemas"]["ReminderKind"];
             /** @description PayoutSucceeded: what reached the account after fees, money. */
@@ -4721,6 +5080,126 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+        };
+    };
+    auditor_assign_collector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, data null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    auditor_log_contact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, data null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    auditor_take_promise: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromiseBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, data null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    auditor_collection_queue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["QueueBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, the queue */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_CollectionQueue"];
+                };
+            };
+        };
+    };
+    auditor_collection_record: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, the record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_CollectionRecord"];
                 };
             };
         };
@@ -5510,6 +5989,30 @@ export interface operations {
             };
         };
     };
+    contact_hours: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HoursBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, `data` null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
     borrower_contract: {
         parameters: {
             query?: never;
@@ -5731,6 +6234,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Option_PayoffData"];
+                };
+            };
+        };
+    };
+    promise_to_pay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description repeat-safe key, 1 to 200 characters (any other answers 10004) */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromiseBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, `data` null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
         };

@@ -41,9 +41,9 @@ pub(super) struct QueueBody {
                    configured.",
     security(("bearer" = [])),
     request_body = Option<QueueBody>,
-    responses((status = 200, description = "Envelope, the queue", body = Envelope<CollectionQueue>))
+    responses((status = 200, description = "Envelope, the queue", body = Envelope<Option<CollectionQueue>>))
 )]
-pub(super) async fn queue(
+pub(super) async fn collection_queue(
     State(state): State<AppState>,
     _auditor: Auditor,
     OptionalJson(body): OptionalJson<QueueBody>,
@@ -115,9 +115,9 @@ pub(super) struct OrderBody {
                    and bucket move, oldest first. 40007 unknown order.",
     security(("bearer" = [])),
     request_body = OrderBody,
-    responses((status = 200, description = "Envelope, the record", body = Envelope<CollectionRecord>))
+    responses((status = 200, description = "Envelope, the record", body = Envelope<Option<CollectionRecord>>))
 )]
-pub(super) async fn record(
+pub(super) async fn collection_record(
     State(state): State<AppState>,
     _auditor: Auditor,
     ApiJson(body): ApiJson<OrderBody>,
@@ -172,7 +172,7 @@ pub(super) struct ContactBody {
     request_body = ContactBody,
     responses((status = 200, description = "Envelope, data null", body = Envelope<Null>))
 )]
-pub(super) async fn contact(
+pub(super) async fn log_contact(
     State(state): State<AppState>,
     auditor: Auditor,
     ApiJson(body): ApiJson<ContactBody>,
@@ -226,7 +226,7 @@ pub(super) struct AssignBody {
     request_body = AssignBody,
     responses((status = 200, description = "Envelope, data null", body = Envelope<Null>))
 )]
-pub(super) async fn assign(
+pub(super) async fn assign_collector(
     State(state): State<AppState>,
     auditor: Auditor,
     ApiJson(body): ApiJson<AssignBody>,
@@ -273,7 +273,7 @@ pub(super) struct PromiseBody {
     request_body = PromiseBody,
     responses((status = 200, description = "Envelope, data null", body = Envelope<Null>))
 )]
-pub(super) async fn promise(
+pub(super) async fn take_promise(
     State(state): State<AppState>,
     auditor: Auditor,
     ApiJson(body): ApiJson<PromiseBody>,

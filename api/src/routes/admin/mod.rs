@@ -88,11 +88,26 @@ pub fn router() -> Router<AppState> {
             "/admin/api/repayments/manual",
             post(repayments::manual_repayment),
         )
-        .route("/admin/api/collections/queue", post(collections::queue))
-        .route("/admin/api/collections/record", post(collections::record))
-        .route("/admin/api/collections/contact", post(collections::contact))
-        .route("/admin/api/collections/assign", post(collections::assign))
-        .route("/admin/api/collections/promise", post(collections::promise))
+        .route(
+            "/admin/api/collections/queue",
+            post(collections::collection_queue),
+        )
+        .route(
+            "/admin/api/collections/record",
+            post(collections::collection_record),
+        )
+        .route(
+            "/admin/api/collections/contact",
+            post(collections::log_contact),
+        )
+        .route(
+            "/admin/api/collections/assign",
+            post(collections::assign_collector),
+        )
+        .route(
+            "/admin/api/collections/promise",
+            post(collections::take_promise),
+        )
         .route("/admin/api/ledger/journal", post(ledger::journal))
         .route(
             "/admin/api/ledger/trialBalance",
@@ -120,11 +135,11 @@ pub fn router() -> Router<AppState> {
     users::release_hold,
     users::erase_personal_data,
     repayments::manual_repayment,
-    collections::queue,
-    collections::record,
-    collections::contact,
-    collections::assign,
-    collections::promise,
+    collections::collection_queue,
+    collections::collection_record,
+    collections::log_contact,
+    collections::assign_collector,
+    collections::take_promise,
     ledger::journal,
     ledger::trial_balance
 ))]

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use utoipa::{OpenApi, ToSchema};
 
 use super::loan::{own_order_command, OrderBody};
-use crate::http::auth::BorrowerToken;
+use crate::http::auth::{Borrower, BorrowerToken};
 use crate::http::envelope::{ApiError, ApiJson, Envelope, Null};
 use crate::runtime::state::AppState;
 
@@ -59,6 +59,8 @@ struct PromiseBody {
 )]
 async fn promise_to_pay(
     State(state): State<AppState>,
+    // The session first, so that a body without its fields from a stranger is 20001.
+    _borrower: Borrower,
     token: BorrowerToken,
     ApiJson(body): ApiJson<PromiseBody>,
 ) -> Result<Response, ApiError> {
@@ -99,6 +101,7 @@ struct HoursBody {
 )]
 async fn contact_hours(
     State(state): State<AppState>,
+    _borrower: Borrower,
     token: BorrowerToken,
     ApiJson(body): ApiJson<HoursBody>,
 ) -> Result<Response, ApiError> {

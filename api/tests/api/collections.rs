@@ -1,0 +1,245 @@
+//! Collections (issue 53) over HTTP with a moved clock, on both stores: the queue
+//! by days past due and bucket, the fair-collection guard (P15) at 22:30 Manila on a
+//! loan 10 and 16 days late, refused contacts kept in the record and off the
+//! borrower's timeline, the borrower's contact-hours choice, promises to pay (hostile
+//! input, another borrower's order, two at once), assignment.
+
+use std::sync::Arc;
+
+use aggregates::services::doubles::{test_now, FixedClock};
+use chrono::{DateTime, Days, TimeZone, Utc};
+use serde_json::{json, Value};
+
+use crate::helpers::{futures_join, on_both_stores, TestApp};
+use crate::reminders::{days_pass, disbursed};
+
+/// 22:30 in Manila on the UTC day `day` days after the payout (14:30 UTC).
+fn manila_2230(day: u64) -> DateTime<Utc> {
+    let date = (test_now() + Days::new(day)).date_naive();
+    chrono_tz::Asia::Manila
+        .from_local_datetime(&date.and_hms_opt(22, 30, 0).unwrap())
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+fn contact(order_id: &str, person: &str) -> Value {
+    json!({
+        "orderId": order_id,
+        "channel": "call",
+        "person": person,
+        "outcome": "no_answer",
+        "note": "rang twice"
+    })
+}
+
+async fn queue(app: &TestApp, token: &str, filter: Value) -> Value {
+    app.ok("/admin/api/collections/queue", Some(token), filter)
+        .await
+}
+
+async fn record_types(app: &TestApp, token: &str, order_id: &str) -> Vec<String> {
+    let record = app
+        .ok(
+            "/admin/api/collections/record",
+            Some(token),
+            json!({ "orderId": order_id }),
+        )
+        .await;
+    record["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["eventType"].as_str().unwrap().to_string())
+        .collect()
+}
+
+async fn late_loans(clock: Arc<FixedClock>, app: TestApp) {
+    let (ana, _, ana_order) = disbursed(&app, "09170000531").await;
+    let (ben, _, ben_order) = disbursed(&app, "09170000532").await;
+    let (collector_id, officer) = app.auditor("collector-53").await;
+    let officer = officer.as_str();
+
+    // Day 11: installment 1 (due on day 1) is 10 days past due on both loans.
+    days_pass(&app, &clock, 0..=11).await;
+    let listed = queue(&app, officer, json!({})).await;
+    let loans = listed["loans"].as_array().unwrap();
+    assert_eq!(loans.len(), 2, "{listed}");
+    for loan in loans {
+        assert_eq!(loan["daysPastDue"], json!(10));
+        assert_eq!(loan["bucket"], json!("1-30"));
+        assert_ne!(loan["overdueAmount"], json!("0.00"));
+    }
+    assert_eq!(listed["buckets"][0], json!("current"));
+    let in_31_60 = queue(&app, officer, json!({"bucket": "31-60"})).await;
+    assert_eq!(in_31_60["loans"], json!([]));
+    let one_to_30 = queue(&app, officer, json!({"bucket": "1-30"})).await;
+    assert_eq!(one_to_30["loans"].as_array().unwrap().len(), 2);
+    app.fails(
+        "/admin/api/collections/queue",
+        Some(officer),
+        json!({"bucket": "1-99"}),
+        10004,
+    )
+    .await;
+
+    // 22:30 Manila on a loan 10 days late: refused (50001), and kept in the record.
+    clock.set(manila_2230(11));
+    let refused = app
+        .fails(
+            "/admin/api/collections/contact",
+            Some(officer),
+            contact(&ana_order, "borrower"),
+            50001,
+        )
+        .await;
+    assert!(
+        refused["msg"].as_str().unwrap().contains("06:00–22:00"),
+        "{refused}"
+    );
+    // An emergency contact is never contacted about the debt (50002), at any hour.
+    app.fails(
+        "/admin/api/collections/contact",
+        Some(officer),
+        contact(&ana_order, "emergency_contact"),
+        50002,
+    )
+    .await;
+    app.wrote().await;
+    assert_eq!(
+        record_types(&app, officer, &ana_order).await,
+        ["DelinquencyChanged", "ContactRefused", "ContactRefused"]
+    );
+    // The borrower chooses other hours: the same contact is then allowed.
+    app.ok(
+        "/jackey/loan/contactHours",
+        Some(&ana),
+        json!({"loanOrderId": ana_order, "anyHours": true}),
+    )
+    .await;
+    app.ok(
+        "/admin/api/collections/contact",
+        Some(officer),
+        contact(&ana_order, "borrower"),
+    )
+    .await;
+    // Staff-only events stay off the borrower's timeline; their own choice is on it.
+    let (types, _) = app.timeline(&ana, &ana_order).await;
+    assert!(types.contains(&"ContactHoursChosen".to_string()));
+    for hidden in ["ContactLogged", "ContactRefused", "DelinquencyChanged"] {
+        assert!(
+            !types.contains(&hidden.to_string()),
+            "{hidden} in {types:?}"
+        );
+    }
+
+    // Day 17: Ben's loan is 16 days late, so 22:30 is allowed.
+    days_pass(&app, &clock, 12..=17).await;
+    clock.set(manila_2230(17));
+    app.ok(
+        "/admin/api/collections/contact",
+        Some(officer),
+        contact(&ben_order, "borrower"),
+    )
+    .await;
+
+    // Promises to pay: hostile amounts and days (50004), another borrower's order
+    // (40007), and two at once: one is taken.
+    let day = |n: u64| (test_now() + Days::new(n)).date_naive().to_string();
+    for (amount, date) in [
+        ("0", day(18)),
+        ("99999999", day(18)),
+        ("100", day(5)),
+        ("100", day(60)),
+    ] {
+        app.fails(
+            "/jackey/loan/promiseToPay",
+            Some(&ana),
+            json!({"loanOrderId": ana_order, "amount": amount, "date": date}),
+            50004,
+        )
+        .await;
+    }
+    app.fails(
+        "/jackey/loan/promiseToPay",
+        Some(&ana),
+        json!({"loanOrderId": ben_order, "amount": "100", "date": day(18)}),
+        40007,
+    )
+    .await;
+    let both = futures_join(2, |_| {
+        app.post(
+            "/jackey/loan/promiseToPay",
+            Some(&ana),
+            json!({"loanOrderId": ana_order, "amount": "1000", "date": day(19)}),
+        )
+    })
+    .await;
+    let mut codes: Vec<u64> = both.iter().map(|r| r["code"].as_u64().unwrap()).collect();
+    codes.sort_unstable();
+    assert_eq!(codes, [0, 50004], "{both:?}");
+    app.wrote().await;
+    let promised = queue(&app, officer, json!({})).await;
+    let ana_row = promised["loans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["orderId"] == json!(ana_order))
+        .unwrap()
+        .clone();
+    assert_eq!(ana_row["promiseAmount"], json!("1000.00"));
+    assert_eq!(ana_row["promiseDate"], json!(day(19)));
+    assert_eq!(ana_row["lastOutcome"], json!("no_answer"));
+
+    // Assignment: the queue filters by collector; an unknown collector is 40007.
+    app.ok(
+        "/admin/api/collections/assign",
+        Some(officer),
+        json!({"orderId": ben_order, "collector": collector_id}),
+    )
+    .await;
+    app.fails(
+        "/admin/api/collections/assign",
+        Some(officer),
+        json!({"orderId": ben_order, "collector": uuid::Uuid::now_v7()}),
+        40007,
+    )
+    .await;
+    app.wrote().await;
+    let mine = queue(&app, officer, json!({"collector": collector_id})).await;
+    let mine = mine["loans"].as_array().unwrap();
+    assert_eq!(mine.len(), 1);
+    assert_eq!(mine[0]["orderId"], json!(ben_order));
+
+    // Hostile input: a long note, an unknown person, an unknown order, no token.
+    let mut long = contact(&ben_order, "borrower");
+    long["note"] = json!("x".repeat(501));
+    app.fails("/admin/api/collections/contact", Some(officer), long, 10004)
+        .await;
+    app.fails(
+        "/admin/api/collections/contact",
+        Some(officer),
+        contact(&ben_order, "neighbour"),
+        10004,
+    )
+    .await;
+    app.fails(
+        "/admin/api/collections/contact",
+        Some(officer),
+        contact("not-an-id", "borrower"),
+        40007,
+    )
+    .await;
+    app.fails(
+        "/admin/api/collections/contact",
+        Some(&ben),
+        contact(&ben_order, "borrower"),
+        20001,
+    )
+    .await;
+}
+
+on_both_stores!(
+    at_a_fixed_clock: late_loans,
+    late_loans_on_sqlite,
+    late_loans_on_postgres
+);
