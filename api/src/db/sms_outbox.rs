@@ -13,20 +13,22 @@ use super::with_pool;
 pub(super) const QUEUE: &str =
     "insert into sms_outbox (mobile, body, created_at, message_id) values ($1, $2, $3, $4)";
 
-/// Queues `body` to `mobile` at `now` under `message_id`, unless a message of that id
-/// is queued already: 1 when queued, 0 when it was there.
+/// Queues `body` to `mobile` at `now` under `message_id`, to be sent from `not_before`
+/// on (the contact hours, P15), unless a message of that id is queued already: 1 when
+/// queued, 0 when it was there.
 pub async fn queue_once(
     database: &Database,
     mobile: &str,
     body: &str,
     now: DateTime<Utc>,
     message_id: &str,
+    not_before: DateTime<Utc>,
 ) -> Result<u64, sqlx::Error> {
-    let sql = "insert into sms_outbox (mobile, body, created_at, message_id) \
-               values ($1, $2, $3, $4) on conflict (message_id) do nothing";
-    let now = time_text(now);
+    let sql = "insert into sms_outbox (mobile, body, created_at, message_id, next_attempt_at) \
+               values ($1, $2, $3, $4, $5) on conflict (message_id) do nothing";
+    let (now, not_before) = (time_text(now), time_text(not_before));
     with_pool!(database, pool => sqlx::query(sql)
-        .bind(mobile).bind(body).bind(&now).bind(message_id)
+        .bind(mobile).bind(body).bind(&now).bind(message_id).bind(&not_before)
         .execute(pool).await.map(|r| r.rows_affected()))
 }
 
@@ -51,7 +53,8 @@ pub async fn due(
     now: DateTime<Utc>,
     limit: i64,
 ) -> Result<Vec<Waiting>, sqlx::Error> {
-    let due = "select message_id, mobile, body, attempts from sms_outbox \
+    // `attempts` is an `integer` (INT4) on PostgreSQL: widened to the i64 it is read as.
+    let due = "select message_id, mobile, body, cast(attempts as bigint) as attempts from sms_outbox \
                where message_id is not null and sent_at is null and attempts < $1 \
                and (next_attempt_at is null or next_attempt_at <= $2) \
                order by created_at limit $3";

@@ -226,12 +226,19 @@ impl ReminderWorker {
             fees,
         );
         let message_id = format!("reminder:{}:{}", event.aggregate_id, event.sequence);
+        // A system message keeps the contact hours (P15): one due at night waits for
+        // the morning.
+        let now = state.now();
+        let rules =
+            aggregates::pricing::CompliancePolicy::contact_rules(&state.env.compliance_profile);
+        let not_before = rules.next_allowed(now);
         let inserted = crate::db::sms_outbox::queue_once(
             &state.database,
             &user.mobile,
             &body,
-            state.now(),
+            now,
             &message_id,
+            not_before,
         )
         .await?;
         let masked = aggregates::types::mask(&user.mobile, 4);

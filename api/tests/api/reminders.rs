@@ -301,6 +301,48 @@ async fn each_reminder_once_across_a_restart(clock: Arc<FixedClock>, app: TestAp
     assert!(report.is_clean(), "{:?}", report.drifts);
 }
 
+/// A reminder due at 23:00 in Manila is queued for 06:00 the next morning (P15, issue
+/// 53): the relay finds nothing to send at night and sends it at six.
+async fn a_reminder_at_night_waits_for_the_morning(clock: Arc<FixedClock>, app: TestApp) {
+    let (_, _, order_id) = disbursed(&app, "09175550131").await;
+    // 15:00 UTC is 23:00 in Manila: the payout day's reminders are recorded now.
+    let night = test_now() + chrono::Duration::hours(6);
+    clock.set(night);
+    for _ in 0..2 {
+        api::workflows::scheduler::run_once(&app.state)
+            .await
+            .unwrap();
+    }
+    settle(&app).await;
+    let like = format!("reminder:{order_id}:%");
+    assert_eq!(count(&app, REMINDER_SMS, &like).await, 2);
+    // 06:00 in Manila is 22:00 UTC the same day.
+    let morning = night + chrono::Duration::hours(7);
+    let held = "select next_attempt_at from sms_outbox where message_id like $1";
+    let at = app.scalar(held, &like).await.unwrap();
+    assert_eq!(at, projections::projection::time_text(morning));
+    let due = |now| api::db::sms_outbox::due(&app.state.database, 10, now, 100);
+    let ours = |rows: Vec<api::db::sms_outbox::Waiting>| {
+        rows.into_iter()
+            .filter(|row| row.message_id.starts_with(&format!("reminder:{order_id}")))
+            .count()
+    };
+    assert_eq!(
+        ours(due(night).await.unwrap()),
+        0,
+        "nothing is sent at 23:00"
+    );
+    let before_six = morning - chrono::Duration::seconds(1);
+    assert_eq!(ours(due(before_six).await.unwrap()), 0);
+    assert_eq!(ours(due(morning).await.unwrap()), 2, "both at 06:00");
+}
+
+on_both_stores!(
+    at_a_fixed_clock: a_reminder_at_night_waits_for_the_morning,
+    a_reminder_at_night_waits_for_the_morning_on_sqlite,
+    a_reminder_at_night_waits_for_the_morning_on_postgres
+);
+
 /// A reminder's SMS step that runs late (a backlog, a restart) sends nothing that is
 /// no longer true: not after the installment was paid, nor after its window closed.
 async fn a_late_step_sends_no_stale_text(clock: Arc<FixedClock>, app: TestApp) {

@@ -85,3 +85,11 @@ export type JournalPage = Schemas['JournalPage'];
 export type AccountBalance = Schemas['AccountBalance'];
 /** `/admin/api/ledger/trialBalance`: the balances sum to zero when the books balance. */
 export type TrialBalance = Schemas['TrialBalance'];
+/** `/admin/api/collections/queue`: late loans, most days past due first (issue 53). */
+export type CollectionQueue = Schemas['CollectionQueue'];
+/** One late loan of the collections queue. */
+export type CollectionQueueItem = Schemas['CollectionQueueItem'];
+/** `/admin/api/collections/record`: a loan's collection record. */
+export type CollectionRecord = Schemas['CollectionRecord'];
+/** One contact, refused contact, assignment, promise or bucket move of the record. */
+export type CollectionEntry = Schemas['CollectionEntry'];

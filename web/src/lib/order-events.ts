@@ -31,6 +31,13 @@ export const ORDER_EVENT_TYPES = [
   'OverdueReversed',
   'ReminderDue',
   'LoanRepaid',
+  'DelinquencyChanged',
+  'ContactLogged',
+  'ContactRefused',
+  'CollectorAssigned',
+  'ContactHoursChosen',
+  'PromiseMade',
+  'PromiseSettled',
 ] as const;
 
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];

@@ -14,6 +14,8 @@ import { api, envelopeQuery, type EnvelopeResult } from '@/lib/api';
 import { adminSession } from './admin-session';
 import type {
   AdminLogin,
+  CollectionQueue,
+  CollectionRecord,
   JournalPage,
   OrderHistory,
   OrderReview,
@@ -118,9 +120,34 @@ export interface ManualRepaymentResult {
   awaitingSecondAuditor?: boolean;
 }
 
-const withAdminTags = api.enhanceEndpoints({ addTagTypes: ['AdminOrder', 'AdminUser', 'AdminQueue', 'AdminLedger'] });
+export interface CollectionQueueRequest {
+  /** A bucket's name (`1-30`); omitted for every late loan. */
+  bucket?: string;
+  /** A collector's id; `''` for the unassigned; omitted for all. */
+  collector?: string;
+  /** YYYY-MM-DD: only loans whose next action falls by then. */
+  nextActionBy?: string;
+}
 
-export const ADMIN_TAGS = ['AdminOrder', 'AdminUser', 'AdminQueue', 'AdminLedger'] as const;
+/** A collector's command on a late loan (issue 53): each answers `data: null` or its code. */
+export type CollectionAction =
+  | {
+      action: 'contact';
+      orderId: string;
+      channel: 'call' | 'sms' | 'email' | 'visit';
+      person: 'borrower' | 'guarantor';
+      outcome: 'reached' | 'no_answer' | 'hardship' | 'disputed' | 'wrong_number';
+      note: string;
+      nextActionOn?: string;
+    }
+  | { action: 'assign'; orderId: string; collector: string }
+  | { action: 'promise'; orderId: string; amount: string; date: string };
+
+const withAdminTags = api.enhanceEndpoints({
+  addTagTypes: ['AdminOrder', 'AdminUser', 'AdminQueue', 'AdminLedger', 'AdminCollections'],
+});
+
+export const ADMIN_TAGS = ['AdminOrder', 'AdminUser', 'AdminQueue', 'AdminLedger', 'AdminCollections'] as const;
 
 export const adminApi = withAdminTags.injectEndpoints({
   endpoints: (build) => ({
@@ -181,6 +208,24 @@ export const adminApi = withAdminTags.injectEndpoints({
       ),
       invalidatesTags: (_r, _e, { orderId }) => [{ type: 'AdminOrder', id: orderId }, 'AdminQueue', 'AdminLedger'],
     }),
+    adminCollectionQueue: build.query<CollectionQueue, CollectionQueueRequest>({
+      queryFn: call<CollectionQueue, CollectionQueueRequest>('admin/api/collections/queue', (body) => ({ body })),
+      providesTags: ['AdminCollections'],
+    }),
+    adminCollectionRecord: build.query<CollectionRecord, string>({
+      queryFn: call<CollectionRecord, string>('admin/api/collections/record', (orderId) => ({ body: { orderId } })),
+      providesTags: ['AdminCollections'],
+    }),
+    /** 50001 outside the contact hours, 50002 a person who may not be contacted, 50004 a promise not valid. */
+    adminCollectionAction: build.mutation<null, CollectionAction>({
+      queryFn: call<null, CollectionAction>(
+        ({ action }) => `admin/api/collections/${action}`,
+        // eslint-disable-next-line @typescript-eslint/no-unused-vars
+        ({ action, ...body }) => ({ body }),
+      ),
+      // A refused contact is recorded too: the record changes either way.
+      invalidatesTags: ['AdminCollections'],
+    }),
     adminJournal: build.query<JournalPage, JournalRequest>({
       queryFn: call<JournalPage, JournalRequest>('admin/api/ledger/journal', (body) => ({ body })),
       providesTags: ['AdminLedger'],
@@ -204,4 +249,7 @@ export const {
   useAdminManualRepaymentMutation,
   useAdminJournalQuery,
   useAdminTrialBalanceQuery,
+  useAdminCollectionQueueQuery,
+  useAdminCollectionRecordQuery,
+  useAdminCollectionActionMutation,
 } = adminApi;

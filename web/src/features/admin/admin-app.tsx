@@ -5,7 +5,7 @@
  * token, and losing it (logout, or 401/20001/7 from the api) leads to
  * `/admin/login` without touching the borrower's session.
  *
- * Layout: a left navigation (Queue, Ledger, the signed-in auditor and Logout)
+ * Layout: a left navigation (Queue, Collections, Ledger, the signed-in auditor and Logout)
  * beside the screen; designed for 1280×800, still usable on a tablet.
  */
 import { useEffect, type ReactNode } from 'react';
@@ -19,6 +19,8 @@ import { useAdminLogoutMutation } from './admin-api';
 import { CONSOLE_LANGUAGES, isConsoleLanguage } from './admin-i18n';
 import { adminPaths } from './admin-paths';
 import { adminSession, useAdminSession } from './admin-session';
+import { CollectionScreen } from './collection-screen';
+import { CollectionsScreen } from './collections-screen';
 import { HistoryScreen } from './history-screen';
 import { LedgerScreen } from './ledger-screen';
 import { LoginScreen } from './login-screen';
@@ -69,6 +71,9 @@ function AdminLayout() {
           <NavLink to="/admin" end className="admin-nav__link">
             {t('admin_nav_queue')}
           </NavLink>
+          <NavLink to="/admin/collections" className="admin-nav__link">
+            {t('admin_nav_collections')}
+          </NavLink>
           <NavLink to="/admin/ledger" className="admin-nav__link">
             {t('admin_nav_ledger')}
           </NavLink>
@@ -113,6 +118,8 @@ export default function AdminApp() {
         <Route path="orders/:orderId/history" element={<HistoryScreen />} />
         <Route path="users/:userId" element={<UserScreen />} />
         <Route path="ledger" element={<LedgerScreen />} />
+        <Route path="collections" element={<CollectionsScreen />} />
+        <Route path="collections/:orderId" element={<CollectionScreen />} />
         <Route path="*" element={<Navigate to="/admin" replace />} />
       </Route>
     </Routes>

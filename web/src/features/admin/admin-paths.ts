@@ -14,6 +14,10 @@ export const adminPaths = {
   history: (orderId: string, atSequence?: number) =>
     `/admin/orders/${orderId}/history${atSequence ? `?at=${atSequence}` : ''}`,
   user: (userId: string) => `/admin/users/${userId}`,
+  /** The collections queue (issue 53), with its bucket filter. */
+  collections: (bucket?: string) => `/admin/collections${bucket ? `?bucket=${encodeURIComponent(bucket)}` : ''}`,
+  /** A late loan's collection record. */
+  collection: (orderId: string) => `/admin/collections/${orderId}`,
   ledger: (filter: { orderId?: string; account?: string } = {}) => {
     const query = new URLSearchParams();
     if (filter.orderId) query.set('orderId', filter.orderId);

@@ -32,6 +32,7 @@ import { sharedApi, useOrderInfoQuery, useOrderTimelineQuery, useUserInfoQuery }
 import type { Order } from '@/lib/api-types';
 import { OrderDocuments } from './order-documents';
 import { OrderTimeline } from './order-timeline';
+import { LatePanel } from './late-panel';
 import { ResubmissionPanel } from './resubmission-panel';
 import { refusalText } from '@/lib/refusal';
 import { useCancelOrderMutation } from './orders-api';
@@ -224,6 +225,8 @@ function OrderView({ order, sent, awaiting, onSent }: OrderViewProps) {
         {order.status === 11 && <p className="muted">{t('detail_cancelled_free')}</p>}
         {order.status === 13 && <p className="muted">{t('detail_expired')}</p>}
       </section>
+
+      {order.status === 4 && <LatePanel order={order} />}
 
       {awaiting && sent && <PayoutResult sent={sent} />}
 

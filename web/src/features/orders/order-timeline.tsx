@@ -53,6 +53,10 @@ export function describeEvent(event: TimelineEvent, t: TFunction, money: Money, 
       return d.amount && Number(d.amount) > 0
         ? t('timeline_d_fee_reversed', { period: d.period ?? '', amount: money(d.amount) })
         : t('timeline_d_overdue_reversed', { period: d.period ?? '' });
+    case 'PromiseMade':
+      return t('timeline_d_promise', { amount: money(d.amount), date: dates.day(d.dueDate) });
+    case 'PromiseSettled':
+      return t(d.kept ? 'timeline_d_promise_kept' : 'timeline_d_promise_broken', { amount: money(d.amount) });
     case 'LoanRepaid': {
       if (d.coolingOff === true) return t('timeline_d_cooling_off');
       const waived = d.interestWaived;

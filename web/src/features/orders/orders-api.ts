@@ -55,6 +55,16 @@ export const ordersApi = api.injectEndpoints({
       }),
       invalidatesTags: (_result, _error, { orderId }) => [{ type: 'Order', id: orderId }, 'Orders', 'Progress', 'User'],
     }),
+    /** `/loan/promiseToPay` (issue 53): 50004 when the amount or the day is not one the order takes. */
+    promiseToPay: build.mutation<null, { orderId: string; amount: string; date: string }>({
+      query: ({ orderId, amount, date }) => ({ url: 'jackey/loan/promiseToPay', body: { loanOrderId: orderId, amount, date } }),
+      invalidatesTags: (_result, _error, { orderId }) => [{ type: 'Order', id: orderId }],
+    }),
+    /** `/loan/contactHours` (P15): whether calls about the loan are fine at any hour. */
+    chooseContactHours: build.mutation<null, { orderId: string; anyHours: boolean }>({
+      query: ({ orderId, anyHours }) => ({ url: 'jackey/loan/contactHours', body: { loanOrderId: orderId, anyHours } }),
+      invalidatesTags: (_result, _error, { orderId }) => [{ type: 'Order', id: orderId }],
+    }),
     /** `/user/withdrawPin` the first time (no SMS code needed until a PIN exists). */
     setWithdrawPin: build.mutation<null, string>({
       query: (pin) => ({ url: 'jackey/user/withdrawPin', body: { pin } }),
@@ -78,6 +88,8 @@ export const ordersApi = api.injectEndpoints({
 
 export const {
   useCancelOrderMutation,
+  useChooseContactHoursMutation,
+  usePromiseToPayMutation,
   useReceiptsQuery,
   useResubmitOrderMutation,
   useSetWithdrawPinMutation,

@@ -6,7 +6,8 @@
  * features/admin/locales, and the order timeline's (`timeline_*`) in
  * features/orders/locales, the apply screen's income limit (`income_limit_*`)
  * in features/loan/locales, and the questionnaire's job and purpose lists
- * (`qlist_*`) in features/profile/locales, so the borrower's first screen does
+ * (`qlist_*`) in features/profile/locales, and the late loan panel's (`late_*`)
+ * in features/orders/late-locales, so the borrower's first screen does
  * not carry them.
  */
 import en from '@/locales/en.json';
@@ -29,6 +30,9 @@ import lockFil from '@/features/auth/locales/fil.json';
 import inboxEn from '@/features/account/locales/en.json';
 import inboxZh from '@/features/account/locales/zh.json';
 import inboxFil from '@/features/account/locales/fil.json';
+import lateEn from '@/features/orders/late-locales/en.json';
+import lateZh from '@/features/orders/late-locales/zh.json';
+import lateFil from '@/features/orders/late-locales/fil.json';
 import questionEn from '@/features/profile/locales/en.json';
 import questionZh from '@/features/profile/locales/zh.json';
 import questionFil from '@/features/profile/locales/fil.json';
@@ -54,7 +58,7 @@ const demo = JSON.parse(readFileSync('../api/config/demo.json', 'utf8')) as Reco
 >;
 
 const CODES = [5, 7, 401, 500, 10000, 10001, 10002, 10003, 10004, 10005, 10006, 10008, 10009, 10011, 10012, 10013, 10014,
-  10025, 10026, 10028, 10035, 20000, 20001, 20003, 40000, 40001, 40003, 40004, 40005, 40006, 40007, 40008, 40009, 40010, 110012];
+  10025, 10026, 10028, 10035, 20000, 20001, 20003, 40000, 40001, 40003, 40004, 40005, 40006, 40007, 40008, 40009, 40010, 50001, 50002, 50004, 110012];
 
 /**
  * Filipino keeps the English words Filipinos use in such apps (and the brand);
@@ -88,6 +92,8 @@ describe.each([
   ['the inbox', 'Chinese', inboxEn as Strings, inboxZh as Strings, []],
   ['the inbox', 'Filipino', inboxEn as Strings, inboxFil as Strings, []],
   ['the questionnaire', 'Chinese', questionEn as Strings, questionZh as Strings, []],
+  ['the late loan panel', 'Chinese', lateEn as Strings, lateZh as Strings, []],
+  ['the late loan panel', 'Filipino', lateEn as Strings, lateFil as Strings, []],
   ['the questionnaire', 'Filipino', questionEn as Strings, questionFil as Strings, []],
 ])('translations of %s into %s', (_app, _language, english, other, same) => {
   it('has exactly the English keys', () => {
@@ -162,6 +168,10 @@ describe('translations', () => {
   it('the apply screen strings are all income_limit_*, and only they are', () => {
     expect(Object.keys(applyEn).filter((k) => !k.startsWith('income_limit_'))).toEqual([]);
     expect(Object.keys(en).filter((k) => k.startsWith('income_limit_'))).toEqual([]);
+  });
+  it('the late loan panel strings are all late_*, and only they are', () => {
+    expect(Object.keys(lateEn).filter((k) => !k.startsWith('late_'))).toEqual([]);
+    expect(Object.keys(en).filter((k) => k.startsWith('late_'))).toEqual([]);
   });
   it('the questionnaire list strings are all qlist_*, and only they are', () => {
     expect(Object.keys(questionEn).filter((k) => !k.startsWith('qlist_'))).toEqual([]);

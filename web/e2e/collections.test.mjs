@@ -1,0 +1,180 @@
+// Collections (issue 53) in Chromium against the real api, with the api's clock
+// moved by libfaketime (skipped without it): Ben draws a loan, six days later Ana
+// does; the api restarts at 22:30 Manila seventeen days after Ben's payout, when
+// Ben's loan is 16 days past due and Ana's 10. The console's collections queue lists
+// both, most days past due first; a call logged at 22:30 on Ana's loan is refused by
+// the fair-collection guard (50001) and kept in her record, the same call on Ben's is
+// logged; Ana sees on her order how late it is and promises to pay, which her
+// record then shows. Photographed at 390×844 (detail-late*.png in en, zh, fil) and
+// 1280×800 (admin/collections*.png, admin/collection-*.png in en and zh).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAuditor, freePort, launchBrowser, phone, shot, startApi } from './harness.mjs';
+import { applyForLoan, approveByApi, completeProfile, eventually, register, sign, withdrawFromHome } from './steps.mjs';
+
+const FAKETIME = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/faketime/libfaketime.so.1'].find(
+  existsSync,
+);
+const DAY = 86_400_000;
+const OFFICER = 'collector-e2e';
+const OFFICER_PASSWORD = 'auditor-password-1';
+
+/** `YYYY-MM-DD HH:MM:SS` of `at` in UTC, as libfaketime's absolute start reads it with TZ=UTC. */
+const fakeTime = (at) => at.toISOString().slice(0, 19).replace('T', ' ');
+
+/** The api over `dir` on `port`, its clock starting at `at` (real time when null). */
+function startApiAt(dir, port, at) {
+  const clock = at ? { LD_PRELOAD: FAKETIME, FAKETIME: `@${fakeTime(at)}`, TZ: 'UTC', FAKETIME_DONT_FAKE_MONOTONIC: '1' } : {};
+  return startApi(dir, port, clock);
+}
+
+let dir;
+let port;
+let server;
+let browser;
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'loan-e2e-collections-'));
+  port = await freePort();
+  server = await startApiAt(dir, port, null);
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A borrower named `name` with a disbursed loan of 10,000: their page and order id. */
+async function borrowerWithLoan(name, prefix) {
+  const { context, page } = await phone(browser, server.url);
+  await register(page, server);
+  await completeProfile(page, { realName: name });
+  await sign(page);
+  await page.getByText('I have read and agree to the').click();
+  const orderId = await applyForLoan(page);
+  await approveByApi(server, orderId, prefix);
+  await withdrawFromHome(page, { amount: '10000' });
+  return { context, page, orderId };
+}
+
+/** The officer's desktop browser, signed in. */
+async function officer() {
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } });
+  context.setDefaultTimeout(15000);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error('console page error:', error.message));
+  await page.goto('/admin');
+  await page.waitForURL('**/admin/login**');
+  await page.getByRole('textbox', { name: 'Username' }).fill(OFFICER);
+  await page.getByLabel('Password').fill(OFFICER_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByTestId('admin-username').getByText(OFFICER).waitFor();
+  return { context, page };
+}
+
+/** Logs a call with the borrower from the open collection record; answers the error shown, if any. */
+async function logCall(page) {
+  const form = page.getByTestId('contact-form');
+  await form.getByRole('combobox', { name: 'Outcome' }).selectOption('no_answer');
+  await form.getByRole('textbox', { name: 'Note' }).fill('rang twice');
+  await form.getByRole('button', { name: 'Log contact' }).click();
+  const error = form.getByTestId('admin-action-error');
+  const done = form.getByText('Contact logged.');
+  await error.or(done).waitFor();
+  return (await error.isVisible()) ? error.innerText() : null;
+}
+
+/** Photographs the page in Chinese (`<name>-zh`) too, then goes back to English. */
+async function shotBoth(page, name, ready) {
+  await shot(page, name);
+  await page.evaluate(() => localStorage.setItem('language', 'zh'));
+  await page.reload();
+  await ready();
+  await shot(page, `${name}-zh`);
+  await page.evaluate(() => localStorage.setItem('language', 'en'));
+  await page.reload();
+  await ready();
+}
+
+describe('collections', () => {
+  test('late loans in the queue, the contact-hours rule at 22:30 Manila, a promise to pay', async (t) => {
+    if (!FAKETIME) {
+      t.skip('libfaketime not installed: the moved clock is needed');
+      return;
+    }
+    const start = Date.now();
+    const ben = await borrowerWithLoan('Ben Santos', 'col-b');
+    await ben.context.close();
+
+    // Six days later Ana draws hers.
+    await server.stop();
+    server = await startApiAt(dir, port, new Date(start + 6 * DAY));
+    const ana = await borrowerWithLoan('Ana Reyes', 'col-a');
+
+    // Seventeen days after Ben's payout, 14:30 UTC = 22:30 in Manila: Ben 16 days past
+    // due (installment 1 was due the day after his payout), Ana 10.
+    const payoutDay = new Date(start).toISOString().slice(0, 10);
+    const now = new Date(Date.parse(`${payoutDay}T14:30:00Z`) + 17 * DAY);
+    await server.stop();
+    server = await startApiAt(dir, port, now);
+    createAuditor(server, OFFICER, OFFICER_PASSWORD);
+
+    const { context, page } = await officer();
+    await page.getByRole('link', { name: 'Collections' }).click();
+    const rows = page.getByTestId('collection-row');
+    // The scheduler's start-up pass moved both loans to 1-30.
+    await eventually(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      assert.equal(await rows.count(), 2);
+    }, 20000);
+    assert.match(await rows.nth(0).innerText(), /Ben Santos[\s\S]*\b16\b[\s\S]*1-30/);
+    assert.match(await rows.nth(1).innerText(), /Ana Reyes[\s\S]*\b10\b[\s\S]*1-30/);
+    await shotBoth(page, 'admin/collections', () => rows.nth(1).waitFor());
+
+    // 22:30 on Ana's loan (10 days late): refused, and the refusal is in her record.
+    await rows.filter({ hasText: 'Ana Reyes' }).getByRole('link').click();
+    await page.getByTestId('record-dpd').getByText('10').waitFor();
+    const refused = await logCall(page);
+    assert.match(refused ?? '', /Not allowed at this hour/);
+    await page.getByTestId('record-entry').filter({ hasText: 'Refused: Call outside the contact hours' }).waitFor();
+    // The person list offers only the borrower and a guarantor they named (P15).
+    const persons = await page.getByRole('combobox', { name: 'Who' }).locator('option').allInnerTexts();
+    assert.deepEqual(persons, ['Borrower', 'Guarantor named by the borrower']);
+    await shotBoth(page, 'admin/collection-refused', () => page.getByTestId('record-entry').first().waitFor());
+
+    // The same call on Ben's loan (16 days late) is logged.
+    await page.getByRole('link', { name: 'Back to collections' }).click();
+    await rows.filter({ hasText: 'Ben Santos' }).getByRole('link').click();
+    await page.getByTestId('record-dpd').getByText('16').waitFor();
+    assert.equal(await logCall(page), null);
+    await page.getByTestId('record-entry').filter({ hasText: 'Call with Borrower: No answer' }).waitFor();
+    await shot(page, 'admin/collection-logged');
+
+    // Ana, on her phone (its clock at the api's day), sees how late her loan is and
+    // promises to pay; nothing is asked of her to do so.
+    await ana.page.clock.setFixedTime(now);
+    await ana.page.goto(`/detail/${ana.orderId}`);
+    const panel = ana.page.getByTestId('late-panel');
+    await panel.getByText('Your loan is 10 days late').waitFor();
+    await panel.getByRole('button', { name: 'Promise to pay' }).click();
+    await ana.page.getByText('Thank you: your promise is recorded.').waitFor();
+    for (const language of ['en', 'zh', 'fil']) {
+      await ana.page.evaluate((l) => localStorage.setItem('language', l), language);
+      await ana.page.reload();
+      await panel.waitFor();
+      await panel.scrollIntoViewIfNeeded();
+      await shot(ana.page, language === 'en' ? 'detail-late' : `detail-late-${language}`);
+    }
+    await ana.page.evaluate(() => localStorage.setItem('language', 'en'));
+    await ana.context.close();
+
+    // The officer sees the promise in Ana's record and in the queue.
+    await page.getByRole('link', { name: 'Collections' }).click();
+    await rows.filter({ hasText: 'Ana Reyes' }).getByRole('link').click();
+    await page.getByTestId('record-entry').filter({ hasText: / by \d{4}-\d\d-\d\d/ }).waitFor();
+    await context.close();
+  });
+});
