@@ -123,7 +123,7 @@ describe('collections', () => {
     createAuditor(server, OFFICER, OFFICER_PASSWORD);
 
     const { context, page } = await officer();
-    await page.getByRole('link', { name: 'Collections' }).click();
+    await page.getByRole('link', { name: 'Collections', exact: true }).click();
     const rows = page.getByTestId('collection-row');
     // The scheduler's start-up pass moved both loans to 1-30.
     await eventually(async () => {
@@ -172,7 +172,7 @@ describe('collections', () => {
     await ana.context.close();
 
     // The officer sees the promise in Ana's record and in the queue.
-    await page.getByRole('link', { name: 'Collections' }).click();
+    await page.getByRole('link', { name: 'Collections', exact: true }).click();
     await rows.filter({ hasText: 'Ana Reyes' }).getByRole('link').click();
     await page.getByTestId('record-entry').filter({ hasText: / by \d{4}-\d\d-\d\d/ }).waitFor();
     await context.close();

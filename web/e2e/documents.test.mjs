@@ -13,9 +13,13 @@ let server;
 let browser;
 serverAndBrowser((started) => ({ server, browser } = started));
 
-/** Clicks `button` and returns the saved file's name and bytes. */
+/**
+ * Clicks `button` and returns the saved file's name and bytes. A debug build renders
+ * the first PDF (fonts parsed, shaped) in seconds, longer on a busy CI machine running
+ * two journeys at once: the wait is longer than the context's 15 s.
+ */
 async function download(page, button) {
-  const [saved] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  const [saved] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), button.click()]);
   const path = await saved.path();
   return { name: saved.suggestedFilename(), bytes: await readFile(path) };
 }

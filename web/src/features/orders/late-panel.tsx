@@ -75,7 +75,7 @@ export function LatePanel({ order }: { order: Order }) {
     <section className="card stack" data-testid="late-panel" aria-label={t('late_title', { n: late })}>
       <h2 className="card__title">{t('late_title', { n: late })}</h2>
       <p className="muted">{t('late_hint')}</p>
-      {overdue > 0 && <p className="orders-figure">{money(overdue.toFixed(2))}</p>}
+      {overdue > 0 && <p className="orders-figure">{t('late_overdue', { amount: money(overdue.toFixed(2)) })}</p>}
       <form className="stack" onSubmit={onPromise}>
         <label className="stack">
           <span>{t('late_promise_amount')}</span>
