@@ -83,13 +83,15 @@ pub enum ErrorCode {
     ContactPerson,
     /// 50004: the promise to pay is not valid ({why}; issue 53).
     InvalidPromise,
+    /// 50006: a second staff member must approve this (four eyes).
+    SecondStaffRequired,
     /// 110012: bank account cannot be changed while a loan is active.
     BankAccountChangeNotAllowed,
 }
 
 impl ErrorCode {
     /// Every code, in the order of PRODUCT.md section 9.
-    pub const ALL: [ErrorCode; 38] = [
+    pub const ALL: [ErrorCode; 39] = [
         Self::TooManyRequests,
         Self::SessionExpired,
         Self::NotLoggedIn,
@@ -127,6 +129,7 @@ impl ErrorCode {
         Self::ContactHours,
         Self::ContactPerson,
         Self::InvalidPromise,
+        Self::SecondStaffRequired,
         Self::BankAccountChangeNotAllowed,
     ];
 
@@ -170,6 +173,7 @@ impl ErrorCode {
             Self::ContactHours => 50001,
             Self::ContactPerson => 50002,
             Self::InvalidPromise => 50004,
+            Self::SecondStaffRequired => 50006,
             Self::BankAccountChangeNotAllowed => 110012,
         }
     }
@@ -214,6 +218,7 @@ impl ErrorCode {
             Self::ContactHours => "contact not allowed at this hour ({window}, local time)",
             Self::ContactPerson => "this person may not be contacted about the debt",
             Self::InvalidPromise => "promise to pay not valid ({why})",
+            Self::SecondStaffRequired => "a second staff member must approve this",
             Self::BankAccountChangeNotAllowed => {
                 "bank account cannot be changed while a loan is active"
             }

@@ -30,6 +30,11 @@ pub trait ProductCatalogue: Send + Sync {
     fn product(&self, app_id: i64) -> Option<Product>;
     /// The lender named on every disclosure and contract.
     fn lender(&self) -> Lender;
+    /// Days past due from which a loan may be charged off (configuration, default 180;
+    /// issue 53).
+    fn charge_off_after_days(&self) -> u32 {
+        180
+    }
     /// The delinquency buckets (configuration; issue 53).
     fn delinquency_buckets(&self) -> crate::collections::Buckets {
         crate::collections::Buckets::default()

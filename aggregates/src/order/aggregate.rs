@@ -334,6 +334,14 @@ impl Aggregate for Order {
             C::AssignCollector { collector, by } => {
                 self.assign_collector(collector, by, sink, now).await
             }
+            C::ChargeOff { officer_id, reason } => {
+                let threshold = services.catalogue.charge_off_after_days();
+                self.charge_off(officer_id, reason, threshold, sink, now)
+                    .await
+            }
+            C::ReverseChargeOff { officer_id, reason } => {
+                self.reverse_charge_off(officer_id, reason, sink, now).await
+            }
             C::ChooseContactHours { any_hours } => {
                 self.choose_contact_hours(any_hours, sink, now).await
             }
@@ -380,6 +388,12 @@ impl Aggregate for Order {
             | OrderEvent::ContactHoursChosen { .. }
             | OrderEvent::PromiseMade { .. }
             | OrderEvent::PromiseSettled { .. }) => self.apply_collection_event(event),
+            event @ (OrderEvent::ChargeOffProposed { .. }
+            | OrderEvent::LoanChargedOff { .. }
+            | OrderEvent::RecoveryReceived { .. }
+            | OrderEvent::ChargeOffClosed { .. }
+            | OrderEvent::ChargeOffReversalProposed { .. }
+            | OrderEvent::ChargeOffReversed { .. }) => self.apply_charge_off_event(event),
         }
     }
 }

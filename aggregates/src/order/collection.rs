@@ -82,6 +82,12 @@ pub struct Collection {
     pub collector: Option<Uuid>,
     /// The open promise to pay.
     pub promise: Option<Promise>,
+    /// Off the books (`LoanChargedOff`), until reversed.
+    pub charge_off: Option<super::charge_off::ChargeOff>,
+    /// A charge-off proposed and not yet confirmed by a second officer.
+    pub charge_off_proposal: Option<super::charge_off::FourEyesProposal>,
+    /// A reversal proposed and not yet confirmed by a second officer.
+    pub reversal_proposal: Option<super::charge_off::FourEyesProposal>,
 }
 
 /// A contact an officer logs (`OrderCommand::LogContact`).

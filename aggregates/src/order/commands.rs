@@ -196,6 +196,21 @@ pub enum OrderCommand {
         /// The officer assigning.
         by: Uuid,
     },
+    /// Charge off a loan at or past the configured days past due: the first officer
+    /// proposes, a second confirms (four eyes, 50006 for the same one).
+    ChargeOff {
+        /// The officer.
+        officer_id: Uuid,
+        /// Why (required).
+        reason: String,
+    },
+    /// Put a charged-off loan back on the books (the same four eyes).
+    ReverseChargeOff {
+        /// The officer.
+        officer_id: Uuid,
+        /// Why (required).
+        reason: String,
+    },
     /// The borrower states whether contacts outside the usual hours suit them (P15).
     ChooseContactHours {
         /// True: any hour.

@@ -114,6 +114,17 @@ pub enum OrderError {
         /// What is wrong, in words.
         why: String,
     },
+    /// 10004: a charge-off before the configured days past due (issue 53).
+    #[error("request error: a loan is charged off at {threshold} days past due; this one is {days_past_due}")]
+    ChargeOffTooEarly {
+        /// Days past due now.
+        days_past_due: u32,
+        /// The configured threshold.
+        threshold: u32,
+    },
+    /// 50006: the second step of a four-eyes action by the officer who took the first.
+    #[error("a second staff member must approve this")]
+    SecondStaffRequired,
     /// 10004: the offer has not expired yet.
     #[error("request error: the offer is still valid")]
     OfferStillValid,
@@ -130,7 +141,9 @@ impl OrderError {
             | Self::SameAuditor
             | Self::SecondAuditorRequired
             | Self::ManualAmountMismatch
-            | Self::OfferStillValid => ErrorCode::RequestError,
+            | Self::OfferStillValid
+            | Self::ChargeOffTooEarly { .. } => ErrorCode::RequestError,
+            Self::SecondStaffRequired => ErrorCode::SecondStaffRequired,
             Self::ProductNotFound
             | Self::NotFound
             | Self::UnknownPayout

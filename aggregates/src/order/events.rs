@@ -431,6 +431,76 @@ pub enum OrderEvent {
         /// When it was decided.
         at: DateTime<Utc>,
     },
+    /// An officer proposed to charge the loan off (issue 53); a second confirms.
+    ChargeOffProposed {
+        /// The officer.
+        officer_id: Uuid,
+        /// Why.
+        reason: String,
+        /// Days past due then.
+        days_past_due: u32,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// The loan is written off the books: `written_off` (everything outstanding)
+    /// leaves `loan_receivable`. The borrower still owes it (P16).
+    LoanChargedOff {
+        /// Who proposed it.
+        proposed_by: Uuid,
+        /// The second officer, who confirmed it.
+        confirmed_by: Uuid,
+        /// Why.
+        reason: String,
+        /// What was outstanding and is written off.
+        written_off: Decimal,
+        /// Days past due then.
+        days_past_due: u32,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// A repayment on a charged-off loan (after its `RepaymentReceived`): recovery income.
+    RecoveryReceived {
+        /// The payment.
+        payment_ref: String,
+        /// Amount recovered.
+        amount: Decimal,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// A charged-off loan closed by its payoff: what the payoff waived had been
+    /// written off, and is taken back from the write-off.
+    ChargeOffClosed {
+        /// Interest and fees the payoff did not charge.
+        waived: Decimal,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// An officer proposed to put a charged-off loan back on the books.
+    ChargeOffReversalProposed {
+        /// The officer.
+        officer_id: Uuid,
+        /// Why.
+        reason: String,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// The loan is back on the books: `restored` = `written_off` − `recovered`.
+    ChargeOffReversed {
+        /// Who proposed it.
+        proposed_by: Uuid,
+        /// The second officer.
+        confirmed_by: Uuid,
+        /// Why.
+        reason: String,
+        /// What the charge-off had written off.
+        written_off: Decimal,
+        /// Recovered since.
+        recovered: Decimal,
+        /// Back in `loan_receivable`: what is still owed.
+        restored: Decimal,
+        /// When.
+        at: DateTime<Utc>,
+    },
     /// Everything owed was paid (→ 10). What the payoff did not charge is waived (P12).
     LoanRepaid {
         /// Interest not charged (prepayment or cooling-off).
@@ -478,6 +548,12 @@ impl DomainEvent for OrderEvent {
             Self::ContactHoursChosen { .. } => "ContactHoursChosen",
             Self::PromiseMade { .. } => "PromiseMade",
             Self::PromiseSettled { .. } => "PromiseSettled",
+            Self::ChargeOffProposed { .. } => "ChargeOffProposed",
+            Self::LoanChargedOff { .. } => "LoanChargedOff",
+            Self::RecoveryReceived { .. } => "RecoveryReceived",
+            Self::ChargeOffClosed { .. } => "ChargeOffClosed",
+            Self::ChargeOffReversalProposed { .. } => "ChargeOffReversalProposed",
+            Self::ChargeOffReversed { .. } => "ChargeOffReversed",
         };
         name.to_string()
     }

@@ -20,6 +20,7 @@
 
 mod aggregate;
 mod application;
+mod charge_off;
 mod collection;
 mod commands;
 mod errors;
@@ -38,6 +39,7 @@ mod tests;
 
 pub use aggregate::{Order, PaymentSession, PayoutAttempt, Refusal, Resubmission, SessionStatus};
 pub use application::{quote, Quote};
+pub use charge_off::{ChargeOff, FourEyesProposal};
 pub use collection::{
     contact_refusal, Collection, Contact, Promise, PromiseMaker, MAX_PROMISE_DAYS,
 };

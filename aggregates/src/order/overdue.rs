@@ -89,6 +89,9 @@ impl Order {
         if self.status != OrderStatus::Disbursed {
             return Ok(()); // nothing to accrue; the scheduler may run late
         }
+        if self.collection.charge_off.is_some() {
+            return Ok(()); // non-accrual: nothing is added while the loan is off the books
+        }
         let today = now.date_naive();
         let schedule = self.loan()?.schedule.clone();
         for installment in schedule {

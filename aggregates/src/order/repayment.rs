@@ -328,19 +328,29 @@ impl Order {
         let owed = self.payoff_at(now);
         let allocations = self.loan()?.allocate(accepted);
         let event = OrderEvent::RepaymentReceived {
-            payment_ref,
+            payment_ref: payment_ref.clone(),
             amount: accepted,
             allocations,
             source,
             at: now,
         };
         sink.write(event, self).await;
+        if self.collection.charge_off.is_some() {
+            // A charged-off loan is still owed; what is paid now is a recovery (P16).
+            let event = OrderEvent::RecoveryReceived {
+                payment_ref,
+                amount: accepted,
+                at: now,
+            };
+            sink.write(event, self).await;
+        }
         if accepted == owed {
             // P12: what the payoff does not charge is waived, never owed.
             let loan = self.loan()?;
             let quote = loan.payoff(now.date_naive());
             let remaining = loan.contractual_outstanding();
             let fees_waived: Decimal = loan.schedule.iter().map(|i| i.unpaid_fee()).sum();
+            let waived = remaining;
             let event = OrderEvent::LoanRepaid {
                 interest_waived: remaining - fees_waived,
                 fees_waived,
@@ -348,6 +358,11 @@ impl Order {
                 at: now,
             };
             sink.write(event, self).await;
+            if self.collection.charge_off.is_some() {
+                // What the payoff waived had been written off with the rest.
+                let event = OrderEvent::ChargeOffClosed { waived, at: now };
+                sink.write(event, self).await;
+            }
         }
         Ok(())
     }

@@ -62,6 +62,10 @@ impl ProductCatalogue for Configured {
         self.config.lender.clone()
     }
 
+    fn charge_off_after_days(&self) -> u32 {
+        self.config.charge_off_after_days
+    }
+
     fn delinquency_buckets(&self) -> aggregates::collections::Buckets {
         self.config.delinquency_buckets.clone()
     }

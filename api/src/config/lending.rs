@@ -209,6 +209,9 @@ pub struct LendingConfig {
     /// Anything else stops the server at start-up.
     #[serde(default)]
     pub delinquency_buckets: aggregates::collections::Buckets,
+    /// Days past due from which a loan may be charged off (issue 53; default 180).
+    #[serde(default = "charge_off_after_days")]
+    pub charge_off_after_days: u32,
     /// Whether registration needs an invite code (default true).
     #[serde(default = "yes")]
     pub invite_code_required: bool,
@@ -245,6 +248,10 @@ pub struct LendingConfig {
     /// `PAYOUT_PROVIDER=xendit` needs one for every bank in `banks`.
     #[serde(default)]
     pub payout_channels: std::collections::HashMap<String, String>,
+}
+
+fn charge_off_after_days() -> u32 {
+    180
 }
 
 fn utc_zone() -> chrono_tz::Tz {

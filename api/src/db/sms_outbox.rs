@@ -54,7 +54,8 @@ pub async fn due(
     limit: i64,
 ) -> Result<Vec<Waiting>, sqlx::Error> {
     // `attempts` is an `integer` (INT4) on PostgreSQL: widened to the i64 it is read as.
-    let due = "select message_id, mobile, body, cast(attempts as bigint) as attempts from sms_outbox \
+    let due =
+        "select message_id, mobile, body, cast(attempts as bigint) as attempts from sms_outbox \
                where message_id is not null and sent_at is null and attempts < $1 \
                and (next_attempt_at is null or next_attempt_at <= $2) \
                order by created_at limit $3";

@@ -99,10 +99,15 @@ fn loan_lines(t: &Texts, h: &Header, facts: &StatementFacts) -> LoanLines {
         credited: Decimal::ZERO,
         balance: Decimal::ZERO,
     };
+    // The lender's write-off bookkeeping is not a change to what the borrower owes.
+    let write_off = |code: &Option<String>| {
+        code.as_deref()
+            .is_some_and(projections::read_models::ledger::is_write_off)
+    };
     for p in facts
         .postings
         .iter()
-        .filter(|p| p.account == facts.receivable_account)
+        .filter(|p| p.account == facts.receivable_account && !write_off(&p.code))
     {
         lines.balance += p.amount;
         let (charged, credited) = if p.amount.is_sign_negative() {

@@ -11,7 +11,7 @@ use chrono::{DateTime, Days, TimeZone, Utc};
 use serde_json::{json, Value};
 
 use crate::helpers::{futures_join, on_both_stores, TestApp};
-use crate::reminders::{days_pass, disbursed};
+use crate::reminders::{days_pass, disbursed, pay};
 
 /// 22:30 in Manila on the UTC day `day` days after the payout (14:30 UTC).
 fn manila_2230(day: u64) -> DateTime<Utc> {
@@ -242,4 +242,140 @@ on_both_stores!(
     at_a_fixed_clock: late_loans,
     late_loans_on_sqlite,
     late_loans_on_postgres
+);
+
+/// The balance of `account` in the trial balance ("0.00" when it has no postings), and
+/// the trial balance's sum.
+async fn balance(app: &TestApp, token: &str, account: &str) -> (String, String) {
+    let trial = app
+        .ok("/admin/api/ledger/trialBalance", Some(token), json!({}))
+        .await;
+    let found = trial["accounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["account"] == json!(account))
+        .map_or("0.00".to_string(), |a| {
+            a["balance"].as_str().unwrap().to_string()
+        });
+    (found, trial["sum"].as_str().unwrap().to_string())
+}
+
+/// Charge-off by two officers at 180 days past due, a payment as a recovery, and the
+/// reversal: every entry balances, the receivable follows what is on the books, the
+/// borrower's order still shows everything owed, and a rebuild agrees (verify).
+async fn charge_off_and_recovery(clock: Arc<FixedClock>, app: TestApp) {
+    let mobile = "09170000533";
+    let (_, user_id, order_id) = disbursed(&app, mobile).await;
+    let charge = |token: &String| {
+        let body = json!({"orderId": order_id, "reason": "no payment in six months"});
+        let token = token.clone();
+        let app = &app;
+        async move {
+            app.post("/admin/api/collections/chargeOff", Some(&token), body)
+                .await
+        }
+    };
+    // Day 180: installment 1 (due on day 1) is 179 days past due, too early.
+    days_pass(&app, &clock, 180..=180).await;
+    let (_, early) = app.auditor("collector-53-early").await;
+    assert_eq!(charge(&early).await["code"], json!(10004));
+    days_pass(&app, &clock, 181..=181).await;
+    // Half a year on, everyone signs in again (sessions last 30 days and 12 hours).
+    let login = json!({"mobile": mobile, "password": "secret-pass"});
+    let borrower = app.ok("/jackey/user/login", None, login).await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (_, first) = app.auditor("collector-53-a").await;
+    let (_, second) = app.auditor("collector-53-b").await;
+    let proposed = charge(&first).await;
+    assert_eq!(
+        proposed["data"],
+        json!({"done": false, "awaitingSecondOfficer": true})
+    );
+    assert_eq!(charge(&first).await["code"], json!(50006), "four eyes");
+    let confirmed = charge(&second).await;
+    assert_eq!(
+        confirmed["data"],
+        json!({"done": true, "awaitingSecondOfficer": false})
+    );
+    app.wrote().await;
+
+    let receivable = format!("loan_receivable:{order_id}");
+    let owed = app
+        .ok(
+            "/jackey/loan/orderInfo",
+            Some(&borrower),
+            json!({"loanOrderId": order_id}),
+        )
+        .await["remaining"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_ne!(owed, "0.00", "the borrower still owes it (P16)");
+    assert_eq!(
+        balance(&app, &first, &receivable).await,
+        ("0.00".into(), "0.00".into())
+    );
+    assert_eq!(balance(&app, &first, "charge_off_expense").await.0, owed);
+
+    // A payment after the charge-off: allocated as always, and a recovery on the books.
+    pay(&app, user_id, &order_id, rust_decimal::Decimal::from(1000)).await;
+    app.wait_order(&borrower, &order_id, "repaid", json!("1000.00"))
+        .await;
+    assert_eq!(balance(&app, &first, "recovery_income").await.0, "-1000.00");
+    assert_eq!(balance(&app, &first, &receivable).await.0, "0.00");
+
+    // Reversal by the same four eyes: what is still owed is back on the books.
+    let reverse = |token: &String| {
+        let body = json!({"orderId": order_id, "reason": "charged off by mistake"});
+        let token = token.clone();
+        let app = &app;
+        async move {
+            app.post(
+                "/admin/api/collections/reverseChargeOff",
+                Some(&token),
+                body,
+            )
+            .await
+        }
+    };
+    assert_eq!(
+        reverse(&second).await["data"]["awaitingSecondOfficer"],
+        json!(true)
+    );
+    assert_eq!(reverse(&second).await["code"], json!(50006));
+    assert_eq!(reverse(&first).await["data"]["done"], json!(true));
+    app.wrote().await;
+    let still_owed = app
+        .ok(
+            "/jackey/loan/orderInfo",
+            Some(&borrower),
+            json!({"loanOrderId": order_id}),
+        )
+        .await["remaining"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (restored, sum) = balance(&app, &first, &receivable).await;
+    assert_eq!(restored, still_owed);
+    assert_eq!(sum, "0.00");
+    assert_eq!(balance(&app, &first, "charge_off_expense").await.0, "0.00");
+    assert_eq!(balance(&app, &first, "recovery_income").await.0, "0.00");
+    // The write-off is the lender's bookkeeping: not on the borrower's timeline.
+    let (types, _) = app.timeline(&borrower, &order_id).await;
+    assert!(!types
+        .iter()
+        .any(|t| t.contains("ChargeOff") || t == "LoanChargedOff"));
+    let report = projections::verify::verify(&app.state.database)
+        .await
+        .unwrap();
+    assert!(report.is_clean(), "{:?}", report.drifts);
+}
+
+on_both_stores!(
+    at_a_fixed_clock: charge_off_and_recovery,
+    charge_off_and_recovery_on_sqlite,
+    charge_off_and_recovery_on_postgres
 );

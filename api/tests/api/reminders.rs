@@ -73,7 +73,7 @@ pub(crate) async fn disbursed(app: &TestApp, mobile: &str) -> (String, Uuid, Str
 
 /// A paid payment page of `amount` on the order (the session, then the webhook's
 /// recharge on the wallet), as `TestApp::paid_session` with a decimal amount.
-async fn pay(app: &TestApp, user_id: Uuid, order_id: &str, amount: Decimal) {
+pub(crate) async fn pay(app: &TestApp, user_id: Uuid, order_id: &str, amount: Decimal) {
     let session_id = Uuid::now_v7();
     let open = || OrderCommand::OpenPaymentSession { session_id, amount };
     app.state

@@ -11,7 +11,14 @@
 //!
 //! Debits are positive, credits negative. Accounts: `lender_cash`,
 //! `loan_receivable:<order>`, `borrower_wallet:<user>`, `payout_clearing`,
-//! `payment_clearing`, `interest_income`, `fee_income`.
+//! `payment_clearing`, `interest_income`, `fee_income`, `charge_off_expense`,
+//! `recovery_income`.
+//!
+//! A charge-off (issue 53) moves what is outstanding from `loan_receivable` to
+//! `charge_off_expense`; a later repayment is booked as usual and then moved from the
+//! receivable to `recovery_income`, so the receivable of a charged-off loan stays at
+//! zero while the borrower still owes the schedule. These write-off entries are the
+//! lender's books, not changes to what the borrower owes ([`is_write_off`]).
 
 use aggregates::order::{Order, OrderEvent, RepaymentSource};
 use aggregates::wallet::{Wallet, WalletEvent};
@@ -50,11 +57,15 @@ pub const PAYMENT_CLEARING: &str = "payment_clearing";
 pub const INTEREST_INCOME: &str = "interest_income";
 /// Processing and overdue fees earned.
 pub const FEE_INCOME: &str = "fee_income";
+/// Loans written off the books (issue 53).
+pub const CHARGE_OFF_EXPENSE: &str = "charge_off_expense";
+/// Payments on loans written off.
+pub const RECOVERY_INCOME: &str = "recovery_income";
 
 /// What each journal entry says happened (stored as its `description`), with the
 /// stable code the console words it by in the auditor's language. Every description
 /// [`order_entry`] and [`wallet_entry`] write is one of these constants.
-pub const ENTRY_DESCRIPTIONS: [(&str, &str); 12] = [
+pub const ENTRY_DESCRIPTIONS: [(&str, &str); 16] = [
     ("payout_sent", PAYOUT_SENT),
     ("payout_confirmed", PAYOUT_CONFIRMED),
     ("payout_returned", PAYOUT_RETURNED),
@@ -67,7 +78,20 @@ pub const ENTRY_DESCRIPTIONS: [(&str, &str); 12] = [
     ("refund_sent", REFUND_SENT),
     ("refund_confirmed", REFUND_CONFIRMED),
     ("refund_returned", REFUND_RETURNED),
+    ("charged_off", CHARGED_OFF),
+    ("recovery", RECOVERY),
+    ("charge_off_closed", CHARGE_OFF_CLOSED),
+    ("charge_off_reversed", CHARGE_OFF_REVERSED),
 ];
+
+/// The codes of the write-off entries: bookkeeping on the lender's side that does not
+/// change what the borrower owes (left out of the borrower's statement of account).
+pub fn is_write_off(code: &str) -> bool {
+    matches!(
+        code,
+        "charged_off" | "recovery" | "charge_off_closed" | "charge_off_reversed"
+    )
+}
 
 /// The code of a stored entry description (see [`ENTRY_DESCRIPTIONS`]); `None` for a
 /// description this build does not know.
@@ -91,6 +115,11 @@ const PAYMENT_APPLIED: &str = "payment applied to the loan";
 const REFUND_SENT: &str = "refund: money not owed sent back to the borrower's bank";
 const REFUND_CONFIRMED: &str = "refund confirmed by the bank";
 const REFUND_RETURNED: &str = "refund returned by the bank: the borrower's cash again";
+const CHARGED_OFF: &str = "charged off: the outstanding written off the books (still owed)";
+const RECOVERY: &str = "recovery: a payment on a charged-off loan";
+const CHARGE_OFF_CLOSED: &str =
+    "charged-off loan closed: what the payoff waived leaves the write-off";
+const CHARGE_OFF_REVERSED: &str = "charge-off reversed: what is still owed back on the books";
 
 /// `loan_receivable:<order>`.
 pub fn loan_receivable(order_id: &str) -> String {
@@ -207,6 +236,38 @@ pub fn order_entry(order_id: &str, event: &OrderEvent) -> Option<JournalEntry> {
             order_id,
             OVERDUE_FEE_REVERSED,
             vec![(FEE_INCOME.into(), *amount), (receivable, -*amount)],
+        ),
+        OrderEvent::LoanChargedOff { written_off, .. } => entry(
+            order_id,
+            CHARGED_OFF,
+            vec![
+                (CHARGE_OFF_EXPENSE.into(), *written_off),
+                (receivable, -*written_off),
+            ],
+        ),
+        OrderEvent::RecoveryReceived { amount, .. } => entry(
+            order_id,
+            RECOVERY,
+            vec![(receivable, *amount), (RECOVERY_INCOME.into(), -*amount)],
+        ),
+        OrderEvent::ChargeOffClosed { waived, .. } => entry(
+            order_id,
+            CHARGE_OFF_CLOSED,
+            vec![(receivable, *waived), (CHARGE_OFF_EXPENSE.into(), -*waived)],
+        ),
+        OrderEvent::ChargeOffReversed {
+            written_off,
+            recovered,
+            restored,
+            ..
+        } => entry(
+            order_id,
+            CHARGE_OFF_REVERSED,
+            vec![
+                (receivable, *restored),
+                (RECOVERY_INCOME.into(), *recovered),
+                (CHARGE_OFF_EXPENSE.into(), -*written_off),
+            ],
         ),
         OrderEvent::LoanRepaid {
             interest_waived,

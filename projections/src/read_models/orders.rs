@@ -171,7 +171,13 @@ pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
         | OrderEvent::CollectorAssigned { at, .. }
         | OrderEvent::ContactHoursChosen { at, .. }
         | OrderEvent::PromiseMade { at, .. }
-        | OrderEvent::PromiseSettled { at, .. } => *at,
+        | OrderEvent::PromiseSettled { at, .. }
+        | OrderEvent::ChargeOffProposed { at, .. }
+        | OrderEvent::LoanChargedOff { at, .. }
+        | OrderEvent::RecoveryReceived { at, .. }
+        | OrderEvent::ChargeOffClosed { at, .. }
+        | OrderEvent::ChargeOffReversalProposed { at, .. }
+        | OrderEvent::ChargeOffReversed { at, .. } => *at,
         OrderEvent::DelinquencyChanged { on, .. } => day_start(*on),
         OrderEvent::PayoutSucceeded { paid_at, .. } => *paid_at,
         OrderEvent::InstallmentOverdue { due_date, .. } => {
@@ -393,6 +399,12 @@ fn timeline_detail(event: &OrderEvent) -> TimelineDetail {
         | OrderEvent::ContactLogged { .. }
         | OrderEvent::ContactRefused { .. }
         | OrderEvent::CollectorAssigned { .. }
+        | OrderEvent::ChargeOffProposed { .. }
+        | OrderEvent::LoanChargedOff { .. }
+        | OrderEvent::RecoveryReceived { .. }
+        | OrderEvent::ChargeOffClosed { .. }
+        | OrderEvent::ChargeOffReversalProposed { .. }
+        | OrderEvent::ChargeOffReversed { .. }
         | OrderEvent::OfferExpired { .. }
         | OrderEvent::ReviewStarted { .. }
         | OrderEvent::Resubmitted { .. }
@@ -495,6 +507,37 @@ fn collection_entry(event: &OrderEvent, at: &str, actor: &str) -> Option<Collect
             kept: Some(*kept),
             ..entry
         },
+        OrderEvent::ChargeOffProposed {
+            reason,
+            days_past_due,
+            ..
+        } => CollectionEntry {
+            note: Some(reason.clone()),
+            days_past_due: Some(*days_past_due),
+            ..entry
+        },
+        OrderEvent::LoanChargedOff {
+            reason,
+            written_off,
+            days_past_due,
+            ..
+        } => CollectionEntry {
+            note: Some(reason.clone()),
+            amount: Some(money_text(*written_off)),
+            days_past_due: Some(*days_past_due),
+            ..entry
+        },
+        OrderEvent::RecoveryReceived { amount, .. }
+        | OrderEvent::ChargeOffReversed {
+            restored: amount, ..
+        } => CollectionEntry {
+            amount: Some(money_text(*amount)),
+            ..entry
+        },
+        OrderEvent::ChargeOffReversalProposed { reason, .. } => CollectionEntry {
+            note: Some(reason.clone()),
+            ..entry
+        },
         OrderEvent::DelinquencyChanged {
             bucket,
             days_past_due,
@@ -517,6 +560,12 @@ fn staff_only(event: &OrderEvent) -> bool {
             | OrderEvent::ContactRefused { .. }
             | OrderEvent::CollectorAssigned { .. }
             | OrderEvent::DelinquencyChanged { .. }
+            | OrderEvent::ChargeOffProposed { .. }
+            | OrderEvent::LoanChargedOff { .. }
+            | OrderEvent::RecoveryReceived { .. }
+            | OrderEvent::ChargeOffClosed { .. }
+            | OrderEvent::ChargeOffReversalProposed { .. }
+            | OrderEvent::ChargeOffReversed { .. }
     )
 }
 

@@ -17,7 +17,9 @@ pub struct CollectionEntry {
     /// When, RFC 3339 UTC.
     pub at: String,
     /// `ContactLogged`, `ContactRefused`, `CollectorAssigned`, `PromiseMade`,
-    /// `PromiseSettled`, `ContactHoursChosen`, `DelinquencyChanged`.
+    /// `PromiseSettled`, `ContactHoursChosen`, `DelinquencyChanged`,
+    /// `ChargeOffProposed`, `LoanChargedOff`, `RecoveryReceived`,
+    /// `ChargeOffReversalProposed`, `ChargeOffReversed`.
     pub event_type: String,
     /// `auditor:<id>`, `user:<id>` or `system`.
     pub actor: String,
@@ -33,7 +35,8 @@ pub struct CollectionEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub outcome: Option<ContactOutcome>,
-    /// ContactLogged: the officer's note.
+    /// ContactLogged: the officer's note; ChargeOffProposed, LoanChargedOff,
+    /// ChargeOffReversalProposed: the reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub note: Option<String>,
@@ -49,7 +52,8 @@ pub struct CollectionEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub bucket: Option<String>,
-    /// PromiseMade: promised; PromiseSettled: paid towards it. Money.
+    /// PromiseMade: promised; PromiseSettled: paid towards it; LoanChargedOff: written
+    /// off; RecoveryReceived: recovered; ChargeOffReversed: restored. Money.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub amount: Option<String>,
@@ -125,6 +129,10 @@ pub struct CollectionRecord {
     pub bucket: String,
     /// The borrower chose to be contacted at any hour.
     pub any_hours: bool,
+    /// Off the books (charged off and not reversed).
+    pub charged_off: bool,
+    /// The days past due from which the loan may be charged off (configuration).
+    pub charge_off_after_days: u32,
     /// Everything recorded.
     pub entries: Vec<CollectionEntry>,
 }

@@ -39,6 +39,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/collections/chargeOff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Propose or confirm a charge-off
+         * @description The first officer proposes (the loan at or past the configured days past due, default 180), another confirms: the outstanding leaves the books; the borrower still owes it and later payments are recoveries. 50006 the same officer confirming; 10004 too early, no reason, or not a disbursed loan; 40007 unknown order.
+         */
+        post: operations["auditor_charge_off"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/collections/contact": {
         parameters: {
             query?: never;
@@ -113,6 +133,26 @@ export interface paths {
          * @description Days past due and bucket today, whether the borrower chose other contact hours, and every contact, refused contact, assignment, promise to pay and bucket move, oldest first. 40007 unknown order.
          */
         post: operations["auditor_collection_record"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/collections/reverseChargeOff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Propose or confirm the reversal of a charge-off
+         * @description The same four eyes as the charge-off: what is still owed (written off less recovered) goes back on the books. 50006 the same officer confirming; 10004 no reason or a loan not charged off; 40007 unknown order.
+         */
+        post: operations["auditor_reverse_charge_off"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1890,6 +1930,11 @@ export interface components {
             /** @description The new password (PRODUCT.md 5: at least 8 characters). */
             password: string;
         };
+        ChargeOffBody: {
+            orderId: string;
+            /** @description Why (required, at most 500 characters). */
+            reason: string;
+        };
         /**
          * @description One event of a loan's collection record: a contact, a refused contact, an
          *     assignment, a promise to pay and its outcome, the borrower's choice of hours, a
@@ -1898,7 +1943,10 @@ export interface components {
         CollectionEntry: {
             /** @description `auditor:<id>`, `user:<id>` or `system`. */
             actor: string;
-            /** @description PromiseMade: promised; PromiseSettled: paid towards it. Money. */
+            /**
+             * @description PromiseMade: promised; PromiseSettled: paid towards it; LoanChargedOff: written
+             *     off; RecoveryReceived: recovered; ChargeOffReversed: restored. Money.
+             */
             amount?: string;
             /** @description ContactHoursChosen: any hour suits the borrower. */
             anyHours?: boolean;
@@ -1921,12 +1969,17 @@ export interface components {
             daysPastDue?: number;
             /**
              * @description `ContactLogged`, `ContactRefused`, `CollectorAssigned`, `PromiseMade`,
-             *     `PromiseSettled`, `ContactHoursChosen`, `DelinquencyChanged`.
+             *     `PromiseSettled`, `ContactHoursChosen`, `DelinquencyChanged`,
+             *     `ChargeOffProposed`, `LoanChargedOff`, `RecoveryReceived`,
+             *     `ChargeOffReversalProposed`, `ChargeOffReversed`.
              */
             eventType: string;
             /** @description PromiseSettled: kept or broken. */
             kept?: boolean;
-            /** @description ContactLogged: the officer's note. */
+            /**
+             * @description ContactLogged: the officer's note; ChargeOffProposed, LoanChargedOff,
+             *     ChargeOffReversalProposed: the reason.
+             */
             note?: string;
             /** @description ContactLogged: what came of it. */
             outcome?: components["schemas"]["ContactOutcome"];
@@ -1978,6 +2031,13 @@ export interface components {
             anyHours: boolean;
             /** @description Its bucket today. */
             bucket: string;
+            /**
+             * Format: int32
+             * @description The days past due from which the loan may be charged off (configuration).
+             */
+            chargeOffAfterDays: number;
+            /** @description Off the books (charged off and not reversed). */
+            chargedOff: boolean;
             /**
              * Format: int32
              * @description Days past due today.
@@ -2396,6 +2456,13 @@ export interface components {
                 bucket: string;
                 /**
                  * Format: int32
+                 * @description The days past due from which the loan may be charged off (configuration).
+                 */
+                chargeOffAfterDays: number;
+                /** @description Off the books (charged off and not reversed). */
+                chargedOff: boolean;
+                /**
+                 * Format: int32
                  * @description Days past due today.
                  */
                 daysPastDue: number;
@@ -2561,6 +2628,29 @@ export interface components {
                 schedule: components["schemas"]["ScheduledPayment"][];
                 /** @description Principal + interest. */
                 totalRepayable: string;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_FourEyesData: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description True when this call proposed it and another officer must confirm. */
+                awaitingSecondOfficer: boolean;
+                /** @description True when it took effect with this call (the second officer's). */
+                done: boolean;
             };
             /**
              * @description "ok", or what went wrong in words.
@@ -3734,6 +3824,13 @@ export interface components {
             cash: string;
             /** @description Approved loan proceeds not yet paid out. */
             proceeds: string;
+        };
+        /** @description Where a four-eyes charge-off (or its reversal) stands after this call. */
+        FourEyesData: {
+            /** @description True when this call proposed it and another officer must confirm. */
+            awaitingSecondOfficer: boolean;
+            /** @description True when it took effect with this call (the second officer's). */
+            done: boolean;
         };
         HistoryBody: {
             atSequence?: number | null;
@@ -5108,6 +5205,30 @@ export interface operations {
             };
         };
     };
+    auditor_charge_off: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChargeOffBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, where it stands */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_FourEyesData"];
+                };
+            };
+        };
+    };
     auditor_log_contact: {
         parameters: {
             query?: never;
@@ -5200,6 +5321,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Option_CollectionRecord"];
+                };
+            };
+        };
+    };
+    auditor_reverse_charge_off: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChargeOffBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, where it stands */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_FourEyesData"];
                 };
             };
         };

@@ -93,3 +93,5 @@ export type CollectionQueueItem = Schemas['CollectionQueueItem'];
 export type CollectionRecord = Schemas['CollectionRecord'];
 /** One contact, refused contact, assignment, promise or bucket move of the record. */
 export type CollectionEntry = Schemas['CollectionEntry'];
+/** Where a four-eyes charge-off (or its reversal) stands after a call. */
+export type FourEyes = Schemas['FourEyesData'];

@@ -38,6 +38,12 @@ export const ORDER_EVENT_TYPES = [
   'ContactHoursChosen',
   'PromiseMade',
   'PromiseSettled',
+  'ChargeOffProposed',
+  'LoanChargedOff',
+  'RecoveryReceived',
+  'ChargeOffClosed',
+  'ChargeOffReversalProposed',
+  'ChargeOffReversed',
 ] as const;
 
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];

@@ -361,3 +361,178 @@ fn assigning_a_collector_twice_records_it_once() {
         .when(assign())
         .then_expect_events(vec![]);
 }
+
+// ---- charge-off and recovery (P16) ----------------------------------------------------
+
+fn charge_off(officer: Uuid) -> OrderCommand {
+    OrderCommand::ChargeOff {
+        officer_id: officer,
+        reason: "no payment in six months".to_string(),
+    }
+}
+
+fn reverse(officer: Uuid) -> OrderCommand {
+    OrderCommand::ReverseChargeOff {
+        officer_id: officer,
+        reason: "charged off by mistake".to_string(),
+    }
+}
+
+/// The loan of [`disbursed`], 180 days past due (installment 1 was due on day 1).
+fn late_180() -> (Vec<OrderEvent>, DateTime<Utc>) {
+    let now = at(181);
+    let mut given = disbursed();
+    given.extend(run(test_at(now), disbursed(), OrderCommand::AccrueOverdue));
+    (given, now)
+}
+
+#[test]
+fn a_charge_off_needs_the_days_past_due_a_reason_and_a_second_officer() {
+    let (given, now) = late_180();
+    // One day too early.
+    let early = test_at(at(180))
+        .given(disbursed())
+        .when(charge_off(auditor_1()))
+        .inspect_result();
+    assert_eq!(
+        early,
+        Err(OrderError::ChargeOffTooEarly {
+            days_past_due: 179,
+            threshold: 180
+        })
+    );
+    let no_reason = OrderCommand::ChargeOff {
+        officer_id: auditor_1(),
+        reason: " ".to_string(),
+    };
+    assert!(matches!(
+        test_at(now)
+            .given(given.clone())
+            .when(no_reason)
+            .inspect_result(),
+        Err(OrderError::InvalidInput(_))
+    ));
+    let mut history = given;
+    let proposed = run(test_at(now), history.clone(), charge_off(auditor_1()));
+    assert!(matches!(
+        proposed.as_slice(),
+        [OrderEvent::ChargeOffProposed { .. }]
+    ));
+    history.extend(proposed);
+    // The same officer cannot confirm (50006).
+    let same = test_at(now)
+        .given(history.clone())
+        .when(charge_off(auditor_1()))
+        .inspect_result();
+    assert_eq!(same.clone().unwrap_err().code().code(), 50006);
+    let owed = fold(history.clone()).outstanding();
+    let confirmed = run(test_at(now), history.clone(), charge_off(auditor_2()));
+    assert_eq!(
+        confirmed,
+        vec![OrderEvent::LoanChargedOff {
+            proposed_by: auditor_1(),
+            confirmed_by: auditor_2(),
+            reason: "no payment in six months".to_string(),
+            written_off: owed,
+            days_past_due: 180,
+            at: now,
+        }]
+    );
+    history.extend(confirmed);
+    // Still owed in full: charge-off forgives nothing (P16).
+    let order = fold(history);
+    assert_eq!(order.outstanding(), owed);
+    assert_eq!(order.status, OrderStatus::Disbursed);
+}
+
+#[test]
+fn a_payment_on_a_charged_off_loan_is_a_recovery_and_no_fee_accrues() {
+    let (mut history, now) = late_180();
+    history.extend(run(test_at(now), history.clone(), charge_off(auditor_1())));
+    history.extend(run(test_at(now), history.clone(), charge_off(auditor_2())));
+    let events = run(test_at(now), history.clone(), repay("r1", dec!(5000)));
+    assert!(
+        events.contains(&OrderEvent::RecoveryReceived {
+            payment_ref: "manual:r1".to_string(),
+            amount: dec!(5000),
+            at: now,
+        }) || events.contains(&OrderEvent::RecoveryReceived {
+            payment_ref: "r1".to_string(),
+            amount: dec!(5000),
+            at: now,
+        })
+    );
+    history.extend(events);
+    let order = fold(history.clone());
+    assert_eq!(
+        order.collection.charge_off.as_ref().unwrap().recovered,
+        dec!(5000)
+    );
+    // Non-accrual: a later scheduler pass charges nothing.
+    let later = run(test_at(at(200)), history, OrderCommand::AccrueOverdue);
+    assert!(!later
+        .iter()
+        .any(|e| matches!(e, OrderEvent::OverdueFeeCharged { .. })));
+}
+
+#[test]
+fn a_reversal_restores_what_is_still_owed_with_four_eyes() {
+    let (mut history, now) = late_180();
+    history.extend(run(test_at(now), history.clone(), charge_off(auditor_1())));
+    history.extend(run(test_at(now), history.clone(), charge_off(auditor_2())));
+    let written_off = fold(history.clone()).outstanding();
+    history.extend(run(test_at(now), history.clone(), repay("r1", dec!(5000))));
+    history.extend(run(test_at(now), history.clone(), reverse(auditor_2())));
+    assert_eq!(
+        test_at(now)
+            .given(history.clone())
+            .when(reverse(auditor_2()))
+            .inspect_result()
+            .unwrap_err()
+            .code()
+            .code(),
+        50006
+    );
+    let reversed = run(test_at(now), history.clone(), reverse(auditor_1()));
+    assert_eq!(
+        reversed,
+        vec![OrderEvent::ChargeOffReversed {
+            proposed_by: auditor_2(),
+            confirmed_by: auditor_1(),
+            reason: "charged off by mistake".to_string(),
+            written_off,
+            recovered: dec!(5000),
+            restored: written_off - dec!(5000),
+            at: now,
+        }]
+    );
+    history.extend(reversed);
+    let order = fold(history);
+    assert_eq!(order.collection.charge_off, None);
+    assert_eq!(order.outstanding(), written_off - dec!(5000));
+}
+
+#[test]
+fn the_payoff_of_a_charged_off_loan_closes_it_and_takes_the_waiver_out_of_the_write_off() {
+    let (mut history, now) = late_180();
+    history.extend(run(test_at(now), history.clone(), charge_off(auditor_1())));
+    history.extend(run(test_at(now), history.clone(), charge_off(auditor_2())));
+    // Manual entries above 20,000 need a second auditor: paid in parts of 15,000.
+    let mut n = 0;
+    let events = loop {
+        let payoff = fold(history.clone()).payoff_at(now);
+        let part = payoff.min(dec!(15000));
+        let events = run(test_at(now), history.clone(), repay(&format!("p{n}"), part));
+        n += 1;
+        if part == payoff {
+            break events;
+        }
+        history.extend(events);
+    };
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, OrderEvent::LoanRepaid { .. })));
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, OrderEvent::ChargeOffClosed { .. })));
+}

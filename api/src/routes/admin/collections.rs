@@ -137,6 +137,8 @@ pub(super) async fn collection_record(
         days_past_due,
         bucket: state.config.delinquency_buckets.bucket(days_past_due),
         any_hours: order.collection.any_hours,
+        charged_off: order.collection.charge_off.is_some(),
+        charge_off_after_days: state.config.charge_off_after_days,
         entries,
     }))
 }
@@ -286,5 +288,116 @@ pub(super) async fn take_promise(
     auditor_command(&state, &state.orders, &auditor, &order_id, || {
         OrderCommand::PromiseToPay { amount, date, by }
     })
+    .await
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct ChargeOffBody {
+    order_id: String,
+    /// Why (required, at most 500 characters).
+    reason: String,
+}
+
+/// Where a four-eyes charge-off (or its reversal) stands after this call.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct FourEyesData {
+    /// True when it took effect with this call (the second officer's).
+    done: bool,
+    /// True when this call proposed it and another officer must confirm.
+    awaiting_second_officer: bool,
+}
+
+/// Runs a four-eyes command; `done` when `effect` is among its events.
+async fn four_eyes(
+    state: &AppState,
+    auditor: &Auditor,
+    order_id: &str,
+    command: impl Fn() -> OrderCommand,
+    effect: fn(&OrderEvent) -> bool,
+    proposal: fn(&OrderEvent) -> bool,
+) -> Result<Response, ApiError> {
+    let events = state
+        .execute(
+            &state.orders,
+            order_id,
+            command,
+            Actor::Auditor(auditor.auditor_id),
+            &request_id(),
+        )
+        .await?;
+    let has = |matches: fn(&OrderEvent) -> bool| events.iter().any(|e| matches(&e.payload));
+    Ok(ok(FourEyesData {
+        done: has(effect),
+        awaiting_second_officer: has(proposal),
+    }))
+}
+
+#[utoipa::path(
+    post,
+    path = "/admin/api/collections/chargeOff",
+    tag = "auditor",
+    summary = "Propose or confirm a charge-off",
+    description = "The first officer proposes (the loan at or past the configured days past \
+                   due, default 180), another confirms: the outstanding leaves the books; the \
+                   borrower still owes it and later payments are recoveries. 50006 the same \
+                   officer confirming; 10004 too early, no reason, or not a disbursed loan; \
+                   40007 unknown order.",
+    security(("bearer" = [])),
+    request_body = ChargeOffBody,
+    responses((status = 200, description = "Envelope, where it stands", body = Envelope<Option<FourEyesData>>))
+)]
+pub(super) async fn charge_off(
+    State(state): State<AppState>,
+    auditor: Auditor,
+    ApiJson(body): ApiJson<ChargeOffBody>,
+) -> Result<Response, ApiError> {
+    let order_id = record_id(&body.order_id, "order")?;
+    let officer_id = auditor.auditor_id;
+    four_eyes(
+        &state,
+        &auditor,
+        &order_id,
+        || OrderCommand::ChargeOff {
+            officer_id,
+            reason: body.reason.clone(),
+        },
+        |e| matches!(e, OrderEvent::LoanChargedOff { .. }),
+        |e| matches!(e, OrderEvent::ChargeOffProposed { .. }),
+    )
+    .await
+}
+
+#[utoipa::path(
+    post,
+    path = "/admin/api/collections/reverseChargeOff",
+    tag = "auditor",
+    summary = "Propose or confirm the reversal of a charge-off",
+    description = "The same four eyes as the charge-off: what is still owed (written off less \
+                   recovered) goes back on the books. 50006 the same officer confirming; 10004 \
+                   no reason or a loan not charged off; 40007 unknown order.",
+    security(("bearer" = [])),
+    request_body = ChargeOffBody,
+    responses((status = 200, description = "Envelope, where it stands", body = Envelope<Option<FourEyesData>>))
+)]
+pub(super) async fn reverse_charge_off(
+    State(state): State<AppState>,
+    auditor: Auditor,
+    ApiJson(body): ApiJson<ChargeOffBody>,
+) -> Result<Response, ApiError> {
+    let order_id = record_id(&body.order_id, "order")?;
+    let officer_id = auditor.auditor_id;
+    four_eyes(
+        &state,
+        &auditor,
+        &order_id,
+        || OrderCommand::ReverseChargeOff {
+            officer_id,
+            reason: body.reason.clone(),
+        },
+        |e| matches!(e, OrderEvent::ChargeOffReversed { .. }),
+        |e| matches!(e, OrderEvent::ChargeOffReversalProposed { .. }),
+    )
     .await
 }

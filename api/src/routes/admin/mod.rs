@@ -108,6 +108,14 @@ pub fn router() -> Router<AppState> {
             "/admin/api/collections/promise",
             post(collections::take_promise),
         )
+        .route(
+            "/admin/api/collections/chargeOff",
+            post(collections::charge_off),
+        )
+        .route(
+            "/admin/api/collections/reverseChargeOff",
+            post(collections::reverse_charge_off),
+        )
         .route("/admin/api/ledger/journal", post(ledger::journal))
         .route(
             "/admin/api/ledger/trialBalance",
@@ -140,6 +148,8 @@ pub fn router() -> Router<AppState> {
     collections::log_contact,
     collections::assign_collector,
     collections::take_promise,
+    collections::charge_off,
+    collections::reverse_charge_off,
     ledger::journal,
     ledger::trial_balance
 ))]

@@ -14,6 +14,7 @@ import { api, envelopeQuery, type EnvelopeResult } from '@/lib/api';
 import { adminSession } from './admin-session';
 import type {
   AdminLogin,
+  FourEyes,
   CollectionQueue,
   CollectionRecord,
   JournalPage,
@@ -141,7 +142,8 @@ export type CollectionAction =
       nextActionOn?: string;
     }
   | { action: 'assign'; orderId: string; collector: string }
-  | { action: 'promise'; orderId: string; amount: string; date: string };
+  | { action: 'promise'; orderId: string; amount: string; date: string }
+  | { action: 'chargeOff' | 'reverseChargeOff'; orderId: string; reason: string };
 
 const withAdminTags = api.enhanceEndpoints({
   addTagTypes: ['AdminOrder', 'AdminUser', 'AdminQueue', 'AdminLedger', 'AdminCollections'],
@@ -217,8 +219,8 @@ export const adminApi = withAdminTags.injectEndpoints({
       providesTags: ['AdminCollections'],
     }),
     /** 50001 outside the contact hours, 50002 a person who may not be contacted, 50004 a promise not valid. */
-    adminCollectionAction: build.mutation<null, CollectionAction>({
-      queryFn: call<null, CollectionAction>(
+    adminCollectionAction: build.mutation<FourEyes | null, CollectionAction>({
+      queryFn: call<FourEyes | null, CollectionAction>(
         ({ action }) => `admin/api/collections/${action}`,
         // eslint-disable-next-line @typescript-eslint/no-unused-vars
         ({ action, ...body }) => ({ body }),

@@ -128,6 +128,37 @@ function PromiseForm({ orderId }: { orderId: string }) {
   );
 }
 
+function ChargeOffForm({ orderId, chargedOff, after }: { orderId: string; chargedOff: boolean; after: number }) {
+  const { t } = useTranslation();
+  const [send, { isLoading }] = useAdminCollectionActionMutation();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setDone(null);
+    const action = chargedOff ? 'reverseChargeOff' : 'chargeOff';
+    const result = await send({ action, orderId, reason });
+    if ('error' in result) {
+      setError(adminErrorMessage(t, result.error));
+      return;
+    }
+    setError(null);
+    setDone(result.data?.awaitingSecondOfficer ? t('admin_chargeoff_awaiting') : t('admin_chargeoff_done'));
+  };
+  return (
+    <form className="admin-form" onSubmit={submit} data-testid="chargeoff-form">
+      <p className="admin-muted">{t('admin_chargeoff_hint', { n: after })}</p>
+      <TextField label={t('admin_chargeoff_reason')} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+      <ActionError message={error} />
+      <ActionDone message={done} />
+      <Button type="submit" color="danger" fill="outline" loading={isLoading} disabled={isLoading || !reason.trim()}>
+        {chargedOff ? t('admin_chargeoff_reverse') : t('admin_chargeoff_propose')}
+      </Button>
+    </form>
+  );
+}
+
 /** One entry of the record, in words. */
 function EntryText({ entry }: { entry: CollectionEntry }) {
   const { t } = useTranslation();
@@ -136,7 +167,7 @@ function EntryText({ entry }: { entry: CollectionEntry }) {
     case 'ContactLogged':
       return (
         <>
-          {t('admin_entry_contact', {
+          {t('admin_record_contact', {
             channel: t(`admin_channel_${entry.channel}`),
             person: t(`admin_person_${entry.person}`),
             outcome: t(`admin_outcome_${entry.outcome}`),
@@ -147,7 +178,7 @@ function EntryText({ entry }: { entry: CollectionEntry }) {
     case 'ContactRefused':
       return (
         <strong className="admin-refused">
-          {t(entry.breach?.rule === 'person' ? 'admin_entry_refused_person' : 'admin_entry_refused_hours', {
+          {t(entry.breach?.rule === 'person' ? 'admin_record_refused_person' : 'admin_record_refused_hours', {
             channel: t(`admin_channel_${entry.channel}`),
             person: t(`admin_person_${entry.person}`),
           })}
@@ -156,13 +187,27 @@ function EntryText({ entry }: { entry: CollectionEntry }) {
     case 'PromiseMade':
       return <>{t('admin_promise_by', { amount: money(entry.amount ?? '0'), date: entry.date })}</>;
     case 'PromiseSettled':
-      return <>{t(entry.kept ? 'admin_entry_promise_kept' : 'admin_entry_promise_broken', { amount: money(entry.amount ?? '0') })}</>;
+      return <>{t(entry.kept ? 'admin_record_promise_kept' : 'admin_record_promise_broken', { amount: money(entry.amount ?? '0') })}</>;
     case 'DelinquencyChanged':
-      return <>{t('admin_entry_bucket', { bucket: entry.bucket, n: entry.daysPastDue })}</>;
+      return <>{t('admin_record_bucket', { bucket: entry.bucket, n: entry.daysPastDue })}</>;
     case 'CollectorAssigned':
-      return <>{entry.collector ? t('admin_entry_assigned') : t('admin_entry_unassigned')}</>;
+      return <>{entry.collector ? t('admin_record_assigned') : t('admin_record_unassigned')}</>;
+    case 'ChargeOffProposed':
+      return <>{t('admin_record_chargeoff_proposed', { reason: entry.note ?? '' })}</>;
+    case 'LoanChargedOff':
+      return (
+        <strong className="admin-refused">
+          {t('admin_record_charged_off', { amount: money(entry.amount ?? '0'), reason: entry.note ?? '' })}
+        </strong>
+      );
+    case 'RecoveryReceived':
+      return <>{t('admin_record_recovery', { amount: money(entry.amount ?? '0') })}</>;
+    case 'ChargeOffReversalProposed':
+      return <>{t('admin_record_reversal_proposed', { reason: entry.note ?? '' })}</>;
+    case 'ChargeOffReversed':
+      return <>{t('admin_record_reversed', { amount: money(entry.amount ?? '0') })}</>;
     case 'ContactHoursChosen':
-      return <>{t(entry.anyHours ? 'admin_entry_any_hours' : 'admin_entry_usual_hours')}</>;
+      return <>{t(entry.anyHours ? 'admin_record_any_hours' : 'admin_record_usual_hours')}</>;
     default:
       return <>{entry.eventType}</>;
   }
@@ -197,6 +242,7 @@ export function CollectionScreen() {
           [t('admin_col_dpd'), <span data-testid="record-dpd">{data.daysPastDue}</span>],
           [t('admin_col_bucket'), data.bucket],
           [t('admin_any_hours'), data.anyHours ? t('admin_yes') : t('admin_no')],
+          [t('admin_charged_off'), <span data-testid="record-charged-off">{data.chargedOff ? t('admin_yes') : t('admin_no')}</span>],
           [t('admin_order'), <a href={adminPaths.order(orderId)}>{t('admin_open_order')}</a>],
         ]}
       />
@@ -204,9 +250,14 @@ export function CollectionScreen() {
         <Section title={t('admin_contact_title')}>
           <ContactForm orderId={orderId} />
         </Section>
-        <Section title={t('admin_promise_title')}>
-          <PromiseForm orderId={orderId} />
-        </Section>
+        <div className="admin-columns__side">
+          <Section title={t('admin_promise_title')}>
+            <PromiseForm orderId={orderId} />
+          </Section>
+          <Section title={t('admin_chargeoff_title')}>
+            <ChargeOffForm orderId={orderId} chargedOff={data.chargedOff} after={data.chargeOffAfterDays} />
+          </Section>
+        </div>
       </div>
       <Section title={t('admin_record_title')} testId="collection-record">
         <ol className="admin-record">
