@@ -16,6 +16,7 @@
 //! - [`process`]: the process managers that move money between aggregates.
 //! - [`workload`]: the generator of realistic logs for benchmarks and replay tests.
 
+pub mod book;
 pub mod clock;
 pub mod consumer;
 pub mod history;

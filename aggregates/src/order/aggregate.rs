@@ -330,23 +330,13 @@ impl Aggregate for Order {
                 self.accrue_overdue(sink, now).await?;
                 self.review_collection(true, services, sink, now).await
             }
-            C::LogContact(contact) => self.log_contact(contact, services, sink, now).await,
-            C::AssignCollector { collector, by } => {
-                self.assign_collector(collector, by, sink, now).await
-            }
-            C::ChargeOff { officer_id, reason } => {
-                let threshold = services.catalogue.charge_off_after_days();
-                self.charge_off(officer_id, reason, threshold, sink, now)
-                    .await
-            }
-            C::ReverseChargeOff { officer_id, reason } => {
-                self.reverse_charge_off(officer_id, reason, sink, now).await
-            }
-            C::ChooseContactHours { any_hours } => {
-                self.choose_contact_hours(any_hours, sink, now).await
-            }
-            C::PromiseToPay { amount, date, by } => {
-                self.promise_to_pay(amount, date, by, sink, now).await
+            command @ (C::LogContact(_)
+            | C::AssignCollector { .. }
+            | C::ChooseContactHours { .. }
+            | C::PromiseToPay { .. }
+            | C::ChargeOff { .. }
+            | C::ReverseChargeOff { .. }) => {
+                self.handle_collection(command, services, sink, now).await
             }
             C::SendReminder { period, kind } => self.send_reminder(period, kind, sink, now).await,
         }

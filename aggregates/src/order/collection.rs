@@ -19,6 +19,7 @@
 //! the contact hours are read on the borrower's local clock.
 
 use super::aggregate::Order;
+use super::commands::OrderCommand;
 use super::errors::OrderError;
 use super::events::OrderEvent;
 use super::status::OrderStatus;
@@ -199,6 +200,39 @@ impl Order {
             }
         }
         Ok(())
+    }
+
+    /// The collection commands (issue 53), each decided by its method here or in
+    /// `charge_off.rs`.
+    pub(super) async fn handle_collection(
+        &mut self,
+        command: OrderCommand,
+        services: &OrderServices,
+        sink: &EventSink<Self>,
+        now: DateTime<Utc>,
+    ) -> Result<(), OrderError> {
+        use OrderCommand as C;
+        match command {
+            C::LogContact(contact) => self.log_contact(contact, services, sink, now).await,
+            C::AssignCollector { collector, by } => {
+                self.assign_collector(collector, by, sink, now).await
+            }
+            C::ChargeOff { officer_id, reason } => {
+                let threshold = services.catalogue.charge_off_after_days();
+                self.charge_off(officer_id, reason, threshold, sink, now)
+                    .await
+            }
+            C::ReverseChargeOff { officer_id, reason } => {
+                self.reverse_charge_off(officer_id, reason, sink, now).await
+            }
+            C::ChooseContactHours { any_hours } => {
+                self.choose_contact_hours(any_hours, sink, now).await
+            }
+            C::PromiseToPay { amount, date, by } => {
+                self.promise_to_pay(amount, date, by, sink, now).await
+            }
+            _ => unreachable!("`handle` routes only collection commands here"),
+        }
     }
 
     /// `LogContact` (P15): the contact recorded, or its refusal recorded and answered.

@@ -94,6 +94,6 @@ mod tests {
         assert!(idempotent("/jackey/loan/recharge"));
         assert!(!idempotent("/jackey/loan/recharge/x"));
         assert!(!idempotent("/jackey/user/login"));
-        assert_eq!(idempotent_paths().count(), 6);
+        assert_eq!(idempotent_paths().count(), 7);
     }
 }

@@ -226,21 +226,7 @@ impl ReminderWorker {
             fees,
         );
         let message_id = format!("reminder:{}:{}", event.aggregate_id, event.sequence);
-        // A system message keeps the contact hours (P15): one due at night waits for
-        // the morning.
-        let now = state.now();
-        let rules =
-            aggregates::pricing::CompliancePolicy::contact_rules(&state.env.compliance_profile);
-        let not_before = rules.next_allowed(now);
-        let inserted = crate::db::sms_outbox::queue_once(
-            &state.database,
-            &user.mobile,
-            &body,
-            now,
-            &message_id,
-            not_before,
-        )
-        .await?;
+        let inserted = queue_within_hours(state, &user.mobile, &body, &message_id).await?;
         let masked = aggregates::types::mask(&user.mobile, 4);
         if inserted == 1 {
             tracing::info!(mobile = %masked, period, kind = kind.as_str(), "reminder SMS queued");
@@ -379,4 +365,20 @@ mod tests {
             }
         }
     }
+}
+
+/// Queues a system message to a borrower (`message_id` once) to be sent within the
+/// profile's contact hours (P15): one due at night waits for the next allowed moment
+/// (`ContactRules::next_allowed`). 1 when queued, 0 when it was already.
+pub async fn queue_within_hours(
+    state: &AppState,
+    mobile: &str,
+    body: &str,
+    message_id: &str,
+) -> Result<u64, sqlx::Error> {
+    let now = state.now();
+    let rules = aggregates::pricing::CompliancePolicy::contact_rules(&state.env.compliance_profile);
+    let not_before = rules.next_allowed(now);
+    crate::db::sms_outbox::queue_once(&state.database, mobile, body, now, message_id, not_before)
+        .await
 }

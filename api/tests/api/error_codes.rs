@@ -63,7 +63,7 @@ const BORROWER_CALLS: [&str; 22] = [
 ];
 
 /// Every auditor call but login.
-const AUDITOR_CALLS: [&str; 25] = [
+const AUDITOR_CALLS: [&str; 26] = [
     "/admin/api/logout",
     "/admin/api/orders/queue",
     "/admin/api/orders/detail",
@@ -87,6 +87,7 @@ const AUDITOR_CALLS: [&str; 25] = [
     "/admin/api/collections/promise",
     "/admin/api/collections/chargeOff",
     "/admin/api/collections/reverseChargeOff",
+    "/admin/api/collections/book",
     "/admin/api/ledger/journal",
     "/admin/api/ledger/trialBalance",
 ];
@@ -198,7 +199,7 @@ async fn sessions_and_bodies(app: TestApp) {
         .chain(with_body(&BORROWER_CALLS, &borrower))
         .chain(with_body(&AUDITOR_CALLS, &auditor))
         .collect();
-    assert_eq!(bodies.len(), 8 + 16 + 23);
+    assert_eq!(bodies.len(), 8 + 16 + 24);
     for (path, token) in bodies {
         let answer = app
             .post_raw(path, token.as_deref(), "{not json".into())

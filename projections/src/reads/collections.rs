@@ -105,3 +105,20 @@ pub async fn record(database: &Database, order_id: &str) -> Result<Vec<String>, 
     let sql = "select doc from collection_log where order_id = $1 order by sequence";
     Ok(fetch_scalar!(database, sql, fetch_all, order_id))
 }
+
+/// Every order that was ever disbursed (it has a `collection_queue` row), by id.
+pub async fn disbursed_orders(database: &Database) -> Result<Vec<String>, ProjectionError> {
+    let sql = "select order_id from collection_queue order by order_id";
+    Ok(fetch_scalar!(database, sql, fetch_all))
+}
+
+/// The sum of every `loan_receivable:<order>` posting dated at or before `as_of`
+/// (RFC 3339 UTC, as the journal's `at` is written), in minor units (cents).
+pub async fn receivable_minor_as_of(
+    database: &Database,
+    as_of: &str,
+) -> Result<i64, ProjectionError> {
+    let sql = "select cast(coalesce(sum(amount_minor), 0) as bigint) from ledger_journal \
+               where account like 'loan_receivable:%' and at <= $1";
+    Ok(fetch_scalar!(database, sql, fetch_one, as_of))
+}

@@ -136,3 +136,35 @@ pub struct CollectionRecord {
     /// Everything recorded.
     pub entries: Vec<CollectionEntry>,
 }
+
+/// `/admin/api/collections/book`: the loans on the books as of a moment, by bucket,
+/// beside the ledger's receivable of that moment (issue 53, P20).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BookAsOf {
+    /// The moment, RFC 3339 UTC.
+    pub as_of: String,
+    /// Every bucket, current first, with its loans and what they owed.
+    pub buckets: Vec<BucketLine>,
+    /// What the loans on the books owed in all: money.
+    pub outstanding: String,
+    /// The ledger's `loan_receivable` balance at that moment: money; equal to
+    /// `outstanding` when the books agree.
+    pub receivable: String,
+    /// Loans charged off by then (owed, off the books).
+    pub charged_off_loans: u32,
+    /// What they owed: money.
+    pub charged_off_outstanding: String,
+}
+
+/// One delinquency bucket of [`BookAsOf`].
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BucketLine {
+    /// `current`, `1-30`, …
+    pub bucket: String,
+    /// Loans in it.
+    pub loans: u32,
+    /// What they owed: money.
+    pub outstanding: String,
+}

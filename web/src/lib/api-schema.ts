@@ -39,6 +39,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/collections/book": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The book by delinquency bucket, as of a moment
+         * @description Every loan on the books folded from its events up to `asOf`: its bucket then and what it owed, beside the ledger's loan receivable of the same moment (they agree); loans charged off by then apart. 10004 an `asOf` that is neither a time nor a day, or in the future.
+         */
+        post: operations["auditor_book"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/collections/chargeOff": {
         parameters: {
             query?: never;
@@ -1901,6 +1921,34 @@ export interface components {
         };
         /** Format: binary */
         Binary: string;
+        /**
+         * @description `/admin/api/collections/book`: the loans on the books as of a moment, by bucket,
+         *     beside the ledger's receivable of that moment (issue 53, P20).
+         */
+        BookAsOf: {
+            /** @description The moment, RFC 3339 UTC. */
+            asOf: string;
+            /** @description Every bucket, current first, with its loans and what they owed. */
+            buckets: components["schemas"]["BucketLine"][];
+            /**
+             * Format: int32
+             * @description Loans charged off by then (owed, off the books).
+             */
+            chargedOffLoans: number;
+            /** @description What they owed: money. */
+            chargedOffOutstanding: string;
+            /** @description What the loans on the books owed in all: money. */
+            outstanding: string;
+            /**
+             * @description The ledger's `loan_receivable` balance at that moment: money; equal to
+             *     `outstanding` when the books agree.
+             */
+            receivable: string;
+        };
+        BookBody: {
+            /** @description The moment (RFC 3339), or a day (YYYY-MM-DD: its end, 23:59:59 UTC); omitted: now. */
+            asOf?: string | null;
+        };
         BorrowerDocumentBody: {
             /**
              * @description `en`, `zh` or `fil`; omitted: `Accept-Language`, else English.
@@ -1923,6 +1971,18 @@ export interface components {
              * @example OR-2611-000157
              */
             receiptNo: string;
+        };
+        /** @description One delinquency bucket of [`BookAsOf`]. */
+        BucketLine: {
+            /** @description `current`, `1-30`, … */
+            bucket: string;
+            /**
+             * Format: int32
+             * @description Loans in it.
+             */
+            loans: number;
+            /** @description What they owed: money. */
+            outstanding: string;
         };
         ChangePasswordBody: {
             /** @description The current password. */
@@ -2408,6 +2468,43 @@ export interface components {
                  * @description Its id.
                  */
                 loanOrderId: string;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_BookAsOf: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description The moment, RFC 3339 UTC. */
+                asOf: string;
+                /** @description Every bucket, current first, with its loans and what they owed. */
+                buckets: components["schemas"]["BucketLine"][];
+                /**
+                 * Format: int32
+                 * @description Loans charged off by then (owed, off the books).
+                 */
+                chargedOffLoans: number;
+                /** @description What they owed: money. */
+                chargedOffOutstanding: string;
+                /** @description What the loans on the books owed in all: money. */
+                outstanding: string;
+                /**
+                 * @description The ledger's `loan_receivable` balance at that moment: money; equal to
+                 *     `outstanding` when the books agree.
+                 */
+                receivable: string;
             };
             /**
              * @description "ok", or what went wrong in words.
@@ -5201,6 +5298,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    auditor_book: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["BookBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, the book */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_BookAsOf"];
                 };
             };
         };

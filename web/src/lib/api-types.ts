@@ -95,3 +95,5 @@ export type CollectionRecord = Schemas['CollectionRecord'];
 export type CollectionEntry = Schemas['CollectionEntry'];
 /** Where a four-eyes charge-off (or its reversal) stands after a call. */
 export type FourEyes = Schemas['FourEyesData'];
+/** `/admin/api/collections/book`: the book by bucket as of a moment, beside the receivable. */
+export type BookAsOf = Schemas['BookAsOf'];

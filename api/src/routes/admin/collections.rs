@@ -6,10 +6,10 @@
 use super::*;
 use aggregates::collections::{ContactChannel, ContactOutcome, ContactPerson};
 use aggregates::order::{contact_refusal, Contact, PromiseMaker};
-use chrono::{Days, NaiveDate};
+use chrono::{DateTime, Days, NaiveDate, Utc};
 use projections::reads::collections::{self as reads, CollectionFilter};
 use projections::views::collections::{
-    CollectionEntry, CollectionQueue, CollectionQueueItem, CollectionRecord,
+    BookAsOf, CollectionEntry, CollectionQueue, CollectionQueueItem, CollectionRecord,
 };
 
 /// The most loans one queue answer lists.
@@ -400,4 +400,55 @@ pub(super) async fn reverse_charge_off(
         |e| matches!(e, OrderEvent::ChargeOffReversalProposed { .. }),
     )
     .await
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct BookBody {
+    /// The moment (RFC 3339), or a day (YYYY-MM-DD: its end, 23:59:59 UTC); omitted: now.
+    #[serde(default)]
+    as_of: Option<String>,
+}
+
+/// The moment `text` names: an RFC 3339 time, or the end of a day (UTC).
+fn moment(text: &str) -> Option<DateTime<Utc>> {
+    if let Ok(at) = DateTime::parse_from_rfc3339(text) {
+        return Some(at.with_timezone(&Utc));
+    }
+    let day = NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
+    Some(day.and_hms_opt(23, 59, 59)?.and_utc())
+}
+
+#[utoipa::path(
+    post,
+    path = "/admin/api/collections/book",
+    tag = "auditor",
+    summary = "The book by delinquency bucket, as of a moment",
+    description = "Every loan on the books folded from its events up to `asOf`: its bucket \
+                   then and what it owed, beside the ledger's loan receivable of the same \
+                   moment (they agree); loans charged off by then apart. 10004 an `asOf` that \
+                   is neither a time nor a day, or in the future.",
+    security(("bearer" = [])),
+    request_body = Option<BookBody>,
+    responses((status = 200, description = "Envelope, the book", body = Envelope<Option<BookAsOf>>))
+)]
+pub(super) async fn book(
+    State(state): State<AppState>,
+    _auditor: Auditor,
+    OptionalJson(body): OptionalJson<BookBody>,
+) -> Result<Response, ApiError> {
+    let now = state.now();
+    let as_of = match body.as_of.filter(|t| !t.trim().is_empty()) {
+        None => now,
+        Some(text) => moment(text.trim()).filter(|at| *at <= now).ok_or_else(|| {
+            ApiError::bad_input("asOf", "a past time (RFC 3339) or day (YYYY-MM-DD)")
+        })?,
+    };
+    let report = projections::book::delinquency_as_of(
+        state.read_models(),
+        &state.config.delinquency_buckets,
+        as_of,
+    )
+    .await?;
+    Ok(ok(report))
 }

@@ -108,6 +108,7 @@ pub fn router() -> Router<AppState> {
             "/admin/api/collections/promise",
             post(collections::take_promise),
         )
+        .route("/admin/api/collections/book", post(collections::book))
         .route(
             "/admin/api/collections/chargeOff",
             post(collections::charge_off),
@@ -150,6 +151,7 @@ pub fn router() -> Router<AppState> {
     collections::take_promise,
     collections::charge_off,
     collections::reverse_charge_off,
+    collections::book,
     ledger::journal,
     ledger::trial_balance
 ))]

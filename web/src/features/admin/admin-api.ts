@@ -14,6 +14,7 @@ import { api, envelopeQuery, type EnvelopeResult } from '@/lib/api';
 import { adminSession } from './admin-session';
 import type {
   AdminLogin,
+  BookAsOf,
   FourEyes,
   CollectionQueue,
   CollectionRecord,
@@ -214,6 +215,13 @@ export const adminApi = withAdminTags.injectEndpoints({
       queryFn: call<CollectionQueue, CollectionQueueRequest>('admin/api/collections/queue', (body) => ({ body })),
       providesTags: ['AdminCollections'],
     }),
+    /** `asOf`: a day (YYYY-MM-DD, its end in UTC) or omitted for now. */
+    adminBook: build.query<BookAsOf, string | undefined>({
+      queryFn: call<BookAsOf, string | undefined>('admin/api/collections/book', (asOf) => ({
+        body: asOf ? { asOf } : {},
+      })),
+      providesTags: ['AdminCollections'],
+    }),
     adminCollectionRecord: build.query<CollectionRecord, string>({
       queryFn: call<CollectionRecord, string>('admin/api/collections/record', (orderId) => ({ body: { orderId } })),
       providesTags: ['AdminCollections'],
@@ -252,6 +260,7 @@ export const {
   useAdminJournalQuery,
   useAdminTrialBalanceQuery,
   useAdminCollectionQueueQuery,
+  useAdminBookQuery,
   useAdminCollectionRecordQuery,
   useAdminCollectionActionMutation,
 } = adminApi;

@@ -12,16 +12,70 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
-import { useAdminCollectionQueueQuery, type CollectionQueueRequest } from './admin-api';
+import { useAdminBookQuery, useAdminCollectionQueueQuery, type CollectionQueueRequest } from './admin-api';
 import { adminPaths } from './admin-paths';
 import { useAdminSession } from './admin-session';
-import { LoadError, numeric, PageHeader, Table } from './admin-ui';
+import { LoadError, numeric, PageHeader, Section, Table, TextField } from './admin-ui';
 
 type Whose = 'all' | 'mine' | 'unassigned';
 
 /** Today as YYYY-MM-DD in UTC, the server's day. */
 function today(): string {
   return new Date().toISOString().slice(0, 10);
+}
+
+/**
+ * The book by bucket as of a day (P20): what the loans on the books owed in each
+ * bucket, beside the ledger's receivable of the same moment; they agree.
+ */
+function BookByBucket() {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const [day, setDay] = useState('');
+  const { data, isFetching, isError, error, refetch } = useAdminBookQuery(day || undefined);
+  return (
+    <Section
+      title={t('admin_book_title')}
+      testId="book"
+      extra={<TextField label={t('admin_book_as_of')} inline type="date" max={today()} value={day} onChange={(e) => setDay(e.target.value)} />}
+    >
+      {isError && <LoadError error={error} onRetry={() => void refetch()} />}
+      <Table busy={isFetching} columns={[t('admin_col_bucket'), numeric(t('admin_book_loans')), numeric(t('admin_col_outstanding'))]}>
+        <tbody>
+          {data?.buckets.map((line) => (
+            <tr key={line.bucket} data-testid="book-line">
+              <td>{line.bucket}</td>
+              <td className="num">{line.loans}</td>
+              <td className="num">{money(line.outstanding)}</td>
+            </tr>
+          ))}
+          {data && (
+            <>
+              <tr>
+                <th scope="row">{t('admin_book_total')}</th>
+                <td />
+                <td className="num" data-testid="book-outstanding">
+                  {money(data.outstanding)}
+                </td>
+              </tr>
+              <tr>
+                <th scope="row">{t('admin_book_receivable')}</th>
+                <td />
+                <td className="num" data-testid="book-receivable">
+                  {money(data.receivable)}
+                </td>
+              </tr>
+              <tr>
+                <th scope="row">{t('admin_book_charged_off')}</th>
+                <td className="num">{data.chargedOffLoans}</td>
+                <td className="num">{money(data.chargedOffOutstanding)}</td>
+              </tr>
+            </>
+          )}
+        </tbody>
+      </Table>
+    </Section>
+  );
 }
 
 export function CollectionsScreen() {
@@ -142,6 +196,7 @@ export function CollectionsScreen() {
           )}
         </tbody>
       </Table>
+      <BookByBucket />
     </div>
   );
 }
