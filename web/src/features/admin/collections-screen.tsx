@@ -40,7 +40,7 @@ function BookByBucket() {
       extra={<TextField label={t('admin_book_as_of')} inline type="date" max={today()} value={day} onChange={(e) => setDay(e.target.value)} />}
     >
       {isError && <LoadError error={error} onRetry={() => void refetch()} />}
-      <Table busy={isFetching} columns={[t('admin_col_bucket'), numeric(t('admin_book_loans')), numeric(t('admin_col_outstanding'))]}>
+      <Table className="admin-table--book" busy={isFetching} columns={[t('admin_col_bucket'), numeric(t('admin_book_loans')), numeric(t('admin_col_outstanding'))]}>
         <tbody>
           {data?.buckets.map((line) => (
             <tr key={line.bucket} data-testid="book-line">
