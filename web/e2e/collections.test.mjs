@@ -1,11 +1,12 @@
 // Collections (issue 53) in Chromium against the real api, with the api's clock
-// moved by libfaketime (skipped without it): Ben draws a loan, six days later Ana
-// does; the api restarts at 22:30 Manila seventeen days after Ben's payout, when
-// Ben's loan is 16 days past due and Ana's 10. The console's collections queue lists
+// moved by libfaketime (skipped without it): Carl draws a loan, 164 days later Ben
+// does, six days after him Ana; the api restarts at 22:30 Manila 181 days after
+// Carl's payout, when Carl's loan is 180 days past due, Ben's 16 and Ana's 10. The console's collections queue lists
 // both, most days past due first; a call logged at 22:30 on Ana's loan is refused by
 // the fair-collection guard (50001) and kept in her record, the same call on Ben's is
 // logged; Ana sees on her order how late it is and promises to pay, which her
-// record then shows. Photographed at 390×844 (detail-late*.png in en, zh, fil) and
+// record then shows. Two officers charge Carl's loan off; a bank transfer an officer
+// records afterwards shows as a recovery. Photographed at 390×844 (detail-late*.png in en, zh, fil) and
 // 1280×800 (admin/collections*.png, admin/collection-*.png in en and zh).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +21,7 @@ const FAKETIME = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1', '/usr/l
 );
 const DAY = 86_400_000;
 const OFFICER = 'collector-e2e';
+const SECOND_OFFICER = 'collector-e2e-2';
 const OFFICER_PASSWORD = 'auditor-password-1';
 
 /** `YYYY-MM-DD HH:MM:SS` of `at` in UTC, as libfaketime's absolute start reads it with TZ=UTC. */
@@ -60,18 +62,18 @@ async function borrowerWithLoan(name, prefix) {
   return { context, page, orderId };
 }
 
-/** The officer's desktop browser, signed in. */
-async function officer() {
+/** An officer's desktop browser, signed in. */
+async function officer(username = OFFICER) {
   const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } });
   context.setDefaultTimeout(15000);
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error('console page error:', error.message));
   await page.goto('/admin');
   await page.waitForURL('**/admin/login**');
-  await page.getByRole('textbox', { name: 'Username' }).fill(OFFICER);
+  await page.getByRole('textbox', { name: 'Username' }).fill(username);
   await page.getByLabel('Password').fill(OFFICER_PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByTestId('admin-username').getByText(OFFICER).waitFor();
+  await page.getByTestId('admin-username').getByText(username).waitFor();
   return { context, page };
 }
 
@@ -106,33 +108,44 @@ describe('collections', () => {
       return;
     }
     const start = Date.now();
+    const carl = await borrowerWithLoan('Carl Bautista', 'col-c');
+    await carl.context.close();
+
+    // 164 days later Ben draws his, six days after him Ana.
+    await server.stop();
+    server = await startApiAt(dir, port, new Date(start + 164 * DAY));
     const ben = await borrowerWithLoan('Ben Santos', 'col-b');
     await ben.context.close();
-
-    // Six days later Ana draws hers.
     await server.stop();
-    server = await startApiAt(dir, port, new Date(start + 6 * DAY));
+    server = await startApiAt(dir, port, new Date(start + 170 * DAY));
     const ana = await borrowerWithLoan('Ana Reyes', 'col-a');
 
-    // Seventeen days after Ben's payout, 14:30 UTC = 22:30 in Manila: Ben 16 days past
-    // due (installment 1 was due the day after his payout), Ana 10.
+    // 181 days after Carl's payout, 14:30 UTC = 22:30 in Manila: Carl 180 days past
+    // due (installment 1 was due the day after his payout), Ben 16, Ana 10.
     const payoutDay = new Date(start).toISOString().slice(0, 10);
-    const now = new Date(Date.parse(`${payoutDay}T14:30:00Z`) + 17 * DAY);
+    const now = new Date(Date.parse(`${payoutDay}T14:30:00Z`) + 181 * DAY);
     await server.stop();
     server = await startApiAt(dir, port, now);
     createAuditor(server, OFFICER, OFFICER_PASSWORD);
+    createAuditor(server, SECOND_OFFICER, OFFICER_PASSWORD);
 
     const { context, page } = await officer();
     await page.getByRole('link', { name: 'Collections', exact: true }).click();
     const rows = page.getByTestId('collection-row');
-    // The scheduler's start-up pass moved both loans to 1-30.
+    // The scheduler's start-up pass moved the loans to their buckets.
     await eventually(async () => {
       await page.getByRole('button', { name: 'Refresh' }).click();
-      assert.equal(await rows.count(), 2);
+      assert.equal(await rows.count(), 3);
     }, 20000);
-    assert.match(await rows.nth(0).innerText(), /Ben Santos[\s\S]*\b16\b[\s\S]*1-30/);
-    assert.match(await rows.nth(1).innerText(), /Ana Reyes[\s\S]*\b10\b[\s\S]*1-30/);
-    await shotBoth(page, 'admin/collections', () => rows.nth(1).waitFor());
+    assert.match(await rows.nth(0).innerText(), /Carl Bautista[\s\S]*\b180\b[\s\S]*91-180/);
+    assert.match(await rows.nth(1).innerText(), /Ben Santos[\s\S]*\b16\b[\s\S]*1-30/);
+    assert.match(await rows.nth(2).innerText(), /Ana Reyes[\s\S]*\b10\b[\s\S]*1-30/);
+    // The book by bucket agrees with the ledger's receivable.
+    const book = page.getByTestId('book');
+    await eventually(async () =>
+      assert.equal(await book.getByTestId('book-outstanding').innerText(), await book.getByTestId('book-receivable').innerText()),
+    );
+    await shotBoth(page, 'admin/collections', () => rows.nth(2).waitFor());
 
     // 22:30 on Ana's loan (10 days late): refused, and the refusal is in her record.
     await rows.filter({ hasText: 'Ana Reyes' }).getByRole('link').click();
@@ -175,6 +188,34 @@ describe('collections', () => {
     await page.getByRole('link', { name: 'Collections', exact: true }).click();
     await rows.filter({ hasText: 'Ana Reyes' }).getByRole('link').click();
     await page.getByTestId('record-entry').filter({ hasText: / by \d{4}-\d\d-\d\d/ }).waitFor();
+
+    // Carl's loan, 180 days past due: one officer proposes the charge-off, a second
+    // confirms it (four eyes).
+    const chargeOff = async (officerPage, expected) => {
+      await officerPage.getByRole('link', { name: 'Collections', exact: true }).click();
+      await officerPage.getByTestId('collection-row').filter({ hasText: 'Carl Bautista' }).getByRole('link').click();
+      const form = officerPage.getByTestId('chargeoff-form');
+      await form.getByRole('textbox', { name: 'Reason' }).fill('no payment in six months');
+      await form.getByRole('button', { name: 'Charge off' }).click();
+      await form.getByText(expected).waitFor();
+    };
+    await chargeOff(page, 'Proposed: another officer must confirm it.');
+    const second = await officer(SECOND_OFFICER);
+    await chargeOff(second.page, 'Done.');
+    await second.page.getByTestId('record-charged-off').getByText('Yes').waitFor();
+    await second.page.getByTestId('record-entry').filter({ hasText: 'Charged off:' }).waitFor();
+
+    // A bank transfer recorded afterwards is a recovery: the loan is still owed.
+    await second.page.getByRole('link', { name: 'Open the order' }).click();
+    await second.page.getByRole('textbox', { name: 'Amount received' }).fill('1000');
+    await second.page.getByRole('textbox', { name: 'Payment reference' }).fill('BT-2026-0001');
+    await second.page.getByRole('button', { name: 'Record repayment' }).click();
+    await second.page.getByText('Repayment of ₱1,000.00 recorded.').waitFor();
+    await second.page.goBack();
+    await second.page.reload();
+    await second.page.getByTestId('record-entry').filter({ hasText: 'Recovery: ₱1,000.00' }).waitFor();
+    await shotBoth(second.page, 'admin/collection-charged-off', () => second.page.getByTestId('record-entry').first().waitFor());
+    await second.context.close();
     await context.close();
   });
 });

@@ -258,6 +258,22 @@ impl Workflow for ReminderWorker {
     }
 }
 
+/// Queues a system message to a borrower (`message_id` once) to be sent within the
+/// profile's contact hours (P15): one due at night waits for the next allowed moment
+/// (`ContactRules::next_allowed`). 1 when queued, 0 when it was already.
+pub async fn queue_within_hours(
+    state: &AppState,
+    mobile: &str,
+    body: &str,
+    message_id: &str,
+) -> Result<u64, sqlx::Error> {
+    let now = state.now();
+    let rules = aggregates::pricing::CompliancePolicy::contact_rules(&state.env.compliance_profile);
+    let not_before = rules.next_allowed(now);
+    crate::db::sms_outbox::queue_once(&state.database, mobile, body, now, message_id, not_before)
+        .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,20 +381,4 @@ mod tests {
             }
         }
     }
-}
-
-/// Queues a system message to a borrower (`message_id` once) to be sent within the
-/// profile's contact hours (P15): one due at night waits for the next allowed moment
-/// (`ContactRules::next_allowed`). 1 when queued, 0 when it was already.
-pub async fn queue_within_hours(
-    state: &AppState,
-    mobile: &str,
-    body: &str,
-    message_id: &str,
-) -> Result<u64, sqlx::Error> {
-    let now = state.now();
-    let rules = aggregates::pricing::CompliancePolicy::contact_rules(&state.env.compliance_profile);
-    let not_before = rules.next_allowed(now);
-    crate::db::sms_outbox::queue_once(&state.database, mobile, body, now, message_id, not_before)
-        .await
 }

@@ -552,21 +552,23 @@ fn collection_entry(event: &OrderEvent, at: &str, actor: &str) -> Option<Collect
     Some(entry)
 }
 
-/// Staff-only events: in the collection record, not on the borrower's timeline.
+/// Staff-only event types: in the collection record (and the console's history), not
+/// on the borrower's timeline (`order_timeline`).
+pub const STAFF_ONLY_EVENTS: [&str; 10] = [
+    "ContactLogged",
+    "ContactRefused",
+    "CollectorAssigned",
+    "DelinquencyChanged",
+    "ChargeOffProposed",
+    "LoanChargedOff",
+    "RecoveryReceived",
+    "ChargeOffClosed",
+    "ChargeOffReversalProposed",
+    "ChargeOffReversed",
+];
+
 fn staff_only(event: &OrderEvent) -> bool {
-    matches!(
-        event,
-        OrderEvent::ContactLogged { .. }
-            | OrderEvent::ContactRefused { .. }
-            | OrderEvent::CollectorAssigned { .. }
-            | OrderEvent::DelinquencyChanged { .. }
-            | OrderEvent::ChargeOffProposed { .. }
-            | OrderEvent::LoanChargedOff { .. }
-            | OrderEvent::RecoveryReceived { .. }
-            | OrderEvent::ChargeOffClosed { .. }
-            | OrderEvent::ChargeOffReversalProposed { .. }
-            | OrderEvent::ChargeOffReversed { .. }
-    )
+    STAFF_ONLY_EVENTS.contains(&cqrs_es::DomainEvent::event_type(event).as_str())
 }
 
 /// The `collection_queue` row of a disbursed (or closed) loan.
