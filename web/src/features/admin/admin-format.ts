@@ -176,3 +176,14 @@ export function accountLabel(t: TFunction, item: LedgerAccount): string {
   const who = kind === 'borrower_wallet' ? item.holder : item.orderNo;
   return `${label} · ${who || `…${id.slice(-12)}`}`;
 }
+
+/**
+ * A delinquency bucket's name as the api gives it (`current`, `1-30`, `over 180`;
+ * configuration, issue 53) in the officer's language.
+ */
+export function bucketLabel(t: TFunction, name: string | null | undefined): string {
+  if (!name) return '—';
+  if (name === 'current') return t('admin_bucket_current');
+  const over = /^over (\d+)$/.exec(name);
+  return over ? t('admin_bucket_over', { n: over[1] }) : name;
+}

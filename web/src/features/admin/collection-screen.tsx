@@ -16,7 +16,7 @@ import { useMoney } from '@/components/use-money';
 import type { CollectionEntry } from '@/lib/api-types';
 import { decimalInput } from '@/lib/money';
 import { useAdminCollectionActionMutation, useAdminCollectionRecordQuery, type CollectionAction } from './admin-api';
-import { adminErrorMessage } from './admin-format';
+import { adminErrorMessage, bucketLabel } from './admin-format';
 import { adminPaths } from './admin-paths';
 import { useAdminSession } from './admin-session';
 import { ActionDone, ActionError, BackLink, KeyValues, PageHeader, PageNotLoaded, Section, TextField } from './admin-ui';
@@ -189,7 +189,7 @@ function EntryText({ entry }: { entry: CollectionEntry }) {
     case 'PromiseSettled':
       return <>{t(entry.kept ? 'admin_record_promise_kept' : 'admin_record_promise_broken', { amount: money(entry.amount ?? '0') })}</>;
     case 'DelinquencyChanged':
-      return <>{t('admin_record_bucket', { bucket: entry.bucket, n: entry.daysPastDue })}</>;
+      return <>{t('admin_record_bucket', { bucket: bucketLabel(t, entry.bucket), n: entry.daysPastDue })}</>;
     case 'CollectorAssigned':
       return <>{entry.collector ? t('admin_record_assigned') : t('admin_record_unassigned')}</>;
     case 'ChargeOffProposed':
@@ -240,7 +240,7 @@ export function CollectionScreen() {
         columns={2}
         rows={[
           [t('admin_col_dpd'), <span data-testid="record-dpd">{data.daysPastDue}</span>],
-          [t('admin_col_bucket'), data.bucket],
+          [t('admin_col_bucket'), bucketLabel(t, data.bucket)],
           [t('admin_any_hours'), data.anyHours ? t('admin_yes') : t('admin_no')],
           [t('admin_charged_off'), <span data-testid="record-charged-off">{data.chargedOff ? t('admin_yes') : t('admin_no')}</span>],
           [t('admin_order'), <a href={adminPaths.order(orderId)}>{t('admin_open_order')}</a>],

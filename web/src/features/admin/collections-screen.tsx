@@ -13,6 +13,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import { useAdminBookQuery, useAdminCollectionQueueQuery, type CollectionQueueRequest } from './admin-api';
+import { bucketLabel } from './admin-format';
 import { adminPaths } from './admin-paths';
 import { useAdminSession } from './admin-session';
 import { LoadError, numeric, PageHeader, Section, Table, TextField } from './admin-ui';
@@ -44,7 +45,7 @@ function BookByBucket() {
         <tbody>
           {data?.buckets.map((line) => (
             <tr key={line.bucket} data-testid="book-line">
-              <td>{line.bucket}</td>
+              <td>{bucketLabel(t, line.bucket)}</td>
               <td className="num">{line.loans}</td>
               <td className="num">{money(line.outstanding)}</td>
             </tr>
@@ -122,7 +123,7 @@ export function CollectionsScreen() {
       <div className="admin-filters" role="group" aria-label={t('admin_collections_bucket')}>
         {chip(!bucket, t('admin_collections_all_buckets'), () => navigate(adminPaths.collections()), 'all')}
         {buckets.map((name) =>
-          chip(bucket === name, t('admin_collections_days', { range: name }), () => navigate(adminPaths.collections(name)), name),
+          chip(bucket === name, bucketLabel(t, name), () => navigate(adminPaths.collections(name)), name),
         )}
       </div>
       <div className="admin-filters" role="group" aria-label={t('admin_collections_whose')}>
@@ -168,7 +169,7 @@ export function CollectionsScreen() {
               <td className="num" data-testid="collection-dpd">
                 {loan.daysPastDue}
               </td>
-              <td>{loan.bucket}</td>
+              <td>{bucketLabel(t, loan.bucket)}</td>
               <td className="num">{money(loan.overdueAmount)}</td>
               <td className="num">{money(loan.outstanding)}</td>
               <td className="nowrap">

@@ -1,6 +1,7 @@
 /** The server's refusals in the auditor's words, and how actors are named. */
 import i18n from '@/lib/i18n';
-import { accountLabel, actorView, adminErrorMessage, ageAt, incomeMultiple } from '../admin-format';
+import '../admin-i18n';
+import { accountLabel, actorView, adminErrorMessage, ageAt, bucketLabel, incomeMultiple } from '../admin-format';
 import type { LedgerAccount } from '@/lib/api-types';
 
 const t = i18n.t.bind(i18n);
@@ -92,5 +93,16 @@ describe('accountLabel', () => {
     await i18n.changeLanguage('zh');
     expect(accountLabel(t, { ...wallet, holder: 'Ana Santos' })).toBe('借款人钱包 · Ana Santos');
     expect(accountLabel(t, named('fee_income'))).toBe('费用收入');
+  });
+});
+
+describe('bucketLabel', () => {
+  beforeEach(() => i18n.changeLanguage('en'));
+
+  it('words the first and the open-ended bucket, and keeps the ranges', () => {
+    expect(bucketLabel(t, 'current')).toBe('Current');
+    expect(bucketLabel(t, 'over 180')).toBe('Over 180 days');
+    expect(bucketLabel(t, '31-60')).toBe('31-60');
+    expect(bucketLabel(t, null)).toBe('—');
   });
 });
