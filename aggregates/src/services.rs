@@ -30,6 +30,11 @@ pub trait ProductCatalogue: Send + Sync {
     fn product(&self, app_id: i64) -> Option<Product>;
     /// The lender named on every disclosure and contract.
     fn lender(&self) -> Lender;
+    /// Whether `id` names one of the lender's collection templates (P15: an officer's
+    /// text to a borrower is one of them; none by default).
+    fn collection_template(&self, _id: &str) -> bool {
+        false
+    }
     /// Days past due from which a loan may be charged off (configuration, default 180;
     /// issue 53).
     fn charge_off_after_days(&self) -> u32 {
@@ -151,6 +156,10 @@ pub mod doubles {
         }
         fn lender(&self) -> Lender {
             self.lender.clone()
+        }
+        /// The demo's `payment_reminder` only.
+        fn collection_template(&self, id: &str) -> bool {
+            id == "payment_reminder"
         }
     }
 

@@ -25,7 +25,7 @@ use super::events::OrderEvent;
 use super::status::OrderStatus;
 use crate::collections::{self, ContactBreach, ContactChannel, ContactOutcome, ContactPerson};
 use crate::services::OrderServices;
-use crate::types::{check_length, MAX_NOTE_CHARS};
+use crate::types::{check_length, InvalidInput, MAX_NOTE_CHARS};
 use chrono::{DateTime, Days, NaiveDate, Utc};
 use cqrs_es::event_sink::EventSink;
 use rust_decimal::Decimal;
@@ -106,6 +106,10 @@ pub struct Contact {
     pub note: String,
     /// The next action's day, if one is planned.
     pub next_action_on: Option<NaiveDate>,
+    /// For an SMS: the lender's template sent (required; officers never type a text
+    /// to a borrower, P15); none for other channels.
+    #[serde(default)]
+    pub template: Option<String>,
 }
 
 impl Order {
@@ -247,13 +251,23 @@ impl Order {
             return Err(self.wrong_status("log a collection contact on"));
         }
         check_length("note", &contact.note, MAX_NOTE_CHARS)?;
+        match (&contact.channel, &contact.template) {
+            (ContactChannel::Sms, Some(id)) if services.catalogue.collection_template(id) => {}
+            (ContactChannel::Sms, _) => {
+                return Err(InvalidInput::new(
+                    "template",
+                    "pick one of the lender's collection texts: officers do not type texts to borrowers",
+                )
+                .into())
+            }
+            (_, Some(_)) => {
+                return Err(InvalidInput::new("template", "only a text message has a template").into())
+            }
+            (_, None) => {}
+        }
         if let Some(day) = contact.next_action_on {
             if day < now.date_naive() {
-                return Err(crate::types::InvalidInput::new(
-                    "nextActionOn",
-                    "must not be in the past",
-                )
-                .into());
+                return Err(InvalidInput::new("nextActionOn", "must not be in the past").into());
             }
         }
         let rules = services.compliance.contact_rules();
@@ -274,6 +288,7 @@ impl Order {
                     outcome: contact.outcome,
                     note: contact.note,
                     next_action_on: contact.next_action_on,
+                    template: contact.template,
                     days_past_due,
                     local_day: rules.local_date(now),
                     at: now,

@@ -371,6 +371,9 @@ pub enum OrderEvent {
         note: String,
         /// The next action's day, if planned.
         next_action_on: Option<NaiveDate>,
+        /// An SMS: the lender's template sent (the workflow texts it within the hours).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        template: Option<String>,
         /// Days past due at the contact.
         days_past_due: u32,
         /// The day on the borrower's local clock (the once-a-day rule).

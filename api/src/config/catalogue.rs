@@ -62,6 +62,10 @@ impl ProductCatalogue for Configured {
         self.config.lender.clone()
     }
 
+    fn collection_template(&self, id: &str) -> bool {
+        self.config.collection_templates.contains_key(id)
+    }
+
     fn charge_off_after_days(&self) -> u32 {
         self.config.charge_off_after_days
     }

@@ -209,6 +209,12 @@ pub struct LendingConfig {
     /// Anything else stops the server at start-up.
     #[serde(default)]
     pub delinquency_buckets: aggregates::collections::Buckets,
+    /// The collection texts officers may send a borrower (P15, issue 53): id →
+    /// language (`en` required, `zh`, `fil`) → text with `{lender}` and `{amount}` (the
+    /// amount overdue). Officers pick one; they never type a text to a borrower.
+    /// Checked at start-up ([`check_collection_template`]).
+    #[serde(default)]
+    pub collection_templates: Translations,
     /// Days past due from which a loan may be charged off (issue 53; default 180).
     #[serde(default = "charge_off_after_days")]
     pub charge_off_after_days: u32,
@@ -248,6 +254,66 @@ pub struct LendingConfig {
     /// `PAYOUT_PROVIDER=xendit` needs one for every bank in `banks`.
     #[serde(default)]
     pub payout_channels: std::collections::HashMap<String, String>,
+}
+
+/// Words a collection text may not carry (P15; SEC MC 18 s. 2019 forbids threats of
+/// violence or criminal action, obscene or insulting language, and disclosure to third
+/// parties). A start-up guard against an obvious mistake, not a review: templates are
+/// settings a second person approves (issue 55).
+const FORBIDDEN_IN_COLLECTION: &[&str] = &[
+    "police",
+    "jail",
+    "arrest",
+    "prison",
+    "court",
+    "kulong",
+    "pulis",
+    "barangay",
+    "employer",
+    "family",
+    "relatives",
+    "neighbour",
+    "neighbor",
+    "facebook",
+    "post your",
+    "shame",
+    "kahihiyan",
+    "警察",
+    "坐牢",
+    "逮捕",
+    "家人",
+    "雇主",
+    "曝光",
+];
+
+/// A collection template: English and only the app's languages, at most 320
+/// characters, placeholders `{lender}` and `{amount}` only, none of
+/// [`FORBIDDEN_IN_COLLECTION`]. Errors: why, in words.
+fn check_collection_template(texts: &BTreeMap<String, String>) -> Result<(), String> {
+    if texts.get("en").is_none_or(|text| text.trim().is_empty()) {
+        return Err("an English text is required".to_string());
+    }
+    for (language, text) in texts {
+        if !APP_LANGUAGES.contains(&language.as_str()) {
+            return Err(format!("{language}: not a language of the app"));
+        }
+        if text.chars().count() > 320 {
+            return Err(format!("{language}: at most 320 characters"));
+        }
+        let lower = text.to_lowercase();
+        if let Some(word) = FORBIDDEN_IN_COLLECTION.iter().find(|w| lower.contains(*w)) {
+            return Err(format!(
+                "{language}: {word:?} may not be in a collection text (P15)"
+            ));
+        }
+        let rest = text.replace("{lender}", "").replace("{amount}", "");
+        if rest.contains('{') || rest.contains('}') {
+            return Err(format!(
+                "{language}: only {{lender}} and {{amount}} may be filled in"
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn charge_off_after_days() -> u32 {
@@ -329,6 +395,9 @@ pub enum ConfigError {
     /// `APP_ENV=production` with something only a demo may run with.
     #[error("APP_ENV=production refused: {0}")]
     Production(&'static str),
+    /// A collection template that is not one a borrower may be sent (P15).
+    #[error("collection_templates.{0}")]
+    Template(String),
     /// A product's `max_income_share_pct` outside (0, 100].
     #[error("product {0}: max_income_share_pct must be above 0 and at most 100 (percent of the declared monthly income)")]
     IncomeShare(i64),
@@ -378,6 +447,10 @@ impl LendingConfig {
         }
         config.check_reference_data()?;
         config.check_texts()?;
+        for (id, texts) in &config.collection_templates {
+            check_collection_template(texts)
+                .map_err(|why| ConfigError::Template(format!("{id}: {why}")))?;
+        }
         config.company_settings()?;
         config.check_product_names()?;
         Ok(config)
@@ -624,6 +697,27 @@ mod tests {
         value.as_object_mut().unwrap().remove("time_zone");
         let default = LendingConfig::load(&value.to_string(), &ComplianceProfile::Ph).unwrap();
         assert_eq!(default.time_zone, chrono_tz::UTC);
+    }
+
+    #[test]
+    fn a_collection_template_with_a_threat_or_free_fields_stops_the_server() {
+        let config = LendingConfig::load(DEMO_CONFIG, &ComplianceProfile::Ph).unwrap();
+        assert!(config.collection_templates.contains_key("payment_reminder"));
+        for bad in [
+            serde_json::json!({"en": "Pay {amount} or we call the police"}),
+            serde_json::json!({"en": "We will tell your employer"}),
+            serde_json::json!({"en": "Dear {name}, pay now"}),
+            serde_json::json!({"zh": "请还款"}),
+            serde_json::json!({"en": "ok", "de": "bitte zahlen"}),
+        ] {
+            let mut value: Json = serde_json::from_str(DEMO_CONFIG).unwrap();
+            value["collection_templates"]["bad"] = bad.clone();
+            let refused = LendingConfig::load(&value.to_string(), &ComplianceProfile::Ph);
+            assert!(
+                matches!(refused, Err(ConfigError::Template(_))),
+                "{bad}: {refused:?}"
+            );
+        }
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Due-date reminders (PRODUCT.md 12.5, issue 16): an SMS through the outbox and an
 //! in-app notice 3 days and 1 day before each installment's due date and on the day
-//! it becomes overdue, each exactly once.
+//! it becomes overdue, each exactly once; and the officers' collection texts (issue
+//! 53): the lender's template an officer picked, texted once per `ContactLogged`. Both
+//! keep the contact hours (P15, [`queue_within_hours`]).
 //!
 //! Where each part lives (DESIGN.md "Where each rule lives"):
 //! - **the rule** ("each reminder once, only while owed, only within its window") is the
@@ -246,7 +248,8 @@ impl Workflow for ReminderWorker {
     }
 
     fn reacts_to(&self, event: &StoredEvent) -> bool {
-        event.aggregate_type == "Order" && event.event_type == "ReminderDue"
+        event.aggregate_type == "Order"
+            && matches!(event.event_type.as_str(), "ReminderDue" | "ContactLogged")
     }
 
     #[tracing::instrument(name = "reminder", skip_all, fields(
@@ -254,7 +257,83 @@ impl Workflow for ReminderWorker {
         sequence = event.sequence,
     ))]
     async fn react(&self, event: &StoredEvent) -> Result<(), ProjectionError> {
-        self.queue_sms(event).await
+        match event.event_type.as_str() {
+            "ContactLogged" => self.queue_collection_text(event).await,
+            _ => self.queue_sms(event).await,
+        }
+    }
+}
+
+impl ReminderWorker {
+    /// An officer's collection SMS (`ContactLogged` with a template, P15): the
+    /// lender's template in the borrower's language, with the lender and the amount
+    /// overdue, queued once per event (`collection:<order id>:<sequence>`) within the
+    /// contact hours.
+    async fn queue_collection_text(&self, event: &StoredEvent) -> Result<(), ProjectionError> {
+        let state = &self.state;
+        let payload: OrderEvent =
+            event
+                .payload
+                .decode()
+                .map_err(|source| ProjectionError::Decode {
+                    what: "ContactLogged",
+                    position: event.position,
+                    source,
+                })?;
+        let OrderEvent::ContactLogged {
+            template: Some(template),
+            ..
+        } = payload
+        else {
+            return Ok(());
+        };
+        let load = |error: String| ProjectionError::Load(error);
+        let order = state
+            .orders
+            .load(&event.aggregate_id)
+            .await
+            .map_err(|e| load(e.to_string()))?;
+        let user = state
+            .users
+            .load(&order.user_id.to_string())
+            .await
+            .map_err(|e| load(e.to_string()))?;
+        let Some(texts) = state.config.collection_templates.get(&template) else {
+            tracing::warn!(%template, "collection text not sent: the template is no longer configured");
+            return Ok(());
+        };
+        if user.mobile.is_empty() {
+            return Ok(());
+        }
+        let lang = user
+            .privacy_consent
+            .as_ref()
+            .and_then(|consent| consent.language.clone())
+            .filter(|language| texts.contains_key(language))
+            .unwrap_or_else(|| "en".to_string());
+        let overdue: Decimal = order.loan.as_ref().map_or(Decimal::ZERO, |loan| {
+            loan.schedule
+                .iter()
+                .filter(|i| i.overdue)
+                .map(|i| i.unpaid())
+                .sum()
+        });
+        let amount = format!(
+            "{} {}",
+            state.config.currency.code,
+            aggregates::money::grouped(overdue)
+        );
+        let body = texts
+            .get(&lang)
+            .or_else(|| texts.get("en"))
+            .map(|text| {
+                text.replace("{lender}", &state.config.lender.legal_name)
+                    .replace("{amount}", &amount)
+            })
+            .unwrap_or_default();
+        let message_id = format!("collection:{}:{}", event.aggregate_id, event.sequence);
+        queue_within_hours(state, &user.mobile, &body, &message_id).await?;
+        Ok(())
     }
 }
 

@@ -486,3 +486,82 @@ on_both_stores!(
     seeded_book_on_sqlite,
     seeded_book_on_postgres
 );
+
+/// An officer's SMS is one of the lender's templates (P15): free text is refused; the
+/// template is texted once, in the borrower's language, with the amount overdue, and
+/// at 22:30 in Manila (a loan 16 days late may be called then) it waits for 06:00.
+async fn collection_texts(clock: Arc<FixedClock>, app: TestApp) {
+    let (_, _, order_id) = disbursed(&app, "09170000534").await;
+    days_pass(&app, &clock, 0..=17).await;
+    clock.set(manila_2230(17));
+    let (_, officer) = app.auditor("collector-53-sms").await;
+    let officer = officer.as_str();
+    let sms = |template: Value| {
+        let mut body = contact(&order_id, "borrower");
+        body["channel"] = json!("sms");
+        body["template"] = template;
+        body
+    };
+    for refused in [Value::Null, json!("pay now or else")] {
+        let answer = app
+            .fails(
+                "/admin/api/collections/contact",
+                Some(officer),
+                sms(refused),
+                10004,
+            )
+            .await;
+        assert!(
+            answer["msg"].as_str().unwrap().contains("template"),
+            "{answer}"
+        );
+    }
+    let record = app
+        .ok(
+            "/admin/api/collections/record",
+            Some(officer),
+            json!({"orderId": order_id}),
+        )
+        .await;
+    assert!(record["templates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t["id"] == json!("payment_reminder")));
+    app.ok(
+        "/admin/api/collections/contact",
+        Some(officer),
+        sms(json!("payment_reminder")),
+    )
+    .await;
+    crate::reminders::settle(&app).await;
+    let like = format!("collection:{order_id}:%");
+    let body = app
+        .scalar(
+            "select body from sms_outbox where message_id like $1",
+            &like,
+        )
+        .await
+        .expect("the text is queued");
+    assert!(
+        body.starts_with("Honest Lending Corporation: your loan has PHP "),
+        "{body}"
+    );
+    assert!(!body.contains('{'), "{body}");
+    // Queued at 22:30 Manila, sent from 06:00 (22:00 UTC).
+    let held = app
+        .scalar(
+            "select next_attempt_at from sms_outbox where message_id like $1",
+            &like,
+        )
+        .await
+        .unwrap();
+    let morning = manila_2230(17) + chrono::Duration::hours(7) + chrono::Duration::minutes(30);
+    assert_eq!(held, projections::projection::time_text(morning));
+}
+
+on_both_stores!(
+    at_a_fixed_clock: collection_texts,
+    collection_texts_on_sqlite,
+    collection_texts_on_postgres
+);

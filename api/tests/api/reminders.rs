@@ -34,7 +34,7 @@ async fn count(app: &TestApp, sql: &str, bind: &str) -> i64 {
 
 /// Waits until the workflows (the reminder workflow included) and the read models
 /// have handled the whole log.
-async fn settle(app: &TestApp) {
+pub(crate) async fn settle(app: &TestApp) {
     app.quiesce().await;
     let database = &app.state.database;
     let head = EventLog::new(database).head().await.unwrap();

@@ -133,6 +133,8 @@ pub struct CollectionRecord {
     pub charged_off: bool,
     /// The days past due from which the loan may be charged off (configuration).
     pub charge_off_after_days: u32,
+    /// The lender's collection texts an officer may send (P15): id and English text.
+    pub templates: Vec<TemplateView>,
     /// Everything recorded.
     pub entries: Vec<CollectionEntry>,
 }
@@ -167,4 +169,14 @@ pub struct BucketLine {
     pub loans: u32,
     /// What they owed: money.
     pub outstanding: String,
+}
+
+/// One of the lender's collection texts (configuration).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TemplateView {
+    /// The id an SMS contact names.
+    pub id: String,
+    /// The English text, with `{lender}` and `{amount}` filled in when sent.
+    pub text: String,
 }

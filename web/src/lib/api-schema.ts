@@ -2107,6 +2107,8 @@ export interface components {
             entries: components["schemas"]["CollectionEntry"][];
             /** @description The order id. */
             orderId: string;
+            /** @description The lender's collection texts an officer may send (P15): id and English text. */
+            templates: components["schemas"]["TemplateView"][];
         };
         /**
          * @description `/loan/getAllCompanyConfigs`: the company block of the lending file and what the
@@ -2216,6 +2218,11 @@ export interface components {
             outcome: components["schemas"]["ContactOutcome"];
             /** @description Who was contacted: only `borrower` (or a named `guarantor`) about the debt. */
             person: components["schemas"]["ContactPerson"];
+            /**
+             * @description `sms` only, and required there: the id of one of the lender's collection texts
+             *     (the record answers them); the borrower is texted it within the contact hours.
+             */
+            template?: string | null;
         };
         /** @description Why a contact may not be made (50001, 50002). */
         ContactBreach: {
@@ -2567,6 +2574,8 @@ export interface components {
                 entries: components["schemas"]["CollectionEntry"][];
                 /** @description The order id. */
                 orderId: string;
+                /** @description The lender's collection texts an officer may send (P15): id and English text. */
+                templates: components["schemas"]["TemplateView"][];
             };
             /**
              * @description "ok", or what went wrong in words.
@@ -4934,6 +4943,13 @@ export interface components {
          * @enum {string}
          */
         SmsPurpose: "register" | "login" | "unlock" | "bank" | "pin";
+        /** @description One of the lender's collection texts (configuration). */
+        TemplateView: {
+            /** @description The id an SMS contact names. */
+            id: string;
+            /** @description The English text, with `{lender}` and `{amount}` filled in when sent. */
+            text: string;
+        };
         /** @description The app's colours (CSS colours), each optional. */
         Theme: {
             /** @description The page. */

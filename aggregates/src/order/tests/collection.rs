@@ -38,6 +38,7 @@ fn contact(person: ContactPerson) -> OrderCommand {
         outcome: ContactOutcome::Reached,
         note: "will pay on Friday".to_string(),
         next_action_on: None,
+        template: None,
     })
 }
 
@@ -229,6 +230,53 @@ fn under_th_a_second_contact_the_same_day_is_refused_p15() {
             ..
         }]
     ));
+}
+
+#[test]
+fn an_sms_to_a_borrower_is_one_of_the_lenders_templates_never_free_text_p15() {
+    let sms = |template: Option<&str>| {
+        OrderCommand::LogContact(Contact {
+            channel: ContactChannel::Sms,
+            template: template.map(str::to_string),
+            ..match contact(ContactPerson::Borrower) {
+                OrderCommand::LogContact(c) => c,
+                _ => unreachable!(),
+            }
+        })
+    };
+    let noon = manila(5, 12, 0);
+    for refused in [None, Some("pay now or else")] {
+        let result = test_at(noon)
+            .given(overdue_marks(2))
+            .when(sms(refused))
+            .inspect_result();
+        assert!(
+            matches!(&result, Err(OrderError::InvalidInput(e)) if e.to_string().contains("template")),
+            "{refused:?}: {result:?}"
+        );
+    }
+    let sent = run(
+        test_at(noon),
+        overdue_marks(2),
+        sms(Some("payment_reminder")),
+    );
+    assert!(matches!(
+        sent.as_slice(),
+        [OrderEvent::ContactLogged { template: Some(t), .. }] if t == "payment_reminder"
+    ));
+    // A call carries no template.
+    let call = OrderCommand::LogContact(Contact {
+        template: Some("payment_reminder".to_string()),
+        ..match contact(ContactPerson::Borrower) {
+            OrderCommand::LogContact(c) => c,
+            _ => unreachable!(),
+        }
+    });
+    let result = test_at(noon)
+        .given(overdue_marks(2))
+        .when(call)
+        .inspect_result();
+    assert!(matches!(result, Err(OrderError::InvalidInput(_))));
 }
 
 #[test]

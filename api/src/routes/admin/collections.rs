@@ -9,7 +9,7 @@ use aggregates::order::{contact_refusal, Contact, PromiseMaker};
 use chrono::{DateTime, Days, NaiveDate, Utc};
 use projections::reads::collections::{self as reads, CollectionFilter};
 use projections::views::collections::{
-    BookAsOf, CollectionEntry, CollectionQueue, CollectionQueueItem, CollectionRecord,
+    BookAsOf, CollectionEntry, CollectionQueue, CollectionQueueItem, CollectionRecord, TemplateView,
 };
 
 /// The most loans one queue answer lists.
@@ -139,6 +139,15 @@ pub(super) async fn collection_record(
         any_hours: order.collection.any_hours,
         charged_off: order.collection.charge_off.is_some(),
         charge_off_after_days: state.config.charge_off_after_days,
+        templates: state
+            .config
+            .collection_templates
+            .iter()
+            .map(|(id, texts)| TemplateView {
+                id: id.clone(),
+                text: texts.get("en").cloned().unwrap_or_default(),
+            })
+            .collect(),
         entries,
     }))
 }
@@ -157,6 +166,10 @@ pub(super) struct ContactBody {
     /// The next action's day, YYYY-MM-DD, not in the past.
     #[serde(default)]
     next_action_on: Option<NaiveDate>,
+    /// `sms` only, and required there: the id of one of the lender's collection texts
+    /// (the record answers them); the borrower is texted it within the contact hours.
+    #[serde(default)]
+    template: Option<String>,
 }
 
 #[utoipa::path(
@@ -187,6 +200,7 @@ pub(super) async fn log_contact(
         outcome: body.outcome,
         note: body.note,
         next_action_on: body.next_action_on,
+        template: body.template,
     };
     let events = state
         .execute(

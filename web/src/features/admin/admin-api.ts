@@ -141,6 +141,8 @@ export type CollectionAction =
       outcome: 'reached' | 'no_answer' | 'hardship' | 'disputed' | 'wrong_number';
       note: string;
       nextActionOn?: string;
+      /** `sms` only, and required there: one of the lender's collection texts (P15). */
+      template?: string;
     }
   | { action: 'assign'; orderId: string; collector: string }
   | { action: 'promise'; orderId: string; amount: string; date: string }

@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
-import type { CollectionEntry } from '@/lib/api-types';
+import type { CollectionEntry, CollectionRecord } from '@/lib/api-types';
 import { decimalInput } from '@/lib/money';
 import { useAdminCollectionActionMutation, useAdminCollectionRecordQuery, type CollectionAction } from './admin-api';
 import { adminErrorMessage, bucketLabel } from './admin-format';
@@ -64,7 +64,7 @@ function useCollectionAction() {
   return { run, isLoading };
 }
 
-function ContactForm({ orderId }: { orderId: string }) {
+function ContactForm({ orderId, templates }: { orderId: string; templates: CollectionRecord['templates'] }) {
   const { t } = useTranslation();
   const { run, isLoading } = useCollectionAction();
   const [channel, setChannel] = useState<(typeof CHANNELS)[number]>('call');
@@ -72,12 +72,23 @@ function ContactForm({ orderId }: { orderId: string }) {
   const [outcome, setOutcome] = useState<(typeof OUTCOMES)[number]>('reached');
   const [note, setNote] = useState('');
   const [next, setNext] = useState('');
+  const [template, setTemplate] = useState(templates[0]?.id ?? '');
+  const sms = channel === 'sms';
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setDone(null);
-    const failed = await run({ action: 'contact', orderId, channel, person, outcome, note, nextActionOn: next || undefined });
+    const failed = await run({
+      action: 'contact',
+      orderId,
+      channel,
+      person,
+      outcome,
+      note,
+      nextActionOn: next || undefined,
+      template: sms ? template : undefined,
+    });
     setError(failed);
     if (!failed) {
       setDone(t('admin_contact_logged'));
@@ -88,6 +99,20 @@ function ContactForm({ orderId }: { orderId: string }) {
     <form className="admin-form" onSubmit={submit} data-testid="contact-form">
       <Choice name={t('admin_contact_channel')} value={channel} options={CHANNELS} label={(c) => t(`admin_channel_${c}`)} onChange={setChannel} />
       <Choice name={t('admin_contact_person')} value={person} options={PERSONS} label={(p) => t(`admin_person_${p}`)} onChange={setPerson} />
+      {sms && (
+        <>
+          <Choice
+            name={t('admin_contact_template')}
+            value={template}
+            options={templates.map((tpl) => tpl.id)}
+            label={(id) => id}
+            onChange={setTemplate}
+          />
+          <p className="admin-muted" data-testid="template-text">
+            {templates.find((tpl) => tpl.id === template)?.text}
+          </p>
+        </>
+      )}
       <Choice name={t('admin_contact_outcome')} value={outcome} options={OUTCOMES} label={(o) => t(`admin_outcome_${o}`)} onChange={setOutcome} />
       <TextField label={t('admin_contact_note')} maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} />
       <TextField label={t('admin_contact_next')} type="date" value={next} onChange={(e) => setNext(e.target.value)} />
@@ -248,7 +273,7 @@ export function CollectionScreen() {
       />
       <div className="admin-columns">
         <Section title={t('admin_contact_title')}>
-          <ContactForm orderId={orderId} />
+          <ContactForm orderId={orderId} templates={data.templates} />
         </Section>
         <div className="admin-columns__side">
           <Section title={t('admin_promise_title')}>
