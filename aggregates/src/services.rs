@@ -35,6 +35,11 @@ pub trait ProductCatalogue: Send + Sync {
     fn collection_template(&self, _id: &str) -> bool {
         false
     }
+    /// Waivers above this amount need a second officer (configuration, default 1,000;
+    /// issue 53).
+    fn waiver_four_eyes_above(&self) -> rust_decimal::Decimal {
+        rust_decimal::Decimal::ONE_THOUSAND
+    }
     /// Days past due from which a loan may be charged off (configuration, default 180;
     /// issue 53).
     fn charge_off_after_days(&self) -> u32 {
@@ -160,6 +165,10 @@ pub mod doubles {
         /// The demo's `payment_reminder` only.
         fn collection_template(&self, id: &str) -> bool {
             id == "payment_reminder"
+        }
+        /// 500, so that the demo loan's 960 of interest needs four eyes.
+        fn waiver_four_eyes_above(&self) -> rust_decimal::Decimal {
+            dec!(500)
         }
     }
 

@@ -335,9 +335,8 @@ impl Aggregate for Order {
             | C::ChooseContactHours { .. }
             | C::PromiseToPay { .. }
             | C::ChargeOff { .. }
-            | C::ReverseChargeOff { .. }) => {
-                self.handle_collection(command, services, sink, now).await
-            }
+            | C::ReverseChargeOff { .. }
+            | C::WaiveCharges { .. }) => self.handle_collection(command, services, sink, now).await,
             C::SendReminder { period, kind } => self.send_reminder(period, kind, sink, now).await,
         }
     }
@@ -384,6 +383,9 @@ impl Aggregate for Order {
             | OrderEvent::ChargeOffClosed { .. }
             | OrderEvent::ChargeOffReversalProposed { .. }
             | OrderEvent::ChargeOffReversed { .. }) => self.apply_charge_off_event(event),
+            event @ (OrderEvent::WaiverProposed { .. } | OrderEvent::ChargesWaived { .. }) => {
+                self.apply_waiver_event(event)
+            }
         }
     }
 }

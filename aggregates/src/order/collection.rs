@@ -89,6 +89,10 @@ pub struct Collection {
     pub charge_off_proposal: Option<super::charge_off::FourEyesProposal>,
     /// A reversal proposed and not yet confirmed by a second officer.
     pub reversal_proposal: Option<super::charge_off::FourEyesProposal>,
+    /// A waiver above the four-eyes amount, not yet confirmed.
+    pub waiver_proposal: Option<super::waiver::WaiverProposal>,
+    /// Interest waived so far (a waiver of interest is at most the contract's).
+    pub interest_waived: Decimal,
 }
 
 /// A contact an officer logs (`OrderCommand::LogContact`).
@@ -234,6 +238,16 @@ impl Order {
             }
             C::PromiseToPay { amount, date, by } => {
                 self.promise_to_pay(amount, date, by, sink, now).await
+            }
+            C::WaiveCharges {
+                officer_id,
+                kind,
+                amount,
+                reason,
+            } => {
+                let four_eyes = services.catalogue.waiver_four_eyes_above();
+                self.waive_charges(officer_id, kind, amount, reason, four_eyes, sink, now)
+                    .await
             }
             _ => unreachable!("`handle` routes only collection commands here"),
         }

@@ -3,6 +3,7 @@
 use super::collection::{Contact, PromiseMaker};
 use super::events::RefusalReason;
 use super::reminder::ReminderKind;
+use super::waiver::WaiverKind;
 use crate::types::{BankAccount, ImageRef, ResubmissionItem};
 use chrono::{DateTime, NaiveDate, Utc};
 use rust_decimal::Decimal;
@@ -208,6 +209,18 @@ pub enum OrderCommand {
     ReverseChargeOff {
         /// The officer.
         officer_id: Uuid,
+        /// Why (required).
+        reason: String,
+    },
+    /// An officer waives overdue fees or interest (a reduction only, P11); above the
+    /// configured amount a second officer confirms the same waiver (50006).
+    WaiveCharges {
+        /// The officer.
+        officer_id: Uuid,
+        /// Fees or interest.
+        kind: WaiverKind,
+        /// How much (at most what is unpaid of that kind).
+        amount: Decimal,
         /// Why (required).
         reason: String,
     },

@@ -4,6 +4,7 @@ use super::collection::PromiseMaker;
 use super::commands::RepaymentSource;
 use super::loan::Installment;
 use super::reminder::ReminderKind;
+use super::waiver::WaiverKind;
 use crate::collections::{ContactBreach, ContactChannel, ContactOutcome, ContactPerson};
 use crate::pricing::{Disclosure, LoanTerms};
 use crate::types::{BankAccount, ImageRef, ResubmissionItem};
@@ -504,6 +505,37 @@ pub enum OrderEvent {
         /// When.
         at: DateTime<Utc>,
     },
+    /// A waiver above the four-eyes amount, proposed; a second officer confirms it.
+    WaiverProposed {
+        /// The officer.
+        officer_id: Uuid,
+        /// Fees or interest.
+        kind: WaiverKind,
+        /// How much.
+        amount: Decimal,
+        /// Why.
+        reason: String,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// Overdue fees or interest waived: what is owed goes down by `amount`, taken off
+    /// the installments as `reductions` (latest first). Never an increase (P11).
+    ChargesWaived {
+        /// Fees or interest.
+        kind: WaiverKind,
+        /// How much.
+        amount: Decimal,
+        /// Per installment.
+        reductions: Vec<Allocation>,
+        /// Why.
+        reason: String,
+        /// The officer who proposed (or made) it.
+        proposed_by: Uuid,
+        /// The second officer, above the four-eyes amount.
+        confirmed_by: Option<Uuid>,
+        /// When.
+        at: DateTime<Utc>,
+    },
     /// Everything owed was paid (→ 10). What the payoff did not charge is waived (P12).
     LoanRepaid {
         /// Interest not charged (prepayment or cooling-off).
@@ -557,6 +589,8 @@ impl DomainEvent for OrderEvent {
             Self::ChargeOffClosed { .. } => "ChargeOffClosed",
             Self::ChargeOffReversalProposed { .. } => "ChargeOffReversalProposed",
             Self::ChargeOffReversed { .. } => "ChargeOffReversed",
+            Self::WaiverProposed { .. } => "WaiverProposed",
+            Self::ChargesWaived { .. } => "ChargesWaived",
         };
         name.to_string()
     }

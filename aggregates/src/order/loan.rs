@@ -174,6 +174,32 @@ impl Loan {
         self.schedule[index].paid += left;
     }
 
+    /// Takes waived amounts off the installments (`OrderEvent::ChargesWaived`): their
+    /// fees (the latest charges first, so a late payment's take-back never returns a
+    /// waived fee), or their amount (interest).
+    pub fn reduce(&mut self, fees: bool, reductions: &[Allocation]) {
+        for reduction in reductions {
+            let Some(installment) = self
+                .schedule
+                .iter_mut()
+                .find(|i| i.period == reduction.period)
+            else {
+                continue;
+            };
+            if !fees {
+                installment.amount -= reduction.amount;
+                continue;
+            }
+            installment.fee -= reduction.amount;
+            let mut left = reduction.amount;
+            for charge in installment.fee_charges.iter_mut().rev() {
+                let take = charge.amount.min(left);
+                charge.amount -= take;
+                left -= take;
+            }
+        }
+    }
+
     /// Adds each of `allocations` to its installment's `paid`.
     pub fn pay(&mut self, allocations: &[Allocation]) {
         for allocation in allocations {

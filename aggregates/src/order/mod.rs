@@ -33,6 +33,7 @@ mod repayment;
 mod review;
 mod scheduling;
 mod status;
+mod waiver;
 
 #[cfg(test)]
 mod tests;
@@ -53,3 +54,4 @@ pub use loan::{FeeCharge, Installment, InstallmentStatus, Loan};
 pub use reminder::ReminderKind;
 pub use repayment::check_repayment_amount;
 pub use status::OrderStatus;
+pub use waiver::{WaiverKind, WaiverProposal};

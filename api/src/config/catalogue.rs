@@ -66,6 +66,10 @@ impl ProductCatalogue for Configured {
         self.config.collection_templates.contains_key(id)
     }
 
+    fn waiver_four_eyes_above(&self) -> rust_decimal::Decimal {
+        self.config.waiver_four_eyes_above
+    }
+
     fn charge_off_after_days(&self) -> u32 {
         self.config.charge_off_after_days
     }

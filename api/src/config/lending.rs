@@ -215,6 +215,9 @@ pub struct LendingConfig {
     /// Checked at start-up ([`check_collection_template`]).
     #[serde(default)]
     pub collection_templates: Translations,
+    /// Waivers above this amount need a second officer (issue 53; default 1,000).
+    #[serde(default = "waiver_four_eyes_above")]
+    pub waiver_four_eyes_above: Decimal,
     /// Days past due from which a loan may be charged off (issue 53; default 180).
     #[serde(default = "charge_off_after_days")]
     pub charge_off_after_days: u32,
@@ -314,6 +317,10 @@ fn check_collection_template(texts: &BTreeMap<String, String>) -> Result<(), Str
         }
     }
     Ok(())
+}
+
+fn waiver_four_eyes_above() -> Decimal {
+    Decimal::ONE_THOUSAND
 }
 
 fn charge_off_after_days() -> u32 {

@@ -112,6 +112,8 @@ texts! {
     movement_overdue_fee: "Overdue fee", "逾期费", "Multa sa pagkaantala";
     movement_overdue_fee_reversed: "Overdue fee taken back: your payment had arrived before those days", "逾期费撤回：您的还款在这些天之前已到账", "Ibinalik ang multa: dumating na ang bayad mo bago ang mga araw na iyon";
     movement_closed_waived: "Loan closed: interest and fees not yet charged are waived", "贷款结清：尚未收取的利息和费用予以减免", "Sarado ang loan: na-waive ang interes at bayaring hindi pa siningil";
+    movement_fees_waived: "Overdue fees waived", "逾期费用减免", "Na-waive ang bayarin sa pagkahuli";
+    movement_interest_waived: "Interest waived", "利息减免", "Na-waive ang interes";
     payment_applied: "Payment received: {amount} applied to installments {installments}", "收到付款：{amount} 用于第 {installments} 期", "Tinanggap ang bayad: {amount} inilapat sa hulog {installments}";
     payment_not_applied: "Payment received: nothing was owed", "收到付款：当时无欠款", "Tinanggap ang bayad: walang utang noon";
     payment_refunded: "{amount} refunded as not owed", "{amount} 因非欠款而退还", "{amount} ibinalik dahil hindi utang";
@@ -143,6 +145,8 @@ impl Texts {
             Some("overdue_fee") => self.movement_overdue_fee,
             Some("overdue_fee_reversed") => self.movement_overdue_fee_reversed,
             Some("closed_waived") => self.movement_closed_waived,
+            Some("fees_waived") => self.movement_fees_waived,
+            Some("interest_waived") => self.movement_interest_waived,
             _ => description,
         }
     }

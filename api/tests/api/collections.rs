@@ -565,3 +565,96 @@ on_both_stores!(
     collection_texts_on_sqlite,
     collection_texts_on_postgres
 );
+
+/// Waivers over HTTP: more than is unpaid refused, above 1,000 two officers, the
+/// receivable and the borrower's order go down by the same amount, and the books still
+/// agree with a rebuild.
+async fn waivers(clock: Arc<FixedClock>, app: TestApp) {
+    let (borrower, _, order_id) = disbursed(&app, "09170000535").await;
+    days_pass(&app, &clock, 0..=3).await;
+    let (_, first) = app.auditor("collector-53-w1").await;
+    let (_, second) = app.auditor("collector-53-w2").await;
+    let remaining = |app: &TestApp| {
+        let borrower = borrower.clone();
+        let order_id = order_id.clone();
+        let app = app.clone();
+        async move {
+            app.ok(
+                "/jackey/loan/orderInfo",
+                Some(&borrower),
+                json!({"loanOrderId": order_id}),
+            )
+            .await["remaining"]
+                .as_str()
+                .unwrap()
+                .parse::<rust_decimal::Decimal>()
+                .unwrap()
+        }
+    };
+    let waive = |token: &String, amount: &str| {
+        let body = json!({"orderId": order_id, "kind": "interest", "amount": amount, "reason": "hardship"});
+        let token = token.clone();
+        let app = app.clone();
+        async move {
+            app.post("/admin/api/collections/waive", Some(&token), body)
+                .await
+        }
+    };
+    // The demo loan of 100,000 over 6 days carries 1,200 of interest.
+    assert_eq!(waive(&first, "1200.01").await["code"], json!(10004));
+    let before = remaining(&app).await;
+    // Above 1,000 (the demo's four-eyes amount): proposed, refused to the same
+    // officer, done by a second.
+    let proposed = waive(&first, "1100").await;
+    assert_eq!(
+        proposed["data"],
+        json!({"done": false, "awaitingSecondOfficer": true}),
+        "{proposed}"
+    );
+    assert_eq!(waive(&first, "1100").await["code"], json!(50006));
+    let done = waive(&second, "1100").await;
+    assert_eq!(
+        done["data"],
+        json!({"done": true, "awaitingSecondOfficer": false}),
+        "{done}"
+    );
+    app.wrote().await;
+    assert_eq!(
+        remaining(&app).await,
+        before - rust_decimal::Decimal::from(1100)
+    );
+    // Below the limit one officer suffices; never more than is left of the interest.
+    assert_eq!(waive(&first, "100.01").await["code"], json!(10004));
+    assert_eq!(waive(&first, "100").await["data"]["done"], json!(true));
+    app.wrote().await;
+    let trial = app
+        .ok("/admin/api/ledger/trialBalance", Some(&first), json!({}))
+        .await;
+    assert_eq!(trial["sum"], json!("0.00"));
+    let receivable = format!("loan_receivable:{order_id}");
+    let balance = trial["accounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["account"] == json!(receivable))
+        .unwrap()["balance"]
+        .as_str()
+        .unwrap()
+        .parse::<rust_decimal::Decimal>()
+        .unwrap();
+    assert_eq!(
+        balance,
+        remaining(&app).await,
+        "the books follow the waiver"
+    );
+    let report = projections::verify::verify(&app.state.database)
+        .await
+        .unwrap();
+    assert!(report.is_clean(), "{:?}", report.drifts);
+}
+
+on_both_stores!(
+    at_a_fixed_clock: waivers,
+    waivers_on_sqlite,
+    waivers_on_postgres
+);

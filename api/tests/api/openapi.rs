@@ -108,6 +108,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/admin/api/collections/assign"),
     ("post", "/admin/api/collections/promise"),
     ("post", "/admin/api/collections/book"),
+    ("post", "/admin/api/collections/waive"),
     ("post", "/admin/api/collections/chargeOff"),
     ("post", "/admin/api/collections/reverseChargeOff"),
     ("post", "/admin/api/ledger/journal"),

@@ -20,7 +20,7 @@
 //! zero while the borrower still owes the schedule. These write-off entries are the
 //! lender's books, not changes to what the borrower owes ([`is_write_off`]).
 
-use aggregates::order::{Order, OrderEvent, RepaymentSource};
+use aggregates::order::{Order, OrderEvent, RepaymentSource, WaiverKind};
 use aggregates::wallet::{Wallet, WalletEvent};
 use async_trait::async_trait;
 use cqrs_es::Aggregate;
@@ -65,7 +65,7 @@ pub const RECOVERY_INCOME: &str = "recovery_income";
 /// What each journal entry says happened (stored as its `description`), with the
 /// stable code the console words it by in the auditor's language. Every description
 /// [`order_entry`] and [`wallet_entry`] write is one of these constants.
-pub const ENTRY_DESCRIPTIONS: [(&str, &str); 16] = [
+pub const ENTRY_DESCRIPTIONS: [(&str, &str); 18] = [
     ("payout_sent", PAYOUT_SENT),
     ("payout_confirmed", PAYOUT_CONFIRMED),
     ("payout_returned", PAYOUT_RETURNED),
@@ -82,6 +82,8 @@ pub const ENTRY_DESCRIPTIONS: [(&str, &str); 16] = [
     ("recovery", RECOVERY),
     ("charge_off_closed", CHARGE_OFF_CLOSED),
     ("charge_off_reversed", CHARGE_OFF_REVERSED),
+    ("fees_waived", FEES_WAIVED),
+    ("interest_waived", INTEREST_WAIVED),
 ];
 
 /// The codes of the write-off entries: bookkeeping on the lender's side that does not
@@ -119,6 +121,8 @@ const CHARGED_OFF: &str = "charged off: the outstanding written off the books (s
 const RECOVERY: &str = "recovery: a payment on a charged-off loan";
 const CHARGE_OFF_CLOSED: &str =
     "charged-off loan closed: what the payoff waived leaves the write-off";
+const FEES_WAIVED: &str = "overdue fees waived by an officer";
+const INTEREST_WAIVED: &str = "interest waived by an officer";
 const CHARGE_OFF_REVERSED: &str = "charge-off reversed: what is still owed back on the books";
 
 /// `loan_receivable:<order>`.
@@ -237,6 +241,17 @@ pub fn order_entry(order_id: &str, event: &OrderEvent) -> Option<JournalEntry> {
             OVERDUE_FEE_REVERSED,
             vec![(FEE_INCOME.into(), *amount), (receivable, -*amount)],
         ),
+        OrderEvent::ChargesWaived { kind, amount, .. } => {
+            let (description, income) = match kind {
+                WaiverKind::Fees => (FEES_WAIVED, FEE_INCOME),
+                WaiverKind::Interest => (INTEREST_WAIVED, INTEREST_INCOME),
+            };
+            entry(
+                order_id,
+                description,
+                vec![(income.into(), *amount), (receivable, -*amount)],
+            )
+        }
         OrderEvent::LoanChargedOff { written_off, .. } => entry(
             order_id,
             CHARGED_OFF,

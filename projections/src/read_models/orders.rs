@@ -177,7 +177,9 @@ pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
         | OrderEvent::RecoveryReceived { at, .. }
         | OrderEvent::ChargeOffClosed { at, .. }
         | OrderEvent::ChargeOffReversalProposed { at, .. }
-        | OrderEvent::ChargeOffReversed { at, .. } => *at,
+        | OrderEvent::ChargeOffReversed { at, .. }
+        | OrderEvent::WaiverProposed { at, .. }
+        | OrderEvent::ChargesWaived { at, .. } => *at,
         OrderEvent::DelinquencyChanged { on, .. } => day_start(*on),
         OrderEvent::PayoutSucceeded { paid_at, .. } => *paid_at,
         OrderEvent::InstallmentOverdue { due_date, .. } => {
@@ -383,6 +385,10 @@ fn timeline_detail(event: &OrderEvent) -> TimelineDetail {
             period: Some(*period),
             ..none
         },
+        OrderEvent::ChargesWaived { amount, .. } => TimelineDetail {
+            amount: money(amount),
+            ..none
+        },
         OrderEvent::PromiseMade { amount, date, .. } => TimelineDetail {
             amount: money(amount),
             due_date: Some(day_text(*date)),
@@ -405,6 +411,7 @@ fn timeline_detail(event: &OrderEvent) -> TimelineDetail {
         | OrderEvent::ChargeOffClosed { .. }
         | OrderEvent::ChargeOffReversalProposed { .. }
         | OrderEvent::ChargeOffReversed { .. }
+        | OrderEvent::WaiverProposed { .. }
         | OrderEvent::OfferExpired { .. }
         | OrderEvent::ReviewStarted { .. }
         | OrderEvent::Resubmitted { .. }
@@ -534,6 +541,16 @@ fn collection_entry(event: &OrderEvent, at: &str, actor: &str) -> Option<Collect
             amount: Some(money_text(*amount)),
             ..entry
         },
+        OrderEvent::ChargesWaived { amount, reason, .. } => CollectionEntry {
+            amount: Some(money_text(*amount)),
+            note: Some(reason.clone()),
+            ..entry
+        },
+        OrderEvent::WaiverProposed { amount, reason, .. } => CollectionEntry {
+            amount: Some(money_text(*amount)),
+            note: Some(reason.clone()),
+            ..entry
+        },
         OrderEvent::ChargeOffReversalProposed { reason, .. } => CollectionEntry {
             note: Some(reason.clone()),
             ..entry
@@ -554,7 +571,7 @@ fn collection_entry(event: &OrderEvent, at: &str, actor: &str) -> Option<Collect
 
 /// Staff-only event types: in the collection record (and the console's history), not
 /// on the borrower's timeline (`order_timeline`).
-pub const STAFF_ONLY_EVENTS: [&str; 10] = [
+pub const STAFF_ONLY_EVENTS: [&str; 11] = [
     "ContactLogged",
     "ContactRefused",
     "CollectorAssigned",
@@ -565,6 +582,7 @@ pub const STAFF_ONLY_EVENTS: [&str; 10] = [
     "ChargeOffClosed",
     "ChargeOffReversalProposed",
     "ChargeOffReversed",
+    "WaiverProposed",
 ];
 
 fn staff_only(event: &OrderEvent) -> bool {

@@ -133,6 +133,8 @@ pub struct CollectionRecord {
     pub charged_off: bool,
     /// The days past due from which the loan may be charged off (configuration).
     pub charge_off_after_days: u32,
+    /// Waivers above this need a second officer (configuration): money.
+    pub waiver_four_eyes_above: String,
     /// The lender's collection texts an officer may send (P15): id and English text.
     pub templates: Vec<TemplateView>,
     /// Everything recorded.

@@ -179,6 +179,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/collections/waive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Waive overdue fees or interest
+         * @description A reduction only (P11). Above the configured amount (default 1,000) the first officer proposes and another confirms the same waiver. 10004 an amount not above 0 or above what is unpaid of that kind, no reason, a loan not disbursed or charged off; 50006 the proposing officer confirming; 40007 unknown order.
+         */
+        post: operations["auditor_waive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/documents/contractPdf": {
         parameters: {
             query?: never;
@@ -2109,6 +2129,8 @@ export interface components {
             orderId: string;
             /** @description The lender's collection texts an officer may send (P15): id and English text. */
             templates: components["schemas"]["TemplateView"][];
+            /** @description Waivers above this need a second officer (configuration): money. */
+            waiverFourEyesAbove: string;
         };
         /**
          * @description `/loan/getAllCompanyConfigs`: the company block of the lending file and what the
@@ -2576,6 +2598,8 @@ export interface components {
                 orderId: string;
                 /** @description The lender's collection texts an officer may send (P15): id and English text. */
                 templates: components["schemas"]["TemplateView"][];
+                /** @description Waivers above this need a second officer (configuration): money. */
+                waiverFourEyesAbove: string;
             };
             /**
              * @description "ok", or what went wrong in words.
@@ -5215,6 +5239,23 @@ export interface components {
             reason?: string;
             userId: string;
         };
+        WaiverBody: {
+            /**
+             * @description How much: a decimal string, at most what is unpaid of that kind.
+             * @example 100.00
+             */
+            amount: string;
+            /** @description `fees` (overdue fees) or `interest`. */
+            kind: components["schemas"]["WaiverKind"];
+            orderId: string;
+            /** @description Why (required, at most 500 characters). */
+            reason: string;
+        };
+        /**
+         * @description What a waiver reduces.
+         * @enum {string}
+         */
+        WaiverKind: "fees" | "interest";
         /** @description The body of the webhook (documentation of [`webhook::WebhookEvent`]). */
         WebhookEventDoc: {
             /**
@@ -5472,6 +5513,30 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ChargeOffBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, where it stands */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_FourEyesData"];
+                };
+            };
+        };
+    };
+    auditor_waive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaiverBody"];
             };
         };
         responses: {

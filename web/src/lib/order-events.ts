@@ -44,6 +44,8 @@ export const ORDER_EVENT_TYPES = [
   'ChargeOffClosed',
   'ChargeOffReversalProposed',
   'ChargeOffReversed',
+  'WaiverProposed',
+  'ChargesWaived',
 ] as const;
 
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];

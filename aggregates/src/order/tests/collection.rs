@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::collections::{ContactBreach, ContactChannel, ContactOutcome, ContactPerson};
+use crate::order::WaiverKind;
 use chrono::NaiveDate;
 
 /// Installment 1 of [`disbursed`] is due on 2026-11-23 (day 1).
@@ -583,4 +584,116 @@ fn the_payoff_of_a_charged_off_loan_closes_it_and_takes_the_waiver_out_of_the_wr
     assert!(events
         .iter()
         .any(|e| matches!(e, OrderEvent::ChargeOffClosed { .. })));
+}
+
+// ---- waivers (P11: a reduction only) --------------------------------------------------
+
+fn waive(officer: Uuid, kind: WaiverKind, amount: Decimal) -> OrderCommand {
+    OrderCommand::WaiveCharges {
+        officer_id: officer,
+        kind,
+        amount,
+        reason: "hardship: lost job".to_string(),
+    }
+}
+
+#[test]
+fn a_waiver_only_reduces_what_is_owed_and_never_more_than_is_unpaid() {
+    // 0.1 %/day overdue fee: installment 1 (due day 1) charged days 2 and 3.
+    let (product, mut given) = with_overdue_fee(100, dec!(100));
+    given.extend(run(
+        test_with(product.clone(), at(3)),
+        given.clone(),
+        OrderCommand::AccrueOverdue,
+    ));
+    let before = fold(given.clone());
+    let fees = before.waivable(WaiverKind::Fees);
+    assert!(fees > Decimal::ZERO);
+    // More than the unpaid fees, zero, or a fraction of a cent: refused.
+    for amount in [fees + dec!(0.01), dec!(0), dec!(0.001)] {
+        let result = test_with(product.clone(), at(3))
+            .given(given.clone())
+            .when(waive(auditor_1(), WaiverKind::Fees, amount))
+            .inspect_result();
+        assert!(
+            matches!(result, Err(OrderError::InvalidInput(_))),
+            "{amount}"
+        );
+    }
+    let events = run(
+        test_with(product.clone(), at(3)),
+        given.clone(),
+        waive(auditor_1(), WaiverKind::Fees, fees),
+    );
+    assert!(matches!(
+        events.as_slice(),
+        [OrderEvent::ChargesWaived {
+            kind: WaiverKind::Fees,
+            confirmed_by: None,
+            ..
+        }]
+    ));
+    given.extend(events);
+    let after = fold(given.clone());
+    assert_eq!(after.outstanding(), before.outstanding() - fees);
+    assert_eq!(after.waivable(WaiverKind::Fees), Decimal::ZERO);
+    // Interest: at most the contract's interest (960 on 80,000 over 6 days).
+    assert_eq!(after.waivable(WaiverKind::Interest), dec!(960));
+    let result = test_with(product, at(3))
+        .given(given)
+        .when(waive(auditor_1(), WaiverKind::Interest, dec!(960.01)))
+        .inspect_result();
+    assert!(matches!(result, Err(OrderError::InvalidInput(_))));
+}
+
+#[test]
+fn a_waiver_above_the_four_eyes_amount_needs_a_second_officer_for_the_same_amount() {
+    let given = overdue_marks(2);
+    let mut history = given;
+    let proposed = run(
+        test_at(at(3)),
+        history.clone(),
+        waive(auditor_1(), WaiverKind::Interest, dec!(960)),
+    );
+    assert!(matches!(
+        proposed.as_slice(),
+        [OrderEvent::WaiverProposed { .. }]
+    ));
+    history.extend(proposed);
+    let same = test_at(at(3))
+        .given(history.clone())
+        .when(waive(auditor_1(), WaiverKind::Interest, dec!(960)))
+        .inspect_result();
+    assert_eq!(same.unwrap_err().code().code(), 50006);
+    let owed = fold(history.clone()).outstanding();
+    let confirmed = run(
+        test_at(at(3)),
+        history.clone(),
+        waive(auditor_2(), WaiverKind::Interest, dec!(960)),
+    );
+    assert!(matches!(
+        confirmed.as_slice(),
+        [OrderEvent::ChargesWaived { proposed_by, confirmed_by: Some(second), amount, .. }]
+            if *proposed_by == auditor_1() && *second == auditor_2() && *amount == dec!(960)
+    ));
+    history.extend(confirmed);
+    let order = fold(history);
+    assert_eq!(order.outstanding(), owed - dec!(960));
+    assert_eq!(
+        order.waivable(WaiverKind::Interest),
+        Decimal::ZERO,
+        "never more than the contract's"
+    );
+}
+
+#[test]
+fn nothing_is_waived_on_a_charged_off_loan() {
+    let (mut history, now) = late_180();
+    history.extend(run(test_at(now), history.clone(), charge_off(auditor_1())));
+    history.extend(run(test_at(now), history.clone(), charge_off(auditor_2())));
+    let result = test_at(now)
+        .given(history)
+        .when(waive(auditor_1(), WaiverKind::Interest, dec!(10)))
+        .inspect_result();
+    assert!(matches!(result, Err(OrderError::WrongStatus { .. })));
 }

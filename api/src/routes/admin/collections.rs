@@ -5,7 +5,7 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 use aggregates::collections::{ContactChannel, ContactOutcome, ContactPerson};
-use aggregates::order::{contact_refusal, Contact, PromiseMaker};
+use aggregates::order::{contact_refusal, Contact, PromiseMaker, WaiverKind};
 use chrono::{DateTime, Days, NaiveDate, Utc};
 use projections::reads::collections::{self as reads, CollectionFilter};
 use projections::views::collections::{
@@ -139,6 +139,9 @@ pub(super) async fn collection_record(
         any_hours: order.collection.any_hours,
         charged_off: order.collection.charge_off.is_some(),
         charge_off_after_days: state.config.charge_off_after_days,
+        waiver_four_eyes_above: projections::projection::money_text(
+            state.config.waiver_four_eyes_above,
+        ),
         templates: state
             .config
             .collection_templates
@@ -465,4 +468,55 @@ pub(super) async fn book(
     )
     .await?;
     Ok(ok(report))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct WaiverBody {
+    order_id: String,
+    /// `fees` (overdue fees) or `interest`.
+    kind: WaiverKind,
+    /// How much: a decimal string, at most what is unpaid of that kind.
+    #[schema(value_type = String, pattern = r"^[0-9]{1,9}(\.[0-9]{1,2})?$", example = "100.00")]
+    amount: Amount,
+    /// Why (required, at most 500 characters).
+    reason: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/admin/api/collections/waive",
+    tag = "auditor",
+    summary = "Waive overdue fees or interest",
+    description = "A reduction only (P11). Above the configured amount (default 1,000) the \
+                   first officer proposes and another confirms the same waiver. 10004 an \
+                   amount not above 0 or above what is unpaid of that kind, no reason, a loan \
+                   not disbursed or charged off; 50006 the proposing officer confirming; \
+                   40007 unknown order.",
+    security(("bearer" = [])),
+    request_body = WaiverBody,
+    responses((status = 200, description = "Envelope, where it stands", body = Envelope<Option<FourEyesData>>))
+)]
+pub(super) async fn waive(
+    State(state): State<AppState>,
+    auditor: Auditor,
+    ApiJson(body): ApiJson<WaiverBody>,
+) -> Result<Response, ApiError> {
+    let order_id = record_id(&body.order_id, "order")?;
+    let officer_id = auditor.auditor_id;
+    let (kind, amount) = (body.kind, body.amount.value());
+    four_eyes(
+        &state,
+        &auditor,
+        &order_id,
+        || OrderCommand::WaiveCharges {
+            officer_id,
+            kind,
+            amount,
+            reason: body.reason.clone(),
+        },
+        |e| matches!(e, OrderEvent::ChargesWaived { .. }),
+        |e| matches!(e, OrderEvent::WaiverProposed { .. }),
+    )
+    .await
 }

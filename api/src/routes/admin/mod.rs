@@ -109,6 +109,7 @@ pub fn router() -> Router<AppState> {
             post(collections::take_promise),
         )
         .route("/admin/api/collections/book", post(collections::book))
+        .route("/admin/api/collections/waive", post(collections::waive))
         .route(
             "/admin/api/collections/chargeOff",
             post(collections::charge_off),
@@ -152,6 +153,7 @@ pub fn router() -> Router<AppState> {
     collections::charge_off,
     collections::reverse_charge_off,
     collections::book,
+    collections::waive,
     ledger::journal,
     ledger::trial_balance
 ))]

@@ -146,7 +146,8 @@ export type CollectionAction =
     }
   | { action: 'assign'; orderId: string; collector: string }
   | { action: 'promise'; orderId: string; amount: string; date: string }
-  | { action: 'chargeOff' | 'reverseChargeOff'; orderId: string; reason: string };
+  | { action: 'chargeOff' | 'reverseChargeOff'; orderId: string; reason: string }
+  | { action: 'waive'; orderId: string; kind: 'fees' | 'interest'; amount: string; reason: string };
 
 const withAdminTags = api.enhanceEndpoints({
   addTagTypes: ['AdminOrder', 'AdminUser', 'AdminQueue', 'AdminLedger', 'AdminCollections'],

@@ -184,6 +184,43 @@ function ChargeOffForm({ orderId, chargedOff, after }: { orderId: string; charge
   );
 }
 
+const WAIVER_KINDS = ['fees', 'interest'] as const;
+
+function WaiverForm({ orderId, fourEyesAbove }: { orderId: string; fourEyesAbove: string }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const [send, { isLoading }] = useAdminCollectionActionMutation();
+  const [kind, setKind] = useState<(typeof WAIVER_KINDS)[number]>('fees');
+  const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setDone(null);
+    const result = await send({ action: 'waive', orderId, kind, amount, reason });
+    if ('error' in result) {
+      setError(adminErrorMessage(t, result.error));
+      return;
+    }
+    setError(null);
+    setDone(result.data?.awaitingSecondOfficer ? t('admin_chargeoff_awaiting') : t('admin_chargeoff_done'));
+  };
+  return (
+    <form className="admin-form" onSubmit={submit} data-testid="waiver-form">
+      <p className="admin-muted">{t('admin_waiver_hint', { n: money(fourEyesAbove) })}</p>
+      <Choice name={t('admin_waiver_kind')} value={kind} options={WAIVER_KINDS} label={(k) => t(`admin_waiver_${k}`)} onChange={setKind} />
+      <TextField label={t('admin_waiver_amount')} inputMode="decimal" value={amount} onChange={(e) => setAmount(decimalInput(e.target.value))} />
+      <TextField label={t('admin_waiver_reason')} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+      <ActionError message={error} />
+      <ActionDone message={done} />
+      <Button type="submit" loading={isLoading} disabled={isLoading || !amount || !reason.trim()}>
+        {t('admin_waiver_submit')}
+      </Button>
+    </form>
+  );
+}
+
 /** One entry of the record, in words. */
 function EntryText({ entry }: { entry: CollectionEntry }) {
   const { t } = useTranslation();
@@ -231,6 +268,10 @@ function EntryText({ entry }: { entry: CollectionEntry }) {
       return <>{t('admin_record_reversal_proposed', { reason: entry.note ?? '' })}</>;
     case 'ChargeOffReversed':
       return <>{t('admin_record_reversed', { amount: money(entry.amount ?? '0') })}</>;
+    case 'WaiverProposed':
+      return <>{t('admin_record_waiver_proposed', { amount: money(entry.amount ?? '0'), reason: entry.note ?? '' })}</>;
+    case 'ChargesWaived':
+      return <>{t('admin_record_waived', { amount: money(entry.amount ?? '0'), reason: entry.note ?? '' })}</>;
     case 'ContactHoursChosen':
       return <>{t(entry.anyHours ? 'admin_record_any_hours' : 'admin_record_usual_hours')}</>;
     default:
@@ -278,6 +319,9 @@ export function CollectionScreen() {
         <div className="admin-columns__side">
           <Section title={t('admin_promise_title')}>
             <PromiseForm orderId={orderId} />
+          </Section>
+          <Section title={t('admin_waiver_title')}>
+            <WaiverForm orderId={orderId} fourEyesAbove={data.waiverFourEyesAbove} />
           </Section>
           <Section title={t('admin_chargeoff_title')}>
             <ChargeOffForm orderId={orderId} chargedOff={data.chargedOff} after={data.chargeOffAfterDays} />
