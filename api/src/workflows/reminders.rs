@@ -164,15 +164,7 @@ impl ReminderWorker {
 
     async fn queue_sms(&self, event: &StoredEvent) -> Result<(), ProjectionError> {
         let state = &self.state;
-        let payload: OrderEvent =
-            event
-                .payload
-                .decode()
-                .map_err(|source| ProjectionError::Decode {
-                    what: "ReminderDue",
-                    position: event.position,
-                    source,
-                })?;
+        let payload = decode(event, "ReminderDue")?;
         let OrderEvent::ReminderDue {
             period,
             kind,
@@ -271,15 +263,7 @@ impl ReminderWorker {
     /// contact hours.
     async fn queue_collection_text(&self, event: &StoredEvent) -> Result<(), ProjectionError> {
         let state = &self.state;
-        let payload: OrderEvent =
-            event
-                .payload
-                .decode()
-                .map_err(|source| ProjectionError::Decode {
-                    what: "ContactLogged",
-                    position: event.position,
-                    source,
-                })?;
+        let payload = decode(event, "ContactLogged")?;
         let OrderEvent::ContactLogged {
             template: Some(template),
             ..
@@ -335,6 +319,18 @@ impl ReminderWorker {
         queue_within_hours(state, &user.mobile, &body, &message_id).await?;
         Ok(())
     }
+}
+
+/// The Order event `event` carries (`what` names it in the error).
+fn decode(event: &StoredEvent, what: &'static str) -> Result<OrderEvent, ProjectionError> {
+    event
+        .payload
+        .decode()
+        .map_err(|source| ProjectionError::Decode {
+            what,
+            position: event.position,
+            source,
+        })
 }
 
 /// Queues a system message to a borrower (`message_id` once) to be sent within the
