@@ -4,7 +4,7 @@
 //! What it is made from: the User's state in `user_profile` (every personal field the
 //! borrower gave, unmasked), the User's event log (what happened to the account, and
 //! when), and the read models and api tables keyed by the borrower: orders with their
-//! schedule, timeline, payment sessions, receipts (payments and refunds), money
+//! schedule, timeline, collection record, payment sessions, receipts (payments and refunds), money
 //! movements and document downloads; the wallet; in-app notices; sessions; the text
 //! messages sent to the registered phone; earlier exports.
 //!
@@ -232,6 +232,10 @@ pub struct ExportedOrder {
     /// Every change of state, oldest first: `{sequence, at, type, detail, by}`.
     #[schema(value_type = Vec<Object>)]
     pub timeline: Vec<Json>,
+    /// Its collection record, oldest first (issue 53): contacts made or refused,
+    /// promises, assignments, bucket moves, charge-off, waivers; `actor` by role.
+    #[schema(value_type = Vec<Object>)]
+    pub collection: Vec<Json>,
     /// Payment pages opened for it.
     pub payment_sessions: Vec<ExportedPaymentSession>,
     /// Official receipts: every payment received and every refund sent back.
@@ -623,6 +627,21 @@ fn exported_orders(rows: &Rows) -> Result<Vec<ExportedOrder>, ApiError> {
                     .map(|(_, _, _, _, actor, doc)| {
                         let mut doc = parse(doc)?;
                         doc["by"] = Json::String(role(actor));
+                        Ok(doc)
+                    })
+                    .collect::<Result<_, ApiError>>()?,
+                collection: rows
+                    .collection
+                    .iter()
+                    .filter(|row| mine(&row.0))
+                    .map(|(_, doc)| {
+                        let mut doc = parse(doc)?;
+                        // Who acted, by role: an officer's identity is not the borrower's data.
+                        let actor = doc["actor"].as_str().map(role).unwrap_or_default();
+                        doc["actor"] = Json::String(actor);
+                        if let Some(collector) = doc.get_mut("collector").filter(|c| c != &"") {
+                            *collector = Json::String("auditor".to_string());
+                        }
                         Ok(doc)
                     })
                     .collect::<Result<_, ApiError>>()?,

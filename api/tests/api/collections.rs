@@ -132,6 +132,29 @@ async fn late_loans(clock: Arc<FixedClock>, app: TestApp) {
         );
     }
 
+    // Her data export holds her collection record, officers named by role only.
+    let export = app
+        .ok("/jackey/user/dataExport", Some(&ana), json!({}))
+        .await;
+    let record = export["orders"][0]["collection"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let kinds: Vec<&str> = record
+        .iter()
+        .map(|e| e["eventType"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"ContactRefused") && kinds.contains(&"ContactLogged"),
+        "{kinds:?}"
+    );
+    assert!(
+        record
+            .iter()
+            .all(|e| !e["actor"].as_str().unwrap().contains(':')),
+        "{record:?}"
+    );
+
     // Day 17: Ben's loan is 16 days late, so 22:30 is allowed.
     days_pass(&app, &clock, 12..=17).await;
     clock.set(manila_2230(17));

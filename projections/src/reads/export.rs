@@ -43,6 +43,8 @@ pub struct Rows {
     pub orders: Vec<(String, String, Option<String>)>,
     /// Order id, sequence, time, event type, actor, doc.
     pub timeline: Vec<(String, i64, String, String, String, String)>,
+    /// Order id, `collection_log.doc` (contacts, promises, bucket moves; issue 53).
+    pub collection: Vec<(String, String)>,
     /// The payment sessions (api `payment_session`).
     pub payment_sessions: Vec<PaymentSessionRow>,
     /// Order id, `receipt.doc`.
@@ -75,6 +77,9 @@ pub async fn rows(database: &Database, user_id: &str) -> Result<Option<Rows>, Pr
         "select t.order_id, t.sequence, t.at, t.event_type, t.actor, t.doc from order_timeline t \
          join order_detail d on d.order_id = t.order_id where d.user_id = $1 \
          order by t.order_id, t.sequence";
+    const COLLECTION: &str = "select c.order_id, c.doc from collection_log c \
+         join order_detail d on d.order_id = c.order_id where d.user_id = $1 \
+         order by c.order_id, c.sequence";
     const PAYMENT_SESSIONS: &str = "select session_id, order_id, amount, status, payment_ref, \
          created_at, updated_at from payment_session where user_id = $1 \
          order by created_at, session_id";
@@ -113,6 +118,7 @@ pub async fn rows(database: &Database, user_id: &str) -> Result<Option<Rows>, Pr
             Some((mobile, registered_at, user_state)) => Some(Rows {
                 orders: sqlx::query_as(ORDERS).bind(user_id).fetch_all(&mut *tx).await?,
                 timeline: sqlx::query_as(TIMELINE).bind(user_id).fetch_all(&mut *tx).await?,
+                collection: sqlx::query_as(COLLECTION).bind(user_id).fetch_all(&mut *tx).await?,
                 payment_sessions: sqlx::query_as(PAYMENT_SESSIONS).bind(user_id).fetch_all(&mut *tx).await?,
                 receipts: sqlx::query_as(RECEIPTS).bind(user_id).fetch_all(&mut *tx).await?,
                 transactions: sqlx::query_as(TRANSACTIONS).bind(user_id).fetch_all(&mut *tx).await?,

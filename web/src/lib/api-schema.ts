@@ -3815,6 +3815,11 @@ export interface components {
         /** @description One order with everything about it. */
         ExportedOrder: {
             /**
+             * @description Its collection record, oldest first (issue 53): contacts made or refused,
+             *     promises, assignments, bucket moves, charge-off, waivers; `actor` by role.
+             */
+            collection: Record<string, unknown>[];
+            /**
              * @description The order as `/jackey/loan/orderInfo` answers it: status, amounts, the signed
              *     disclosure and the repayment schedule (`periodViews`).
              */
