@@ -81,6 +81,8 @@ pub enum ErrorCode {
     ContactHours,
     /// 50002: this person may not be contacted about the debt (P15).
     ContactPerson,
+    /// 50003: extension not available ({why}; issue 53).
+    ExtensionNotAvailable,
     /// 50004: the promise to pay is not valid ({why}; issue 53).
     InvalidPromise,
     /// 50006: a second staff member must approve this (four eyes).
@@ -91,7 +93,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in the order of PRODUCT.md section 9.
-    pub const ALL: [ErrorCode; 39] = [
+    pub const ALL: [ErrorCode; 40] = [
         Self::TooManyRequests,
         Self::SessionExpired,
         Self::NotLoggedIn,
@@ -128,6 +130,7 @@ impl ErrorCode {
         Self::Unaffordable,
         Self::ContactHours,
         Self::ContactPerson,
+        Self::ExtensionNotAvailable,
         Self::InvalidPromise,
         Self::SecondStaffRequired,
         Self::BankAccountChangeNotAllowed,
@@ -172,6 +175,7 @@ impl ErrorCode {
             Self::Unaffordable => 40010,
             Self::ContactHours => 50001,
             Self::ContactPerson => 50002,
+            Self::ExtensionNotAvailable => 50003,
             Self::InvalidPromise => 50004,
             Self::SecondStaffRequired => 50006,
             Self::BankAccountChangeNotAllowed => 110012,
@@ -217,6 +221,7 @@ impl ErrorCode {
             Self::Unaffordable => "the amount is above what your declared income allows ({max})",
             Self::ContactHours => "contact not allowed at this hour ({window}, local time)",
             Self::ContactPerson => "this person may not be contacted about the debt",
+            Self::ExtensionNotAvailable => "extension not available ({why})",
             Self::InvalidPromise => "promise to pay not valid ({why})",
             Self::SecondStaffRequired => "a second staff member must approve this",
             Self::BankAccountChangeNotAllowed => {

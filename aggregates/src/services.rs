@@ -254,6 +254,8 @@ pub mod doubles {
                 offer_valid_days: 7,
                 repay_min: dec!(100),
                 repay_max: dec!(20000),
+                extension_days: Vec::new(),
+                max_extensions: 0,
             },
             max_income_share_pct: None,
         }

@@ -336,7 +336,8 @@ impl Aggregate for Order {
             | C::PromiseToPay { .. }
             | C::ChargeOff { .. }
             | C::ReverseChargeOff { .. }
-            | C::WaiveCharges { .. }) => self.handle_collection(command, services, sink, now).await,
+            | C::WaiveCharges { .. }
+            | C::ExtendTerm { .. }) => self.handle_collection(command, services, sink, now).await,
             C::SendReminder { period, kind } => self.send_reminder(period, kind, sink, now).await,
         }
     }
@@ -383,6 +384,12 @@ impl Aggregate for Order {
             | OrderEvent::ChargeOffClosed { .. }
             | OrderEvent::ChargeOffReversalProposed { .. }
             | OrderEvent::ChargeOffReversed { .. }) => self.apply_charge_off_event(event),
+            OrderEvent::TermExtended {
+                days,
+                extra_interest,
+                at,
+                ..
+            } => self.apply_extension(days, extra_interest, at),
             event @ (OrderEvent::WaiverProposed { .. } | OrderEvent::ChargesWaived { .. }) => {
                 self.apply_waiver_event(event)
             }

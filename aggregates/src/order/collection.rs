@@ -93,6 +93,10 @@ pub struct Collection {
     pub waiver_proposal: Option<super::waiver::WaiverProposal>,
     /// Interest waived so far (a waiver of interest is at most the contract's).
     pub interest_waived: Decimal,
+    /// Extensions of the repayment period taken (issue 53).
+    pub extensions: u32,
+    /// The interest they added.
+    pub extension_interest: Decimal,
 }
 
 /// A contact an officer logs (`OrderCommand::LogContact`).
@@ -238,6 +242,17 @@ impl Order {
             }
             C::PromiseToPay { amount, date, by } => {
                 self.promise_to_pay(amount, date, by, sink, now).await
+            }
+            C::ExtendTerm {
+                days,
+                accepted_total,
+                signature,
+            } => {
+                let compliance = services.compliance.as_ref();
+                self.extend_term(days, accepted_total, signature, compliance, sink, now)
+                    .await?;
+                // Installments moved later may take the loan back to an earlier bucket.
+                self.review_collection(false, services, sink, now).await
             }
             C::WaiveCharges {
                 officer_id,

@@ -224,6 +224,16 @@ pub enum OrderCommand {
         /// Why (required).
         reason: String,
     },
+    /// The borrower extends the repayment period by `days` (issue 53): accepted only as
+    /// quoted (`accepted_total`), signed, within the product's offer and every cap.
+    ExtendTerm {
+        /// Days, one the product offers.
+        days: u32,
+        /// The total owed after it, as shown to the borrower.
+        accepted_total: Decimal,
+        /// The borrower's signature on file (required).
+        signature: Option<ImageRef>,
+    },
     /// The borrower states whether contacts outside the usual hours suit them (P15).
     ChooseContactHours {
         /// True: any hour.

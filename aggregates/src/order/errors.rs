@@ -122,6 +122,12 @@ pub enum OrderError {
         /// The configured threshold.
         threshold: u32,
     },
+    /// 50003: an extension the product does not offer, or that would break a cap.
+    #[error("extension not available ({why})")]
+    ExtensionNotAvailable {
+        /// Why, in words.
+        why: String,
+    },
     /// 50006: the second step of a four-eyes action by the officer who took the first.
     #[error("a second staff member must approve this")]
     SecondStaffRequired,
@@ -144,6 +150,7 @@ impl OrderError {
             | Self::OfferStillValid
             | Self::ChargeOffTooEarly { .. } => ErrorCode::RequestError,
             Self::SecondStaffRequired => ErrorCode::SecondStaffRequired,
+            Self::ExtensionNotAvailable { .. } => ErrorCode::ExtensionNotAvailable,
             Self::ProductNotFound
             | Self::NotFound
             | Self::UnknownPayout

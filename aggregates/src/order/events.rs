@@ -536,6 +536,21 @@ pub enum OrderEvent {
         /// When.
         at: DateTime<Utc>,
     },
+    /// The borrower extended the repayment period (issue 53, P16): every installment
+    /// still owed moved later by `days`; `extra_interest` (the interest for the extra
+    /// days) is added to the last one. Nothing was paid to get it.
+    TermExtended {
+        /// Days.
+        days: u32,
+        /// The interest for the extra days at the contract's daily rate.
+        extra_interest: Decimal,
+        /// Everything owed after it, as the borrower was shown and signed.
+        new_total: Decimal,
+        /// The borrower's signature.
+        signature: ImageRef,
+        /// When.
+        at: DateTime<Utc>,
+    },
     /// Everything owed was paid (→ 10). What the payoff did not charge is waived (P12).
     LoanRepaid {
         /// Interest not charged (prepayment or cooling-off).
@@ -591,6 +606,7 @@ impl DomainEvent for OrderEvent {
             Self::ChargeOffReversed { .. } => "ChargeOffReversed",
             Self::WaiverProposed { .. } => "WaiverProposed",
             Self::ChargesWaived { .. } => "ChargesWaived",
+            Self::TermExtended { .. } => "TermExtended",
         };
         name.to_string()
     }

@@ -116,6 +116,9 @@ pub struct Loan {
     pub interest_waived: Decimal,
     /// Fees waived at closing.
     pub fees_waived: Decimal,
+    /// Days the term was extended by (issue 53): interest for them is charged.
+    #[serde(default)]
+    pub extended_days: u32,
 }
 
 impl Loan {
@@ -245,9 +248,12 @@ impl Loan {
 
     /// What closes the loan on `today` (P12), never more than the schedule asks for.
     pub fn payoff(&self, today: NaiveDate) -> Payoff {
+        // An extension lengthens the term whose days the payoff may charge.
+        let mut terms = self.terms.clone();
+        terms.period_days += self.extended_days;
         let mut quote = pricing::payoff(
             self.principal(),
-            &self.terms,
+            &terms,
             self.days_since_payout(today),
             self.fees_charged(),
             self.repaid,

@@ -25,6 +25,7 @@ mod collection;
 mod commands;
 mod errors;
 mod events;
+mod extension;
 mod loan;
 mod overdue;
 mod payout;
@@ -50,6 +51,7 @@ pub use commands::{
 };
 pub use errors::OrderError;
 pub use events::{Allocation, OrderEvent, RefusalReason, ReviewStage};
+pub use extension::ExtensionQuote;
 pub use loan::{FeeCharge, Installment, InstallmentStatus, Loan};
 pub use reminder::ReminderKind;
 pub use repayment::check_repayment_amount;

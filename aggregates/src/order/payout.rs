@@ -202,6 +202,7 @@ impl Order {
                     repaid: Decimal::ZERO,
                     interest_waived: Decimal::ZERO,
                     fees_waived: Decimal::ZERO,
+                    extended_days: 0,
                 });
             }
             OrderEvent::PayoutFailed {

@@ -95,6 +95,7 @@ const APPLICATION_OPENED: &[PersonalField] = &[
     optional("application.monthlyIncome"),
 ];
 const LOAN_APPLIED: &[PersonalField] = &[text("signature.key"), text("applicant_name")];
+const TERM_EXTENDED: &[PersonalField] = &[text("signature.key")];
 
 /// Every event type that holds personal fields: (aggregate type, event type, fields).
 /// Source: the event definitions in `user/events.rs`, `order/events.rs` and
@@ -115,6 +116,7 @@ pub const PERSONAL_EVENTS: &[(&str, &str, &[PersonalField])] = &[
     ("User", "SignatureUploaded", SIGNATURE_UPLOADED),
     ("User", "ApplicationOpened", APPLICATION_OPENED),
     ("Order", "LoanApplied", LOAN_APPLIED),
+    ("Order", "TermExtended", TERM_EXTENDED),
     ("Order", "PayoutRequested", ACCOUNT),
     ("Wallet", "RefundRequested", ACCOUNT),
 ];

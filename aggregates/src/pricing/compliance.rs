@@ -117,6 +117,9 @@ pub trait CompliancePolicy: Send + Sync {
     /// Checks one loan: `principal` under `terms`.
     fn check_loan(&self, principal: Decimal, terms: &LoanTerms) -> Result<(), ComplianceBreach>;
 
+    /// The caps one loan is judged by (an extension re-checks them, issue 53).
+    fn loan_caps(&self) -> ComplianceCaps;
+
     /// The fair-collection hours (P15): `PH`'s unless the profile says otherwise.
     fn contact_rules(&self) -> crate::collections::ContactRules {
         crate::collections::ContactRules::ph()
@@ -185,6 +188,10 @@ impl ComplianceProfile {
 impl CompliancePolicy for ComplianceProfile {
     fn check_loan(&self, principal: Decimal, terms: &LoanTerms) -> Result<(), ComplianceBreach> {
         check_loan_against(&self.caps(), principal, terms)
+    }
+
+    fn loan_caps(&self) -> ComplianceCaps {
+        self.caps()
     }
 
     /// `TH`: the Bank of Thailand's hours; `PH` and a custom profile: SEC MC 18's.

@@ -77,6 +77,17 @@ pub struct Pricing {
     pub repay_min: Decimal,
     /// Largest single repayment (section 5).
     pub repay_max: Decimal,
+    /// The extensions of the repayment period offered, in days (issue 53; none by
+    /// default): every installment still owed moves later by one of these.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extension_days: Vec<u32>,
+    /// How many extensions one loan may have (0: none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub max_extensions: u32,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }
 
 /// Why an amount or a period is not one the product offers (answered with 10004).

@@ -114,6 +114,7 @@ texts! {
     movement_closed_waived: "Loan closed: interest and fees not yet charged are waived", "贷款结清：尚未收取的利息和费用予以减免", "Sarado ang loan: na-waive ang interes at bayaring hindi pa siningil";
     movement_fees_waived: "Overdue fees waived", "逾期费用减免", "Na-waive ang bayarin sa pagkahuli";
     movement_interest_waived: "Interest waived", "利息减免", "Na-waive ang interes";
+    movement_extension_interest: "More time: interest for the extra days", "延期：额外天数的利息", "Dagdag na panahon: interes sa mga dagdag na araw";
     payment_applied: "Payment received: {amount} applied to installments {installments}", "收到付款：{amount} 用于第 {installments} 期", "Tinanggap ang bayad: {amount} inilapat sa hulog {installments}";
     payment_not_applied: "Payment received: nothing was owed", "收到付款：当时无欠款", "Tinanggap ang bayad: walang utang noon";
     payment_refunded: "{amount} refunded as not owed", "{amount} 因非欠款而退还", "{amount} ibinalik dahil hindi utang";
@@ -147,6 +148,7 @@ impl Texts {
             Some("closed_waived") => self.movement_closed_waived,
             Some("fees_waived") => self.movement_fees_waived,
             Some("interest_waived") => self.movement_interest_waived,
+            Some("extension_interest") => self.movement_extension_interest,
             _ => description,
         }
     }

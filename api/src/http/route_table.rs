@@ -31,7 +31,7 @@ const IDEMPOTENT: Flags = Flags {
 };
 
 /// The calls with a flag, and their flags.
-pub const ROUTES: [(&str, Flags); 18] = [
+pub const ROUTES: [(&str, Flags); 19] = [
     ("/jackey/user/register", LIMITED),
     ("/jackey/user/login", LIMITED),
     ("/jackey/user/resetPassword", LIMITED),
@@ -47,6 +47,7 @@ pub const ROUTES: [(&str, Flags); 18] = [
     ("/jackey/loan/cancel", IDEMPOTENT),
     ("/jackey/loan/resubmit", IDEMPOTENT),
     ("/jackey/loan/promiseToPay", IDEMPOTENT),
+    ("/jackey/loan/extend", IDEMPOTENT),
     ("/jackey/user/withdraw", IDEMPOTENT),
     ("/jackey/loan/recharge", IDEMPOTENT),
     ("/admin/api/repayments/manual", IDEMPOTENT),
@@ -94,6 +95,6 @@ mod tests {
         assert!(idempotent("/jackey/loan/recharge"));
         assert!(!idempotent("/jackey/loan/recharge/x"));
         assert!(!idempotent("/jackey/user/login"));
-        assert_eq!(idempotent_paths().count(), 7);
+        assert_eq!(idempotent_paths().count(), 8);
     }
 }

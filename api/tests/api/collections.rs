@@ -681,3 +681,79 @@ on_both_stores!(
     waivers_on_sqlite,
     waivers_on_postgres
 );
+
+/// More time (P16): the quote shows the cost, the extension is taken only as quoted,
+/// nothing is paid, the loan owes exactly the quoted total, the books follow, and a
+/// second one (the demo allows one) is refused with 50003.
+async fn extension(clock: Arc<FixedClock>, app: TestApp) {
+    let (borrower, _, order_id) = disbursed(&app, "09170000536").await;
+    days_pass(&app, &clock, 0..=11).await;
+    let t = Some(borrower.as_str());
+    let quote = app
+        .ok(
+            "/jackey/loan/extensionQuote",
+            t,
+            json!({"loanOrderId": order_id, "days": 7}),
+        )
+        .await;
+    let total = quote["newTotal"].as_str().unwrap().to_string();
+    assert_ne!(quote["extraInterest"], json!("0.00"), "{quote}");
+    app.fails(
+        "/jackey/loan/extensionQuote",
+        t,
+        json!({"loanOrderId": order_id, "days": 10}),
+        50003,
+    )
+    .await;
+    app.fails(
+        "/jackey/loan/extend",
+        t,
+        json!({"loanOrderId": order_id, "days": 7, "acceptedTotal": "1.00"}),
+        10004,
+    )
+    .await;
+    let events_before = app.event_count().await;
+    app.ok(
+        "/jackey/loan/extend",
+        t,
+        json!({"loanOrderId": order_id, "days": 7, "acceptedTotal": total}),
+    )
+    .await;
+    app.wrote().await;
+    assert!(app.event_count().await > events_before);
+    let order = app
+        .ok(
+            "/jackey/loan/orderInfo",
+            t,
+            json!({"loanOrderId": order_id}),
+        )
+        .await;
+    assert_eq!(
+        order["remaining"],
+        json!(total),
+        "owed exactly what was quoted"
+    );
+    let (types, _) = app.timeline(&borrower, &order_id).await;
+    assert!(types.contains(&"TermExtended".to_string()));
+    assert!(
+        !types.iter().any(|t| t.starts_with("PaymentSession")),
+        "nothing paid up front"
+    );
+    app.fails(
+        "/jackey/loan/extensionQuote",
+        t,
+        json!({"loanOrderId": order_id, "days": 7}),
+        50003,
+    )
+    .await;
+    let report = projections::verify::verify(&app.state.database)
+        .await
+        .unwrap();
+    assert!(report.is_clean(), "{:?}", report.drifts);
+}
+
+on_both_stores!(
+    at_a_fixed_clock: extension,
+    extension_on_sqlite,
+    extension_on_postgres
+);

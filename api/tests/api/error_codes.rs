@@ -37,7 +37,7 @@ on_both_stores!(
 );
 
 /// Every borrower call that needs a session.
-const BORROWER_CALLS: [&str; 22] = [
+const BORROWER_CALLS: [&str; 24] = [
     "/jackey/user/logout",
     "/jackey/user/info",
     "/jackey/user/update",
@@ -60,6 +60,8 @@ const BORROWER_CALLS: [&str; 22] = [
     "/jackey/loan/recharge",
     "/jackey/loan/promiseToPay",
     "/jackey/loan/contactHours",
+    "/jackey/loan/extensionQuote",
+    "/jackey/loan/extend",
 ];
 
 /// Every auditor call but login.
@@ -200,7 +202,7 @@ async fn sessions_and_bodies(app: TestApp) {
         .chain(with_body(&BORROWER_CALLS, &borrower))
         .chain(with_body(&AUDITOR_CALLS, &auditor))
         .collect();
-    assert_eq!(bodies.len(), 8 + 16 + 25);
+    assert_eq!(bodies.len(), 8 + 18 + 25);
     for (path, token) in bodies {
         let answer = app
             .post_raw(path, token.as_deref(), "{not json".into())

@@ -67,6 +67,8 @@ const ROUTES: &[(&str, &str)] = &[
     // routes/borrower/collection.rs
     ("post", "/jackey/loan/promiseToPay"),
     ("post", "/jackey/loan/contactHours"),
+    ("post", "/jackey/loan/extensionQuote"),
+    ("post", "/jackey/loan/extend"),
     ("post", "/jackey/user/withdraw"),
     // routes/borrower/credentials.rs
     ("post", "/jackey/user/resetPassword"),

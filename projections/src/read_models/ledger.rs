@@ -65,7 +65,7 @@ pub const RECOVERY_INCOME: &str = "recovery_income";
 /// What each journal entry says happened (stored as its `description`), with the
 /// stable code the console words it by in the auditor's language. Every description
 /// [`order_entry`] and [`wallet_entry`] write is one of these constants.
-pub const ENTRY_DESCRIPTIONS: [(&str, &str); 18] = [
+pub const ENTRY_DESCRIPTIONS: [(&str, &str); 19] = [
     ("payout_sent", PAYOUT_SENT),
     ("payout_confirmed", PAYOUT_CONFIRMED),
     ("payout_returned", PAYOUT_RETURNED),
@@ -84,6 +84,7 @@ pub const ENTRY_DESCRIPTIONS: [(&str, &str); 18] = [
     ("charge_off_reversed", CHARGE_OFF_REVERSED),
     ("fees_waived", FEES_WAIVED),
     ("interest_waived", INTEREST_WAIVED),
+    ("extension_interest", EXTENSION_INTEREST),
 ];
 
 /// The codes of the write-off entries: bookkeeping on the lender's side that does not
@@ -121,6 +122,7 @@ const CHARGED_OFF: &str = "charged off: the outstanding written off the books (s
 const RECOVERY: &str = "recovery: a payment on a charged-off loan";
 const CHARGE_OFF_CLOSED: &str =
     "charged-off loan closed: what the payoff waived leaves the write-off";
+const EXTENSION_INTEREST: &str = "extension: interest for the extra days";
 const FEES_WAIVED: &str = "overdue fees waived by an officer";
 const INTEREST_WAIVED: &str = "interest waived by an officer";
 const CHARGE_OFF_REVERSED: &str = "charge-off reversed: what is still owed back on the books";
@@ -252,6 +254,14 @@ pub fn order_entry(order_id: &str, event: &OrderEvent) -> Option<JournalEntry> {
                 vec![(income.into(), *amount), (receivable, -*amount)],
             )
         }
+        OrderEvent::TermExtended { extra_interest, .. } => entry(
+            order_id,
+            EXTENSION_INTEREST,
+            vec![
+                (receivable, *extra_interest),
+                (INTEREST_INCOME.into(), -*extra_interest),
+            ],
+        ),
         OrderEvent::LoanChargedOff { written_off, .. } => entry(
             order_id,
             CHARGED_OFF,

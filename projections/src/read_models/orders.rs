@@ -179,7 +179,8 @@ pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
         | OrderEvent::ChargeOffReversalProposed { at, .. }
         | OrderEvent::ChargeOffReversed { at, .. }
         | OrderEvent::WaiverProposed { at, .. }
-        | OrderEvent::ChargesWaived { at, .. } => *at,
+        | OrderEvent::ChargesWaived { at, .. }
+        | OrderEvent::TermExtended { at, .. } => *at,
         OrderEvent::DelinquencyChanged { on, .. } => day_start(*on),
         OrderEvent::PayoutSucceeded { paid_at, .. } => *paid_at,
         OrderEvent::InstallmentOverdue { due_date, .. } => {
@@ -389,6 +390,15 @@ fn timeline_detail(event: &OrderEvent) -> TimelineDetail {
             amount: money(amount),
             ..none
         },
+        OrderEvent::TermExtended {
+            days,
+            extra_interest,
+            ..
+        } => TimelineDetail {
+            amount: money(extra_interest),
+            period_days: Some(*days),
+            ..none
+        },
         OrderEvent::PromiseMade { amount, date, .. } => TimelineDetail {
             amount: money(amount),
             due_date: Some(day_text(*date)),
@@ -544,6 +554,10 @@ fn collection_entry(event: &OrderEvent, at: &str, actor: &str) -> Option<Collect
         OrderEvent::ChargesWaived { amount, reason, .. } => CollectionEntry {
             amount: Some(money_text(*amount)),
             note: Some(reason.clone()),
+            ..entry
+        },
+        OrderEvent::TermExtended { extra_interest, .. } => CollectionEntry {
+            amount: Some(money_text(*extra_interest)),
             ..entry
         },
         OrderEvent::WaiverProposed { amount, reason, .. } => CollectionEntry {

@@ -185,7 +185,7 @@ pub struct TimelineDetail {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub period: Option<u32>,
-    /// LoanApplied: term in days.
+    /// LoanApplied: term in days; TermExtended: the days added.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub period_days: Option<u32>,

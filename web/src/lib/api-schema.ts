@@ -890,6 +890,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/jackey/loan/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the extension shown, signed
+         * @description Signed with the signature on file; accepted only with the total the quote showed. Nothing is paid (P16). 50003 as the quote; 10004 no signature on file, or the total changed since it was shown; 40007 no such order of this borrower. Accepts `Idempotency-Key`.
+         */
+        post: operations["extend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jackey/loan/extensionQuote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What more time would cost, before signing
+         * @description The new due days, the interest for the extra days at the contract's daily rate and the new total. Nothing is paid to get an extension (P16). 50003 the product offers no such extension, it is used, or it would break a cap; 10004 a loan not disbursed; 40007 no such order of this borrower.
+         */
+        post: operations["extension_quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/jackey/loan/getAllCompanyConfigs": {
         parameters: {
             query?: never;
@@ -2769,6 +2809,38 @@ export interface components {
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
          *     `data: null`.
          */
+        Envelope_Option_ExtensionView: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /**
+                 * Format: int32
+                 * @description Days every installment still owed moves by.
+                 */
+                days: number;
+                /** @description Interest for the extra days: the only cost. Money. */
+                extraInterest: string;
+                /** @description The new schedule's effective rate, percent a month; null when none. */
+                monthlyRatePct: string | null;
+                /** @description Everything owed after it. Money. */
+                newTotal: string;
+                /** @description The installments still owed, with their new days. */
+                schedule: components["schemas"]["ExtendedInstallment"][];
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
         Envelope_Option_FourEyesData: {
             /**
              * Format: int32
@@ -3960,6 +4032,57 @@ export interface components {
             /** @description Approved loan proceeds not yet paid out. */
             proceeds: string;
         };
+        ExtendBody: {
+            /**
+             * @description The new total the borrower was shown (`/loan/extensionQuote`): a decimal string.
+             * @example 82080.00
+             */
+            acceptedTotal: string;
+            /**
+             * Format: int32
+             * @description Days, as quoted.
+             */
+            days: number;
+            /** @description The order; omitted or empty: the borrower's latest. */
+            loanOrderId?: string | null;
+        };
+        /** @description One installment of an extended schedule. */
+        ExtendedInstallment: {
+            /** @description What it asks for. Money. */
+            amount: string;
+            /** @description Its new due day, YYYY-MM-DD. */
+            dueDate: string;
+            /**
+             * Format: int32
+             * @description Its number.
+             */
+            period: number;
+        };
+        ExtensionBody: {
+            /**
+             * Format: int32
+             * @description Days, one the product offers.
+             */
+            days: number;
+            /** @description The order; omitted or empty: the borrower's latest. */
+            loanOrderId?: string | null;
+        };
+        /** @description What an extension would do, shown before signing (P5, P16). */
+        ExtensionView: {
+            /**
+             * Format: int32
+             * @description Days every installment still owed moves by.
+             */
+            days: number;
+            /** @description Interest for the extra days: the only cost. Money. */
+            extraInterest: string;
+            /** @description The new schedule's effective rate, percent a month; null when none. */
+            monthlyRatePct: string | null;
+            /** @description Everything owed after it. Money. */
+            newTotal: string;
+            /** @description The installments still owed, with their new days. */
+            schedule: components["schemas"]["ExtendedInstallment"][];
+        };
         /** @description Where a four-eyes charge-off (or its reversal) stands after this call. */
         FourEyesData: {
             /** @description True when this call proposed it and another officer must confirm. */
@@ -5032,7 +5155,7 @@ export interface components {
             period?: number;
             /**
              * Format: int32
-             * @description LoanApplied: term in days.
+             * @description LoanApplied: term in days; TermExtended: the days added.
              */
             periodDays?: number;
             /** @description PayoutSucceeded: the principal paid out, money. */
@@ -6386,6 +6509,57 @@ export interface operations {
                 content: {
                     "application/pdf": components["schemas"]["Binary"];
                     "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    extend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description repeat-safe key, 1 to 200 characters (any other answers 10004) */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtendBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, `data` null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    extension_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtensionBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, the quote */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_ExtensionView"];
                 };
             };
         };

@@ -697,3 +697,114 @@ fn nothing_is_waived_on_a_charged_off_loan() {
         .inspect_result();
     assert!(matches!(result, Err(OrderError::WrongStatus { .. })));
 }
+
+// ---- extension of the repayment period (P16: nothing up front) -----------------------
+
+/// [`disbursed`] under terms offering 7 or 14 more days once, with a total-cost cap of
+/// `cap_pct` % of principal.
+fn extensible(cap_pct: Decimal) -> Vec<OrderEvent> {
+    let mut given = disbursed();
+    if let OrderEvent::LoanApplied { terms, .. } = &mut given[0] {
+        terms.pricing.extension_days = vec![7, 14];
+        terms.pricing.max_extensions = 1;
+        terms.pricing.max_total_cost_pct = cap_pct;
+    }
+    given
+}
+
+fn extend(days: u32, accepted_total: Decimal) -> OrderCommand {
+    OrderCommand::ExtendTerm {
+        days,
+        accepted_total,
+        signature: Some(signature()),
+    }
+}
+
+#[test]
+fn an_extension_costs_the_interest_of_the_extra_days_and_nothing_up_front_p16() {
+    let given = extensible(dec!(100));
+    let order = fold(given.clone());
+    let quote = order
+        .extension_quote(7, &ComplianceProfile::Ph)
+        .expect("offered");
+    // Nothing paid yet: 80,000 of principal owed, 7 days at 0.2 %/day = 1,120.0.
+    assert_eq!(quote.extra_interest, dec!(1120.0));
+    assert_eq!(quote.new_total, dec!(80960.0) + dec!(1120.0));
+    assert_eq!(
+        quote.schedule.first().unwrap().1,
+        day(8),
+        "installment 1 moves from day 1 to day 8"
+    );
+    let events = run(test_at(at(11)), given.clone(), extend(7, quote.new_total));
+    assert!(matches!(
+        events.first(),
+        Some(OrderEvent::TermExtended { days: 7, extra_interest, .. }) if *extra_interest == dec!(1120.0)
+    ));
+    assert!(!events.iter().any(|e| matches!(
+        e,
+        OrderEvent::RepaymentReceived { .. } | OrderEvent::PaymentSessionOpened { .. }
+    )));
+    let mut all = given;
+    all.extend(events);
+    let after = fold(all);
+    assert_eq!(after.outstanding(), quote.new_total);
+    // Day 11: installment 1 now due on day 8, 3 days past due (was 10).
+    assert_eq!(after.days_past_due(day(11)), 3);
+}
+
+#[test]
+fn an_extension_the_product_does_not_offer_or_that_breaks_a_cap_is_refused_50003() {
+    let refused = |given: Vec<OrderEvent>, days: u32| {
+        let result = fold(given).extension_quote(days, &ComplianceProfile::Ph);
+        assert!(
+            matches!(&result, Err(OrderError::ExtensionNotAvailable { .. })),
+            "{result:?}"
+        );
+        result.unwrap_err()
+    };
+    // Not offered by the product, or not one of its day counts.
+    refused(disbursed(), 7);
+    refused(extensible(dec!(100)), 10);
+    // Costs above the cap: 960 of interest plus 1,120 is above 2 % of 80,000 (1,600).
+    let breach = refused(extensible(dec!(2)), 7);
+    assert!(
+        breach.to_string().contains("2 % of the principal"),
+        "{breach}"
+    );
+    assert_eq!(breach.code().code(), 50003);
+}
+
+#[test]
+fn an_extension_is_signed_as_quoted_and_taken_once() {
+    let given = extensible(dec!(100));
+    let total = fold(given.clone())
+        .extension_quote(14, &ComplianceProfile::Ph)
+        .unwrap()
+        .new_total;
+    let unsigned = OrderCommand::ExtendTerm {
+        days: 14,
+        accepted_total: total,
+        signature: None,
+    };
+    assert!(matches!(
+        test_at(at(11))
+            .given(given.clone())
+            .when(unsigned)
+            .inspect_result(),
+        Err(OrderError::InvalidInput(_))
+    ));
+    assert!(matches!(
+        test_at(at(11))
+            .given(given.clone())
+            .when(extend(14, total - dec!(1)))
+            .inspect_result(),
+        Err(OrderError::InvalidInput(_))
+    ));
+    let mut all = given;
+    all.extend(run(test_at(at(11)), all.clone(), extend(14, total)));
+    let again = fold(all).extension_quote(7, &ComplianceProfile::Ph);
+    assert!(matches!(
+        again,
+        Err(OrderError::ExtensionNotAvailable { .. })
+    ));
+}
