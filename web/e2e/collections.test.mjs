@@ -182,6 +182,18 @@ describe('collections', () => {
       await shot(ana.page, language === 'en' ? 'detail-late' : `detail-late-${language}`);
     }
     await ana.page.evaluate(() => localStorage.setItem('language', 'en'));
+    await ana.page.reload();
+    // More time: the cost shown before signing, nothing paid; then the order owes
+    // exactly the total shown.
+    const more = ana.page.getByTestId('more-time');
+    await more.getByRole('button', { name: '7 more days' }).click();
+    const quote = more.getByTestId('extension-quote');
+    await quote.getByText(/Interest for the 7 extra days: ₱[\d,]+\.\d\d/).waitFor();
+    const total = (await quote.getByText(/You will owe in all/).innerText()).match(/₱[\d,]+\.\d\d/)[0];
+    await shot(ana.page, 'detail-extension');
+    await quote.getByRole('button', { name: 'Sign and take more time' }).click();
+    await ana.page.getByText('Done: your payments are moved.').waitFor();
+    await eventually(async () => assert.equal(await ana.page.getByTestId('order-balance').innerText(), total));
     await ana.context.close();
 
     // The officer sees the promise in Ana's record and in the queue.

@@ -249,6 +249,14 @@ pub fn order_doc(order: &Order, number: &str) -> OrderDoc {
         apr: disclosure.map(|d| d.apr_pct.normalize().to_string()),
         balance: money_text(order.balance),
         disclosure: disclosure.cloned(),
+        extension_days: loan
+            .filter(|l| {
+                order.status == OrderStatus::Disbursed
+                    && order.collection.charge_off.is_none()
+                    && order.collection.extensions < l.terms.pricing.max_extensions
+            })
+            .map(|l| l.terms.pricing.extension_days.clone())
+            .unwrap_or_default(),
         interest: disclosure.map(|d| money_text(d.interest)),
         interest_waived: loan.map(|l| money_text(l.interest_waived)),
         last_withdraw_amount: last_withdraw_amount.map(money_text),

@@ -35,6 +35,10 @@ pub struct OrderDoc {
     #[serde(serialize_with = "super::sorted")]
     #[schema(required = true)]
     pub disclosure: Option<Disclosure>,
+    /// The extensions of the repayment period still open to the borrower, in days
+    /// (issue 53); absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extension_days: Vec<u32>,
     /// Interest over the whole term: money; null before a disclosure exists.
     #[schema(required = true)]
     pub interest: Option<String>,

@@ -3099,6 +3099,11 @@ export interface components {
                 /** @description Withdrawable balance (status 9): money. */
                 balance: string;
                 disclosure: null | components["schemas"]["Disclosure"];
+                /**
+                 * @description The extensions of the repayment period still open to the borrower, in days
+                 *     (issue 53); absent when none.
+                 */
+                extensionDays?: number[];
                 /** @description Interest over the whole term: money; null before a disclosure exists. */
                 interest: string | null;
                 /** @description Interest not charged because the loan closed early: money; null before payout. */
@@ -4457,6 +4462,11 @@ export interface components {
             /** @description Withdrawable balance (status 9): money. */
             balance: string;
             disclosure: null | components["schemas"]["Disclosure"];
+            /**
+             * @description The extensions of the repayment period still open to the borrower, in days
+             *     (issue 53); absent when none.
+             */
+            extensionDays?: number[];
             /** @description Interest over the whole term: money; null before a disclosure exists. */
             interest: string | null;
             /** @description Interest not charged because the loan closed early: money; null before payout. */

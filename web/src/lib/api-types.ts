@@ -97,3 +97,5 @@ export type CollectionEntry = Schemas['CollectionEntry'];
 export type FourEyes = Schemas['FourEyesData'];
 /** `/admin/api/collections/book`: the book by bucket as of a moment, beside the receivable. */
 export type BookAsOf = Schemas['BookAsOf'];
+/** `/loan/extensionQuote`: what more time would cost, before signing (issue 53). */
+export type ExtensionQuote = Schemas['ExtensionView'];

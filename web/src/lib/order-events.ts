@@ -46,6 +46,7 @@ export const ORDER_EVENT_TYPES = [
   'ChargeOffReversed',
   'WaiverProposed',
   'ChargesWaived',
+  'TermExtended',
 ] as const;
 
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];

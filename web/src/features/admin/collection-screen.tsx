@@ -268,6 +268,8 @@ function EntryText({ entry }: { entry: CollectionEntry }) {
       return <>{t('admin_record_reversal_proposed', { reason: entry.note ?? '' })}</>;
     case 'ChargeOffReversed':
       return <>{t('admin_record_reversed', { amount: money(entry.amount ?? '0') })}</>;
+    case 'TermExtended':
+      return <>{t('admin_record_extended', { amount: money(entry.amount ?? '0') })}</>;
     case 'WaiverProposed':
       return <>{t('admin_record_waiver_proposed', { amount: money(entry.amount ?? '0'), reason: entry.note ?? '' })}</>;
     case 'ChargesWaived':

@@ -16,7 +16,9 @@ import type { ApiFailure } from '@/lib/envelope';
 import type { Order } from '@/lib/api-types';
 import { decimalInput } from '@/lib/money';
 import { addFeatureStrings } from '@/lib/i18n';
-import { useChooseContactHoursMutation, usePromiseToPayMutation } from './orders-api';
+import { useDates } from '@/components/use-dates';
+import { newIdempotencyKey } from '@/lib/idempotency';
+import { useChooseContactHoursMutation, useExtendMutation, useExtensionQuoteQuery, usePromiseToPayMutation } from './orders-api';
 import en from './late-locales/en.json';
 import fil from './late-locales/fil.json';
 import zh from './late-locales/zh.json';
@@ -35,6 +37,59 @@ export function daysLate(order: Order, today: string = new Date().toISOString().
 /** YYYY-MM-DD `days` after today (UTC). */
 function dayAfter(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * More time (P16): the borrower picks one of the extensions still open, sees what it
+ * costs (the interest for the extra days, the new total, the new first due day) and
+ * signs it with the signature on file. Nothing is paid to get it.
+ */
+function MoreTime({ order }: { order: Order }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const dates = useDates();
+  const options = order.extensionDays ?? [];
+  const [days, setDays] = useState<number | null>(null);
+  const quote = useExtensionQuoteQuery({ orderId: order.orderId, days: days ?? 0 }, { skip: days === null });
+  const [extend, extendState] = useExtendMutation();
+  if (options.length === 0) return null;
+  const onExtend = async () => {
+    if (!quote.data || days === null) return;
+    try {
+      await extend({ orderId: order.orderId, days, acceptedTotal: quote.data.newTotal, idempotencyKey: newIdempotencyKey() }).unwrap();
+      Toast.show({ icon: 'success', content: t('late_extend_done') });
+      setDays(null);
+    } catch (error) {
+      Toast.show({ content: (error as ApiFailure).message });
+    }
+  };
+  return (
+    <div className="stack" data-testid="more-time">
+      <h3 className="card__title">{t('late_extend_title')}</h3>
+      <p className="muted">{t('late_extend_hint')}</p>
+      <div className="grid-2">
+        {options.map((option) => (
+          <Button key={option} color={days === option ? 'primary' : 'default'} onClick={() => setDays(option)}>
+            {t('late_extend_days', { n: option })}
+          </Button>
+        ))}
+      </div>
+      {quote.data && days !== null && (
+        <div className="info-box stack" data-testid="extension-quote">
+          <p className="orders-box-line">{t('late_extend_cost', { amount: money(quote.data.extraInterest), n: days })}</p>
+          <p className="orders-box-line">{t('late_extend_total', { amount: money(quote.data.newTotal) })}</p>
+          {quote.data.schedule[0] && (
+            <p className="orders-box-line">{t('late_extend_next', { date: dates.day(quote.data.schedule[0].dueDate) })}</p>
+          )}
+          <p className="muted">{t('late_extend_sign')}</p>
+          <Button block color="primary" loading={extendState.isLoading} onClick={() => void onExtend()}>
+            {t('late_extend_confirm')}
+          </Button>
+        </div>
+      )}
+      {quote.isError && <p className="warning-box">{(quote.error as ApiFailure).message}</p>}
+    </div>
+  );
 }
 
 export function LatePanel({ order }: { order: Order }) {
@@ -97,6 +152,7 @@ export function LatePanel({ order }: { order: Order }) {
           {t('late_promise_send')}
         </Button>
       </form>
+      <MoreTime order={order} />
       <Checkbox checked={anyHours} onChange={(checked) => void onHours(checked)}>
         {t('late_hours')}
       </Checkbox>

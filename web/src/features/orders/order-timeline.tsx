@@ -53,6 +53,10 @@ export function describeEvent(event: TimelineEvent, t: TFunction, money: Money, 
       return d.amount && Number(d.amount) > 0
         ? t('timeline_d_fee_reversed', { period: d.period ?? '', amount: money(d.amount) })
         : t('timeline_d_overdue_reversed', { period: d.period ?? '' });
+    case 'TermExtended':
+      return t('timeline_d_extended', { n: d.periodDays ?? '', amount: money(d.amount) });
+    case 'ChargesWaived':
+      return money(d.amount);
     case 'PromiseMade':
       return t('timeline_d_promise', { amount: money(d.amount), date: dates.day(d.dueDate) });
     case 'PromiseSettled':

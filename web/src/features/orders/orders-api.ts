@@ -7,6 +7,7 @@
  * invalidates the order and the wallet).
  */
 import { api } from '@/lib/api';
+import type { ExtensionQuote } from '@/lib/api-types';
 
 export interface WithdrawRequest {
   orderId: string;
@@ -65,6 +66,20 @@ export const ordersApi = api.injectEndpoints({
       query: ({ orderId, anyHours }) => ({ url: 'jackey/loan/contactHours', body: { loanOrderId: orderId, anyHours } }),
       invalidatesTags: (_result, _error, { orderId }) => [{ type: 'Order', id: orderId }],
     }),
+    /** `/loan/extensionQuote` (issue 53): 50003 when the product offers no such extension. */
+    extensionQuote: build.query<ExtensionQuote, { orderId: string; days: number }>({
+      query: ({ orderId, days }) => ({ url: 'jackey/loan/extensionQuote', body: { loanOrderId: orderId, days } }),
+      providesTags: (_result, _error, { orderId }) => [{ type: 'Order', id: orderId }],
+    }),
+    /** `/loan/extend`: taken as quoted (`acceptedTotal`), signed with the signature on file. */
+    extend: build.mutation<null, { orderId: string; days: number; acceptedTotal: string; idempotencyKey: string }>({
+      query: ({ orderId, days, acceptedTotal, idempotencyKey }) => ({
+        url: 'jackey/loan/extend',
+        body: { loanOrderId: orderId, days, acceptedTotal },
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      invalidatesTags: (_result, _error, { orderId }) => [{ type: 'Order', id: orderId }, 'Progress'],
+    }),
     /** `/user/withdrawPin` the first time (no SMS code needed until a PIN exists). */
     setWithdrawPin: build.mutation<null, string>({
       query: (pin) => ({ url: 'jackey/user/withdrawPin', body: { pin } }),
@@ -89,6 +104,8 @@ export const ordersApi = api.injectEndpoints({
 export const {
   useCancelOrderMutation,
   useChooseContactHoursMutation,
+  useExtendMutation,
+  useExtensionQuoteQuery,
   usePromiseToPayMutation,
   useReceiptsQuery,
   useResubmitOrderMutation,
