@@ -59,45 +59,10 @@ impl Order {
         days: u32,
         compliance: &dyn CompliancePolicy,
     ) -> Result<ExtensionQuote, OrderError> {
-        if self.status != OrderStatus::Disbursed || self.collection.charge_off.is_some() {
-            return Err(self.wrong_status("extend"));
-        }
+        self.check_extension_offered(days)?;
+        let extra_interest = self.extension_interest(days)?;
+        self.check_extension_cost(extra_interest, compliance)?;
         let loan = self.loan()?;
-        let pricing = &loan.terms.pricing;
-        if pricing.extension_days.is_empty() || pricing.max_extensions == 0 {
-            return Err(not_available("this product offers no extension"));
-        }
-        if !pricing.extension_days.contains(&days) {
-            let offered: Vec<String> = pricing.extension_days.iter().map(u32::to_string).collect();
-            return Err(not_available(format!(
-                "choose {} days",
-                offered.join(" or ")
-            )));
-        }
-        if self.collection.extensions >= pricing.max_extensions {
-            return Err(not_available("the extensions this loan allows are used"));
-        }
-        let unpaid_amounts: Decimal = loan
-            .schedule
-            .iter()
-            .map(|i| i.unpaid() - i.unpaid_fee())
-            .sum();
-        if unpaid_amounts.is_zero() {
-            return Err(not_available("nothing is left to move"));
-        }
-        let (principal, interest) = (loan.principal(), loan.disclosure.interest);
-        let principal_owed = pricing::round2(unpaid_amounts * principal / (principal + interest));
-        let extra_interest = pricing::interest(principal_owed, loan.terms.daily_rate, days);
-        // All costs within the cap: the contract's interest, every extension's, fees.
-        let caps = compliance.loan_caps();
-        let cap_pct = caps.max_total_cost_pct.min(pricing.max_total_cost_pct);
-        let cost =
-            interest + self.collection.extension_interest + extra_interest + loan.fees_charged();
-        if cost > pricing::round2(principal * cap_pct / dec!(100)) {
-            return Err(not_available(format!(
-                "it would take the loan's costs above {cap_pct} % of the principal"
-            )));
-        }
         let last_owed = loan
             .schedule
             .iter()
@@ -134,7 +99,7 @@ impl Order {
             .collect();
         payments.sort_by_key(|p| p.period);
         let rate = EffectiveRate::of(loan.disclosure.net_amount, &payments);
-        if let Some(cap) = &caps.max_effective_rate {
+        if let Some(cap) = &compliance.loan_caps().max_effective_rate {
             let pct = rate.and_then(|r| r.pct_per(cap.basis_days));
             if pct.is_none_or(|pct| pct > cap.max_pct) {
                 return Err(not_available(format!(
@@ -150,6 +115,75 @@ impl Order {
             schedule,
             monthly_pct: rate.map(|r| pricing::round2(r.monthly_pct)),
         })
+    }
+
+    /// The product offers `days` and the loan has an extension left. Errors: 50003.
+    fn check_extension_offered(&self, days: u32) -> Result<(), OrderError> {
+        if self.status != OrderStatus::Disbursed || self.collection.charge_off.is_some() {
+            return Err(self.wrong_status("extend"));
+        }
+        let pricing = &self.loan()?.terms.pricing;
+        if pricing.extension_days.is_empty() || pricing.max_extensions == 0 {
+            return Err(not_available("this product offers no extension"));
+        }
+        if !pricing.extension_days.contains(&days) {
+            let offered: Vec<String> = pricing.extension_days.iter().map(u32::to_string).collect();
+            return Err(not_available(format!(
+                "choose {} days",
+                offered.join(" or ")
+            )));
+        }
+        if self.collection.extensions >= pricing.max_extensions {
+            return Err(not_available("the extensions this loan allows are used"));
+        }
+        Ok(())
+    }
+
+    /// The interest for `days` more at the contract's daily rate on the principal
+    /// still owed (`unpaid × P / (P + I)`, see the module). Errors: 50003 when
+    /// nothing is left to move.
+    fn extension_interest(&self, days: u32) -> Result<Decimal, OrderError> {
+        let loan = self.loan()?;
+        let unpaid_amounts: Decimal = loan
+            .schedule
+            .iter()
+            .map(|i| i.unpaid() - i.unpaid_fee())
+            .sum();
+        if unpaid_amounts.is_zero() {
+            return Err(not_available("nothing is left to move"));
+        }
+        let (principal, interest) = (loan.principal(), loan.disclosure.interest);
+        let principal_owed = pricing::round2(unpaid_amounts * principal / (principal + interest));
+        Ok(pricing::interest(
+            principal_owed,
+            loan.terms.daily_rate,
+            days,
+        ))
+    }
+
+    /// All costs (the contract's interest, every extension's, fees) within the
+    /// total-cost cap of the contract and of the profile. Errors: 50003.
+    fn check_extension_cost(
+        &self,
+        extra_interest: Decimal,
+        compliance: &dyn CompliancePolicy,
+    ) -> Result<(), OrderError> {
+        let loan = self.loan()?;
+        let principal = loan.principal();
+        let cap_pct = compliance
+            .loan_caps()
+            .max_total_cost_pct
+            .min(loan.terms.pricing.max_total_cost_pct);
+        let cost = loan.disclosure.interest
+            + self.collection.extension_interest
+            + extra_interest
+            + loan.fees_charged();
+        if cost > pricing::round2(principal * cap_pct / dec!(100)) {
+            return Err(not_available(format!(
+                "it would take the loan's costs above {cap_pct} % of the principal"
+            )));
+        }
+        Ok(())
     }
 
     /// `ExtendTerm`: the quote recomputed now, signed as the borrower saw it.

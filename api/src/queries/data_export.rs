@@ -610,6 +610,24 @@ fn exported_user(user: &User, rows: &Rows) -> ExportedUser {
     }
 }
 
+/// The collection record of `order_id`, who acted by role (an officer's identity is
+/// not the borrower's data).
+fn exported_collection(rows: &Rows, order_id: &str) -> Result<Vec<Json>, ApiError> {
+    rows.collection
+        .iter()
+        .filter(|(id, _)| id == order_id)
+        .map(|(_, doc)| {
+            let mut doc = serde_json::from_str::<Json>(doc).map_err(ApiError::internal)?;
+            let actor = doc["actor"].as_str().map(role).unwrap_or_default();
+            doc["actor"] = Json::String(actor);
+            if let Some(collector) = doc.get_mut("collector").filter(|c| c != &"") {
+                *collector = Json::String("auditor".to_string());
+            }
+            Ok(doc)
+        })
+        .collect()
+}
+
 fn exported_orders(rows: &Rows) -> Result<Vec<ExportedOrder>, ApiError> {
     let parse = |doc: &str| serde_json::from_str::<Json>(doc).map_err(ApiError::internal);
     rows.orders
@@ -630,21 +648,7 @@ fn exported_orders(rows: &Rows) -> Result<Vec<ExportedOrder>, ApiError> {
                         Ok(doc)
                     })
                     .collect::<Result<_, ApiError>>()?,
-                collection: rows
-                    .collection
-                    .iter()
-                    .filter(|row| mine(&row.0))
-                    .map(|(_, doc)| {
-                        let mut doc = parse(doc)?;
-                        // Who acted, by role: an officer's identity is not the borrower's data.
-                        let actor = doc["actor"].as_str().map(role).unwrap_or_default();
-                        doc["actor"] = Json::String(actor);
-                        if let Some(collector) = doc.get_mut("collector").filter(|c| c != &"") {
-                            *collector = Json::String("auditor".to_string());
-                        }
-                        Ok(doc)
-                    })
-                    .collect::<Result<_, ApiError>>()?,
+                collection: exported_collection(rows, order_id)?,
                 payment_sessions: rows
                     .payment_sessions
                     .iter()
