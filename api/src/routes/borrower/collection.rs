@@ -173,6 +173,7 @@ struct ExtendedInstallment {
 )]
 async fn extension_quote(
     State(state): State<AppState>,
+    _borrower: Borrower,
     token: BorrowerToken,
     ApiJson(body): ApiJson<ExtensionBody>,
 ) -> Result<Response, ApiError> {
