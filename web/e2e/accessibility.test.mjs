@@ -373,7 +373,7 @@ describe('accessibility: axe-core on every screen', () => {
 
   test('borrower app: no critical or serious violation on any screen', () => assertClean('borrower'));
 
-  test('console, English and Chinese: login, queue, order, dialog, user, history, ledger', async () => {
+  test('console, English and Chinese: login, queue, order, dialog, user, history, ledger, collections', async () => {
     assert.ok(orderId, 'the borrower journey ran first');
     for (const lang of ['en', 'zh']) {
       const { ctx, page } = await context('desktop', lang);
@@ -410,6 +410,13 @@ describe('accessibility: axe-core on every screen', () => {
       await page.goto('/admin/ledger');
       await page.getByTestId('journal-entry').first().waitFor();
       await check('ledger');
+      // Collections (issue 53): the queue with the book by bucket, and a loan's record.
+      await page.goto('/admin/collections');
+      await page.getByTestId('book-line').first().waitFor();
+      await check('collections');
+      await page.goto(`/admin/collections/${orderId}`);
+      await page.getByTestId('record-dpd').waitFor();
+      await check('collection');
       await ctx.close();
     }
     assertClean('console');
