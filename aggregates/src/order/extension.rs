@@ -219,7 +219,8 @@ impl Order {
 
     /// Assigns `TermExtended`: every installment still owed moves by `days` (and is
     /// no longer overdue if its new day has not passed), the extra interest goes on
-    /// the last one still owed.
+    /// the last one still owed, and its due-date reminders may be sent again for the
+    /// new day (each still at most once per day it names).
     pub(super) fn apply_extension(
         &mut self,
         days: u32,
@@ -239,6 +240,13 @@ impl Order {
             .rev()
             .find(|i| !i.unpaid().is_zero())
             .map(|i| i.period);
+        let moved: Vec<u32> = loan
+            .schedule
+            .iter()
+            .filter(|i| !i.unpaid().is_zero())
+            .map(|i| i.period)
+            .collect();
+        self.reminders.retain(|(period, _)| !moved.contains(period));
         for installment in loan.schedule.iter_mut().filter(|i| !i.unpaid().is_zero()) {
             installment.due_date = installment.due_date + Days::new(u64::from(days));
             if installment.due_date >= today {

@@ -808,3 +808,31 @@ fn an_extension_is_signed_as_quoted_and_taken_once() {
         Err(OrderError::ExtensionNotAvailable { .. })
     ));
 }
+
+#[test]
+fn after_an_extension_the_moved_installments_are_reminded_again_for_their_new_day() {
+    let mut given = extensible(dec!(100));
+    given.push(OrderEvent::ReminderDue {
+        period: 1,
+        kind: ReminderKind::DueIn1Day,
+        due_date: day(1),
+        amount: dec!(13493.3),
+        at: at(0),
+    });
+    let order = fold(given.clone());
+    assert!(order.reminders.contains(&(1, ReminderKind::DueIn1Day)));
+    let total = order
+        .extension_quote(14, &ComplianceProfile::Ph)
+        .unwrap()
+        .new_total;
+    given.extend(run(test_at(at(0)), given.clone(), extend(14, total)));
+    let order = fold(given);
+    // Installment 1 now falls due on day 15: reminded 3 days and 1 day before again.
+    assert!(order.reminders.is_empty());
+    assert!(order
+        .open_reminders(day(12))
+        .contains(&(1, ReminderKind::DueIn3Days)));
+    assert!(order
+        .open_reminders(day(14))
+        .contains(&(1, ReminderKind::DueIn1Day)));
+}
