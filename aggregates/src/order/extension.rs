@@ -63,12 +63,7 @@ impl Order {
         let extra_interest = self.extension_interest(days)?;
         self.check_extension_cost(extra_interest, compliance)?;
         let loan = self.loan()?;
-        let last_owed = loan
-            .schedule
-            .iter()
-            .rev()
-            .find(|i| !i.unpaid().is_zero())
-            .map(|i| i.period);
+        let last_owed = loan.last_owed();
         let paid_on = loan.paid_at.date_naive();
         let mut flows = Vec::new();
         let mut schedule = Vec::new();
@@ -234,12 +229,7 @@ impl Order {
         };
         loan.extended_days += days;
         let today = at.date_naive();
-        let last_owed = loan
-            .schedule
-            .iter()
-            .rev()
-            .find(|i| !i.unpaid().is_zero())
-            .map(|i| i.period);
+        let last_owed = loan.last_owed();
         let moved: Vec<u32> = loan
             .schedule
             .iter()

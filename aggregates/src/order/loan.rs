@@ -226,6 +226,15 @@ impl Loan {
         self.schedule.iter().map(|i| i.fee).sum()
     }
 
+    /// The number of the last installment still owed; `None` when all are paid.
+    pub fn last_owed(&self) -> Option<u32> {
+        self.schedule
+            .iter()
+            .rev()
+            .find(|i| !i.unpaid().is_zero())
+            .map(|i| i.period)
+    }
+
     /// What the schedule still asks for (installments plus fees, minus payments).
     pub fn contractual_outstanding(&self) -> Decimal {
         self.schedule.iter().map(Installment::unpaid).sum()

@@ -175,12 +175,7 @@ impl ReminderWorker {
         else {
             return Ok(());
         };
-        let load = |error: String| ProjectionError::Load(error);
-        let order = state
-            .orders
-            .load(&event.aggregate_id)
-            .await
-            .map_err(|e| load(e.to_string()))?;
+        let order = self.order(&event.aggregate_id).await?;
         // This step may run well after the reminder was recorded (a backlog, a
         // restart): by then the installment may be paid or the window closed, and
         // the text would no longer be true. The in-app notice stays, dated.
@@ -190,11 +185,7 @@ impl ReminderWorker {
                 "reminder not texted: no longer true");
             return Ok(());
         }
-        let user = state
-            .users
-            .load(&order.user_id.to_string())
-            .await
-            .map_err(|e| load(e.to_string()))?;
+        let user = self.borrower(&order).await?;
         if user.mobile.is_empty() {
             tracing::warn!(order_id = %event.aggregate_id, "reminder not texted: no phone on file");
             return Ok(());
@@ -257,6 +248,21 @@ impl Workflow for ReminderWorker {
 }
 
 impl ReminderWorker {
+    /// The order `order_id` as the write side folds it.
+    async fn order(&self, order_id: &str) -> Result<Order, ProjectionError> {
+        let order = self.state.orders.load(order_id).await;
+        order.map_err(|e| ProjectionError::Load(e.to_string()))
+    }
+
+    /// The borrower of `order` as the write side folds them.
+    async fn borrower(&self, order: &Order) -> Result<aggregates::user::User, ProjectionError> {
+        self.state
+            .users
+            .load(&order.user_id.to_string())
+            .await
+            .map_err(|e| ProjectionError::Load(e.to_string()))
+    }
+
     /// An officer's collection SMS (`ContactLogged` with a template, P15): the
     /// lender's template in the borrower's language, with the lender and the amount
     /// overdue, queued once per event (`collection:<order id>:<sequence>`) within the
@@ -271,21 +277,12 @@ impl ReminderWorker {
         else {
             return Ok(());
         };
-        let load = |error: String| ProjectionError::Load(error);
-        let order = state
-            .orders
-            .load(&event.aggregate_id)
-            .await
-            .map_err(|e| load(e.to_string()))?;
-        let user = state
-            .users
-            .load(&order.user_id.to_string())
-            .await
-            .map_err(|e| load(e.to_string()))?;
         let Some(texts) = state.config.collection_templates.get(&template) else {
             tracing::warn!(%template, "collection text not sent: the template is no longer configured");
             return Ok(());
         };
+        let order = self.order(&event.aggregate_id).await?;
+        let user = self.borrower(&order).await?;
         if user.mobile.is_empty() {
             return Ok(());
         }
