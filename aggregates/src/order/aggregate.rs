@@ -337,7 +337,13 @@ impl Aggregate for Order {
             | C::ChargeOff { .. }
             | C::ReverseChargeOff { .. }
             | C::WaiveCharges { .. }
-            | C::ExtendTerm { .. }) => self.handle_collection(command, services, sink, now).await,
+            | C::ExtendTerm { .. }
+            | C::RequestPaymentPlan { .. }
+            | C::ProposePaymentPlan { .. }
+            | C::ApprovePaymentPlan { .. }
+            | C::SignPaymentPlan { .. }) => {
+                self.handle_collection(command, services, sink, now).await
+            }
             C::SendReminder { period, kind } => self.send_reminder(period, kind, sink, now).await,
         }
     }
@@ -393,6 +399,10 @@ impl Aggregate for Order {
             event @ (OrderEvent::WaiverProposed { .. } | OrderEvent::ChargesWaived { .. }) => {
                 self.apply_waiver_event(event)
             }
+            event @ (OrderEvent::PaymentPlanRequested { .. }
+            | OrderEvent::PaymentPlanProposed { .. }
+            | OrderEvent::PaymentPlanApproved { .. }
+            | OrderEvent::PaymentPlanSigned { .. }) => self.apply_payment_plan_event(event),
         }
     }
 }

@@ -97,6 +97,15 @@ pub struct Collection {
     pub extensions: u32,
     /// The interest they added.
     pub extension_interest: Decimal,
+    /// The borrower asked for a payment plan and none was signed since.
+    #[serde(default)]
+    pub plan_requested: bool,
+    /// The payment plan proposed and not yet signed.
+    #[serde(default)]
+    pub plan: Option<super::payment_plan::PaymentPlan>,
+    /// Payment plans signed.
+    #[serde(default)]
+    pub plans_signed: u32,
 }
 
 /// A contact an officer logs (`OrderCommand::LogContact`).
@@ -263,6 +272,26 @@ impl Order {
                 let four_eyes = services.catalogue.waiver_four_eyes_above();
                 self.waive_charges(officer_id, kind, amount, reason, four_eyes, sink, now)
                     .await
+            }
+            C::RequestPaymentPlan { reason } => self.request_payment_plan(reason, sink, now).await,
+            C::ProposePaymentPlan {
+                officer_id,
+                request,
+            } => {
+                self.propose_payment_plan(officer_id, request, sink, now)
+                    .await
+            }
+            C::ApprovePaymentPlan { officer_id } => {
+                self.approve_payment_plan(officer_id, sink, now).await
+            }
+            C::SignPaymentPlan {
+                accepted_total,
+                signature,
+            } => {
+                self.sign_payment_plan(accepted_total, signature, sink, now)
+                    .await?;
+                // The plan cures what was late: the loan goes back to its bucket now.
+                self.review_collection(false, services, sink, now).await
             }
             _ => unreachable!("`handle` routes only collection commands here"),
         }

@@ -2,6 +2,7 @@
 
 use super::collection::{Contact, PromiseMaker};
 use super::events::RefusalReason;
+use super::payment_plan::PlanRequest;
 use super::reminder::ReminderKind;
 use super::waiver::WaiverKind;
 use crate::types::{BankAccount, ImageRef, ResubmissionItem};
@@ -230,6 +231,33 @@ pub enum OrderCommand {
         /// Days, one the product offers.
         days: u32,
         /// The total owed after it, as shown to the borrower.
+        accepted_total: Decimal,
+        /// The borrower's signature on file (required).
+        signature: Option<ImageRef>,
+    },
+    /// The borrower asks for a payment plan for hardship, saying why (issue 53); a
+    /// repeat while one is asked for is a no-op.
+    RequestPaymentPlan {
+        /// Why (required, at most 500 characters).
+        reason: String,
+    },
+    /// An officer proposes a payment plan: everything owed spread over new
+    /// installments, overdue fees waived in part or whole (10004 out of bounds).
+    ProposePaymentPlan {
+        /// The officer.
+        officer_id: Uuid,
+        /// The plan.
+        request: PlanRequest,
+    },
+    /// A second officer approves the plan proposed (50006 for the proposer).
+    ApprovePaymentPlan {
+        /// The officer.
+        officer_id: Uuid,
+    },
+    /// The borrower signs the approved plan as shown (`accepted_total`); the schedule
+    /// is replaced.
+    SignPaymentPlan {
+        /// The plan's total as shown.
         accepted_total: Decimal,
         /// The borrower's signature on file (required).
         signature: Option<ImageRef>,

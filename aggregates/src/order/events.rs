@@ -3,6 +3,7 @@
 use super::collection::PromiseMaker;
 use super::commands::RepaymentSource;
 use super::loan::Installment;
+use super::payment_plan::PlanInstallment;
 use super::reminder::ReminderKind;
 use super::waiver::WaiverKind;
 use crate::collections::{ContactBreach, ContactChannel, ContactOutcome, ContactPerson};
@@ -551,6 +552,49 @@ pub enum OrderEvent {
         /// When.
         at: DateTime<Utc>,
     },
+    /// The borrower asked for a payment plan for hardship.
+    PaymentPlanRequested {
+        /// Why, in the borrower's words.
+        reason: String,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// An officer proposed a payment plan (replacing one not yet signed).
+    PaymentPlanProposed {
+        /// The officer.
+        officer_id: Uuid,
+        /// Overdue fees it waives.
+        fees_waived: Decimal,
+        /// Its installments.
+        installments: Vec<PlanInstallment>,
+        /// Why.
+        reason: String,
+        /// What the loan owed then.
+        owed_at_proposal: Decimal,
+        /// The overdue fees charged on the loan then.
+        fees_at_proposal: Decimal,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// A second officer approved the plan proposed.
+    PaymentPlanApproved {
+        /// The officer.
+        officer_id: Uuid,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// The borrower signed the plan: what the schedule still asked for is replaced by
+    /// its installments, and the fees it waives are taken off.
+    PaymentPlanSigned {
+        /// Overdue fees waived (those the plan named and any charged since).
+        fees_waived: Decimal,
+        /// The new installments.
+        installments: Vec<PlanInstallment>,
+        /// The borrower's signature.
+        signature: ImageRef,
+        /// When.
+        at: DateTime<Utc>,
+    },
     /// Everything owed was paid (→ 10). What the payoff did not charge is waived (P12).
     LoanRepaid {
         /// Interest not charged (prepayment or cooling-off).
@@ -607,6 +651,10 @@ impl DomainEvent for OrderEvent {
             Self::WaiverProposed { .. } => "WaiverProposed",
             Self::ChargesWaived { .. } => "ChargesWaived",
             Self::TermExtended { .. } => "TermExtended",
+            Self::PaymentPlanRequested { .. } => "PaymentPlanRequested",
+            Self::PaymentPlanProposed { .. } => "PaymentPlanProposed",
+            Self::PaymentPlanApproved { .. } => "PaymentPlanApproved",
+            Self::PaymentPlanSigned { .. } => "PaymentPlanSigned",
         };
         name.to_string()
     }

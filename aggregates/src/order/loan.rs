@@ -51,6 +51,10 @@ pub struct Installment {
     /// `OrderEvent::OverdueReversed`).
     #[serde(default)]
     pub fee_charges: Vec<FeeCharge>,
+    /// Closed by a payment plan at what was paid on it (`OrderEvent::PaymentPlanSigned`):
+    /// the plan's installments carry the rest.
+    #[serde(default)]
+    pub replaced: bool,
 }
 
 /// One overdue fee charge of an installment (`OrderEvent::OverdueFeeCharged`).
@@ -137,6 +141,7 @@ impl Loan {
                 overdue: false,
                 fees_through: None,
                 fee_charges: Vec::new(),
+                replaced: false,
             })
             .collect()
     }

@@ -28,6 +28,7 @@ mod events;
 mod extension;
 mod loan;
 mod overdue;
+mod payment_plan;
 mod payout;
 mod reminder;
 mod repayment;
@@ -53,6 +54,10 @@ pub use errors::OrderError;
 pub use events::{Allocation, OrderEvent, RefusalReason, ReviewStage};
 pub use extension::ExtensionQuote;
 pub use loan::{FeeCharge, Installment, InstallmentStatus, Loan};
+pub use payment_plan::{
+    PaymentPlan, PlanInstallment, PlanRequest, MAX_FIRST_DUE_DAYS, MAX_PLAN_DAYS,
+    MAX_PLAN_INSTALLMENTS,
+};
 pub use reminder::ReminderKind;
 pub use repayment::check_repayment_amount;
 pub use status::OrderStatus;

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use uuid::Uuid;
 
 mod collection;
+mod payment_plan;
 
 type OrderTest = TestFramework<Order>;
 

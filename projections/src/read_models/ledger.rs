@@ -254,6 +254,16 @@ pub fn order_entry(order_id: &str, event: &OrderEvent) -> Option<JournalEntry> {
                 vec![(income.into(), *amount), (receivable, -*amount)],
             )
         }
+        // A plan changes when the rest is owed, not how much: only the fees it
+        // waives move.
+        OrderEvent::PaymentPlanSigned { fees_waived, .. } => entry(
+            order_id,
+            FEES_WAIVED,
+            vec![
+                (FEE_INCOME.into(), *fees_waived),
+                (receivable, -*fees_waived),
+            ],
+        ),
         OrderEvent::TermExtended { extra_interest, .. } => entry(
             order_id,
             EXTENSION_INTEREST,

@@ -7,7 +7,7 @@
 //! with the aggregate's own `apply`, so the read side can never disagree with the
 //! write side about what an event means.
 
-use aggregates::order::{InstallmentStatus, Order, OrderEvent, OrderStatus};
+use aggregates::order::{InstallmentStatus, Order, OrderEvent, OrderStatus, PlanInstallment};
 use aggregates::pricing::daily_rate_pct;
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
@@ -21,7 +21,7 @@ use crate::projection::{
 use crate::rows::{Kind, Row, RowStore, TableSpec, Value};
 use crate::store::StoredEvent;
 use crate::views::collections::CollectionEntry;
-use crate::views::{Installment, OrderDoc, TimelineDetail, TimelineEntry};
+use crate::views::{Installment, OrderDoc, PlanLine, PlanOffer, TimelineDetail, TimelineEntry};
 
 /// `order_detail`: the whole order (`/loan/orderInfo`).
 pub static ORDER_DETAIL: TableSpec = TableSpec {
@@ -180,7 +180,11 @@ pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
         | OrderEvent::ChargeOffReversed { at, .. }
         | OrderEvent::WaiverProposed { at, .. }
         | OrderEvent::ChargesWaived { at, .. }
-        | OrderEvent::TermExtended { at, .. } => *at,
+        | OrderEvent::TermExtended { at, .. }
+        | OrderEvent::PaymentPlanRequested { at, .. }
+        | OrderEvent::PaymentPlanProposed { at, .. }
+        | OrderEvent::PaymentPlanApproved { at, .. }
+        | OrderEvent::PaymentPlanSigned { at, .. } => *at,
         OrderEvent::DelinquencyChanged { on, .. } => day_start(*on),
         OrderEvent::PayoutSucceeded { paid_at, .. } => *paid_at,
         OrderEvent::InstallmentOverdue { due_date, .. } => {
@@ -224,6 +228,9 @@ pub fn order_doc(order: &Order, number: &str) -> OrderDoc {
         .map(|l| {
             l.schedule
                 .iter()
+                // An installment a payment plan replaced before anything was paid on
+                // it asks for nothing: the plan's installments follow.
+                .filter(|i| !(i.replaced && i.paid.is_zero()))
                 .map(|i| {
                     let (status, waived) = if closed {
                         (InstallmentStatus::Repaid, i.unpaid())
@@ -265,9 +272,11 @@ pub fn order_doc(order: &Order, number: &str) -> OrderDoc {
         order_id: order.id.unwrap_or_default(),
         order_no: number.to_string(),
         paid_at: loan.map(|l| time_text(l.paid_at)),
+        payment_plan: plan_offer(order),
         payout_in_flight: order.payout.is_some(),
         period_days: terms.map(|t| t.period_days),
         period_views,
+        plan_requested: order.collection.plan_requested,
         principal: money_text(principal),
         product_name: order.product_name.clone(),
         rate: terms.map(|t| daily_rate_pct(t.daily_rate).normalize().to_string()),
@@ -412,6 +421,19 @@ fn timeline_detail(event: &OrderEvent) -> TimelineDetail {
             due_date: Some(day_text(*date)),
             ..none
         },
+        OrderEvent::PaymentPlanRequested { reason, .. } => TimelineDetail {
+            reason: Some(reason.clone()),
+            ..none
+        },
+        OrderEvent::PaymentPlanSigned {
+            fees_waived,
+            installments,
+            ..
+        } => TimelineDetail {
+            amount: money(&plan_total(installments)),
+            fees_waived: money(fees_waived),
+            ..none
+        },
         OrderEvent::PromiseSettled { kept, paid, .. } => TimelineDetail {
             amount: money(paid),
             kept: Some(*kept),
@@ -430,6 +452,8 @@ fn timeline_detail(event: &OrderEvent) -> TimelineDetail {
         | OrderEvent::ChargeOffReversalProposed { .. }
         | OrderEvent::ChargeOffReversed { .. }
         | OrderEvent::WaiverProposed { .. }
+        | OrderEvent::PaymentPlanProposed { .. }
+        | OrderEvent::PaymentPlanApproved { .. }
         | OrderEvent::OfferExpired { .. }
         | OrderEvent::ReviewStarted { .. }
         | OrderEvent::Resubmitted { .. }
@@ -568,6 +592,24 @@ fn collection_entry(event: &OrderEvent, at: &str, actor: &str) -> Option<Collect
             amount: Some(money_text(*extra_interest)),
             ..entry
         },
+        OrderEvent::PaymentPlanRequested { reason, .. } => CollectionEntry {
+            note: Some(reason.clone()),
+            ..entry
+        },
+        OrderEvent::PaymentPlanProposed {
+            installments,
+            reason,
+            ..
+        } => CollectionEntry {
+            amount: Some(money_text(plan_total(installments))),
+            note: Some(reason.clone()),
+            ..entry
+        },
+        OrderEvent::PaymentPlanApproved { .. } => entry,
+        OrderEvent::PaymentPlanSigned { installments, .. } => CollectionEntry {
+            amount: Some(money_text(plan_total(installments))),
+            ..entry
+        },
         OrderEvent::WaiverProposed { amount, reason, .. } => CollectionEntry {
             amount: Some(money_text(*amount)),
             note: Some(reason.clone()),
@@ -593,7 +635,7 @@ fn collection_entry(event: &OrderEvent, at: &str, actor: &str) -> Option<Collect
 
 /// Staff-only event types: in the collection record (and the console's history), not
 /// on the borrower's timeline (`order_timeline`).
-pub const STAFF_ONLY_EVENTS: [&str; 11] = [
+pub const STAFF_ONLY_EVENTS: [&str; 12] = [
     "ContactLogged",
     "ContactRefused",
     "CollectorAssigned",
@@ -605,7 +647,34 @@ pub const STAFF_ONLY_EVENTS: [&str; 11] = [
     "ChargeOffReversalProposed",
     "ChargeOffReversed",
     "WaiverProposed",
+    "PaymentPlanProposed",
 ];
+
+/// The payment plan two officers approved, as the borrower is shown it to sign.
+fn plan_offer(order: &Order) -> Option<PlanOffer> {
+    let plan = order
+        .collection
+        .plan
+        .as_ref()
+        .filter(|plan| plan.approved_by.is_some())?;
+    Some(PlanOffer {
+        fees_waived: money_text(plan.fees_waived),
+        installments: plan
+            .installments
+            .iter()
+            .map(|i| PlanLine {
+                amount: money_text(i.amount + i.fee),
+                due_date: day_text(i.due_date),
+            })
+            .collect(),
+        total: money_text(plan.total()),
+    })
+}
+
+/// What a plan's installments ask for in all.
+fn plan_total(installments: &[PlanInstallment]) -> Decimal {
+    installments.iter().map(|i| i.amount + i.fee).sum()
+}
 
 fn staff_only(event: &OrderEvent) -> bool {
     STAFF_ONLY_EVENTS.contains(&cqrs_es::DomainEvent::event_type(event).as_str())

@@ -63,6 +63,10 @@ pub struct OrderDoc {
     /// When the payout reached the borrower: RFC 3339 UTC; null before payout.
     #[schema(required = true)]
     pub paid_at: Option<String>,
+    /// A payment plan two officers approved, waiting for the borrower's signature
+    /// (`/loan/signPaymentPlan`, issue 53); absent when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment_plan: Option<PlanOffer>,
     /// A payout is in flight (withdrawing again is refused).
     pub payout_in_flight: bool,
     /// Term in days; null without terms.
@@ -70,6 +74,10 @@ pub struct OrderDoc {
     pub period_days: Option<u32>,
     /// The installments, once disbursed (empty before).
     pub period_views: Vec<Installment>,
+    /// The borrower asked for a payment plan and none was signed since; absent when
+    /// false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub plan_requested: bool,
     /// Principal paid out, else the amount applied for: money.
     pub principal: String,
     /// The product's name at apply.
@@ -103,6 +111,29 @@ pub struct OrderDoc {
     pub total_repay: Option<String>,
     /// The borrower.
     pub user_id: Uuid,
+}
+
+/// A payment plan offered to the borrower ([`OrderDoc::payment_plan`]): what the
+/// schedule still asks for is replaced by `installments` once signed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanOffer {
+    /// Overdue fees the plan waives: money.
+    pub fees_waived: String,
+    /// The new installments, by due day.
+    pub installments: Vec<PlanLine>,
+    /// Everything owed under the plan (what `acceptedTotal` must be): money.
+    pub total: String,
+}
+
+/// One installment of a [`PlanOffer`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanLine {
+    /// Amount due (fees carried over included): money.
+    pub amount: String,
+    /// The due day: YYYY-MM-DD.
+    pub due_date: String,
 }
 
 /// One installment of [`OrderDoc::period_views`].
