@@ -129,6 +129,7 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::borrower::notices::router())
         .merge(routes::borrower::loan::router())
         .merge(routes::borrower::collection::router())
+        .merge(routes::borrower::payment_plan::router())
         .merge(routes::files::router())
         .merge(routes::admin::router())
         .merge(routes::documents::router())

@@ -78,6 +78,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
     document.merge(routes::borrower::notices::Doc::openapi());
     document.merge(routes::borrower::loan::Doc::openapi());
     document.merge(routes::borrower::collection::Doc::openapi());
+    document.merge(routes::borrower::payment_plan::Doc::openapi());
     document.merge(routes::files::Doc::openapi());
     document.merge(routes::borrower::pay::Doc::openapi());
     document.merge(routes::borrower::sms_inbox::Doc::openapi());

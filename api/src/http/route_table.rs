@@ -31,7 +31,7 @@ const IDEMPOTENT: Flags = Flags {
 };
 
 /// The calls with a flag, and their flags.
-pub const ROUTES: [(&str, Flags); 19] = [
+pub const ROUTES: [(&str, Flags); 21] = [
     ("/jackey/user/register", LIMITED),
     ("/jackey/user/login", LIMITED),
     ("/jackey/user/resetPassword", LIMITED),
@@ -48,6 +48,8 @@ pub const ROUTES: [(&str, Flags); 19] = [
     ("/jackey/loan/resubmit", IDEMPOTENT),
     ("/jackey/loan/promiseToPay", IDEMPOTENT),
     ("/jackey/loan/extend", IDEMPOTENT),
+    ("/jackey/loan/requestPaymentPlan", IDEMPOTENT),
+    ("/jackey/loan/signPaymentPlan", IDEMPOTENT),
     ("/jackey/user/withdraw", IDEMPOTENT),
     ("/jackey/loan/recharge", IDEMPOTENT),
     ("/admin/api/repayments/manual", IDEMPOTENT),

@@ -37,7 +37,7 @@ on_both_stores!(
 );
 
 /// Every borrower call that needs a session.
-const BORROWER_CALLS: [&str; 24] = [
+const BORROWER_CALLS: [&str; 26] = [
     "/jackey/user/logout",
     "/jackey/user/info",
     "/jackey/user/update",
@@ -62,10 +62,12 @@ const BORROWER_CALLS: [&str; 24] = [
     "/jackey/loan/contactHours",
     "/jackey/loan/extensionQuote",
     "/jackey/loan/extend",
+    "/jackey/loan/requestPaymentPlan",
+    "/jackey/loan/signPaymentPlan",
 ];
 
 /// Every auditor call but login.
-const AUDITOR_CALLS: [&str; 27] = [
+const AUDITOR_CALLS: [&str; 29] = [
     "/admin/api/logout",
     "/admin/api/orders/queue",
     "/admin/api/orders/detail",
@@ -91,6 +93,8 @@ const AUDITOR_CALLS: [&str; 27] = [
     "/admin/api/collections/reverseChargeOff",
     "/admin/api/collections/book",
     "/admin/api/collections/waive",
+    "/admin/api/collections/proposePlan",
+    "/admin/api/collections/approvePlan",
     "/admin/api/ledger/journal",
     "/admin/api/ledger/trialBalance",
 ];
@@ -202,7 +206,7 @@ async fn sessions_and_bodies(app: TestApp) {
         .chain(with_body(&BORROWER_CALLS, &borrower))
         .chain(with_body(&AUDITOR_CALLS, &auditor))
         .collect();
-    assert_eq!(bodies.len(), 8 + 18 + 25);
+    assert_eq!(bodies.len(), 8 + 20 + 27);
     for (path, token) in bodies {
         let answer = app
             .post_raw(path, token.as_deref(), "{not json".into())

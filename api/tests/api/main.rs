@@ -22,6 +22,7 @@ mod layout;
 mod money_safety;
 mod openapi;
 mod payment;
+mod payment_plans;
 mod providers;
 mod read_replica;
 mod recovery;

@@ -69,6 +69,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/jackey/loan/contactHours"),
     ("post", "/jackey/loan/extensionQuote"),
     ("post", "/jackey/loan/extend"),
+    ("post", "/jackey/loan/requestPaymentPlan"),
+    ("post", "/jackey/loan/signPaymentPlan"),
     ("post", "/jackey/user/withdraw"),
     // routes/borrower/credentials.rs
     ("post", "/jackey/user/resetPassword"),
@@ -111,6 +113,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/admin/api/collections/promise"),
     ("post", "/admin/api/collections/book"),
     ("post", "/admin/api/collections/waive"),
+    ("post", "/admin/api/collections/proposePlan"),
+    ("post", "/admin/api/collections/approvePlan"),
     ("post", "/admin/api/collections/chargeOff"),
     ("post", "/admin/api/collections/reverseChargeOff"),
     ("post", "/admin/api/ledger/journal"),

@@ -137,8 +137,34 @@ pub struct CollectionRecord {
     pub waiver_four_eyes_above: String,
     /// The lender's collection texts an officer may send (P15): id and English text.
     pub templates: Vec<TemplateView>,
+    /// Overdue fees unpaid (the most a payment plan may waive): money.
+    pub fees_unpaid: String,
+    /// The borrower asked for a payment plan and none was signed since.
+    pub plan_requested: bool,
+    /// The payment plan proposed and not yet signed; null when none.
+    #[schema(required = true)]
+    pub plan: Option<PlanView>,
     /// Everything recorded.
     pub entries: Vec<CollectionEntry>,
+}
+
+/// A payment plan proposed and not yet signed ([`CollectionRecord::plan`]).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanView {
+    /// The officer who proposed it.
+    pub proposed_by: String,
+    /// The officer who approved it; null until a second officer does.
+    #[schema(required = true)]
+    pub approved_by: Option<String>,
+    /// Overdue fees it waives: money.
+    pub fees_waived: String,
+    /// Its installments.
+    pub installments: Vec<crate::views::PlanLine>,
+    /// What the borrower owes under it: money.
+    pub total: String,
+    /// Why, in the proposer's words.
+    pub reason: String,
 }
 
 /// `/admin/api/collections/book`: the loans on the books as of a moment, by bucket,

@@ -19,6 +19,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/collections/approvePlan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve the payment plan proposed
+         * @description The second pair of eyes: the borrower is then offered the plan to sign. A repeat once approved changes nothing. 50006 the proposing officer; 10004 no plan proposed, or a loan not disbursed or charged off; 40007 unknown order.
+         */
+        post: operations["auditor_approve_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/collections/assign": {
         parameters: {
             query?: never;
@@ -119,6 +139,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/collections/proposePlan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Propose a payment plan
+         * @description Everything the loan owes spread over new installments, with no interest or fee added and overdue fees waived in part or whole (P16). Replaces a plan not yet signed; another officer must approve it before the borrower can sign. 10004 a count, interval, first day or waiver out of bounds, no reason, or a loan not disbursed or charged off; 40007 unknown order.
+         */
+        post: operations["auditor_propose_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/collections/queue": {
         parameters: {
             query?: never;
@@ -150,7 +190,7 @@ export interface paths {
         put?: never;
         /**
          * A loan's collection record
-         * @description Days past due and bucket today, whether the borrower chose other contact hours, and every contact, refused contact, assignment, promise to pay and bucket move, oldest first. 40007 unknown order.
+         * @description Days past due and bucket today, whether the borrower chose other contact hours, the payment plan asked for or proposed, and every contact, refused contact, assignment, promise to pay, plan and bucket move, oldest first. 40007 unknown order.
          */
         post: operations["auditor_collection_record"];
         delete?: never;
@@ -1210,6 +1250,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/jackey/loan/requestPaymentPlan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a payment plan
+         * @description The officer sees the request in the loan's collection record and proposes a plan; nothing is paid to ask or to get one (P16). A repeat while one is asked for changes nothing. 10004 no reason, one over 500 characters, or a loan not disbursed; 40007 no such order of this borrower. Accepts `Idempotency-Key`.
+         */
+        post: operations["request_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/jackey/loan/resubmit": {
         parameters: {
             query?: never;
@@ -1224,6 +1284,26 @@ export interface paths {
          * @description PRODUCT.md 12.4: the order returns from 2 (resubmission requested) to 0 (submitted) and waits for review again. 40007 no such order of this borrower; 10004 the order is not waiting for a resubmission; 40009 none of the items the officer asked to fix was changed. Accepts `Idempotency-Key`.
          */
         post: operations["resubmit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jackey/loan/signPaymentPlan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign the payment plan offered
+         * @description Signed with the signature on file; accepted only with the total shown. What the schedule still asked for is replaced by the plan's installments. 10004 no plan approved, no signature on file, another total, the plan's first day passed, or what is owed changed since it was made (the officer proposes it again); 40007 no such order of this borrower. Accepts `Idempotency-Key`.
+         */
+        post: operations["sign_plan"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1926,6 +2006,9 @@ export interface components {
              */
             loanOrderId: string;
         };
+        ApprovePlanBody: {
+            orderId: string;
+        };
         AssignBody: {
             /** @description The collector's (auditor's) id; empty to unassign. */
             collector?: string;
@@ -2165,8 +2248,13 @@ export interface components {
             daysPastDue: number;
             /** @description Everything recorded. */
             entries: components["schemas"]["CollectionEntry"][];
+            /** @description Overdue fees unpaid (the most a payment plan may waive): money. */
+            feesUnpaid: string;
             /** @description The order id. */
             orderId: string;
+            plan: null | components["schemas"]["PlanView"];
+            /** @description The borrower asked for a payment plan and none was signed since. */
+            planRequested: boolean;
             /** @description The lender's collection texts an officer may send (P15): id and English text. */
             templates: components["schemas"]["TemplateView"][];
             /** @description Waivers above this need a second officer (configuration): money. */
@@ -2634,8 +2722,13 @@ export interface components {
                 daysPastDue: number;
                 /** @description Everything recorded. */
                 entries: components["schemas"]["CollectionEntry"][];
+                /** @description Overdue fees unpaid (the most a payment plan may waive): money. */
+                feesUnpaid: string;
                 /** @description The order id. */
                 orderId: string;
+                plan: null | components["schemas"]["PlanView"];
+                /** @description The borrower asked for a payment plan and none was signed since. */
+                planRequested: boolean;
                 /** @description The lender's collection texts an officer may send (P15): id and English text. */
                 templates: components["schemas"]["TemplateView"][];
                 /** @description Waivers above this need a second officer (configuration): money. */
@@ -3129,6 +3222,7 @@ export interface components {
                 orderNo: string;
                 /** @description When the payout reached the borrower: RFC 3339 UTC; null before payout. */
                 paidAt: string | null;
+                paymentPlan?: null | components["schemas"]["PlanOffer"];
                 /** @description A payout is in flight (withdrawing again is refused). */
                 payoutInFlight: boolean;
                 /**
@@ -3138,6 +3232,11 @@ export interface components {
                 periodDays: number | null;
                 /** @description The installments, once disbursed (empty before). */
                 periodViews: components["schemas"]["Installment"][];
+                /**
+                 * @description The borrower asked for a payment plan and none was signed since; absent when
+                 *     false.
+                 */
+                planRequested?: boolean;
                 /** @description Principal paid out, else the amount applied for: money. */
                 principal: string;
                 /** @description The product's name at apply. */
@@ -4492,6 +4591,7 @@ export interface components {
             orderNo: string;
             /** @description When the payout reached the borrower: RFC 3339 UTC; null before payout. */
             paidAt: string | null;
+            paymentPlan?: null | components["schemas"]["PlanOffer"];
             /** @description A payout is in flight (withdrawing again is refused). */
             payoutInFlight: boolean;
             /**
@@ -4501,6 +4601,11 @@ export interface components {
             periodDays: number | null;
             /** @description The installments, once disbursed (empty before). */
             periodViews: components["schemas"]["Installment"][];
+            /**
+             * @description The borrower asked for a payment plan and none was signed since; absent when
+             *     false.
+             */
+            planRequested?: boolean;
             /** @description Principal paid out, else the amount applied for: money. */
             principal: string;
             /** @description The product's name at apply. */
@@ -4633,6 +4738,40 @@ export interface components {
             /** @description Required when changing an existing PIN (`/jackey/sms/pin`). */
             smsCode?: string | null;
         };
+        /** @description One installment of a [`PlanOffer`]. */
+        PlanLine: {
+            /** @description Amount due (fees carried over included): money. */
+            amount: string;
+            /** @description The due day: YYYY-MM-DD. */
+            dueDate: string;
+        };
+        /**
+         * @description A payment plan offered to the borrower ([`OrderDoc::payment_plan`]): what the
+         *     schedule still asks for is replaced by `installments` once signed.
+         */
+        PlanOffer: {
+            /** @description Overdue fees the plan waives: money. */
+            feesWaived: string;
+            /** @description The new installments, by due day. */
+            installments: components["schemas"]["PlanLine"][];
+            /** @description Everything owed under the plan (what `acceptedTotal` must be): money. */
+            total: string;
+        };
+        /** @description A payment plan proposed and not yet signed ([`CollectionRecord::plan`]). */
+        PlanView: {
+            /** @description The officer who approved it; null until a second officer does. */
+            approvedBy: string | null;
+            /** @description Overdue fees it waives: money. */
+            feesWaived: string;
+            /** @description Its installments. */
+            installments: components["schemas"]["PlanLine"][];
+            /** @description The officer who proposed it. */
+            proposedBy: string;
+            /** @description Why, in the proposer's words. */
+            reason: string;
+            /** @description What the borrower owes under it: money. */
+            total: string;
+        };
         /** @description One posting of a journal entry. */
         PostingView: components["schemas"]["LedgerAccount"] & {
             /** @description Money: debits positive, credits negative. */
@@ -4691,6 +4830,31 @@ export interface components {
             date: string;
             /** @description The order; omitted or empty: the borrower's latest. */
             loanOrderId?: string | null;
+        };
+        ProposePlanBody: {
+            /**
+             * Format: int32
+             * @description Days between them, 1 to 31.
+             */
+            everyDays: number;
+            /**
+             * @description Overdue fees waived: a decimal string from 0 to the fees unpaid.
+             * @example 120.00
+             */
+            feesWaived: string;
+            /**
+             * Format: date
+             * @description The first one's day, YYYY-MM-DD, today to 30 days ahead (the last within 365).
+             */
+            firstDue: string;
+            /**
+             * Format: int32
+             * @description How many installments, 1 to 12.
+             */
+            installments: number;
+            orderId: string;
+            /** @description Why (required, at most 500 characters). */
+            reason: string;
         };
         /** @description A province and its cities and municipalities. */
         Province: {
@@ -4981,6 +5145,12 @@ export interface components {
          * @enum {string}
          */
         ReminderKind: "due_in_3_days" | "due_in_1_day" | "overdue";
+        RequestPlanBody: {
+            /** @description The order; omitted or empty: the borrower's latest. */
+            loanOrderId?: string | null;
+            /** @description Why the borrower cannot keep to the schedule (required, at most 500 characters). */
+            reason: string;
+        };
         ResetPasswordBody: {
             /** @description The registered phone number. */
             mobile: string;
@@ -5080,6 +5250,15 @@ export interface components {
         SettleForm: {
             /** @description `paid` or `failed`. */
             outcome?: components["schemas"]["OutcomeDoc"];
+        };
+        SignPlanBody: {
+            /**
+             * @description The plan's total the borrower was shown (`paymentPlan.total`): a decimal string.
+             * @example 81094.90
+             */
+            acceptedTotal: string;
+            /** @description The order; omitted or empty: the borrower's latest. */
+            loanOrderId?: string | null;
         };
         SignatureBody: {
             /**
@@ -5473,6 +5652,30 @@ export interface operations {
             };
         };
     };
+    auditor_approve_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovePlanBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, data null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
     auditor_assign_collector: {
         parameters: {
             query?: never;
@@ -5579,6 +5782,30 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PromiseBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, data null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    auditor_propose_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProposePlanBody"];
             };
         };
         responses: {
@@ -6901,6 +7128,33 @@ export interface operations {
             };
         };
     };
+    request_plan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description repeat-safe key, 1 to 200 characters (any other answers 10004) */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestPlanBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, `data` null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
     resubmit: {
         parameters: {
             query?: never;
@@ -6914,6 +7168,33 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["OrderBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, `data` null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    sign_plan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description repeat-safe key, 1 to 200 characters (any other answers 10004) */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignPlanBody"];
             };
         };
         responses: {

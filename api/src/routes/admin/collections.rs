@@ -5,12 +5,14 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 use aggregates::collections::{ContactChannel, ContactOutcome, ContactPerson};
-use aggregates::order::{contact_refusal, Contact, PromiseMaker, WaiverKind};
+use aggregates::order::{contact_refusal, Contact, PaymentPlan, PromiseMaker, WaiverKind};
 use chrono::{DateTime, Days, NaiveDate, Utc};
 use projections::reads::collections::{self as reads, CollectionFilter};
 use projections::views::collections::{
-    BookAsOf, CollectionEntry, CollectionQueue, CollectionQueueItem, CollectionRecord, TemplateView,
+    BookAsOf, CollectionEntry, CollectionQueue, CollectionQueueItem, CollectionRecord, PlanView,
+    TemplateView,
 };
+use projections::views::PlanLine;
 
 /// The most loans one queue answer lists.
 const QUEUE_LIMIT: i64 = 200;
@@ -111,8 +113,9 @@ pub(super) struct OrderBody {
     tag = "auditor",
     summary = "A loan's collection record",
     description = "Days past due and bucket today, whether the borrower chose other contact \
-                   hours, and every contact, refused contact, assignment, promise to pay \
-                   and bucket move, oldest first. 40007 unknown order.",
+                   hours, the payment plan asked for or proposed, and every contact, \
+                   refused contact, assignment, promise to pay, plan and bucket move, \
+                   oldest first. 40007 unknown order.",
     security(("bearer" = [])),
     request_body = OrderBody,
     responses((status = 200, description = "Envelope, the record", body = Envelope<Option<CollectionRecord>>))
@@ -139,9 +142,7 @@ pub(super) async fn collection_record(
         any_hours: order.collection.any_hours,
         charged_off: order.collection.charge_off.is_some(),
         charge_off_after_days: state.config.charge_off_after_days,
-        waiver_four_eyes_above: projections::projection::money_text(
-            state.config.waiver_four_eyes_above,
-        ),
+        waiver_four_eyes_above: money_text(state.config.waiver_four_eyes_above),
         templates: state
             .config
             .collection_templates
@@ -151,8 +152,30 @@ pub(super) async fn collection_record(
                 text: texts.get("en").cloned().unwrap_or_default(),
             })
             .collect(),
+        fees_unpaid: money_text(order.waivable(WaiverKind::Fees)),
+        plan_requested: order.collection.plan_requested,
+        plan: order.collection.plan.as_ref().map(plan_view),
         entries,
     }))
+}
+
+/// The plan proposed, as the record shows it.
+fn plan_view(plan: &PaymentPlan) -> PlanView {
+    PlanView {
+        proposed_by: plan.proposed_by.to_string(),
+        approved_by: plan.approved_by.map(|id| id.to_string()),
+        fees_waived: money_text(plan.fees_waived),
+        installments: plan
+            .installments
+            .iter()
+            .map(|i| PlanLine {
+                amount: money_text(i.amount + i.fee),
+                due_date: i.due_date.format("%Y-%m-%d").to_string(),
+            })
+            .collect(),
+        total: money_text(plan.total()),
+        reason: plan.reason.clone(),
+    }
 }
 
 #[derive(Deserialize, ToSchema)]

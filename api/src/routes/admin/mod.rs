@@ -13,7 +13,8 @@
 //! One file a job: `session` (login, logout), `review` (the queue and its commands),
 //! `history` (an order's replayed history), `users` (identity, holds, erasure),
 //! `repayments` (manual repayments), `collections` (late loans: queue, record,
-//! contacts, assignment, promises; issue 53), `ledger` (journal, trial balance); the helpers
+//! contacts, assignment, promises; issue 53), `payment_plans` (proposal and
+//! approval of a hardship plan), `ledger` (journal, trial balance); the helpers
 //! they share are here.
 
 use aggregates::order::{Order, OrderCommand, OrderEvent, RepaymentSource};
@@ -51,6 +52,7 @@ use projections::views::{AccountLock, OrderDoc, UserDoc};
 mod collections;
 mod history;
 mod ledger;
+mod payment_plans;
 mod repayments;
 mod review;
 mod session;
@@ -118,6 +120,14 @@ pub fn router() -> Router<AppState> {
             "/admin/api/collections/reverseChargeOff",
             post(collections::reverse_charge_off),
         )
+        .route(
+            "/admin/api/collections/proposePlan",
+            post(payment_plans::propose_plan),
+        )
+        .route(
+            "/admin/api/collections/approvePlan",
+            post(payment_plans::approve_plan),
+        )
         .route("/admin/api/ledger/journal", post(ledger::journal))
         .route(
             "/admin/api/ledger/trialBalance",
@@ -154,6 +164,8 @@ pub fn router() -> Router<AppState> {
     collections::reverse_charge_off,
     collections::book,
     collections::waive,
+    payment_plans::propose_plan,
+    payment_plans::approve_plan,
     ledger::journal,
     ledger::trial_balance
 ))]

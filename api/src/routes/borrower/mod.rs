@@ -13,4 +13,5 @@ pub mod loan;
 pub mod notices;
 pub mod pay;
 mod pay_texts;
+pub mod payment_plan;
 pub mod sms_inbox;
