@@ -47,6 +47,10 @@ export const ORDER_EVENT_TYPES = [
   'WaiverProposed',
   'ChargesWaived',
   'TermExtended',
+  'PaymentPlanRequested',
+  'PaymentPlanProposed',
+  'PaymentPlanApproved',
+  'PaymentPlanSigned',
 ] as const;
 
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];

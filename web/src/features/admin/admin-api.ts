@@ -147,7 +147,19 @@ export type CollectionAction =
   | { action: 'assign'; orderId: string; collector: string }
   | { action: 'promise'; orderId: string; amount: string; date: string }
   | { action: 'chargeOff' | 'reverseChargeOff'; orderId: string; reason: string }
-  | { action: 'waive'; orderId: string; kind: 'fees' | 'interest'; amount: string; reason: string };
+  | { action: 'waive'; orderId: string; kind: 'fees' | 'interest'; amount: string; reason: string }
+  | {
+      action: 'proposePlan';
+      orderId: string;
+      installments: number;
+      everyDays: number;
+      /** YYYY-MM-DD, today to 30 days ahead. */
+      firstDue: string;
+      /** Overdue fees waived, from 0 to those unpaid. */
+      feesWaived: string;
+      reason: string;
+    }
+  | { action: 'approvePlan'; orderId: string };
 
 const withAdminTags = api.enhanceEndpoints({
   addTagTypes: ['AdminOrder', 'AdminUser', 'AdminQueue', 'AdminLedger', 'AdminCollections'],

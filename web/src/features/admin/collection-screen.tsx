@@ -1,8 +1,8 @@
 /**
  * `/admin/collections/:orderId`: a late loan's collection record (issue 53). Its
  * days past due and bucket, whether the borrower chose other contact hours, and
- * every contact, refused contact, assignment, promise to pay and bucket move,
- * newest first. Forms: log a contact (only the borrower or a named guarantor can
+ * every contact, refused contact, assignment, promise to pay, payment plan and
+ * bucket move, newest first. Forms: log a contact (only the borrower or a named guarantor can
  * be chosen: emergency contacts are never contacted about a debt, P15), take a
  * promise to pay, assign the loan to oneself. The server's fair-collection guard
  * decides: a contact outside the hours is refused (50001) and kept in the record.
@@ -18,6 +18,7 @@ import { decimalInput } from '@/lib/money';
 import { useAdminCollectionActionMutation, useAdminCollectionRecordQuery, type CollectionAction } from './admin-api';
 import { adminErrorMessage, bucketLabel } from './admin-format';
 import { adminPaths } from './admin-paths';
+import { PlanSection } from './plan-section';
 import { useAdminSession } from './admin-session';
 import { ActionDone, ActionError, BackLink, KeyValues, PageHeader, PageNotLoaded, Section, TextField } from './admin-ui';
 
@@ -274,6 +275,14 @@ function EntryText({ entry }: { entry: CollectionEntry }) {
       return <>{t('admin_record_waiver_proposed', { amount: money(entry.amount ?? '0'), reason: entry.note ?? '' })}</>;
     case 'ChargesWaived':
       return <>{t('admin_record_waived', { amount: money(entry.amount ?? '0'), reason: entry.note ?? '' })}</>;
+    case 'PaymentPlanRequested':
+      return <>{t('admin_record_plan_requested', { reason: entry.note ?? '' })}</>;
+    case 'PaymentPlanProposed':
+      return <>{t('admin_record_plan_proposed', { amount: money(entry.amount ?? '0'), reason: entry.note ?? '' })}</>;
+    case 'PaymentPlanApproved':
+      return <>{t('admin_record_plan_approved')}</>;
+    case 'PaymentPlanSigned':
+      return <>{t('admin_record_plan_signed', { amount: money(entry.amount ?? '0') })}</>;
     case 'ContactHoursChosen':
       return <>{t(entry.anyHours ? 'admin_record_any_hours' : 'admin_record_usual_hours')}</>;
     default:
@@ -321,6 +330,9 @@ export function CollectionScreen() {
         <div className="admin-columns__side">
           <Section title={t('admin_promise_title')}>
             <PromiseForm orderId={orderId} />
+          </Section>
+          <Section title={t('admin_plan_title')} testId="plan-section">
+            <PlanSection orderId={orderId} record={data} />
           </Section>
           <Section title={t('admin_waiver_title')}>
             <WaiverForm orderId={orderId} fourEyesAbove={data.waiverFourEyesAbove} />

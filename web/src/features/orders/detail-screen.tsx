@@ -33,6 +33,7 @@ import type { Order } from '@/lib/api-types';
 import { OrderDocuments } from './order-documents';
 import { OrderTimeline } from './order-timeline';
 import { LatePanel } from './late-panel';
+import { PaymentPlanPanel } from './payment-plan-panel';
 import { ResubmissionPanel } from './resubmission-panel';
 import { refusalText } from '@/lib/refusal';
 import { useCancelOrderMutation } from './orders-api';
@@ -227,6 +228,7 @@ function OrderView({ order, sent, awaiting, onSent }: OrderViewProps) {
       </section>
 
       {order.status === 4 && <LatePanel order={order} />}
+      {order.status === 4 && <PaymentPlanPanel order={order} />}
 
       {awaiting && sent && <PayoutResult sent={sent} />}
 

@@ -57,6 +57,10 @@ export function describeEvent(event: TimelineEvent, t: TFunction, money: Money, 
       return t('timeline_d_extended', { n: d.periodDays ?? '', amount: money(d.amount) });
     case 'ChargesWaived':
       return money(d.amount);
+    case 'PaymentPlanRequested':
+      return d.reason ?? '';
+    case 'PaymentPlanSigned':
+      return t('timeline_d_plan_signed', { amount: money(d.amount) });
     case 'PromiseMade':
       return t('timeline_d_promise', { amount: money(d.amount), date: dates.day(d.dueDate) });
     case 'PromiseSettled':

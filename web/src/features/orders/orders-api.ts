@@ -80,6 +80,24 @@ export const ordersApi = api.injectEndpoints({
       }),
       invalidatesTags: (_result, _error, { orderId }) => [{ type: 'Order', id: orderId }, 'Progress'],
     }),
+    /** `/loan/requestPaymentPlan` (issue 53): the borrower asks, saying why; 10004 without a reason. */
+    requestPaymentPlan: build.mutation<null, { orderId: string; reason: string; idempotencyKey: string }>({
+      query: ({ orderId, reason, idempotencyKey }) => ({
+        url: 'jackey/loan/requestPaymentPlan',
+        body: { loanOrderId: orderId, reason },
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      invalidatesTags: (_result, _error, { orderId }) => [{ type: 'Order', id: orderId }],
+    }),
+    /** `/loan/signPaymentPlan`: the approved plan, signed as shown (`acceptedTotal`) with the signature on file. */
+    signPaymentPlan: build.mutation<null, { orderId: string; acceptedTotal: string; idempotencyKey: string }>({
+      query: ({ orderId, acceptedTotal, idempotencyKey }) => ({
+        url: 'jackey/loan/signPaymentPlan',
+        body: { loanOrderId: orderId, acceptedTotal },
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      invalidatesTags: (_result, _error, { orderId }) => [{ type: 'Order', id: orderId }, 'Progress'],
+    }),
     /** `/user/withdrawPin` the first time (no SMS code needed until a PIN exists). */
     setWithdrawPin: build.mutation<null, string>({
       query: (pin) => ({ url: 'jackey/user/withdrawPin', body: { pin } }),
@@ -107,6 +125,8 @@ export const {
   useExtendMutation,
   useExtensionQuoteQuery,
   usePromiseToPayMutation,
+  useRequestPaymentPlanMutation,
+  useSignPaymentPlanMutation,
   useReceiptsQuery,
   useResubmitOrderMutation,
   useSetWithdrawPinMutation,

@@ -93,7 +93,7 @@ describe.each([
   ['the inbox', 'Filipino', inboxEn as Strings, inboxFil as Strings, []],
   ['the questionnaire', 'Chinese', questionEn as Strings, questionZh as Strings, []],
   ['the late loan panel', 'Chinese', lateEn as Strings, lateZh as Strings, []],
-  ['the late loan panel', 'Filipino', lateEn as Strings, lateFil as Strings, []],
+  ['the late loan panel', 'Filipino', lateEn as Strings, lateFil as Strings, ['late_plan_line']],
   ['the questionnaire', 'Filipino', questionEn as Strings, questionFil as Strings, []],
 ])('translations of %s into %s', (_app, _language, english, other, same) => {
   it('has exactly the English keys', () => {
