@@ -4,10 +4,13 @@
 // Carl's payout, when Carl's loan is 180 days past due, Ben's 16 and Ana's 10. The console's collections queue lists
 // both, most days past due first; a call logged at 22:30 on Ana's loan is refused by
 // the fair-collection guard (50001) and kept in her record, the same call on Ben's is
-// logged; Ana sees on her order how late it is and promises to pay, which her
+// logged; Ben asks for a payment plan in the app, one officer proposes it, the
+// same officer cannot approve it, a second does, and Ben signs it and owes exactly
+// its total; Ana sees on her order how late it is and promises to pay, which her
 // record then shows. Two officers charge Carl's loan off; a bank transfer an officer
-// records afterwards shows as a recovery. Photographed at 390×844 (detail-late*.png in en, zh, fil) and
-// 1280×800 (admin/collections*.png, admin/collection-*.png in en and zh).
+// records afterwards shows as a recovery. Photographed at 390×844 (detail-late*.png,
+// detail-plan*.png in en, zh, fil) and 1280×800 (admin/collections*.png,
+// admin/collection-*.png in en and zh).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -114,8 +117,8 @@ describe('collections', () => {
     // 164 days later Ben draws his, six days after him Ana.
     await server.stop();
     server = await startApiAt(dir, port, new Date(start + 164 * DAY));
+    // Ben keeps his phone: he asks for a payment plan later.
     const ben = await borrowerWithLoan('Ben Santos', 'col-b');
-    await ben.context.close();
     await server.stop();
     server = await startApiAt(dir, port, new Date(start + 170 * DAY));
     const ana = await borrowerWithLoan('Ana Reyes', 'col-a');
@@ -166,6 +169,52 @@ describe('collections', () => {
     await page.getByTestId('record-entry').filter({ hasText: 'Call with Borrower: No answer' }).waitFor();
     await shot(page, 'admin/collection-logged');
 
+    // Ben, on his phone, asks for a payment plan; nothing is asked of him to do so.
+    await ben.page.clock.setFixedTime(now);
+    await ben.page.goto(`/detail/${ben.orderId}`);
+    const planPanel = ben.page.getByTestId('payment-plan');
+    await planPanel.getByRole('textbox', { name: 'Why the payments are hard right now' }).fill('I lost my job last month');
+    await planPanel.getByRole('button', { name: 'Ask for a payment plan' }).click();
+    await planPanel.getByText('You asked for a payment plan.').waitFor();
+
+    // One officer proposes four weekly installments from a week after today ...
+    const firstDue = new Date(now.getTime() + 7 * DAY).toISOString().slice(0, 10);
+    await page.reload();
+    const planSection = page.getByTestId('plan-section');
+    await planSection.getByTestId('plan-requested').waitFor();
+    const planForm = planSection.getByTestId('plan-form');
+    await planForm.getByRole('textbox', { name: 'First due on' }).fill(firstDue);
+    await planForm.getByRole('textbox', { name: 'Reason' }).fill('job loss; can pay weekly');
+    await planForm.getByRole('button', { name: 'Propose the plan' }).click();
+    await planSection.getByTestId('plan-proposed').getByText('Proposed: another officer must approve it.').waitFor();
+    // ... cannot approve it themself (four eyes) ...
+    await planSection.getByRole('button', { name: 'Approve the plan' }).click();
+    await planSection.getByTestId('admin-action-error').getByText(/Another staff member must approve/).waitFor();
+    await shotBoth(page, 'admin/collection-plan', () => planSection.getByTestId('plan-proposed').waitFor());
+    // ... and a second officer approves it.
+    const second = await officer(SECOND_OFFICER);
+    await second.page.getByRole('link', { name: 'Collections', exact: true }).click();
+    await second.page.getByTestId('collection-row').filter({ hasText: 'Ben Santos' }).getByRole('link').click();
+    await second.page.getByRole('button', { name: 'Approve the plan' }).click();
+    await second.page.getByText("Approved: waiting for the borrower's signature.").waitFor();
+
+    // Ben sees the plan, its days and its total, and signs it; he then owes exactly it.
+    await ben.page.reload();
+    const offer = ben.page.getByTestId('plan-offer');
+    await offer.waitFor();
+    assert.equal(await offer.getByRole('listitem').count(), 4);
+    const planTotal = (await offer.getByText(/You will owe in all/).innerText()).match(/₱[\d,]+\.\d\d/)[0];
+    for (const language of ['zh', 'fil', 'en']) {
+      await ben.page.evaluate((l) => localStorage.setItem('language', l), language);
+      await ben.page.reload();
+      await offer.scrollIntoViewIfNeeded();
+      await shot(ben.page, language === 'en' ? 'detail-plan' : `detail-plan-${language}`);
+    }
+    await offer.getByRole('button', { name: 'Sign the payment plan' }).click();
+    await ben.page.getByText('Done: your new payments are set.').waitFor();
+    await eventually(async () => assert.equal(await ben.page.getByTestId('order-balance').innerText(), planTotal));
+    await ben.context.close();
+
     // Ana, on her phone (its clock at the api's day), sees how late her loan is and
     // promises to pay; nothing is asked of her to do so.
     await ana.page.clock.setFixedTime(now);
@@ -212,7 +261,6 @@ describe('collections', () => {
       await form.getByText(expected).waitFor();
     };
     await chargeOff(page, 'Proposed: another officer must confirm it.');
-    const second = await officer(SECOND_OFFICER);
     await chargeOff(second.page, 'Done.');
     await second.page.getByTestId('record-charged-off').getByText('Yes').waitFor();
     await second.page.getByTestId('record-entry').filter({ hasText: 'Charged off:' }).waitFor();
