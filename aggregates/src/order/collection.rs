@@ -103,9 +103,36 @@ pub struct Collection {
     /// The payment plan proposed and not yet signed.
     #[serde(default)]
     pub plan: Option<super::payment_plan::PaymentPlan>,
-    /// Payment plans signed.
+    /// The changes to the loan the borrower signed after the payout, oldest first:
+    /// the contract prints them (issue 53).
     #[serde(default)]
-    pub plans_signed: u32,
+    pub amendments: Vec<Amendment>,
+}
+
+/// A change to a disbursed loan the borrower signed ([`Collection::amendments`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Amendment {
+    /// An extension of the repayment period (`TermExtended`).
+    Extension {
+        /// When it was signed.
+        signed_at: DateTime<Utc>,
+        /// Days every installment still owed moved by.
+        days: u32,
+        /// The interest for them, added to what is owed.
+        extra_interest: Decimal,
+    },
+    /// A payment plan (`PaymentPlanSigned`).
+    PaymentPlan {
+        /// When it was signed.
+        signed_at: DateTime<Utc>,
+        /// Its installments.
+        installments: u32,
+        /// What it asks for in all.
+        total: Decimal,
+        /// Overdue fees it waived.
+        fees_waived: Decimal,
+    },
 }
 
 /// A contact an officer logs (`OrderCommand::LogContact`).

@@ -224,6 +224,13 @@ impl Order {
     ) {
         self.collection.extensions += 1;
         self.collection.extension_interest += extra_interest;
+        self.collection
+            .amendments
+            .push(super::collection::Amendment::Extension {
+                signed_at: at,
+                days,
+                extra_interest,
+            });
         let Some(loan) = &mut self.loan else {
             return;
         };

@@ -44,7 +44,7 @@ pub use aggregate::{Order, PaymentSession, PayoutAttempt, Refusal, Resubmission,
 pub use application::{quote, Quote};
 pub use charge_off::{ChargeOff, FourEyesProposal};
 pub use collection::{
-    contact_refusal, Collection, Contact, Promise, PromiseMaker, MAX_PROMISE_DAYS,
+    contact_refusal, Amendment, Collection, Contact, Promise, PromiseMaker, MAX_PROMISE_DAYS,
 };
 pub use commands::{
     OrderCommand, RepaymentSource, MANUAL_FOUR_EYES_ABOVE, OFFER_EXPIRY_GRACE_MINUTES,

@@ -25,6 +25,7 @@
 //! a payoff still counts them ([`Loan::replace_schedule`]).
 
 use super::aggregate::Order;
+use super::collection::Amendment;
 use super::errors::OrderError;
 use super::events::OrderEvent;
 use super::loan::Loan;
@@ -327,10 +328,20 @@ impl Order {
                     plan.approved_by = Some(officer_id);
                 }
             }
-            OrderEvent::PaymentPlanSigned { installments, .. } => {
+            OrderEvent::PaymentPlanSigned {
+                installments,
+                fees_waived,
+                at,
+                ..
+            } => {
                 collection.plan = None;
                 collection.plan_requested = false;
-                collection.plans_signed += 1;
+                collection.amendments.push(Amendment::PaymentPlan {
+                    signed_at: at,
+                    installments: u32::try_from(installments.len()).unwrap_or(u32::MAX),
+                    total: installments.iter().map(|i| i.amount + i.fee).sum(),
+                    fees_waived,
+                });
                 if let Some(loan) = &mut self.loan {
                     loan.replace_schedule(&installments);
                 }

@@ -187,6 +187,9 @@ pub async fn contract(state: &AppState, request: DocumentRequest) -> Result<Resp
         schedule: loan
             .schedule
             .iter()
+            // What a payment plan replaced before anything was paid on it is not
+            // owed: the plan's installments follow.
+            .filter(|i| !(i.replaced && i.paid.is_zero()))
             .map(|i| DueInstallment {
                 period: i.period,
                 due_date: i.due_date,
@@ -201,6 +204,7 @@ pub async fn contract(state: &AppState, request: DocumentRequest) -> Result<Resp
         signed,
         signature_png,
         paid_out,
+        amendments: order.collection.amendments.clone(),
         header,
     };
     let file_name = format!("contract-{}.pdf", facts.header.order_no);

@@ -22,6 +22,7 @@ pub mod text;
 use std::path::Path;
 use std::sync::Arc;
 
+use aggregates::order::Amendment;
 use aggregates::pricing::{Disclosure, Lender};
 use chrono::{DateTime, NaiveDate, Utc};
 use projections::read_models::receipts::{Channel, Receipt, ReceiptKind, RefundStatus};
@@ -230,6 +231,9 @@ pub struct ContractFacts {
     pub signature_png: Option<Vec<u8>>,
     /// The loan as paid out, once it was.
     pub paid_out: Option<PaidOut>,
+    /// Changes the borrower signed after the payout (extensions, payment plans),
+    /// oldest first.
+    pub amendments: Vec<Amendment>,
 }
 
 /// The facts of a receipt.
@@ -395,6 +399,9 @@ impl Documents {
         if let Some(paid) = &facts.paid_out {
             paid_out_section(&mut doc, t, h, paid, &columns, &money);
         }
+        if !facts.amendments.is_empty() {
+            amendments_section(&mut doc, t, h, &facts.amendments, &money);
+        }
         signature_section(&mut doc, t, facts);
 
         doc.finish(&format!("{} {}", t.contract_title, h.order_no), lang.tag())
@@ -470,6 +477,43 @@ fn paid_out_section(
         })
         .collect();
     doc.table(columns, &rows);
+}
+
+/// The changes signed after the payout, one line each (issue 53): the schedule above
+/// already shows their effect.
+fn amendments_section(
+    doc: &mut Layout<'_>,
+    t: &Texts,
+    h: &Header,
+    amendments: &[Amendment],
+    money: &dyn Fn(Decimal) -> String,
+) {
+    doc.heading(t.amendments);
+    for amendment in amendments {
+        let line = match amendment {
+            Amendment::Extension {
+                signed_at,
+                days,
+                extra_interest,
+            } => t
+                .amendment_extension
+                .replace("{time}", &h.local(*signed_at))
+                .replace("{n}", &days.to_string())
+                .replace("{amount}", &money(*extra_interest)),
+            Amendment::PaymentPlan {
+                signed_at,
+                installments,
+                total,
+                fees_waived,
+            } => t
+                .amendment_plan
+                .replace("{time}", &h.local(*signed_at))
+                .replace("{n}", &installments.to_string())
+                .replace("{amount}", &money(*total))
+                .replace("{fees}", &money(*fees_waived)),
+        };
+        doc.paragraph(&line, BODY, false);
+    }
 }
 
 /// The contract's signature: the image (or a line saying there is none), who signed,

@@ -66,6 +66,9 @@ texts! {
     schedule: "Repayment schedule", "还款计划", "Iskedyul ng pagbabayad";
     paid_out: "Loan as paid out", "实际放款", "Ang loan gaya ng naipadala";
     paid_out_on: "Paid out on", "放款时间", "Naipadala noong";
+    amendments: "Changes signed after the payout", "放款后签署的变更", "Mga pagbabagong nilagdaan matapos ang payout";
+    amendment_extension: "{time}: repayment period extended by {n} days; interest for them {amount} added to what is owed.", "{time}：还款期延长 {n} 天；这些天的利息 {amount} 计入欠款。", "{time}: pinahaba nang {n} araw ang panahon ng pagbabayad; idinagdag sa utang ang interes para rito na {amount}.";
+    amendment_plan: "{time}: payment plan of {n} installments, {amount} in all, replacing the payments then due; overdue fees waived {fees}.", "{time}：还款计划共 {n} 期，合计 {amount}，取代当时未还的各期；减免逾期费用 {fees}。", "{time}: plano ng pagbabayad na {n} hulog, {amount} lahat, kapalit ng mga bayaring dapat noon; tinanggal na multa {fees}.";
     signature: "Signature", "签名", "Lagda";
     signed_at: "Signed at", "签署时间", "Nilagdaan noong";
     no_signature: "No signature image on file.", "无签名图片。", "Walang nakatalang larawan ng lagda.";

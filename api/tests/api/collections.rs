@@ -746,6 +746,20 @@ async fn extension(clock: Arc<FixedClock>, app: TestApp) {
         50003,
     )
     .await;
+    // The contract prints the extension among the changes signed after the payout.
+    let contract = crate::documents::pdf(
+        &app,
+        "/jackey/loan/contractPdf",
+        &borrower,
+        json!({"loanOrderId": order_id}),
+    )
+    .await
+    .unwrap();
+    let text = crate::documents::text_of(&contract)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(text.contains("extended by 7 days"), "{text}");
     let report = projections::verify::verify(&app.state.database)
         .await
         .unwrap();

@@ -11,6 +11,7 @@ use aggregates::services::doubles::{test_now, FixedClock};
 use chrono::Days;
 use serde_json::{json, Value};
 
+use crate::documents::{pdf, text_of};
 use crate::helpers::{futures_join, on_both_stores, TestApp};
 use crate::reminders::{days_pass, disbursed};
 
@@ -230,6 +231,27 @@ async fn payment_plan(clock: Arc<FixedClock>, app: TestApp) {
         .await
         .unwrap();
     assert!(report.is_clean(), "{:?}", report.drifts);
+
+    // The contract prints the plan among the changes signed after the payout, and
+    // the schedule it now has.
+    let contract = pdf(
+        &app,
+        "/jackey/loan/contractPdf",
+        &ana,
+        json!({"loanOrderId": order_id}),
+    )
+    .await
+    .unwrap();
+    let text: String = text_of(&contract)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(text.contains("Changes signed after the payout"), "{text}");
+    assert!(text.contains("payment plan of 4 installments"), "{text}");
+    assert!(
+        text.contains(&day(39)),
+        "the plan's last day is in the schedule: {text}"
+    );
 }
 
 on_both_stores!(
