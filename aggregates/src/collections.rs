@@ -17,6 +17,7 @@
 use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Timelike, Utc, Weekday};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 
 /// Days past due on `today` (the deployment's local date): `today − due_date` of the
 /// oldest installment due before `today` and not paid in full; 0 when none is.
@@ -171,8 +172,12 @@ pub struct ContactRules {
     pub time_zone: Tz,
     /// First and last allowed moment on a working day (inclusive).
     pub working_day: (NaiveTime, NaiveTime),
-    /// First and last allowed moment on a holiday (inclusive); weekends are holidays.
+    /// First and last allowed moment on a holiday (inclusive): weekends and the
+    /// `public_holidays`.
     pub holiday: (NaiveTime, NaiveTime),
+    /// The deployment's public holidays, local dates (configuration
+    /// `public_holidays`; [`ContactRules::with_holidays`]).
+    pub public_holidays: BTreeSet<NaiveDate>,
     /// Above this many days past due the hours do not apply (`PH`: 15); `None`: always.
     pub hours_apply_up_to_dpd: Option<u32>,
     /// The borrower may state that other hours suit them (`PH`).
@@ -208,6 +213,7 @@ impl ContactRules {
             time_zone: chrono_tz::Asia::Manila,
             working_day: hours,
             holiday: hours,
+            public_holidays: BTreeSet::new(),
             hours_apply_up_to_dpd: Some(15),
             borrower_may_waive_hours: true,
             once_a_day: false,
@@ -221,10 +227,18 @@ impl ContactRules {
             time_zone: chrono_tz::Asia::Bangkok,
             working_day: (time(8, 0), time(20, 0)),
             holiday: (time(8, 0), time(18, 0)),
+            public_holidays: BTreeSet::new(),
             hours_apply_up_to_dpd: None,
             borrower_may_waive_hours: false,
             once_a_day: true,
         }
+    }
+
+    /// These rules with `days` (local dates) kept as public holidays: their hours
+    /// are the holiday's (`TH`: 08:00–18:00).
+    pub fn with_holidays(mut self, days: impl IntoIterator<Item = NaiveDate>) -> Self {
+        self.public_holidays.extend(days);
+        self
     }
 
     /// The local date of `at`.
@@ -236,6 +250,7 @@ impl ContactRules {
     fn window(&self, day: NaiveDate) -> (NaiveTime, NaiveTime) {
         match day.weekday() {
             Weekday::Sat | Weekday::Sun => self.holiday,
+            _ if self.public_holidays.contains(&day) => self.holiday,
             _ => self.working_day,
         }
     }
@@ -421,6 +436,28 @@ mod tests {
             rules.check(ContactPerson::Guarantor, noon, 3, false, None),
             Ok(())
         );
+    }
+
+    #[test]
+    fn th_public_holidays_keep_the_holiday_hours() {
+        // Monday 2026-12-07 is a working day; as a public holiday (Bank of Thailand
+        // rule: 08:00–18:00 on holidays) 19:30 is outside the hours.
+        let borrower = ContactPerson::Borrower;
+        let at = bangkok(2026, 12, 7, 19, 30);
+        assert_eq!(
+            ContactRules::th().check(borrower, at, 3, false, None),
+            Ok(())
+        );
+        let holiday =
+            ContactRules::th().with_holidays([NaiveDate::from_ymd_opt(2026, 12, 7).unwrap()]);
+        assert_eq!(
+            holiday.check(borrower, at, 3, false, None),
+            Err(ContactBreach::Hours {
+                window: "08:00–18:00".to_string(),
+            })
+        );
+        // A message due then waits for the next working day's 08:00.
+        assert_eq!(holiday.next_allowed(at), bangkok(2026, 12, 8, 8, 0));
     }
 
     #[test]

@@ -49,6 +49,11 @@ pub trait ProductCatalogue: Send + Sync {
     fn delinquency_buckets(&self) -> crate::collections::Buckets {
         crate::collections::Buckets::default()
     }
+    /// The deployment's public holidays, local dates: the contact hours keep the
+    /// holiday's window on them (P15; `TH` 08:00–18:00). None by default.
+    fn public_holidays(&self) -> Vec<chrono::NaiveDate> {
+        Vec::new()
+    }
 }
 
 /// Deployment reference data the User aggregate validates against.

@@ -355,7 +355,10 @@ impl Order {
                 return Err(InvalidInput::new("nextActionOn", "must not be in the past").into());
             }
         }
-        let rules = services.compliance.contact_rules();
+        let rules = services
+            .compliance
+            .contact_rules()
+            .with_holidays(services.catalogue.public_holidays());
         let days_past_due = self.days_past_due(now.date_naive());
         let checked = rules.check(
             contact.person,

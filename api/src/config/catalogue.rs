@@ -77,6 +77,9 @@ impl ProductCatalogue for Configured {
     fn delinquency_buckets(&self) -> aggregates::collections::Buckets {
         self.config.delinquency_buckets.clone()
     }
+    fn public_holidays(&self) -> Vec<chrono::NaiveDate> {
+        self.config.public_holidays.clone()
+    }
 }
 
 impl ReferenceData for Configured {

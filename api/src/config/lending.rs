@@ -221,6 +221,11 @@ pub struct LendingConfig {
     /// Days past due from which a loan may be charged off (issue 53; default 180).
     #[serde(default = "charge_off_after_days")]
     pub charge_off_after_days: u32,
+    /// The deployment's public holidays, local dates YYYY-MM-DD (P15): contacts and
+    /// system messages keep the holiday hours on them (`TH`: 08:00–18:00, as on
+    /// weekends). Default none.
+    #[serde(default)]
+    pub public_holidays: Vec<chrono::NaiveDate>,
     /// Whether registration needs an invite code (default true).
     #[serde(default = "yes")]
     pub invite_code_required: bool,

@@ -340,7 +340,8 @@ pub async fn queue_within_hours(
     message_id: &str,
 ) -> Result<u64, sqlx::Error> {
     let now = state.now();
-    let rules = aggregates::pricing::CompliancePolicy::contact_rules(&state.env.compliance_profile);
+    let rules = aggregates::pricing::CompliancePolicy::contact_rules(&state.env.compliance_profile)
+        .with_holidays(state.config.public_holidays.iter().copied());
     let not_before = rules.next_allowed(now);
     crate::db::sms_outbox::queue_once(&state.database, mobile, body, now, message_id, not_before)
         .await
