@@ -156,9 +156,9 @@ describe('collections', () => {
     const refused = await logCall(page);
     assert.match(refused ?? '', /Not allowed at this hour/);
     await page.getByTestId('record-entry').filter({ hasText: 'Refused: Call outside the contact hours' }).waitFor();
-    // The person list offers only the borrower and a guarantor they named (P15).
+    // The person list offers only the borrower: no guarantor was named (P15).
     const persons = await page.getByRole('combobox', { name: 'Who' }).locator('option').allInnerTexts();
-    assert.deepEqual(persons, ['Borrower', 'Guarantor named by the borrower']);
+    assert.deepEqual(persons, ['Borrower']);
     await shotBoth(page, 'admin/collection-refused', () => page.getByTestId('record-entry').first().waitFor());
 
     // The same call on Ben's loan (16 days late) is logged.

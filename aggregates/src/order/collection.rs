@@ -360,13 +360,17 @@ impl Order {
             .contact_rules()
             .with_holidays(services.catalogue.public_holidays());
         let days_past_due = self.days_past_due(now.date_naive());
-        let checked = rules.check(
-            contact.person,
-            now,
-            days_past_due,
-            self.collection.any_hours,
-            self.collection.last_contact_on,
-        );
+        let checked = if self.contactable_persons().contains(&contact.person) {
+            rules.check(
+                contact.person,
+                now,
+                days_past_due,
+                self.collection.any_hours,
+                self.collection.last_contact_on,
+            )
+        } else {
+            Err(ContactBreach::Person)
+        };
         match checked {
             Ok(()) => {
                 let event = OrderEvent::ContactLogged {
@@ -396,6 +400,14 @@ impl Order {
             }
         }
         Ok(())
+    }
+
+    /// Who may be contacted about this loan's debt (P15): the borrower, and a guarantor
+    /// or co-maker only when the borrower named one under a product that has them.
+    /// No product has one yet, so the borrower alone; a contact logged with anyone
+    /// else is refused (50002) and recorded.
+    pub fn contactable_persons(&self) -> Vec<ContactPerson> {
+        vec![ContactPerson::Borrower]
     }
 
     /// `AssignCollector`: the loan's collector (`None` unassigns); a repeat is a no-op.

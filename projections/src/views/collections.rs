@@ -137,6 +137,9 @@ pub struct CollectionRecord {
     pub waiver_four_eyes_above: String,
     /// The lender's collection texts an officer may send (P15): id and English text.
     pub templates: Vec<TemplateView>,
+    /// Who may be contacted about the debt (P15): the borrower, and a guarantor only
+    /// when one was named; the contact form offers only these.
+    pub persons: Vec<aggregates::collections::ContactPerson>,
     /// Overdue fees unpaid (the most a payment plan may waive): money.
     pub fees_unpaid: String,
     /// The borrower asked for a payment plan and none was signed since.

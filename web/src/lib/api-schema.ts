@@ -2252,6 +2252,11 @@ export interface components {
             feesUnpaid: string;
             /** @description The order id. */
             orderId: string;
+            /**
+             * @description Who may be contacted about the debt (P15): the borrower, and a guarantor only
+             *     when one was named; the contact form offers only these.
+             */
+            persons: components["schemas"]["ContactPerson"][];
             plan: null | components["schemas"]["PlanView"];
             /** @description The borrower asked for a payment plan and none was signed since. */
             planRequested: boolean;
@@ -2726,6 +2731,11 @@ export interface components {
                 feesUnpaid: string;
                 /** @description The order id. */
                 orderId: string;
+                /**
+                 * @description Who may be contacted about the debt (P15): the borrower, and a guarantor only
+                 *     when one was named; the contact form offers only these.
+                 */
+                persons: components["schemas"]["ContactPerson"][];
                 plan: null | components["schemas"]["PlanView"];
                 /** @description The borrower asked for a payment plan and none was signed since. */
                 planRequested: boolean;

@@ -175,7 +175,18 @@ fn a_contact_at_22_30_is_allowed_when_the_borrower_chose_other_hours_p15() {
 
 #[test]
 fn an_emergency_contact_is_never_contacted_about_the_debt_p15() {
-    for person in [ContactPerson::EmergencyContact, ContactPerson::Other] {
+    // A guarantor only when the borrower named one under a product that has them: no
+    // product has one, so the borrower alone.
+    assert_eq!(
+        fold(overdue_marks(2)).contactable_persons(),
+        vec![ContactPerson::Borrower]
+    );
+    let persons = [
+        ContactPerson::EmergencyContact,
+        ContactPerson::Other,
+        ContactPerson::Guarantor,
+    ];
+    for person in persons {
         let events = run(
             test_at(manila(40, 12, 0)),
             overdue_marks(2),

@@ -152,6 +152,7 @@ pub(super) async fn collection_record(
                 text: texts.get("en").cloned().unwrap_or_default(),
             })
             .collect(),
+        persons: order.contactable_persons(),
         fees_unpaid: money_text(order.waivable(WaiverKind::Fees)),
         plan_requested: order.collection.plan_requested,
         plan: order.collection.plan.as_ref().map(plan_view),

@@ -137,7 +137,7 @@ export type CollectionAction =
       action: 'contact';
       orderId: string;
       channel: 'call' | 'sms' | 'email' | 'visit';
-      person: 'borrower' | 'guarantor';
+      person: 'borrower' | 'guarantor' | 'emergency_contact' | 'other';
       outcome: 'reached' | 'no_answer' | 'hardship' | 'disputed' | 'wrong_number';
       note: string;
       nextActionOn?: string;

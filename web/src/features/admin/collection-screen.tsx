@@ -2,8 +2,9 @@
  * `/admin/collections/:orderId`: a late loan's collection record (issue 53). Its
  * days past due and bucket, whether the borrower chose other contact hours, and
  * every contact, refused contact, assignment, promise to pay, payment plan and
- * bucket move, newest first. Forms: log a contact (only the borrower or a named guarantor can
- * be chosen: emergency contacts are never contacted about a debt, P15), take a
+ * bucket move, newest first. Forms: log a contact (only the persons the record
+ * names can be chosen: the borrower, and a guarantor only when one was named;
+ * emergency contacts are never contacted about a debt, P15), take a
  * promise to pay, assign the loan to oneself. The server's fair-collection guard
  * decides: a contact outside the hours is refused (50001) and kept in the record.
  */
@@ -23,7 +24,6 @@ import { useAdminSession } from './admin-session';
 import { ActionDone, ActionError, BackLink, KeyValues, PageHeader, PageNotLoaded, Section, TextField } from './admin-ui';
 
 const CHANNELS = ['call', 'sms', 'email', 'visit'] as const;
-const PERSONS = ['borrower', 'guarantor'] as const;
 const OUTCOMES = ['reached', 'no_answer', 'hardship', 'disputed', 'wrong_number'] as const;
 
 /** A select with its label above, its options' labels from `label`. */
@@ -65,11 +65,22 @@ function useCollectionAction() {
   return { run, isLoading };
 }
 
-function ContactForm({ orderId, templates }: { orderId: string; templates: CollectionRecord['templates'] }) {
+type Person = CollectionRecord['persons'][number];
+
+function ContactForm({
+  orderId,
+  templates,
+  persons,
+}: {
+  orderId: string;
+  templates: CollectionRecord['templates'];
+  /** Who may be contacted about the debt (the server decides: P15). */
+  persons: Person[];
+}) {
   const { t } = useTranslation();
   const { run, isLoading } = useCollectionAction();
   const [channel, setChannel] = useState<(typeof CHANNELS)[number]>('call');
-  const [person, setPerson] = useState<(typeof PERSONS)[number]>('borrower');
+  const [person, setPerson] = useState<Person>(persons[0] ?? 'borrower');
   const [outcome, setOutcome] = useState<(typeof OUTCOMES)[number]>('reached');
   const [note, setNote] = useState('');
   const [next, setNext] = useState('');
@@ -99,7 +110,7 @@ function ContactForm({ orderId, templates }: { orderId: string; templates: Colle
   return (
     <form className="admin-form" onSubmit={submit} data-testid="contact-form">
       <Choice name={t('admin_contact_channel')} value={channel} options={CHANNELS} label={(c) => t(`admin_channel_${c}`)} onChange={setChannel} />
-      <Choice name={t('admin_contact_person')} value={person} options={PERSONS} label={(p) => t(`admin_person_${p}`)} onChange={setPerson} />
+      <Choice name={t('admin_contact_person')} value={person} options={persons} label={(p) => t(`admin_person_${p}`)} onChange={setPerson} />
       {sms && (
         <>
           <Choice
@@ -325,7 +336,7 @@ export function CollectionScreen() {
       />
       <div className="admin-columns">
         <Section title={t('admin_contact_title')}>
-          <ContactForm orderId={orderId} templates={data.templates} />
+          <ContactForm orderId={orderId} templates={data.templates} persons={data.persons} />
         </Section>
         <div className="admin-columns__side">
           <Section title={t('admin_promise_title')}>
