@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 
 use crate::helpers::{futures_join, on_both_stores, TestApp};
 use crate::reminders::{days_pass, disbursed, pay};
+use projections::consumer::Workflow;
 
 /// 22:30 in Manila on the UTC day `day` days after the payout (14:30 UTC).
 fn manila_2230(day: u64) -> DateTime<Utc> {
@@ -581,6 +582,24 @@ async fn collection_texts(clock: Arc<FixedClock>, app: TestApp) {
         .unwrap();
     let morning = manila_2230(17) + chrono::Duration::hours(7) + chrono::Duration::minutes(30);
     assert_eq!(held, projections::projection::time_text(morning));
+
+    // The workflow's step repeated, as after a crash before its checkpoint: the
+    // borrower is still texted once.
+    let worker = api::workflows::reminders::ReminderWorker::new(app.state.clone());
+    let log = projections::store::EventLog::new(&app.state.database)
+        .read_after(projections::store::LogPosition::START, 10_000)
+        .await
+        .unwrap();
+    for event in log.iter().filter(|e| worker.reacts_to(e)) {
+        worker.react(event).await.unwrap();
+    }
+    let texts = app
+        .scalar(
+            "select cast(count(*) as text) from sms_outbox where message_id like $1",
+            &like,
+        )
+        .await;
+    assert_eq!(texts.as_deref(), Some("1"));
 }
 
 on_both_stores!(
