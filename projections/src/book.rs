@@ -50,7 +50,7 @@ pub async fn delinquency_as_of(
             charged_off_outstanding += owed;
             continue;
         }
-        let bucket = buckets.bucket(order.days_past_due(as_of.date_naive()));
+        let bucket = buckets.bucket(order.days_past_due(order.day_of(as_of)));
         if let Some(index) = names.iter().position(|name| *name == bucket) {
             lines[index].0 += 1;
             lines[index].1 += owed;

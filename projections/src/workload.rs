@@ -516,7 +516,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
             let owed = order
                 .loan
                 .as_ref()
-                .map(|l| l.payoff(journey.now().date_naive()).amount)
+                .map(|l| l.payoff(order.day_of(journey.now())).amount)
                 .unwrap_or_default()
                 - schedule.iter().map(|(_, a)| *a).sum::<Decimal>();
             if owed <= Decimal::ZERO {

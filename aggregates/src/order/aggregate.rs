@@ -15,7 +15,7 @@ use crate::services::OrderServices;
 use crate::types::{
     check_length, BankAccount, ImageRef, InvalidInput, ResubmissionItem, MAX_NOTE_CHARS,
 };
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use cqrs_es::event_sink::EventSink;
 use cqrs_es::Aggregate;
 use rust_decimal::Decimal;
@@ -191,6 +191,14 @@ impl Order {
         self.id.map(|_| ()).ok_or(OrderError::NotFound)
     }
 
+    /// The loan's day of the moment `at` ([`LoanTerms::day_of`]): the profile's local
+    /// day; UTC before terms exist.
+    pub fn day_of(&self, at: DateTime<Utc>) -> NaiveDate {
+        self.terms
+            .as_ref()
+            .map_or_else(|| at.date_naive(), |terms| terms.day_of(at))
+    }
+
     pub(super) fn wrong_status(&self, action: &'static str) -> OrderError {
         OrderError::WrongStatus {
             status: self.status.code(),
@@ -231,7 +239,7 @@ impl Order {
     /// What closes the loan at `now` (P12): zero unless disbursed.
     pub fn payoff_at(&self, now: DateTime<Utc>) -> Decimal {
         match (&self.loan, self.status) {
-            (Some(loan), OrderStatus::Disbursed) => loan.payoff(now.date_naive()).amount,
+            (Some(loan), OrderStatus::Disbursed) => loan.payoff(self.day_of(now)).amount,
             _ => Decimal::ZERO,
         }
     }

@@ -47,7 +47,9 @@ pub fn quote(
     if !product.enabled {
         return Err(OrderError::ProductDisabled);
     }
-    let terms = product.terms_for(period_days)?;
+    let mut terms = product.terms_for(period_days)?;
+    // The loan's days are the profile's local days (issue 53).
+    terms.time_zone = Some(services.compliance.contact_rules().time_zone);
     product.check_amount(amount)?;
     // P5: checked again at apply, whatever the configuration says.
     services

@@ -59,7 +59,7 @@ impl Order {
             return Err(self.wrong_status("charge off"));
         }
         Self::required_reason(&reason)?;
-        let days_past_due = self.days_past_due(now.date_naive());
+        let days_past_due = self.days_past_due(self.day_of(now));
         if days_past_due < threshold {
             return Err(OrderError::ChargeOffTooEarly {
                 days_past_due,

@@ -15,7 +15,8 @@
 //!   payments that arrived by its date cover it, and broken the day after its date
 //!   otherwise; promising costs nothing and changes nothing owed (P16).
 //!
-//! Days are UTC days, like the schedule's due dates (`Installment::due_date`); only
+//! Days are the loan's local days (`LoanTerms::day_of`: the profile's zone, Asia/Manila
+//! for `PH`), like the schedule's due dates (`Installment::due_date`); only
 //! the contact hours are read on the borrower's local clock.
 
 use super::aggregate::Order;
@@ -54,7 +55,7 @@ pub enum PromiseMaker {
 pub struct Promise {
     /// Amount promised.
     pub amount: Decimal,
-    /// Paid by the end of this day (UTC).
+    /// Paid by the end of this day (the loan's local day).
     pub date: NaiveDate,
     /// Who made it.
     pub by: PromiseMaker,
@@ -157,7 +158,7 @@ pub struct Contact {
 }
 
 impl Order {
-    /// Days past due on `today` (UTC day): see [`collections::days_past_due`]; 0 unless
+    /// Days past due on `today` (the loan's local day): see [`collections::days_past_due`]; 0 unless
     /// disbursed.
     pub fn days_past_due(&self, today: NaiveDate) -> u32 {
         match (&self.loan, self.status) {
@@ -216,7 +217,7 @@ impl Order {
         if self.status != OrderStatus::Disbursed && self.status != OrderStatus::Repaid {
             return Ok(());
         }
-        let today = now.date_naive();
+        let today = self.day_of(now);
         let days_past_due = self.days_past_due(today);
         let buckets = services.catalogue.delinquency_buckets();
         let bucket = buckets.bucket(days_past_due);
@@ -351,7 +352,7 @@ impl Order {
             (_, None) => {}
         }
         if let Some(day) = contact.next_action_on {
-            if day < now.date_naive() {
+            if day < self.day_of(now) {
                 return Err(InvalidInput::new("nextActionOn", "must not be in the past").into());
             }
         }
@@ -359,7 +360,7 @@ impl Order {
             .compliance
             .contact_rules()
             .with_holidays(services.catalogue.public_holidays());
-        let days_past_due = self.days_past_due(now.date_naive());
+        let days_past_due = self.days_past_due(self.day_of(now));
         let checked = if self.contactable_persons().contains(&contact.person) {
             rules.check(
                 contact.person,
@@ -464,7 +465,7 @@ impl Order {
         if self.status != OrderStatus::Disbursed {
             return Err(self.wrong_status("promise to pay on"));
         }
-        let today = now.date_naive();
+        let today = self.day_of(now);
         let invalid = |why: String| Err(OrderError::InvalidPromise { why });
         if let Some(open) = &self.collection.promise {
             return invalid(format!(
@@ -537,8 +538,9 @@ impl Order {
 
     /// Counts a repayment that arrived at `at` towards the open promise.
     pub(super) fn credit_promise(&mut self, amount: Decimal, at: DateTime<Utc>) {
+        let day = self.day_of(at);
         if let Some(promise) = &mut self.collection.promise {
-            if at >= promise.made_at && at.date_naive() <= promise.date {
+            if at >= promise.made_at && day <= promise.date {
                 promise.paid += amount;
             }
         }

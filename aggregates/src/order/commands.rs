@@ -267,7 +267,7 @@ pub enum OrderCommand {
         /// True: any hour.
         any_hours: bool,
     },
-    /// A promise to pay `amount` by the end of `date` (UTC day), made by the borrower
+    /// A promise to pay `amount` by the end of `date` (the loan's local day), made by the borrower
     /// or taken by an officer; 50004 when not valid.
     PromiseToPay {
         /// Amount promised.
@@ -279,7 +279,7 @@ pub enum OrderCommand {
     },
     /// Scheduler: record the `kind` reminder of installment `period` (PRODUCT.md
     /// 12.5). The order decides at its clock's now: it records `ReminderDue` only when
-    /// the loan is disbursed, the installment is still owed, today (UTC) is the
+    /// the loan is disbursed, the installment is still owed, today (the loan's local day) is the
     /// kind's day ([`ReminderKind::day_for`]) and this reminder was not recorded
     /// before; otherwise nothing happens (a no-op, never an error), so a repeat, a
     /// second process or a payment that arrived in between sends nothing.

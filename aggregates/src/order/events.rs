@@ -327,7 +327,7 @@ pub enum OrderEvent {
         amount: Decimal,
         /// The payment applied late.
         payment_ref: String,
-        /// When the payment arrived: the day after it (UTC) is the first whose
+        /// When the payment arrived: the day after it (the loan's local day) is the first whose
         /// charges are taken back.
         at: DateTime<Utc>,
     },
@@ -339,7 +339,7 @@ pub enum OrderEvent {
         period: u32,
         /// Which reminder.
         kind: ReminderKind,
-        /// The installment's due day (UTC).
+        /// The installment's due day (the loan's local day).
         due_date: NaiveDate,
         /// What the installment still asks for at `at` (amount and fees, minus
         /// payments), two decimals.
@@ -356,7 +356,7 @@ pub enum OrderEvent {
         days_past_due: u32,
         /// The days past due at which it leaves this bucket (`None`: the last one).
         leaves_at: Option<u32>,
-        /// The day (UTC).
+        /// The day (the loan's local day).
         on: NaiveDate,
     },
     /// A collector contacted the borrower about the debt (P15 allowed it).
@@ -419,7 +419,7 @@ pub enum OrderEvent {
     PromiseMade {
         /// Amount promised.
         amount: Decimal,
-        /// The day (UTC) by which it is paid.
+        /// The day (the loan's local day) by which it is paid.
         date: NaiveDate,
         /// Who made it.
         by: PromiseMaker,

@@ -64,7 +64,7 @@ impl Order {
         self.check_extension_cost(extra_interest, compliance)?;
         let loan = self.loan()?;
         let last_owed = loan.last_owed();
-        let paid_on = loan.paid_at.date_naive();
+        let paid_on = loan.paid_on();
         let mut flows = Vec::new();
         let mut schedule = Vec::new();
         for installment in &loan.schedule {
@@ -231,11 +231,11 @@ impl Order {
                 days,
                 extra_interest,
             });
+        let today = self.day_of(at);
         let Some(loan) = &mut self.loan else {
             return;
         };
         loan.extended_days += days;
-        let today = at.date_naive();
         let last_owed = loan.last_owed();
         let moved: Vec<u32> = loan
             .schedule

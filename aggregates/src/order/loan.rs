@@ -33,7 +33,7 @@ impl InstallmentStatus {
 pub struct Installment {
     /// 1-based number.
     pub period: u32,
-    /// Due on this day (UTC): `period` days after the payout day.
+    /// Due on this day (the loan's local day): `period` days after the payout day.
     pub due_date: NaiveDate,
     /// Principal and interest share.
     pub amount: Decimal,
@@ -126,9 +126,10 @@ pub struct Loan {
 }
 
 impl Loan {
-    /// Builds the schedule: installment k is due k days after the payout day.
-    pub fn schedule_for(disclosure: &Disclosure, paid_at: DateTime<Utc>) -> Vec<Installment> {
-        let start = paid_at.date_naive();
+    /// Builds the schedule: installment k is due k days after `paid_on`, the payout's
+    /// day on the loan's calendar ([`LoanTerms::day_of`]).
+    pub fn schedule_for(disclosure: &Disclosure, paid_on: NaiveDate) -> Vec<Installment> {
+        let start = paid_on;
         disclosure
             .schedule
             .iter()
@@ -255,9 +256,14 @@ impl Loan {
             .sum()
     }
 
+    /// The payout's day on the loan's calendar.
+    pub fn paid_on(&self) -> NaiveDate {
+        self.terms.day_of(self.paid_at)
+    }
+
     /// Whole days from the payout day to `today`.
     pub fn days_since_payout(&self, today: NaiveDate) -> i64 {
-        (today - self.paid_at.date_naive()).num_days()
+        (today - self.paid_on()).num_days()
     }
 
     /// What closes the loan on `today` (P12), never more than the schedule asks for.

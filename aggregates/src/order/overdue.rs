@@ -48,7 +48,7 @@ impl Order {
         arrived: DateTime<Utc>,
         payment_ref: &str,
     ) -> Vec<OrderEvent> {
-        let arrived_on = arrived.date_naive();
+        let arrived_on = self.day_of(arrived);
         let Some(loan) = self
             .loan
             .as_ref()
@@ -92,7 +92,7 @@ impl Order {
         if self.collection.charge_off.is_some() {
             return Ok(()); // non-accrual: nothing is added while the loan is off the books
         }
-        let today = now.date_naive();
+        let today = self.day_of(now);
         let schedule = self.loan()?.schedule.clone();
         for installment in schedule {
             if installment.due_date >= today || installment.unpaid().is_zero() {
@@ -174,8 +174,9 @@ impl Order {
                 at,
                 ..
             } => {
+                let arrived_on = self.day_of(at);
                 if let Some(loan) = &mut self.loan {
-                    loan.take_back_overdue(period, from, amount, at.date_naive());
+                    loan.take_back_overdue(period, from, amount, arrived_on);
                 }
             }
             _ => unreachable!("`apply` routes only overdue events here"),

@@ -48,7 +48,7 @@ pub const MAX_PLAN_DAYS: u64 = 365;
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanInstallment {
-    /// Due on this day (UTC).
+    /// Due on this day (the loan's local day).
     pub due_date: NaiveDate,
     /// Principal and interest share.
     pub amount: Decimal,
@@ -196,7 +196,7 @@ impl Order {
         let reason = request.reason.trim().to_string();
         Self::required_reason(&reason)?;
         check_length("reason", &reason, MAX_NOTE_CHARS)?;
-        let installments = self.plan_for(&request, now.date_naive())?;
+        let installments = self.plan_for(&request, self.day_of(now))?;
         if installments.iter().all(|i| (i.amount + i.fee).is_zero()) {
             return Err(self.wrong_status("propose a payment plan for a loan owing nothing on"));
         }
@@ -268,7 +268,7 @@ impl Order {
         if plan
             .installments
             .first()
-            .is_some_and(|i| i.due_date < now.date_naive())
+            .is_some_and(|i| i.due_date < self.day_of(now))
         {
             return Err(InvalidInput::new(
                 "acceptedTotal",

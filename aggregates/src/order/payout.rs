@@ -88,7 +88,7 @@ impl Order {
             .ok_or(OrderError::NotFound)?;
         // P10: principal is the amount paid out; the term starts today.
         let disclosure = disclose(attempt.amount, terms, &lender);
-        let schedule = Loan::schedule_for(&disclosure, now);
+        let schedule = Loan::schedule_for(&disclosure, terms.day_of(now));
         let event = OrderEvent::PayoutSucceeded {
             payout_id,
             released_amount: self.balance,

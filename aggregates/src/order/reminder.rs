@@ -11,7 +11,7 @@
 //!   it done);
 //! - only an installment still owed on a disbursed loan is reminded: one paid between
 //!   the scheduler's look and the command is not;
-//! - each kind has one day, in UTC ([`ReminderKind::day_for`]), and a short window
+//! - each kind has one day, on the loan's local calendar ([`ReminderKind::day_for`]), and a short window
 //!   from that day ([`ReminderKind::window`]): a day the scheduler missed (an outage,
 //!   a deploy across midnight) is made up on the next pass while the window is open,
 //!   so a borrower is not left unreminded of money owed. The windows never overlap,
@@ -61,7 +61,7 @@ impl ReminderKind {
         Self::ALL.into_iter().find(|kind| kind.as_str() == text)
     }
 
-    /// The one day (UTC) this reminder of an installment due on `due_date` is sent:
+    /// The one day (the loan's local day) this reminder of an installment due on `due_date` is sent:
     /// `due_date − 3`, `due_date − 1`, or `due_date + 1` (the first overdue day).
     pub fn day_for(self, due_date: NaiveDate) -> Option<NaiveDate> {
         match self {
@@ -71,7 +71,7 @@ impl ReminderKind {
         }
     }
 
-    /// The first and last day (UTC, inclusive) this reminder may be recorded: its day,
+    /// The first and last day (the loan's local days, inclusive) this reminder may be recorded: its day,
     /// and after it the days until the next kind's day, so a missed day is made up
     /// but never as a stale text. `due − 3 ..= due − 2`, `due − 1 ..= due`, and for the
     /// overdue reminder its day and the [`OVERDUE_CATCH_UP_DAYS`] after it.
@@ -105,7 +105,7 @@ pub const OVERDUE_CATCH_UP_DAYS: u64 = 6;
 impl Order {
     /// `SendReminder`: the `kind` reminder of installment `period` at `now`, when one
     /// is due: the loan is disbursed, the installment exists and is still owed, today
-    /// (UTC) is inside the kind's window ([`ReminderKind::is_open`]: its day, or a
+    /// (the loan's local day) is inside the kind's window ([`ReminderKind::is_open`]: its day, or a
     /// missed day made up soon after), and it was not recorded before. Anything else
     /// records nothing.
     pub(super) async fn send_reminder(
@@ -115,7 +115,7 @@ impl Order {
         sink: &EventSink<Self>,
         now: DateTime<Utc>,
     ) -> Result<(), OrderError> {
-        let Some(installment) = self.reminder_open(period, kind, now.date_naive()) else {
+        let Some(installment) = self.reminder_open(period, kind, self.day_of(now)) else {
             return Ok(());
         };
         let (due_date, owed) = (installment.due_date, installment.unpaid());

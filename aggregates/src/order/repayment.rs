@@ -70,7 +70,7 @@ impl Order {
         // P1 made exact (12.1): the open pages together never exceed the payoff.
         let headroom = (owed - self.open_sessions_total(now)).max(Decimal::ZERO);
         let loan = self.loan()?;
-        let always = [owed, loan.due_on(now.date_naive())];
+        let always = [owed, loan.due_on(self.day_of(now))];
         if check_repayment_amount(amount, &loan.terms, headroom, &always).is_err() {
             // Allowed against the payoff alone: the open pages give way to this one.
             check_repayment_amount(amount, &loan.terms, owed, &always)?;
@@ -347,7 +347,7 @@ impl Order {
         if accepted == owed {
             // P12: what the payoff does not charge is waived, never owed.
             let loan = self.loan()?;
-            let quote = loan.payoff(now.date_naive());
+            let quote = loan.payoff(self.day_of(now));
             let remaining = loan.contractual_outstanding();
             let fees_waived: Decimal = loan.schedule.iter().map(|i| i.unpaid_fee()).sum();
             let waived = remaining;
@@ -399,7 +399,7 @@ impl Order {
         };
         // The page's own amount was allowed when it opened (a payoff or today's
         // installments may exceed the range); so are today's two amounts.
-        let always = [session.amount, owed, loan.due_on(now.date_naive())];
+        let always = [session.amount, owed, loan.due_on(self.day_of(now))];
         if check_repayment_amount(candidate, &loan.terms, owed, &always).is_err() {
             return (
                 Decimal::ZERO,

@@ -11,7 +11,7 @@
 //!   could record anything. The orders projection keeps it beside each order
 //!   (`order_detail`), and a pass visits only the orders whose moment has come.
 
-use chrono::{DateTime, Days, NaiveDate, NaiveTime, Utc};
+use chrono::{DateTime, Days, NaiveDate, Utc};
 
 use super::loan::{Installment, Loan};
 use super::{Order, OrderStatus, ReminderKind};
@@ -25,7 +25,7 @@ impl Order {
         self.offer_expires_at.map(|end| end + grace)
     }
 
-    /// The installment whose `kind` reminder may be recorded on `today` (UTC), if
+    /// The installment whose `kind` reminder may be recorded on `today` (the loan's local day), if
     /// any: the loan is disbursed, installment `period` exists and is still owed,
     /// today is inside the kind's window and its day did not fall before the payout
     /// ([`ReminderKind::is_open`]), and this reminder was not recorded before.
@@ -42,7 +42,7 @@ impl Order {
     }
 
     /// The installment a `kind` reminder of installment `period` would still be true
-    /// of on `today` (UTC), recorded or not: the loan is disbursed, the installment
+    /// of on `today` (the loan's local day), recorded or not: the loan is disbursed, the installment
     /// still owed, and today inside the kind's window and not before the payout
     /// ([`ReminderKind::is_open`]). The SMS of a recorded reminder is sent only while
     /// this holds (`api::reminders`): a text queued late, after the borrower paid or
@@ -58,7 +58,7 @@ impl Order {
         }
         let loan = self.loan.as_ref()?;
         let installment = loan.schedule.iter().find(|i| i.period == period)?;
-        let paid_on = loan.paid_at.date_naive();
+        let paid_on = loan.paid_on();
         let open =
             !installment.unpaid().is_zero() && kind.is_open(installment.due_date, paid_on, today);
         open.then_some(installment)
@@ -85,7 +85,8 @@ impl Order {
     ///
     /// - An approved offer: when it may be expired, [`super::OFFER_EXPIRY_GRACE_MINUTES`]
     ///   after its end (at once if it has no end).
-    /// - A disbursed loan: the start (00:00 UTC) of [`Order::next_scheduled_day`].
+    /// - A disbursed loan: the start (00:00 in the loan's zone) of
+    ///   [`Order::next_scheduled_day`].
     ///
     /// Guarantee (tested against the commands): if one of them would record an event
     /// at `t`, this is `Some` moment ≤ `t`. It may lie in the past (an overdue
@@ -98,13 +99,14 @@ impl Order {
             }
             OrderStatus::Disbursed => {
                 let day = self.next_scheduled_day()?;
-                Some(day.and_time(NaiveTime::MIN).and_utc())
+                let terms = &self.loan.as_ref()?.terms;
+                Some(terms.day_start(day))
             }
             _ => None,
         }
     }
 
-    /// The first day (UTC) on which `AccrueOverdue` or `SendReminder` could record an
+    /// The first day (the loan's local day) on which `AccrueOverdue` or `SendReminder` could record an
     /// event on this disbursed loan as it stands; `None` when neither ever will unless
     /// another event changes it. Never after a day on which either command would
     /// record something (tested day by day, an outage included); it may be earlier.
@@ -117,7 +119,7 @@ impl Order {
             return None;
         }
         let loan = self.loan.as_ref()?;
-        let paid_on = loan.paid_at.date_naive();
+        let paid_on = loan.paid_on();
         let due_date = |period: u32| {
             let installment = loan.schedule.iter().find(|i| i.period == period)?;
             Some(installment.due_date)

@@ -90,6 +90,15 @@ fn disclosure(amount: Decimal, period_days: u32) -> Disclosure {
     disclose(amount, &terms, &demo_lender())
 }
 
+/// The demo product's terms as an application under `PH` records them: the loan's
+/// days are Manila days.
+fn manila_terms(period_days: u32) -> crate::pricing::LoanTerms {
+    crate::pricing::LoanTerms {
+        time_zone: Some(chrono_tz::Asia::Manila),
+        ..demo_product().terms_for(period_days).unwrap()
+    }
+}
+
 fn applied(amount: Decimal, period_days: u32) -> OrderEvent {
     OrderEvent::LoanApplied {
         order_id: order_id(),
@@ -97,7 +106,7 @@ fn applied(amount: Decimal, period_days: u32) -> OrderEvent {
         app_id: 1,
         product_name: "Cash Loan".to_string(),
         amount,
-        terms: demo_product().terms_for(period_days).unwrap(),
+        terms: manila_terms(period_days),
         disclosure: disclosure(amount, period_days),
         terms_version: "2026-11".to_string(),
         signature: signature(),
@@ -143,7 +152,7 @@ fn payout_requested(amount: Decimal) -> OrderEvent {
 
 fn payout_succeeded(approved: Decimal, amount: Decimal, period_days: u32) -> OrderEvent {
     let disclosure = disclosure(amount, period_days);
-    let schedule = Loan::schedule_for(&disclosure, test_now());
+    let schedule = Loan::schedule_for(&disclosure, test_now().date_naive());
     OrderEvent::PayoutSucceeded {
         payout_id: payout_id(),
         released_amount: approved - amount,
@@ -1286,7 +1295,7 @@ fn prepaying_charges_interest_only_for_the_days_elapsed_p12() {
     given.push(OrderEvent::PayoutSucceeded {
         payout_id: payout_id(),
         released_amount: Decimal::ZERO,
-        schedule: Loan::schedule_for(&d, test_now()),
+        schedule: Loan::schedule_for(&d, test_now().date_naive()),
         disclosure: d,
         paid_at: test_now(),
     });
@@ -1363,7 +1372,7 @@ fn with_overdue_fee(rate: u32, max_total_cost_pct: Decimal) -> (Product, Vec<Ord
     given.push(OrderEvent::PayoutSucceeded {
         payout_id: payout_id(),
         released_amount: Decimal::ZERO,
-        schedule: Loan::schedule_for(&d, test_now()),
+        schedule: Loan::schedule_for(&d, test_now().date_naive()),
         disclosure: d,
         paid_at: test_now(),
     });
@@ -2171,8 +2180,9 @@ fn an_arrival_time_past_the_orders_clock_is_not_believed_p1() {
 #[test]
 fn a_payoff_that_arrived_on_the_last_cooling_off_day_closes_the_loan_free_after_midnight_p12() {
     // Paid out on 22 November; day 7 (29 November) is the last day of cooling-off.
-    // The principal arrives at 23:59:59 and the workflow takes it at 00:00:05.
-    let arrived = Utc.with_ymd_and_hms(2026, 11, 29, 23, 59, 59).unwrap();
+    // The principal arrives at 23:59:59 Manila (the loan's days are Manila days) and
+    // the workflow takes it at 00:00:05.
+    let arrived = Utc.with_ymd_and_hms(2026, 11, 29, 15, 59, 59).unwrap();
     let mut given = disbursed();
     given.push(OrderEvent::PaymentSessionOpened {
         session_id: session(1),
@@ -2801,12 +2811,20 @@ fn a_repaid_refused_or_unreviewed_order_is_never_scheduled() {
     assert_eq!(fold(repaid_within_cooling_off()).next_scheduled_at(), None);
     assert_eq!(fold(submitted()).next_scheduled_at(), None);
     assert_eq!(fold(awaiting_final()).next_scheduled_at(), None);
-    // A fresh loan: installment 1's 1-day reminder opens on the payout day, at 00:00.
+    // A fresh loan: installment 1's 1-day reminder opens on the payout day, at 00:00
+    // Manila (16:00 UTC the day before).
     let payout_day = test_now().date_naive();
     assert_eq!(fold(disbursed()).next_scheduled_day(), Some(payout_day));
     assert_eq!(
         fold(disbursed()).next_scheduled_at(),
-        Some(payout_day.and_hms_opt(0, 0, 0).unwrap().and_utc())
+        Some(
+            payout_day
+                .pred_opt()
+                .unwrap()
+                .and_hms_opt(16, 0, 0)
+                .unwrap()
+                .and_utc()
+        )
     );
 }
 

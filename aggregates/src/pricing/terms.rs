@@ -1,5 +1,6 @@
 //! Products (the catalogue's offers) and the loan terms an order snapshots at apply.
 
+use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use serde::{Deserialize, Serialize};
@@ -120,6 +121,7 @@ impl Product {
             daily_rate: config.daily_rate,
             period_days,
             pricing: self.pricing.clone(),
+            time_zone: None,
         })
     }
 
@@ -166,4 +168,33 @@ pub struct LoanTerms {
     /// The product's fees, caps and limits at apply.
     #[serde(flatten)]
     pub pricing: Pricing,
+    /// The calendar of the loan's days (its due dates, days past due, fee days): the
+    /// compliance profile's zone at apply (`PH` Asia/Manila, `TH` Asia/Bangkok; issue
+    /// 53). Absent on loans applied for before it was recorded: UTC days.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<chrono_tz::Tz>,
+}
+
+impl LoanTerms {
+    /// The loan's day of the moment `at`: its date in [`LoanTerms::time_zone`].
+    ///
+    /// 2026-11-23T17:00Z is 2026-11-24 in Asia/Manila (UTC+8), 2026-11-23 in UTC.
+    pub fn day_of(&self, at: DateTime<Utc>) -> NaiveDate {
+        match self.time_zone {
+            Some(zone) => at.with_timezone(&zone).date_naive(),
+            None => at.date_naive(),
+        }
+    }
+
+    /// The first moment of the loan's day `day` (its 00:00 in the zone), in UTC.
+    pub fn day_start(&self, day: NaiveDate) -> DateTime<Utc> {
+        let midnight = day.and_time(NaiveTime::MIN);
+        match self.time_zone {
+            Some(zone) => midnight
+                .and_local_timezone(zone)
+                .earliest()
+                .map_or_else(|| midnight.and_utc(), |at| at.with_timezone(&Utc)),
+            None => midnight.and_utc(),
+        }
+    }
 }

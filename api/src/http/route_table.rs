@@ -97,6 +97,6 @@ mod tests {
         assert!(idempotent("/jackey/loan/recharge"));
         assert!(!idempotent("/jackey/loan/recharge/x"));
         assert!(!idempotent("/jackey/user/login"));
-        assert_eq!(idempotent_paths().count(), 8);
+        assert_eq!(idempotent_paths().count(), 10);
     }
 }

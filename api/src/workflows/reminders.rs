@@ -29,7 +29,7 @@
 
 use aggregates::order::{Order, OrderCommand, OrderEvent, ReminderKind};
 use aggregates::Actor;
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 use projections::consumer::Workflow;
 use projections::store::StoredEvent;
 use projections::ProjectionError;
@@ -48,7 +48,7 @@ pub async fn remind(
     state: &AppState,
     order_id: &str,
     order_state: &str,
-    today: NaiveDate,
+    now: DateTime<Utc>,
 ) -> usize {
     let order: Order = match serde_json::from_str(order_state) {
         Ok(order) => order,
@@ -58,7 +58,7 @@ pub async fn remind(
         }
     };
     let mut recorded = 0;
-    for (period, kind) in order.open_reminders(today) {
+    for (period, kind) in order.open_reminders(order.day_of(now)) {
         let command = || OrderCommand::SendReminder { period, kind };
         match state
             .execute(&state.orders, order_id, command, Actor::System, "scheduler")
@@ -179,7 +179,7 @@ impl ReminderWorker {
         // This step may run well after the reminder was recorded (a backlog, a
         // restart): by then the installment may be paid or the window closed, and
         // the text would no longer be true. The in-app notice stays, dated.
-        let today = state.now().date_naive();
+        let today = order.day_of(state.now());
         if order.reminder_holds(period, kind, today).is_none() {
             tracing::info!(order_id = %event.aggregate_id, period, kind = kind.as_str(),
                 "reminder not texted: no longer true");

@@ -43,7 +43,6 @@ pub async fn run_once(state: &AppState) -> Result<(usize, usize), ApiError> {
         }
     }
     // Only the loans whose next scheduled day has come: not every loan every minute.
-    let today = now.date_naive();
     let loans = schedule::orders_due(&state.database, OrderStatus::Disbursed, now).await?;
     let (mut accrued, mut reminded) = (0, 0);
     for (order_id, order) in loans {
@@ -64,7 +63,7 @@ pub async fn run_once(state: &AppState) -> Result<(usize, usize), ApiError> {
             Err(error) => tracing::warn!(%order_id, msg = %error.msg, "overdue not accrued"),
         }
         // After the accrual, so an installment overdue today is marked before its reminder.
-        reminded += crate::workflows::reminders::remind(state, &order_id, &order, today).await;
+        reminded += crate::workflows::reminders::remind(state, &order_id, &order, now).await;
     }
     if reminded > 0 {
         tracing::info!(reminded, "due-date reminders recorded");

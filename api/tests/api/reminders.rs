@@ -538,7 +538,7 @@ async fn a_pass_visits_only_the_loans_with_something_due(clock: Arc<FixedClock>,
         }
     }
     .unwrap();
-    assert_eq!(next, "2026-11-23T00:00:00.000000Z", "00:00 UTC on day 1");
+    assert_eq!(next, "2026-11-22T16:00:00.000000Z", "00:00 Manila on day 1");
     // A row with no day (written before migration 0016) is visited, and so is one
     // with no events behind it; the second fails its commands, the first is reminded.
     let sql = [

@@ -653,7 +653,10 @@ async fn a_payment_the_workflow_takes_after_midnight_of_its_due_day_leaves_it_no
     let order = buses.orders.load(&oid).await.unwrap();
     let first = order.loan.as_ref().unwrap().schedule[0].clone();
 
-    let arrived = first.due_date.and_hms_opt(23, 59, 59).unwrap().and_utc();
+    // The loan's midnight: its days are the profile's local days (Manila here).
+    let terms = &order.loan.as_ref().unwrap().terms;
+    let arrived =
+        terms.day_start(first.due_date.succ_opt().unwrap()) - chrono::Duration::seconds(1);
     buses.clock.set(arrived - chrono::Duration::seconds(5));
     let payment = "pay-before-midnight";
     paid_on_a_page(&buses, user_id, order_id, first.amount, arrived, payment).await;

@@ -4,7 +4,7 @@
 use super::*;
 use crate::collections::{ContactBreach, ContactChannel, ContactOutcome, ContactPerson};
 use crate::order::WaiverKind;
-use chrono::NaiveDate;
+use chrono::{NaiveDate, TimeZone};
 
 /// Installment 1 of [`disbursed`] is due on 2026-11-23 (day 1).
 fn day(n: u64) -> NaiveDate {
@@ -99,6 +99,43 @@ fn a_payment_that_clears_what_is_overdue_returns_the_loan_to_current() {
             leaves_at: Some(1),
             on: day(2),
         })
+    );
+}
+
+#[test]
+fn the_loans_days_are_the_profiles_local_days_issue_53() {
+    // Paid out at 23:30 UTC on 22 November: 07:30 on 23 November in Manila, the
+    // loan's payout day; installment 1 falls due on 24 November (Manila).
+    let paid_at = Utc.with_ymd_and_hms(2026, 11, 22, 23, 30, 0).unwrap();
+    let mut given = approved(dec!(80000), 6);
+    given.push(payout_requested(dec!(80000)));
+    let events = run(
+        test_at(paid_at),
+        given.clone(),
+        OrderCommand::RecordPayoutSucceeded {
+            payout_id: payout_id(),
+        },
+    );
+    given.extend(events);
+    let order = fold(given);
+    let loan = order.loan.clone().unwrap();
+    assert_eq!(
+        loan.paid_on(),
+        NaiveDate::from_ymd_opt(2026, 11, 23).unwrap()
+    );
+    assert_eq!(
+        loan.schedule[0].due_date,
+        NaiveDate::from_ymd_opt(2026, 11, 24).unwrap()
+    );
+    // 16:30 UTC on 25 November is 00:30 on 26 November in Manila: 2 days past due
+    // there (1 by the UTC date).
+    let moment = Utc.with_ymd_and_hms(2026, 11, 25, 16, 30, 0).unwrap();
+    assert_eq!(order.days_past_due(order.day_of(moment)), 2);
+    // The scheduler is asked at the start of the Manila day after the due day.
+    assert_eq!(
+        order.next_scheduled_at(),
+        Some(Utc.with_ymd_and_hms(2026, 11, 22, 16, 0, 0).unwrap()),
+        "the 1-day reminder of installment 1 opens on the payout day, 00:00 Manila"
     );
 }
 

@@ -6,6 +6,7 @@
 use super::*;
 use aggregates::collections::{ContactChannel, ContactOutcome, ContactPerson};
 use aggregates::order::{contact_refusal, Contact, PaymentPlan, PromiseMaker, WaiverKind};
+use aggregates::pricing::CompliancePolicy;
 use chrono::{DateTime, Days, NaiveDate, Utc};
 use projections::reads::collections::{self as reads, CollectionFilter};
 use projections::views::collections::{
@@ -51,7 +52,9 @@ pub(super) async fn collection_queue(
     OptionalJson(body): OptionalJson<QueueBody>,
 ) -> Result<Response, ApiError> {
     let buckets = &state.config.delinquency_buckets;
-    let today = state.now().date_naive();
+    // Today on the profile's calendar, which the loans' days follow (issue 53).
+    let zone = CompliancePolicy::contact_rules(&state.env.compliance_profile).time_zone;
+    let today = state.now().with_timezone(&zone).date_naive();
     let due_between = match body.bucket.as_deref().filter(|b| !b.is_empty()) {
         None => None,
         Some(name) => {
@@ -129,7 +132,7 @@ pub(super) async fn collection_record(
     // Days past due today come from the write side's schedule; the entries from the
     // read model.
     let order = load_order(&state, &order_id).await?;
-    let days_past_due = order.days_past_due(state.now().date_naive());
+    let days_past_due = order.days_past_due(order.day_of(state.now()));
     let entries = reads::record(state.read_models(), &order_id)
         .await?
         .iter()

@@ -724,7 +724,7 @@ async fn payoff_quote(
             "record not found: nothing is owed",
         ));
     };
-    let payoff = loan.payoff(state.now().date_naive());
+    let payoff = loan.payoff(order.day_of(state.now()));
     Ok(ok(PayoffData {
         amount: money_text(payoff.amount),
         interest_waived: money_text(payoff.interest_waived),

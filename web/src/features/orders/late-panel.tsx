@@ -26,18 +26,22 @@ import zh from './late-locales/zh.json';
 // The panel's strings (`late_*`), in the chunk of the order page only.
 addFeatureStrings({ en, zh, fil });
 
-/** Days since the oldest installment still owed fell due (UTC days, as the server counts). */
-export function daysLate(order: Order, today: string = new Date().toISOString().slice(0, 10)): number {
+/**
+ * YYYY-MM-DD `days` after today on the phone's calendar: the borrower's local day,
+ * which the loan's days follow (the lender's zone, Asia/Manila under PH).
+ */
+export function localDay(days = 0): string {
+  return new Date(Date.now() + days * 86_400_000).toLocaleDateString('en-CA');
+}
+
+/** Days since the oldest installment still owed fell due, on the loan's local days. */
+export function daysLate(order: Order, today: string = localDay()): number {
   const owed = order.periodViews.filter((p) => p.status !== 1).map((p) => p.dueDate);
   const oldest = owed.sort()[0];
   if (!oldest || oldest >= today) return 0;
   return Math.round((Date.parse(today) - Date.parse(oldest)) / 86_400_000);
 }
 
-/** YYYY-MM-DD `days` after today (UTC). */
-function dayAfter(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-}
 
 /**
  * More time (P16): the borrower picks one of the extensions still open, sees what it
@@ -100,7 +104,7 @@ export function LatePanel({ order }: { order: Order }) {
     .filter((p) => p.status === 2)
     .reduce((sum, p) => sum + Number(p.amt) - Number(p.paid), 0);
   const [amount, setAmount] = useState(overdue > 0 ? overdue.toFixed(2) : '');
-  const [date, setDate] = useState(dayAfter(7));
+  const [date, setDate] = useState(localDay(7));
   const [anyHours, setAnyHours] = useState(false);
   const [promise, promiseState] = usePromiseToPayMutation();
   const [chooseHours] = useChooseContactHoursMutation();
@@ -142,8 +146,8 @@ export function LatePanel({ order }: { order: Order }) {
             className="orders-date"
             type="date"
             aria-label={t('late_promise_date')}
-            min={dayAfter(0)}
-            max={dayAfter(30)}
+            min={localDay(0)}
+            max={localDay(30)}
             value={date}
             onChange={(e) => setDate(e.target.value)}
           />
