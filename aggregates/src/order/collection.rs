@@ -229,11 +229,13 @@ impl Order {
             < self.collection.bucket_leaves_at.unwrap_or(u32::MAX)
             && self.collection.bucket.is_some();
         if bucket != recorded && (scheduled || better) {
+            let day_start = self.loan.as_ref().map(|loan| loan.terms.day_start(today));
             let event = OrderEvent::DelinquencyChanged {
                 leaves_at,
                 bucket,
                 days_past_due,
                 on: today,
+                day_start,
             };
             sink.write(event, self).await;
         }

@@ -294,6 +294,11 @@ pub enum OrderEvent {
         period: u32,
         /// Its due day.
         due_date: NaiveDate,
+        /// The start of the day after the due day on the loan's calendar
+        /// (`LoanTerms::day_start`), which dates it in the journal and the book;
+        /// absent on events recorded before the loan's days were local (UTC midnight).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        day_start: Option<DateTime<Utc>>,
     },
     /// Overdue fees on one installment for the days `from..=through`, capped (4.4).
     OverdueFeeCharged {
@@ -305,6 +310,11 @@ pub enum OrderEvent {
         through: NaiveDate,
         /// Total for these days after the cap.
         amount: Decimal,
+        /// The start of `through` on the loan's calendar
+        /// (`LoanTerms::day_start`), which dates it in the journal and the book;
+        /// absent on events recorded before the loan's days were local (UTC midnight).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        day_start: Option<DateTime<Utc>>,
     },
     /// A payment arrived at `at` but the loan workflow applied it only later
     /// (a crash, an outage, or a moment across midnight), after the scheduler had
@@ -330,6 +340,11 @@ pub enum OrderEvent {
         /// When the payment arrived: the day after it (the loan's local day) is the first whose
         /// charges are taken back.
         at: DateTime<Utc>,
+        /// The start of `through` on the loan's calendar
+        /// (`LoanTerms::day_start`), which dates it in the journal and the book;
+        /// absent on events recorded before the loan's days were local (UTC midnight).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        day_start: Option<DateTime<Utc>>,
     },
     /// A due-date reminder of one installment is due (PRODUCT.md 12.5): a workflow
     /// queues its SMS and the inbox shows it as a notice. Recorded once per
@@ -358,6 +373,11 @@ pub enum OrderEvent {
         leaves_at: Option<u32>,
         /// The day (the loan's local day).
         on: NaiveDate,
+        /// The start of `on` on the loan's calendar
+        /// (`LoanTerms::day_start`), which dates it in the journal and the book;
+        /// absent on events recorded before the loan's days were local (UTC midnight).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        day_start: Option<DateTime<Utc>>,
     },
     /// A collector contacted the borrower about the debt (P15 allowed it).
     ContactLogged {

@@ -74,6 +74,7 @@ impl Order {
                     amount,
                     payment_ref: payment_ref.to_string(),
                     at: arrived,
+                    day_start: through.map(|day| loan.terms.day_start(day)),
                 })
             })
             .collect()
@@ -99,9 +100,15 @@ impl Order {
                 continue;
             }
             if !installment.overdue {
+                let terms = &self.loan()?.terms;
+                let day_after = installment
+                    .due_date
+                    .succ_opt()
+                    .unwrap_or(installment.due_date);
                 let event = OrderEvent::InstallmentOverdue {
                     period: installment.period,
                     due_date: installment.due_date,
+                    day_start: Some(terms.day_start(day_after)),
                 };
                 sink.write(event, self).await;
             }
@@ -130,6 +137,7 @@ impl Order {
                     from,
                     through: today,
                     amount,
+                    day_start: Some(loan.terms.day_start(today)),
                 };
                 sink.write(event, self).await;
             }
@@ -156,6 +164,7 @@ impl Order {
                 from,
                 through,
                 amount,
+                ..
             } => {
                 if let Some(i) = self.installment_mut(period) {
                     i.fee += amount;

@@ -18,7 +18,9 @@
 //!   overdue fees (a payment, a waiver, an extension), the plan is out of date and is
 //!   refused (10004): the officer proposes again. Overdue fees charged between the
 //!   proposal and the signature are waived with the plan, so the total signed is the
-//!   total proposed.
+//!   total proposed; while a payment page is payable (or just expired, its payment
+//!   possibly still on its way) the signature waits (10004), so that no payment is
+//!   applied after it as of an earlier moment.
 //!
 //! Each plan installment carries its share of the fees carried over (not waived) as
 //! its `fee`, and of the rest as its `amount`, so payments still cover fees first and
@@ -273,6 +275,21 @@ impl Order {
             return Err(InvalidInput::new(
                 "acceptedTotal",
                 "the plan's first day has passed: the officer will propose it again",
+            )
+            .into());
+        }
+        // A payment page paid or payable now may be applied after the signature as of
+        // its arrival, and would then meet a schedule it was not paid against: the
+        // plan is signed once it is settled.
+        let settling = chrono::Duration::minutes(super::commands::PAYMENT_SESSION_MINUTES);
+        let in_flight = self.sessions.values().any(|session| {
+            session.status == super::aggregate::SessionStatus::Open
+                && session.expires_at + settling > now
+        });
+        if in_flight {
+            return Err(InvalidInput::new(
+                "acceptedTotal",
+                "a payment is being processed: sign the plan once it shows on your loan",
             )
             .into());
         }

@@ -153,9 +153,7 @@ impl Order {
         let again = match taken_back {
             TakenBack::Nothing => None,
             TakenBack::Marks => Some(now),
-            TakenBack::FeesThrough(day) => {
-                Some(day.and_time(chrono::NaiveTime::MIN).and_utc().min(now))
-            }
+            TakenBack::FeesThrough(day) => Some(self.loan()?.terms.day_start(day).min(now)),
         };
         if let Some(as_of) = again {
             self.accrue_overdue(sink, as_of).await?;
@@ -349,7 +347,13 @@ impl Order {
             let loan = self.loan()?;
             let quote = loan.payoff(self.day_of(now));
             let remaining = loan.contractual_outstanding();
-            let fees_waived: Decimal = loan.schedule.iter().map(|i| i.unpaid_fee()).sum();
+            // Outside the cooling-off window the payoff charges every fee: what it
+            // leaves is unearned interest, wherever a payment plan put the fees.
+            let fees_waived: Decimal = if quote.cooling_off {
+                loan.schedule.iter().map(|i| i.unpaid_fee()).sum()
+            } else {
+                Decimal::ZERO
+            };
             let waived = remaining;
             let event = OrderEvent::LoanRepaid {
                 interest_waived: remaining - fees_waived,

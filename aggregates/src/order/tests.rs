@@ -3,13 +3,13 @@
 
 use super::*;
 use crate::history::{state_as_of, states_after_each};
-use crate::pricing::{disclose, ComplianceProfile, Disclosure, Product};
+use crate::pricing::{disclose, ComplianceProfile, Disclosure, LoanTerms, Product};
 use crate::services::doubles::{
     demo_lender, demo_product, order_services, order_services_with, test_now, FixedClock,
 };
 use crate::services::OrderServices;
 use crate::types::{BankAccount, ImageRef, InvalidInput, ResubmissionItem};
-use chrono::{DateTime, Days, TimeZone, Utc};
+use chrono::{DateTime, Days, NaiveDate, TimeZone, Utc};
 use cqrs_es::test::TestFramework;
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
@@ -92,11 +92,17 @@ fn disclosure(amount: Decimal, period_days: u32) -> Disclosure {
 
 /// The demo product's terms as an application under `PH` records them: the loan's
 /// days are Manila days.
-fn manila_terms(period_days: u32) -> crate::pricing::LoanTerms {
-    crate::pricing::LoanTerms {
+fn manila_terms(period_days: u32) -> LoanTerms {
+    LoanTerms {
         time_zone: Some(chrono_tz::Asia::Manila),
         ..demo_product().terms_for(period_days).unwrap()
     }
+}
+
+/// The start of `day` on the test loans' calendar (Manila), as day-keyed events
+/// record it (`day_start`).
+fn day_start(day: NaiveDate) -> Option<DateTime<Utc>> {
+    Some(manila_terms(6).day_start(day))
 }
 
 fn applied(amount: Decimal, period_days: u32) -> OrderEvent {
@@ -1362,7 +1368,10 @@ fn with_overdue_fee(rate: u32, max_total_cost_pct: Decimal) -> (Product, Vec<Ord
     let mut product = demo_product();
     product.pricing.overdue_daily_rate = rate;
     product.pricing.max_total_cost_pct = max_total_cost_pct;
-    let terms = product.terms_for(6).unwrap();
+    let terms = LoanTerms {
+        time_zone: Some(chrono_tz::Asia::Manila),
+        ..product.terms_for(6).unwrap()
+    };
     let d = disclose(dec!(80000), &terms, &demo_lender());
     let mut given = approved(dec!(80000), 6);
     if let OrderEvent::LoanApplied { terms: t, .. } = &mut given[0] {
@@ -1395,29 +1404,34 @@ fn an_installment_past_its_due_day_is_overdue_and_charged_per_day() {
         vec![
             OrderEvent::InstallmentOverdue {
                 period: 1,
-                due_date: day(1)
+                due_date: day(1),
+                day_start: day_start(day(1).succ_opt().unwrap()),
             },
             OrderEvent::OverdueFeeCharged {
                 period: 1,
                 from: day(2),
                 through: day(3),
-                amount: dec!(26.98)
+                amount: dec!(26.98),
+                day_start: day_start(day(3)),
             },
             OrderEvent::InstallmentOverdue {
                 period: 2,
-                due_date: day(2)
+                due_date: day(2),
+                day_start: day_start(day(2).succ_opt().unwrap()),
             },
             OrderEvent::OverdueFeeCharged {
                 period: 2,
                 from: day(3),
                 through: day(3),
-                amount: dec!(13.49)
+                amount: dec!(13.49),
+                day_start: day_start(day(3)),
             },
             OrderEvent::DelinquencyChanged {
                 bucket: "1-30".to_string(),
                 days_past_due: 2,
                 leaves_at: Some(31),
-                on: day(3)
+                on: day(3),
+                day_start: day_start(day(3)),
             },
         ]
     );
@@ -1477,13 +1491,15 @@ fn with_no_overdue_rate_nothing_is_charged_only_marked() {
         vec![
             OrderEvent::InstallmentOverdue {
                 period: 1,
-                due_date: at(1).date_naive()
+                due_date: at(1).date_naive(),
+                day_start: day_start(at(1).date_naive().succ_opt().unwrap()),
             },
             OrderEvent::DelinquencyChanged {
                 bucket: "1-30".to_string(),
                 days_past_due: 1,
                 leaves_at: Some(31),
-                on: at(2).date_naive()
+                on: at(2).date_naive(),
+                day_start: day_start(at(2).date_naive()),
             },
         ]
     );
@@ -1535,11 +1551,8 @@ fn a_payment_that_arrived_on_the_due_day_is_charged_no_overdue_fee_however_late_
     // Installment 1 (13,493.3) is due on day 1. Its amount arrives at 23:59:59 that day;
     // the scheduler marks it overdue and charges day 2 (13.49) at 00:00:01, before the
     // workflow hands the payment to the order at 00:00:06.
-    let arrived = at(1)
-        .date_naive()
-        .and_hms_opt(23, 59, 59)
-        .unwrap()
-        .and_utc();
+    // 23:59:59 on the loan's calendar (Manila).
+    let arrived = manila_terms(6).day_start(at(2).date_naive()) - chrono::Duration::seconds(1);
     let pass = arrived + chrono::Duration::seconds(2);
     let (product, given) = paid_before_the_scheduler_ran(100, arrived, dec!(13493.3), &[pass]);
     assert_eq!(fees(&fold(given.clone()))[0], dec!(13.49));
@@ -1560,6 +1573,7 @@ fn a_payment_that_arrived_on_the_due_day_is_charged_no_overdue_fee_however_late_
                 amount: dec!(13.49),
                 payment_ref: "pay-1".into(),
                 at: arrived,
+                day_start: day_start(day2),
             },
             OrderEvent::PaymentSessionPaid {
                 session_id: session(1),
@@ -1583,6 +1597,7 @@ fn a_payment_that_arrived_on_the_due_day_is_charged_no_overdue_fee_however_late_
                 days_past_due: 0,
                 leaves_at: Some(1),
                 on: day2,
+                day_start: day_start(day2),
             },
         ]
     );
@@ -1626,6 +1641,7 @@ fn a_part_payment_applied_late_is_charged_as_if_applied_when_it_arrived_p11() {
                 amount: dec!(26.98),
                 payment_ref: "pay-1".into(),
                 at: arrived,
+                day_start: day_start(day3),
             },
             OrderEvent::OverdueReversed {
                 period: 2,
@@ -1634,6 +1650,7 @@ fn a_part_payment_applied_late_is_charged_as_if_applied_when_it_arrived_p11() {
                 amount: dec!(13.49),
                 payment_ref: "pay-1".into(),
                 at: arrived,
+                day_start: day_start(day3),
             },
         ]
     );
@@ -1661,11 +1678,8 @@ fn a_fee_already_paid_when_it_is_taken_back_counts_toward_the_next_installments_
     // Installment 1's amount arrives at 23:59:59 on its due day; the scheduler charges
     // day 2 (13.49) at 00:00:01; at 09:00 an auditor enters a bank transfer of the
     // installment with that fee; at 10:00 the workflow applies the first payment.
-    let arrived = at(1)
-        .date_naive()
-        .and_hms_opt(23, 59, 59)
-        .unwrap()
-        .and_utc();
+    // 23:59:59 on the loan's calendar (Manila).
+    let arrived = manila_terms(6).day_start(at(2).date_naive()) - chrono::Duration::seconds(1);
     let pass = arrived + chrono::Duration::seconds(2);
     let (product, mut given) = paid_before_the_scheduler_ran(100, arrived, dec!(13493.3), &[pass]);
     let nine = at(2).date_naive().and_hms_opt(9, 0, 0).unwrap().and_utc();

@@ -193,7 +193,8 @@ pub async fn contract(state: &AppState, request: DocumentRequest) -> Result<Resp
             .map(|i| DueInstallment {
                 period: i.period,
                 due_date: i.due_date,
-                amount: i.amount,
+                // What it asks for: a plan's installments carry the fees not waived.
+                amount: i.due(),
             })
             .collect(),
     });

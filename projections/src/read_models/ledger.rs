@@ -504,6 +504,7 @@ mod tests {
                 from: day,
                 through: day,
                 amount: Decimal::new(1349, 2),
+                day_start: None,
             },
         )
         .unwrap();
@@ -514,6 +515,7 @@ mod tests {
             amount,
             payment_ref: "pay-1".into(),
             at: Utc.with_ymd_and_hms(2026, 11, 22, 23, 59, 59).unwrap(),
+            day_start: None,
         };
         let back = order_entry("o1", &reversed(Decimal::new(1349, 2))).unwrap();
         assert_eq!(back.description, OVERDUE_FEE_REVERSED);

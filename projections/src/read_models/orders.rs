@@ -185,18 +185,35 @@ pub fn order_event_time(event: &OrderEvent) -> DateTime<Utc> {
         | OrderEvent::PaymentPlanProposed { at, .. }
         | OrderEvent::PaymentPlanApproved { at, .. }
         | OrderEvent::PaymentPlanSigned { at, .. } => *at,
-        OrderEvent::DelinquencyChanged { on, .. } => day_start(*on),
+        // The start of the loan's day they concern (UTC midnight on events from before
+        // the loan's days were local).
+        OrderEvent::DelinquencyChanged {
+            on,
+            day_start: start,
+            ..
+        } => start.unwrap_or_else(|| day_start(*on)),
         OrderEvent::PayoutSucceeded { paid_at, .. } => *paid_at,
-        OrderEvent::InstallmentOverdue { due_date, .. } => {
-            day_start(due_date.succ_opt().unwrap_or(*due_date))
-        }
-        OrderEvent::OverdueFeeCharged { through, .. } => day_start(*through),
+        OrderEvent::InstallmentOverdue {
+            due_date,
+            day_start: start,
+            ..
+        } => start.unwrap_or_else(|| day_start(due_date.succ_opt().unwrap_or(*due_date))),
+        OrderEvent::OverdueFeeCharged {
+            through,
+            day_start: start,
+            ..
+        } => start.unwrap_or_else(|| day_start(*through)),
         // Never before the last charge it takes back, so that the journal's reverse
         // entry falls in the same period as that charge (its `at` is the payment's
         // arrival, earlier).
-        OrderEvent::OverdueReversed { through, at, .. } => {
-            through.map_or(*at, |day| day_start(day).max(*at))
-        }
+        OrderEvent::OverdueReversed {
+            through,
+            at,
+            day_start: start,
+            ..
+        } => start
+            .or_else(|| through.map(day_start))
+            .map_or(*at, |day| day.max(*at)),
     }
 }
 
@@ -361,7 +378,9 @@ fn timeline_detail(event: &OrderEvent) -> TimelineDetail {
             amount: money(amount),
             ..none
         },
-        OrderEvent::InstallmentOverdue { period, due_date } => TimelineDetail {
+        OrderEvent::InstallmentOverdue {
+            period, due_date, ..
+        } => TimelineDetail {
             due_date: Some(day_text(*due_date)),
             period: Some(*period),
             ..none
@@ -1026,5 +1045,32 @@ pub fn parse_id(text: &str) -> Option<Uuid> {
 impl From<&String> for Value {
     fn from(text: &String) -> Self {
         Value::Text(text.clone())
+    }
+}
+
+#[cfg(test)]
+mod event_time_tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn a_day_keyed_event_is_dated_by_the_start_of_the_loans_day() {
+        let day = NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
+        // Manila's 24 November starts at 16:00 UTC on the 23rd: a fee charged then is
+        // in the book and the journal from then, not from 00:00 UTC.
+        let manila = Utc.with_ymd_and_hms(2026, 11, 23, 16, 0, 0).unwrap();
+        let charged = |day_start| OrderEvent::OverdueFeeCharged {
+            period: 1,
+            from: day,
+            through: day,
+            amount: Decimal::ONE,
+            day_start,
+        };
+        assert_eq!(order_event_time(&charged(Some(manila))), manila);
+        // Recorded before the loan's days were local: UTC midnight.
+        assert_eq!(
+            order_event_time(&charged(None)),
+            Utc.with_ymd_and_hms(2026, 11, 24, 0, 0, 0).unwrap()
+        );
     }
 }

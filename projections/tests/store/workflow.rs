@@ -691,6 +691,7 @@ async fn a_payment_the_workflow_takes_after_midnight_of_its_due_day_leaves_it_no
             amount: Decimal::ZERO,
             payment_ref: payment.into(),
             at: arrived,
+            day_start: None,
         }]
     );
     // The cached fold and a full reload agree.

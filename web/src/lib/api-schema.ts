@@ -2089,7 +2089,10 @@ export interface components {
             receivable: string;
         };
         BookBody: {
-            /** @description The moment (RFC 3339), or a day (YYYY-MM-DD: its end, 23:59:59 UTC); omitted: now. */
+            /**
+             * @description The moment (RFC 3339), or a day (YYYY-MM-DD: its end, 23:59:59 on the profile's
+             *     local calendar, which the loans' days follow); omitted: now.
+             */
             asOf?: string | null;
         };
         BorrowerDocumentBody: {

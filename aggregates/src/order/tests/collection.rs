@@ -61,6 +61,7 @@ fn the_first_late_day_moves_the_loan_from_current_to_1_30() {
             days_past_due: 1,
             leaves_at: Some(31),
             on: day(2),
+            day_start: day_start(day(2)),
         })
     );
     // The next day nothing moves: still 1-30.
@@ -83,6 +84,7 @@ fn the_bucket_moves_the_day_days_past_due_cross_a_bound_and_the_scheduler_is_ask
         days_past_due: 31,
         leaves_at: Some(61),
         on: day(32),
+        day_start: day_start(day(32)),
     }));
 }
 
@@ -98,6 +100,7 @@ fn a_payment_that_clears_what_is_overdue_returns_the_loan_to_current() {
             days_past_due: 0,
             leaves_at: Some(1),
             on: day(2),
+            day_start: day_start(day(2)),
         })
     );
 }

@@ -305,3 +305,88 @@ fn no_plan_on_a_loan_not_disbursed_or_charged_off() {
         Err(OrderError::WrongStatus { .. })
     ));
 }
+
+#[test]
+fn a_plan_waits_for_a_payment_page_that_is_payable_or_just_expired() {
+    let (product, mut given) = late_with_fees();
+    then(
+        &product,
+        5,
+        &mut given,
+        propose(auditor_1(), plan(2, day(7), dec!(0))),
+    );
+    then(&product, 5, &mut given, approve(auditor_2()));
+    let total = fold(given.clone()).collection.plan.unwrap().total();
+    // The borrower opened a payment page (30 minutes) on day 5.
+    then(&product, 5, &mut given, open_session(1, dec!(1000)));
+    assert!(matches!(
+        refused(&product, 5, &given, sign(total)),
+        OrderError::InvalidInput(_)
+    ));
+    // An hour after it expired, its payment can no longer be on its way: signed.
+    let later = at(5) + chrono::Duration::minutes(91);
+    let events = run(
+        test_with(product.clone(), later),
+        given.clone(),
+        sign(total),
+    );
+    assert!(matches!(
+        events.first(),
+        Some(OrderEvent::PaymentPlanSigned { .. })
+    ));
+}
+
+#[test]
+fn a_payoff_after_a_plan_waives_interest_not_the_fees_it_carried() {
+    // No cooling-off window, so the payoff charges every fee (P12).
+    let (mut product, mut given) = late_with_fees();
+    product.pricing.cooling_off_days = 0;
+    if let OrderEvent::LoanApplied { terms, .. } = &mut given[0] {
+        terms.pricing.cooling_off_days = 0;
+    }
+    // Day 3 of a 6-day loan: four weekly installments carrying the fees evenly.
+    let mut given: Vec<OrderEvent> = given
+        .into_iter()
+        .filter(|e| {
+            !matches!(
+                e,
+                OrderEvent::OverdueFeeCharged { .. }
+                    | OrderEvent::DelinquencyChanged { .. }
+                    | OrderEvent::InstallmentOverdue { .. }
+            )
+        })
+        .collect();
+    then(&product, 3, &mut given, OrderCommand::AccrueOverdue);
+    then(
+        &product,
+        3,
+        &mut given,
+        propose(auditor_1(), plan(4, day(4), dec!(0))),
+    );
+    then(&product, 3, &mut given, approve(auditor_2()));
+    let total = fold(given.clone()).collection.plan.unwrap().total();
+    then(&product, 3, &mut given, sign(total));
+    // Paid off the same day, at most 20,000 an entry (above needs four eyes).
+    let mut n = 0;
+    let repaid = loop {
+        let owed = fold(given.clone()).payoff_at(at(3));
+        n += 1;
+        let events = then(
+            &product,
+            3,
+            &mut given,
+            repay(&format!("BT-{n}"), owed.min(dec!(20000))),
+        );
+        if let Some(OrderEvent::LoanRepaid {
+            fees_waived,
+            interest_waived,
+            ..
+        }) = events.last()
+        {
+            break (*fees_waived, *interest_waived);
+        }
+        assert!(n < 10, "the payoff closes the loan");
+    };
+    assert_eq!(repaid.0, Decimal::ZERO, "every fee was charged");
+    assert!(repaid.1 > Decimal::ZERO, "the unearned interest is waived");
+}

@@ -449,18 +449,23 @@ pub(super) async fn reverse_charge_off(
 #[derive(Deserialize, ToSchema, Default)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct BookBody {
-    /// The moment (RFC 3339), or a day (YYYY-MM-DD: its end, 23:59:59 UTC); omitted: now.
+    /// The moment (RFC 3339), or a day (YYYY-MM-DD: its end, 23:59:59 on the profile's
+    /// local calendar, which the loans' days follow); omitted: now.
     #[serde(default)]
     as_of: Option<String>,
 }
 
-/// The moment `text` names: an RFC 3339 time, or the end of a day (UTC).
-fn moment(text: &str) -> Option<DateTime<Utc>> {
+/// The moment `text` names: an RFC 3339 time, or the end of a day in `zone`.
+fn moment(text: &str, zone: chrono_tz::Tz) -> Option<DateTime<Utc>> {
     if let Ok(at) = DateTime::parse_from_rfc3339(text) {
         return Some(at.with_timezone(&Utc));
     }
     let day = NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
-    Some(day.and_hms_opt(23, 59, 59)?.and_utc())
+    let end = day
+        .and_hms_opt(23, 59, 59)?
+        .and_local_timezone(zone)
+        .latest()?;
+    Some(end.with_timezone(&Utc))
 }
 
 #[utoipa::path(
@@ -482,11 +487,14 @@ pub(super) async fn book(
     OptionalJson(body): OptionalJson<BookBody>,
 ) -> Result<Response, ApiError> {
     let now = state.now();
+    let zone = CompliancePolicy::contact_rules(&state.env.compliance_profile).time_zone;
     let as_of = match body.as_of.filter(|t| !t.trim().is_empty()) {
         None => now,
-        Some(text) => moment(text.trim()).filter(|at| *at <= now).ok_or_else(|| {
-            ApiError::bad_input("asOf", "a past time (RFC 3339) or day (YYYY-MM-DD)")
-        })?,
+        Some(text) => moment(text.trim(), zone)
+            .filter(|at| *at <= now)
+            .ok_or_else(|| {
+                ApiError::bad_input("asOf", "a past time (RFC 3339) or day (YYYY-MM-DD)")
+            })?,
     };
     let report = projections::book::delinquency_as_of(
         state.read_models(),

@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
+import { localDay } from '@/lib/local-day';
 import { useAdminBookQuery, useAdminCollectionQueueQuery, type CollectionQueueRequest } from './admin-api';
 import { bucketLabel } from './admin-format';
 import { adminPaths } from './admin-paths';
@@ -20,10 +21,8 @@ import { LoadError, numeric, PageHeader, Section, Table, TextField } from './adm
 
 type Whose = 'all' | 'mine' | 'unassigned';
 
-/** Today as YYYY-MM-DD in UTC, the server's day. */
-function today(): string {
-  return new Date().toISOString().slice(0, 10);
-}
+/** Today on the local calendar, which the loans' days follow. */
+const today = () => localDay();
 
 /**
  * The book by bucket as of a day (P20): what the loans on the books owed in each

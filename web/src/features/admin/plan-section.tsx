@@ -12,15 +12,11 @@ import { useTranslation } from 'react-i18next';
 import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import type { CollectionRecord } from '@/lib/api-types';
+import { localDay } from '@/lib/local-day';
 import { decimalInput } from '@/lib/money';
 import { useAdminCollectionActionMutation } from './admin-api';
 import { adminErrorMessage } from './admin-format';
 import { ActionDone, ActionError, TextField } from './admin-ui';
-
-/** YYYY-MM-DD `days` after today (UTC). */
-function dayAfter(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-}
 
 /** Sends one plan command; answers the translated error, or null when done. */
 function usePlanAction() {
@@ -69,7 +65,7 @@ function ProposeForm({ orderId, feesUnpaid }: { orderId: string; feesUnpaid: str
   const { run, isLoading } = usePlanAction();
   const [installments, setInstallments] = useState('4');
   const [everyDays, setEveryDays] = useState('7');
-  const [firstDue, setFirstDue] = useState(dayAfter(7));
+  const [firstDue, setFirstDue] = useState(localDay(7));
   const [feesWaived, setFeesWaived] = useState(feesUnpaid);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);

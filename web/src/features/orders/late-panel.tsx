@@ -18,6 +18,7 @@ import { decimalInput } from '@/lib/money';
 import { addFeatureStrings } from '@/lib/i18n';
 import { useDates } from '@/components/use-dates';
 import { newIdempotencyKey } from '@/lib/idempotency';
+import { localDay } from '@/lib/local-day';
 import { useChooseContactHoursMutation, useExtendMutation, useExtensionQuoteQuery, usePromiseToPayMutation } from './orders-api';
 import en from './late-locales/en.json';
 import fil from './late-locales/fil.json';
@@ -25,14 +26,6 @@ import zh from './late-locales/zh.json';
 
 // The panel's strings (`late_*`), in the chunk of the order page only.
 addFeatureStrings({ en, zh, fil });
-
-/**
- * YYYY-MM-DD `days` after today on the phone's calendar: the borrower's local day,
- * which the loan's days follow (the lender's zone, Asia/Manila under PH).
- */
-export function localDay(days = 0): string {
-  return new Date(Date.now() + days * 86_400_000).toLocaleDateString('en-CA');
-}
 
 /** Days since the oldest installment still owed fell due, on the loan's local days. */
 export function daysLate(order: Order, today: string = localDay()): number {
