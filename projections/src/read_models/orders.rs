@@ -21,7 +21,7 @@ use crate::projection::{
 use crate::rows::{Kind, Row, RowStore, TableSpec, Value};
 use crate::store::StoredEvent;
 use crate::views::collections::CollectionEntry;
-use crate::views::{Installment, OrderDoc, PlanLine, PlanOffer, TimelineDetail, TimelineEntry};
+use crate::views::{plan_lines, Installment, OrderDoc, PlanOffer, TimelineDetail, TimelineEntry};
 
 /// `order_detail`: the whole order (`/loan/orderInfo`).
 pub static ORDER_DETAIL: TableSpec = TableSpec {
@@ -678,14 +678,7 @@ fn plan_offer(order: &Order) -> Option<PlanOffer> {
         .filter(|plan| plan.approved_by.is_some())?;
     Some(PlanOffer {
         fees_waived: money_text(plan.fees_waived),
-        installments: plan
-            .installments
-            .iter()
-            .map(|i| PlanLine {
-                amount: money_text(i.amount + i.fee),
-                due_date: day_text(i.due_date),
-            })
-            .collect(),
+        installments: plan_lines(&plan.installments),
         total: money_text(plan.total()),
     })
 }

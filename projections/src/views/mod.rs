@@ -21,8 +21,8 @@ pub mod user;
 
 pub use catalogue::{PeriodConfigView, ProductView, RateConfigView};
 pub use order::{
-    Installment, LoanProgress, OrderDoc, OrderSummary, PlanLine, PlanOffer, TimelineDetail,
-    TimelineEntry, TimelineEvent,
+    plan_lines, Installment, LoanProgress, OrderDoc, OrderSummary, PlanLine, PlanOffer,
+    TimelineDetail, TimelineEntry, TimelineEvent,
 };
 pub use user::{AccountLock, IdImageUrls, PrivacyNotice, QualificationView, UserDoc, UserInfo};
 

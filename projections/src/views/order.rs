@@ -126,6 +126,17 @@ pub struct PlanOffer {
     pub total: String,
 }
 
+/// The lines of a plan's `installments`: each with the fees it carries.
+pub fn plan_lines(installments: &[aggregates::order::PlanInstallment]) -> Vec<PlanLine> {
+    installments
+        .iter()
+        .map(|i| PlanLine {
+            amount: crate::projection::money_text(i.amount + i.fee),
+            due_date: i.due_date.format("%Y-%m-%d").to_string(),
+        })
+        .collect()
+}
+
 /// One installment of a [`PlanOffer`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -13,7 +13,7 @@ use projections::views::collections::{
     BookAsOf, CollectionEntry, CollectionQueue, CollectionQueueItem, CollectionRecord, PlanView,
     TemplateView,
 };
-use projections::views::PlanLine;
+use projections::views::plan_lines;
 
 /// The most loans one queue answer lists.
 const QUEUE_LIMIT: i64 = 200;
@@ -169,14 +169,7 @@ fn plan_view(plan: &PaymentPlan) -> PlanView {
         proposed_by: plan.proposed_by.to_string(),
         approved_by: plan.approved_by.map(|id| id.to_string()),
         fees_waived: money_text(plan.fees_waived),
-        installments: plan
-            .installments
-            .iter()
-            .map(|i| PlanLine {
-                amount: money_text(i.amount + i.fee),
-                due_date: i.due_date.format("%Y-%m-%d").to_string(),
-            })
-            .collect(),
+        installments: plan_lines(&plan.installments),
         total: money_text(plan.total()),
         reason: plan.reason.clone(),
     }

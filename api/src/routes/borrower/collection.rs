@@ -12,7 +12,7 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
 
-use super::loan::{own_order_command, OrderBody};
+use super::loan::{own_order_command, signature_on_file, OrderBody};
 use crate::http::auth::{Borrower, BorrowerToken};
 use crate::http::envelope::{ok, ApiError, ApiJson, Envelope, Null};
 use crate::queries::borrower as queries;
@@ -233,9 +233,7 @@ async fn extend(
     token: BorrowerToken,
     ApiJson(body): ApiJson<ExtendBody>,
 ) -> Result<Response, ApiError> {
-    // The signature on file, as the application was signed with (P7).
-    let user = state.users.load(&borrower.user_id.to_string()).await?;
-    let signature = user.signature.clone();
+    let signature = signature_on_file(&state, &borrower).await?;
     let (days, accepted_total) = (body.days, body.accepted_total.value());
     let order = OrderBody {
         loan_order_id: body.loan_order_id,

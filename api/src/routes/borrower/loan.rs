@@ -626,6 +626,16 @@ async fn own_order_ids(
     Ok((user_id, order_id))
 }
 
+/// The borrower's signature on file, as the application was signed with (P7): what
+/// an extension or a payment plan is signed with; `None` when there is none.
+pub(super) async fn signature_on_file(
+    state: &AppState,
+    borrower: &Borrower,
+) -> Result<Option<aggregates::types::ImageRef>, ApiError> {
+    let user = state.users.load(&borrower.user_id.to_string()).await?;
+    Ok(user.signature.clone())
+}
+
 /// Sends `command` to the borrower's own order named in `body` (their latest when
 /// none is named), as the borrower; answers `data: null`. 40007 when the order is not
 /// theirs; the Order decides everything else.

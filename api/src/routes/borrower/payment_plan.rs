@@ -11,7 +11,7 @@ use axum::Router;
 use serde::Deserialize;
 use utoipa::{OpenApi, ToSchema};
 
-use super::loan::{own_order_command, OrderBody};
+use super::loan::{own_order_command, signature_on_file, OrderBody};
 use crate::http::auth::{Borrower, BorrowerToken};
 use crate::http::envelope::{ApiError, ApiJson, Envelope, Null};
 use crate::runtime::state::AppState;
@@ -105,9 +105,7 @@ async fn sign_plan(
     token: BorrowerToken,
     ApiJson(body): ApiJson<SignPlanBody>,
 ) -> Result<Response, ApiError> {
-    // The signature on file, as the application was signed with (P7).
-    let user = state.users.load(&borrower.user_id.to_string()).await?;
-    let signature = user.signature.clone();
+    let signature = signature_on_file(&state, &borrower).await?;
     let accepted_total = body.accepted_total.value();
     let order = OrderBody {
         loan_order_id: body.loan_order_id,

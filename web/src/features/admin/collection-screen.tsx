@@ -16,10 +16,11 @@ import { useDates } from '@/components/use-dates';
 import { useMoney } from '@/components/use-money';
 import type { CollectionEntry, CollectionRecord } from '@/lib/api-types';
 import { decimalInput } from '@/lib/money';
-import { useAdminCollectionActionMutation, useAdminCollectionRecordQuery, type CollectionAction } from './admin-api';
+import { useAdminCollectionActionMutation, useAdminCollectionRecordQuery } from './admin-api';
 import { adminErrorMessage, bucketLabel } from './admin-format';
 import { adminPaths } from './admin-paths';
 import { PlanSection } from './plan-section';
+import { useCollectionAction } from './use-collection-action';
 import { useAdminSession } from './admin-session';
 import { ActionDone, ActionError, BackLink, KeyValues, PageHeader, PageNotLoaded, Section, TextField } from './admin-ui';
 
@@ -52,17 +53,6 @@ function Choice<T extends string>({
       </select>
     </label>
   );
-}
-
-/** Sends one collection command; answers the translated error, or null when done. */
-function useCollectionAction() {
-  const { t } = useTranslation();
-  const [send, { isLoading }] = useAdminCollectionActionMutation();
-  const run = async (action: CollectionAction): Promise<string | null> => {
-    const result = await send(action);
-    return 'error' in result ? adminErrorMessage(t, result.error) : null;
-  };
-  return { run, isLoading };
 }
 
 type Person = CollectionRecord['persons'][number];

@@ -14,26 +14,14 @@ import { useMoney } from '@/components/use-money';
 import type { CollectionRecord } from '@/lib/api-types';
 import { localDay } from '@/lib/local-day';
 import { decimalInput } from '@/lib/money';
-import { useAdminCollectionActionMutation } from './admin-api';
-import { adminErrorMessage } from './admin-format';
 import { ActionDone, ActionError, TextField } from './admin-ui';
-
-/** Sends one plan command; answers the translated error, or null when done. */
-function usePlanAction() {
-  const { t } = useTranslation();
-  const [send, { isLoading }] = useAdminCollectionActionMutation();
-  const run = async (...args: Parameters<typeof send>): Promise<string | null> => {
-    const result = await send(...args);
-    return 'error' in result ? adminErrorMessage(t, result.error) : null;
-  };
-  return { run, isLoading };
-}
+import { useCollectionAction } from './use-collection-action';
 
 function ProposedPlan({ orderId, plan }: { orderId: string; plan: NonNullable<CollectionRecord['plan']> }) {
   const { t } = useTranslation();
   const money = useMoney();
   const dates = useDates();
-  const { run, isLoading } = usePlanAction();
+  const { run, isLoading } = useCollectionAction();
   const [error, setError] = useState<string | null>(null);
   return (
     <div className="admin-form" data-testid="plan-proposed">
@@ -62,7 +50,7 @@ function ProposedPlan({ orderId, plan }: { orderId: string; plan: NonNullable<Co
 function ProposeForm({ orderId, feesUnpaid }: { orderId: string; feesUnpaid: string }) {
   const { t } = useTranslation();
   const money = useMoney();
-  const { run, isLoading } = usePlanAction();
+  const { run, isLoading } = useCollectionAction();
   const [installments, setInstallments] = useState('4');
   const [everyDays, setEveryDays] = useState('7');
   const [firstDue, setFirstDue] = useState(localDay(7));
