@@ -12,12 +12,44 @@
 // detail-plan*.png in en, zh, fil) and 1280×800 (admin/collections*.png,
 // admin/collection-*.png in en and zh).
 import { after, before, describe, test } from 'node:test';
+import { createRequire } from 'node:module';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAuditor, freePort, launchBrowser, phone, shot, startApi } from './harness.mjs';
 import { applyForLoan, approveByApi, completeProfile, eventually, register, sign, withdrawFromHome } from './steps.mjs';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core');
+const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/**
+ * The WCAG 2.1 AA violations axe-core finds on the borrower's order page as
+ * `borrower` sees it now, in a phone context that shares their session and lets
+ * axe in (CSP bypassed): `id: targets` lines, empty when none.
+ */
+async function axeViolations(borrower, path, now) {
+  const storageState = await borrower.context.storageState();
+  const context = await browser.newContext({
+    baseURL: server.url,
+    bypassCSP: true,
+    storageState,
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  const page = await context.newPage();
+  await page.clock.setFixedTime(now);
+  await page.goto(path);
+  await page.getByTestId('plan-offer').waitFor();
+  await page.addScriptTag({ path: AXE });
+  const found = await page.evaluate(async (tags) => {
+    const run = await window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return run.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }, WCAG_AA);
+  await context.close();
+  return found;
+}
 
 const FAKETIME = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/faketime/libfaketime.so.1'].find(
   existsSync,
@@ -214,6 +246,8 @@ describe('collections', () => {
       await offer.scrollIntoViewIfNeeded();
       await shot(ben.page, language === 'en' ? 'detail-plan' : `detail-plan-${language}`);
     }
+    // The plan as offered meets WCAG 2.1 AA (axe-core).
+    assert.deepEqual(await axeViolations(ben, `/detail/${ben.orderId}`, now), []);
     await offer.getByRole('button', { name: 'Sign the payment plan' }).click();
     await ben.page.getByText('Done: your new payments are set.').waitFor();
     await eventually(async () => assert.equal(await ben.page.getByTestId('order-balance').innerText(), planTotal));
