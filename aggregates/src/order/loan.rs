@@ -91,6 +91,19 @@ impl Installment {
         pricing::overdue_fee_for_day(self.unpaid() - self.unpaid_fee(), overdue_daily_rate)
     }
 
+    /// Takes `amount` of its fees off, the latest charges first, so that a late
+    /// payment's take-back (`OrderEvent::OverdueReversed`) never returns fees no
+    /// longer charged (a waiver, fees a payment plan carried or waived).
+    pub fn take_off_fees(&mut self, amount: Decimal) {
+        self.fee -= amount;
+        let mut left = amount;
+        for charge in self.fee_charges.iter_mut().rev() {
+            let take = charge.amount.min(left);
+            charge.amount -= take;
+            left -= take;
+        }
+    }
+
     /// Status on the wire.
     pub fn status(&self) -> InstallmentStatus {
         if self.unpaid().is_zero() {
@@ -199,13 +212,7 @@ impl Loan {
                 installment.amount -= reduction.amount;
                 continue;
             }
-            installment.fee -= reduction.amount;
-            let mut left = reduction.amount;
-            for charge in installment.fee_charges.iter_mut().rev() {
-                let take = charge.amount.min(left);
-                charge.amount -= take;
-                left -= take;
-            }
+            installment.take_off_fees(reduction.amount);
         }
     }
 

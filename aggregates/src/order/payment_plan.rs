@@ -375,14 +375,7 @@ impl Loan {
     /// waived), and the plan's installments follow, numbered after the last one.
     pub fn replace_schedule(&mut self, installments: &[PlanInstallment]) {
         for installment in self.schedule.iter_mut().filter(|i| !i.unpaid().is_zero()) {
-            let unpaid_fee = installment.unpaid_fee();
-            installment.fee -= unpaid_fee;
-            let mut left = unpaid_fee;
-            for charge in installment.fee_charges.iter_mut().rev() {
-                let take = charge.amount.min(left);
-                charge.amount -= take;
-                left -= take;
-            }
+            installment.take_off_fees(installment.unpaid_fee());
             installment.amount = installment.paid - installment.fee;
             installment.replaced = true;
         }
