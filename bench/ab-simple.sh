@@ -25,8 +25,8 @@ for round in 1 2; do
       else
         DIR=$(mktemp -d); URL=sqlite://$DIR/loan.db
       fi
-      printf 'bench-password-1\n' | DATABASE_URL=$URL "$API" create-auditor --username bench-first --password-stdin >/dev/null 2>&1
-      printf 'bench-password-2\n' | DATABASE_URL=$URL "$API" create-auditor --username bench-final --password-stdin >/dev/null 2>&1
+      printf 'bench-password-1\n' | DATABASE_URL=$URL "$API" create-auditor --username bench-first --roles reviewer,collector,finance,compliance,admin --password-stdin >/dev/null 2>&1
+      printf 'bench-password-2\n' | DATABASE_URL=$URL "$API" create-auditor --username bench-final --roles reviewer,collector,finance,compliance,admin --password-stdin >/dev/null 2>&1
       DATABASE_URL=$URL BIND_ADDR=127.0.0.1:$PORT TRUST_PROXY=true RUST_LOG=warn STORAGE_URL=memory:// "$API" >/dev/null 2>&1 &
       PID=$!
       trap 'kill $PID 2>/dev/null || true' EXIT

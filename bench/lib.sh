@@ -26,6 +26,6 @@ stop_api() {
   API_PID=
 }
 auditors() { # database-url
-  printf 'bench-password-1\n' | DATABASE_URL=$1 "$API" create-auditor --username bench-first --password-stdin >>"$OUT/api.log" 2>&1
-  printf 'bench-password-2\n' | DATABASE_URL=$1 "$API" create-auditor --username bench-final --password-stdin >>"$OUT/api.log" 2>&1
+  printf 'bench-password-1\n' | DATABASE_URL=$1 "$API" create-auditor --username bench-first --roles reviewer,collector,finance,compliance,admin --password-stdin >>"$OUT/api.log" 2>&1
+  printf 'bench-password-2\n' | DATABASE_URL=$1 "$API" create-auditor --username bench-final --roles reviewer,collector,finance,compliance,admin --password-stdin >>"$OUT/api.log" 2>&1
 }

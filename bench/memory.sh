@@ -10,8 +10,8 @@ API=${1:-target/release/api}; S=${2:-10}
 PG=postgres://postgres@127.0.0.1:5432
 psql $PG/postgres -qc "drop database if exists membench with (force)" -c "create database membench" >/dev/null
 export DATABASE_URL=$PG/membench METRICS_TOKEN=bench-metrics-token
-printf 'bench-password-1\n' | "$API" create-auditor --username bench-first --password-stdin >/dev/null
-printf 'bench-password-2\n' | "$API" create-auditor --username bench-final --password-stdin >/dev/null
+printf 'bench-password-1\n' | "$API" create-auditor --username bench-first --roles reviewer,collector,finance,compliance,admin --password-stdin >/dev/null
+printf 'bench-password-2\n' | "$API" create-auditor --username bench-final --roles reviewer,collector,finance,compliance,admin --password-stdin >/dev/null
 BIND_ADDR=127.0.0.1:18182 TRUST_PROXY=true RUST_LOG=warn STORAGE_URL=memory:// WEB_DIST=/nonexistent "$API" > /tmp/membench-api.log 2>&1 &
 PID=$!
 trap 'kill $PID 2>/dev/null || true' EXIT

@@ -85,6 +85,8 @@ pub enum ErrorCode {
     ExtensionNotAvailable,
     /// 50004: the promise to pay is not valid ({why}; issue 53).
     InvalidPromise,
+    /// 50005: not permitted for your role ({permission}; issue 55).
+    NotPermitted,
     /// 50006: a second staff member must approve this (four eyes).
     SecondStaffRequired,
     /// 110012: bank account cannot be changed while a loan is active.
@@ -93,7 +95,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in the order of PRODUCT.md section 9.
-    pub const ALL: [ErrorCode; 40] = [
+    pub const ALL: [ErrorCode; 41] = [
         Self::TooManyRequests,
         Self::SessionExpired,
         Self::NotLoggedIn,
@@ -132,6 +134,7 @@ impl ErrorCode {
         Self::ContactPerson,
         Self::ExtensionNotAvailable,
         Self::InvalidPromise,
+        Self::NotPermitted,
         Self::SecondStaffRequired,
         Self::BankAccountChangeNotAllowed,
     ];
@@ -177,6 +180,7 @@ impl ErrorCode {
             Self::ContactPerson => 50002,
             Self::ExtensionNotAvailable => 50003,
             Self::InvalidPromise => 50004,
+            Self::NotPermitted => 50005,
             Self::SecondStaffRequired => 50006,
             Self::BankAccountChangeNotAllowed => 110012,
         }
@@ -223,6 +227,7 @@ impl ErrorCode {
             Self::ContactPerson => "this person may not be contacted about the debt",
             Self::ExtensionNotAvailable => "extension not available ({why})",
             Self::InvalidPromise => "promise to pay not valid ({why})",
+            Self::NotPermitted => "not permitted for your role",
             Self::SecondStaffRequired => "a second staff member must approve this",
             Self::BankAccountChangeNotAllowed => {
                 "bank account cannot be changed while a loan is active"

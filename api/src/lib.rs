@@ -32,7 +32,9 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::config::{ConfigError, Configured, Env};
-use crate::http::middleware::{command_count, idempotency, ops, read_your_writes, request_id};
+use crate::http::middleware::{
+    command_count, idempotency, ops, read_your_writes, request_id, staff_trail,
+};
 use crate::http::{openapi, web_app};
 use crate::providers::storage;
 use crate::runtime::services::{Argon2Hasher, SystemClock};
@@ -180,8 +182,12 @@ pub fn app(state: AppState) -> Router {
         ))
         .layer(axum::middleware::from_fn(command_count::layer))
         .layer(axum::middleware::from_fn_with_state(
-            state,
+            state.clone(),
             idempotency::layer,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state,
+            staff_trail::layer,
         ))
         .service(router);
     Router::new().fallback_service(service)

@@ -2,8 +2,11 @@
 //! an operator task on the same store:
 //!
 //! - `api` (no subcommand): serve.
-//! - `api create-auditor --username NAME --password-stdin`: create an auditor (loan
-//!   officer) account; the password is read from standard input (PRODUCT.md 6).
+//! - `api create-auditor --username NAME [--roles admin,...] --password-stdin`: create
+//!   a staff account (the first of a deployment, an `admin` by default; the rest are
+//!   made in the console, issue 55); the password is read from standard input
+//!   (PRODUCT.md 6). Where a second factor is required (`STAFF_SECOND_FACTOR`), one is
+//!   enrolled and its `otpauth://` URI printed once.
 //! - `api disable-auditor --username NAME --reason TEXT`: the account can no longer log
 //!   in and every token it holds stops working at once (an officer who leaves);
 //!   `api enable-auditor --username NAME` lets it log in again.
@@ -13,7 +16,8 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
-use api::accounts::auditors::{create_auditor, set_disabled};
+use api::accounts::auditors::{create_staff_account, set_disabled};
+use api::accounts::roles::Role;
 use api::config::{database_url, Env};
 use api::Application;
 use clap::{Parser, Subcommand};
@@ -33,6 +37,9 @@ enum Command {
         /// Login name (3–64 of a-z 0-9 . _ - @; stored lower-case).
         #[arg(long)]
         username: String,
+        /// Roles, comma-separated: reviewer, collector, finance, compliance, admin.
+        #[arg(long, default_value = "admin")]
+        roles: String,
         /// Read the password (at least 8 characters) from the first line of stdin.
         #[arg(long, required = true)]
         password_stdin: bool,
@@ -65,7 +72,9 @@ async fn main() -> ExitCode {
     let _telemetry = api::runtime::telemetry::init();
     match Cli::parse().command {
         None => serve().await,
-        Some(Command::CreateAuditor { username, .. }) => create_auditor_command(&username).await,
+        Some(Command::CreateAuditor {
+            username, roles, ..
+        }) => create_auditor_command(&username, &roles).await,
         Some(Command::DisableAuditor { username, reason }) => {
             set_disabled_command("disable-auditor", &username, Some(&reason)).await
         }
@@ -86,7 +95,28 @@ async fn main() -> ExitCode {
 }
 
 /// `api create-auditor`: exit 0 and print the new id, or exit 1 saying why not.
-async fn create_auditor_command(username: &str) -> ExitCode {
+async fn create_auditor_command(username: &str, roles: &str) -> ExitCode {
+    let Some(roles) = roles
+        .split(',')
+        .map(Role::parse)
+        .collect::<Option<Vec<Role>>>()
+        .filter(|roles| !roles.is_empty())
+    else {
+        eprintln!(
+            "api create-auditor: --roles: give one or more of reviewer, collector, finance, compliance, admin"
+        );
+        return ExitCode::FAILURE;
+    };
+    let env = match Env::from_env() {
+        Ok(env) => env,
+        Err(error) => {
+            eprintln!("api create-auditor: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let totp_secret = env
+        .staff_second_factor
+        .then(api::accounts::second_factor::new_secret);
     let password = match read_password() {
         Ok(password) => password,
         Err(error) => {
@@ -101,14 +131,34 @@ async fn create_auditor_command(username: &str) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let created = create_auditor(&database, username, &password).await;
+    let created = create_staff_account(
+        &database,
+        username,
+        &password,
+        &roles,
+        totp_secret.as_deref(),
+    )
+    .await;
     database.close().await;
     match created {
         Ok(auditor_id) => {
-            println!(
-                "created auditor {} ({auditor_id})",
-                username.trim().to_lowercase()
-            );
+            let username = username.trim().to_lowercase();
+            println!("created auditor {username} ({auditor_id})");
+            if let Some(secret) = &totp_secret {
+                // The only time the secret is shown: the holder adds it to an app now.
+                let issuer = env
+                    .lending_config()
+                    .map(|c| c.lender.legal_name)
+                    .unwrap_or_default();
+                if let Some(enrollment) =
+                    api::accounts::second_factor::enrollment(secret, &issuer, &username)
+                {
+                    println!(
+                        "second factor (add to an authenticator app now): {}",
+                        enrollment.uri
+                    );
+                }
+            }
             ExitCode::SUCCESS
         }
         Err(error) => {

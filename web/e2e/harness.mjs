@@ -162,9 +162,13 @@ export async function smsCode(server, mobile) {
   throw new Error(`no SMS code for ${mobile}`);
 }
 
-/** Creates an auditor with the `api create-auditor` command. */
-export function createAuditor(server, username, password) {
-  const out = spawnSync(apiBinary(), ['create-auditor', '--username', username, '--password-stdin'], {
+/** Every staff role: the officers of the older journeys do every job. */
+export const ALL_ROLES = 'reviewer,collector,finance,compliance,admin';
+
+/** Creates a staff account with the `api create-auditor` command, with `roles` (comma-separated). */
+export function createAuditor(server, username, password, roles = ALL_ROLES) {
+  const args = ['create-auditor', '--username', username, '--roles', roles, '--password-stdin'];
+  const out = spawnSync(apiBinary(), args, {
     env: server.env,
     input: `${password}\n`,
     encoding: 'utf8',

@@ -1,6 +1,10 @@
-//! Auditor (loan officer) accounts: created on the command line (`api
-//! create-auditor`), passwords only as argon2id hashes, and the per-username login
-//! attempt counter (five failed logins lock a username for 15 minutes, PRODUCT.md 7).
+//! Staff (auditor) accounts: the first created on the command line (`api
+//! create-auditor`), the rest by an `admin` in the console (issue 55); passwords only as
+//! argon2id hashes, set by the holder through a one-time link; roles
+//! ([`crate::accounts::roles`]); the second factor
+//! ([`crate::accounts::second_factor`]); the per-username login attempt counter (five
+//! failed logins lock a username for 15 minutes, PRODUCT.md 7). Every change to an
+//! account is recorded in `staff_change` in the transaction of the change.
 
 use tokio::sync::OnceCell;
 use uuid::Uuid;
@@ -8,6 +12,8 @@ use uuid::Uuid;
 use aggregates::services::{Clock, SecretHasher};
 use aggregates::ErrorCode;
 
+use crate::accounts::roles::{roles_text, Role};
+use crate::accounts::second_factor;
 use crate::db::auditors as db;
 use crate::http::envelope::ApiError;
 use crate::runtime::services::Argon2Hasher;
@@ -40,19 +46,8 @@ pub fn normalize_username(username: &str) -> String {
     username.trim().to_lowercase()
 }
 
-/// Creates an auditor (loan officer) account: the password is stored only as an
-/// argon2id hash, the id is a new UUID v7. Used by `api create-auditor` and by tests.
-///
-/// # Errors
-/// [`CreateAuditorError::InvalidUsername`], [`CreateAuditorError::PasswordTooShort`],
-/// [`CreateAuditorError::DuplicateUsername`] when the (normalized) name is taken, and
-/// [`CreateAuditorError::Database`] for any other store failure.
-pub async fn create_auditor(
-    database: &Database,
-    username: &str,
-    password: &str,
-) -> Result<Uuid, CreateAuditorError> {
-    let username = normalize_username(username);
+/// The username rules (3–64 of `a-z 0-9 . _ - @`, after [`normalize_username`]).
+fn check_username(username: &str) -> Result<(), CreateAuditorError> {
     let length = username.chars().count();
     if !(3..=64).contains(&length) {
         return Err(CreateAuditorError::InvalidUsername(
@@ -65,14 +60,41 @@ pub async fn create_auditor(
             "only letters, digits and . _ - @ are allowed",
         ));
     }
-    if password.chars().count() < MIN_AUDITOR_PASSWORD_CHARS {
-        return Err(CreateAuditorError::PasswordTooShort);
-    }
+    Ok(())
+}
+
+/// A new staff account: who it is, its roles and how it is first opened.
+#[derive(Debug, Clone, Copy)]
+pub struct NewStaff<'a> {
+    /// As typed; normalized here.
+    pub username: &'a str,
+    /// At least one.
+    pub roles: &'a [Role],
+    /// The argon2id hash of the password, or [`db::NO_PASSWORD`] until a setup link is used.
+    pub password_hash: &'a str,
+    /// A second factor enrolled at once (the command line prints it).
+    pub totp_secret: Option<&'a str>,
+}
+
+/// Stores a new staff account and records its creation by `by`, at `now`.
+pub(crate) async fn insert_staff(
+    database: &Database,
+    staff: NewStaff<'_>,
+    now: chrono::DateTime<chrono::Utc>,
+    by: &str,
+) -> Result<Uuid, CreateAuditorError> {
+    let username = normalize_username(staff.username);
+    check_username(&username)?;
     let auditor_id = Uuid::now_v7();
-    let password_hash = Argon2Hasher.hash(password).await;
-    // The command line has no Clock service: the account's creation is wall time.
-    let now = projections::clock::SystemClock.now();
-    let inserted = db::insert(database, auditor_id, &username, &password_hash, now).await;
+    let roles = roles_text(staff.roles);
+    let account = db::NewAccount {
+        auditor_id,
+        username: &username,
+        password_hash: staff.password_hash,
+        roles: &roles,
+        totp_secret: staff.totp_secret,
+    };
+    let inserted = db::insert(database, account, now, by).await;
     match inserted {
         Ok(_) => Ok(auditor_id),
         Err(error)
@@ -85,6 +107,57 @@ pub async fn create_auditor(
         Err(error) => Err(error.into()),
     }
 }
+
+/// Creates a staff account on the command line (`api create-auditor`; the first
+/// account of a deployment, and the tests' officers) with `roles`: the password is
+/// stored only as an argon2id hash, the id is a new UUID v7, the change is recorded as
+/// the operator's. With `totp_secret`, the second factor is enrolled at once.
+///
+/// # Errors
+/// [`CreateAuditorError::InvalidUsername`], [`CreateAuditorError::PasswordTooShort`],
+/// [`CreateAuditorError::DuplicateUsername`] when the (normalized) name is taken, and
+/// [`CreateAuditorError::Database`] for any other store failure.
+pub async fn create_staff_account(
+    database: &Database,
+    username: &str,
+    password: &str,
+    roles: &[Role],
+    totp_secret: Option<&str>,
+) -> Result<Uuid, CreateAuditorError> {
+    if password.chars().count() < MIN_AUDITOR_PASSWORD_CHARS {
+        return Err(CreateAuditorError::PasswordTooShort);
+    }
+    let password_hash = Argon2Hasher.hash(password).await;
+    // The command line has no Clock service: the account's creation is wall time.
+    let now = projections::clock::SystemClock.now();
+    let staff = NewStaff {
+        username,
+        roles,
+        password_hash: &password_hash,
+        totp_secret,
+    };
+    insert_staff(database, staff, now, OPERATOR).await
+}
+
+/// [`create_staff_account`] with every role and no second factor: the officers of the
+/// tests, who do every job.
+pub async fn create_auditor(
+    database: &Database,
+    username: &str,
+    password: &str,
+) -> Result<Uuid, CreateAuditorError> {
+    create_staff_account(
+        database,
+        username,
+        password,
+        &crate::accounts::roles::ALL_ROLES,
+        None,
+    )
+    .await
+}
+
+/// Who made a change on the command line, as `staff_change.by_actor` records it.
+pub const OPERATOR: &str = "operator";
 
 /// Why an auditor account could not be disabled or enabled.
 #[derive(Debug, thiserror::Error)]
@@ -131,7 +204,7 @@ pub async fn set_disabled(
     };
     // The change and the revocation in one transaction: an enable never lets a token
     // live that a disable (or a login racing it) left unrevoked.
-    let changed = db::set_disabled(database, &auditor_id, reason, now).await?;
+    let changed = db::set_disabled(database, &auditor_id, reason, now, OPERATOR).await?;
     Ok(changed > 0)
 }
 
@@ -194,4 +267,54 @@ pub async fn take_login_attempt(state: &AppState, username: &str) -> Result<i64,
         return Err(too_many_logins());
     }
     Ok(attempt)
+}
+
+/// Error 10002 for a wrong username, password or second-factor code: one answer, so
+/// none tells which was wrong.
+pub fn wrong_login() -> ApiError {
+    ApiError::new(
+        ErrorCode::WrongPhoneOrPassword,
+        "wrong username, password or code",
+    )
+}
+
+/// The second factor of a log-in whose password was right (`attempt`: its number in the
+/// run, [`take_login_attempt`]): with one enrolled, `code` must be its code for now,
+/// not taken before (the step is taken in one statement); without one, the log-in is
+/// refused where the deployment requires one (`STAFF_SECOND_FACTOR`). Errors: 10004
+/// `totpCode` missing, or no second factor where one is required; 10002 a wrong or
+/// replayed code; 5 when that wrong code ends the run of attempts.
+pub async fn second_factor(
+    state: &AppState,
+    login: &db::Login,
+    code: Option<&str>,
+    attempt: i64,
+) -> Result<(), ApiError> {
+    let Some(secret) = &login.totp_secret else {
+        if state.env.staff_second_factor {
+            return Err(ApiError::bad_input(
+                "totpCode",
+                "this account has no second factor yet; ask an admin for a setup link",
+            ));
+        }
+        return Ok(());
+    };
+    let Some(code) = code.filter(|code| !code.trim().is_empty()) else {
+        return Err(ApiError::bad_input(
+            "totpCode",
+            "enter the 6-digit code your authenticator app shows",
+        ));
+    };
+    let step = second_factor::matching_step(secret, code, state.now());
+    let taken = match step {
+        Some(step) => db::take_totp_step(&state.database, &login.auditor_id, step).await?,
+        None => false,
+    };
+    if taken {
+        return Ok(());
+    }
+    if attempt >= MAX_FAILED_AUDITOR_LOGINS {
+        return Err(too_many_logins());
+    }
+    Err(wrong_login())
 }

@@ -61,6 +61,10 @@ pub struct Env {
     /// Noto Sans CJK where Linux distributions install it
     /// ([`crate::documents::fonts::DEFAULT_FONT_PATHS`]). Checked at start-up.
     pub pdf_font: Option<std::path::PathBuf>,
+    /// `STAFF_SECOND_FACTOR`: `required` (the default with `APP_ENV=production`) or
+    /// `optional` (the default in demo). Required, every staff log-in needs a TOTP code
+    /// (RFC 6238) and every setup link enrolls one (issue 55).
+    pub staff_second_factor: bool,
 }
 
 /// Which kind of deployment this is (`APP_ENV`, PRODUCT.md 12.7).
@@ -213,6 +217,20 @@ fn app_env() -> Result<AppEnv, ConfigError> {
     }
 }
 
+/// `STAFF_SECOND_FACTOR`: required by default in production, optional in demo.
+fn staff_second_factor(app_env: AppEnv) -> Result<bool, ConfigError> {
+    match var("STAFF_SECOND_FACTOR").as_deref() {
+        None => Ok(app_env == AppEnv::Production),
+        Some("required") => Ok(true),
+        Some("optional") => Ok(false),
+        Some(other) => Err(ConfigError::Provider {
+            name: "STAFF_SECOND_FACTOR",
+            value: other.to_string(),
+            known: "required, optional".to_string(),
+        }),
+    }
+}
+
 /// `PAYMENT_PROVIDER`, `PAYOUT_PROVIDER`, `SMS_PROVIDER` (checked against the
 /// adapters of this build by [`Env::check_providers`]).
 fn providers() -> Providers {
@@ -278,6 +296,7 @@ impl Env {
             webhook_secret: secret("WEBHOOK_SECRET"),
             metrics_token: secret("METRICS_TOKEN"),
             pdf_font: var("PDF_FONT").map(std::path::PathBuf::from),
+            staff_second_factor: staff_second_factor(app_env)?,
         })
     }
 
@@ -426,6 +445,7 @@ mod tests {
             webhook_secret: Some(secrets[2].into()),
             metrics_token: Some(secrets[3].into()),
             pdf_font: None,
+            staff_second_factor: true,
         };
         let printed = format!("{env:?} {env:#?}");
         for secret in secrets {

@@ -383,7 +383,8 @@ pub enum ConfigError {
     /// `APP_ENV` is neither `demo` nor `production`.
     #[error("unknown APP_ENV {0:?}: expected demo or production")]
     AppEnv(String),
-    /// A provider variable names an adapter this build does not have.
+    /// A provider variable names an adapter this build does not have (or another
+    /// variable with a fixed set of values, such as `STAFF_SECOND_FACTOR`, holds none of them).
     #[error("unknown {name} {value:?}: expected one of {known}")]
     Provider {
         /// The variable.

@@ -12,7 +12,8 @@
 //! |---|---|
 //! | [`sessions`] | `auth_token` |
 //! | [`claims`] | `user_mobile`, `user_claim` |
-//! | [`auditors`] | `auditor`, `auditor_login_failure` |
+//! | [`auditors`] | `auditor`, `staff_setup_link`, `staff_change`, `auditor_login_failure` |
+//! | [`staff_actions`] | `staff_action` |
 //! | [`sms_codes`] | `sms_code`, `sms_throttle` |
 //! | [`sms_outbox`] | `sms_outbox` |
 //! | [`idempotency`] | `idempotency` |
@@ -32,6 +33,7 @@ pub mod payment_sessions;
 pub mod sessions;
 pub mod sms_codes;
 pub mod sms_outbox;
+pub mod staff_actions;
 pub mod webhooks;
 
 /// Evaluates `$body` with `$pool` bound to the SQLite or the PostgreSQL pool

@@ -115,12 +115,18 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        Json(Envelope {
-            code: self.code.code(),
+        let code = self.code.code();
+        let mut response = Json(Envelope {
+            code,
             msg: self.msg,
             data: Json_::Null,
         })
-        .into_response()
+        .into_response();
+        // For the audit trail, which records each console call's answer.
+        response
+            .extensions_mut()
+            .insert(crate::http::middleware::staff_trail::AnsweredCode(code));
+        response
     }
 }
 

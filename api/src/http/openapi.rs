@@ -12,6 +12,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use utoipa::openapi::extensions::ExtensionsBuilder;
 use utoipa::openapi::path::{HttpMethod, OperationBuilder};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::tag::TagBuilder;
@@ -22,6 +23,7 @@ use utoipa::openapi::{
 use utoipa::OpenApi as _;
 
 use crate::http::envelope::ApiError;
+use crate::http::route_table::{self, Access};
 use crate::routes;
 use crate::runtime::state::AppState;
 
@@ -98,7 +100,49 @@ pub fn document() -> utoipa::openapi::OpenApi {
             plain_operation(path, summary, responses),
         );
     }
+    mark_permissions(&mut document);
     document
+}
+
+/// Marks each console call with what it needs of the caller, from the one table
+/// ([`route_table::CONSOLE_CALLS`], issue 55): `x-permission` (`public`, `session` or
+/// a permission's name) and a line in the description naming the roles that hold it.
+/// One extension only: utoipa keeps them in a hash map, whose order would make the
+/// document differ from run to run.
+fn mark_permissions(document: &mut utoipa::openapi::OpenApi) {
+    for (path, access) in route_table::CONSOLE_CALLS {
+        let Some(operation) = document
+            .paths
+            .paths
+            .get_mut(path)
+            .and_then(|item| item.post.as_mut())
+        else {
+            continue;
+        };
+        let (permission, roles) = match access {
+            Access::Public => ("public", Vec::new()),
+            Access::Session => ("session", Vec::new()),
+            Access::Needs(permission) => (permission.name(), permission.roles()),
+        };
+        let names: Vec<&str> = roles.iter().map(|role| role.name()).collect();
+        let line = match access {
+            Access::Public => "Needs no session.".to_string(),
+            Access::Session => "Needs a staff session, any role.".to_string(),
+            Access::Needs(_) => format!(
+                "Needs `{permission}` (roles: {}); 50005 otherwise.",
+                names.join(", ")
+            ),
+        };
+        operation.description = Some(match operation.description.take() {
+            Some(text) => format!("{text}\n\n{line}"),
+            None => line,
+        });
+        operation.extensions = Some(
+            ExtensionsBuilder::new()
+                .add("x-permission", permission)
+                .build(),
+        );
+    }
 }
 
 /// The bearer token scheme both audiences use.
@@ -116,7 +160,7 @@ fn bearer_scheme() -> SecurityScheme {
 }
 
 /// The document's tags: name and description.
-const TAGS: [(&str, &str); 8] = [
+const TAGS: [(&str, &str); 9] = [
     (
         "borrower account",
         "Registration, login, profile, identity, bank account, PIN (`/jackey/...`).",
@@ -131,6 +175,10 @@ const TAGS: [(&str, &str); 8] = [
     ),
     ("files", "Stored images, for their owner and auditors only."),
     ("auditor", "The loan officers' console (`/admin/api/...`)."),
+    (
+        "staff",
+        "Staff accounts, roles, setup links and the audit trail (`/admin/api/...`; issue 55).",
+    ),
     (
         "documents",
         "PDF contract, receipts and statement of account: borrowers their own, auditors any.",

@@ -5,6 +5,13 @@
 //!
 //! A rate-limited entry covers every path it begins (`/jackey/sms/` is each purpose's
 //! call) and is the limiter's key; an idempotent entry is one exact path.
+//!
+//! [`CONSOLE_CALLS`] is the other table: what each console call needs of the staff
+//! member who makes it (issue 55), checked for every call by the session extractor
+//! (`crate::http::auth::Auditor`), listed in the OpenAPI document (`x-permission`), and
+//! walked with every role by the permission table test (`api/tests/api/permissions.rs`).
+
+use crate::accounts::roles::Permission;
 
 /// What the middleware does for a call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,4 +106,79 @@ mod tests {
         assert!(!idempotent("/jackey/user/login"));
         assert_eq!(idempotent_paths().count(), 10);
     }
+}
+
+/// What a console call needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// No session: the log-in and the setup link's two calls.
+    Public,
+    /// Any live staff session, whatever its roles (log out, who am I).
+    Session,
+    /// A live session of someone holding a role with this permission (50005 otherwise).
+    Needs(Permission),
+}
+
+use Access::{Needs, Public, Session};
+use Permission::*;
+
+/// Every console call and what it needs. A path under `/admin/api/` that is not here is
+/// refused to everyone (50005): a new call is closed until it is given a line.
+pub const CONSOLE_CALLS: [(&str, Access); 48] = [
+    ("/admin/api/login", Public),
+    ("/admin/api/staff/setupInfo", Public),
+    ("/admin/api/staff/completeSetup", Public),
+    ("/admin/api/logout", Session),
+    ("/admin/api/me", Session),
+    ("/admin/api/orders/queue", Needs(Review)),
+    ("/admin/api/orders/detail", Needs(OrdersRead)),
+    ("/admin/api/orders/startReview", Needs(Review)),
+    ("/admin/api/orders/passFirst", Needs(Review)),
+    ("/admin/api/orders/passFinal", Needs(Review)),
+    ("/admin/api/orders/refuse", Needs(Review)),
+    ("/admin/api/orders/requestResubmission", Needs(Review)),
+    ("/admin/api/orders/history", Needs(OrdersRead)),
+    ("/admin/api/users/detail", Needs(BorrowersRead)),
+    ("/admin/api/users/verifyIdentity", Needs(IdentityDecide)),
+    ("/admin/api/users/rejectIdentity", Needs(IdentityDecide)),
+    ("/admin/api/users/hold", Needs(Holds)),
+    ("/admin/api/users/releaseHold", Needs(Holds)),
+    ("/admin/api/users/erase", Needs(PersonalData)),
+    ("/admin/api/users/dataExport", Needs(PersonalData)),
+    ("/admin/api/users/exportLog", Needs(PersonalData)),
+    ("/admin/api/repayments/manual", Needs(Money)),
+    ("/admin/api/collections/queue", Needs(Collections)),
+    ("/admin/api/collections/record", Needs(Collections)),
+    ("/admin/api/collections/contact", Needs(Collections)),
+    ("/admin/api/collections/assign", Needs(Collections)),
+    ("/admin/api/collections/promise", Needs(Collections)),
+    ("/admin/api/collections/proposePlan", Needs(Collections)),
+    ("/admin/api/collections/approvePlan", Needs(Collections)),
+    ("/admin/api/collections/book", Needs(Ledger)),
+    ("/admin/api/collections/waive", Needs(Money)),
+    ("/admin/api/collections/chargeOff", Needs(Money)),
+    ("/admin/api/collections/reverseChargeOff", Needs(Money)),
+    ("/admin/api/ledger/journal", Needs(Ledger)),
+    ("/admin/api/ledger/trialBalance", Needs(Ledger)),
+    ("/admin/api/documents/contractPdf", Needs(OrdersRead)),
+    ("/admin/api/documents/receiptPdf", Needs(OrdersRead)),
+    ("/admin/api/documents/statementPdf", Needs(OrdersRead)),
+    ("/admin/api/documents/receipts", Needs(OrdersRead)),
+    ("/admin/api/documents/downloads", Needs(OrdersRead)),
+    ("/admin/api/staff/list", Needs(Staff)),
+    ("/admin/api/staff/create", Needs(Staff)),
+    ("/admin/api/staff/assignRoles", Needs(Staff)),
+    ("/admin/api/staff/disable", Needs(Staff)),
+    ("/admin/api/staff/enable", Needs(Staff)),
+    ("/admin/api/staff/resetPassword", Needs(Staff)),
+    ("/admin/api/audit/trail", Needs(AuditTrail)),
+    ("/admin/api/audit/export", Needs(AuditTrail)),
+];
+
+/// What the console call `path` needs; `None` for a path with no line (refused).
+pub fn console_access(path: &str) -> Option<Access> {
+    CONSOLE_CALLS
+        .iter()
+        .find(|(entry, _)| *entry == path)
+        .map(|(_, access)| *access)
 }

@@ -22,8 +22,10 @@ use sha2::{Digest, Sha256};
 use utoipa::{OpenApi, ToSchema};
 use uuid::Uuid;
 
+use crate::accounts::roles::Permission;
 use crate::http::auth::{self, Borrower, TokenKind};
 use crate::http::envelope::{ok, ApiError, Binary, Envelope, Null};
+use crate::http::route_table::Access;
 use crate::providers::storage::MAX_IMAGE_BYTES;
 use crate::queries::borrower::user_doc;
 use crate::runtime::state::AppState;
@@ -263,7 +265,8 @@ async fn stored_image(
         Ok(user_id) => key.split('/').nth(1) == Some(user_id.to_string().as_str()),
         // Not a live borrower session: a live auditor one, or the more telling of
         // the two refusals (7 when either kind has expired, else 20001).
-        Err(not_a_borrower) => auth::resolve(state, &token, TokenKind::Auditor)
+        // A staff member's needs a role that may read borrowers' data (issue 55).
+        Err(not_a_borrower) => auth::resolve_staff(state, &token)
             .await
             .map_err(|not_an_auditor| {
                 if not_a_borrower.code == ErrorCode::SessionExpired {
@@ -271,8 +274,9 @@ async fn stored_image(
                 } else {
                     not_an_auditor
                 }
-            })
-            .map(|_| true)?,
+            })?
+            .may(Some(Access::Needs(Permission::BorrowersRead)))
+            .map(|()| true)?,
     };
     if !allowed {
         return Err(not_found());

@@ -701,7 +701,7 @@ async fn accounts(app: &TestApp) {
         json!({"username": "nobody", "password": "long enough"}),
     ] {
         let wrong = app.fails("/admin/api/login", None, body, 10002).await;
-        assert_eq!(wrong["msg"], "wrong username or password");
+        assert_eq!(wrong["msg"], "wrong username, password or code");
     }
     app.fails(
         "/admin/api/login",
@@ -1345,7 +1345,7 @@ async fn disable_and_enable(app: TestApp) {
             10002,
         )
         .await;
-    assert_eq!(refused["msg"], "wrong username or password");
+    assert_eq!(refused["msg"], "wrong username, password or code");
     app.ok(queue, Some(&colleague), json!({})).await;
     // A second disable changes nothing.
     assert!(

@@ -67,7 +67,7 @@ const BORROWER_CALLS: [&str; 26] = [
 ];
 
 /// Every auditor call but login.
-const AUDITOR_CALLS: [&str; 29] = [
+const AUDITOR_CALLS: [&str; 38] = [
     "/admin/api/logout",
     "/admin/api/orders/queue",
     "/admin/api/orders/detail",
@@ -97,10 +97,21 @@ const AUDITOR_CALLS: [&str; 29] = [
     "/admin/api/collections/approvePlan",
     "/admin/api/ledger/journal",
     "/admin/api/ledger/trialBalance",
+    "/admin/api/me",
+    "/admin/api/staff/list",
+    "/admin/api/staff/create",
+    "/admin/api/staff/assignRoles",
+    "/admin/api/staff/disable",
+    "/admin/api/staff/enable",
+    "/admin/api/staff/resetPassword",
+    "/admin/api/audit/trail",
+    "/admin/api/audit/export",
 ];
 
 /// Calls with a JSON body that need no session.
-const OPEN_JSON_CALLS: [&str; 8] = [
+const OPEN_JSON_CALLS: [&str; 10] = [
+    "/admin/api/staff/setupInfo",
+    "/admin/api/staff/completeSetup",
     "/jackey/sms/register",
     "/jackey/user/register",
     "/jackey/user/login",
@@ -112,7 +123,7 @@ const OPEN_JSON_CALLS: [&str; 8] = [
 ];
 
 /// Calls with a session that read no body.
-const BODILESS_CALLS: [&str; 8] = [
+const BODILESS_CALLS: [&str; 10] = [
     "/jackey/user/logout",
     "/jackey/user/info",
     "/jackey/user/identity",
@@ -121,6 +132,8 @@ const BODILESS_CALLS: [&str; 8] = [
     "/jackey/user/getLastWithdrawError",
     "/admin/api/logout",
     "/admin/api/ledger/trialBalance",
+    "/admin/api/me",
+    "/admin/api/staff/list",
 ];
 
 /// The envelope's code for `path` with `token`: a GET for `/files`, else a POST of `{}`.
@@ -206,7 +219,7 @@ async fn sessions_and_bodies(app: TestApp) {
         .chain(with_body(&BORROWER_CALLS, &borrower))
         .chain(with_body(&AUDITOR_CALLS, &auditor))
         .collect();
-    assert_eq!(bodies.len(), 8 + 20 + 27);
+    assert_eq!(bodies.len(), 10 + 20 + 34);
     for (path, token) in bodies {
         let answer = app
             .post_raw(path, token.as_deref(), "{not json".into())

@@ -55,6 +55,7 @@ pub fn env() -> Env {
         webhook_secret: None,
         metrics_token: Some(METRICS_TOKEN.into()),
         pdf_font: None,
+        staff_second_factor: false,
     }
 }
 
@@ -676,6 +677,23 @@ impl TestApp {
             .find(|run| run.len() == 6)
             .map(str::to_string)
             .expect("a code in the SMS")
+    }
+
+    /// The texts of the first column of every row `sql` (one `$1`, bound to `bind`)
+    /// selects.
+    pub async fn texts(&self, sql: &str, bind: &str) -> Vec<String> {
+        match &self.state.database {
+            Database::Sqlite { pool, .. } => sqlx::query_scalar(sql)
+                .bind(bind)
+                .fetch_all(pool)
+                .await
+                .unwrap(),
+            Database::Postgres(pool) => sqlx::query_scalar(sql)
+                .bind(bind)
+                .fetch_all(pool)
+                .await
+                .unwrap(),
+        }
     }
 
     /// The text of the first column of the first row `sql` (one `$1`, bound to `bind`)

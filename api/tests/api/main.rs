@@ -23,6 +23,7 @@ mod money_safety;
 mod openapi;
 mod payment;
 mod payment_plans;
+mod permissions;
 mod providers;
 mod read_replica;
 mod recovery;

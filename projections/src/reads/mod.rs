@@ -62,6 +62,10 @@ pub struct Session {
     pub expires_at: String,
     /// Revocation time (logout, lock), if any.
     pub revoked_at: Option<String>,
+    /// A staff session's roles as stored (comma-separated; issue 55); `None` for a
+    /// borrower's.
+    #[sqlx(default)]
+    pub roles: Option<String>,
 }
 
 /// The session of the token whose SHA-256 is `token_hash`, of `kind` (`borrower`,
@@ -75,8 +79,8 @@ pub async fn session(
     kind: &str,
 ) -> Result<Option<Session>, ProjectionError> {
     let sql = if kind == "auditor" {
-        "select t.subject, t.expires_at, coalesce(t.revoked_at, a.disabled_at) as revoked_at \
-         from auth_token t left join auditor a on a.auditor_id = t.subject \
+        "select t.subject, t.expires_at, coalesce(t.revoked_at, a.disabled_at) as revoked_at, \
+         a.roles from auth_token t left join auditor a on a.auditor_id = t.subject \
          where t.token_hash = $1 and t.kind = $2"
     } else {
         "select subject, expires_at, revoked_at from auth_token \

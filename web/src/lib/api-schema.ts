@@ -19,6 +19,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The audit trail as CSV
+         * @description The newest 10,000 actions matching the filters (as `trail`), newest first: at, username, staff id, client address, call, order, borrower, other, code.
+         *
+         *     Needs `audit.read` (roles: compliance, admin); 50005 otherwise.
+         */
+        post: operations["auditor_export"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/audit/trail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The audit trail of staff actions
+         * @description Every console call a staff member made, refused ones too, newest first, 50 a page; each filter given narrows.
+         *
+         *     Needs `audit.read` (roles: compliance, admin); 50005 otherwise.
+         */
+        post: operations["auditor_trail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/collections/approvePlan": {
         parameters: {
             query?: never;
@@ -31,6 +75,8 @@ export interface paths {
         /**
          * Approve the payment plan proposed
          * @description The second pair of eyes: the borrower is then offered the plan to sign. A repeat once approved changes nothing. 50006 the proposing officer; 10004 no plan proposed, or a loan not disbursed or charged off; 40007 unknown order.
+         *
+         *     Needs `collections` (roles: collector); 50005 otherwise.
          */
         post: operations["auditor_approve_plan"];
         delete?: never;
@@ -51,6 +97,8 @@ export interface paths {
         /**
          * Assign a late loan to a collector
          * @description A repeat changes nothing. 40007 unknown order or collector; 10004 a loan not disbursed.
+         *
+         *     Needs `collections` (roles: collector); 50005 otherwise.
          */
         post: operations["auditor_assign_collector"];
         delete?: never;
@@ -71,6 +119,8 @@ export interface paths {
         /**
          * The book by delinquency bucket, as of a moment
          * @description Every loan on the books folded from its events up to `asOf`: its bucket then and what it owed, beside the ledger's loan receivable of the same moment (they agree); loans charged off by then apart. 10004 an `asOf` that is neither a time nor a day, or in the future.
+         *
+         *     Needs `ledger` (roles: finance); 50005 otherwise.
          */
         post: operations["auditor_book"];
         delete?: never;
@@ -91,6 +141,8 @@ export interface paths {
         /**
          * Propose or confirm a charge-off
          * @description The first officer proposes (the loan at or past the configured days past due, default 180), another confirms: the outstanding leaves the books; the borrower still owes it and later payments are recoveries. 50006 the same officer confirming; 10004 too early, no reason, or not a disbursed loan; 40007 unknown order.
+         *
+         *     Needs `money` (roles: finance); 50005 otherwise.
          */
         post: operations["auditor_charge_off"];
         delete?: never;
@@ -111,6 +163,8 @@ export interface paths {
         /**
          * Log a collection contact
          * @description Decided by the fair-collection guard (P15): 50001 outside the contact hours (PH 06:00–22:00 Manila unless more than 15 days past due or the borrower chose other hours; TH 08:00–20:00, 18:00 at weekends, once a day), 50002 for anyone but the borrower or a named guarantor. A refused attempt is kept in the record. 10004 a loan not disbursed, a note over 500 characters or a past next-action day; 40007 unknown order.
+         *
+         *     Needs `collections` (roles: collector); 50005 otherwise.
          */
         post: operations["auditor_log_contact"];
         delete?: never;
@@ -131,6 +185,8 @@ export interface paths {
         /**
          * Take a promise to pay
          * @description The borrower's promise, taken by the officer during a contact. 50004 when the amount is not above 0 and at most what is owed, the day is not from today to 30 days ahead, or a promise is already open; 10004 a loan not disbursed; 40007 unknown order.
+         *
+         *     Needs `collections` (roles: collector); 50005 otherwise.
          */
         post: operations["auditor_take_promise"];
         delete?: never;
@@ -151,6 +207,8 @@ export interface paths {
         /**
          * Propose a payment plan
          * @description Everything the loan owes spread over new installments, with no interest or fee added and overdue fees waived in part or whole (P16). Replaces a plan not yet signed; another officer must approve it before the borrower can sign. 10004 a count, interval, first day or waiver out of bounds, no reason, or a loan not disbursed or charged off; 40007 unknown order.
+         *
+         *     Needs `collections` (roles: collector); 50005 otherwise.
          */
         post: operations["auditor_propose_plan"];
         delete?: never;
@@ -171,6 +229,8 @@ export interface paths {
         /**
          * The collections queue
          * @description Disbursed loans with an installment past due, most days past due first (at most 200), with the amount overdue, the outstanding, the last contact and its outcome, any open promise to pay and the next action. Filters: bucket, collector, next action by a day. 10004 for a bucket that is not configured.
+         *
+         *     Needs `collections` (roles: collector); 50005 otherwise.
          */
         post: operations["auditor_collection_queue"];
         delete?: never;
@@ -191,6 +251,8 @@ export interface paths {
         /**
          * A loan's collection record
          * @description Days past due and bucket today, whether the borrower chose other contact hours, the payment plan asked for or proposed, and every contact, refused contact, assignment, promise to pay, plan and bucket move, oldest first. 40007 unknown order.
+         *
+         *     Needs `collections` (roles: collector); 50005 otherwise.
          */
         post: operations["auditor_collection_record"];
         delete?: never;
@@ -211,6 +273,8 @@ export interface paths {
         /**
          * Propose or confirm the reversal of a charge-off
          * @description The same four eyes as the charge-off: what is still owed (written off less recovered) goes back on the books. 50006 the same officer confirming; 10004 no reason or a loan not charged off; 40007 unknown order.
+         *
+         *     Needs `money` (roles: finance); 50005 otherwise.
          */
         post: operations["auditor_reverse_charge_off"];
         delete?: never;
@@ -231,6 +295,8 @@ export interface paths {
         /**
          * Waive overdue fees or interest
          * @description A reduction only (P11). Above the configured amount (default 1,000) the first officer proposes and another confirms the same waiver. 10004 an amount not above 0 or above what is unpaid of that kind, no reason, a loan not disbursed or charged off; 50006 the proposing officer confirming; 40007 unknown order.
+         *
+         *     Needs `money` (roles: finance); 50005 otherwise.
          */
         post: operations["auditor_waive"];
         delete?: never;
@@ -251,6 +317,8 @@ export interface paths {
         /**
          * Any order's signed contract as PDF
          * @description As `/jackey/loan/contractPdf`, for any order. Recorded with the auditor. 40007 unknown order (or one without a signed disclosure); 10004 an unknown `lang`.
+         *
+         *     Needs `orders.read` (roles: reviewer, collector, finance, compliance); 50005 otherwise.
          */
         post: operations["auditor_contract"];
         delete?: never;
@@ -271,6 +339,8 @@ export interface paths {
         /**
          * Who downloaded an order's documents
          * @description `data`: list of {at, actor (`user:<id>` or `auditor:<id>`), actorName (the auditor's username), document (contract|receipt|statement), receiptNo, lang, requestId}, oldest first. 40007 unknown order.
+         *
+         *     Needs `orders.read` (roles: reviewer, collector, finance, compliance); 50005 otherwise.
          */
         post: operations["auditor_downloads"];
         delete?: never;
@@ -291,6 +361,8 @@ export interface paths {
         /**
          * Any order's receipt as PDF
          * @description As `/jackey/loan/receiptPdf`, for any order. Recorded with the auditor. 40007 unknown order or receipt; 10004 a malformed `receiptNo` or an unknown `lang`.
+         *
+         *     Needs `orders.read` (roles: reviewer, collector, finance, compliance); 50005 otherwise.
          */
         post: operations["auditor_receipt"];
         delete?: never;
@@ -311,6 +383,8 @@ export interface paths {
         /**
          * Any order's receipts
          * @description As `/jackey/loan/receipts`, for any order. 40007 unknown order.
+         *
+         *     Needs `orders.read` (roles: reviewer, collector, finance, compliance); 50005 otherwise.
          */
         post: operations["auditor_receipts"];
         delete?: never;
@@ -331,6 +405,8 @@ export interface paths {
         /**
          * Any order's statement of account as PDF
          * @description As `/jackey/loan/statementPdf`, for any order. Recorded with the auditor. 40007 unknown order; 10004 an unknown `lang`.
+         *
+         *     Needs `orders.read` (roles: reviewer, collector, finance, compliance); 50005 otherwise.
          */
         post: operations["auditor_statement"];
         delete?: never;
@@ -351,6 +427,8 @@ export interface paths {
         /**
          * The ledger journal
          * @description `code` names what an entry records (`payout_sent`, `repayment`, ... as projections::read_models::ledger::ENTRY_DESCRIPTIONS), `description` says it in English. Includes every event committed before the call. The body may be empty. `orderId` takes an order's id or its number (`HL-2611-000010`; an unknown number lists nothing). 10004 both filters or bad paging; 40007 an orderId that is neither.
+         *
+         *     Needs `ledger` (roles: finance); 50005 otherwise.
          */
         post: operations["auditor_journal"];
         delete?: never;
@@ -371,6 +449,8 @@ export interface paths {
         /**
          * The trial balance
          * @description Includes every event committed before the call (the ledger read model is waited for, bounded).
+         *
+         *     Needs `ledger` (roles: finance); 50005 otherwise.
          */
         post: operations["auditor_trial_balance"];
         delete?: never;
@@ -390,7 +470,9 @@ export interface paths {
         put?: never;
         /**
          * Auditor log in
-         * @description 10002 wrong username or password. 5 too many attempts: per client IP (10 at once, then one per 3 s), and per username (5 failed logins in a row lock it for 15 minutes, whatever the password).
+         * @description 10002 wrong username, password or second-factor code (a code is taken once). 10004 `totpCode` missing for an account with a second factor, or none enrolled where the deployment requires one. 5 too many attempts: per client IP (10 at once, then one per 3 s), and per username (5 failed logins in a row lock it for 15 minutes, whatever the password).
+         *
+         *     Needs no session.
          */
         post: operations["auditor_login"];
         delete?: never;
@@ -408,8 +490,33 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Auditor log out */
+        /**
+         * Auditor log out
+         * @description Needs a staff session, any role.
+         */
         post: operations["auditor_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who is signed in
+         * @description The session's staff member with their current roles and permissions (an admin may have changed them since the log-in).
+         *
+         *     Needs a staff session, any role.
+         */
+        post: operations["auditor_me"];
         delete?: never;
         options?: never;
         head?: never;
@@ -428,6 +535,8 @@ export interface paths {
         /**
          * An order with its applicant
          * @description `disclosure` is the one the borrower signed at application (P5); `loanDisclosure` the same terms on the amount paid out (P10), null until paid out. 40007 unknown order.
+         *
+         *     Needs `orders.read` (roles: reviewer, collector, finance, compliance); 50005 otherwise.
          */
         post: operations["auditor_order_detail"];
         delete?: never;
@@ -448,6 +557,8 @@ export interface paths {
         /**
          * An order's event history
          * @description The state as of `atSequence`; account numbers masked to their last four digits.
+         *
+         *     Needs `orders.read` (roles: reviewer, collector, finance, compliance); 50005 otherwise.
          */
         post: operations["auditor_history"];
         delete?: never;
@@ -468,6 +579,8 @@ export interface paths {
         /**
          * Pass the final review (by another auditor)
          * @description 40007 unknown order; 10004 the auditor of the first review (four eyes), or not awaiting final review.
+         *
+         *     Needs `orders.review` (roles: reviewer); 50005 otherwise.
          */
         post: operations["auditor_pass_final"];
         delete?: never;
@@ -488,6 +601,8 @@ export interface paths {
         /**
          * Pass the first review
          * @description Only once the identity is verified (4.3): 40000. 40007 unknown order; 10004 not in first review.
+         *
+         *     Needs `orders.review` (roles: reviewer); 50005 otherwise.
          */
         post: operations["auditor_pass_first"];
         delete?: never;
@@ -508,6 +623,8 @@ export interface paths {
         /**
          * The review queue
          * @description Oldest first. The body may be empty. `open` leaves out closed orders; `search` matches part of the applicant's name or mobile, the order number (`HL-…`) or id. 10004 bad paging or a search longer than 100 characters.
+         *
+         *     Needs `orders.review` (roles: reviewer); 50005 otherwise.
          */
         post: operations["auditor_queue"];
         delete?: never;
@@ -528,6 +645,8 @@ export interface paths {
         /**
          * Refuse an order
          * @description 40007 unknown order; 10004 neither a coded reason nor a note, an unknown code, a note over 500 characters, or not refusable in its status.
+         *
+         *     Needs `orders.review` (roles: reviewer); 50005 otherwise.
          */
         post: operations["auditor_refuse"];
         delete?: never;
@@ -548,6 +667,8 @@ export interface paths {
         /**
          * Ask the borrower to resubmit
          * @description 40007 unknown order; 10004 no reason, no item, or not under review. `items` names what the borrower is to fix (PRODUCT.md 12.4); those become changeable for the borrower until they resubmit.
+         *
+         *     Needs `orders.review` (roles: reviewer); 50005 otherwise.
          */
         post: operations["auditor_request_resubmission"];
         delete?: never;
@@ -568,6 +689,8 @@ export interface paths {
         /**
          * Take an order for review
          * @description 40007 unknown order; 10004 not waiting for review.
+         *
+         *     Needs `orders.review` (roles: reviewer); 50005 otherwise.
          */
         post: operations["auditor_start_review"];
         delete?: never;
@@ -588,8 +711,184 @@ export interface paths {
         /**
          * Record a repayment received outside the app
          * @description The same reference recorded twice applies once. What is not owed is refunded to the borrower's bound account (12.1). Above 20,000 the first entry waits for another auditor to enter the same reference and amount (four eyes). 40007 unknown order or nothing owed; 40001 below the minimum; 10004 no reference, the same auditor confirming, or another amount for the reference. Accepts `Idempotency-Key`.
+         *
+         *     Needs `money` (roles: finance); 50005 otherwise.
          */
         post: operations["auditor_manual_repayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/staff/assignRoles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a staff account's roles
+         * @description Takes effect on the account's next call. 10004 no or an unknown role, or taking away one's own admin role; 40007 unknown account.
+         *
+         *     Needs `staff` (roles: admin); 50005 otherwise.
+         */
+        post: operations["auditor_assign_roles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/staff/completeSetup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the password of a setup link
+         * @description No session. Uses the link once; signs out every session of the account. 10004 a dead link, a short password, or a missing or wrong code (the link stays usable then).
+         *
+         *     Needs no session.
+         */
+        post: operations["auditor_complete_setup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/staff/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a staff account
+         * @description The account has no password until its holder opens the one-time link answered (shown once, valid 24 hours; it enrolls the second factor when the deployment requires one). 10004 a bad or taken username, or no or an unknown role.
+         *
+         *     Needs `staff` (roles: admin); 50005 otherwise.
+         */
+        post: operations["auditor_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/staff/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a staff account
+         * @description It can no longer log in and each of its sessions ends at once. A repeat changes nothing. 10004 no reason, or one's own account; 40007 unknown account.
+         *
+         *     Needs `staff` (roles: admin); 50005 otherwise.
+         */
+        post: operations["auditor_disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/staff/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled staff account
+         * @description Its holder logs in again (no old session comes back). 40007 unknown account.
+         *
+         *     Needs `staff` (roles: admin); 50005 otherwise.
+         */
+        post: operations["auditor_enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/staff/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every staff account
+         * @description Needs `staff` (roles: admin); 50005 otherwise.
+         */
+        post: operations["auditor_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/staff/resetPassword": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset a staff account's password
+         * @description The old password stops working and every session of the account ends at once; its holder sets a new one with the one-time link answered (shown once, valid 24 hours). 40007 unknown account.
+         *
+         *     Needs `staff` (roles: admin); 50005 otherwise.
+         */
+        post: operations["auditor_reset_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/staff/setupInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a setup link opens
+         * @description No session. 10004 a link expired, used or unknown.
+         *
+         *     Needs no session.
+         */
+        post: operations["auditor_setup_info"];
         delete?: never;
         options?: never;
         head?: never;
@@ -608,6 +907,8 @@ export interface paths {
         /**
          * Export any borrower's data
          * @description As `/jackey/user/dataExport`, for any borrower. Recorded with the auditor's id before it is answered (`/admin/api/users/exportLog` lists the records). 40007 unknown user (nothing recorded); 5 too many requests from this client.
+         *
+         *     Needs `personalData` (roles: compliance); 50005 otherwise.
          */
         post: operations["auditor_data_export"];
         delete?: never;
@@ -628,6 +929,8 @@ export interface paths {
         /**
          * A borrower
          * @description 40007 unknown user.
+         *
+         *     Needs `borrowers.read` (roles: reviewer, collector, compliance); 50005 otherwise.
          */
         post: operations["auditor_user_detail"];
         delete?: never;
@@ -648,6 +951,8 @@ export interface paths {
         /**
          * Erase a borrower's personal data after the retention period
          * @description Crypto-shredding (PRODUCT.md 12.6, RA 10173): the borrower's data key is destroyed, so every personal field of their events reads `[erased]` (or null) everywhere; amounts, orders and the ledger stay. The erasure workflow then deletes their ID photos and signature, text messages, sessions, codes and idempotency answers, and rebuilds the read models. The account is closed for good. 40005 an order is open; 10004 the retention period (`retention_years` after the last loan closed, or after registration) is not over, `msg` gives the date; 40007 unknown user. Erasing an erased borrower again changes nothing.
+         *
+         *     Needs `personalData` (roles: compliance); 50005 otherwise.
          */
         post: operations["auditor_erase_personal_data"];
         delete?: never;
@@ -668,6 +973,8 @@ export interface paths {
         /**
          * Who exported a borrower's data
          * @description `data`: list of {at, actor (`user:<id>` or `auditor:<id>`), actorName (the auditor's username), requestId}, oldest first; empty when there were none. 40007 when `userId` is not a user id.
+         *
+         *     Needs `personalData` (roles: compliance); 50005 otherwise.
          */
         post: operations["auditor_export_log"];
         delete?: never;
@@ -688,6 +995,8 @@ export interface paths {
         /**
          * Place a compliance hold
          * @description 40007 unknown user; 10004 no reason.
+         *
+         *     Needs `accounts.hold` (roles: compliance); 50005 otherwise.
          */
         post: operations["auditor_hold"];
         delete?: never;
@@ -708,6 +1017,8 @@ export interface paths {
         /**
          * Reject the ID photos
          * @description The reason is required (10004). 40007 unknown user; 10009 no ID photos awaiting review.
+         *
+         *     Needs `identity.decide` (roles: compliance); 50005 otherwise.
          */
         post: operations["auditor_reject_identity"];
         delete?: never;
@@ -728,6 +1039,8 @@ export interface paths {
         /**
          * Release a compliance hold
          * @description 40007 unknown user or no hold; 10004 no reason.
+         *
+         *     Needs `accounts.hold` (roles: compliance); 50005 otherwise.
          */
         post: operations["auditor_release_hold"];
         delete?: never;
@@ -748,6 +1061,8 @@ export interface paths {
         /**
          * Verify the ID photos
          * @description 40007 unknown user; 10009 no ID photos awaiting review.
+         *
+         *     Needs `identity.decide` (roles: compliance); 50005 otherwise.
          */
         post: operations["auditor_verify_identity"];
         delete?: never;
@@ -2014,6 +2329,11 @@ export interface components {
             collector?: string;
             orderId: string;
         };
+        AssignRolesBody: {
+            /** @description The account's roles from now on (replacing the old), at least one. */
+            roles: string[];
+            staffId: string;
+        };
         AuditorDocumentBody: {
             /**
              * @description `en`, `zh` or `fil`; omitted: `Accept-Language`, else English.
@@ -2026,6 +2346,8 @@ export interface components {
         AuditorLoginBody: {
             /** @description The password. */
             password: string;
+            /** @description The 6-digit code of the authenticator app, once a second factor is enrolled. */
+            totpCode?: string | null;
             /**
              * @description The auditor's username.
              * @example alice
@@ -2358,6 +2680,14 @@ export interface components {
             /** @description A WhatsApp contact; empty when none. */
             whatsapp?: string | null;
         };
+        CompleteSetupBody: {
+            /** @description The new password, at least 8 characters. */
+            password: string;
+            /** @description The token of the link. */
+            token: string;
+            /** @description The 6-digit code the authenticator app shows, when the link enrolls one. */
+            totpCode?: string | null;
+        };
         /** @description One event of the order detail's timeline, with the raw actor. */
         ConsoleTimelineEntry: components["schemas"]["TimelineEntry"] & {
             /** @description `user:<id>`, `auditor:<id>` or `system`. */
@@ -2416,6 +2746,15 @@ export interface components {
             /** @description Company registration number. */
             registrationNo: string;
         };
+        CreateStaffBody: {
+            /** @description At least one of `reviewer`, `collector`, `finance`, `compliance`, `admin`. */
+            roles: string[];
+            /**
+             * @description 3 to 64 of `a-z 0-9 . _ - @` (stored lower-case).
+             * @example maria.reyes
+             */
+            username: string;
+        };
         /** @description Currency settings (PRODUCT.md section 1). */
         Currency: {
             /** @description ISO 4217 code. */
@@ -2456,6 +2795,11 @@ export interface components {
             /** @description The account and every personal field of it. */
             user: components["schemas"]["ExportedUser"];
             wallet?: null | components["schemas"]["ExportedWallet"];
+        };
+        DisableStaffBody: {
+            /** @description Why (1 to 500 characters), kept with the time. */
+            reason: string;
+            staffId: string;
         };
         /** @description Everything P5 requires, for one principal and one set of terms. */
         Disclosure: {
@@ -3094,6 +3438,10 @@ export interface components {
                  * @description The auditor's id.
                  */
                 auditorId: string;
+                /** @description The permissions those roles hold. */
+                permissions: string[];
+                /** @description The account's roles. */
+                roles: components["schemas"]["Role"][];
                 /** @description Bearer token for `/admin/api`. */
                 token: string;
                 /** @description The (normalized) username. */
@@ -3124,6 +3472,34 @@ export interface components {
                  *     waits for a second auditor.
                  */
                 recorded: boolean;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_Me: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /**
+                 * Format: uuid
+                 * @description The staff member's id.
+                 */
+                auditorId: string;
+                /** @description The permissions those roles hold (`x-permission` of each call). */
+                permissions: string[];
+                /** @description Their roles. */
+                roles: components["schemas"]["Role"][];
             };
             /**
              * @description "ok", or what went wrong in words.
@@ -3501,6 +3877,74 @@ export interface components {
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
          *     `data: null`.
          */
+        Envelope_Option_SetupDone: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description Log in with this name. */
+                username: string;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_SetupInfo: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                secondFactor?: null | components["schemas"]["SecondFactorEnrollment"];
+                /** @description The account the link opens. */
+                username: string;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_SetupLink: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description When it stops working, RFC 3339 UTC. */
+                expiresAt: string;
+                /** @description The link's path on this site: `/console/setup#<token>`. Shown once; never stored. */
+                path: string;
+                /** @description The account it opens. */
+                staffId: string;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
         Envelope_Option_String: {
             /**
              * Format: int32
@@ -3529,6 +3973,29 @@ export interface components {
             data: null | {
                 /** @description Opaque bearer token (`Authorization: Bearer ...`). */
                 token: string;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_TrailPage: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description Up to 50 actions. */
+                items: components["schemas"]["StaffAction"][];
+                /** @description `before` for the next (older) page; `None` at the end. */
+                next?: string | null;
             };
             /**
              * @description "ok", or what went wrong in words.
@@ -3815,6 +4282,41 @@ export interface components {
                 expiresAt: string;
                 /** @description The first 16 hex digits of the token's SHA-256: names it for `revoke`. */
                 id: string;
+            }[];
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_Vec_StaffAccount: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description When created, RFC 3339 UTC. */
+                createdAt: string;
+                /** @description When disabled, if it is. */
+                disabledAt?: string | null;
+                /** @description Why. */
+                disabledReason?: string | null;
+                /** @description Whether its holder has set a password (false until the setup link is used). */
+                passwordSet: boolean;
+                /** @description Its roles. */
+                roles: components["schemas"]["Role"][];
+                /** @description Whether a second factor is enrolled. */
+                secondFactor: boolean;
+                /** @description The id (`staffId` in the calls). */
+                staffId: string;
+                /** @description The username. */
+                username: string;
             }[];
             /**
              * @description "ok", or what went wrong in words.
@@ -4439,6 +4941,10 @@ export interface components {
              * @description The auditor's id.
              */
             auditorId: string;
+            /** @description The permissions those roles hold. */
+            permissions: string[];
+            /** @description The account's roles. */
+            roles: components["schemas"]["Role"][];
             /** @description Bearer token for `/admin/api`. */
             token: string;
             /** @description The (normalized) username. */
@@ -4463,6 +4969,18 @@ export interface components {
              *     waits for a second auditor.
              */
             recorded: boolean;
+        };
+        /** @description Who is signed in, and what their roles let them do. */
+        Me: {
+            /**
+             * Format: uuid
+             * @description The staff member's id.
+             */
+            auditorId: string;
+            /** @description The permissions those roles hold (`x-permission` of each call). */
+            permissions: string[];
+            /** @description Their roles. */
+            roles: components["schemas"]["Role"][];
         };
         NoteBody: {
             note?: string;
@@ -5237,6 +5755,11 @@ export interface components {
             sessionId: string;
         };
         /**
+         * @description A staff role. Wire and stored name: the lower-case word.
+         * @enum {string}
+         */
+        Role: "reviewer" | "collector" | "finance" | "compliance" | "admin";
+        /**
          * @description One line of the schedule as disclosed: the installment falls due `period` days
          *     after the payout day.
          */
@@ -5248,6 +5771,15 @@ export interface components {
              * @description 1-based installment number; due `period` days after the payout.
              */
             period: number;
+        };
+        /** @description A TOTP secret to add to an authenticator app. */
+        SecondFactorEnrollment: {
+            /** @description The QR code of `uri`, an SVG document. */
+            qrSvg: string;
+            /** @description Base32, to type by hand. */
+            secret: string;
+            /** @description `otpauth://totp/...`. */
+            uri: string;
         };
         /** @description One live borrower session, as `/jackey/user/sessions` lists it (PRODUCT.md 12.3). */
         SessionView: {
@@ -5263,6 +5795,30 @@ export interface components {
         SettleForm: {
             /** @description `paid` or `failed`. */
             outcome?: components["schemas"]["OutcomeDoc"];
+        };
+        /** @description The account opened. */
+        SetupDone: {
+            /** @description Log in with this name. */
+            username: string;
+        };
+        /** @description What the setup page shows. */
+        SetupInfo: {
+            secondFactor?: null | components["schemas"]["SecondFactorEnrollment"];
+            /** @description The account the link opens. */
+            username: string;
+        };
+        /** @description A one-time setup link, shown once. */
+        SetupLink: {
+            /** @description When it stops working, RFC 3339 UTC. */
+            expiresAt: string;
+            /** @description The link's path on this site: `/console/setup#<token>`. Shown once; never stored. */
+            path: string;
+            /** @description The account it opens. */
+            staffId: string;
+        };
+        SetupTokenBody: {
+            /** @description The token of the link (after `#`). */
+            token: string;
         };
         SignPlanBody: {
             /**
@@ -5297,6 +5853,54 @@ export interface components {
          * @enum {string}
          */
         SmsPurpose: "register" | "login" | "unlock" | "bank" | "pin";
+        /** @description A staff account as the console lists it. */
+        StaffAccount: {
+            /** @description When created, RFC 3339 UTC. */
+            createdAt: string;
+            /** @description When disabled, if it is. */
+            disabledAt?: string | null;
+            /** @description Why. */
+            disabledReason?: string | null;
+            /** @description Whether its holder has set a password (false until the setup link is used). */
+            passwordSet: boolean;
+            /** @description Its roles. */
+            roles: components["schemas"]["Role"][];
+            /** @description Whether a second factor is enrolled. */
+            secondFactor: boolean;
+            /** @description The id (`staffId` in the calls). */
+            staffId: string;
+            /** @description The username. */
+            username: string;
+        };
+        /** @description One staff action. */
+        StaffAction: {
+            /** @description When, RFC 3339 UTC. */
+            at: string;
+            /** @description The call, e.g. `/admin/api/users/hold`. */
+            call: string;
+            /** @description From where: the client address. */
+            clientIp: string;
+            /**
+             * Format: int64
+             * @description Its answer's code (0 done; PRODUCT.md 9).
+             */
+            code: number;
+            /** @description Its id (UUID v7, ordered by time). */
+            id: string;
+            /** @description The order it named. */
+            orderId?: string | null;
+            /** @description Who: the staff member's id. */
+            staffId: string;
+            /** @description Another thing it named (a staff account or a username). */
+            target?: string | null;
+            /** @description The borrower it named. */
+            userId?: string | null;
+            /** @description Who: their username. */
+            username: string;
+        };
+        StaffIdBody: {
+            staffId: string;
+        };
         /** @description One of the lender's collection texts (configuration). */
         TemplateView: {
             /** @description The id an SMS contact names. */
@@ -5412,6 +6016,35 @@ export interface components {
         TokenData: {
             /** @description Opaque bearer token (`Authorization: Bearer ...`). */
             token: string;
+        };
+        TrailBody: {
+            /**
+             * @description The `next` of the page before (older actions).
+             * @default null
+             */
+            before: string | null;
+            /**
+             * @description An order's id.
+             * @default null
+             */
+            orderId: string | null;
+            /**
+             * @description A borrower's id.
+             * @default null
+             */
+            userId: string | null;
+            /**
+             * @description A staff member's username.
+             * @default null
+             */
+            username: string | null;
+        };
+        /** @description A page of the audit trail, newest first. */
+        TrailPage: {
+            /** @description Up to 50 actions. */
+            items: components["schemas"]["StaffAction"][];
+            /** @description `before` for the next (older) page; `None` at the end. */
+            next?: string | null;
         };
         /** @description `/admin/api/ledger/trialBalance`: the balances sum to zero when the books balance. */
         TrialBalance: {
@@ -5661,6 +6294,54 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+        };
+    };
+    auditor_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrailBody"];
+            };
+        };
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+        };
+    };
+    auditor_trail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrailBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope with a page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_TrailPage"];
                 };
             };
         };
@@ -6140,6 +6821,26 @@ export interface operations {
             };
         };
     };
+    auditor_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with the staff member */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_Me"];
+                };
+            };
+        };
+    };
     auditor_order_detail: {
         parameters: {
             query?: never;
@@ -6355,6 +7056,194 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Option_ManualRepaymentData"];
+                };
+            };
+        };
+    };
+    auditor_assign_roles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignRolesBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, data null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    auditor_complete_setup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompleteSetupBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the username */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_SetupDone"];
+                };
+            };
+        };
+    };
+    auditor_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateStaffBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the setup link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_SetupLink"];
+                };
+            };
+        };
+    };
+    auditor_disable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisableStaffBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, data null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    auditor_enable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffIdBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, data null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    auditor_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with the accounts by username */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_Vec_StaffAccount"];
+                };
+            };
+        };
+    };
+    auditor_reset_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffIdBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the setup link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_SetupLink"];
+                };
+            };
+        };
+    };
+    auditor_setup_info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetupTokenBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_SetupInfo"];
                 };
             };
         };

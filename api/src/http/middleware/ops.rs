@@ -41,7 +41,7 @@ const CHECKS_PER_SWEEP: u64 = 1024;
 pub struct RateLimits {
     limiter: DefaultKeyedRateLimiter<String>,
     /// Where the client address is read (`TRUST_PROXY`, [`client_ip_source`]).
-    source: ClientIpSource,
+    pub(crate) source: ClientIpSource,
     /// Checks so far, to sweep every [`CHECKS_PER_SWEEP`].
     checks: AtomicU64,
 }
@@ -111,6 +111,18 @@ async fn client_ip(request: Request, source: &ClientIpSource) -> (String, Reques
         .await
         .map_or_else(|_| "unknown".to_string(), |ClientIp(ip)| address_key(ip));
     (ip, Request::from_parts(parts, body))
+}
+
+/// The client address of a request as `axum-client-ip` reads it from `source`, in full
+/// (the audit trail's "from where"); `unknown` without one.
+pub async fn client_address(
+    parts: &mut axum::http::request::Parts,
+    source: &ClientIpSource,
+) -> String {
+    parts.extensions.insert(source.clone());
+    ClientIp::from_request_parts(parts, &())
+        .await
+        .map_or_else(|_| "unknown".to_string(), |ClientIp(ip)| ip.to_string())
 }
 
 /// Refuses a limited call beyond its quota with code 5.

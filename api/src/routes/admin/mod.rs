@@ -14,8 +14,12 @@
 //! `history` (an order's replayed history), `users` (identity, holds, erasure),
 //! `repayments` (manual repayments), `collections` (late loans: queue, record,
 //! contacts, assignment, promises; issue 53), `payment_plans` (proposal and
-//! approval of a hardship plan), `ledger` (journal, trial balance); the helpers
+//! approval of a hardship plan), `ledger` (journal, trial balance), `staff` (staff
+//! accounts, roles, setup links; issue 55), `audit` (the audit trail); the helpers
 //! they share are here.
+//!
+//! What each call needs of the staff member's roles is one table,
+//! `crate::http::route_table::CONSOLE_CALLS`, checked by the `Auditor` extractor.
 
 use aggregates::order::{Order, OrderCommand, OrderEvent, RepaymentSource};
 use aggregates::types::{Amount, ResubmissionItem};
@@ -49,6 +53,7 @@ use projections::views::console::{
 };
 use projections::views::{AccountLock, OrderDoc, UserDoc};
 
+mod audit;
 mod collections;
 mod history;
 mod ledger;
@@ -56,6 +61,7 @@ mod payment_plans;
 mod repayments;
 mod review;
 mod session;
+mod staff;
 mod users;
 
 /// The routes of this module.
@@ -133,6 +139,8 @@ pub fn router() -> Router<AppState> {
             "/admin/api/ledger/trialBalance",
             post(ledger::trial_balance),
         )
+        .merge(staff::router())
+        .merge(audit::router())
 }
 
 /// The OpenAPI description of this module's calls (see [`crate::http::openapi`]).
@@ -167,7 +175,18 @@ pub fn router() -> Router<AppState> {
     payment_plans::propose_plan,
     payment_plans::approve_plan,
     ledger::journal,
-    ledger::trial_balance
+    ledger::trial_balance,
+    staff::me,
+    staff::list,
+    staff::create,
+    staff::assign_roles,
+    staff::disable,
+    staff::enable,
+    staff::reset_password,
+    staff::setup_info,
+    staff::complete_setup,
+    audit::trail,
+    audit::export
 ))]
 pub struct Doc;
 

@@ -4,6 +4,7 @@
 use super::*;
 
 #[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 #[schema(as = AuditorLoginBody)]
 pub(super) struct LoginBody {
     /// The auditor's username.
@@ -11,6 +12,8 @@ pub(super) struct LoginBody {
     username: String,
     /// The password.
     password: String,
+    /// The 6-digit code of the authenticator app, once a second factor is enrolled.
+    totp_code: Option<String>,
 }
 
 /// An auditor session.
@@ -23,6 +26,10 @@ struct LoginData {
     auditor_id: Uuid,
     /// The (normalized) username.
     username: String,
+    /// The account's roles.
+    roles: Vec<crate::accounts::roles::Role>,
+    /// The permissions those roles hold.
+    permissions: Vec<String>,
 }
 
 #[utoipa::path(
@@ -30,9 +37,11 @@ struct LoginData {
     path = "/admin/api/login",
     tag = "auditor",
     summary = "Auditor log in",
-    description = "10002 wrong username or password. 5 too many attempts: per client IP \
-                   (10 at once, then one per 3 s), and per username (5 failed logins in a \
-                   row lock it for 15 minutes, whatever the password).",
+    description = "10002 wrong username, password or second-factor code (a code is taken \
+                   once). 10004 `totpCode` missing for an account with a second factor, or \
+                   none enrolled where the deployment requires one. 5 too many attempts: per \
+                   client IP (10 at once, then one per 3 s), and per username (5 failed \
+                   logins in a row lock it for 15 minutes, whatever the password).",
     request_body = LoginBody,
     responses((status = 200, description = "Envelope with the session", body = Envelope<Option<LoginData>>))
 )]
@@ -64,18 +73,20 @@ pub(super) async fn login(
             );
             return Err(auditors::too_many_logins());
         }
-        return Err(ApiError::new(
-            ErrorCode::WrongPhoneOrPassword,
-            "wrong username or password",
-        ));
+        return Err(auditors::wrong_login());
     };
+    auditors::second_factor(&state, &login, body.totp_code.as_deref(), attempt).await?;
     auditors::clear_login_attempts(&state, &name).await?;
     let auditor_id = Uuid::parse_str(&login.auditor_id)?;
     let token = auth::issue(&state, auditor_id, TokenKind::Auditor).await?;
+    crate::http::middleware::staff_trail::identify(auditor_id);
+    let (roles, permissions) = super::staff::roles_and_permissions(&login.roles);
     Ok(ok(LoginData {
         token,
         auditor_id,
         username: login.username,
+        roles,
+        permissions,
     }))
 }
 
