@@ -33,7 +33,7 @@ pub const SETUP_LINK_HOURS: i64 = 24;
 /// A one-time link just issued: the token (shown once, never stored) and its expiry.
 #[derive(Debug, Clone)]
 pub struct IssuedLink {
-    /// 64 hex digits; the console builds `/console/setup#<token>` from it.
+    /// 64 hex digits; the console builds `/admin/setup#<token>` from it.
     pub token: String,
     /// When it stops working.
     pub expires_at: chrono::DateTime<chrono::Utc>,

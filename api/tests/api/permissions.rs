@@ -153,10 +153,10 @@ on_both_stores!(
     an_admin_creates_staff_who_open_their_accounts_with_a_one_time_link_on_postgres
 );
 
-/// The token of a setup link's path (`/console/setup#<token>`).
+/// The token of a setup link's path (`/admin/setup#<token>`).
 fn link_token(link: &Value) -> String {
     let path = link["path"].as_str().unwrap();
-    path.strip_prefix("/console/setup#").unwrap().to_string()
+    path.strip_prefix("/admin/setup#").unwrap().to_string()
 }
 
 async fn accounts_by_an_admin(app: TestApp) {

@@ -3930,7 +3930,7 @@ export interface components {
             data: null | {
                 /** @description When it stops working, RFC 3339 UTC. */
                 expiresAt: string;
-                /** @description The link's path on this site: `/console/setup#<token>`. Shown once; never stored. */
+                /** @description The link's path on this site: `/admin/setup#<token>`. Shown once; never stored. */
                 path: string;
                 /** @description The account it opens. */
                 staffId: string;
@@ -5811,7 +5811,7 @@ export interface components {
         SetupLink: {
             /** @description When it stops working, RFC 3339 UTC. */
             expiresAt: string;
-            /** @description The link's path on this site: `/console/setup#<token>`. Shown once; never stored. */
+            /** @description The link's path on this site: `/admin/setup#<token>`. Shown once; never stored. */
             path: string;
             /** @description The account it opens. */
             staffId: string;

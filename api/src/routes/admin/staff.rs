@@ -117,7 +117,7 @@ pub(super) async fn list(State(state): State<AppState>, _: Auditor) -> Result<Re
 pub(super) struct SetupLink {
     /// The account it opens.
     staff_id: String,
-    /// The link's path on this site: `/console/setup#<token>`. Shown once; never stored.
+    /// The link's path on this site: `/admin/setup#<token>`. Shown once; never stored.
     path: String,
     /// When it stops working, RFC 3339 UTC.
     expires_at: String,
@@ -126,7 +126,7 @@ pub(super) struct SetupLink {
 fn setup_link(staff_id: String, link: IssuedLink) -> SetupLink {
     SetupLink {
         staff_id,
-        path: format!("/console/setup#{}", link.token),
+        path: format!("/admin/setup#{}", link.token),
         expires_at: time_text(link.expires_at),
     }
 }
