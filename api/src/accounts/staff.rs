@@ -8,8 +8,8 @@
 //! and when the deployment requires a second factor the link enrolls it too. A reset
 //! makes the old password unusable and signs the account out at once.
 //!
-//! Guards against locking the lender out: nobody disables their own account or takes
-//! their own `admin` role away (another admin can).
+//! Guards against locking the lender out: nobody disables their own account, resets
+//! their own password or takes their own `admin` role away (another admin can).
 
 use chrono::Duration;
 use rand::RngCore;
@@ -196,12 +196,19 @@ pub async fn set_disabled(
 }
 
 /// Makes the password of `staff_id` unusable, signs it out and answers a new setup
-/// link. Error 40007 when there is no such account.
+/// link. Errors: 40007 when there is no such account; 10004 one's own (it would sign
+/// the admin out mid-task; another admin can).
 pub async fn reset_password(
     state: &AppState,
     by: Uuid,
     staff_id: Uuid,
 ) -> Result<IssuedLink, ApiError> {
+    if staff_id == by {
+        return Err(ApiError::bad_input(
+            "staffId",
+            "you cannot reset your own password here; another admin can",
+        ));
+    }
     issue_link(state, &staff_id.to_string(), true, by).await
 }
 

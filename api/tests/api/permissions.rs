@@ -247,6 +247,9 @@ async fn accounts_by_an_admin(app: TestApp) {
     let disable_self = json!({"staffId": me, "reason": "oops"});
     app.fails("/admin/api/staff/disable", admin, disable_self, 10004)
         .await;
+    let reset_self = json!({"staffId": me});
+    app.fails("/admin/api/staff/resetPassword", admin, reset_self, 10004)
+        .await;
     let demote_self = json!({"staffId": me, "roles": ["reviewer"]});
     app.fails("/admin/api/staff/assignRoles", admin, demote_self, 10004)
         .await;

@@ -862,7 +862,7 @@ export interface paths {
         put?: never;
         /**
          * Reset a staff account's password
-         * @description The old password stops working and every session of the account ends at once; its holder sets a new one with the one-time link answered (shown once, valid 24 hours). 40007 unknown account.
+         * @description The old password stops working and every session of the account ends at once; its holder sets a new one with the one-time link answered (shown once, valid 24 hours). 10004 one's own account; 40007 unknown account.
          *
          *     Needs `staff` (roles: admin); 50005 otherwise.
          */

@@ -262,7 +262,7 @@ pub(super) async fn enable(
     summary = "Reset a staff account's password",
     description = "The old password stops working and every session of the account ends at \
                    once; its holder sets a new one with the one-time link answered (shown \
-                   once, valid 24 hours). 40007 unknown account.",
+                   once, valid 24 hours). 10004 one's own account; 40007 unknown account.",
     security(("bearer" = [])),
     request_body = StaffIdBody,
     responses((status = 200, description = "Envelope with the setup link", body = Envelope<Option<SetupLink>>))
