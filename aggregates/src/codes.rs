@@ -89,13 +89,15 @@ pub enum ErrorCode {
     NotPermitted,
     /// 50006: a second staff member must approve this (four eyes).
     SecondStaffRequired,
+    /// 50007: the proposal breaks a compliance cap ({cap}; issue 55).
+    CapBreached,
     /// 110012: bank account cannot be changed while a loan is active.
     BankAccountChangeNotAllowed,
 }
 
 impl ErrorCode {
     /// Every code, in the order of PRODUCT.md section 9.
-    pub const ALL: [ErrorCode; 41] = [
+    pub const ALL: [ErrorCode; 42] = [
         Self::TooManyRequests,
         Self::SessionExpired,
         Self::NotLoggedIn,
@@ -136,6 +138,7 @@ impl ErrorCode {
         Self::InvalidPromise,
         Self::NotPermitted,
         Self::SecondStaffRequired,
+        Self::CapBreached,
         Self::BankAccountChangeNotAllowed,
     ];
 
@@ -182,6 +185,7 @@ impl ErrorCode {
             Self::InvalidPromise => 50004,
             Self::NotPermitted => 50005,
             Self::SecondStaffRequired => 50006,
+            Self::CapBreached => 50007,
             Self::BankAccountChangeNotAllowed => 110012,
         }
     }
@@ -229,6 +233,7 @@ impl ErrorCode {
             Self::InvalidPromise => "promise to pay not valid ({why})",
             Self::NotPermitted => "not permitted for your role",
             Self::SecondStaffRequired => "a second staff member must approve this",
+            Self::CapBreached => "the proposal breaks a compliance cap",
             Self::BankAccountChangeNotAllowed => {
                 "bank account cannot be changed while a loan is active"
             }

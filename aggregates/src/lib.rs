@@ -7,6 +7,7 @@
 //! optimistic-concurrency race (DESIGN.md "Stores").
 
 pub mod actor;
+pub mod catalogue;
 pub mod codes;
 pub mod collections;
 pub mod history;

@@ -1,0 +1,45 @@
+//! What staff ask of a product line.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::pricing::Product;
+
+/// A command to a [`super::ProductLine`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ProductCommand {
+    /// The maker proposes `product` (its `id` the line's) to take effect at
+    /// `effective_at`, for `reason` (1–500 characters). Refused: a cap it breaks (50007),
+    /// a moment in the past, no reason, another product's id (10004).
+    ProposeChange {
+        /// A new id naming the proposal (UUID v7).
+        proposal_id: Uuid,
+        /// The product as it would be.
+        product: Box<Product>,
+        /// When it would take effect (UTC).
+        effective_at: DateTime<Utc>,
+        /// Who proposes it.
+        maker: Uuid,
+        /// Why.
+        reason: String,
+    },
+    /// The checker approves the proposal. Refused: its maker (50006), an unknown or
+    /// rejected proposal (10004).
+    ApproveChange {
+        /// The proposal.
+        proposal_id: Uuid,
+        /// Who approves it.
+        checker: Uuid,
+    },
+    /// The checker rejects the proposal, for `reason`. Refused: an unknown or approved
+    /// proposal, no reason (10004).
+    RejectChange {
+        /// The proposal.
+        proposal_id: Uuid,
+        /// Who rejects it.
+        checker: Uuid,
+        /// Why (1–500 characters), shown to the maker.
+        reason: String,
+    },
+}

@@ -1,0 +1,40 @@
+//! Why a product line refused a command.
+
+use crate::codes::ErrorCode;
+use crate::pricing::ComplianceBreach;
+
+/// A refusal of a [`super::ProductLine`] command.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProductError {
+    /// 50007: the product breaks a cap of the compliance profile.
+    #[error("the proposal breaks a compliance cap ({0})")]
+    Cap(ComplianceBreach),
+    /// 50006: the maker cannot approve their own proposal.
+    #[error("a second staff member must approve this: the one who proposed it cannot")]
+    OwnProposal,
+    /// 10004: no such proposal, or one already decided the other way.
+    #[error("request error: {0}")]
+    Proposal(&'static str),
+    /// 10004: the moment has passed.
+    #[error("request error: effectiveAt: the moment has passed; give now or later")]
+    InThePast,
+    /// 10004: a reason is needed (1–500 characters).
+    #[error("request error: reason: say why (1 to 500 characters)")]
+    Reason,
+    /// 10004: the product's id is not this line's.
+    #[error("request error: product.id: this line is product {0}")]
+    OtherProduct(i64),
+}
+
+impl ProductError {
+    /// The PRODUCT.md 9 code.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Self::Cap(_) => ErrorCode::CapBreached,
+            Self::OwnProposal => ErrorCode::SecondStaffRequired,
+            Self::Proposal(_) | Self::InThePast | Self::Reason | Self::OtherProduct(_) => {
+                ErrorCode::RequestError
+            }
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! Given-when-then tests of the ProductLine aggregate (issue 55): maker-checker,
+//! the caps checked at the proposal, the moment a change takes effect, every version
+//! kept.
+
+use std::sync::Arc;
+
+use chrono::Duration;
+use cqrs_es::test::TestFramework;
+use uuid::Uuid;
+
+use super::*;
+use crate::codes::ErrorCode;
+use crate::pricing::{ComplianceProfile, Product};
+use crate::services::doubles::{demo_product, test_now, FixedClock};
+
+type LineTest = TestFramework<ProductLine>;
+
+fn maker() -> Uuid {
+    Uuid::from_u128(0xA1)
+}
+fn checker() -> Uuid {
+    Uuid::from_u128(0xA2)
+}
+fn proposal() -> Uuid {
+    Uuid::from_u128(0x91)
+}
+
+fn services() -> ProductServices {
+    ProductServices {
+        clock: Arc::new(FixedClock::at(test_now())),
+        compliance: Arc::new(ComplianceProfile::Ph),
+    }
+}
+
+fn test() -> LineTest {
+    LineTest::with(services())
+}
+
+/// The demo product with the 24-day rate at `daily_rate` (thousandths of a percent).
+fn with_rate(daily_rate: u32) -> Product {
+    let mut product = demo_product();
+    product.rate_configs.last_mut().unwrap().daily_rate = daily_rate;
+    product
+}
+
+fn propose(product: Product, effective_at: chrono::DateTime<chrono::Utc>) -> ProductCommand {
+    ProductCommand::ProposeChange {
+        proposal_id: proposal(),
+        product: Box::new(product),
+        effective_at,
+        maker: maker(),
+        reason: "lower the 24-day rate".into(),
+    }
+}
+
+fn proposed(product: Product, effective_at: chrono::DateTime<chrono::Utc>) -> ProductEvent {
+    ProductEvent::ProductChangeProposed {
+        proposal_id: proposal(),
+        product: Box::new(product),
+        effective_at,
+        maker: maker(),
+        reason: "lower the 24-day rate".into(),
+    }
+}
+
+fn fold(events: Vec<ProductEvent>) -> ProductLine {
+    crate::history::state_as_of::<ProductLine>(events, usize::MAX)
+}
+
+#[test]
+fn a_proposal_that_fits_the_caps_is_recorded_and_a_repeat_is_not() {
+    let at = test_now() + Duration::days(1);
+    test()
+        .given_no_previous_events()
+        .when(propose(with_rate(90), at))
+        .then_expect_events(vec![proposed(with_rate(90), at)]);
+    test()
+        .given(vec![proposed(with_rate(90), at)])
+        .when(propose(with_rate(90), at))
+        .then_expect_events(vec![]);
+}
+
+#[test]
+fn a_proposal_that_breaks_a_cap_is_refused_naming_the_cap() {
+    // 3 %/day for 24 days is far above the PH effective-rate cap of 12 %/month.
+    let refused = test()
+        .given_no_previous_events()
+        .when(propose(with_rate(3000), test_now()))
+        .inspect_result()
+        .unwrap_err();
+    assert_eq!(refused.code(), ErrorCode::CapBreached);
+    let ProductError::Cap(breach) = &refused else {
+        panic!("{refused:?}")
+    };
+    let text = refused.to_string();
+    assert!(text.contains(&breach.to_string()), "{text}");
+}
+
+#[test]
+fn a_proposal_needs_a_reason_a_moment_not_past_and_this_lines_product() {
+    let mut no_reason = propose(with_rate(90), test_now());
+    if let ProductCommand::ProposeChange { reason, .. } = &mut no_reason {
+        *reason = "  ".into();
+    }
+    test()
+        .given_no_previous_events()
+        .when(no_reason)
+        .then_expect_error(ProductError::Reason);
+    test()
+        .given_no_previous_events()
+        .when(propose(with_rate(90), test_now() - Duration::minutes(1)))
+        .then_expect_error(ProductError::InThePast);
+    let mut other = with_rate(90);
+    other.id = 7;
+    let mut second = propose(other, test_now());
+    if let ProductCommand::ProposeChange { proposal_id, .. } = &mut second {
+        *proposal_id = Uuid::from_u128(0x92);
+    }
+    test()
+        .given(vec![proposed(with_rate(90), test_now())])
+        .when(second)
+        .then_expect_error(ProductError::OtherProduct(1));
+}
+
+#[test]
+fn a_proposal_approved_by_its_own_maker_is_refused() {
+    let at = test_now() + Duration::days(1);
+    let own = ProductCommand::ApproveChange {
+        proposal_id: proposal(),
+        checker: maker(),
+    };
+    let refused = test()
+        .given(vec![proposed(with_rate(90), at)])
+        .when(own)
+        .inspect_result()
+        .unwrap_err();
+    assert_eq!(refused, ProductError::OwnProposal);
+    assert_eq!(refused.code(), ErrorCode::SecondStaffRequired);
+}
+
+#[test]
+fn a_change_takes_effect_at_its_moment_and_not_before() {
+    let at = test_now() + Duration::days(1);
+    let approve = ProductCommand::ApproveChange {
+        proposal_id: proposal(),
+        checker: checker(),
+    };
+    let approved = ProductEvent::ProductChangeApproved {
+        proposal_id: proposal(),
+        version: 1,
+        checker: checker(),
+        effective_at: at,
+    };
+    test()
+        .given(vec![proposed(with_rate(90), at)])
+        .when(approve.clone())
+        .then_expect_events(vec![approved.clone()]);
+    // Approved twice: recorded once.
+    test()
+        .given(vec![proposed(with_rate(90), at), approved.clone()])
+        .when(approve)
+        .then_expect_events(vec![]);
+    let line = fold(vec![proposed(with_rate(90), at), approved]);
+    assert_eq!(line.product_at(at - Duration::seconds(1)), None);
+    assert_eq!(line.product_at(at), Some(&with_rate(90)));
+}
+
+#[test]
+fn a_moment_passed_before_the_approval_becomes_the_approvals() {
+    // Proposed for now; the clock moves on an hour before a checker approves.
+    let proposed_for = test_now();
+    let later = test_now() + Duration::hours(1);
+    let services = ProductServices {
+        clock: Arc::new(FixedClock::at(later)),
+        ..services()
+    };
+    LineTest::with(services)
+        .given(vec![proposed(with_rate(90), proposed_for)])
+        .when(ProductCommand::ApproveChange {
+            proposal_id: proposal(),
+            checker: checker(),
+        })
+        .then_expect_events(vec![ProductEvent::ProductChangeApproved {
+            proposal_id: proposal(),
+            version: 1,
+            checker: checker(),
+            effective_at: later,
+        }]);
+}
+
+#[test]
+fn every_version_is_kept_and_each_moment_answers_its_own() {
+    let first_at = test_now();
+    let second_at = test_now() + Duration::days(10);
+    let second = Uuid::from_u128(0x92);
+    let events = vec![
+        proposed(with_rate(100), first_at),
+        ProductEvent::ProductChangeApproved {
+            proposal_id: proposal(),
+            version: 1,
+            checker: checker(),
+            effective_at: first_at,
+        },
+        ProductEvent::ProductChangeProposed {
+            proposal_id: second,
+            product: Box::new(with_rate(80)),
+            effective_at: second_at,
+            maker: maker(),
+            reason: "cheaper".into(),
+        },
+        ProductEvent::ProductChangeApproved {
+            proposal_id: second,
+            version: 2,
+            checker: checker(),
+            effective_at: second_at,
+        },
+    ];
+    let line = fold(events);
+    assert_eq!(line.versions.len(), 2);
+    let rate_at = |at| {
+        line.product_at(at)
+            .unwrap()
+            .rate_configs
+            .last()
+            .unwrap()
+            .daily_rate
+    };
+    assert_eq!(rate_at(first_at), 100);
+    assert_eq!(rate_at(second_at - Duration::seconds(1)), 100);
+    assert_eq!(rate_at(second_at), 80);
+    assert_eq!(line.version_at(second_at).unwrap().version, 2);
+}
+
+#[test]
+fn a_rejected_proposal_is_never_approved_and_an_approved_one_never_rejected() {
+    let at = test_now() + Duration::days(1);
+    let rejected = ProductEvent::ProductChangeRejected {
+        proposal_id: proposal(),
+        checker: checker(),
+        reason: "not this month".into(),
+    };
+    test()
+        .given(vec![proposed(with_rate(90), at)])
+        .when(ProductCommand::RejectChange {
+            proposal_id: proposal(),
+            checker: checker(),
+            reason: "not this month".into(),
+        })
+        .then_expect_events(vec![rejected.clone()]);
+    test()
+        .given(vec![proposed(with_rate(90), at), rejected])
+        .when(ProductCommand::ApproveChange {
+            proposal_id: proposal(),
+            checker: checker(),
+        })
+        .then_expect_error(ProductError::Proposal("the proposal was rejected"));
+    let approved = ProductEvent::ProductChangeApproved {
+        proposal_id: proposal(),
+        version: 1,
+        checker: checker(),
+        effective_at: at,
+    };
+    test()
+        .given(vec![proposed(with_rate(90), at), approved])
+        .when(ProductCommand::RejectChange {
+            proposal_id: proposal(),
+            checker: checker(),
+            reason: "late".into(),
+        })
+        .then_expect_error(ProductError::Proposal("the proposal was approved"));
+}
