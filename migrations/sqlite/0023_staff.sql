@@ -2,9 +2,10 @@
 -- trail (issue 55). Written by the api only (api/src/db/staff.rs).
 --
 -- `roles`: the comma-separated roles of the account (api/src/accounts/roles.rs). Accounts
--- made before roles existed could do everything; they keep every role until an admin
--- narrows them, so an upgrade locks nobody out mid-shift.
-alter table auditor add column roles text not null default 'reviewer,collector,finance,compliance,admin';
+-- made before roles existed could do every job; they keep the four jobs until an admin
+-- narrows them, but not `admin`: the first admin is made with `api create-auditor`
+-- (README "Staff accounts"), so an upgrade gives nobody power over staff accounts.
+alter table auditor add column roles text not null default 'reviewer,collector,finance,compliance';
 -- The TOTP secret (RFC 6238, base32) once enrolled, and the last 30-second step a code
 -- was accepted for: a code is taken once (replay guard, one statement).
 alter table auditor add column totp_secret text;

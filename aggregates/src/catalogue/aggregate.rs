@@ -30,6 +30,8 @@ pub struct Proposal {
     pub product: Product,
     /// The moment proposed.
     pub effective_at: DateTime<Utc>,
+    /// The versions approved when it was proposed.
+    pub base_version: u32,
     /// Who proposed it.
     pub maker: Uuid,
     /// `Some(version)` once approved.
@@ -103,9 +105,12 @@ impl ProductLine {
         else {
             unreachable!("propose is given ProposeChange")
         };
-        if self.proposal(proposal_id).is_some() {
-            // The same proposal sent twice: recorded once.
-            return Ok(vec![]);
+        if let Some(known) = self.proposal(proposal_id) {
+            // The same proposal sent twice is recorded once; another under its id is not.
+            if known.product == *product && known.effective_at == effective_at {
+                return Ok(vec![]);
+            }
+            return Err(ProductError::Proposal("this proposal id is taken"));
         }
         if let Some(id) = self.product_id.filter(|id| *id != product.id) {
             return Err(ProductError::OtherProduct(id));
@@ -124,6 +129,7 @@ impl ProductLine {
             proposal_id,
             product,
             effective_at,
+            base_version: self.versions.len() as u32,
             maker,
             reason: reason.trim().to_string(),
         }])
@@ -147,6 +153,17 @@ impl ProductLine {
         if proposal.maker == checker {
             return Err(ProductError::OwnProposal);
         }
+        if proposal.base_version != self.versions.len() as u32 {
+            // Approving it would silently undo the newer version.
+            return Err(ProductError::Proposal(
+                "a newer version was approved since this proposal; propose again",
+            ));
+        }
+        // The caps again: the profile is the deployment's, and the check is cheap.
+        services
+            .compliance
+            .check_product(&proposal.product)
+            .map_err(ProductError::Cap)?;
         // Never before it is approved: a moment already passed becomes the approval's.
         let effective_at = proposal.effective_at.max(services.clock.now());
         Ok(vec![ProductEvent::ProductChangeApproved {
@@ -220,6 +237,7 @@ impl Aggregate for ProductLine {
                 proposal_id,
                 product,
                 effective_at,
+                base_version,
                 maker,
                 ..
             } => {
@@ -228,6 +246,7 @@ impl Aggregate for ProductLine {
                     proposal_id,
                     product: *product,
                     effective_at,
+                    base_version,
                     maker,
                     approved_as: None,
                     rejected: false,

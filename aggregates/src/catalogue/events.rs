@@ -18,6 +18,9 @@ pub enum ProductEvent {
         product: Box<Product>,
         /// When it would take effect.
         effective_at: DateTime<Utc>,
+        /// The number of versions approved when it was proposed: it is approved only
+        /// while no newer version came in between.
+        base_version: u32,
         /// Who proposed it.
         maker: Uuid,
         /// Why.

@@ -8,7 +8,9 @@
 //!   offers is refused with 50007 naming the cap (PRODUCT.md 11);
 //! - a proposal takes effect only once a *different* staff member approves it (50006
 //!   for its maker), at the moment it states, or at the approval when that moment has
-//!   already passed; never before;
+//!   already passed; never before; the caps are checked again at the approval, and a
+//!   proposal made before a newer version was approved is refused (propose again), so
+//!   an approval never silently undoes a newer version;
 //! - every version is kept, in order: [`ProductLine::product_at`] answers the version in
 //!   force at any moment, so the terms a borrower is shown and signs can always be
 //!   traced to the version they came from;

@@ -58,6 +58,7 @@ fn proposed(product: Product, effective_at: chrono::DateTime<chrono::Utc>) -> Pr
         proposal_id: proposal(),
         product: Box::new(product),
         effective_at,
+        base_version: 0,
         maker: maker(),
         reason: "lower the 24-day rate".into(),
     }
@@ -205,6 +206,7 @@ fn every_version_is_kept_and_each_moment_answers_its_own() {
             proposal_id: second,
             product: Box::new(with_rate(80)),
             effective_at: second_at,
+            base_version: 1,
             maker: maker(),
             reason: "cheaper".into(),
         },
@@ -268,4 +270,42 @@ fn a_rejected_proposal_is_never_approved_and_an_approved_one_never_rejected() {
             reason: "late".into(),
         })
         .then_expect_error(ProductError::Proposal("the proposal was approved"));
+}
+
+#[test]
+fn a_proposal_overtaken_by_a_newer_version_is_refused_and_an_id_is_not_reused() {
+    let at = test_now() + Duration::days(1);
+    let second = Uuid::from_u128(0x92);
+    // Two proposals made against version 0; the second is approved first.
+    let events = vec![
+        proposed(with_rate(90), at),
+        ProductEvent::ProductChangeProposed {
+            proposal_id: second,
+            product: Box::new(with_rate(80)),
+            effective_at: at,
+            base_version: 0,
+            maker: maker(),
+            reason: "cheaper".into(),
+        },
+        ProductEvent::ProductChangeApproved {
+            proposal_id: second,
+            version: 1,
+            checker: checker(),
+            effective_at: at,
+        },
+    ];
+    test()
+        .given(events.clone())
+        .when(ProductCommand::ApproveChange {
+            proposal_id: proposal(),
+            checker: checker(),
+        })
+        .then_expect_error(ProductError::Proposal(
+            "a newer version was approved since this proposal; propose again",
+        ));
+    // The first proposal's id again, with other terms: refused.
+    test()
+        .given(events)
+        .when(propose(with_rate(70), at))
+        .then_expect_error(ProductError::Proposal("this proposal id is taken"));
 }

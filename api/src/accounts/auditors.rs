@@ -281,36 +281,25 @@ pub fn wrong_login() -> ApiError {
 /// The second factor of a log-in whose password was right (`attempt`: its number in the
 /// run, [`take_login_attempt`]): with one enrolled, `code` must be its code for now,
 /// not taken before (the step is taken in one statement); without one, the log-in is
-/// refused where the deployment requires one (`STAFF_SECOND_FACTOR`). Errors: 10004
-/// `totpCode` missing, or no second factor where one is required; 10002 a wrong or
-/// replayed code; 5 when that wrong code ends the run of attempts.
+/// refused where the deployment requires one (`STAFF_SECOND_FACTOR`). Every refusal is
+/// the wrong password's (10002, or 5 when it ends the run of attempts), so that no
+/// answer tells a right password without its code from a wrong one.
 pub async fn second_factor(
     state: &AppState,
     login: &db::Login,
     code: Option<&str>,
     attempt: i64,
 ) -> Result<(), ApiError> {
-    let Some(secret) = &login.totp_secret else {
-        if state.env.staff_second_factor {
-            return Err(ApiError::bad_input(
-                "totpCode",
-                "this account has no second factor yet; ask an admin for a setup link",
-            ));
-        }
-        return Ok(());
+    let accepted = match (&login.totp_secret, code) {
+        (None, _) => !state.env.staff_second_factor,
+        (Some(_), None) => false,
+        (Some(secret), Some(code)) => match second_factor::matching_step(secret, code, state.now())
+        {
+            Some(step) => db::take_totp_step(&state.database, &login.auditor_id, step).await?,
+            None => false,
+        },
     };
-    let Some(code) = code.filter(|code| !code.trim().is_empty()) else {
-        return Err(ApiError::bad_input(
-            "totpCode",
-            "enter the 6-digit code your authenticator app shows",
-        ));
-    };
-    let step = second_factor::matching_step(secret, code, state.now());
-    let taken = match step {
-        Some(step) => db::take_totp_step(&state.database, &login.auditor_id, step).await?,
-        None => false,
-    };
-    if taken {
+    if accepted {
         return Ok(());
     }
     if attempt >= MAX_FAILED_AUDITOR_LOGINS {

@@ -5,11 +5,14 @@
 //!
 //! A new account, and a reset one, is opened with a one-time link the console shows
 //! once: only the token's SHA-256 is stored, it works once, for [`SETUP_LINK_HOURS`],
-//! and when the deployment requires a second factor the link enrolls it too. A reset
-//! makes the old password unusable and signs the account out at once.
+//! and when the deployment requires a second factor and the account has none, the link
+//! enrolls it too (a reset keeps one already enrolled, so the admin who is shown the
+//! link cannot log in as its holder). A reset makes the old password unusable and
+//! signs the account out at once; a disable ends the account's links.
 //!
-//! Guards against locking the lender out: nobody disables their own account, resets
-//! their own password or takes their own `admin` role away (another admin can).
+//! Guards against locking the lender out and against one person gathering duties:
+//! nobody disables their own account, resets their own password or changes their own
+//! roles (another admin can).
 
 use chrono::Duration;
 use rand::RngCore;
@@ -20,7 +23,7 @@ use aggregates::ErrorCode;
 use crate::accounts::auditors::{
     insert_staff, normalize_username, CreateAuditorError, NewStaff, MIN_AUDITOR_PASSWORD_CHARS,
 };
-use crate::accounts::roles::{parse_roles, roles_text, Role};
+use crate::accounts::roles::{roles_text, Role};
 use crate::accounts::second_factor::{self, Enrollment};
 use crate::db::auditors as db;
 use crate::http::auth::token_hash;
@@ -74,10 +77,13 @@ async fn issue_link(
     let token = hex::encode(bytes);
     let now = state.now();
     let expires_at = now + Duration::hours(SETUP_LINK_HOURS);
-    let secret = state
-        .env
-        .staff_second_factor
-        .then(second_factor::new_secret);
+    let account = db::account(&state.database, auditor_id)
+        .await?
+        .ok_or_else(not_found)?;
+    // A reset keeps a second factor already enrolled: whoever opens the link (the admin
+    // who asked for it, say) still needs the holder's phone to log in.
+    let secret =
+        (state.env.staff_second_factor && !account.second_factor).then(second_factor::new_secret);
     let hash = token_hash(&token);
     let link = db::NewSetupLink {
         token_hash: &hash,
@@ -139,19 +145,18 @@ pub async fn assign_roles(
     staff_id: Uuid,
     roles: &[Role],
 ) -> Result<(), ApiError> {
-    let id = staff_id.to_string();
-    let account = db::account(&state.database, &id)
-        .await?
-        .ok_or_else(not_found)?;
-    if staff_id == by
-        && parse_roles(&account.roles).contains(&Role::Admin)
-        && !roles.contains(&Role::Admin)
-    {
+    if staff_id == by {
+        // Nobody grants themself a job (or takes away their own admin role): another
+        // admin changes one's roles, and the audit trail names both.
         return Err(ApiError::bad_input(
             "roles",
-            "you cannot take away your own admin role; another admin can",
+            "you cannot change your own roles; another admin can",
         ));
     }
+    let id = staff_id.to_string();
+    db::account(&state.database, &id)
+        .await?
+        .ok_or_else(not_found)?;
     let text = roles_text(roles);
     let by = actor(by);
     let change = db::Change {
@@ -255,9 +260,13 @@ pub async fn complete_setup(
             &format!("must be at least {MIN_AUDITOR_PASSWORD_CHARS} characters"),
         ));
     }
+    // The step of the enrolling code is taken with the link, so the same code does
+    // not open a session afterwards.
+    let mut step = None;
     if let Some(secret) = &link.totp_secret {
         let code = totp_code.unwrap_or_default();
-        if second_factor::matching_step(secret, code, state.now()).is_none() {
+        step = second_factor::matching_step(secret, code, state.now());
+        if step.is_none() {
             return Err(ApiError::bad_input(
                 "totpCode",
                 "enter the 6-digit code your authenticator app shows for this account",
@@ -265,7 +274,7 @@ pub async fn complete_setup(
         }
     }
     let password_hash = state.user_services.hasher.hash(password).await;
-    if !db::use_setup_link(&state.database, &hash, &password_hash, state.now()).await? {
+    if !db::use_setup_link(&state.database, &hash, &password_hash, step, state.now()).await? {
         return Err(dead_link());
     }
     Ok(normalize_username(&link.username))

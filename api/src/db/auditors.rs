@@ -195,19 +195,22 @@ pub async fn setup_link(
 }
 
 /// Uses the link `token_hash`: takes it (once, unexpired, in one statement), sets the
-/// password hash and the second factor it enrolls, revokes the account's sessions and
-/// records it, in one transaction. Answers false when the link was not live.
+/// password hash and the second factor it enrolls with the step of the code that
+/// enrolled it taken (`totp_step`), revokes the account's sessions and records it, in
+/// one transaction. Answers false when the link was not live.
 pub async fn use_setup_link(
     database: &Database,
     token_hash: &str,
     password_hash: &str,
+    totp_step: Option<i64>,
     now: DateTime<Utc>,
 ) -> Result<bool, sqlx::Error> {
     let take = "update staff_setup_link set used_at = $2 \
                 where token_hash = $1 and used_at is null and expires_at > $2 \
                 returning auditor_id, totp_secret";
     let set = "update auditor set password_hash = $2, \
-               totp_secret = coalesce($3, totp_secret), totp_last_step = null \
+               totp_secret = coalesce($3, totp_secret), \
+               totp_last_step = case when $3 is null then totp_last_step else $4 end \
                where auditor_id = $1 and disabled_at is null";
     let at = time_text(now);
     with_pool!(database, pool => async {
@@ -218,7 +221,7 @@ pub async fn use_setup_link(
             return Ok(false);
         };
         let set = sqlx::query(set)
-            .bind(&auditor_id).bind(password_hash).bind(totp_secret)
+            .bind(&auditor_id).bind(password_hash).bind(totp_secret).bind(totp_step)
             .execute(&mut *tx).await?.rows_affected();
         if set == 0 {
             // Disabled since the link was read: nothing is set, the link stays unused.
@@ -331,6 +334,13 @@ pub async fn set_disabled(
         let changed = update.execute(&mut *tx).await?.rows_affected();
         if changed > 0 {
             record_change!(tx, change);
+        }
+        if reason.is_some() {
+            // A disabled account's setup links end with it: enabling it again brings
+            // none back.
+            let end_links = "update staff_setup_link set used_at = $2 \
+                             where auditor_id = $1 and used_at is null";
+            sqlx::query(end_links).bind(auditor_id).bind(&now).execute(&mut *tx).await?;
         }
         // Enabling an enabled account signs nobody out.
         if reason.is_some() || changed > 0 {

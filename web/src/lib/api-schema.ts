@@ -470,7 +470,7 @@ export interface paths {
         put?: never;
         /**
          * Auditor log in
-         * @description 10002 wrong username, password or second-factor code (a code is taken once). 10004 `totpCode` missing for an account with a second factor, or none enrolled where the deployment requires one. 5 too many attempts: per client IP (10 at once, then one per 3 s), and per username (5 failed logins in a row lock it for 15 minutes, whatever the password).
+         * @description 10002 wrong username, password or second-factor code (a code is taken once), the code missing for an account with a second factor, or none enrolled where the deployment requires one: one answer, so none tells a right password from a wrong one. 5 too many attempts: per client IP (10 at once, then one per 3 s), and per username (5 failed logins in a row lock it for 15 minutes, whatever the password).
          *
          *     Needs no session.
          */

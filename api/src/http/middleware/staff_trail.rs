@@ -1,8 +1,14 @@
 //! The audit trail (issue 55): every console call (`/admin/api/...`) a staff member
-//! makes is recorded after its answer, refused ones too: who (the session's staff
+//! makes, and every stored image (`/files/...`: ID photos, signatures) a staff member
+//! opens, is recorded after its answer, refused ones too: who (the session's staff
 //! member, or the account a log-in opened), when, from where (the client address as the
 //! rate limits read it, `TRUST_PROXY`), which call, what it named (`orderId`, `userId`,
-//! `staffId` or `username` of the body; never a password) and the answer's code.
+//! `staffId` or `username` of a JSON body, never a password; an image's owner from its
+//! key) and the answer's code.
+//!
+//! Only a body of at most [`MAX_READ_BYTES`] is read for what it names, and only with a
+//! token or on the log-in, so nobody makes the server buffer what it will refuse; a
+//! larger body passes through untouched and its call is recorded naming nothing.
 //!
 //! Who made a call is learnt where the session is checked
 //! (`crate::http::auth::Auditor`, the log-in), through [`identify`]; a call nobody
@@ -17,6 +23,7 @@ use std::cell::Cell;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
+use axum::http::header::AUTHORIZATION;
 use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -50,6 +57,29 @@ struct Named {
 
 const MAX_NAMED: usize = 100;
 
+/// The largest body read for what it names (every console call's JSON is far smaller).
+pub const MAX_READ_BYTES: usize = 64 * 1024;
+
+/// Whether `path` is traced, and whether its body may name what it touches.
+fn traced(path: &str) -> Option<bool> {
+    if path.starts_with("/admin/api/") {
+        Some(true)
+    } else if path.starts_with("/files/") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// The owner of a stored image, from its key (`<kind>/<user id>/<file>`).
+fn image_owner(path: &str) -> Option<String> {
+    path.strip_prefix("/files/")?
+        .split('/')
+        .nth(1)
+        .filter(|owner| !owner.is_empty())
+        .map(|owner| owner.chars().take(MAX_NAMED).collect())
+}
+
 impl Named {
     fn of(body: &[u8]) -> Self {
         let Ok(serde_json::Value::Object(fields)) = serde_json::from_slice(body) else {
@@ -72,18 +102,33 @@ impl Named {
 
 /// The middleware.
 pub async fn layer(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    if !request.uri().path().starts_with("/admin/api/") {
+    let Some(with_body) = traced(request.uri().path()) else {
         return next.run(request).await;
-    }
+    };
     let call = request.uri().path().to_string();
     let (mut parts, body) = request.into_parts();
-    // The body is already bounded by the request body limit outside this layer.
-    let Ok(bytes) = axum::body::to_bytes(body, crate::BODY_LIMIT_BYTES).await else {
-        return StatusCode::PAYLOAD_TOO_LARGE.into_response();
+    // The body's own bound (hyper's from `Content-Length`): a body of unknown or
+    // larger length is not read.
+    let small = axum::body::HttpBody::size_hint(&body)
+        .upper()
+        .is_some_and(|length| length <= MAX_READ_BYTES as u64);
+    let readable = with_body
+        && small
+        && (parts.headers.contains_key(AUTHORIZATION) || call == "/admin/api/login");
+    let (named, body) = if readable {
+        let Ok(bytes) = axum::body::to_bytes(body, MAX_READ_BYTES).await else {
+            return StatusCode::BAD_REQUEST.into_response();
+        };
+        (Named::of(&bytes), Body::from(bytes))
+    } else {
+        let named = Named {
+            user_id: image_owner(&call),
+            ..Named::default()
+        };
+        (named, body)
     };
-    let named = Named::of(&bytes);
     let client_ip = ops::client_address(&mut parts, &state.rate_limits.source).await;
-    let request = Request::from_parts(parts, Body::from(bytes));
+    let request = Request::from_parts(parts, body);
     STAFF
         .scope(Cell::new(None), async move {
             let response = next.run(request).await;
@@ -130,5 +175,17 @@ mod tests {
         assert_eq!(Named::of(b"not json"), Named::default());
         let long = format!(r#"{{"userId":"{}"}}"#, "x".repeat(500));
         assert_eq!(Named::of(long.as_bytes()).user_id.unwrap().len(), MAX_NAMED);
+    }
+
+    #[test]
+    fn an_image_names_its_owner_and_other_paths_are_not_traced() {
+        assert_eq!(
+            image_owner("/files/id/u-1/front.jpg").as_deref(),
+            Some("u-1")
+        );
+        assert_eq!(image_owner("/files/x"), None);
+        assert_eq!(traced("/admin/api/users/hold"), Some(true));
+        assert_eq!(traced("/files/id/u-1/front.jpg"), Some(false));
+        assert_eq!(traced("/jackey/user/info"), None);
     }
 }

@@ -83,17 +83,27 @@ pub(super) struct OrderBody {
 )]
 pub(super) async fn order_detail(
     State(state): State<AppState>,
-    _auditor: Auditor,
+    auditor: Auditor,
     ApiJson(body): ApiJson<OrderBody>,
 ) -> Result<Response, ApiError> {
     let order_id = record_id(&body.order_id, "order")?;
+    // The applicant's personal data only for a role that may read it (issue 55): a
+    // finance officer sees the order and its money, not the borrower's ID or contacts.
+    let personal = crate::accounts::roles::allows(
+        &auditor.roles,
+        crate::accounts::roles::Permission::BorrowersRead,
+    );
     let (doc, order) = queries::order_row(state.read_models(), &order_id)
         .await?
         .ok_or_else(|| not_found("order"))?;
     let doc: OrderDoc = serde_json::from_str(&doc)?;
     let order: Order = serde_json::from_str(&order)?;
 
-    let row = queries::applicant(state.read_models(), &order.user_id.to_string()).await?;
+    let row = if personal {
+        queries::applicant(state.read_models(), &order.user_id.to_string()).await?
+    } else {
+        None
+    };
     let (applicant, user, identity_status) = match row {
         Some((doc, user, identity_status)) => {
             let doc: UserDoc = serde_json::from_str(&doc)?;
@@ -143,7 +153,11 @@ pub(super) async fn order_detail(
         contacts: user.map(|u| u.contacts),
         disclosure: order.disclosure,
         loan_disclosure,
-        signature: order.signature.as_ref().map(ImageLink::to),
+        signature: order
+            .signature
+            .as_ref()
+            .filter(|_| personal)
+            .map(ImageLink::to),
         timeline,
     }))
 }

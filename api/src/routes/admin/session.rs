@@ -38,8 +38,9 @@ struct LoginData {
     tag = "auditor",
     summary = "Auditor log in",
     description = "10002 wrong username, password or second-factor code (a code is taken \
-                   once). 10004 `totpCode` missing for an account with a second factor, or \
-                   none enrolled where the deployment requires one. 5 too many attempts: per \
+                   once), the code missing for an account with a second factor, or none \
+                   enrolled where the deployment requires one: one answer, so none tells a \
+                   right password from a wrong one. 5 too many attempts: per \
                    client IP (10 at once, then one per 3 s), and per username (5 failed \
                    logins in a row lock it for 15 minutes, whatever the password).",
     request_body = LoginBody,
@@ -55,15 +56,20 @@ pub(super) async fn login(
     let attempt = auditors::take_login_attempt(&state, &name).await?;
     let row = auditors::find(&state, &name).await?;
     let hash = row.as_ref().map(|login| login.password_hash.clone());
+    // An account waiting for its holder to set a password is checked against the
+    // dummy hash too, so it is refused in an unknown name's time.
     let hash = match &hash {
-        Some(hash) => hash.as_str(),
-        None => auditors::dummy_hash().await,
+        Some(hash) if hash != crate::db::auditors::NO_PASSWORD => hash.as_str(),
+        _ => auditors::dummy_hash().await,
     };
     let verified = state
         .user_services
         .hasher
         .verify(&body.password, hash)
-        .await;
+        .await
+        && row
+            .as_ref()
+            .is_some_and(|login| login.password_hash != crate::db::auditors::NO_PASSWORD);
     let (Some(login), true) = (row, verified) else {
         // Unknown names count too, so the lock tells nobody which names exist.
         if attempt >= auditors::MAX_FAILED_AUDITOR_LOGINS {
@@ -98,7 +104,8 @@ impl FromRequestParts<AppState> for AuditorToken {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let token = auth::bearer(parts)?;
-        auth::resolve(state, &token, TokenKind::Auditor).await?;
+        // Through the staff check, so the log-out is in the audit trail too.
+        auth::resolve_staff(state, &token).await?;
         Ok(Self(token))
     }
 }
