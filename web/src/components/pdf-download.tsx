@@ -4,14 +4,14 @@
  * calls answer the PDF itself, or the usual envelope when refused, and need the
  * bearer token, so a plain link cannot fetch them: `downloadPdf` POSTs with the
  * token, turns a PDF answer into a blob and saves it under its file name, and hands
- * back the envelope of a refusal. `PdfLink` is the button both apps show; the
- * borrower's token by default, the console passes its own.
+ * back the envelope of a refusal (lib/save-file `downloadFile`). `PdfLink` is the
+ * button both apps show; the borrower's token by default, the console passes its own.
  */
 import { useState } from 'react';
 import Toast from 'antd-mobile/es/components/toast';
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '@/app/hooks';
-import { saveBlob } from '@/lib/save-file';
+import { downloadFile, type FileOutcome } from '@/lib/save-file';
 import { storage } from '@/lib/storage';
 import './pdf-download.css';
 
@@ -29,33 +29,12 @@ export interface PdfRequest {
 }
 
 /** What a download came to: saved, or the envelope's refusal. */
-export type PdfOutcome = { ok: true } | { ok: false; code: number | null; message: string | null };
+export type PdfOutcome = FileOutcome;
 
 /** POSTs the request; saves a PDF answer, returns a refusal's code and message. */
-export async function downloadPdf(request: PdfRequest): Promise<PdfOutcome> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (request.token) headers.Authorization = `Bearer ${request.token}`;
-  let response: Response;
-  try {
-    response = await fetch(request.path, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ ...request.body, lang: request.lang }),
-    });
-  } catch {
-    return { ok: false, code: null, message: null };
-  }
-  const type = response.headers.get('content-type') ?? '';
-  if (response.ok && type.startsWith('application/pdf')) {
-    saveBlob(await response.blob(), request.fileName);
-    return { ok: true };
-  }
-  try {
-    const envelope = (await response.json()) as { code?: number; msg?: string };
-    return { ok: false, code: envelope.code ?? null, message: envelope.msg ?? null };
-  } catch {
-    return { ok: false, code: null, message: null };
-  }
+export function downloadPdf(request: PdfRequest): Promise<PdfOutcome> {
+  const { lang, body, ...rest } = request;
+  return downloadFile({ ...rest, body: { ...body, lang }, type: 'application/pdf' });
 }
 
 export interface PdfLinkProps {

@@ -99,3 +99,21 @@ export type FourEyes = Schemas['FourEyesData'];
 export type BookAsOf = Schemas['BookAsOf'];
 /** `/loan/extensionQuote`: what more time would cost, before signing (issue 53). */
 export type ExtensionQuote = Schemas['ExtensionView'];
+/** `/admin/api/me`: who is signed in, their roles and what those allow (issue 55). */
+export type AdminMe = Schemas['Me'];
+/** A staff role (`reviewer`, `collector`, `finance`, `compliance`, `admin`). */
+export type StaffRole = Schemas['Role'];
+/** One staff account of `/admin/api/staff/list`. */
+export type StaffAccount = Schemas['StaffAccount'];
+/** A one-time setup link (`/admin/api/staff/create`, `/admin/api/staff/resetPassword`), shown once. */
+export type SetupLink = Schemas['SetupLink'];
+/** `/admin/api/staff/setupInfo`: what the setup page shows. */
+export type SetupInfo = Schemas['SetupInfo'];
+/** A second factor to add to an authenticator app (`SetupInfo['secondFactor']`). */
+export type SecondFactorEnrollment = Schemas['SecondFactorEnrollment'];
+/** `/admin/api/staff/completeSetup`: the account opened. */
+export type SetupDone = Schemas['SetupDone'];
+/** `/admin/api/audit/trail`: a page of staff actions, newest first. */
+export type TrailPage = Schemas['TrailPage'];
+/** One staff action of the audit trail. */
+export type StaffAction = Schemas['StaffAction'];

@@ -7,13 +7,18 @@
  * the console's guard then shows `/admin/login`.
  *
  * Tags: `AdminOrder` per order id (detail, history), `AdminUser` per user id,
- * `AdminQueue` and `AdminLedger`; every action invalidates what it changes.
+ * `AdminQueue` and `AdminLedger`, `AdminMe` (the signed-in roles), `AdminStaff` (the
+ * staff accounts) and `AdminTrail` (the audit trail); every action invalidates what
+ * it changes. A refusal for the role (50005) re-reads `AdminMe`: the roles may have
+ * changed since the session began.
  */
 import { type BaseQueryApi, type FetchArgs } from '@reduxjs/toolkit/query/react';
 import { api, envelopeQuery, type EnvelopeResult } from '@/lib/api';
+import type { Sent, Wire } from '@/lib/wire';
 import { adminSession } from './admin-session';
 import type {
   AdminLogin,
+  AdminMe,
   BookAsOf,
   FourEyes,
   CollectionQueue,
@@ -22,9 +27,17 @@ import type {
   OrderHistory,
   OrderReview,
   QueuePage,
+  SetupDone,
+  SetupInfo,
+  SetupLink,
+  StaffAccount,
+  TrailPage,
   TrialBalance,
   UserDetail,
 } from '@/lib/api-types';
+
+/** Code 50005: the signed-in staff member's roles do not allow the call (issue 55). */
+export const NOT_PERMITTED = 50005;
 
 /**
  * `POST args.url` with the auditor token (and never the borrower's). Answers the
@@ -32,16 +45,23 @@ import type {
  * (never the borrower's), and only the session that made the call (not one signed in
  * since).
  */
-export const adminBaseQuery: <T = unknown>(
-  args: FetchArgs,
-  queryApi: BaseQueryApi,
-  extra: unknown,
-) => Promise<EnvelopeResult<T>> = envelopeQuery({
+const consoleQuery = envelopeQuery({
   token: () => adminSession.token(),
   onEffect: (effect, _api, token) => {
     if (effect === 'signOut' && token && adminSession.token() === token) adminSession.signOut('expired');
   },
 });
+
+export const adminBaseQuery: <T = unknown>(
+  args: FetchArgs,
+  queryApi: BaseQueryApi,
+  extra: unknown,
+) => Promise<EnvelopeResult<T>> = async <T = unknown>(args: FetchArgs, queryApi: BaseQueryApi, extra: unknown) => {
+  const result = await consoleQuery<T>(args, queryApi, extra);
+  // Refused for the role: the roles may have changed since the sign-in; re-read them.
+  if ('error' in result && result.error.code === NOT_PERMITTED) queryApi.dispatch(adminApi.util.invalidateTags(['AdminMe']));
+  return result;
+};
 
 /** A `queryFn` calling `url` with the body (and headers) built from the argument. */
 function call<T, A>(
@@ -161,17 +181,44 @@ export type CollectionAction =
     }
   | { action: 'approvePlan'; orderId: string };
 
-const withAdminTags = api.enhanceEndpoints({
-  addTagTypes: ['AdminOrder', 'AdminUser', 'AdminQueue', 'AdminLedger', 'AdminCollections'],
-});
+/** A staff account's command (issue 55): `assignRoles`, `disable`, `enable` answer null, `resetPassword` a link. */
+export type StaffCommand =
+  | ({ action: 'assignRoles' } & Wire['AssignRolesBody'])
+  | ({ action: 'disable' } & Wire['DisableStaffBody'])
+  | ({ action: 'enable' | 'resetPassword' } & Wire['StaffIdBody']);
 
-export const ADMIN_TAGS = ['AdminOrder', 'AdminUser', 'AdminQueue', 'AdminLedger', 'AdminCollections'] as const;
+/** The audit trail's filters and the page (`before`: the `next` of the newer page); each given one narrows. */
+export type TrailRequest = Partial<Sent<Wire['TrailBody']>>;
+
+const ADMIN_TAG_TYPES = [
+  'AdminOrder',
+  'AdminUser',
+  'AdminQueue',
+  'AdminLedger',
+  'AdminCollections',
+  'AdminMe',
+  'AdminStaff',
+  'AdminTrail',
+] as const;
+
+const withAdminTags = api.enhanceEndpoints({ addTagTypes: [...ADMIN_TAG_TYPES] });
+
+/** Every console tag: a sign-in drops what the previous session cached. */
+export const ADMIN_TAGS = ADMIN_TAG_TYPES;
 
 export const adminApi = withAdminTags.injectEndpoints({
   endpoints: (build) => ({
-    /** 10002 wrong username or password; 5 too many attempts. */
-    adminLogin: build.mutation<AdminLogin, { username: string; password: string }>({
-      queryFn: call<AdminLogin, { username: string; password: string }>('admin/api/login', (body) => ({ body })),
+    /**
+     * 10002 wrong username, password or code; 5 too many attempts; 10004 `totpCode: ...`
+     * when the account needs its authenticator code, or has none where one is required.
+     */
+    adminLogin: build.mutation<AdminLogin, Sent<Wire['AuditorLoginBody']>>({
+      queryFn: call<AdminLogin, Sent<Wire['AuditorLoginBody']>>('admin/api/login', (body) => ({ body })),
+    }),
+    /** Who is signed in and what their roles allow (the roles may change while signed in). */
+    adminMe: build.query<AdminMe, void>({
+      queryFn: call<AdminMe, void>('admin/api/me', () => ({})),
+      providesTags: ['AdminMe'],
     }),
     adminLogout: build.mutation<null, void>({
       queryFn: call<null, void>('admin/api/logout', () => ({})),
@@ -259,6 +306,37 @@ export const adminApi = withAdminTags.injectEndpoints({
       queryFn: call<TrialBalance, void>('admin/api/ledger/trialBalance', () => ({})),
       providesTags: ['AdminLedger'],
     }),
+    adminStaff: build.query<StaffAccount[], void>({
+      queryFn: call<StaffAccount[], void>('admin/api/staff/list', () => ({})),
+      providesTags: ['AdminStaff'],
+    }),
+    /** A new account and its one-time setup link (shown once, never again). */
+    adminCreateStaff: build.mutation<SetupLink, Wire['CreateStaffBody']>({
+      queryFn: call<SetupLink, Wire['CreateStaffBody']>('admin/api/staff/create', (body) => ({ body })),
+      invalidatesTags: ['AdminStaff', 'AdminTrail'],
+    }),
+    /** 10004 e.g. removing your own admin role, disabling your own account. */
+    adminStaffCommand: build.mutation<SetupLink | null, StaffCommand>({
+      queryFn: call<SetupLink | null, StaffCommand>(
+        ({ action }) => `admin/api/staff/${action}`,
+        // eslint-disable-next-line @typescript-eslint/no-unused-vars
+        ({ action, ...body }) => ({ body }),
+      ),
+      // Changing one's own roles changes what the console shows.
+      invalidatesTags: ['AdminStaff', 'AdminTrail', 'AdminMe'],
+    }),
+    /** The setup link's page (no session): 10004 for a dead link. */
+    adminSetupInfo: build.query<SetupInfo, string>({
+      queryFn: call<SetupInfo, string>('admin/api/staff/setupInfo', (token) => ({ body: { token } })),
+    }),
+    /** 10004 `password: ...`, `totpCode: ...` or `token: ...` (a dead link). */
+    adminCompleteSetup: build.mutation<SetupDone, Sent<Wire['CompleteSetupBody']>>({
+      queryFn: call<SetupDone, Sent<Wire['CompleteSetupBody']>>('admin/api/staff/completeSetup', (body) => ({ body })),
+    }),
+    adminTrail: build.query<TrailPage, TrailRequest>({
+      queryFn: call<TrailPage, TrailRequest>('admin/api/audit/trail', (body) => ({ body })),
+      providesTags: ['AdminTrail'],
+    }),
   }),
 });
 
@@ -278,4 +356,11 @@ export const {
   useAdminBookQuery,
   useAdminCollectionRecordQuery,
   useAdminCollectionActionMutation,
+  useAdminMeQuery,
+  useAdminStaffQuery,
+  useAdminCreateStaffMutation,
+  useAdminStaffCommandMutation,
+  useAdminSetupInfoQuery,
+  useAdminCompleteSetupMutation,
+  useAdminTrailQuery,
 } = adminApi;

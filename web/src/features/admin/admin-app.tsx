@@ -5,8 +5,16 @@
  * token, and losing it (logout, or 401/20001/7 from the api) leads to
  * `/admin/login` without touching the borrower's session.
  *
- * Layout: a left navigation (Queue, Collections, Ledger, the signed-in auditor and Logout)
- * beside the screen; designed for 1280×800, still usable on a tablet.
+ * Layout: a left navigation (Queue, Collections, Ledger, Staff, Audit trail, the
+ * signed-in staff member with their roles, and Logout) beside the screen; designed for
+ * 1280×800, still usable on a tablet.
+ *
+ * Staff roles (issue 55): the navigation lists only the sections the signed-in roles
+ * allow, and `/admin` is the queue for reviewers, else the first section the roles
+ * allow. The roles come with the login and are read again from `/admin/api/me` each
+ * time the console mounts, so a change applies after a reload. Hiding is convenience
+ * only: the server refuses a call the roles do not allow (50005), and the screens show
+ * that refusal. The setup link's page (`/admin/setup`) is outside the signed-in console.
  */
 import { useEffect, type ReactNode } from 'react';
 import Button from 'antd-mobile/es/components/button';
@@ -14,11 +22,13 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { LanguageSwitch } from '@/components/language-switch';
 import { setLanguage } from '@/lib/i18n';
-import { useAdminLogoutMutation } from './admin-api';
+import { useAdminLogoutMutation, useAdminMeQuery } from './admin-api';
 // The console's strings, registered before any screen renders.
 import { CONSOLE_LANGUAGES, isConsoleLanguage } from './admin-i18n';
+import { rolesLabel } from './admin-format';
 import { adminPaths } from './admin-paths';
-import { adminSession, useAdminSession } from './admin-session';
+import { adminSession, can, useAdminSession } from './admin-session';
+import { AuditScreen } from './audit-screen';
 import { CollectionScreen } from './collection-screen';
 import { CollectionsScreen } from './collections-screen';
 import { HistoryScreen } from './history-screen';
@@ -26,8 +36,20 @@ import { LedgerScreen } from './ledger-screen';
 import { LoginScreen } from './login-screen';
 import { OrderScreen } from './order-screen';
 import { QueueScreen } from './queue-screen';
+import { SetupScreen } from './setup-screen';
+import { StaffScreen } from './staff-screen';
 import { UserScreen } from './user-screen';
+import { PageHeader } from './admin-ui';
 import './admin.css';
+
+/** The console's sections, in the navigation's order, with the permission each needs. */
+const SECTIONS = [
+  { to: '/admin', end: true, permission: 'orders.review', label: 'admin_nav_queue' },
+  { to: adminPaths.collections(), end: false, permission: 'collections', label: 'admin_nav_collections' },
+  { to: adminPaths.ledger(), end: false, permission: 'ledger', label: 'admin_nav_ledger' },
+  { to: adminPaths.staff, end: false, permission: 'staff', label: 'admin_nav_staff' },
+  { to: adminPaths.audit(), end: false, permission: 'audit.read', label: 'admin_nav_audit' },
+] as const;
 
 /** Screens that need a signed-in auditor; anyone else goes to `/admin/login`. */
 function RequireAuditor({ children }: { children: ReactNode }) {
@@ -45,10 +67,16 @@ function AdminLayout() {
   const session = useAdminSession();
   const navigate = useNavigate();
   const [logout, { isLoading }] = useAdminLogoutMutation();
+  // The roles as they are now (an admin may have changed them since the login).
+  const me = useAdminMeQuery(undefined, { refetchOnMountOrArgChange: true });
 
   useEffect(() => {
     document.title = t('admin_console_title');
   }, [t]);
+
+  useEffect(() => {
+    if (me.data) adminSession.setAccess(me.data);
+  }, [me.data]);
 
   const onLogout = async () => {
     // The token is revoked server-side when possible; the console forgets it either way.
@@ -58,6 +86,7 @@ function AdminLayout() {
   };
 
   const name = session?.auditor?.username ?? '';
+  const roles = session?.auditor?.roles;
   return (
     <div className="admin">
       <aside className="admin-nav">
@@ -68,20 +97,21 @@ function AdminLayout() {
           <span>{t('admin_console_title')}</span>
         </div>
         <nav className="admin-nav__links" aria-label={t('admin_nav')}>
-          <NavLink to="/admin" end className="admin-nav__link">
-            {t('admin_nav_queue')}
-          </NavLink>
-          <NavLink to="/admin/collections" className="admin-nav__link">
-            {t('admin_nav_collections')}
-          </NavLink>
-          <NavLink to="/admin/ledger" className="admin-nav__link">
-            {t('admin_nav_ledger')}
-          </NavLink>
+          {SECTIONS.filter((section) => can(session, section.permission)).map((section) => (
+            <NavLink key={section.to} to={section.to} end={section.end} className="admin-nav__link">
+              {t(section.label)}
+            </NavLink>
+          ))}
         </nav>
         <div className="admin-nav__footer">
           <div className="admin-nav__who">
             <span className="admin-nav__who-label">{t('admin_signed_in_as')}</span>
             <strong data-testid="admin-username">{name}</strong>
+            {roles && roles.length > 0 && (
+              <span className="admin-nav__roles" data-testid="admin-roles">
+                {rolesLabel(t, roles)}
+              </span>
+            )}
           </div>
           <Button size="small" block onClick={onLogout} loading={isLoading}>
             {t('admin_logout')}
@@ -96,6 +126,24 @@ function AdminLayout() {
   );
 }
 
+/**
+ * `/admin`: the review queue for those who review; anyone else goes to the first
+ * section their roles allow (or, with none, is told so).
+ */
+function AdminHome() {
+  const { t } = useTranslation();
+  const session = useAdminSession();
+  if (can(session, 'orders.review')) return <QueueScreen />;
+  const first = SECTIONS.find((section) => can(session, section.permission));
+  if (first) return <Navigate to={first.to} replace />;
+  const roles = session?.auditor?.roles ?? [];
+  return (
+    <div className="admin-page">
+      <PageHeader title={t('admin_no_section_title')} hint={t('admin_no_section_hint', { roles: rolesLabel(t, roles) || '—' })} />
+    </div>
+  );
+}
+
 export default function AdminApp() {
   const { i18n } = useTranslation();
   useEffect(() => {
@@ -106,6 +154,7 @@ export default function AdminApp() {
   return (
     <Routes>
       <Route path="login" element={<LoginScreen />} />
+      <Route path="setup" element={<SetupScreen />} />
       <Route
         element={
           <RequireAuditor>
@@ -113,13 +162,15 @@ export default function AdminApp() {
           </RequireAuditor>
         }
       >
-        <Route index element={<QueueScreen />} />
+        <Route index element={<AdminHome />} />
         <Route path="orders/:orderId" element={<OrderScreen />} />
         <Route path="orders/:orderId/history" element={<HistoryScreen />} />
         <Route path="users/:userId" element={<UserScreen />} />
         <Route path="ledger" element={<LedgerScreen />} />
         <Route path="collections" element={<CollectionsScreen />} />
         <Route path="collections/:orderId" element={<CollectionScreen />} />
+        <Route path="staff" element={<StaffScreen />} />
+        <Route path="audit" element={<AuditScreen />} />
         <Route path="*" element={<Navigate to="/admin" replace />} />
       </Route>
     </Routes>

@@ -8,7 +8,7 @@ import type { TFunction } from 'i18next';
 import type { ApiFailure } from '@/lib/envelope';
 import { intlLocale } from '@/lib/locale';
 import { orderEventLabel } from '@/lib/order-events';
-import type { LedgerAccount } from '@/lib/api-types';
+import type { LedgerAccount, StaffRole } from '@/lib/api-types';
 // The console's strings: whatever words things for the console (screens, tests) has them.
 import './admin-i18n';
 
@@ -100,6 +100,7 @@ function detail(message: string | undefined): string {
  * - 10002 at login → wrong username or password;
  * - 10009 → no ID photos awaiting review;
  * - 40005 → the borrower has an open order (erasing personal data waits for it);
+ * - 50005 → the signed-in roles do not allow the call, naming the permission;
  * - any other 10004 → the server's own words; the rest as the app shows them.
  */
 export function adminErrorMessage(t: TFunction, error: unknown): string {
@@ -111,6 +112,11 @@ export function adminErrorMessage(t: TFunction, error: unknown): string {
   if (failure.code === 10002) return t('admin_error_login');
   if (failure.code === 10009) return t('admin_error_no_identity_pending');
   if (failure.code === 40005) return t('admin_error_open_order');
+  if (failure.code === 50005) {
+    // "not permitted for your role (orders.review)"
+    const permission = /\(([\w.]+)\)\s*$/.exec(server)?.[1];
+    return permission ? t('admin_error_not_permitted', { permission }) : failure.message;
+  }
   const wrongStatus = /cannot (.+) an order in status (\d+)/i.exec(server);
   if (failure.code === 10004 && wrongStatus) {
     return t('admin_error_wrong_status', { status: statusLabel(t, Number(wrongStatus[2])) });
@@ -187,3 +193,31 @@ export function bucketLabel(t: TFunction, name: string | null | undefined): stri
   const over = /^over (\d+)$/.exec(name);
   return over ? t('admin_bucket_over', { n: over[1] }) : name;
 }
+
+/** The staff roles (issue 55), in the order the console lists them. */
+export const STAFF_ROLES: readonly StaffRole[] = ['reviewer', 'collector', 'finance', 'compliance', 'admin'];
+
+/** A staff role's name in the console's language ("Reviewer"); an unknown one as it is. */
+export function roleLabel(t: TFunction, role: string): string {
+  return t(`admin_role_${role}`, { defaultValue: role });
+}
+
+/** Roles as one line ("Reviewer, Admin"), in the console's order. */
+export function rolesLabel(t: TFunction, roles: readonly string[]): string {
+  const ordered = [...roles].sort((a, b) => STAFF_ROLES.indexOf(a as StaffRole) - STAFF_ROLES.indexOf(b as StaffRole));
+  return ordered.map((role) => roleLabel(t, role)).join(', ');
+}
+
+/**
+ * The field a 10004 names ("totpCode: enter the 6-digit code ...") and the server's
+ * reason; null for another failure.
+ */
+export function badInput(error: unknown): { field: string; reason: string } | null {
+  const failure = error as ApiFailure | undefined;
+  if (!failure || typeof failure !== 'object' || failure.code !== 10004) return null;
+  const match = /^(?:request error:\s*)?([A-Za-z][\w.]*):\s*(.*)$/s.exec(failure.serverMessage ?? '');
+  return match ? { field: match[1], reason: match[2] } : null;
+}
+
+/** An authenticator code as typed: digits only, at most six. */
+export const codeDigits = (text: string) => text.replace(/\D/g, '').slice(0, 6);

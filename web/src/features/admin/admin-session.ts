@@ -7,8 +7,15 @@
  *
  * Local storage (not session storage) so a loan officer can open orders in new
  * tabs; a sign-out in one tab signs out the others (the `storage` event).
+ *
+ * Staff roles (issue 55): `adminUser` also keeps the signed-in staff member's roles
+ * and the permissions they hold, from the login answer, refreshed from
+ * `/admin/api/me` when the console mounts (admin-app.tsx), so a role changed by an
+ * admin applies after a reload. The console hides what the roles do not allow
+ * (`useCan`); that is convenience only: the server refuses anyway (50005).
  */
 import { useSyncExternalStore } from 'react';
+import type { StaffRole } from '@/lib/api-types';
 
 export const ADMIN_TOKEN_KEY = 'adminToken';
 export const ADMIN_USER_KEY = 'adminUser';
@@ -16,6 +23,17 @@ export const ADMIN_USER_KEY = 'adminUser';
 export interface Auditor {
   auditorId: string;
   username: string;
+  /** The staff member's roles; absent in a session kept before roles existed (until `/admin/api/me` answers). */
+  roles?: StaffRole[];
+  /** The permissions those roles hold (`orders.review`, `staff`, ...); absent like `roles`. */
+  permissions?: string[];
+}
+
+/** What `/admin/api/me` answers: who is signed in and what their roles allow. */
+export interface Access {
+  auditorId: string;
+  roles: StaffRole[];
+  permissions: string[];
 }
 
 export interface AdminSession {
@@ -62,13 +80,18 @@ let lastReason: SignOutReason | null = null;
 /** A session kept in memory when storage refuses writes. */
 let memory: { token: string | null; user: string | null } | null = null;
 
+const isTextList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
+
 function parseAuditor(text: string | null): Auditor | null {
   if (!text) return null;
   try {
-    const value = JSON.parse(text) as Partial<Auditor>;
-    return typeof value.auditorId === 'string' && typeof value.username === 'string'
-      ? { auditorId: value.auditorId, username: value.username }
-      : null;
+    const value = JSON.parse(text) as Partial<Record<keyof Auditor, unknown>>;
+    if (typeof value.auditorId !== 'string' || typeof value.username !== 'string') return null;
+    const auditor: Auditor = { auditorId: value.auditorId, username: value.username };
+    if (isTextList(value.roles)) auditor.roles = value.roles as StaffRole[];
+    if (isTextList(value.permissions)) auditor.permissions = value.permissions;
+    return auditor;
   } catch {
     return null;
   }
@@ -104,6 +127,20 @@ export const adminSession = {
     store(token, JSON.stringify(auditor));
     notify();
   },
+  /**
+   * The roles and permissions `/admin/api/me` answered: kept with the session when
+   * they belong to the staff member signed in now (not to one signed out since).
+   */
+  setAccess(access: Access) {
+    const auditor = get()?.auditor;
+    const token = get()?.token;
+    if (!auditor || !token || auditor.auditorId !== access.auditorId) return;
+    const next: Auditor = { ...auditor, roles: access.roles, permissions: access.permissions };
+    const text = JSON.stringify(next);
+    if (text === snapshot.user) return;
+    store(token, text);
+    notify();
+  },
   /** Logout, or the server answered 401/20001/7 to a console call. */
   signOut(reason: SignOutReason) {
     if (!get()) return;
@@ -129,4 +166,18 @@ export const adminSession = {
 /** The console session, re-rendering on sign-in and sign-out (in this tab or another). */
 export function useAdminSession(): AdminSession | null {
   return useSyncExternalStore(adminSession.subscribe, get, get);
+}
+
+/**
+ * Whether `session` may use what needs `permission`. A session whose permissions are
+ * not known yet (kept before roles existed) may: the server decides (50005).
+ */
+export function can(session: AdminSession | null, permission: string): boolean {
+  const permissions = session?.auditor?.permissions;
+  return permissions === undefined ? session !== null : permissions.includes(permission);
+}
+
+/** Whether the signed-in staff member's roles allow `permission` (to hide what they do not). */
+export function useCan(permission: string): boolean {
+  return can(useAdminSession(), permission);
 }

@@ -4,7 +4,7 @@
  * way back, a failed load with Retry, an action's outcome and the dialog that
  * asks for an action's note or reason, or only to confirm it.
  */
-import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 import Button, { type ButtonRef } from 'antd-mobile/es/components/button';
 import CenterPopup from 'antd-mobile/es/components/center-popup';
 import Tag from 'antd-mobile/es/components/tag';
@@ -130,16 +130,48 @@ export function PageHeader({
   );
 }
 
-/** A text input with its label above (or beside it, `inline`); the label is also its accessible name. */
+/**
+ * A text input with its label above (or beside it, `inline`); the label is also its
+ * accessible name. `hint`: a line under it; `error`: what is wrong with it, read out
+ * when it appears and marking the input invalid.
+ */
 export function TextField({
   label,
   inline = false,
+  hint,
+  error,
+  ref,
   ...input
-}: { label: string; inline?: boolean } & InputHTMLAttributes<HTMLInputElement>) {
+}: {
+  label: string;
+  inline?: boolean;
+  hint?: ReactNode;
+  error?: string | null;
+  ref?: Ref<HTMLInputElement>;
+} & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <label className={`admin-field${inline ? ' admin-field--inline' : ''}`}>
       <span className="admin-field__label">{label}</span>
-      <input className="admin-input" aria-label={label} {...input} />
+      <input
+        ref={ref}
+        className="admin-input"
+        aria-label={label}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described || undefined}
+        {...input}
+      />
+      {hint && (
+        <span id={`${id}-hint`} className="admin-muted">
+          {hint}
+        </span>
+      )}
+      {error && (
+        <span id={`${id}-error`} className="admin-field__error" role="alert">
+          {error}
+        </span>
+      )}
     </label>
   );
 }

@@ -16,7 +16,7 @@ import { localDay } from '@/lib/local-day';
 import { useAdminBookQuery, useAdminCollectionQueueQuery, type CollectionQueueRequest } from './admin-api';
 import { bucketLabel } from './admin-format';
 import { adminPaths } from './admin-paths';
-import { useAdminSession } from './admin-session';
+import { useAdminSession, useCan } from './admin-session';
 import { LoadError, numeric, PageHeader, Section, Table, TextField } from './admin-ui';
 
 type Whose = 'all' | 'mine' | 'unassigned';
@@ -28,7 +28,7 @@ const today = () => localDay();
  * The book by bucket as of a day (P20): what the loans on the books owed in each
  * bucket, beside the ledger's receivable of the same moment; they agree.
  */
-function BookByBucket() {
+export function BookByBucket() {
   const { t } = useTranslation();
   const money = useMoney();
   const [day, setDay] = useState('');
@@ -89,6 +89,8 @@ export function CollectionsScreen() {
   const [whose, setWhose] = useState<Whose>('all');
   const [dueToday, setDueToday] = useState(false);
   const me = session?.auditor?.auditorId ?? '';
+  // The book is the ledger's (finance); a collector's roles do not show it.
+  const seesBook = useCan('ledger');
   const request: CollectionQueueRequest = {
     bucket,
     collector: whose === 'mine' ? me : whose === 'unassigned' ? '' : undefined,
@@ -196,7 +198,7 @@ export function CollectionsScreen() {
           )}
         </tbody>
       </Table>
-      <BookByBucket />
+      {seesBook && <BookByBucket />}
     </div>
   );
 }

@@ -15,6 +15,8 @@ import { minorToText, toMinor } from '@/lib/money';
 import { useAdminJournalQuery, useAdminTrialBalanceQuery } from './admin-api';
 import { accountLabel, adminErrorMessage } from './admin-format';
 import { adminPaths } from './admin-paths';
+import { useCan } from './admin-session';
+import { BookByBucket } from './collections-screen';
 import type { AccountBalance, JournalEntry, LedgerAccount, TrialBalance } from '@/lib/api-types';
 import { ActionError, numeric, PageHeader, Pager, Section, Table, TextField } from './admin-ui';
 
@@ -177,6 +179,7 @@ function Entries({ entries, onAccount }: { entries: JournalEntry[]; onAccount: (
 
 export function LedgerScreen() {
   const { t } = useTranslation();
+  const canCollect = useCan('collections');
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const orderId = search.get('orderId')?.trim() || undefined;
@@ -296,6 +299,9 @@ export function LedgerScreen() {
           !journal.isError && <p className="admin-muted">{t('admin_loading')}</p>
         )}
       </Section>
+      {/* The book by bucket lives with collections; a finance officer without
+          them finds it here, beside the ledger it reconciles to. */}
+      {!canCollect && <BookByBucket />}
     </div>
   );
 }

@@ -109,6 +109,10 @@ describe('the console session in the UI', () => {
     expect(localStorage.getItem('adminToken')).toBe('fresh');
     expect(localStorage.getItem('token')).toBe('borrower-token');
     expect(await screen.findByTestId('admin-username')).toHaveTextContent('alice');
+    // The roles read when the console mounts, and the ledger, arrive before the test ends.
+    expect(await screen.findByTestId('admin-roles')).toHaveTextContent('Reviewer, Collector, Finance, Compliance, Admin');
+    expect(await screen.findByTestId('trial-balance-sum')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Loading…')).not.toBeInTheDocument());
   });
 
   it('shows a wrong password in the auditor\'s words', async () => {

@@ -2,19 +2,42 @@
 import { http, HttpResponse } from 'msw';
 import { answer } from '@/testing/server';
 import { disclosureFixture, orderFixture, userFixture } from '@/testing/fixtures';
-import type { OrderHistory, OrderReview, QueueItem, TrialBalance } from '@/lib/api-types';
+import type { AdminMe, OrderHistory, OrderReview, QueueItem, StaffRole, TrialBalance } from '@/lib/api-types';
+import type { Auditor } from '../admin-session';
 
 export const ALICE = { auditorId: 'a-1', username: 'alice' };
 export const BOB = { auditorId: 'b-2', username: 'bob' };
 
-/** Signs the console in (as `window.localStorage` holds it after a login). */
-export function signInConsole(auditor = ALICE, token = 'admin-token') {
-  localStorage.setItem('adminToken', token);
-  localStorage.setItem('adminUser', JSON.stringify(auditor));
+/** Every role, and the permissions they hold together (docs/permissions.md). */
+export const ALL_ROLES: StaffRole[] = ['reviewer', 'collector', 'finance', 'compliance', 'admin'];
+/** What each role allows (api/src/accounts/roles.rs). */
+export const ROLE_PERMISSIONS: Record<StaffRole, string[]> = {
+  reviewer: ['orders.read', 'orders.review', 'borrowers.read'],
+  collector: ['orders.read', 'borrowers.read', 'collections'],
+  finance: ['orders.read', 'money', 'ledger'],
+  compliance: ['orders.read', 'borrowers.read', 'identity.decide', 'accounts.hold', 'personalData', 'audit.read'],
+  admin: ['staff', 'audit.read'],
+};
+
+/** What `/admin/api/me` answers for `auditor` holding `roles`. */
+export function access(roles: StaffRole[] = ALL_ROLES, auditor = ALICE): AdminMe {
+  return { auditorId: auditor.auditorId, roles, permissions: [...new Set(roles.flatMap((role) => ROLE_PERMISSIONS[role]))] };
 }
 
-/** What every console screen also asks for (the company configuration, images). */
+/**
+ * Signs the console in (as `window.localStorage` holds it after a login); with `roles`,
+ * the session keeps them and their permissions, as a login answer gives them.
+ */
+export function signInConsole(auditor = ALICE, token = 'admin-token', roles?: StaffRole[]) {
+  const user: Auditor = roles ? { ...auditor, roles, permissions: access(roles, auditor).permissions } : auditor;
+  localStorage.setItem('adminToken', token);
+  localStorage.setItem('adminUser', JSON.stringify(user));
+}
+
+/** What every console screen also asks for (the company configuration, images, the signed-in roles). */
 export const background = [
+  // The console reads the roles when it mounts (admin-app.tsx): every role.
+  answer('admin/api/me', access()),
   // The order page's documents (order-documents.tsx).
   answer('admin/api/documents/receipts', []),
   answer('admin/api/documents/downloads', []),
