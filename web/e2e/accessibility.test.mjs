@@ -373,7 +373,7 @@ describe('accessibility: axe-core on every screen', () => {
 
   test('borrower app: no critical or serious violation on any screen', () => assertClean('borrower'));
 
-  test('console, English and Chinese: login, queue, order, dialog, user, history, ledger, collections', async () => {
+  test('console, English and Chinese: login, queue, order, dialog, user, history, ledger, collections, staff, audit trail', async () => {
     assert.ok(orderId, 'the borrower journey ran first');
     for (const lang of ['en', 'zh']) {
       const { ctx, page } = await context('desktop', lang);
@@ -417,6 +417,13 @@ describe('accessibility: axe-core on every screen', () => {
       await page.goto(`/admin/collections/${orderId}`);
       await page.getByTestId('record-dpd').waitFor();
       await check('collection');
+      // Staff accounts and the audit trail (issue 55).
+      await page.goto('/admin/staff');
+      await page.getByTestId('staff-row').first().waitFor();
+      await check('staff');
+      await page.goto('/admin/audit');
+      await page.getByTestId('audit-row').first().waitFor();
+      await check('audit');
       await ctx.close();
     }
     assertClean('console');

@@ -52,7 +52,8 @@ export async function startApi(dir, port, extraEnv = {}) {
     STORAGE_URL: join(dir, 'uploads'),
     RUST_LOG: process.env.RUST_LOG ?? 'warn',
   };
-  const child = spawn(apiBinary(), [], { env: { ...env, ...extraEnv }, cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
+  Object.assign(env, extraEnv);
+  const child = spawn(apiBinary(), [], { env, cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i += 1) {
     try {
@@ -76,12 +77,12 @@ export async function startApi(dir, port, extraEnv = {}) {
 }
 
 /**
- * Starts the api on a free port with a fresh database. Returns
+ * Starts the api on a free port with a fresh database (and `extraEnv`). Returns
  * `{ url, dir, env, stop }`; `stop` also removes the data.
  */
-export async function startServer() {
+export async function startServer(extraEnv = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'loan-e2e-'));
-  const server = await startApi(dir, await freePort());
+  const server = await startApi(dir, await freePort(), extraEnv);
   return {
     ...server,
     stop: async () => {
@@ -165,7 +166,11 @@ export async function smsCode(server, mobile) {
 /** Every staff role: the officers of the older journeys do every job. */
 export const ALL_ROLES = 'reviewer,collector,finance,compliance,admin';
 
-/** Creates a staff account with the `api create-auditor` command, with `roles` (comma-separated). */
+/**
+ * Creates a staff account with the `api create-auditor` command, with `roles`
+ * (comma-separated); returns what it printed (with the `otpauth://` URI when the
+ * server requires a second factor).
+ */
 export function createAuditor(server, username, password, roles = ALL_ROLES) {
   const args = ['create-auditor', '--username', username, '--roles', roles, '--password-stdin'];
   const out = spawnSync(apiBinary(), args, {
@@ -174,6 +179,7 @@ export function createAuditor(server, username, password, roles = ALL_ROLES) {
     encoding: 'utf8',
   });
   if (out.status !== 0) throw new Error(`create-auditor failed: ${out.stderr}`);
+  return out.stdout;
 }
 
 /** A loan officer using the auditor API (PRODUCT.md 7). */

@@ -1,6 +1,7 @@
 //! The audit trail (issue 55): every console call (`/admin/api/...`) a staff member
 //! makes, and every stored image (`/files/...`: ID photos, signatures) a staff member
-//! opens, is recorded after its answer, refused ones too: who (the session's staff
+//! opens, is recorded after its answer, refused ones too (reading one's own roles,
+//! `/admin/api/me`, touches nothing and is not): who (the session's staff
 //! member, or the account a log-in opened), when, from where (the client address as the
 //! rate limits read it, `TRUST_PROXY`), which call, what it named (`orderId`, `userId`,
 //! `staffId` or `username` of a JSON body, never a password; an image's owner from its
@@ -62,7 +63,10 @@ pub const MAX_READ_BYTES: usize = 64 * 1024;
 
 /// Whether `path` is traced, and whether its body may name what it touches.
 fn traced(path: &str) -> Option<bool> {
-    if path.starts_with("/admin/api/") {
+    // Reading one's own roles (the console asks on every screen) touches nothing.
+    if path == "/admin/api/me" {
+        None
+    } else if path.starts_with("/admin/api/") {
         Some(true)
     } else if path.starts_with("/files/") {
         Some(false)
@@ -187,5 +191,6 @@ mod tests {
         assert_eq!(traced("/admin/api/users/hold"), Some(true));
         assert_eq!(traced("/files/id/u-1/front.jpg"), Some(false));
         assert_eq!(traced("/jackey/user/info"), None);
+        assert_eq!(traced("/admin/api/me"), None);
     }
 }
