@@ -71,6 +71,21 @@ pub enum Permission {
 }
 
 impl Permission {
+    /// Every permission.
+    pub const ALL: [Permission; 11] = [
+        Self::OrdersRead,
+        Self::Review,
+        Self::BorrowersRead,
+        Self::IdentityDecide,
+        Self::Holds,
+        Self::PersonalData,
+        Self::Collections,
+        Self::Money,
+        Self::Ledger,
+        Self::Staff,
+        Self::AuditTrail,
+    ];
+
     /// The name in refusals (50005) and in the OpenAPI document (`x-permission`).
     pub const fn name(self) -> &'static str {
         match self {
@@ -191,20 +206,7 @@ mod tests {
 
     #[test]
     fn every_permission_is_held_by_some_role() {
-        use Permission::*;
-        for permission in [
-            OrdersRead,
-            Review,
-            BorrowersRead,
-            IdentityDecide,
-            Holds,
-            PersonalData,
-            Collections,
-            Money,
-            Ledger,
-            Staff,
-            AuditTrail,
-        ] {
+        for permission in Permission::ALL {
             assert!(!permission.roles().is_empty(), "{permission}");
         }
     }

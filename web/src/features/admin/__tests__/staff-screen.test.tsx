@@ -174,7 +174,7 @@ describe('the staff screen', () => {
     const user = userEvent.setup();
     const { calls } = mount([account({ staffId: ALICE.auditorId, username: 'alice', roles: ['admin'] }), account()]);
     const maria = await rowOf('maria.reyes');
-    await user.click(within(maria).getByRole('button', { name: 'Change roles of maria.reyes' }));
+    await user.click(within(maria).getByRole('button', { name: 'Change roles: maria.reyes' }));
     const roles = within(maria).getByRole('group', { name: 'Roles of maria.reyes' });
     expect(within(roles).getByRole('checkbox', { name: 'Reviewer' })).toBeChecked();
     await user.click(within(roles).getByRole('checkbox', { name: 'Reviewer' }));
@@ -186,7 +186,7 @@ describe('the staff screen', () => {
     expect(within(maria).queryByRole('group')).not.toBeInTheDocument();
 
     // None ticked: nothing is sent.
-    await user.click(within(maria).getByRole('button', { name: 'Change roles of maria.reyes' }));
+    await user.click(within(maria).getByRole('button', { name: 'Change roles: maria.reyes' }));
     await user.click(within(maria).getByRole('checkbox', { name: 'Compliance' }));
     await user.click(within(maria).getByRole('button', { name: 'Save roles' }));
     expect(within(maria).getByText('Choose at least one role.')).toBeInTheDocument();
@@ -240,12 +240,12 @@ describe('the staff screen', () => {
     const user = userEvent.setup({ pointerEventsCheck: 0 });
     const { calls } = mount([account()]);
     const maria = await rowOf('maria.reyes');
-    await user.click(within(maria).getByRole('button', { name: 'Reset the password of maria.reyes' }));
+    await user.click(within(maria).getByRole('button', { name: 'Reset password: maria.reyes' }));
     const confirm = await screen.findByRole('alertdialog', { name: 'Reset the password of maria.reyes?' });
     await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
     expect(calls).toEqual([]);
 
-    await user.click(within(maria).getByRole('button', { name: 'Reset the password of maria.reyes' }));
+    await user.click(within(maria).getByRole('button', { name: 'Reset password: maria.reyes' }));
     const again = await screen.findByRole('alertdialog', { name: 'Reset the password of maria.reyes?' });
     await user.click(within(again).getByRole('button', { name: 'Reset password' }));
     const link = await screen.findByTestId('staff-setup-link');
