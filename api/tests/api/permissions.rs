@@ -461,3 +461,42 @@ async fn an_order_without_personal_data(app: TestApp) {
     assert!(full["applicant"].is_object());
     assert!(full["images"].is_object());
 }
+
+on_both_stores!(
+    a_link_used_at_once,
+    a_setup_link_used_twice_at_once_opens_the_account_once_on_sqlite,
+    a_setup_link_used_twice_at_once_opens_the_account_once_on_postgres
+);
+
+/// Two holders of one link (or one double click) at the same moment: the link is taken
+/// in one statement, so exactly one password is set; the other answer is 10004.
+async fn a_link_used_at_once(app: TestApp) {
+    let admin = staff_with(&app, Role::Admin).await;
+    let link = app
+        .ok(
+            "/admin/api/staff/create",
+            Some(&admin),
+            json!({"username": "twice", "roles": ["reviewer"]}),
+        )
+        .await;
+    let token = link_token(&link);
+    let first = json!({"token": token, "password": "first password"});
+    let second = json!({"token": token, "password": "second password"});
+    let (a, b) = tokio::join!(
+        app.post("/admin/api/staff/completeSetup", None, first),
+        app.post("/admin/api/staff/completeSetup", None, second),
+    );
+    let mut codes = [a["code"].as_u64().unwrap(), b["code"].as_u64().unwrap()];
+    codes.sort_unstable();
+    assert_eq!(codes, [0, 10004], "{a} {b}");
+    let winner = if a["code"] == 0 {
+        "first password"
+    } else {
+        "second password"
+    };
+    let login = json!({"username": "twice", "password": winner});
+    app.ok("/admin/api/login", None, login).await;
+    let sql = "select change from staff_change where auditor_id = $1 and change = 'password_set'";
+    let set = app.texts(sql, link["staffId"].as_str().unwrap()).await;
+    assert_eq!(set.len(), 1);
+}
