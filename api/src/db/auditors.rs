@@ -270,12 +270,15 @@ pub struct Account {
     pub password_set: bool,
 }
 
+/// The columns of an [`Account`], from `auditor`.
+const ACCOUNT: &str = "select auditor_id, username, roles, created_at, disabled_at, \
+     disabled_reason, (totp_secret is not null) as second_factor, \
+     (password_hash <> '!') as password_set from auditor";
+
 /// Every staff account, by username.
 pub async fn accounts(database: &Database) -> Result<Vec<Account>, sqlx::Error> {
-    let sql = "select auditor_id, username, roles, created_at, disabled_at, disabled_reason, \
-               (totp_secret is not null) as second_factor, (password_hash <> '!') as password_set \
-               from auditor order by username";
-    with_pool!(database, pool => sqlx::query_as(sql).fetch_all(pool).await)
+    let sql = format!("{ACCOUNT} order by username");
+    with_pool!(database, pool => sqlx::query_as(&sql).fetch_all(pool).await)
 }
 
 /// The account `auditor_id`, if any.
@@ -283,10 +286,8 @@ pub async fn account(
     database: &Database,
     auditor_id: &str,
 ) -> Result<Option<Account>, sqlx::Error> {
-    let sql = "select auditor_id, username, roles, created_at, disabled_at, disabled_reason, \
-               (totp_secret is not null) as second_factor, (password_hash <> '!') as password_set \
-               from auditor where auditor_id = $1";
-    with_pool!(database, pool => sqlx::query_as(sql).bind(auditor_id).fetch_optional(pool).await)
+    let sql = format!("{ACCOUNT} where auditor_id = $1");
+    with_pool!(database, pool => sqlx::query_as(&sql).bind(auditor_id).fetch_optional(pool).await)
 }
 
 /// The id of the auditor named `username`, disabled or not.

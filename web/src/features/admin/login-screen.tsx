@@ -1,8 +1,8 @@
 /**
  * `/admin/login`: username, password and, once a second factor is set up, the
  * 6-digit code of the authenticator app (issue 55; accounts come from an admin's
- * setup link, or `api create-auditor`, PRODUCT.md 6). When the server asks for the
- * code (10004 `totpCode: ...`) the field says so and takes the focus. A signed-in
+ * setup link, or `api create-auditor`, PRODUCT.md 6). The server answers a wrong or
+ * missing code as it answers a wrong password (10002), so the field is always there. A signed-in
  * staff member goes back where they were, or to the console's first page for their
  * roles; after a setup link (setup-screen.tsx) the screen says the account is ready.
  */
@@ -13,7 +13,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { useAppDispatch } from '@/app/hooks';
 import { LanguageSwitch } from '@/components/language-switch';
 import { ADMIN_TAGS, adminApi, useAdminLoginMutation } from './admin-api';
-import { adminErrorMessage, badInput, codeDigits } from './admin-format';
+import { adminErrorMessage, codeDigits } from './admin-format';
 import { CONSOLE_LANGUAGES } from './admin-i18n';
 import { adminPaths } from './admin-paths';
 import { adminSession, useAdminSession } from './admin-session';
@@ -56,13 +56,6 @@ export function LoginScreen() {
     }
     const result = await login({ username: username.trim(), password, ...(code ? { totpCode: code } : {}) });
     if ('error' in result) {
-      const bad = badInput(result.error);
-      if (bad?.field === 'totpCode') {
-        // The account needs its code, or has no second factor where one is required.
-        setCodeError(t(/no second factor/i.test(bad.reason) ? 'admin_login_code_none' : 'admin_login_code_needed'));
-        codeInput.current?.focus();
-        return;
-      }
       // 10002 is one answer for a wrong username, password or code, and a missing one.
       const wrong = (result.error as { code?: unknown }).code === 10002;
       if (wrong) setError(t(code ? 'admin_error_login_code' : 'admin_error_login_no_code'));
