@@ -263,6 +263,7 @@ pub mod doubles {
                 max_extensions: 0,
             },
             max_income_share_pct: None,
+            version: 0,
         }
     }
 

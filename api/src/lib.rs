@@ -19,11 +19,12 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use aggregates::catalogue::ProductServices;
 use aggregates::services::{OrderServices, UserServices};
 use axum::http::{Request, StatusCode};
 use axum::response::IntoResponse;
 use axum::Router;
-use projections::store::{Database, StoreError};
+use projections::store::{CommandBus, Database, StoreError};
 use secrecy::ExposeSecret;
 use tokio::sync::watch;
 use tower_http::limit::RequestBodyLimitLayer;
@@ -62,6 +63,9 @@ pub enum StartError {
     /// The event store could not be opened or migrated.
     #[error("event store: {0}")]
     Store(#[from] StoreError),
+    /// The product lines (the versions changed in the console) could not be read.
+    #[error("products: {0}")]
+    Products(#[from] cqrs_es::AggregateError<aggregates::catalogue::ProductError>),
     /// `READ_DATABASE_URL` cannot serve as a replica of `DATABASE_URL`.
     #[error("READ_DATABASE_URL: {0}")]
     ReadReplica(&'static str),
@@ -77,21 +81,38 @@ pub enum StartError {
 
 /// Builds the shared state over an open store.
 pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
+    state_at(database, env, Arc::new(SystemClock))
+}
+
+/// [`state`] with every clock (commands, the catalogue's versions, workflows,
+/// sessions) set to `clock`: tests move it.
+pub fn state_at(
+    database: Database,
+    env: Env,
+    clock: Arc<dyn aggregates::services::Clock>,
+) -> Result<AppState, StartError> {
     let client_ip_source = env.client_ip_source.clone();
     let config = Arc::new(env.lending_config()?);
     let storage = storage::open(&env.storage_url)?;
     let documents = Arc::new(documents::Documents::load(env.pdf_font.as_deref())?);
-    let configured = Arc::new(Configured::new(config.clone()));
-    let clock = Arc::new(SystemClock);
+    let configured = Arc::new(Configured::new(config.clone(), clock.clone()));
     let user_services = UserServices {
         clock: clock.clone(),
         hasher: Arc::new(Argon2Hasher),
         reference: configured.clone(),
     };
+    let compliance = Arc::new(env.compliance_profile.clone());
+    let products = Arc::new(CommandBus::new(
+        &database,
+        ProductServices {
+            clock: clock.clone(),
+            compliance: compliance.clone(),
+        },
+    ));
     let order_services = OrderServices {
         clock,
-        catalogue: configured,
-        compliance: Arc::new(env.compliance_profile.clone()),
+        catalogue: configured.clone(),
+        compliance,
     };
     let leases = projections::consumer::lease::Leases::for_database(&database);
     let buses = projections::process::CommandBuses::new(
@@ -103,6 +124,8 @@ pub fn state(database: Database, env: Env) -> Result<AppState, StartError> {
         users: buses.users,
         orders: buses.orders,
         wallets: buses.wallets,
+        products,
+        catalogue: configured,
         wakeup: Arc::new(tokio::sync::Notify::new()),
         database,
         replica: None,
@@ -251,6 +274,8 @@ impl Application {
             replica,
             ..state(database, env)?.shared()
         });
+        // The versions approved in the console, before the first borrower is priced.
+        state.catalogue.refresh(&state.products).await?;
         let listener = tokio::net::TcpListener::bind(&bind_addr)
             .await
             .map_err(|source| StartError::Bind {

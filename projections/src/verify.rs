@@ -11,6 +11,7 @@
 
 use std::collections::BTreeMap;
 
+use aggregates::catalogue::ProductLine;
 use aggregates::order::Order;
 use aggregates::user::User;
 use aggregates::wallet::Wallet;
@@ -75,6 +76,7 @@ async fn refold_aggregates(
         User(Box<User>),
         Order(Box<Order>),
         Wallet(Box<Wallet>),
+        ProductLine(Box<ProductLine>),
     }
     let log = EventLog::new(database);
     let mut aggregates: BTreeMap<(String, String), (i64, Option<State>)> = BTreeMap::new();
@@ -91,6 +93,7 @@ async fn refold_aggregates(
                     "User" => Some(State::User(Box::default())),
                     "Order" => Some(State::Order(Box::default())),
                     "Wallet" => Some(State::Wallet(Box::default())),
+                    "ProductLine" => Some(State::ProductLine(Box::default())),
                     _ => None,
                 };
                 (0, state)
@@ -106,6 +109,7 @@ async fn refold_aggregates(
                 Some(State::User(user)) => fold_one::<User>(user, &event.payload),
                 Some(State::Order(order)) => fold_one::<Order>(order, &event.payload),
                 Some(State::Wallet(wallet)) => fold_one::<Wallet>(wallet, &event.payload),
+                Some(State::ProductLine(line)) => fold_one::<ProductLine>(line, &event.payload),
                 None => {
                     report.drifts.push(format!(
                         "unknown aggregate type {} at {}",

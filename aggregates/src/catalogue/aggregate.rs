@@ -38,6 +38,12 @@ pub struct Proposal {
     pub approved_as: Option<u32>,
     /// Set once rejected.
     pub rejected: bool,
+    /// Why it was proposed.
+    pub reason: String,
+    /// Who approved or rejected it, once decided.
+    pub checker: Option<Uuid>,
+    /// Why it was rejected, once rejected.
+    pub rejection: Option<String>,
 }
 
 /// One approved version of the product and when it took (or takes) effect.
@@ -121,10 +127,16 @@ impl ProductLine {
         if effective_at < services.clock.now() {
             return Err(ProductError::InThePast);
         }
+        product.check_offer().map_err(ProductError::Offer)?;
         services
             .compliance
             .check_product(&product)
             .map_err(ProductError::Cap)?;
+        // The version is the approval's to give, not the maker's.
+        let product = Box::new(Product {
+            version: 0,
+            ..*product
+        });
         Ok(vec![ProductEvent::ProductChangeProposed {
             proposal_id,
             product,
@@ -239,7 +251,7 @@ impl Aggregate for ProductLine {
                 effective_at,
                 base_version,
                 maker,
-                ..
+                reason,
             } => {
                 self.product_id = Some(product.id);
                 self.proposals.push(Proposal {
@@ -250,13 +262,16 @@ impl Aggregate for ProductLine {
                     maker,
                     approved_as: None,
                     rejected: false,
+                    reason,
+                    checker: None,
+                    rejection: None,
                 });
             }
             ProductEvent::ProductChangeApproved {
                 proposal_id,
                 version,
                 effective_at,
-                ..
+                checker,
             } => {
                 if let Some(proposal) = self
                     .proposals
@@ -264,20 +279,32 @@ impl Aggregate for ProductLine {
                     .find(|p| p.proposal_id == proposal_id)
                 {
                     proposal.approved_as = Some(version);
+                    proposal.checker = Some(checker);
+                    // The version travels with the terms, into each loan signed under it.
+                    let product = Product {
+                        version,
+                        ..proposal.product.clone()
+                    };
                     self.versions.push(Version {
                         version,
-                        product: proposal.product.clone(),
+                        product,
                         effective_at,
                     });
                 }
             }
-            ProductEvent::ProductChangeRejected { proposal_id, .. } => {
+            ProductEvent::ProductChangeRejected {
+                proposal_id,
+                checker,
+                reason,
+            } => {
                 if let Some(proposal) = self
                     .proposals
                     .iter_mut()
                     .find(|p| p.proposal_id == proposal_id)
                 {
                     proposal.rejected = true;
+                    proposal.checker = Some(checker);
+                    proposal.rejection = Some(reason);
                 }
             }
         }

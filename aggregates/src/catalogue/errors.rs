@@ -21,6 +21,9 @@ pub enum ProductError {
     /// 10004: a reason is needed (1–500 characters).
     #[error("request error: reason: say why (1 to 500 characters)")]
     Reason,
+    /// 10004: the product is not one a borrower can be offered (`Product::check_offer`).
+    #[error("request error: {0}")]
+    Offer(crate::types::InvalidInput),
     /// 10004: the product's id is not this line's.
     #[error("request error: product.id: this line is product {0}")]
     OtherProduct(i64),
@@ -32,9 +35,11 @@ impl ProductError {
         match self {
             Self::Cap(_) => ErrorCode::CapBreached,
             Self::OwnProposal => ErrorCode::SecondStaffRequired,
-            Self::Proposal(_) | Self::InThePast | Self::Reason | Self::OtherProduct(_) => {
-                ErrorCode::RequestError
-            }
+            Self::Proposal(_)
+            | Self::InThePast
+            | Self::Reason
+            | Self::Offer(_)
+            | Self::OtherProduct(_) => ErrorCode::RequestError,
         }
     }
 }

@@ -124,6 +124,34 @@ fn a_proposal_needs_a_reason_a_moment_not_past_and_this_lines_product() {
 }
 
 #[test]
+fn a_proposal_must_be_an_offer_a_borrower_can_be_made_and_priced_in_bounded_time() {
+    // Given no proposal, when one offers a million amounts (each priced against the
+    // caps), or no period, or a smallest repayment above the largest, it is refused
+    // naming the field.
+    let mut million = with_rate(90);
+    million.amount_step = rust_decimal_macros::dec!(1);
+    million.amount_max = rust_decimal_macros::dec!(1000000);
+    let mut no_period = with_rate(90);
+    no_period.rate_configs.clear();
+    let mut repay = with_rate(90);
+    repay.pricing.repay_min = repay.pricing.repay_max + rust_decimal_macros::dec!(1);
+    for (product, field) in [
+        (million, "amountStep"),
+        (no_period, "rateConfigs"),
+        (repay, "repayMin"),
+    ] {
+        let refused = test()
+            .given_no_previous_events()
+            .when(propose(product, test_now()))
+            .inspect_result();
+        assert!(
+            matches!(&refused, Err(ProductError::Offer(invalid)) if invalid.field == field),
+            "{field}: {refused:?}"
+        );
+    }
+}
+
+#[test]
 fn a_proposal_approved_by_its_own_maker_is_refused() {
     let at = test_now() + Duration::days(1);
     let own = ProductCommand::ApproveChange {
@@ -163,7 +191,12 @@ fn a_change_takes_effect_at_its_moment_and_not_before() {
         .then_expect_events(vec![]);
     let line = fold(vec![proposed(with_rate(90), at), approved]);
     assert_eq!(line.product_at(at - Duration::seconds(1)), None);
-    assert_eq!(line.product_at(at), Some(&with_rate(90)));
+    // The version travels with the terms it answers (into each loan signed under it).
+    let version_1 = Product {
+        version: 1,
+        ..with_rate(90)
+    };
+    assert_eq!(line.product_at(at), Some(&version_1));
 }
 
 #[test]

@@ -241,6 +241,62 @@ fn a_signed_application_creates_a_submitted_order_with_its_disclosure_p5_p7() {
     );
 }
 
+/// The demo product as catalogue version `version` with its 6-day rate at `daily_rate`.
+fn version_of_product(version: u32, daily_rate: u32) -> Product {
+    let mut product = Product {
+        version,
+        ..demo_product()
+    };
+    product.rate_configs[0].daily_rate = daily_rate;
+    product
+}
+
+#[test]
+fn a_signed_loan_keeps_its_versions_terms_after_a_rate_change_issue_55() {
+    // Given a borrower who signed under version 1 (0.2 %/day over 6 days),
+    let events = run(
+        test_with(version_of_product(1, 200), test_now()),
+        vec![],
+        apply(dec!(80000), 6),
+    );
+    let OrderEvent::LoanApplied { terms, .. } = &events[0] else {
+        panic!("{events:?}")
+    };
+    assert_eq!((terms.product_version, terms.daily_rate), (1, 200));
+    let mut given = events;
+    given.extend([review_started(), first_passed(), final_passed(dec!(80000))]);
+    given.push(payout_requested(dec!(80000)));
+    // when version 2 lowers the rate to 0.15 %/day before the payout,
+    let paid = run(
+        test_with(version_of_product(2, 150), at(1)),
+        given,
+        OrderCommand::RecordPayoutSucceeded {
+            payout_id: payout_id(),
+        },
+    );
+    // then the loan is paid out on version 1's terms: 960 interest, not 720.
+    let OrderEvent::PayoutSucceeded { disclosure, .. } = &paid[0] else {
+        panic!("{paid:?}")
+    };
+    assert_eq!(disclosure.interest, dec!(960.0));
+    // And a new application under version 2 is priced at version 2's rate.
+    let applied_v2 = run(
+        test_with(version_of_product(2, 150), at(1)),
+        vec![],
+        apply(dec!(80000), 6),
+    );
+    let OrderEvent::LoanApplied {
+        terms, disclosure, ..
+    } = &applied_v2[0]
+    else {
+        panic!("{applied_v2:?}")
+    };
+    assert_eq!(
+        (terms.product_version, disclosure.interest),
+        (2, dec!(720.0))
+    );
+}
+
 #[test]
 fn nothing_is_created_without_a_signature_p7() {
     let mut command = apply(dec!(80000), 6);

@@ -57,6 +57,11 @@ pub struct Product {
     /// `None` (the default) sets no such cap. Not part of the signed terms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_income_share_pct: Option<Decimal>,
+    /// The catalogue version these terms are (issue 55): 0 for the configuration
+    /// file's, 1, 2, … for each change approved in the console
+    /// (`catalogue::ProductLine`). Set by the catalogue, never by a proposal.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub version: u32,
 }
 
 /// What a product charges and allows beside its rate and term: the same for every
@@ -122,6 +127,7 @@ impl Product {
             period_days,
             pricing: self.pricing.clone(),
             time_zone: None,
+            product_version: self.version,
         })
     }
 
@@ -137,6 +143,95 @@ impl Product {
         }
         Ok(())
     }
+
+    /// Whether the product is one a borrower can be offered, whatever the caps (those
+    /// are [`super::CompliancePolicy::check_product`]'s): a name of 1–80 characters;
+    /// amounts above 0 with `amount_min <= amount_max`, a step above 0 and at most
+    /// [`Product::MAX_AMOUNTS`] amounts (each is priced against the caps); 1–12
+    /// periods of 1–365 days, each once; fees and shares in percent within 0–100; a
+    /// smallest repayment above 0 and at most the largest; extensions of 1–365 days.
+    /// Errors: the first field at fault, by its wire name (10004).
+    pub fn check_offer(&self) -> Result<(), crate::types::InvalidInput> {
+        use crate::types::InvalidInput;
+        let name = self.name.trim().chars().count();
+        if !(1..=80).contains(&name) {
+            return Err(InvalidInput::new(
+                "name",
+                "give a name of 1 to 80 characters",
+            ));
+        }
+        if self.amount_min <= Decimal::ZERO || self.amount_min > self.amount_max {
+            return Err(InvalidInput::new(
+                "amountMin",
+                "must be above 0 and at most the largest amount",
+            ));
+        }
+        if self.amount_step <= Decimal::ZERO {
+            return Err(InvalidInput::new("amountStep", "must be above 0"));
+        }
+        let count = (self.amount_max - self.amount_min) / self.amount_step;
+        if count >= Decimal::from(Self::MAX_AMOUNTS) {
+            return Err(InvalidInput::new(
+                "amountStep",
+                format!(
+                    "offers more than {} amounts; use a larger step",
+                    Self::MAX_AMOUNTS
+                ),
+            ));
+        }
+        let mut periods: Vec<u32> = self.rate_configs.iter().map(|c| c.period_days).collect();
+        periods.sort_unstable();
+        periods.dedup();
+        let periods_ok = (1..=12).contains(&self.rate_configs.len())
+            && periods.len() == self.rate_configs.len()
+            && periods.iter().all(|days| (1..=365).contains(days));
+        if !periods_ok {
+            return Err(InvalidInput::new(
+                "rateConfigs",
+                "offer 1 to 12 different periods of 1 to 365 days",
+            ));
+        }
+        let pct = |value: Decimal| (Decimal::ZERO..=Decimal::ONE_HUNDRED).contains(&value);
+        if !pct(self.pricing.processing_fee_pct) {
+            return Err(InvalidInput::new("processingFeePct", "must be 0 to 100"));
+        }
+        if !pct(self.pricing.max_total_cost_pct) {
+            return Err(InvalidInput::new("maxTotalCostPct", "must be 0 to 100"));
+        }
+        if self
+            .max_income_share_pct
+            .is_some_and(|share| share <= Decimal::ZERO || share > Decimal::ONE_HUNDRED)
+        {
+            return Err(InvalidInput::new(
+                "maxIncomeSharePct",
+                "must be above 0 and at most 100",
+            ));
+        }
+        if self.pricing.repay_min <= Decimal::ZERO
+            || self.pricing.repay_min > self.pricing.repay_max
+        {
+            return Err(InvalidInput::new(
+                "repayMin",
+                "must be above 0 and at most the largest repayment",
+            ));
+        }
+        if self
+            .pricing
+            .extension_days
+            .iter()
+            .any(|days| !(1..=365).contains(days))
+        {
+            return Err(InvalidInput::new(
+                "extensionDays",
+                "each must be 1 to 365 days",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The most amounts a product may offer (each is priced against the caps when a
+    /// change is proposed).
+    pub const MAX_AMOUNTS: u32 = 1_000;
 
     /// Every amount the product allows, ascending.
     pub fn amounts(&self) -> impl Iterator<Item = Decimal> + '_ {
@@ -173,6 +268,11 @@ pub struct LoanTerms {
     /// 53). Absent on loans applied for before it was recorded: UTC days.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_zone: Option<chrono_tz::Tz>,
+    /// The product version the loan was signed under ([`Product::version`]; issue 55):
+    /// its terms are kept whatever later versions say. 0: the configuration file's,
+    /// and every loan applied for before versions were recorded.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub product_version: u32,
 }
 
 impl LoanTerms {

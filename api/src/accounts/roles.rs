@@ -30,7 +30,8 @@ pub enum Role {
     Finance,
     /// Identity decisions, holds, data exports and erasure, the audit trail.
     Compliance,
-    /// Staff accounts and their roles, the audit trail.
+    /// Staff accounts and their roles, the audit trail, product changes (proposed by one
+    /// admin, approved by another).
     Admin,
 }
 
@@ -68,11 +69,14 @@ pub enum Permission {
     Staff,
     /// Read and export the audit trail of staff actions.
     AuditTrail,
+    /// The products as data: read every version, propose a change, approve or reject
+    /// another's proposal (maker-checker; issue 55).
+    Settings,
 }
 
 impl Permission {
     /// Every permission.
-    pub const ALL: [Permission; 11] = [
+    pub const ALL: [Permission; 12] = [
         Self::OrdersRead,
         Self::Review,
         Self::BorrowersRead,
@@ -84,6 +88,7 @@ impl Permission {
         Self::Ledger,
         Self::Staff,
         Self::AuditTrail,
+        Self::Settings,
     ];
 
     /// The name in refusals (50005) and in the OpenAPI document (`x-permission`).
@@ -100,6 +105,7 @@ impl Permission {
             Self::Ledger => "ledger",
             Self::Staff => "staff",
             Self::AuditTrail => "audit.read",
+            Self::Settings => "settings",
         }
     }
 
@@ -152,7 +158,7 @@ impl Role {
                 PersonalData,
                 AuditTrail,
             ],
-            Self::Admin => &[Staff, AuditTrail],
+            Self::Admin => &[Staff, AuditTrail, Settings],
         }
     }
 }

@@ -1,15 +1,38 @@
 //! The lending configuration as the domain's services: the product catalogue and the
 //! reference data (banks, places, invite codes, the privacy notice) the aggregates ask.
+//!
+//! Products are data (issue 55): a product whose line (`catalogue::ProductLine`, id
+//! `product:<app id>`) has an approved version in force answers that version; the
+//! configuration file's product is version 0, in force until the first approved
+//! version takes effect, so the file seeds a fresh deployment and a restart never
+//! changes a product changed in the console. The lines are read from the store at
+//! start, after each product command of this process, and every
+//! [`PRODUCT_REFRESH`] by the workers (for the other processes of a deployment): a
+//! change shows up without a restart.
 
-use std::collections::HashSet;
-use std::sync::Arc;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, PoisonError, RwLock};
+use std::time::Duration;
 
+use aggregates::catalogue::ProductLine;
 use aggregates::pricing::{Lender, Product};
 use aggregates::reference::{AccountKind, Place};
-use aggregates::services::{ProductCatalogue, ReferenceData};
+use aggregates::services::{Clock, ProductCatalogue, ReferenceData};
+use chrono::{DateTime, Utc};
+use cqrs_es::AggregateError;
+use projections::store::CommandBus;
 use serde_json::Value as Json;
 
 use super::lending::{LendingConfig, APP_LANGUAGES};
+
+/// How often a process reads the product lines again (another process may have
+/// approved a change).
+pub const PRODUCT_REFRESH: Duration = Duration::from_secs(30);
+
+/// The id of product `app_id`'s line in the store.
+pub fn product_line_id(app_id: i64) -> String {
+    format!("product:{app_id}")
+}
 
 /// The configured catalogue and reference data, as the aggregates' services.
 pub struct Configured {
@@ -18,12 +41,18 @@ pub struct Configured {
     e_wallets: HashSet<String>,
     places: HashSet<Place>,
     invite_codes: HashSet<String>,
+    clock: Arc<dyn Clock>,
+    /// The lines with an approved version, by product id.
+    lines: RwLock<HashMap<i64, Arc<ProductLine>>>,
 }
 
 impl Configured {
-    /// Wraps a loaded configuration.
-    pub fn new(config: Arc<LendingConfig>) -> Self {
+    /// Wraps a loaded configuration; products answer the version in force at
+    /// `clock`'s now.
+    pub fn new(config: Arc<LendingConfig>, clock: Arc<dyn Clock>) -> Self {
         Self {
+            clock,
+            lines: RwLock::default(),
             banks: config.banks.iter().cloned().collect(),
             e_wallets: config.e_wallets.iter().cloned().collect(),
             places: config
@@ -47,15 +76,83 @@ impl Configured {
             config,
         }
     }
-}
 
-impl ProductCatalogue for Configured {
-    fn product(&self, app_id: i64) -> Option<Product> {
+    /// The configuration file's product `app_id`: version 0.
+    fn configured_product(&self, app_id: i64) -> Option<Product> {
         self.config
             .products
             .iter()
             .find(|p| p.product.id == app_id)
-            .map(|p| p.product.clone())
+            .map(|p| Product {
+                version: 0,
+                ..p.product.clone()
+            })
+    }
+
+    /// Product `app_id` as in force at `at`: the line's version then, else the
+    /// configuration file's (version 0). Only configured products exist (their logo
+    /// and translated names are the file's).
+    pub fn product_at(&self, app_id: i64, at: DateTime<Utc>) -> Option<Product> {
+        let configured = self.configured_product(app_id)?;
+        let lines = self.lines.read().unwrap_or_else(PoisonError::into_inner);
+        let versioned = lines
+            .get(&app_id)
+            .and_then(|line| line.product_at(at).cloned());
+        Some(versioned.unwrap_or(configured))
+    }
+
+    /// The line of product `app_id` as last read (empty when none was ever proposed).
+    pub fn line(&self, app_id: i64) -> Arc<ProductLine> {
+        let lines = self.lines.read().unwrap_or_else(PoisonError::into_inner);
+        lines.get(&app_id).cloned().unwrap_or_default()
+    }
+
+    /// Keeps `line` (as loaded after a command, or by a refresh) for product `app_id`.
+    pub fn keep_line(&self, app_id: i64, line: ProductLine) {
+        let mut lines = self.lines.write().unwrap_or_else(PoisonError::into_inner);
+        lines.insert(app_id, Arc::new(line));
+    }
+
+    /// Reads every configured product's line from the store.
+    ///
+    /// Errors: the store's, as the bus answers them.
+    pub async fn refresh(
+        &self,
+        bus: &CommandBus<ProductLine>,
+    ) -> Result<(), AggregateError<aggregates::catalogue::ProductError>> {
+        for app_id in self.config.products.iter().map(|p| p.product.id) {
+            let line = bus.load(&product_line_id(app_id)).await?;
+            self.keep_line(app_id, line);
+        }
+        Ok(())
+    }
+
+    /// Reads the lines again every `every` until `shutdown` (another process of the
+    /// deployment may have approved a change); a failed read is logged and retried at
+    /// the next turn, the versions already read staying in force.
+    pub async fn keep_fresh(
+        self: Arc<Self>,
+        bus: Arc<CommandBus<ProductLine>>,
+        every: Duration,
+        mut shutdown: tokio::sync::watch::Receiver<bool>,
+    ) {
+        while !*shutdown.borrow() && shutdown.has_changed().is_ok() {
+            tokio::select! {
+                () = tokio::time::sleep(every) => {
+                    if let Err(error) = self.refresh(&bus).await {
+                        tracing::warn!(%error, "reading the product lines failed");
+                    }
+                },
+                _ = shutdown.changed() => {},
+            }
+        }
+    }
+}
+
+impl ProductCatalogue for Configured {
+    /// The version in force now ([`Configured::product_at`]).
+    fn product(&self, app_id: i64) -> Option<Product> {
+        self.product_at(app_id, self.clock.now())
     }
 
     fn lender(&self) -> Lender {
@@ -152,7 +249,10 @@ mod tests {
             "no sub-municipalities"
         );
 
-        let reference = Configured::new(Arc::new(config));
+        let reference = Configured::new(
+            Arc::new(config),
+            Arc::new(crate::runtime::services::SystemClock),
+        );
         let known = |text: &str| reference.is_known_place(&Place::parse(text).unwrap());
         assert!(known("National Capital Region (NCR),,Quezon City"));
         assert!(known("Region VII (Central Visayas),Cebu,City of Cebu"));
@@ -176,7 +276,10 @@ mod tests {
             r#""provinces": [{"region": "R", "provinces": [{"province": "P", "cities": ["C"]}]}, {"region": "N", "cities": ["D"]}]"#,
         );
         let config = LendingConfig::load(&text, &ComplianceProfile::Ph).unwrap();
-        let reference = Configured::new(Arc::new(config));
+        let reference = Configured::new(
+            Arc::new(config),
+            Arc::new(crate::runtime::services::SystemClock),
+        );
         assert!(reference.is_known_place(&Place::new("R", Some("P"), "C")));
         assert!(reference.is_known_place(&Place::new("N", None, "D")));
         assert!(!reference.is_known_place(&Place::new("R", None, "C")));

@@ -12,7 +12,7 @@ mod catalogue;
 mod env;
 mod lending;
 
-pub use catalogue::Configured;
+pub use catalogue::{product_line_id, Configured, PRODUCT_REFRESH};
 pub use env::{
     database_url, log_filter, otlp_endpoint, s3_from_env, storage_url, AppEnv, Env, Providers,
     SemaphoreSettings, XenditSettings, MIN_PRODUCTION_SECRET_LEN, OUTBOX, SANDBOX, SEMAPHORE,

@@ -142,6 +142,12 @@ impl From<OrderError> for ApiError {
     }
 }
 
+impl From<aggregates::catalogue::ProductError> for ApiError {
+    fn from(error: aggregates::catalogue::ProductError) -> Self {
+        Self::new(error.code(), error.to_string())
+    }
+}
+
 impl From<WalletError> for ApiError {
     fn from(error: WalletError) -> Self {
         Self::new(error.code(), error.to_string())

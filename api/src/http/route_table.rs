@@ -124,7 +124,7 @@ use Permission::*;
 
 /// Every console call and what it needs. A path under `/admin/api/` that is not here is
 /// refused to everyone (50005): a new call is closed until it is given a line.
-pub const CONSOLE_CALLS: [(&str, Access); 48] = [
+pub const CONSOLE_CALLS: [(&str, Access); 52] = [
     ("/admin/api/login", Public),
     ("/admin/api/staff/setupInfo", Public),
     ("/admin/api/staff/completeSetup", Public),
@@ -173,6 +173,10 @@ pub const CONSOLE_CALLS: [(&str, Access); 48] = [
     ("/admin/api/staff/resetPassword", Needs(Staff)),
     ("/admin/api/audit/trail", Needs(AuditTrail)),
     ("/admin/api/audit/export", Needs(AuditTrail)),
+    ("/admin/api/products/list", Needs(Settings)),
+    ("/admin/api/products/propose", Needs(Settings)),
+    ("/admin/api/products/approve", Needs(Settings)),
+    ("/admin/api/products/reject", Needs(Settings)),
 ];
 
 /// What the console call `path` needs; `None` for a path with no line (refused).

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use aggregates::catalogue::ProductLine;
 use aggregates::order::Order;
 use aggregates::services::{OrderServices, UserServices};
 use aggregates::user::User;
@@ -14,7 +15,7 @@ use projections::consumer::runner::Checkpoints;
 use projections::store::{CommandBus, Database, EventLog, RetryPolicy};
 use tokio::sync::Notify;
 
-use crate::config::{Env, LendingConfig};
+use crate::config::{Configured, Env, LendingConfig};
 use crate::http::envelope::ApiError;
 use crate::http::middleware::{command_count, idempotency, read_your_writes};
 
@@ -68,6 +69,11 @@ pub struct Shared {
     pub orders: Arc<CommandBus<Order>>,
     /// Wallet commands.
     pub wallets: Arc<CommandBus<Wallet>>,
+    /// Product changes (maker-checker; issue 55).
+    pub products: Arc<CommandBus<ProductLine>>,
+    /// The catalogue the aggregates price with: the product versions in force
+    /// (`crate::config::Configured`), read again after each product command.
+    pub catalogue: Arc<Configured>,
     /// Pokes the in-process workers after a commit.
     pub wakeup: Arc<Notify>,
     /// The services the commands use (also handed to the process manager).

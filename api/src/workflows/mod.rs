@@ -165,6 +165,11 @@ fn spawn_timed(state: &AppState, shutdown: watch::Receiver<bool>) {
             shutdown.clone(),
         ));
     }
+    tokio::spawn(state.catalogue.clone().keep_fresh(
+        state.products.clone(),
+        crate::config::PRODUCT_REFRESH,
+        shutdown.clone(),
+    ));
     tokio::spawn(scheduler::run(state.clone(), SCHEDULER_EVERY, shutdown));
 }
 

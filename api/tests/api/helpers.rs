@@ -1055,27 +1055,6 @@ async fn join_all<Fut: std::future::Future>(futures: Vec<Fut>) -> Vec<Fut::Outpu
     results.into_iter().map(|r| r.expect("all ready")).collect()
 }
 
-/// `state` with every clock (commands, workflows, scheduler, sessions) set to `clock`,
-/// which the test moves: the command buses are rebuilt with the new services.
-pub fn at_clock(state: AppState, clock: Arc<dyn aggregates::services::Clock>) -> AppState {
-    use projections::store::CommandBus;
-    let user_services = aggregates::services::UserServices {
-        clock: clock.clone(),
-        ..state.user_services.clone()
-    };
-    let order_services = aggregates::services::OrderServices {
-        clock,
-        ..state.order_services.clone()
-    };
-    AppState::from(api::runtime::state::Shared {
-        users: Arc::new(CommandBus::new(&state.database, user_services.clone())),
-        orders: Arc::new(CommandBus::new(&state.database, order_services.clone())),
-        user_services,
-        order_services,
-        ..state.shared()
-    })
-}
-
 impl TestApp {
     /// An app over `database` (workers included) whose every clock is `clock`; with
     /// `storage`, images go there (two apps of one deployment share it). Sessions (an
@@ -1092,7 +1071,7 @@ impl TestApp {
             auditor_token_ttl_hours: 24 * 60,
             ..env()
         };
-        let state = at_clock(api::state(database, env).expect("state"), clock);
+        let state = api::state_at(database, env, clock).expect("state");
         Self::running(state, storage).await
     }
 

@@ -699,6 +699,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/products/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve another staff member's proposal
+         * @description It becomes the next version, in force from its moment (or now, when that has passed); loans signed before keep their terms. The caps are checked again (50007). A repeat changes nothing. 50006 its maker; 10004 a proposal unknown, rejected, or overtaken by a newer version (propose again); 40007 unknown product.
+         *
+         *     Needs `settings` (roles: admin); 50005 otherwise.
+         */
+        post: operations["auditor_approve_change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/products/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every product with its versions and proposals
+         * @description As the store has them now (read again for this call): version 0 is the configuration file's, each later one approved in the console.
+         *
+         *     Needs `settings` (roles: admin); 50005 otherwise.
+         */
+        post: operations["auditor_product_lines"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/products/propose": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Propose a change to a product
+         * @description Checked at once against the compliance profile for every amount and period it offers: 50007 names the cap it breaks. It takes effect only once another staff member approves it. 10004 a field out of bounds, a moment past, no reason, an id taken by another proposal; 40007 unknown product.
+         *
+         *     Needs `settings` (roles: admin); 50005 otherwise.
+         */
+        post: operations["auditor_propose_change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/products/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a proposal
+         * @description With a reason for its maker. A repeat changes nothing. 10004 no reason, a proposal unknown or approved; 40007 unknown product.
+         *
+         *     Needs `settings` (roles: admin); 50005 otherwise.
+         */
+        post: operations["auditor_reject_change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/repayments/manual": {
         parameters: {
             query?: never;
@@ -2796,6 +2884,20 @@ export interface components {
             user: components["schemas"]["ExportedUser"];
             wallet?: null | components["schemas"]["ExportedWallet"];
         };
+        DecideBody: {
+            /**
+             * Format: int64
+             * @description The product.
+             */
+            productId: number;
+            /**
+             * Format: uuid
+             * @description The proposal.
+             */
+            proposalId: string;
+            /** @description Why (rejections only; 1 to 500 characters, shown to the maker). */
+            reason?: string | null;
+        };
         DisableStaffBody: {
             /** @description Why (1 to 500 characters), kept with the time. */
             reason: string;
@@ -3798,6 +3900,27 @@ export interface components {
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
          *     `data: null`.
          */
+        Envelope_Option_Proposed: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /** @description The proposal's id. */
+                proposalId: string;
+            };
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
         Envelope_Option_QueuePage: {
             /**
              * Format: int32
@@ -4167,6 +4290,39 @@ export interface components {
                  * @description The order status (PRODUCT.md 4.3).
                  */
                 status: number;
+            }[];
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
+        Envelope_Option_Vec_ProductLineView: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | {
+                /**
+                 * Format: int32
+                 * @description The version in force now.
+                 */
+                inForce: number;
+                /**
+                 * Format: int64
+                 * @description The product id (`appId` in the borrower's calls).
+                 */
+                productId: number;
+                /** @description Every proposal, newest first. */
+                proposals: components["schemas"]["ProposalView"][];
+                /** @description Every version, oldest first, version 0 the configuration file's. */
+                versions: components["schemas"]["ProductVersionView"][];
             }[];
             /**
              * @description "ok", or what went wrong in words.
@@ -5260,6 +5416,19 @@ export interface components {
             /** @description The periods offered. */
             rateConfigs: components["schemas"]["RateConfigView"][];
         };
+        /** @description One period of a product and its rate. */
+        PeriodTerms: {
+            /**
+             * @description Interest in percent per day, at most three decimals ("0.2" is 0.2 %/day).
+             * @example 0.2
+             */
+            dailyRatePct: string;
+            /**
+             * Format: int32
+             * @description Days, 1 to 365.
+             */
+            periodDays: number;
+        };
         PinBody: {
             /**
              * @description Six digits.
@@ -5322,6 +5491,112 @@ export interface components {
             /** @description The version of the `privacy-notice` text accepted. */
             version: string;
         };
+        /** @description A product with every version and proposal. */
+        ProductLineView: {
+            /**
+             * Format: int32
+             * @description The version in force now.
+             */
+            inForce: number;
+            /**
+             * Format: int64
+             * @description The product id (`appId` in the borrower's calls).
+             */
+            productId: number;
+            /** @description Every proposal, newest first. */
+            proposals: components["schemas"]["ProposalView"][];
+            /** @description Every version, oldest first, version 0 the configuration file's. */
+            versions: components["schemas"]["ProductVersionView"][];
+        };
+        /**
+         * @description A product's terms as the console shows and proposes them: money as decimal
+         *     strings, rates in percent.
+         */
+        ProductTerms: {
+            /**
+             * @description Largest amount.
+             * @example 30000.00
+             */
+            amountMax: string;
+            /**
+             * @description Smallest amount.
+             * @example 800.00
+             */
+            amountMin: string;
+            /**
+             * @description Amounts are multiples of this (at most 1,000 amounts).
+             * @example 100.00
+             */
+            amountStep: string;
+            /**
+             * Format: int32
+             * @description Days after the payout in which returning the principal closes the loan free.
+             */
+            coolingOffDays: number;
+            /** @description Whether borrowers may apply for it. */
+            enabled: boolean;
+            /** @description The extensions offered, in days (none: no extension). */
+            extensionDays: number[];
+            /**
+             * Format: int32
+             * @description How many extensions one loan may have.
+             */
+            maxExtensions: number;
+            /**
+             * @description The repayments due in any 30 days are at most this percent of the declared
+             *     monthly income; null: no such rule.
+             */
+            maxIncomeSharePct?: string | null;
+            /**
+             * @description Interest and fees never exceed this percent of the principal.
+             * @example 100
+             */
+            maxTotalCostPct: string;
+            /** @description The name borrowers see (English), 1 to 80 characters. */
+            name: string;
+            /**
+             * Format: int32
+             * @description Days an approved offer stays withdrawable.
+             */
+            offerValidDays: number;
+            /**
+             * @description Overdue fee per overdue installment per day, in percent of it.
+             * @example 0
+             */
+            overdueDailyRatePct: string;
+            /**
+             * @description Processing fee in percent of the principal, deducted from the payout.
+             * @example 0
+             */
+            processingFeePct: string;
+            /** @description The periods offered, 1 to 12, each once. */
+            rateConfigs: components["schemas"]["PeriodTerms"][];
+            /**
+             * @description Largest single repayment.
+             * @example 200.00
+             */
+            repayMax: string;
+            /**
+             * @description Smallest repayment but the last.
+             * @example 1.00
+             */
+            repayMin: string;
+        };
+        /** @description One version of a product. */
+        ProductVersionView: {
+            /**
+             * @description In force from this moment (RFC 3339 UTC); null for version 0, in force until
+             *     the first approved version's moment.
+             */
+            effectiveAt?: string | null;
+            /** @description Its terms. */
+            terms: components["schemas"]["ProductTerms"];
+            /**
+             * Format: int32
+             * @description 0 for the configuration file's, then 1, 2, … as approved.
+             */
+            version: number;
+        };
         /** @description One product of `/loan/appList`. */
         ProductView: {
             /** @description The highest daily rate the product offers, in percent, a decimal string (`"0.2"`). */
@@ -5362,6 +5637,57 @@ export interface components {
             /** @description The order; omitted or empty: the borrower's latest. */
             loanOrderId?: string | null;
         };
+        /** @description A proposal and what became of it. */
+        ProposalView: {
+            /**
+             * Format: int32
+             * @description The versions approved when it was proposed (approvable only while no newer
+             *     version came in between).
+             */
+            baseVersion: number;
+            checker?: null | components["schemas"]["StaffName"];
+            /** @description The moment proposed (or, once approved, the moment it took effect). */
+            effectiveAt: string;
+            /** @description Who proposed it. */
+            maker: components["schemas"]["StaffName"];
+            /** @description Its id (`proposalId` of approve and reject). */
+            proposalId: string;
+            /** @description Why. */
+            reason: string;
+            /** @description Why it was rejected. */
+            rejection?: string | null;
+            /** @description `pending`, `approved` or `rejected`. */
+            status: string;
+            /** @description The terms proposed. */
+            terms: components["schemas"]["ProductTerms"];
+            /**
+             * Format: int32
+             * @description The version it became, once approved.
+             */
+            version?: number | null;
+        };
+        ProposeBody: {
+            /**
+             * Format: date-time
+             * @description When it would take effect (RFC 3339), now or later; absent: as soon as approved.
+             */
+            effectiveAt?: string | null;
+            /**
+             * Format: int64
+             * @description The product (`productId` of the list).
+             */
+            productId: number;
+            /**
+             * Format: uuid
+             * @description A new UUID naming the proposal, so a repeat is recorded once; the server gives
+             *     one when absent.
+             */
+            proposalId?: string | null;
+            /** @description Why, 1 to 500 characters (shown to the checker). */
+            reason: string;
+            /** @description The product as it would be. */
+            terms: components["schemas"]["ProductTerms"];
+        };
         ProposePlanBody: {
             /**
              * Format: int32
@@ -5386,6 +5712,11 @@ export interface components {
             orderId: string;
             /** @description Why (required, at most 500 characters). */
             reason: string;
+        };
+        /** @description What a proposal answers. */
+        Proposed: {
+            /** @description The proposal's id. */
+            proposalId: string;
         };
         /** @description A province and its cities and municipalities. */
         Province: {
@@ -5900,6 +6231,13 @@ export interface components {
         };
         StaffIdBody: {
             staffId: string;
+        };
+        /** @description A staff member named on a proposal. */
+        StaffName: {
+            /** @description The account's id. */
+            staffId: string;
+            /** @description Its username (empty when the account is unknown). */
+            username: string;
         };
         /** @description One of the lender's collection texts (configuration). */
         TemplateView: {
@@ -7023,6 +7361,98 @@ export interface operations {
         };
         responses: {
             /** @description Envelope, `data` null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    auditor_approve_change: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecideBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, data null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    auditor_product_lines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with the products */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_Vec_ProductLineView"];
+                };
+            };
+        };
+    };
+    auditor_propose_change: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProposeBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the proposal's id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_Proposed"];
+                };
+            };
+        };
+    };
+    auditor_reject_change: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecideBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, data null */
             200: {
                 headers: {
                     [name: string]: unknown;

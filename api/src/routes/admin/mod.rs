@@ -15,7 +15,8 @@
 //! `repayments` (manual repayments), `collections` (late loans: queue, record,
 //! contacts, assignment, promises; issue 53), `payment_plans` (proposal and
 //! approval of a hardship plan), `ledger` (journal, trial balance), `staff` (staff
-//! accounts, roles, setup links; issue 55), `audit` (the audit trail); the helpers
+//! accounts, roles, setup links; issue 55), `audit` (the audit trail), `products`
+//! (products as data, maker-checker; issue 55); the helpers
 //! they share are here.
 //!
 //! What each call needs of the staff member's roles is one table,
@@ -58,6 +59,7 @@ mod collections;
 mod history;
 mod ledger;
 mod payment_plans;
+mod products;
 mod repayments;
 mod review;
 mod session;
@@ -141,6 +143,7 @@ pub fn router() -> Router<AppState> {
         )
         .merge(staff::router())
         .merge(audit::router())
+        .merge(products::router())
 }
 
 /// The OpenAPI description of this module's calls (see [`crate::http::openapi`]).
@@ -186,7 +189,11 @@ pub fn router() -> Router<AppState> {
     staff::setup_info,
     staff::complete_setup,
     audit::trail,
-    audit::export
+    audit::export,
+    products::product_lines,
+    products::propose_change,
+    products::approve_change,
+    products::reject_change
 ))]
 pub struct Doc;
 

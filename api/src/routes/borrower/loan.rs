@@ -2,6 +2,7 @@
 
 use aggregates::order::{Order, OrderCommand, OrderStatus};
 use aggregates::pricing::affordability::max_affordable;
+use aggregates::pricing::Product;
 use aggregates::types::Amount;
 use aggregates::user::{UserCommand, UserEvent, MAX_FAILED_ATTEMPTS};
 use aggregates::{Actor, ErrorCode};
@@ -88,19 +89,21 @@ use crate::http::middleware::request_id::current as request_id;
     responses((status = 200, description = "Envelope with the products", body = Envelope<Option<Vec<ProductView>>>))
 )]
 async fn app_list(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let now = state.now();
     let products: Vec<ProductView> = state
         .config
         .products
         .iter()
-        .map(|p| {
-            let product = &p.product;
+        .filter_map(|p| {
+            // The version in force now (issue 55); the logo and names are the file's.
+            let product = state.catalogue.product_at(p.product.id, now)?;
             let default_rate = product
                 .rate_configs
                 .iter()
                 .map(|c| c.daily_rate)
                 .max()
                 .unwrap_or(0);
-            ProductView {
+            Some(ProductView {
                 default_rate: aggregates::pricing::daily_rate_pct(default_rate)
                     .normalize()
                     .to_string(),
@@ -112,7 +115,7 @@ async fn app_list(State(state): State<AppState>) -> Result<Response, ApiError> {
                 name: product.name.clone(),
                 name_translations: p.name_translations.clone(),
                 step: money_text(product.amount_step),
-            }
+            })
         })
         .collect();
     Ok(ok(products))
@@ -126,15 +129,11 @@ struct AppBody {
     app_id: i64,
 }
 
-fn product_config(
-    state: &AppState,
-    app_id: i64,
-) -> Result<&crate::config::ProductConfig, ApiError> {
+/// Product `app_id` as in force now (issue 55). 40007 when there is none.
+fn product_in_force(state: &AppState, app_id: i64) -> Result<Product, ApiError> {
     state
-        .config
-        .products
-        .iter()
-        .find(|p| p.product.id == app_id)
+        .catalogue
+        .product_at(app_id, state.now())
         .ok_or_else(|| ApiError::new(ErrorCode::RecordNotFound, "record not found: product"))
 }
 
@@ -151,7 +150,7 @@ async fn period_config(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<AppBody>,
 ) -> Result<Response, ApiError> {
-    let product = &product_config(&state, body.app_id)?.product;
+    let product = product_in_force(&state, body.app_id)?;
     let amounts: Vec<String> = product.amounts().map(money_text).collect();
     let rate_configs = product
         .rate_configs
@@ -495,7 +494,7 @@ async fn affordability(
     borrower: Borrower,
     ApiJson(body): ApiJson<AppBody>,
 ) -> Result<Response, ApiError> {
-    let product = &product_config(&state, body.app_id)?.product;
+    let product = product_in_force(&state, body.app_id)?;
     let user = state.users.load(&borrower.user_id.to_string()).await?;
     let income = user.declared_income();
     let limits = product
@@ -504,7 +503,7 @@ async fn affordability(
         .filter_map(|c| product.terms_for(c.period_days).ok())
         .map(|terms| AffordableAmount {
             period_days: terms.period_days,
-            max_amount: max_affordable(product, &terms, income).map(money_text),
+            max_amount: max_affordable(&product, &terms, income).map(money_text),
         })
         .collect();
     Ok(ok(AffordabilityView {
