@@ -373,7 +373,7 @@ describe('accessibility: axe-core on every screen', () => {
 
   test('borrower app: no critical or serious violation on any screen', () => assertClean('borrower'));
 
-  test('console, English and Chinese: login, queue, order, dialog, user, history, ledger, collections, staff, audit trail', async () => {
+  test('console, English and Chinese: login, queue, order, dialog, user, history, ledger, collections, staff, audit trail, products', async () => {
     assert.ok(orderId, 'the borrower journey ran first');
     for (const lang of ['en', 'zh']) {
       const { ctx, page } = await context('desktop', lang);
@@ -424,6 +424,10 @@ describe('accessibility: axe-core on every screen', () => {
       await page.goto('/admin/audit');
       await page.getByTestId('audit-row').first().waitFor();
       await check('audit');
+      // The products as data: versions, proposals and the form proposing a change.
+      await page.goto('/admin/products');
+      await page.getByTestId('product-line').first().waitFor();
+      await check('products');
       await ctx.close();
     }
     assertClean('console');

@@ -3,11 +3,15 @@
 // and a reviewer in the console; each opens their one-time link, enrolls an
 // authenticator from the QR code's secret, sets a password and logs in to the sections
 // of their role only; the audit trail shows every step with who did it, and exports as
-// CSV. Screens are photographed into e2e/screenshots/admin/ at 1280×800.
+// CSV. Then products as data: a rate change proposed by one admin is refused to her own
+// approval and approved by a second; a new application is priced at the new rate while
+// the loan applied for before keeps its own, and the trail names who did each step.
+// Screens are photographed into e2e/screenshots/admin/ at 1280×800.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { createAuditor, launchBrowser, shot, startServer } from './harness.mjs';
+import { createAuditor, launchBrowser, phone, shot, sql, startServer } from './harness.mjs';
+import { applyForLoan, completeProfile, register, sign } from './steps.mjs';
 
 const PASSWORD = 'staff-password-1';
 let server;
@@ -102,7 +106,7 @@ describe('staff roles: an admin makes a collector and a reviewer, each sees thei
     await logIn(admin.page, 'ada', adaSecret);
     // An admin is sent to the staff screen: no queue, no loans, no borrowers.
     await admin.page.waitForURL('**/admin/staff');
-    assert.deepEqual(await navLinks(admin.page), ['Staff', 'Audit trail']);
+    assert.deepEqual(await navLinks(admin.page), ['Staff', 'Audit trail', 'Products']);
 
     const carlLink = await createStaff(admin.page, 'carl', 'Collector');
     await shot(admin.page, 'admin/staff-link');
@@ -170,5 +174,103 @@ describe('staff roles: an admin makes a collector and a reviewer, each sees thei
       if (language === 'zh') await shot(admin.page, 'admin/audit-zh');
     }
     await admin.context.close();
+  });
+});
+
+/** A borrower on a phone who applies for 100,000 over 12 days; returns the order id. */
+async function borrowerApplies(realName, disclosed) {
+  const { context, page } = await phone(browser, server.url);
+  await register(page, server);
+  await completeProfile(page, { realName });
+  await sign(page);
+  await page.getByText('I have read and agree to the').click();
+  const orderId = await applyForLoan(page, { disclosed });
+  await context.close();
+  return orderId;
+}
+
+/** The daily rate and product version the order `orderId` was signed under (its LoanApplied event). */
+function signedTerms(orderId) {
+  const [[payload]] = sql(server, "select payload from events where aggregate_type = 'Order' and aggregate_id = ? and sequence = 1", [orderId]);
+  const terms = JSON.parse(payload).LoanApplied.terms;
+  return { rate: terms.daily_rate, version: terms.product_version ?? 0 };
+}
+
+describe('products as data: maker-checker on a rate change', () => {
+  test('one admin proposes, her own approval is refused, a second approves; new applications get the new rate, signed loans keep theirs', async () => {
+    // A loan applied for under the configuration's 0.15 %/day over 12 days: ₱1,800.00 interest.
+    const before = await borrowerApplies('Ana Reyes', '₱1,800.00');
+
+    const ada = await desktop();
+    await logIn(ada.page, 'ada', adaSecret, 1);
+    await ada.page.getByRole('link', { name: 'Staff' }).click();
+    const beaLink = await createStaff(ada.page, 'bea', 'Admin');
+    await ada.page.getByRole('button', { name: 'Done, hide the link' }).click();
+    const beaSecret = await openLink(beaLink);
+
+    await ada.page.getByRole('link', { name: 'Products' }).click();
+    const cash = ada.page.getByTestId('product-line').filter({ hasText: 'Cash Loan' }).first();
+    const form = cash.getByTestId('product-propose');
+    // Above the PH cap (0.2 %/day): refused at once, naming the cap.
+    await form.getByLabel('Daily rate (% per day), 12 days').fill('0.3');
+    await form.getByLabel('Reason').fill('try a higher rate');
+    await form.getByRole('button', { name: 'Propose change' }).click();
+    await ada.page.getByTestId('admin-action-error').getByText(/cap/i).first().waitFor();
+    await form.getByLabel('Daily rate (% per day), 12 days').fill('0.1');
+    await form.getByLabel('Reason').fill('lower the 12-day rate for the holidays');
+    await form.getByRole('button', { name: 'Propose change' }).click();
+    const pending = cash.getByTestId('product-proposal').filter({ hasText: 'Pending' });
+    await pending.waitFor();
+    // Her own approval: refused, and the screen says why.
+    await pending.getByRole('button', { name: 'Approve the proposal by ada' }).click();
+    await ada.page.getByTestId('admin-action-error').getByText(/another staff member must approve/i).waitFor();
+    await shot(ada.page, 'admin/products-own-approval');
+
+    const bea = await desktop();
+    await logIn(bea.page, 'bea', beaSecret, 1);
+    await bea.page.getByRole('link', { name: 'Products' }).click();
+    const beaCash = bea.page.getByTestId('product-line').filter({ hasText: 'Cash Loan' }).first();
+    await beaCash.getByRole('button', { name: 'Approve the proposal by ada' }).click();
+    await beaCash.getByTestId('product-proposal').filter({ hasText: 'Approved' }).getByText('bea').waitFor();
+    await beaCash.getByTestId('product-rate').filter({ hasText: '12' }).getByText('0.1').first().waitFor();
+    await shot(bea.page, 'admin/products');
+    for (const language of ['zh', 'en']) {
+      await bea.page.evaluate((l) => localStorage.setItem('language', l), language);
+      await bea.page.reload();
+      await bea.page.getByTestId('product-line').first().waitFor();
+      if (language === 'zh') await shot(bea.page, 'admin/products-zh');
+    }
+
+    // Without a restart: a new application is priced at 0.1 %/day (₱1,200.00), the one before keeps 0.15.
+    const after = await borrowerApplies('Ben Cruz', '₱1,200.00');
+    assert.deepEqual(signedTerms(after), { rate: 100, version: 1 });
+    assert.deepEqual(signedTerms(before), { rate: 150, version: 0 });
+
+    // The trail names each step and who took it.
+    await bea.page.getByRole('link', { name: 'Audit trail' }).click();
+    const trailOf = async (username) => {
+      await bea.page.getByRole('textbox', { name: 'Staff username' }).fill(username);
+      await bea.page.getByRole('button', { name: 'Filter' }).click();
+      await bea.page.waitForURL(`**username=${username}**`);
+      // The rows of the filter, once they replaced the page's earlier ones.
+      const theirs = bea.page.getByTestId('audit-row').filter({ hasText: username });
+      await theirs.filter({ hasText: '/admin/api/products/approve' }).first().waitFor();
+      const rows = await bea.page.getByTestId('audit-row').allTextContents();
+      assert.ok(rows.every((row) => row.includes(username)), rows.join('\n'));
+      return rows.filter((row) => row.includes('/admin/api/products/'));
+    };
+    const adaSteps = await trailOf('ada');
+    // `code` 0: answered without a refusal code.
+    const has = (rows, call, code) =>
+      rows.some((row) => row.includes(call) && row.includes('product 1') && (code === '0' ? !/\b(5000\d|1000\d|4000\d)\b/.test(row) : row.includes(code)));
+    assert.ok(has(adaSteps, '/admin/api/products/propose', '50007'), adaSteps.join('\n'));
+    assert.ok(has(adaSteps, '/admin/api/products/propose', '0'), adaSteps.join('\n'));
+    assert.ok(has(adaSteps, '/admin/api/products/approve', '50006'), adaSteps.join('\n'));
+    const beaSteps = await trailOf('bea');
+    assert.ok(has(beaSteps, '/admin/api/products/approve', '0'), beaSteps.join('\n'));
+    assert.ok(!has(beaSteps, '/admin/api/products/approve', '50006'), beaSteps.join('\n'));
+    await shot(bea.page, 'admin/audit-products');
+    await ada.context.close();
+    await bea.context.close();
   });
 });

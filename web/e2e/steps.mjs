@@ -108,8 +108,11 @@ export async function fillQuestionnaire(page, { income }) {
   await page.locator('.adm-form-item', { hasText: 'guarantor' }).getByText('No', { exact: true }).click();
 }
 
-/** Questionnaire and application through the screens; returns the order id. */
-export async function applyForLoan(page, { shots = false, amount = '100000' } = {}) {
+/**
+ * Questionnaire and application through the screens (12 days); returns the order id.
+ * With `disclosed`, the cost disclosure must show that text (an interest, say) first.
+ */
+export async function applyForLoan(page, { shots = false, amount = '100000', disclosed } = {}) {
   await page.goto('/');
   await page.getByTestId('main-button').click();
   await fillQuestionnaire(page, { income: '400000' });
@@ -126,6 +129,7 @@ export async function applyForLoan(page, { shots = false, amount = '100000' } = 
   // The period tiles are radios (keyboard-operable); the invisible input covers its tile.
   await page.getByRole('radio', { name: /12 days/ }).check();
   await page.getByTestId('disclosure').getByText('₱100,000.00').first().waitFor();
+  if (disclosed) await page.getByTestId('disclosure').getByText(disclosed, { exact: true }).first().waitFor();
   if (shots) await shot(page, 'apply');
   await page.getByText('I have read the cost disclosure').click();
   await page.getByRole('button', { name: 'Sign and submit' }).click();

@@ -111,9 +111,19 @@ impl ProductLine {
         else {
             unreachable!("propose is given ProposeChange")
         };
+        // The version is the approval's to give, not the maker's.
+        let product = Box::new(Product {
+            version: 0,
+            ..*product
+        });
+        let now = services.clock.now();
+        let command_moment = effective_at;
+        let effective_at = effective_at.unwrap_or(now);
         if let Some(known) = self.proposal(proposal_id) {
             // The same proposal sent twice is recorded once; another under its id is not.
-            if known.product == *product && known.effective_at == effective_at {
+            // (Sent again without a moment, it is the same proposal whatever the time.)
+            let same_moment = known.effective_at == effective_at || command_moment.is_none();
+            if known.product == *product && same_moment {
                 return Ok(vec![]);
             }
             return Err(ProductError::Proposal("this proposal id is taken"));
@@ -124,7 +134,7 @@ impl ProductLine {
         if !reason_ok(&reason) {
             return Err(ProductError::Reason);
         }
-        if effective_at < services.clock.now() {
+        if effective_at < now {
             return Err(ProductError::InThePast);
         }
         product.check_offer().map_err(ProductError::Offer)?;
@@ -132,11 +142,6 @@ impl ProductLine {
             .compliance
             .check_product(&product)
             .map_err(ProductError::Cap)?;
-        // The version is the approval's to give, not the maker's.
-        let product = Box::new(Product {
-            version: 0,
-            ..*product
-        });
         Ok(vec![ProductEvent::ProductChangeProposed {
             proposal_id,
             product,

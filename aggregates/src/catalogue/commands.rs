@@ -17,8 +17,9 @@ pub enum ProductCommand {
         proposal_id: Uuid,
         /// The product as it would be.
         product: Box<Product>,
-        /// When it would take effect (UTC).
-        effective_at: DateTime<Utc>,
+        /// When it would take effect (UTC); `None`: now, as the line's clock reads it
+        /// (in force as soon as approved).
+        effective_at: Option<DateTime<Utc>>,
         /// Who proposes it.
         maker: Uuid,
         /// Why.

@@ -47,7 +47,7 @@ fn propose(product: Product, effective_at: chrono::DateTime<chrono::Utc>) -> Pro
     ProductCommand::ProposeChange {
         proposal_id: proposal(),
         product: Box::new(product),
-        effective_at,
+        effective_at: Some(effective_at),
         maker: maker(),
         reason: "lower the 24-day rate".into(),
     }

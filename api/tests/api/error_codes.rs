@@ -67,7 +67,7 @@ const BORROWER_CALLS: [&str; 26] = [
 ];
 
 /// Every auditor call but login.
-const AUDITOR_CALLS: [&str; 38] = [
+const AUDITOR_CALLS: [&str; 42] = [
     "/admin/api/logout",
     "/admin/api/orders/queue",
     "/admin/api/orders/detail",
@@ -106,6 +106,10 @@ const AUDITOR_CALLS: [&str; 38] = [
     "/admin/api/staff/resetPassword",
     "/admin/api/audit/trail",
     "/admin/api/audit/export",
+    "/admin/api/products/list",
+    "/admin/api/products/propose",
+    "/admin/api/products/approve",
+    "/admin/api/products/reject",
 ];
 
 /// Calls with a JSON body that need no session.
@@ -123,7 +127,7 @@ const OPEN_JSON_CALLS: [&str; 10] = [
 ];
 
 /// Calls with a session that read no body.
-const BODILESS_CALLS: [&str; 10] = [
+const BODILESS_CALLS: [&str; 11] = [
     "/jackey/user/logout",
     "/jackey/user/info",
     "/jackey/user/identity",
@@ -134,6 +138,7 @@ const BODILESS_CALLS: [&str; 10] = [
     "/admin/api/ledger/trialBalance",
     "/admin/api/me",
     "/admin/api/staff/list",
+    "/admin/api/products/list",
 ];
 
 /// The envelope's code for `path` with `token`: a GET for `/files`, else a POST of `{}`.
@@ -219,7 +224,7 @@ async fn sessions_and_bodies(app: TestApp) {
         .chain(with_body(&BORROWER_CALLS, &borrower))
         .chain(with_body(&AUDITOR_CALLS, &auditor))
         .collect();
-    assert_eq!(bodies.len(), 10 + 20 + 34);
+    assert_eq!(bodies.len(), 10 + 20 + 37);
     for (path, token) in bodies {
         let answer = app
             .post_raw(path, token.as_deref(), "{not json".into())

@@ -24,6 +24,7 @@ mod openapi;
 mod payment;
 mod payment_plans;
 mod permissions;
+mod products;
 mod providers;
 mod read_replica;
 mod recovery;

@@ -130,6 +130,10 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/admin/api/staff/completeSetup"),
     ("post", "/admin/api/audit/trail"),
     ("post", "/admin/api/audit/export"),
+    ("post", "/admin/api/products/list"),
+    ("post", "/admin/api/products/propose"),
+    ("post", "/admin/api/products/approve"),
+    ("post", "/admin/api/products/reject"),
     // PDF documents (routes::documents).
     ("post", "/jackey/loan/contractPdf"),
     ("post", "/jackey/loan/receiptPdf"),

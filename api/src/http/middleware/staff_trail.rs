@@ -4,7 +4,7 @@
 //! `/admin/api/me`, touches nothing and is not): who (the session's staff
 //! member, or the account a log-in opened), when, from where (the client address as the
 //! rate limits read it, `TRUST_PROXY`), which call, what it named (`orderId`, `userId`,
-//! `staffId` or `username` of a JSON body, never a password; an image's owner from its
+//! `staffId`, `username` or `productId` of a JSON body, never a password; an image's owner from its
 //! key) and the answer's code.
 //!
 //! Only a body of at most [`MAX_READ_BYTES`] is read for what it names, and only with a
@@ -99,7 +99,11 @@ impl Named {
         Self {
             order_id: text("orderId"),
             user_id: text("userId"),
-            target: text("staffId").or_else(|| text("username")),
+            target: text("staffId").or_else(|| text("username")).or_else(|| {
+                // A product change names its product (issue 55).
+                let product = fields.get("productId").and_then(serde_json::Value::as_i64);
+                product.map(|id| format!("product {id}"))
+            }),
         }
     }
 }
@@ -177,6 +181,8 @@ mod tests {
             }
         );
         assert_eq!(Named::of(b"not json"), Named::default());
+        let change = Named::of(br#"{"productId":1,"proposalId":"p-1"}"#);
+        assert_eq!(change.target.as_deref(), Some("product 1"));
         let long = format!(r#"{{"userId":"{}"}}"#, "x".repeat(500));
         assert_eq!(Named::of(long.as_bytes()).user_id.unwrap().len(), MAX_NAMED);
     }

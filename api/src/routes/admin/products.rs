@@ -430,8 +430,8 @@ pub(super) async fn propose_change(
     configured_product(&state, body.product_id)?;
     let product = Box::new(body.terms.product(body.product_id)?);
     let proposal_id = body.proposal_id.unwrap_or_else(Uuid::now_v7);
-    // Absent: now, as the line's clock reads it (never "in the past" by a few ms).
-    let effective_at = body.effective_at.unwrap_or_else(|| state.now());
+    // Absent: now as the line reads it when it decides (never "past" by a few ms).
+    let effective_at = body.effective_at;
     let maker = auditor.auditor_id;
     product_command(&state, &auditor, body.product_id, || {
         ProductCommand::ProposeChange {

@@ -8,7 +8,8 @@
  *
  * Tags: `AdminOrder` per order id (detail, history), `AdminUser` per user id,
  * `AdminQueue` and `AdminLedger`, `AdminMe` (the signed-in roles), `AdminStaff` (the
- * staff accounts) and `AdminTrail` (the audit trail); every action invalidates what
+ * staff accounts), `AdminTrail` (the audit trail) and `AdminProducts` (the products'
+ * versions and proposals); every action invalidates what
  * it changes. A refusal for the role (50005) re-reads `AdminMe`: the roles may have
  * changed since the session began.
  */
@@ -187,6 +188,14 @@ export type StaffCommand =
   | ({ action: 'disable' } & Wire['DisableStaffBody'])
   | ({ action: 'enable' | 'resetPassword' } & Wire['StaffIdBody']);
 
+/** A product change proposed (maker): `proposalId` a fresh UUID per submission, so a repeat is recorded once. */
+export type ProductProposal = Sent<Wire['ProposeBody']>;
+
+/** The checker's decision on another's proposal: `reason` for a rejection only. */
+export type ProductDecision =
+  | { action: 'approve'; productId: number; proposalId: string }
+  | { action: 'reject'; productId: number; proposalId: string; reason: string };
+
 /** The audit trail's filters and the page (`before`: the `next` of the newer page); each given one narrows. */
 export type TrailRequest = Partial<Sent<Wire['TrailBody']>>;
 
@@ -199,6 +208,7 @@ const ADMIN_TAG_TYPES = [
   'AdminMe',
   'AdminStaff',
   'AdminTrail',
+  'AdminProducts',
 ] as const;
 
 const withAdminTags = api.enhanceEndpoints({ addTagTypes: [...ADMIN_TAG_TYPES] });
@@ -337,6 +347,26 @@ export const adminApi = withAdminTags.injectEndpoints({
       queryFn: call<TrailPage, TrailRequest>('admin/api/audit/trail', (body) => ({ body })),
       providesTags: ['AdminTrail'],
     }),
+    /** Every product with its versions (oldest first) and proposals (newest first). */
+    adminProducts: build.query<Wire['ProductLineView'][], void>({
+      queryFn: call<Wire['ProductLineView'][], void>('admin/api/products/list', () => ({})),
+      providesTags: ['AdminProducts'],
+    }),
+    /** 50007 a compliance cap broken (the message names it); 10004 a field out of bounds; 40007 unknown product. */
+    adminProposeProduct: build.mutation<Wire['Proposed'], ProductProposal>({
+      queryFn: call<Wire['Proposed'], ProductProposal>('admin/api/products/propose', (body) => ({ body })),
+      invalidatesTags: ['AdminProducts', 'AdminTrail'],
+    }),
+    /** Approve: 50006 its maker, 10004 overtaken by a newer version. Reject: with a reason. */
+    adminDecideProduct: build.mutation<null, ProductDecision>({
+      queryFn: call<null, ProductDecision>(
+        ({ action }) => `admin/api/products/${action}`,
+        // eslint-disable-next-line @typescript-eslint/no-unused-vars
+        ({ action, ...body }) => ({ body }),
+      ),
+      // A refused approval too: the list may have changed (a newer version).
+      invalidatesTags: ['AdminProducts', 'AdminTrail'],
+    }),
   }),
 });
 
@@ -363,4 +393,7 @@ export const {
   useAdminSetupInfoQuery,
   useAdminCompleteSetupMutation,
   useAdminTrailQuery,
+  useAdminProductsQuery,
+  useAdminProposeProductMutation,
+  useAdminDecideProductMutation,
 } = adminApi;

@@ -35,6 +35,7 @@ import { HistoryScreen } from './history-screen';
 import { LedgerScreen } from './ledger-screen';
 import { LoginScreen } from './login-screen';
 import { OrderScreen } from './order-screen';
+import { ProductsScreen } from './products-screen';
 import { QueueScreen } from './queue-screen';
 import { SetupScreen } from './setup-screen';
 import { StaffScreen } from './staff-screen';
@@ -49,6 +50,7 @@ const SECTIONS = [
   { to: adminPaths.ledger(), end: false, permission: 'ledger', label: 'admin_nav_ledger' },
   { to: adminPaths.staff, end: false, permission: 'staff', label: 'admin_nav_staff' },
   { to: adminPaths.audit(), end: false, permission: 'audit.read', label: 'admin_nav_audit' },
+  { to: adminPaths.products, end: false, permission: 'settings', label: 'admin_nav_products' },
 ] as const;
 
 /** Screens that need a signed-in auditor; anyone else goes to `/admin/login`. */
@@ -171,6 +173,7 @@ export default function AdminApp() {
         <Route path="collections/:orderId" element={<CollectionScreen />} />
         <Route path="staff" element={<StaffScreen />} />
         <Route path="audit" element={<AuditScreen />} />
+        <Route path="products" element={<ProductsScreen />} />
         <Route path="*" element={<Navigate to="/admin" replace />} />
       </Route>
     </Routes>

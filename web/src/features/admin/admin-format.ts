@@ -100,6 +100,7 @@ function detail(message: string | undefined): string {
  * - 10002 at login → wrong username or password;
  * - 10009 → no ID photos awaiting review;
  * - 40005 → the borrower has an open order (erasing personal data waits for it);
+ * - 50007 → a product change breaks a compliance cap, naming it;
  * - 50005 → the signed-in roles do not allow the call, naming the permission;
  * - any other 10004 → the server's own words; the rest as the app shows them.
  */
@@ -117,6 +118,8 @@ export function adminErrorMessage(t: TFunction, error: unknown): string {
     const permission = /\(([\w.]+)\)\s*$/.exec(server)?.[1];
     return permission ? t('admin_error_not_permitted', { permission }) : failure.message;
   }
+  // A product change that breaks a compliance cap: the server's message names the cap.
+  if (failure.code === 50007 && server) return t('admin_error_cap', { detail: detail(server) });
   const wrongStatus = /cannot (.+) an order in status (\d+)/i.exec(server);
   if (failure.code === 10004 && wrongStatus) {
     return t('admin_error_wrong_status', { status: statusLabel(t, Number(wrongStatus[2])) });

@@ -16,6 +16,8 @@ export const adminPaths = {
   setup: '/admin/setup',
   /** Staff accounts and their roles (issue 55). */
   staff: '/admin/staff',
+  /** The products as data: versions, proposals, approval (maker-checker). */
+  products: '/admin/products',
   /** The audit trail of staff actions, with its filters in the query. */
   audit: (filters: AuditFilters = {}) => {
     const query = new URLSearchParams();

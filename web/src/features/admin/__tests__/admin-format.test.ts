@@ -20,6 +20,7 @@ describe('adminErrorMessage', () => {
     [10002, 'wrong username or password', 'Wrong username or password.'],
     [10009, 'unable to get ID info', 'There are no ID photos awaiting review.'],
     [40001, 'enter an amount between 100–20000 for repayment', 'borrower text 40001'],
+    [50007, 'maxTotalCostPct: above the compliance cap of 100', 'Breaks a compliance cap: maxTotalCostPct: above the compliance cap of 100'],
   ])('%i %s', (code, server, text) => {
     expect(adminErrorMessage(t, failure(code, server))).toBe(text);
   });

@@ -16,7 +16,7 @@ export const ROLE_PERMISSIONS: Record<StaffRole, string[]> = {
   collector: ['orders.read', 'borrowers.read', 'collections'],
   finance: ['orders.read', 'money', 'ledger'],
   compliance: ['orders.read', 'borrowers.read', 'identity.decide', 'accounts.hold', 'personalData', 'audit.read'],
-  admin: ['staff', 'audit.read'],
+  admin: ['staff', 'audit.read', 'settings'],
 };
 
 /** What `/admin/api/me` answers for `auditor` holding `roles`. */
