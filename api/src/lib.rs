@@ -19,7 +19,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use aggregates::catalogue::ProductServices;
+use aggregates::catalogue::ChangeServices;
 use aggregates::services::{OrderServices, UserServices};
 use axum::http::{Request, StatusCode};
 use axum::response::IntoResponse;
@@ -65,7 +65,7 @@ pub enum StartError {
     Store(#[from] StoreError),
     /// The product lines (the versions changed in the console) could not be read.
     #[error("products: {0}")]
-    Products(#[from] cqrs_es::AggregateError<aggregates::catalogue::ProductError>),
+    Products(#[from] cqrs_es::AggregateError<aggregates::catalogue::ChangeError>),
     /// `READ_DATABASE_URL` cannot serve as a replica of `DATABASE_URL`.
     #[error("READ_DATABASE_URL: {0}")]
     ReadReplica(&'static str),
@@ -102,13 +102,12 @@ pub fn state_at(
         reference: configured.clone(),
     };
     let compliance = Arc::new(env.compliance_profile.clone());
-    let products = Arc::new(CommandBus::new(
-        &database,
-        ProductServices {
-            clock: clock.clone(),
-            compliance: compliance.clone(),
-        },
-    ));
+    let change_services = ChangeServices {
+        clock: clock.clone(),
+        compliance: compliance.clone(),
+    };
+    let products = Arc::new(CommandBus::new(&database, change_services.clone()));
+    let settings = Arc::new(CommandBus::new(&database, change_services));
     let order_services = OrderServices {
         clock,
         catalogue: configured.clone(),
@@ -125,6 +124,7 @@ pub fn state_at(
         orders: buses.orders,
         wallets: buses.wallets,
         products,
+        settings,
         catalogue: configured,
         wakeup: Arc::new(tokio::sync::Notify::new()),
         database,
@@ -275,7 +275,10 @@ impl Application {
             ..state(database, env)?.shared()
         });
         // The versions approved in the console, before the first borrower is priced.
-        state.catalogue.refresh(&state.products).await?;
+        state
+            .catalogue
+            .refresh(&state.products, &state.settings)
+            .await?;
         let listener = tokio::net::TcpListener::bind(&bind_addr)
             .await
             .map_err(|source| StartError::Bind {

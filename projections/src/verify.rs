@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use aggregates::catalogue::ProductLine;
+use aggregates::catalogue::{ProductLine, SettingsLine};
 use aggregates::order::Order;
 use aggregates::user::User;
 use aggregates::wallet::Wallet;
@@ -77,6 +77,7 @@ async fn refold_aggregates(
         Order(Box<Order>),
         Wallet(Box<Wallet>),
         ProductLine(Box<ProductLine>),
+        SettingsLine(Box<SettingsLine>),
     }
     let log = EventLog::new(database);
     let mut aggregates: BTreeMap<(String, String), (i64, Option<State>)> = BTreeMap::new();
@@ -94,6 +95,7 @@ async fn refold_aggregates(
                     "Order" => Some(State::Order(Box::default())),
                     "Wallet" => Some(State::Wallet(Box::default())),
                     "ProductLine" => Some(State::ProductLine(Box::default())),
+                    "SettingsLine" => Some(State::SettingsLine(Box::default())),
                     _ => None,
                 };
                 (0, state)
@@ -110,6 +112,7 @@ async fn refold_aggregates(
                 Some(State::Order(order)) => fold_one::<Order>(order, &event.payload),
                 Some(State::Wallet(wallet)) => fold_one::<Wallet>(wallet, &event.payload),
                 Some(State::ProductLine(line)) => fold_one::<ProductLine>(line, &event.payload),
+                Some(State::SettingsLine(line)) => fold_one::<SettingsLine>(line, &event.payload),
                 None => {
                     report.drifts.push(format!(
                         "unknown aggregate type {} at {}",

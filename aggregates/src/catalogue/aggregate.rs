@@ -1,4 +1,5 @@
-//! The product line: its proposals and its versions, and the rules of changing them.
+//! A line of versions (a product's, the lender's settings): its proposals and its
+//! versions, and the rules of changing them, the same for every [`Setting`].
 
 use std::sync::Arc;
 
@@ -8,13 +9,13 @@ use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::{ProductCommand, ProductError, ProductEvent};
-use crate::pricing::{CompliancePolicy, Product};
+use super::{ChangeCommand, ChangeError, ChangeEvent, Setting};
+use crate::pricing::CompliancePolicy;
 use crate::services::Clock;
 
-/// What deciding a product change needs: the time, and the caps.
+/// What deciding a change needs: the time, and the caps.
 #[derive(Clone)]
-pub struct ProductServices {
+pub struct ChangeServices {
     /// Now, for "a moment in the past" and the approval's moment.
     pub clock: Arc<dyn Clock>,
     /// The deployment's compliance profile.
@@ -23,11 +24,12 @@ pub struct ProductServices {
 
 /// A proposal and what became of it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Proposal {
+#[serde(bound = "S: Setting")]
+pub struct Proposal<S> {
     /// Its id.
     pub proposal_id: Uuid,
-    /// The product as proposed.
-    pub product: Product,
+    /// The value as proposed.
+    pub value: S,
     /// The moment proposed.
     pub effective_at: DateTime<Utc>,
     /// The versions approved when it was proposed.
@@ -46,26 +48,39 @@ pub struct Proposal {
     pub rejection: Option<String>,
 }
 
-/// One approved version of the product and when it took (or takes) effect.
+/// One approved version and when it took (or takes) effect.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Version {
+#[serde(bound = "S: Setting")]
+pub struct Version<S> {
     /// 1, 2, …
     pub version: u32,
-    /// The product's terms.
-    pub product: Product,
+    /// The value, stamped with its version ([`Setting::as_version`]).
+    pub value: S,
     /// In force from this moment until the next version's.
     pub effective_at: DateTime<Utc>,
 }
 
-/// A product line (id `product:<app id>`): every proposal and every version.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ProductLine {
-    /// The product id, once a first change was proposed.
-    pub product_id: Option<i64>,
+/// A line (a product's, id `product:<app id>`; the lender's settings, id `settings`):
+/// every proposal and every version.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(bound = "S: Setting")]
+pub struct ChangeLine<S> {
+    /// The line's key ([`Setting::line_key`]), once a first change was proposed.
+    pub key: Option<i64>,
     /// Every proposal, in order.
-    pub proposals: Vec<Proposal>,
+    pub proposals: Vec<Proposal<S>>,
     /// Every approved version, in order of approval.
-    pub versions: Vec<Version>,
+    pub versions: Vec<Version<S>>,
+}
+
+impl<S> Default for ChangeLine<S> {
+    fn default() -> Self {
+        Self {
+            key: None,
+            proposals: Vec::new(),
+            versions: Vec::new(),
+        }
+    }
 }
 
 const MAX_REASON_CHARS: usize = 500;
@@ -75,22 +90,22 @@ fn reason_ok(reason: &str) -> bool {
     (1..=MAX_REASON_CHARS).contains(&length)
 }
 
-impl ProductLine {
+impl<S: Setting> ChangeLine<S> {
     /// The version in force at `at`: the last approved whose moment is at or before it
     /// (a later approval with an earlier moment supersedes an earlier one).
-    pub fn version_at(&self, at: DateTime<Utc>) -> Option<&Version> {
+    pub fn version_at(&self, at: DateTime<Utc>) -> Option<&Version<S>> {
         self.versions
             .iter()
             .filter(|version| version.effective_at <= at)
             .max_by_key(|version| (version.effective_at, version.version))
     }
 
-    /// The product in force at `at`, if any version is.
-    pub fn product_at(&self, at: DateTime<Utc>) -> Option<&Product> {
-        self.version_at(at).map(|version| &version.product)
+    /// The value in force at `at`, if any version is.
+    pub fn value_at(&self, at: DateTime<Utc>) -> Option<&S> {
+        self.version_at(at).map(|version| &version.value)
     }
 
-    fn proposal(&self, proposal_id: Uuid) -> Option<&Proposal> {
+    fn proposal(&self, proposal_id: Uuid) -> Option<&Proposal<S>> {
         self.proposals
             .iter()
             .find(|proposal| proposal.proposal_id == proposal_id)
@@ -98,12 +113,12 @@ impl ProductLine {
 
     fn propose(
         &self,
-        command: ProductCommand,
-        services: &ProductServices,
-    ) -> Result<Vec<ProductEvent>, ProductError> {
-        let ProductCommand::ProposeChange {
+        command: ChangeCommand<S>,
+        services: &ChangeServices,
+    ) -> Result<Vec<ChangeEvent<S>>, ChangeError> {
+        let ChangeCommand::ProposeChange {
             proposal_id,
-            product,
+            value,
             effective_at,
             maker,
             reason,
@@ -112,10 +127,7 @@ impl ProductLine {
             unreachable!("propose is given ProposeChange")
         };
         // The version is the approval's to give, not the maker's.
-        let product = Box::new(Product {
-            version: 0,
-            ..*product
-        });
+        let value = Box::new(value.as_version(0));
         let now = services.clock.now();
         let command_moment = effective_at;
         let effective_at = effective_at.unwrap_or(now);
@@ -123,28 +135,24 @@ impl ProductLine {
             // The same proposal sent twice is recorded once; another under its id is not.
             // (Sent again without a moment, it is the same proposal whatever the time.)
             let same_moment = known.effective_at == effective_at || command_moment.is_none();
-            if known.product == *product && same_moment {
+            if known.value == *value && same_moment {
                 return Ok(vec![]);
             }
-            return Err(ProductError::Proposal("this proposal id is taken"));
+            return Err(ChangeError::Proposal("this proposal id is taken"));
         }
-        if let Some(id) = self.product_id.filter(|id| *id != product.id) {
-            return Err(ProductError::OtherProduct(id));
+        if let Some(key) = self.key.filter(|key| *key != value.line_key()) {
+            return Err(ChangeError::OtherLine(key));
         }
         if !reason_ok(&reason) {
-            return Err(ProductError::Reason);
+            return Err(ChangeError::Reason);
         }
         if effective_at < now {
-            return Err(ProductError::InThePast);
+            return Err(ChangeError::InThePast);
         }
-        product.check_offer().map_err(ProductError::Offer)?;
-        services
-            .compliance
-            .check_product(&product)
-            .map_err(ProductError::Cap)?;
-        Ok(vec![ProductEvent::ProductChangeProposed {
+        value.check(services.compliance.as_ref())?;
+        Ok(vec![ChangeEvent::ChangeProposed {
             proposal_id,
-            product,
+            value,
             effective_at,
             base_version: self.versions.len() as u32,
             maker,
@@ -156,34 +164,31 @@ impl ProductLine {
         &self,
         proposal_id: Uuid,
         checker: Uuid,
-        services: &ProductServices,
-    ) -> Result<Vec<ProductEvent>, ProductError> {
+        services: &ChangeServices,
+    ) -> Result<Vec<ChangeEvent<S>>, ChangeError> {
         let proposal = self
             .proposal(proposal_id)
-            .ok_or(ProductError::Proposal("no such proposal"))?;
+            .ok_or(ChangeError::Proposal("no such proposal"))?;
         if proposal.approved_as.is_some() {
             return Ok(vec![]);
         }
         if proposal.rejected {
-            return Err(ProductError::Proposal("the proposal was rejected"));
+            return Err(ChangeError::Proposal("the proposal was rejected"));
         }
         if proposal.maker == checker {
-            return Err(ProductError::OwnProposal);
+            return Err(ChangeError::OwnProposal);
         }
         if proposal.base_version != self.versions.len() as u32 {
             // Approving it would silently undo the newer version.
-            return Err(ProductError::Proposal(
+            return Err(ChangeError::Proposal(
                 "a newer version was approved since this proposal; propose again",
             ));
         }
         // The caps again: the profile is the deployment's, and the check is cheap.
-        services
-            .compliance
-            .check_product(&proposal.product)
-            .map_err(ProductError::Cap)?;
+        proposal.value.check(services.compliance.as_ref())?;
         // Never before it is approved: a moment already passed becomes the approval's.
         let effective_at = proposal.effective_at.max(services.clock.now());
-        Ok(vec![ProductEvent::ProductChangeApproved {
+        Ok(vec![ChangeEvent::ChangeApproved {
             proposal_id,
             version: self.versions.len() as u32 + 1,
             checker,
@@ -196,20 +201,20 @@ impl ProductLine {
         proposal_id: Uuid,
         checker: Uuid,
         reason: String,
-    ) -> Result<Vec<ProductEvent>, ProductError> {
+    ) -> Result<Vec<ChangeEvent<S>>, ChangeError> {
         let proposal = self
             .proposal(proposal_id)
-            .ok_or(ProductError::Proposal("no such proposal"))?;
+            .ok_or(ChangeError::Proposal("no such proposal"))?;
         if proposal.rejected {
             return Ok(vec![]);
         }
         if proposal.approved_as.is_some() {
-            return Err(ProductError::Proposal("the proposal was approved"));
+            return Err(ChangeError::Proposal("the proposal was approved"));
         }
         if !reason_ok(&reason) {
-            return Err(ProductError::Reason);
+            return Err(ChangeError::Reason);
         }
-        Ok(vec![ProductEvent::ProductChangeRejected {
+        Ok(vec![ChangeEvent::ChangeRejected {
             proposal_id,
             checker,
             reason: reason.trim().to_string(),
@@ -217,12 +222,12 @@ impl ProductLine {
     }
 }
 
-impl Aggregate for ProductLine {
-    const TYPE: &'static str = "ProductLine";
-    type Command = ProductCommand;
-    type Event = ProductEvent;
-    type Error = ProductError;
-    type Services = ProductServices;
+impl<S: Setting> Aggregate for ChangeLine<S> {
+    const TYPE: &'static str = S::LINE;
+    type Command = ChangeCommand<S>;
+    type Event = ChangeEvent<S>;
+    type Error = ChangeError;
+    type Services = ChangeServices;
 
     async fn handle(
         &mut self,
@@ -231,12 +236,12 @@ impl Aggregate for ProductLine {
         sink: &EventSink<Self>,
     ) -> Result<(), Self::Error> {
         let events = match command {
-            command @ ProductCommand::ProposeChange { .. } => self.propose(command, services)?,
-            ProductCommand::ApproveChange {
+            command @ ChangeCommand::ProposeChange { .. } => self.propose(command, services)?,
+            ChangeCommand::ApproveChange {
                 proposal_id,
                 checker,
             } => self.approve(proposal_id, checker, services)?,
-            ProductCommand::RejectChange {
+            ChangeCommand::RejectChange {
                 proposal_id,
                 checker,
                 reason,
@@ -250,18 +255,18 @@ impl Aggregate for ProductLine {
 
     fn apply(&mut self, event: Self::Event) {
         match event {
-            ProductEvent::ProductChangeProposed {
+            ChangeEvent::ChangeProposed {
                 proposal_id,
-                product,
+                value,
                 effective_at,
                 base_version,
                 maker,
                 reason,
             } => {
-                self.product_id = Some(product.id);
+                self.key = Some(value.line_key());
                 self.proposals.push(Proposal {
                     proposal_id,
-                    product: *product,
+                    value: *value,
                     effective_at,
                     base_version,
                     maker,
@@ -272,7 +277,7 @@ impl Aggregate for ProductLine {
                     rejection: None,
                 });
             }
-            ProductEvent::ProductChangeApproved {
+            ChangeEvent::ChangeApproved {
                 proposal_id,
                 version,
                 effective_at,
@@ -285,19 +290,16 @@ impl Aggregate for ProductLine {
                 {
                     proposal.approved_as = Some(version);
                     proposal.checker = Some(checker);
-                    // The version travels with the terms, into each loan signed under it.
-                    let product = Product {
-                        version,
-                        ..proposal.product.clone()
-                    };
+                    // The version travels with the value (a product's into each loan
+                    // signed under it).
                     self.versions.push(Version {
                         version,
-                        product,
+                        value: proposal.value.as_version(version),
                         effective_at,
                     });
                 }
             }
-            ProductEvent::ProductChangeRejected {
+            ChangeEvent::ChangeRejected {
                 proposal_id,
                 checker,
                 reason,

@@ -1,22 +1,24 @@
-//! What staff ask of a product line.
+//! What staff ask of a line.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::pricing::Product;
+use super::Setting;
 
-/// A command to a [`super::ProductLine`].
+/// A command to a [`super::ChangeLine`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ProductCommand {
-    /// The maker proposes `product` (its `id` the line's) to take effect at
+#[serde(bound = "S: Setting")]
+pub enum ChangeCommand<S> {
+    /// The maker proposes `value` (of the line's key) to take effect at
     /// `effective_at`, for `reason` (1–500 characters). Refused: a cap it breaks (50007),
-    /// a moment in the past, no reason, another product's id (10004).
+    /// a value that is not one to offer, a moment in the past, no reason, another
+    /// line's key (10004).
     ProposeChange {
         /// A new id naming the proposal (UUID v7).
         proposal_id: Uuid,
-        /// The product as it would be.
-        product: Box<Product>,
+        /// The value as it would be.
+        value: Box<S>,
         /// When it would take effect (UTC); `None`: now, as the line's clock reads it
         /// (in force as soon as approved).
         effective_at: Option<DateTime<Utc>>,

@@ -1,11 +1,11 @@
-//! Why a product line refused a command.
+//! Why a line refused a command.
 
 use crate::codes::ErrorCode;
 use crate::pricing::ComplianceBreach;
 
-/// A refusal of a [`super::ProductLine`] command.
+/// A refusal of a [`super::ChangeLine`] command.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ProductError {
+pub enum ChangeError {
     /// 50007: the product breaks a cap of the compliance profile.
     #[error("the proposal breaks a compliance cap ({0})")]
     Cap(ComplianceBreach),
@@ -21,15 +21,16 @@ pub enum ProductError {
     /// 10004: a reason is needed (1–500 characters).
     #[error("request error: reason: say why (1 to 500 characters)")]
     Reason,
-    /// 10004: the product is not one a borrower can be offered (`Product::check_offer`).
+    /// 10004: the value is not one to offer (`Product::check_offer`,
+    /// `LenderSettings::check_shape`), naming the field.
     #[error("request error: {0}")]
     Offer(crate::types::InvalidInput),
-    /// 10004: the product's id is not this line's.
-    #[error("request error: product.id: this line is product {0}")]
-    OtherProduct(i64),
+    /// 10004: the value's key is not this line's.
+    #[error("request error: this line is {0}")]
+    OtherLine(i64),
 }
 
-impl ProductError {
+impl ChangeError {
     /// The PRODUCT.md 9 code.
     pub fn code(&self) -> ErrorCode {
         match self {
@@ -39,7 +40,7 @@ impl ProductError {
             | Self::InThePast
             | Self::Reason
             | Self::Offer(_)
-            | Self::OtherProduct(_) => ErrorCode::RequestError,
+            | Self::OtherLine(_) => ErrorCode::RequestError,
         }
     }
 }

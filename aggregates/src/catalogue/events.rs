@@ -1,21 +1,23 @@
-//! What happened to a product line.
+//! What happened to a line.
 
 use chrono::{DateTime, Utc};
 use cqrs_es::DomainEvent;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::pricing::Product;
+use super::Setting;
 
-/// An event of a [`super::ProductLine`].
+/// An event of a [`super::ChangeLine`] (which line: the aggregate type,
+/// [`Setting::LINE`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ProductEvent {
+#[serde(bound = "S: Setting")]
+pub enum ChangeEvent<S> {
     /// A change was proposed and fits the compliance profile.
-    ProductChangeProposed {
+    ChangeProposed {
         /// The proposal.
         proposal_id: Uuid,
-        /// The product as it would be.
-        product: Box<Product>,
+        /// The value as it would be.
+        value: Box<S>,
         /// When it would take effect.
         effective_at: DateTime<Utc>,
         /// The number of versions approved when it was proposed: it is approved only
@@ -28,7 +30,7 @@ pub enum ProductEvent {
     },
     /// A second staff member approved it: version `version` is in force from
     /// `effective_at` (the proposal's moment, or the approval's when later).
-    ProductChangeApproved {
+    ChangeApproved {
         /// The proposal.
         proposal_id: Uuid,
         /// The version it became (1, 2, …).
@@ -39,7 +41,7 @@ pub enum ProductEvent {
         effective_at: DateTime<Utc>,
     },
     /// The proposal was rejected.
-    ProductChangeRejected {
+    ChangeRejected {
         /// The proposal.
         proposal_id: Uuid,
         /// Who rejected it.
@@ -49,12 +51,12 @@ pub enum ProductEvent {
     },
 }
 
-impl DomainEvent for ProductEvent {
+impl<S: Setting> DomainEvent for ChangeEvent<S> {
     fn event_type(&self) -> String {
         let name = match self {
-            Self::ProductChangeProposed { .. } => "ProductChangeProposed",
-            Self::ProductChangeApproved { .. } => "ProductChangeApproved",
-            Self::ProductChangeRejected { .. } => "ProductChangeRejected",
+            Self::ChangeProposed { .. } => "ChangeProposed",
+            Self::ChangeApproved { .. } => "ChangeApproved",
+            Self::ChangeRejected { .. } => "ChangeRejected",
         };
         name.to_string()
     }

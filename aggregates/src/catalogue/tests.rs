@@ -25,8 +25,8 @@ fn proposal() -> Uuid {
     Uuid::from_u128(0x91)
 }
 
-fn services() -> ProductServices {
-    ProductServices {
+fn services() -> ChangeServices {
+    ChangeServices {
         clock: Arc::new(FixedClock::at(test_now())),
         compliance: Arc::new(ComplianceProfile::Ph),
     }
@@ -46,7 +46,7 @@ fn with_rate(daily_rate: u32) -> Product {
 fn propose(product: Product, effective_at: chrono::DateTime<chrono::Utc>) -> ProductCommand {
     ProductCommand::ProposeChange {
         proposal_id: proposal(),
-        product: Box::new(product),
+        value: Box::new(product),
         effective_at: Some(effective_at),
         maker: maker(),
         reason: "lower the 24-day rate".into(),
@@ -54,9 +54,9 @@ fn propose(product: Product, effective_at: chrono::DateTime<chrono::Utc>) -> Pro
 }
 
 fn proposed(product: Product, effective_at: chrono::DateTime<chrono::Utc>) -> ProductEvent {
-    ProductEvent::ProductChangeProposed {
+    ProductEvent::ChangeProposed {
         proposal_id: proposal(),
-        product: Box::new(product),
+        value: Box::new(product),
         effective_at,
         base_version: 0,
         maker: maker(),
@@ -90,7 +90,7 @@ fn a_proposal_that_breaks_a_cap_is_refused_naming_the_cap() {
         .inspect_result()
         .unwrap_err();
     assert_eq!(refused.code(), ErrorCode::CapBreached);
-    let ProductError::Cap(breach) = &refused else {
+    let ChangeError::Cap(breach) = &refused else {
         panic!("{refused:?}")
     };
     let text = refused.to_string();
@@ -106,11 +106,11 @@ fn a_proposal_needs_a_reason_a_moment_not_past_and_this_lines_product() {
     test()
         .given_no_previous_events()
         .when(no_reason)
-        .then_expect_error(ProductError::Reason);
+        .then_expect_error(ChangeError::Reason);
     test()
         .given_no_previous_events()
         .when(propose(with_rate(90), test_now() - Duration::minutes(1)))
-        .then_expect_error(ProductError::InThePast);
+        .then_expect_error(ChangeError::InThePast);
     let mut other = with_rate(90);
     other.id = 7;
     let mut second = propose(other, test_now());
@@ -120,7 +120,7 @@ fn a_proposal_needs_a_reason_a_moment_not_past_and_this_lines_product() {
     test()
         .given(vec![proposed(with_rate(90), test_now())])
         .when(second)
-        .then_expect_error(ProductError::OtherProduct(1));
+        .then_expect_error(ChangeError::OtherLine(1));
 }
 
 #[test]
@@ -145,7 +145,7 @@ fn a_proposal_must_be_an_offer_a_borrower_can_be_made_and_priced_in_bounded_time
             .when(propose(product, test_now()))
             .inspect_result();
         assert!(
-            matches!(&refused, Err(ProductError::Offer(invalid)) if invalid.field == field),
+            matches!(&refused, Err(ChangeError::Offer(invalid)) if invalid.field == field),
             "{field}: {refused:?}"
         );
     }
@@ -163,7 +163,7 @@ fn a_proposal_approved_by_its_own_maker_is_refused() {
         .when(own)
         .inspect_result()
         .unwrap_err();
-    assert_eq!(refused, ProductError::OwnProposal);
+    assert_eq!(refused, ChangeError::OwnProposal);
     assert_eq!(refused.code(), ErrorCode::SecondStaffRequired);
 }
 
@@ -174,7 +174,7 @@ fn a_change_takes_effect_at_its_moment_and_not_before() {
         proposal_id: proposal(),
         checker: checker(),
     };
-    let approved = ProductEvent::ProductChangeApproved {
+    let approved = ProductEvent::ChangeApproved {
         proposal_id: proposal(),
         version: 1,
         checker: checker(),
@@ -190,13 +190,13 @@ fn a_change_takes_effect_at_its_moment_and_not_before() {
         .when(approve)
         .then_expect_events(vec![]);
     let line = fold(vec![proposed(with_rate(90), at), approved]);
-    assert_eq!(line.product_at(at - Duration::seconds(1)), None);
+    assert_eq!(line.value_at(at - Duration::seconds(1)), None);
     // The version travels with the terms it answers (into each loan signed under it).
     let version_1 = Product {
         version: 1,
         ..with_rate(90)
     };
-    assert_eq!(line.product_at(at), Some(&version_1));
+    assert_eq!(line.value_at(at), Some(&version_1));
 }
 
 #[test]
@@ -204,7 +204,7 @@ fn a_moment_passed_before_the_approval_becomes_the_approvals() {
     // Proposed for now; the clock moves on an hour before a checker approves.
     let proposed_for = test_now();
     let later = test_now() + Duration::hours(1);
-    let services = ProductServices {
+    let services = ChangeServices {
         clock: Arc::new(FixedClock::at(later)),
         ..services()
     };
@@ -214,7 +214,7 @@ fn a_moment_passed_before_the_approval_becomes_the_approvals() {
             proposal_id: proposal(),
             checker: checker(),
         })
-        .then_expect_events(vec![ProductEvent::ProductChangeApproved {
+        .then_expect_events(vec![ProductEvent::ChangeApproved {
             proposal_id: proposal(),
             version: 1,
             checker: checker(),
@@ -229,21 +229,21 @@ fn every_version_is_kept_and_each_moment_answers_its_own() {
     let second = Uuid::from_u128(0x92);
     let events = vec![
         proposed(with_rate(100), first_at),
-        ProductEvent::ProductChangeApproved {
+        ProductEvent::ChangeApproved {
             proposal_id: proposal(),
             version: 1,
             checker: checker(),
             effective_at: first_at,
         },
-        ProductEvent::ProductChangeProposed {
+        ProductEvent::ChangeProposed {
             proposal_id: second,
-            product: Box::new(with_rate(80)),
+            value: Box::new(with_rate(80)),
             effective_at: second_at,
             base_version: 1,
             maker: maker(),
             reason: "cheaper".into(),
         },
-        ProductEvent::ProductChangeApproved {
+        ProductEvent::ChangeApproved {
             proposal_id: second,
             version: 2,
             checker: checker(),
@@ -253,7 +253,7 @@ fn every_version_is_kept_and_each_moment_answers_its_own() {
     let line = fold(events);
     assert_eq!(line.versions.len(), 2);
     let rate_at = |at| {
-        line.product_at(at)
+        line.value_at(at)
             .unwrap()
             .rate_configs
             .last()
@@ -269,7 +269,7 @@ fn every_version_is_kept_and_each_moment_answers_its_own() {
 #[test]
 fn a_rejected_proposal_is_never_approved_and_an_approved_one_never_rejected() {
     let at = test_now() + Duration::days(1);
-    let rejected = ProductEvent::ProductChangeRejected {
+    let rejected = ProductEvent::ChangeRejected {
         proposal_id: proposal(),
         checker: checker(),
         reason: "not this month".into(),
@@ -288,8 +288,8 @@ fn a_rejected_proposal_is_never_approved_and_an_approved_one_never_rejected() {
             proposal_id: proposal(),
             checker: checker(),
         })
-        .then_expect_error(ProductError::Proposal("the proposal was rejected"));
-    let approved = ProductEvent::ProductChangeApproved {
+        .then_expect_error(ChangeError::Proposal("the proposal was rejected"));
+    let approved = ProductEvent::ChangeApproved {
         proposal_id: proposal(),
         version: 1,
         checker: checker(),
@@ -302,7 +302,7 @@ fn a_rejected_proposal_is_never_approved_and_an_approved_one_never_rejected() {
             checker: checker(),
             reason: "late".into(),
         })
-        .then_expect_error(ProductError::Proposal("the proposal was approved"));
+        .then_expect_error(ChangeError::Proposal("the proposal was approved"));
 }
 
 #[test]
@@ -312,15 +312,15 @@ fn a_proposal_overtaken_by_a_newer_version_is_refused_and_an_id_is_not_reused() 
     // Two proposals made against version 0; the second is approved first.
     let events = vec![
         proposed(with_rate(90), at),
-        ProductEvent::ProductChangeProposed {
+        ProductEvent::ChangeProposed {
             proposal_id: second,
-            product: Box::new(with_rate(80)),
+            value: Box::new(with_rate(80)),
             effective_at: at,
             base_version: 0,
             maker: maker(),
             reason: "cheaper".into(),
         },
-        ProductEvent::ProductChangeApproved {
+        ProductEvent::ChangeApproved {
             proposal_id: second,
             version: 1,
             checker: checker(),
@@ -333,12 +333,12 @@ fn a_proposal_overtaken_by_a_newer_version_is_refused_and_an_id_is_not_reused() 
             proposal_id: proposal(),
             checker: checker(),
         })
-        .then_expect_error(ProductError::Proposal(
+        .then_expect_error(ChangeError::Proposal(
             "a newer version was approved since this proposal; propose again",
         ));
     // The first proposal's id again, with other terms: refused.
     test()
         .given(events)
         .when(propose(with_rate(70), at))
-        .then_expect_error(ProductError::Proposal("this proposal id is taken"));
+        .then_expect_error(ChangeError::Proposal("this proposal id is taken"));
 }

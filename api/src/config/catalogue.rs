@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
 
-use aggregates::catalogue::ProductLine;
+use aggregates::catalogue::{LenderSettings, ProductLine, Setting, SettingsLine};
 use aggregates::pricing::{Lender, Product};
 use aggregates::reference::{AccountKind, Place};
 use aggregates::services::{Clock, ProductCatalogue, ReferenceData};
@@ -23,7 +23,10 @@ use cqrs_es::AggregateError;
 use projections::store::CommandBus;
 use serde_json::Value as Json;
 
-use super::lending::{LendingConfig, APP_LANGUAGES};
+use super::lending::{LendingConfig, APP_LANGUAGES, EDITABLE_TEXTS, TRANSLATED_TEXTS};
+
+/// The id of the lender's settings' line in the store.
+pub const SETTINGS_LINE_ID: &str = "settings";
 
 /// How often a process reads the product lines again (another process may have
 /// approved a change).
@@ -40,10 +43,41 @@ pub struct Configured {
     banks: HashSet<String>,
     e_wallets: HashSet<String>,
     places: HashSet<Place>,
-    invite_codes: HashSet<String>,
+    /// The configuration file's settings: version 0.
+    original_settings: LenderSettings,
     clock: Arc<dyn Clock>,
     /// The lines with an approved version, by product id.
     lines: RwLock<HashMap<i64, Arc<ProductLine>>>,
+    /// The lender's settings' line.
+    settings: RwLock<Arc<SettingsLine>>,
+}
+
+/// The configuration file's invite codes, editable texts and receiving accounts.
+fn original_settings(config: &LendingConfig) -> LenderSettings {
+    let texts = EDITABLE_TEXTS
+        .iter()
+        .filter_map(|key| {
+            let by_language = match config.company.get(*key)? {
+                Json::String(text) if !text.trim().is_empty() => {
+                    std::iter::once(("en".to_string(), text.clone())).collect()
+                }
+                Json::Object(texts) => texts
+                    .iter()
+                    .filter_map(|(l, t)| Some((l.clone(), t.as_str()?.to_string())))
+                    .filter(|(_, t)| !t.trim().is_empty())
+                    .collect(),
+                _ => return None,
+            };
+            Some((key.to_string(), by_language))
+        })
+        .collect();
+    LenderSettings {
+        invite_code_required: config.invite_code_required,
+        invite_codes: config.invite_codes.clone(),
+        texts,
+        receiving_accounts: config.receiving_accounts.clone(),
+        version: 0,
+    }
 }
 
 impl Configured {
@@ -53,6 +87,8 @@ impl Configured {
         Self {
             clock,
             lines: RwLock::default(),
+            settings: RwLock::default(),
+            original_settings: original_settings(&config),
             banks: config.banks.iter().cloned().collect(),
             e_wallets: config.e_wallets.iter().cloned().collect(),
             places: config
@@ -72,7 +108,6 @@ impl Configured {
                     direct.chain(under_provinces).collect::<Vec<_>>()
                 })
                 .collect(),
-            invite_codes: config.invite_codes.iter().cloned().collect(),
             config,
         }
     }
@@ -83,10 +118,7 @@ impl Configured {
             .products
             .iter()
             .find(|p| p.product.id == app_id)
-            .map(|p| Product {
-                version: 0,
-                ..p.product.clone()
-            })
+            .map(|p| p.product.as_version(0))
     }
 
     /// Product `app_id` as in force at `at`: the line's version then, else the
@@ -97,7 +129,7 @@ impl Configured {
         let lines = self.lines.read().unwrap_or_else(PoisonError::into_inner);
         let versioned = lines
             .get(&app_id)
-            .and_then(|line| line.product_at(at).cloned());
+            .and_then(|line| line.value_at(at).cloned());
         Some(versioned.unwrap_or(configured))
     }
 
@@ -113,17 +145,73 @@ impl Configured {
         lines.insert(app_id, Arc::new(line));
     }
 
-    /// Reads every configured product's line from the store.
+    /// The lender's settings in force at `at`: the line's version then, else the
+    /// configuration file's (version 0).
+    pub fn settings_at(&self, at: DateTime<Utc>) -> LenderSettings {
+        let line = self.settings_line();
+        line.value_at(at)
+            .cloned()
+            .unwrap_or_else(|| self.original_settings.clone())
+    }
+
+    /// The configuration file's settings (version 0).
+    pub fn original_settings(&self) -> &LenderSettings {
+        &self.original_settings
+    }
+
+    /// The lender's settings' line as last read.
+    pub fn settings_line(&self) -> Arc<SettingsLine> {
+        self.settings
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The company block the borrower app reads now: the file's, its editable texts
+    /// ([`EDITABLE_TEXTS`]) those of the settings in force (one text where only English
+    /// is given and the key is not one of [`TRANSLATED_TEXTS`], else one per language).
+    pub fn company(&self) -> serde_json::Map<String, Json> {
+        let settings = self.settings_at(self.clock.now());
+        let mut company = self.config.company.clone();
+        for key in EDITABLE_TEXTS {
+            company.remove(*key);
+        }
+        for (key, texts) in settings.texts {
+            let english_only = texts.len() == 1 && texts.contains_key("en");
+            let value = match texts.get("en") {
+                Some(english) if english_only && !TRANSLATED_TEXTS.contains(&key.as_str()) => {
+                    Json::String(english.clone())
+                }
+                _ => Json::Object(
+                    texts
+                        .into_iter()
+                        .map(|(language, text)| (language, Json::String(text)))
+                        .collect(),
+                ),
+            };
+            company.insert(key, value);
+        }
+        company
+    }
+
+    /// Reads every configured product's line and the lender's settings' line from the
+    /// store.
     ///
     /// Errors: the store's, as the bus answers them.
     pub async fn refresh(
         &self,
-        bus: &CommandBus<ProductLine>,
-    ) -> Result<(), AggregateError<aggregates::catalogue::ProductError>> {
+        products: &CommandBus<ProductLine>,
+        settings: &CommandBus<SettingsLine>,
+    ) -> Result<(), AggregateError<aggregates::catalogue::ChangeError>> {
         for app_id in self.config.products.iter().map(|p| p.product.id) {
-            let line = bus.load(&product_line_id(app_id)).await?;
+            let line = products.load(&product_line_id(app_id)).await?;
             self.keep_line(app_id, line);
         }
+        let line = settings.load(SETTINGS_LINE_ID).await?;
+        *self
+            .settings
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Arc::new(line);
         Ok(())
     }
 
@@ -132,14 +220,15 @@ impl Configured {
     /// the next turn, the versions already read staying in force.
     pub async fn keep_fresh(
         self: Arc<Self>,
-        bus: Arc<CommandBus<ProductLine>>,
+        products: Arc<CommandBus<ProductLine>>,
+        settings: Arc<CommandBus<SettingsLine>>,
         every: Duration,
         mut shutdown: tokio::sync::watch::Receiver<bool>,
     ) {
         while !*shutdown.borrow() && shutdown.has_changed().is_ok() {
             tokio::select! {
                 () = tokio::time::sleep(every) => {
-                    if let Err(error) = self.refresh(&bus).await {
+                    if let Err(error) = self.refresh(&products, &settings).await {
                         tracing::warn!(%error, "reading the product lines failed");
                     }
                 },
@@ -194,10 +283,12 @@ impl ReferenceData for Configured {
         self.places.contains(place)
     }
 
+    /// As the settings in force now say (issue 55).
     fn accepts_invite_code(&self, code: Option<&str>) -> bool {
+        let settings = self.settings_at(self.clock.now());
         match code {
-            Some(code) => self.invite_codes.contains(code),
-            None => !self.config.invite_code_required,
+            Some(code) => settings.invite_codes.iter().any(|known| known == code),
+            None => !settings.invite_code_required,
         }
     }
 

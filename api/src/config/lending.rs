@@ -114,6 +114,47 @@ pub const TRANSLATED_TEXTS: &[&str] = &[
     "invite-code-help",
 ];
 
+/// The company texts changed in the console (issue 55, `catalogue::LenderSettings`):
+/// those of [`TRANSLATED_TEXTS`] but the privacy notice (whose version is what consent
+/// records, so it changes with the file and its `privacy_notice_version`), and the
+/// customer-service contacts, which are one text in every language.
+pub const EDITABLE_TEXTS: &[&str] = &[
+    "about-us",
+    "faq",
+    "customer-service-hours",
+    "invite-code-help",
+    "customer-service-link",
+    "customer-service-phone",
+    "customer-service-email",
+    "customer-service-facebook",
+    "website",
+    "whatsapp",
+    "line",
+];
+
+/// A company block as the borrower app reads it: the texts of [`TRANSLATED_TEXTS`] in
+/// English, their other languages apart. Errors: a known key of another type.
+pub fn company_settings(
+    company: &serde_json::Map<String, Json>,
+) -> Result<(CompanySettings, Translations), ConfigError> {
+    let mut company = company.clone();
+    let mut translations = BTreeMap::new();
+    for key in TRANSLATED_TEXTS {
+        if let Some(Json::Object(texts)) = company.get(*key).cloned() {
+            let english = texts.get("en").cloned().unwrap_or(Json::Null);
+            company.insert((*key).into(), english);
+            let texts = texts
+                .into_iter()
+                .filter_map(|(language, text)| Some((language, text.as_str()?.to_string())))
+                .collect();
+            translations.insert((*key).to_string(), texts);
+        }
+    }
+    let settings = serde_json::from_value(Json::Object(company))
+        .map_err(|error| ConfigError::Text(format!("company: {error}")))?;
+    Ok((settings, translations))
+}
+
 /// The company block of the lending file (`company`) as the borrower app reads it
 /// (`/loan/getAllCompanyConfigs`): the keys the app knows, each optional, and any other
 /// key the lender adds, as configured. The texts of [`TRANSLATED_TEXTS`] are English
@@ -189,7 +230,7 @@ pub struct Theme {
 }
 
 /// The borrower app's languages (web/src/lib/i18n.ts `LANGUAGES`).
-pub const APP_LANGUAGES: &[&str] = &["en", "zh", "fil"];
+pub const APP_LANGUAGES: &[&str] = &aggregates::catalogue::LANGUAGES;
 
 /// The lending configuration file.
 #[derive(Debug, Clone, Deserialize)]
@@ -231,6 +272,10 @@ pub struct LendingConfig {
     pub invite_code_required: bool,
     /// Known agent codes (attribution only, P13).
     pub invite_codes: Vec<String>,
+    /// The lender's accounts where borrowers may pay by transfer (default none;
+    /// changed in the console afterwards, issue 55).
+    #[serde(default)]
+    pub receiving_accounts: Vec<aggregates::catalogue::ReceivingAccount>,
     /// The version of the privacy notice (the company text `privacy-notice`) that
     /// registration shows and records as accepted (PRODUCT.md 12.6). Change it with
     /// the text: a registration screen opened before the change is then refused.
@@ -473,22 +518,7 @@ impl LendingConfig {
     /// (key → language → text). Errors: [`ConfigError::Text`] naming a known key whose
     /// value is of another type.
     pub fn company_settings(&self) -> Result<(CompanySettings, Translations), ConfigError> {
-        let mut company = self.company.clone();
-        let mut translations = BTreeMap::new();
-        for key in TRANSLATED_TEXTS {
-            if let Some(Json::Object(texts)) = company.get(*key).cloned() {
-                let english = texts.get("en").cloned().unwrap_or(Json::Null);
-                company.insert((*key).into(), english);
-                let texts = texts
-                    .into_iter()
-                    .filter_map(|(language, text)| Some((language, text.as_str()?.to_string())))
-                    .collect();
-                translations.insert((*key).to_string(), texts);
-            }
-        }
-        let settings = serde_json::from_value(Json::Object(company))
-            .map_err(|error| ConfigError::Text(format!("company: {error}")))?;
-        Ok((settings, translations))
+        company_settings(&self.company)
     }
 
     /// The company texts a borrower reads ([`TRANSLATED_TEXTS`]) are one text, or one

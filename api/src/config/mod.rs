@@ -12,13 +12,14 @@ mod catalogue;
 mod env;
 mod lending;
 
-pub use catalogue::{product_line_id, Configured, PRODUCT_REFRESH};
+pub use catalogue::{product_line_id, Configured, PRODUCT_REFRESH, SETTINGS_LINE_ID};
 pub use env::{
     database_url, log_filter, otlp_endpoint, s3_from_env, storage_url, AppEnv, Env, Providers,
     SemaphoreSettings, XenditSettings, MIN_PRODUCTION_SECRET_LEN, OUTBOX, SANDBOX, SEMAPHORE,
     XENDIT,
 };
 pub use lending::{
-    CompanySettings, ConfigError, Currency, LendingConfig, ProductConfig, Province, Region,
-    Translations, APP_LANGUAGES, DEMO_CONFIG, SHIPPED_LOCATIONS, TRANSLATED_TEXTS,
+    company_settings, CompanySettings, ConfigError, Currency, LendingConfig, ProductConfig,
+    Province, Region, Translations, APP_LANGUAGES, DEMO_CONFIG, EDITABLE_TEXTS, SHIPPED_LOCATIONS,
+    TRANSLATED_TEXTS,
 };

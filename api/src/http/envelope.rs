@@ -142,8 +142,8 @@ impl From<OrderError> for ApiError {
     }
 }
 
-impl From<aggregates::catalogue::ProductError> for ApiError {
-    fn from(error: aggregates::catalogue::ProductError) -> Self {
+impl From<aggregates::catalogue::ChangeError> for ApiError {
+    fn from(error: aggregates::catalogue::ChangeError) -> Self {
         Self::new(error.code(), error.to_string())
     }
 }

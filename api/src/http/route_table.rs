@@ -124,7 +124,7 @@ use Permission::*;
 
 /// Every console call and what it needs. A path under `/admin/api/` that is not here is
 /// refused to everyone (50005): a new call is closed until it is given a line.
-pub const CONSOLE_CALLS: [(&str, Access); 52] = [
+pub const CONSOLE_CALLS: [(&str, Access); 56] = [
     ("/admin/api/login", Public),
     ("/admin/api/staff/setupInfo", Public),
     ("/admin/api/staff/completeSetup", Public),
@@ -177,6 +177,10 @@ pub const CONSOLE_CALLS: [(&str, Access); 52] = [
     ("/admin/api/products/propose", Needs(Settings)),
     ("/admin/api/products/approve", Needs(Settings)),
     ("/admin/api/products/reject", Needs(Settings)),
+    ("/admin/api/settings/list", Needs(Settings)),
+    ("/admin/api/settings/propose", Needs(Settings)),
+    ("/admin/api/settings/approve", Needs(Settings)),
+    ("/admin/api/settings/reject", Needs(Settings)),
 ];
 
 /// What the console call `path` needs; `None` for a path with no line (refused).

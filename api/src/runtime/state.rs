@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use aggregates::catalogue::ProductLine;
+use aggregates::catalogue::{ProductLine, SettingsLine};
 use aggregates::order::Order;
 use aggregates::services::{OrderServices, UserServices};
 use aggregates::user::User;
@@ -71,6 +71,9 @@ pub struct Shared {
     pub wallets: Arc<CommandBus<Wallet>>,
     /// Product changes (maker-checker; issue 55).
     pub products: Arc<CommandBus<ProductLine>>,
+    /// Changes to the lender's settings: invite codes, company texts, receiving
+    /// accounts (maker-checker; issue 55).
+    pub settings: Arc<CommandBus<SettingsLine>>,
     /// The catalogue the aggregates price with: the product versions in force
     /// (`crate::config::Configured`), read again after each product command.
     pub catalogue: Arc<Configured>,

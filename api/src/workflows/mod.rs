@@ -167,6 +167,7 @@ fn spawn_timed(state: &AppState, shutdown: watch::Receiver<bool>) {
     }
     tokio::spawn(state.catalogue.clone().keep_fresh(
         state.products.clone(),
+        state.settings.clone(),
         crate::config::PRODUCT_REFRESH,
         shutdown.clone(),
     ));

@@ -67,7 +67,7 @@ const BORROWER_CALLS: [&str; 26] = [
 ];
 
 /// Every auditor call but login.
-const AUDITOR_CALLS: [&str; 42] = [
+const AUDITOR_CALLS: [&str; 46] = [
     "/admin/api/logout",
     "/admin/api/orders/queue",
     "/admin/api/orders/detail",
@@ -110,6 +110,10 @@ const AUDITOR_CALLS: [&str; 42] = [
     "/admin/api/products/propose",
     "/admin/api/products/approve",
     "/admin/api/products/reject",
+    "/admin/api/settings/list",
+    "/admin/api/settings/propose",
+    "/admin/api/settings/approve",
+    "/admin/api/settings/reject",
 ];
 
 /// Calls with a JSON body that need no session.
@@ -127,7 +131,7 @@ const OPEN_JSON_CALLS: [&str; 10] = [
 ];
 
 /// Calls with a session that read no body.
-const BODILESS_CALLS: [&str; 11] = [
+const BODILESS_CALLS: [&str; 12] = [
     "/jackey/user/logout",
     "/jackey/user/info",
     "/jackey/user/identity",
@@ -139,6 +143,7 @@ const BODILESS_CALLS: [&str; 11] = [
     "/admin/api/me",
     "/admin/api/staff/list",
     "/admin/api/products/list",
+    "/admin/api/settings/list",
 ];
 
 /// The envelope's code for `path` with `token`: a GET for `/files`, else a POST of `{}`.
@@ -224,7 +229,7 @@ async fn sessions_and_bodies(app: TestApp) {
         .chain(with_body(&BORROWER_CALLS, &borrower))
         .chain(with_body(&AUDITOR_CALLS, &auditor))
         .collect();
-    assert_eq!(bodies.len(), 10 + 20 + 37);
+    assert_eq!(bodies.len(), 10 + 20 + 40);
     for (path, token) in bodies {
         let answer = app
             .post_raw(path, token.as_deref(), "{not json".into())

@@ -134,6 +134,10 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/admin/api/products/propose"),
     ("post", "/admin/api/products/approve"),
     ("post", "/admin/api/products/reject"),
+    ("post", "/admin/api/settings/list"),
+    ("post", "/admin/api/settings/propose"),
+    ("post", "/admin/api/settings/approve"),
+    ("post", "/admin/api/settings/reject"),
     // PDF documents (routes::documents).
     ("post", "/jackey/loan/contractPdf"),
     ("post", "/jackey/loan/receiptPdf"),

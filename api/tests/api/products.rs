@@ -153,7 +153,7 @@ async fn rate_change(clock: Arc<FixedClock>, app: TestApp) {
     let restarted = api::state_at(app.state.database.clone(), env(), clock.clone()).expect("state");
     restarted
         .catalogue
-        .refresh(&restarted.products)
+        .refresh(&restarted.products, &restarted.settings)
         .await
         .unwrap();
     let product = restarted.catalogue.product_at(1, tomorrow).unwrap();

@@ -809,6 +809,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/settings/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve another staff member's proposal of settings
+         * @description It becomes the next version, in force from its moment (or now, when that has passed). A repeat changes nothing. 50006 its maker; 10004 a proposal unknown, rejected, or overtaken by a newer version (propose again).
+         *
+         *     Needs `settings` (roles: admin); 50005 otherwise.
+         */
+        post: operations["auditor_approve_settings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/settings/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The lender's settings with their versions and proposals
+         * @description Invite codes, company texts and receiving accounts as the store has them now: version 0 is the configuration file's, each later one approved in the console.
+         *
+         *     Needs `settings` (roles: admin); 50005 otherwise.
+         */
+        post: operations["auditor_settings_line"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/settings/propose": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Propose a change to the lender's settings
+         * @description It takes effect only once another staff member approves it. 10004 a code, text or account out of bounds (named), a moment past, no reason, an id taken by another proposal.
+         *
+         *     Needs `settings` (roles: admin); 50005 otherwise.
+         */
+        post: operations["auditor_propose_settings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/settings/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a proposal of settings
+         * @description With a reason for its maker. A repeat changes nothing. 10004 no reason, a proposal unknown or approved.
+         *
+         *     Needs `settings` (roles: admin); 50005 otherwise.
+         */
+        post: operations["auditor_reject_settings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/staff/assignRoles": {
         parameters: {
             query?: never;
@@ -2705,6 +2793,11 @@ export interface components {
              */
             privacyNoticeVersion: string;
             /**
+             * @description The lender's accounts where a borrower may pay by transfer (issue 55; none by
+             *     default), each in the lender's name.
+             */
+            receivingAccounts: components["schemas"]["ReceivingAccountView"][];
+            /**
              * @description The texts configured in several languages: key (`about-us`, `faq`,
              *     `customer-service-hours`, `privacy-notice`) → language → text.
              */
@@ -2890,6 +2983,15 @@ export interface components {
              * @description The product.
              */
             productId: number;
+            /**
+             * Format: uuid
+             * @description The proposal.
+             */
+            proposalId: string;
+            /** @description Why (rejections only; 1 to 500 characters, shown to the maker). */
+            reason?: string | null;
+        };
+        DecideSettingsBody: {
             /**
              * Format: uuid
              * @description The proposal.
@@ -3230,6 +3332,11 @@ export interface components {
                  *     (PRODUCT.md 12.6).
                  */
                 privacyNoticeVersion: string;
+                /**
+                 * @description The lender's accounts where a borrower may pay by transfer (issue 55; none by
+                 *     default), each in the lender's name.
+                 */
+                receivingAccounts: components["schemas"]["ReceivingAccountView"][];
                 /**
                  * @description The texts configured in several languages: key (`about-us`, `faq`,
                  *     `customer-service-hours`, `privacy-notice`) → language → text.
@@ -4000,6 +4107,24 @@ export interface components {
          * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
          *     `data: null`.
          */
+        Envelope_Option_SettingsLineView: {
+            /**
+             * Format: int32
+             * @description 0 on success, else a code of PRODUCT.md section 9 (10004: bad input).
+             * @example 0
+             */
+            code: number;
+            data: null | components["schemas"]["LineView_SettingsTerms"];
+            /**
+             * @description "ok", or what went wrong in words.
+             * @example ok
+             */
+            msg: string;
+        };
+        /**
+         * @description The envelope. Domain errors answer HTTP 200 too, with their code, the message and
+         *     `data: null`.
+         */
         Envelope_Option_SetupDone: {
             /**
              * Format: int32
@@ -4308,22 +4433,13 @@ export interface components {
              * @example 0
              */
             code: number;
-            data: null | {
-                /**
-                 * Format: int32
-                 * @description The version in force now.
-                 */
-                inForce: number;
+            data: null | (components["schemas"]["LineView_ProductTerms"] & {
                 /**
                  * Format: int64
                  * @description The product id (`appId` in the borrower's calls).
                  */
                 productId: number;
-                /** @description Every proposal, newest first. */
-                proposals: components["schemas"]["ProposalView"][];
-                /** @description Every version, oldest first, version 0 the configuration file's. */
-                versions: components["schemas"]["ProductVersionView"][];
-            }[];
+            })[];
             /**
              * @description "ok", or what went wrong in words.
              * @example ok
@@ -5054,6 +5170,30 @@ export interface components {
             /** @description Company registration number. */
             registration_no: string;
         };
+        /** @description A line's versions and proposals. */
+        LineView_ProductTerms: {
+            /**
+             * Format: int32
+             * @description The version in force now.
+             */
+            inForce: number;
+            /** @description Every proposal, newest first. */
+            proposals: components["schemas"]["ProposalView_ProductTerms"][];
+            /** @description Every version, oldest first, version 0 the configuration file's. */
+            versions: components["schemas"]["VersionView_ProductTerms"][];
+        };
+        /** @description A line's versions and proposals. */
+        LineView_SettingsTerms: {
+            /**
+             * Format: int32
+             * @description The version in force now.
+             */
+            inForce: number;
+            /** @description Every proposal, newest first. */
+            proposals: components["schemas"]["ProposalView_SettingsTerms"][];
+            /** @description Every version, oldest first, version 0 the configuration file's. */
+            versions: components["schemas"]["VersionView_SettingsTerms"][];
+        };
         /** @description The latest order's progress (`/loan/getLoanProgress`). */
         LoanProgress: {
             /** @description The amount applied for: money. */
@@ -5492,21 +5632,12 @@ export interface components {
             version: string;
         };
         /** @description A product with every version and proposal. */
-        ProductLineView: {
-            /**
-             * Format: int32
-             * @description The version in force now.
-             */
-            inForce: number;
+        ProductLineView: components["schemas"]["LineView_ProductTerms"] & {
             /**
              * Format: int64
              * @description The product id (`appId` in the borrower's calls).
              */
             productId: number;
-            /** @description Every proposal, newest first. */
-            proposals: components["schemas"]["ProposalView"][];
-            /** @description Every version, oldest first, version 0 the configuration file's. */
-            versions: components["schemas"]["ProductVersionView"][];
         };
         /**
          * @description A product's terms as the console shows and proposes them: money as decimal
@@ -5582,21 +5713,6 @@ export interface components {
              */
             repayMin: string;
         };
-        /** @description One version of a product. */
-        ProductVersionView: {
-            /**
-             * @description In force from this moment (RFC 3339 UTC); null for version 0, in force until
-             *     the first approved version's moment.
-             */
-            effectiveAt?: string | null;
-            /** @description Its terms. */
-            terms: components["schemas"]["ProductTerms"];
-            /**
-             * Format: int32
-             * @description 0 for the configuration file's, then 1, 2, … as approved.
-             */
-            version: number;
-        };
         /** @description One product of `/loan/appList`. */
         ProductView: {
             /** @description The highest daily rate the product offers, in percent, a decimal string (`"0.2"`). */
@@ -5637,8 +5753,26 @@ export interface components {
             /** @description The order; omitted or empty: the borrower's latest. */
             loanOrderId?: string | null;
         };
+        /**
+         * @description A new proposal's id and moment from the body: the client's id, so a repeat is
+         *     recorded once (the server gives one when absent); no moment: as soon as approved.
+         */
+        ProposalHead: {
+            /**
+             * Format: date-time
+             * @description When it would take effect (RFC 3339), now or later; absent: as soon as approved.
+             */
+            effectiveAt?: string | null;
+            /**
+             * Format: uuid
+             * @description A new UUID naming the proposal; the server gives one when absent.
+             */
+            proposalId?: string | null;
+            /** @description Why, 1 to 500 characters (shown to the checker). */
+            reason: string;
+        };
         /** @description A proposal and what became of it. */
-        ProposalView: {
+        ProposalView_ProductTerms: {
             /**
              * Format: int32
              * @description The versions approved when it was proposed (approvable only while no newer
@@ -5658,33 +5792,142 @@ export interface components {
             rejection?: string | null;
             /** @description `pending`, `approved` or `rejected`. */
             status: string;
-            /** @description The terms proposed. */
-            terms: components["schemas"]["ProductTerms"];
+            /**
+             * @description A product's terms as the console shows and proposes them: money as decimal
+             *     strings, rates in percent.
+             */
+            terms: {
+                /**
+                 * @description Largest amount.
+                 * @example 30000.00
+                 */
+                amountMax: string;
+                /**
+                 * @description Smallest amount.
+                 * @example 800.00
+                 */
+                amountMin: string;
+                /**
+                 * @description Amounts are multiples of this (at most 1,000 amounts).
+                 * @example 100.00
+                 */
+                amountStep: string;
+                /**
+                 * Format: int32
+                 * @description Days after the payout in which returning the principal closes the loan free.
+                 */
+                coolingOffDays: number;
+                /** @description Whether borrowers may apply for it. */
+                enabled: boolean;
+                /** @description The extensions offered, in days (none: no extension). */
+                extensionDays: number[];
+                /**
+                 * Format: int32
+                 * @description How many extensions one loan may have.
+                 */
+                maxExtensions: number;
+                /**
+                 * @description The repayments due in any 30 days are at most this percent of the declared
+                 *     monthly income; null: no such rule.
+                 */
+                maxIncomeSharePct?: string | null;
+                /**
+                 * @description Interest and fees never exceed this percent of the principal.
+                 * @example 100
+                 */
+                maxTotalCostPct: string;
+                /** @description The name borrowers see (English), 1 to 80 characters. */
+                name: string;
+                /**
+                 * Format: int32
+                 * @description Days an approved offer stays withdrawable.
+                 */
+                offerValidDays: number;
+                /**
+                 * @description Overdue fee per overdue installment per day, in percent of it.
+                 * @example 0
+                 */
+                overdueDailyRatePct: string;
+                /**
+                 * @description Processing fee in percent of the principal, deducted from the payout.
+                 * @example 0
+                 */
+                processingFeePct: string;
+                /** @description The periods offered, 1 to 12, each once. */
+                rateConfigs: components["schemas"]["PeriodTerms"][];
+                /**
+                 * @description Largest single repayment.
+                 * @example 200.00
+                 */
+                repayMax: string;
+                /**
+                 * @description Smallest repayment but the last.
+                 * @example 1.00
+                 */
+                repayMin: string;
+            };
             /**
              * Format: int32
              * @description The version it became, once approved.
              */
             version?: number | null;
         };
-        ProposeBody: {
+        /** @description A proposal and what became of it. */
+        ProposalView_SettingsTerms: {
             /**
-             * Format: date-time
-             * @description When it would take effect (RFC 3339), now or later; absent: as soon as approved.
+             * Format: int32
+             * @description The versions approved when it was proposed (approvable only while no newer
+             *     version came in between).
              */
-            effectiveAt?: string | null;
+            baseVersion: number;
+            checker?: null | components["schemas"]["StaffName"];
+            /** @description The moment proposed (or, once approved, the moment it took effect). */
+            effectiveAt: string;
+            /** @description Who proposed it. */
+            maker: components["schemas"]["StaffName"];
+            /** @description Its id (`proposalId` of approve and reject). */
+            proposalId: string;
+            /** @description Why. */
+            reason: string;
+            /** @description Why it was rejected. */
+            rejection?: string | null;
+            /** @description `pending`, `approved` or `rejected`. */
+            status: string;
+            /** @description The lender's settings as the console shows and proposes them. */
+            terms: {
+                /** @description Whether registration needs an invite code. */
+                inviteCodeRequired: boolean;
+                /**
+                 * @description The agents' invite codes: 1 to 200 (none only when not required), each 1 to 32
+                 *     letters, digits, `-` or `_`.
+                 */
+                inviteCodes: string[];
+                /** @description The lender's accounts where borrowers may pay by transfer, at most 10. */
+                receivingAccounts: components["schemas"]["ReceivingAccountView"][];
+                /**
+                 * @description Company texts by key, each by language (`en` required; `zh`, `fil` optional).
+                 *     The keys: `about-us`, `faq`, `customer-service-hours`, `invite-code-help` (per
+                 *     language), and `customer-service-link`, `-phone`, `-email`, `-facebook`,
+                 *     `website`, `whatsapp`, `line` (English only: one text for every language).
+                 */
+                texts: {
+                    [key: string]: {
+                        [key: string]: string;
+                    };
+                };
+            };
+            /**
+             * Format: int32
+             * @description The version it became, once approved.
+             */
+            version?: number | null;
+        };
+        ProposeBody: components["schemas"]["ProposalHead"] & {
             /**
              * Format: int64
              * @description The product (`productId` of the list).
              */
             productId: number;
-            /**
-             * Format: uuid
-             * @description A new UUID naming the proposal, so a repeat is recorded once; the server gives
-             *     one when absent.
-             */
-            proposalId?: string | null;
-            /** @description Why, 1 to 500 characters (shown to the checker). */
-            reason: string;
             /** @description The product as it would be. */
             terms: components["schemas"]["ProductTerms"];
         };
@@ -5712,6 +5955,10 @@ export interface components {
             orderId: string;
             /** @description Why (required, at most 500 characters). */
             reason: string;
+        };
+        ProposeSettingsBody: components["schemas"]["ProposalHead"] & {
+            /** @description The settings as they would be (the whole of them). */
+            terms: components["schemas"]["SettingsTerms"];
         };
         /** @description What a proposal answers. */
         Proposed: {
@@ -5908,6 +6155,15 @@ export interface components {
             refunded: string;
             /** @description A refund's state (`null` for a payment). */
             status?: string | null;
+        };
+        /** @description An account of the lender's a borrower may pay into. */
+        ReceivingAccountView: {
+            /** @description The account's holder. */
+            accountName: string;
+            /** @description The account number. */
+            accountNo: string;
+            /** @description The bank or e-wallet. */
+            bankName: string;
         };
         RechargeBody: {
             /**
@@ -6122,6 +6378,31 @@ export interface components {
             expiresAt: string;
             /** @description The first 16 hex digits of the token's SHA-256: names it for `revoke`. */
             id: string;
+        };
+        /** @description The lender's settings with every version and proposal. */
+        SettingsLineView: components["schemas"]["LineView_SettingsTerms"];
+        /** @description The lender's settings as the console shows and proposes them. */
+        SettingsTerms: {
+            /** @description Whether registration needs an invite code. */
+            inviteCodeRequired: boolean;
+            /**
+             * @description The agents' invite codes: 1 to 200 (none only when not required), each 1 to 32
+             *     letters, digits, `-` or `_`.
+             */
+            inviteCodes: string[];
+            /** @description The lender's accounts where borrowers may pay by transfer, at most 10. */
+            receivingAccounts: components["schemas"]["ReceivingAccountView"][];
+            /**
+             * @description Company texts by key, each by language (`en` required; `zh`, `fil` optional).
+             *     The keys: `about-us`, `faq`, `customer-service-hours`, `invite-code-help` (per
+             *     language), and `customer-service-link`, `-phone`, `-email`, `-facebook`,
+             *     `website`, `whatsapp`, `line` (English only: one text for every language).
+             */
+            texts: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            };
         };
         SettleForm: {
             /** @description `paid` or `failed`. */
@@ -6539,6 +6820,129 @@ export interface components {
         UserReasonBody: {
             reason?: string;
             userId: string;
+        };
+        /** @description One version. */
+        VersionView_ProductTerms: {
+            /**
+             * @description In force from this moment (RFC 3339 UTC); null for version 0, in force until
+             *     the first approved version's moment.
+             */
+            effectiveAt?: string | null;
+            /**
+             * @description A product's terms as the console shows and proposes them: money as decimal
+             *     strings, rates in percent.
+             */
+            terms: {
+                /**
+                 * @description Largest amount.
+                 * @example 30000.00
+                 */
+                amountMax: string;
+                /**
+                 * @description Smallest amount.
+                 * @example 800.00
+                 */
+                amountMin: string;
+                /**
+                 * @description Amounts are multiples of this (at most 1,000 amounts).
+                 * @example 100.00
+                 */
+                amountStep: string;
+                /**
+                 * Format: int32
+                 * @description Days after the payout in which returning the principal closes the loan free.
+                 */
+                coolingOffDays: number;
+                /** @description Whether borrowers may apply for it. */
+                enabled: boolean;
+                /** @description The extensions offered, in days (none: no extension). */
+                extensionDays: number[];
+                /**
+                 * Format: int32
+                 * @description How many extensions one loan may have.
+                 */
+                maxExtensions: number;
+                /**
+                 * @description The repayments due in any 30 days are at most this percent of the declared
+                 *     monthly income; null: no such rule.
+                 */
+                maxIncomeSharePct?: string | null;
+                /**
+                 * @description Interest and fees never exceed this percent of the principal.
+                 * @example 100
+                 */
+                maxTotalCostPct: string;
+                /** @description The name borrowers see (English), 1 to 80 characters. */
+                name: string;
+                /**
+                 * Format: int32
+                 * @description Days an approved offer stays withdrawable.
+                 */
+                offerValidDays: number;
+                /**
+                 * @description Overdue fee per overdue installment per day, in percent of it.
+                 * @example 0
+                 */
+                overdueDailyRatePct: string;
+                /**
+                 * @description Processing fee in percent of the principal, deducted from the payout.
+                 * @example 0
+                 */
+                processingFeePct: string;
+                /** @description The periods offered, 1 to 12, each once. */
+                rateConfigs: components["schemas"]["PeriodTerms"][];
+                /**
+                 * @description Largest single repayment.
+                 * @example 200.00
+                 */
+                repayMax: string;
+                /**
+                 * @description Smallest repayment but the last.
+                 * @example 1.00
+                 */
+                repayMin: string;
+            };
+            /**
+             * Format: int32
+             * @description 0 for the configuration file's, then 1, 2, … as approved.
+             */
+            version: number;
+        };
+        /** @description One version. */
+        VersionView_SettingsTerms: {
+            /**
+             * @description In force from this moment (RFC 3339 UTC); null for version 0, in force until
+             *     the first approved version's moment.
+             */
+            effectiveAt?: string | null;
+            /** @description The lender's settings as the console shows and proposes them. */
+            terms: {
+                /** @description Whether registration needs an invite code. */
+                inviteCodeRequired: boolean;
+                /**
+                 * @description The agents' invite codes: 1 to 200 (none only when not required), each 1 to 32
+                 *     letters, digits, `-` or `_`.
+                 */
+                inviteCodes: string[];
+                /** @description The lender's accounts where borrowers may pay by transfer, at most 10. */
+                receivingAccounts: components["schemas"]["ReceivingAccountView"][];
+                /**
+                 * @description Company texts by key, each by language (`en` required; `zh`, `fil` optional).
+                 *     The keys: `about-us`, `faq`, `customer-service-hours`, `invite-code-help` (per
+                 *     language), and `customer-service-link`, `-phone`, `-email`, `-facebook`,
+                 *     `website`, `whatsapp`, `line` (English only: one text for every language).
+                 */
+                texts: {
+                    [key: string]: {
+                        [key: string]: string;
+                    };
+                };
+            };
+            /**
+             * Format: int32
+             * @description 0 for the configuration file's, then 1, 2, … as approved.
+             */
+            version: number;
         };
         WaiverBody: {
             /**
@@ -7486,6 +7890,98 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Option_ManualRepaymentData"];
+                };
+            };
+        };
+    };
+    auditor_approve_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecideSettingsBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, data null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
+                };
+            };
+        };
+    };
+    auditor_settings_line: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope with the settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_SettingsLineView"];
+                };
+            };
+        };
+    };
+    auditor_propose_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProposeSettingsBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope with the proposal's id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_Proposed"];
+                };
+            };
+        };
+    };
+    auditor_reject_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecideSettingsBody"];
+            };
+        };
+        responses: {
+            /** @description Envelope, data null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Null"];
                 };
             };
         };

@@ -107,6 +107,7 @@ export function companyConfigFixture(overrides: Partial<CompanyConfig> = {}): Co
     privacyNoticeVersion: '2026-11',
     demo: false,
     inviteCodeRequired: true,
+    receivingAccounts: [],
     ...overrides,
   };
 }

@@ -16,7 +16,8 @@
 //! contacts, assignment, promises; issue 53), `payment_plans` (proposal and
 //! approval of a hardship plan), `ledger` (journal, trial balance), `staff` (staff
 //! accounts, roles, setup links; issue 55), `audit` (the audit trail), `products`
-//! (products as data, maker-checker; issue 55); the helpers
+//! (products as data, maker-checker; issue 55), `settings` (invite codes, company
+//! texts, receiving accounts as data), `changes` (what those two share); the helpers
 //! they share are here.
 //!
 //! What each call needs of the staff member's roles is one table,
@@ -55,6 +56,7 @@ use projections::views::console::{
 use projections::views::{AccountLock, OrderDoc, UserDoc};
 
 mod audit;
+mod changes;
 mod collections;
 mod history;
 mod ledger;
@@ -63,6 +65,7 @@ mod products;
 mod repayments;
 mod review;
 mod session;
+mod settings;
 mod staff;
 mod users;
 
@@ -144,6 +147,7 @@ pub fn router() -> Router<AppState> {
         .merge(staff::router())
         .merge(audit::router())
         .merge(products::router())
+        .merge(settings::router())
 }
 
 /// The OpenAPI description of this module's calls (see [`crate::http::openapi`]).
@@ -193,7 +197,11 @@ pub fn router() -> Router<AppState> {
     products::product_lines,
     products::propose_change,
     products::approve_change,
-    products::reject_change
+    products::reject_change,
+    settings::settings_line,
+    settings::propose_settings,
+    settings::approve_settings,
+    settings::reject_settings
 ))]
 pub struct Doc;
 

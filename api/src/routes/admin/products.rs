@@ -3,15 +3,13 @@
 //! reject another's. Every rule (the caps, 50007; the maker is not the checker, 50006;
 //! a moment not past; an offer a borrower can be made) is the `ProductLine`'s
 //! (`aggregates::catalogue`); this file turns the wire's terms into a `Product` and
-//! back. After each command this process reads the line again, so the borrower app
-//! answers the version in force at once (`crate::config::Configured`).
+//! back, and `changes` runs the commands.
 
+use super::changes::{self, LineView};
 #[allow(clippy::wildcard_imports)]
 use super::*;
-use aggregates::catalogue::{ProductCommand, ProductLine, Proposal};
+use aggregates::catalogue::Setting;
 use aggregates::pricing::{Pricing, Product, RateConfig};
-use chrono::{DateTime, Utc};
-use std::collections::HashMap;
 
 use crate::config::product_line_id;
 
@@ -198,125 +196,15 @@ fn daily_rate(field: &str, text: &str) -> Result<u32, ApiError> {
     u32::try_from(thousandths).map_err(|_| field_error(field, "a percent per day, at most 100"))
 }
 
-/// A staff member named on a proposal.
-#[derive(Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct StaffName {
-    /// The account's id.
-    staff_id: String,
-    /// Its username (empty when the account is unknown).
-    username: String,
-}
-
-/// One version of a product.
-#[derive(Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct ProductVersionView {
-    /// 0 for the configuration file's, then 1, 2, … as approved.
-    version: u32,
-    /// In force from this moment (RFC 3339 UTC); null for version 0, in force until
-    /// the first approved version's moment.
-    effective_at: Option<String>,
-    /// Its terms.
-    terms: ProductTerms,
-}
-
-/// A proposal and what became of it.
-#[derive(Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct ProposalView {
-    /// Its id (`proposalId` of approve and reject).
-    proposal_id: String,
-    /// `pending`, `approved` or `rejected`.
-    status: String,
-    /// The terms proposed.
-    terms: ProductTerms,
-    /// The moment proposed (or, once approved, the moment it took effect).
-    effective_at: String,
-    /// The versions approved when it was proposed (approvable only while no newer
-    /// version came in between).
-    base_version: u32,
-    /// Who proposed it.
-    maker: StaffName,
-    /// Why.
-    reason: String,
-    /// The version it became, once approved.
-    version: Option<u32>,
-    /// Who approved or rejected it.
-    checker: Option<StaffName>,
-    /// Why it was rejected.
-    rejection: Option<String>,
-}
-
 /// A product with every version and proposal.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct ProductLineView {
     /// The product id (`appId` in the borrower's calls).
     product_id: i64,
-    /// The version in force now.
-    in_force: u32,
-    /// Every version, oldest first, version 0 the configuration file's.
-    versions: Vec<ProductVersionView>,
-    /// Every proposal, newest first.
-    proposals: Vec<ProposalView>,
-}
-
-fn line_view(
-    product_id: i64,
-    configured: &Product,
-    line: &ProductLine,
-    now: DateTime<Utc>,
-    names: &HashMap<String, String>,
-) -> ProductLineView {
-    let name = |id: Uuid| StaffName {
-        staff_id: id.to_string(),
-        username: names.get(&id.to_string()).cloned().unwrap_or_default(),
-    };
-    let mut versions = vec![ProductVersionView {
-        version: 0,
-        effective_at: None,
-        terms: ProductTerms::of(configured),
-    }];
-    versions.extend(line.versions.iter().map(|version| ProductVersionView {
-        version: version.version,
-        effective_at: Some(time_text(version.effective_at)),
-        terms: ProductTerms::of(&version.product),
-    }));
-    let effective_at = |proposal: &Proposal| {
-        let approved = proposal
-            .approved_as
-            .and_then(|number| line.versions.iter().find(|v| v.version == number));
-        time_text(approved.map_or(proposal.effective_at, |version| version.effective_at))
-    };
-    let proposals = line
-        .proposals
-        .iter()
-        .rev()
-        .map(|proposal| ProposalView {
-            proposal_id: proposal.proposal_id.to_string(),
-            status: match (proposal.approved_as, proposal.rejected) {
-                (Some(_), _) => "approved",
-                (None, true) => "rejected",
-                (None, false) => "pending",
-            }
-            .to_string(),
-            terms: ProductTerms::of(&proposal.product),
-            effective_at: effective_at(proposal),
-            base_version: proposal.base_version,
-            maker: name(proposal.maker),
-            reason: proposal.reason.clone(),
-            version: proposal.approved_as,
-            checker: proposal.checker.map(name),
-            rejection: proposal.rejection.clone(),
-        })
-        .collect();
-    ProductLineView {
-        product_id,
-        in_force: line.version_at(now).map_or(0, |version| version.version),
-        versions,
-        proposals,
-    }
+    /// Its versions and proposals.
+    #[serde(flatten)]
+    line: LineView<ProductTerms>,
 }
 
 #[utoipa::path(
@@ -333,12 +221,11 @@ pub(super) async fn product_lines(
     State(state): State<AppState>,
     _: Auditor,
 ) -> Result<Response, ApiError> {
-    state.catalogue.refresh(&state.products).await?;
-    let names: HashMap<String, String> = crate::db::auditors::accounts(&state.database)
-        .await?
-        .into_iter()
-        .map(|account| (account.auditor_id, account.username))
-        .collect();
+    state
+        .catalogue
+        .refresh(&state.products, &state.settings)
+        .await?;
+    let names = changes::staff_names(&state).await?;
     let now = state.now();
     let lines = state
         .config
@@ -346,11 +233,12 @@ pub(super) async fn product_lines(
         .iter()
         .map(|configured| {
             let id = configured.product.id;
-            let original = Product {
-                version: 0,
-                ..configured.product.clone()
-            };
-            line_view(id, &original, &state.catalogue.line(id), now, &names)
+            let original = configured.product.as_version(0);
+            let line = state.catalogue.line(id);
+            ProductLineView {
+                product_id: id,
+                line: changes::line_view(&original, &line, now, &names, ProductTerms::of),
+            }
         })
         .collect::<Vec<_>>();
     Ok(ok(lines))
@@ -361,51 +249,22 @@ pub(super) async fn product_lines(
 pub(super) struct ProposeBody {
     /// The product (`productId` of the list).
     product_id: i64,
-    /// A new UUID naming the proposal, so a repeat is recorded once; the server gives
-    /// one when absent.
-    proposal_id: Option<Uuid>,
     /// The product as it would be.
     terms: ProductTerms,
-    /// When it would take effect (RFC 3339), now or later; absent: as soon as approved.
-    effective_at: Option<DateTime<Utc>>,
-    /// Why, 1 to 500 characters (shown to the checker).
-    reason: String,
+    /// The proposal's id, moment and reason.
+    #[serde(flatten)]
+    head: changes::ProposalHead,
 }
 
-/// What a proposal answers.
-#[derive(Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct Proposed {
-    /// The proposal's id.
-    proposal_id: String,
-}
-
-fn configured_product(state: &AppState, product_id: i64) -> Result<(), ApiError> {
+/// The line of a configured product. 40007 for any other.
+fn line_of(state: &AppState, product_id: i64) -> Result<String, ApiError> {
     state
         .config
         .products
         .iter()
         .any(|configured| configured.product.id == product_id)
-        .then_some(())
+        .then(|| product_line_id(product_id))
         .ok_or_else(|| not_found("product"))
-}
-
-/// Runs a product command as this staff member's and reads the line again for this
-/// process's catalogue.
-async fn product_command(
-    state: &AppState,
-    auditor: &Auditor,
-    product_id: i64,
-    command: impl Fn() -> ProductCommand,
-) -> Result<(), ApiError> {
-    configured_product(state, product_id)?;
-    let id = product_line_id(product_id);
-    let actor = Actor::Auditor(auditor.auditor_id);
-    state
-        .execute(&state.products, &id, command, actor, &request_id())
-        .await?;
-    state.catalogue.refresh(&state.products).await?;
-    Ok(())
 }
 
 #[utoipa::path(
@@ -420,32 +279,16 @@ async fn product_command(
                    product.",
     security(("bearer" = [])),
     request_body = ProposeBody,
-    responses((status = 200, description = "Envelope with the proposal's id", body = Envelope<Option<Proposed>>))
+    responses((status = 200, description = "Envelope with the proposal's id", body = Envelope<Option<changes::Proposed>>))
 )]
 pub(super) async fn propose_change(
     State(state): State<AppState>,
     auditor: Auditor,
     ApiJson(body): ApiJson<ProposeBody>,
 ) -> Result<Response, ApiError> {
-    configured_product(&state, body.product_id)?;
-    let product = Box::new(body.terms.product(body.product_id)?);
-    let proposal_id = body.proposal_id.unwrap_or_else(Uuid::now_v7);
-    // Absent: now as the line reads it when it decides (never "past" by a few ms).
-    let effective_at = body.effective_at;
-    let maker = auditor.auditor_id;
-    product_command(&state, &auditor, body.product_id, || {
-        ProductCommand::ProposeChange {
-            proposal_id,
-            product: product.clone(),
-            effective_at,
-            maker,
-            reason: body.reason.clone(),
-        }
-    })
-    .await?;
-    Ok(ok(Proposed {
-        proposal_id: proposal_id.to_string(),
-    }))
+    let id = line_of(&state, body.product_id)?;
+    let product = body.terms.product(body.product_id)?;
+    changes::propose(&state, &state.products, &auditor, &id, body.head, product).await
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -478,15 +321,16 @@ pub(super) async fn approve_change(
     auditor: Auditor,
     ApiJson(body): ApiJson<DecideBody>,
 ) -> Result<Response, ApiError> {
-    let checker = auditor.auditor_id;
-    product_command(&state, &auditor, body.product_id, || {
-        ProductCommand::ApproveChange {
-            proposal_id: body.proposal_id,
-            checker,
-        }
-    })
-    .await?;
-    Ok(ok(Null))
+    let id = line_of(&state, body.product_id)?;
+    changes::decide(
+        &state,
+        &state.products,
+        &auditor,
+        &id,
+        body.proposal_id,
+        None,
+    )
+    .await
 }
 
 #[utoipa::path(
@@ -505,15 +349,15 @@ pub(super) async fn reject_change(
     auditor: Auditor,
     ApiJson(body): ApiJson<DecideBody>,
 ) -> Result<Response, ApiError> {
-    let checker = auditor.auditor_id;
-    let reason = body.reason.clone().unwrap_or_default();
-    product_command(&state, &auditor, body.product_id, || {
-        ProductCommand::RejectChange {
-            proposal_id: body.proposal_id,
-            checker,
-            reason: reason.clone(),
-        }
-    })
-    .await?;
-    Ok(ok(Null))
+    let id = line_of(&state, body.product_id)?;
+    let reason = Some(body.reason.unwrap_or_default());
+    changes::decide(
+        &state,
+        &state.products,
+        &auditor,
+        &id,
+        body.proposal_id,
+        reason,
+    )
+    .await
 }

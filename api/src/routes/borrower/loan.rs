@@ -179,8 +179,8 @@ async fn period_config(
 )]
 async fn customer_service(State(state): State<AppState>) -> Result<Response, ApiError> {
     Ok(ok(state
-        .config
-        .company
+        .catalogue
+        .company()
         .get("customer-service-link")
         .cloned()
         .unwrap_or(Json::Null)))
@@ -199,8 +199,10 @@ async fn customer_service(State(state): State<AppState>) -> Result<Response, Api
 )]
 async fn company_configs(State(state): State<AppState>) -> Result<Response, ApiError> {
     let config = &state.config;
-    // Checked when the file was loaded; a failure here is a bug, answered as 500.
-    let (mut settings, translations) = config.company_settings()?;
+    // The texts and codes in force now (issue 55); each version's texts were checked
+    // when proposed, the file's when it was loaded: a failure here is a bug (500).
+    let lender_settings = state.catalogue.settings_at(state.now());
+    let (mut settings, translations) = crate::config::company_settings(&state.catalogue.company())?;
     for name in CompanyConfigs::OWN_KEYS {
         settings.other.remove(*name);
     }
@@ -213,7 +215,12 @@ async fn company_configs(State(state): State<AppState>) -> Result<Response, ApiE
         privacy_notice_version: config.privacy_notice_version.clone(),
         // The SPA links the demo SMS inbox next to "Send code" (routes::borrower::sms_inbox).
         demo: state.env.app_env == crate::config::AppEnv::Demo,
-        invite_code_required: config.invite_code_required,
+        invite_code_required: lender_settings.invite_code_required,
+        receiving_accounts: lender_settings
+            .receiving_accounts
+            .into_iter()
+            .map(ReceivingAccountView::from)
+            .collect(),
     }))
 }
 
@@ -246,6 +253,31 @@ struct CompanyConfigs {
     /// `invite_code_required`); where a code comes from is the company text
     /// `invite-code-help` (issue 52).
     invite_code_required: bool,
+    /// The lender's accounts where a borrower may pay by transfer (issue 55; none by
+    /// default), each in the lender's name.
+    receiving_accounts: Vec<ReceivingAccountView>,
+}
+
+/// An account of the lender's a borrower may pay into.
+#[derive(Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReceivingAccountView {
+    /// The bank or e-wallet.
+    pub bank_name: String,
+    /// The account's holder.
+    pub account_name: String,
+    /// The account number.
+    pub account_no: String,
+}
+
+impl From<aggregates::catalogue::ReceivingAccount> for ReceivingAccountView {
+    fn from(account: aggregates::catalogue::ReceivingAccount) -> Self {
+        Self {
+            bank_name: account.bank_name,
+            account_name: account.account_name,
+            account_no: account.account_no,
+        }
+    }
 }
 
 impl CompanyConfigs {
@@ -258,6 +290,7 @@ impl CompanyConfigs {
         "privacyNoticeVersion",
         "demo",
         "inviteCodeRequired",
+        "receivingAccounts",
     ];
 }
 
@@ -306,7 +339,8 @@ async fn config_by_key(
         "marriage" => names(&config.marriage),
         "provinces" => ReferenceList::Regions(config.provinces.clone()),
         "website" => {
-            let website = config.company.get("website").and_then(Json::as_str);
+            let company = state.catalogue.company();
+            let website = company.get("website").and_then(Json::as_str);
             ReferenceList::Names(website.map(str::to_string).into_iter().collect())
         }
         _ => {

@@ -24,12 +24,12 @@ import { ActionDone, ActionError, KeyValues, LoadError, numeric, PageHeader, Sec
 
 type ProductLine = Wire['ProductLineView'];
 type ProductTerms = Wire['ProductTerms'];
-type Proposal = Wire['ProposalView'];
+type Proposal = ProductLine['proposals'][number];
 
 const STATUS_TONES: Record<string, Tone> = { pending: 'warning', approved: 'success', rejected: 'danger' };
 
 /** The version in force (the last one when the list does not name it). */
-export function inForceVersion(line: ProductLine): Wire['ProductVersionView'] | undefined {
+export function inForceVersion(line: ProductLine): ProductLine['versions'][number] | undefined {
   return line.versions.find((version) => version.version === line.inForce) ?? line.versions[line.versions.length - 1];
 }
 

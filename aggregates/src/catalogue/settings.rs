@@ -1,0 +1,133 @@
+//! The lender's settings as data (issue 55): invite codes, company texts and the
+//! lender's receiving accounts, versioned in a [`super::SettingsLine`].
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{ChangeError, Setting};
+use crate::pricing::CompliancePolicy;
+use crate::types::InvalidInput;
+
+/// The borrower app's languages: a company text is in English and, optionally, these
+/// others (web/src/lib/i18n.ts `LANGUAGES`).
+pub const LANGUAGES: [&str; 3] = ["en", "zh", "fil"];
+
+/// An account of the lender's where borrowers may pay by transfer (shown with the
+/// lender's legal name; PRODUCT.md 0: a borrower pays only the lender, never a person).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReceivingAccount {
+    /// The bank or e-wallet (a name of the reference list `banks`).
+    pub bank_name: String,
+    /// The account's holder as the bank shows it.
+    pub account_name: String,
+    /// The account number.
+    pub account_no: String,
+}
+
+/// The lender's settings a staff member may change in the console.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LenderSettings {
+    /// Whether registration needs an invite code.
+    pub invite_code_required: bool,
+    /// The agents' invite codes (attribution only, P13).
+    pub invite_codes: Vec<String>,
+    /// Company texts by key (`about-us`, `faq`, …), each by language: English required,
+    /// the others of [`LANGUAGES`] optional.
+    pub texts: BTreeMap<String, BTreeMap<String, String>>,
+    /// Where borrowers may pay by transfer.
+    pub receiving_accounts: Vec<ReceivingAccount>,
+    /// The version these settings are (0: the configuration file's).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub version: u32,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
+}
+
+/// The longest company text, in characters.
+const MAX_TEXT_CHARS: usize = 8_000;
+
+impl LenderSettings {
+    /// Whether the settings are ones to show borrowers: 1–200 invite codes of 1–32
+    /// letters, digits, `-` or `_`, each once (none only when no code is required);
+    /// text keys of 1–64 lower-case letters, digits or `-`; each text in English and
+    /// only the app's [`LANGUAGES`], non-blank, at most 8,000 characters; at most 10
+    /// receiving accounts with every field given (at most 100 characters).
+    /// Errors: the first field at fault (10004).
+    pub fn check_shape(&self) -> Result<(), InvalidInput> {
+        let code_ok = |code: &String| {
+            (1..=32).contains(&code.len())
+                && code
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        };
+        let mut codes = self.invite_codes.clone();
+        codes.sort();
+        codes.dedup();
+        if self.invite_codes.len() > 200
+            || codes.len() != self.invite_codes.len()
+            || !self.invite_codes.iter().all(code_ok)
+            || (self.invite_code_required && self.invite_codes.is_empty())
+        {
+            return Err(InvalidInput::new(
+                "inviteCodes",
+                "give 1 to 200 different codes of 1 to 32 letters, digits, - or _",
+            ));
+        }
+        for (key, texts) in &self.texts {
+            let key_ok = (1..=64).contains(&key.len())
+                && key
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+            let english = texts.get("en").is_some_and(|en| !en.trim().is_empty());
+            let languages = texts.keys().all(|l| LANGUAGES.contains(&l.as_str()));
+            let texts_ok = texts
+                .values()
+                .all(|text| !text.trim().is_empty() && text.chars().count() <= MAX_TEXT_CHARS);
+            if !(key_ok && english && languages && texts_ok) {
+                return Err(InvalidInput::new(
+                    "texts",
+                    format!(
+                        "{key}: an English text and any of zh, fil, none blank, at most \
+                         {MAX_TEXT_CHARS} characters"
+                    ),
+                ));
+            }
+        }
+        let field_ok = |text: &String| (1..=100).contains(&text.trim().chars().count());
+        let accounts_ok = self.receiving_accounts.len() <= 10
+            && self.receiving_accounts.iter().all(|account| {
+                field_ok(&account.bank_name)
+                    && field_ok(&account.account_name)
+                    && field_ok(&account.account_no)
+            });
+        if !accounts_ok {
+            return Err(InvalidInput::new(
+                "receivingAccounts",
+                "at most 10, each with its bank, holder and number (1 to 100 characters)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Setting for LenderSettings {
+    const LINE: &'static str = "SettingsLine";
+
+    fn line_key(&self) -> i64 {
+        0
+    }
+
+    fn check(&self, _: &dyn CompliancePolicy) -> Result<(), ChangeError> {
+        self.check_shape().map_err(ChangeError::Offer)
+    }
+
+    fn as_version(&self, version: u32) -> Self {
+        Self {
+            version,
+            ..self.clone()
+        }
+    }
+}
