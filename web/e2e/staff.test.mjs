@@ -106,7 +106,7 @@ describe('staff roles: an admin makes a collector and a reviewer, each sees thei
     await logIn(admin.page, 'ada', adaSecret);
     // An admin is sent to the staff screen: no queue, no loans, no borrowers.
     await admin.page.waitForURL('**/admin/staff');
-    assert.deepEqual(await navLinks(admin.page), ['Staff', 'Audit trail', 'Products']);
+    assert.deepEqual(await navLinks(admin.page), ['Staff', 'Audit trail', 'Products', 'Lender settings']);
 
     const carlLink = await createStaff(admin.page, 'carl', 'Collector');
     await shot(admin.page, 'admin/staff-link');

@@ -342,3 +342,86 @@ fn a_proposal_overtaken_by_a_newer_version_is_refused_and_an_id_is_not_reused() 
         .when(propose(with_rate(70), at))
         .then_expect_error(ChangeError::Proposal("this proposal id is taken"));
 }
+
+// ---- the lender's settings: the same line, another value ------------------------------
+
+fn settings(codes: &[&str]) -> LenderSettings {
+    LenderSettings {
+        invite_code_required: true,
+        invite_codes: codes.iter().map(|code| code.to_string()).collect(),
+        texts: [(
+            "faq".to_string(),
+            [("en".to_string(), "Repay any time.".to_string())].into(),
+        )]
+        .into(),
+        receiving_accounts: vec![],
+        version: 0,
+    }
+}
+
+#[test]
+fn lender_settings_are_changed_by_two_people_and_must_be_ones_to_show() {
+    type SettingsTest = TestFramework<SettingsLine>;
+    let propose = |value: LenderSettings| SettingsCommand::ProposeChange {
+        proposal_id: proposal(),
+        value: Box::new(value),
+        effective_at: None,
+        maker: maker(),
+        reason: "a new agent".into(),
+    };
+    // Given no proposal, when a code has a space, or a text has no English, refused
+    // naming the field;
+    let mut no_english = settings(&["AGENT7"]);
+    no_english.texts.insert(
+        "faq".into(),
+        [("zh".to_string(), "随时还款".to_string())].into(),
+    );
+    for (value, field) in [
+        (settings(&["AGENT 7"]), "inviteCodes"),
+        (settings(&[]), "inviteCodes"),
+        (no_english, "texts"),
+    ] {
+        let refused = SettingsTest::with(services())
+            .given_no_previous_events()
+            .when(propose(value))
+            .inspect_result();
+        assert!(
+            matches!(&refused, Err(ChangeError::Offer(invalid)) if invalid.field == field),
+            "{field}: {refused:?}"
+        );
+    }
+    // when good settings are proposed, their maker cannot approve them; another can,
+    // and they are in force from the approval, stamped version 1.
+    let proposed = ChangeEvent::ChangeProposed {
+        proposal_id: proposal(),
+        value: Box::new(settings(&["AGENT7"])),
+        effective_at: test_now(),
+        base_version: 0,
+        maker: maker(),
+        reason: "a new agent".into(),
+    };
+    SettingsTest::with(services())
+        .given_no_previous_events()
+        .when(propose(settings(&["AGENT7"])))
+        .then_expect_events(vec![proposed.clone()]);
+    let approve = |checker| SettingsCommand::ApproveChange {
+        proposal_id: proposal(),
+        checker,
+    };
+    SettingsTest::with(services())
+        .given(vec![proposed.clone()])
+        .when(approve(maker()))
+        .then_expect_error(ChangeError::OwnProposal);
+    let approved = SettingsTest::with(services())
+        .given(vec![proposed.clone()])
+        .when(approve(checker()))
+        .inspect_result()
+        .unwrap();
+    let events: Vec<_> = [proposed].into_iter().chain(approved).collect();
+    let line = crate::history::state_as_of::<SettingsLine>(events, usize::MAX);
+    let in_force = line.value_at(test_now()).unwrap();
+    assert_eq!(
+        (in_force.version, in_force.invite_codes.clone()),
+        (1, vec!["AGENT7".to_string()])
+    );
+}

@@ -252,3 +252,124 @@ on_both_stores!(
     a_rejected_proposal_is_never_approved_and_bad_terms_are_named_on_sqlite,
     a_rejected_proposal_is_never_approved_and_bad_terms_are_named_on_postgres
 );
+
+/// A registration of `mobile` with `code`: the envelope.
+async fn register_with(app: &TestApp, mobile: &str, code: &str) -> Value {
+    let body = json!({"mobile": mobile, "password": "secret-pass", "telemarketingCode": code,
+        "installationSource": "web", "platform": "h5"});
+    let body = app.with_register_code(body).await;
+    app.post_from(
+        &crate::helpers::address_of(mobile),
+        "/jackey/user/register",
+        body,
+    )
+    .await
+}
+
+/// The lender's settings as data: invite codes, a company text and a receiving account
+/// changed by one admin and approved by another reach the borrower app at once; bad
+/// settings are refused naming the field.
+async fn lender_settings(app: TestApp) {
+    let (_, maker) = app.auditor("admin.maker").await;
+    let (_, checker) = app.auditor("admin.checker").await;
+    let line = app
+        .ok("/admin/api/settings/list", Some(&maker), json!({}))
+        .await;
+    assert_eq!(line["inForce"], json!(0));
+    let mut terms = line["versions"][0]["terms"].clone();
+    assert_eq!(terms["inviteCodes"], json!(["WELCOME"]));
+    assert!(terms["texts"]["faq"]["zh"].is_string(), "{terms}");
+
+    // Refused, naming the field: a code with a space, a text the console does not
+    // change (the privacy notice's version is what consent records).
+    let mut bad = terms.clone();
+    bad["inviteCodes"] = json!(["AGENT 7"]);
+    let refused = app
+        .fails(
+            "/admin/api/settings/propose",
+            Some(&maker),
+            json!({"terms": bad, "reason": "codes"}),
+            10004,
+        )
+        .await;
+    assert!(
+        refused["msg"].as_str().unwrap().contains("inviteCodes"),
+        "{refused}"
+    );
+    let mut notice = terms.clone();
+    notice["texts"]["privacy-notice"] = json!({"en": "changed"});
+    app.fails(
+        "/admin/api/settings/propose",
+        Some(&maker),
+        json!({"terms": notice, "reason": "notice"}),
+        10004,
+    )
+    .await;
+
+    terms["inviteCodes"] = json!(["AGENT7"]);
+    terms["texts"]["faq"]["en"] = json!("Repay any time, at no cost.");
+    terms["receivingAccounts"] = json!([{"bankName": "BDO Unibank",
+        "accountName": "Honest Lending Corporation", "accountNo": "001234567890"}]);
+    let proposed = app
+        .ok(
+            "/admin/api/settings/propose",
+            Some(&maker),
+            json!({"terms": terms, "reason": "a new agent; the FAQ in plainer words"}),
+        )
+        .await;
+    let decide = json!({"proposalId": proposed["proposalId"]});
+    app.fails(
+        "/admin/api/settings/approve",
+        Some(&maker),
+        decide.clone(),
+        50006,
+    )
+    .await;
+    // Not yet approved: the file's code still opens an account.
+    assert_eq!(
+        register_with(&app, "09170000561", "WELCOME").await["code"],
+        0
+    );
+    app.ok("/admin/api/settings/approve", Some(&checker), decide)
+        .await;
+
+    let company = app
+        .ok("/jackey/loan/getAllCompanyConfigs", None, json!({}))
+        .await;
+    assert_eq!(company["faq"], json!("Repay any time, at no cost."));
+    assert_eq!(
+        company["translations"]["faq"]["en"],
+        json!("Repay any time, at no cost.")
+    );
+    assert_eq!(
+        company["receivingAccounts"][0]["accountName"],
+        json!("Honest Lending Corporation")
+    );
+    assert_eq!(
+        company["customer-service-phone"],
+        json!("+63 2 8000 0000"),
+        "a contact is one text"
+    );
+    assert_eq!(
+        register_with(&app, "09170000562", "WELCOME").await["code"],
+        10000
+    );
+    assert_eq!(
+        register_with(&app, "09170000563", "AGENT7").await["code"],
+        0
+    );
+    let line = app
+        .ok("/admin/api/settings/list", Some(&checker), json!({}))
+        .await;
+    assert_eq!(line["inForce"], json!(1));
+    assert_eq!(
+        line["proposals"][0]["checker"]["username"],
+        json!("admin.checker")
+    );
+}
+
+on_both_stores!(
+    lender_settings,
+    lender_settings_changed_by_two_admins_reach_the_borrower_app_on_sqlite,
+    lender_settings_changed_by_two_admins_reach_the_borrower_app_on_postgres
+);

@@ -8,8 +8,9 @@
  *
  * Tags: `AdminOrder` per order id (detail, history), `AdminUser` per user id,
  * `AdminQueue` and `AdminLedger`, `AdminMe` (the signed-in roles), `AdminStaff` (the
- * staff accounts), `AdminTrail` (the audit trail) and `AdminProducts` (the products'
- * versions and proposals); every action invalidates what
+ * staff accounts), `AdminTrail` (the audit trail), `AdminProducts` (the products'
+ * versions and proposals) and `AdminSettings` (the lender's settings, likewise); every
+ * action invalidates what
  * it changes. A refusal for the role (50005) re-reads `AdminMe`: the roles may have
  * changed since the session began.
  */
@@ -196,6 +197,12 @@ export type ProductDecision =
   | { action: 'approve'; productId: number; proposalId: string }
   | { action: 'reject'; productId: number; proposalId: string; reason: string };
 
+/** A change of the lender's settings proposed (maker): the whole settings as they would be, a fresh `proposalId`. */
+export type SettingsProposal = Sent<Wire['ProposeSettingsBody']>;
+
+/** The checker's decision on another's settings proposal: `reason` for a rejection only. */
+export type SettingsDecision = { action: 'approve'; proposalId: string } | { action: 'reject'; proposalId: string; reason: string };
+
 /** The audit trail's filters and the page (`before`: the `next` of the newer page); each given one narrows. */
 export type TrailRequest = Partial<Sent<Wire['TrailBody']>>;
 
@@ -209,6 +216,7 @@ const ADMIN_TAG_TYPES = [
   'AdminStaff',
   'AdminTrail',
   'AdminProducts',
+  'AdminSettings',
 ] as const;
 
 const withAdminTags = api.enhanceEndpoints({ addTagTypes: [...ADMIN_TAG_TYPES] });
@@ -367,6 +375,25 @@ export const adminApi = withAdminTags.injectEndpoints({
       // A refused approval too: the list may have changed (a newer version).
       invalidatesTags: ['AdminProducts', 'AdminTrail'],
     }),
+    /** The lender's settings: the version in force, every version (oldest first), the proposals (newest first). */
+    adminSettings: build.query<Wire['SettingsLineView'] | null, void>({
+      queryFn: call<Wire['SettingsLineView'] | null, void>('admin/api/settings/list', () => ({})),
+      providesTags: ['AdminSettings'],
+    }),
+    /** 10004 a field out of bounds (the message names it). */
+    adminProposeSettings: build.mutation<Wire['Proposed'], SettingsProposal>({
+      queryFn: call<Wire['Proposed'], SettingsProposal>('admin/api/settings/propose', (body) => ({ body })),
+      invalidatesTags: ['AdminSettings', 'AdminTrail'],
+    }),
+    /** Approve: 50006 its maker, 10004 overtaken by a newer version. Reject: with a reason. */
+    adminDecideSettings: build.mutation<null, SettingsDecision>({
+      queryFn: call<null, SettingsDecision>(
+        ({ action }) => `admin/api/settings/${action}`,
+        // eslint-disable-next-line @typescript-eslint/no-unused-vars
+        ({ action, ...body }) => ({ body }),
+      ),
+      invalidatesTags: ['AdminSettings', 'AdminTrail'],
+    }),
   }),
 });
 
@@ -396,4 +423,7 @@ export const {
   useAdminProductsQuery,
   useAdminProposeProductMutation,
   useAdminDecideProductMutation,
+  useAdminSettingsQuery,
+  useAdminProposeSettingsMutation,
+  useAdminDecideSettingsMutation,
 } = adminApi;

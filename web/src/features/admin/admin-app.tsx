@@ -5,9 +5,9 @@
  * token, and losing it (logout, or 401/20001/7 from the api) leads to
  * `/admin/login` without touching the borrower's session.
  *
- * Layout: a left navigation (Queue, Collections, Ledger, Staff, Audit trail, the
- * signed-in staff member with their roles, and Logout) beside the screen; designed for
- * 1280×800, still usable on a tablet.
+ * Layout: a left navigation (Queue, Collections, Ledger, Staff, Audit trail, Products,
+ * Lender settings, the signed-in staff member with their roles, and Logout) beside the
+ * screen; designed for 1280×800, still usable on a tablet.
  *
  * Staff roles (issue 55): the navigation lists only the sections the signed-in roles
  * allow, and `/admin` is the queue for reviewers, else the first section the roles
@@ -37,6 +37,7 @@ import { LoginScreen } from './login-screen';
 import { OrderScreen } from './order-screen';
 import { ProductsScreen } from './products-screen';
 import { QueueScreen } from './queue-screen';
+import { SettingsScreen } from './settings-screen';
 import { SetupScreen } from './setup-screen';
 import { StaffScreen } from './staff-screen';
 import { UserScreen } from './user-screen';
@@ -51,6 +52,7 @@ const SECTIONS = [
   { to: adminPaths.staff, end: false, permission: 'staff', label: 'admin_nav_staff' },
   { to: adminPaths.audit(), end: false, permission: 'audit.read', label: 'admin_nav_audit' },
   { to: adminPaths.products, end: false, permission: 'settings', label: 'admin_nav_products' },
+  { to: adminPaths.settings, end: false, permission: 'settings', label: 'admin_nav_settings' },
 ] as const;
 
 /** Screens that need a signed-in auditor; anyone else goes to `/admin/login`. */
@@ -174,6 +176,7 @@ export default function AdminApp() {
         <Route path="staff" element={<StaffScreen />} />
         <Route path="audit" element={<AuditScreen />} />
         <Route path="products" element={<ProductsScreen />} />
+        <Route path="settings" element={<SettingsScreen />} />
         <Route path="*" element={<Navigate to="/admin" replace />} />
       </Route>
     </Routes>

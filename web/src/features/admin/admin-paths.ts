@@ -18,6 +18,8 @@ export const adminPaths = {
   staff: '/admin/staff',
   /** The products as data: versions, proposals, approval (maker-checker). */
   products: '/admin/products',
+  /** The lender's settings as data (invite codes, company texts, receiving accounts), the same maker-checker. */
+  settings: '/admin/settings',
   /** The audit trail of staff actions, with its filters in the query. */
   audit: (filters: AuditFilters = {}) => {
     const query = new URLSearchParams();

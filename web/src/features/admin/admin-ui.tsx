@@ -4,7 +4,16 @@
  * way back, a failed load with Retry, an action's outcome and the dialog that
  * asks for an action's note or reason, or only to confirm it.
  */
-import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type Ref,
+  type TextareaHTMLAttributes,
+} from 'react';
 import Button, { type ButtonRef } from 'antd-mobile/es/components/button';
 import CenterPopup from 'antd-mobile/es/components/center-popup';
 import Tag from 'antd-mobile/es/components/tag';
@@ -162,6 +171,15 @@ export function TextField({
         aria-describedby={described || undefined}
         {...input}
       />
+      <FieldNotes id={id} hint={hint} error={error} />
+    </label>
+  );
+}
+
+/** The line under a field (`hint`) and what is wrong with it (`error`, read out when it appears). */
+function FieldNotes({ id, hint, error }: { id: string; hint?: ReactNode; error?: string | null }) {
+  return (
+    <>
       {hint && (
         <span id={`${id}-hint`} className="admin-muted">
           {hint}
@@ -172,7 +190,34 @@ export function TextField({
           {error}
         </span>
       )}
+    </>
+  );
+}
+
+/** A text area with its label above (also its accessible name) and, optionally, a line under it. */
+export function TextAreaField({
+  label,
+  hint,
+  ...area
+}: { label: string; hint?: ReactNode } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const id = useId();
+  return (
+    <label className="admin-field">
+      <span className="admin-field__label">{label}</span>
+      <textarea className="admin-input admin-textarea" aria-label={label} aria-describedby={hint ? `${id}-hint` : undefined} rows={3} {...area} />
+      <FieldNotes id={id} hint={hint} />
     </label>
+  );
+}
+
+/** A checkbox with its label beside it. */
+export function CheckboxField({ label, checked, onChange }: { label: string; checked: boolean; onChange: (checked: boolean) => void }) {
+  const id = useId();
+  return (
+    <div className="admin-choice">
+      <input id={id} type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} />
+      <label htmlFor={id}>{label}</label>
+    </div>
   );
 }
 
