@@ -52,34 +52,6 @@ pub struct Configured {
     settings: RwLock<Arc<SettingsLine>>,
 }
 
-/// The configuration file's invite codes, editable texts and receiving accounts.
-fn original_settings(config: &LendingConfig) -> LenderSettings {
-    let texts = EDITABLE_TEXTS
-        .iter()
-        .filter_map(|key| {
-            let by_language = match config.company.get(*key)? {
-                Json::String(text) if !text.trim().is_empty() => {
-                    std::iter::once(("en".to_string(), text.clone())).collect()
-                }
-                Json::Object(texts) => texts
-                    .iter()
-                    .filter_map(|(l, t)| Some((l.clone(), t.as_str()?.to_string())))
-                    .filter(|(_, t)| !t.trim().is_empty())
-                    .collect(),
-                _ => return None,
-            };
-            Some((key.to_string(), by_language))
-        })
-        .collect();
-    LenderSettings {
-        invite_code_required: config.invite_code_required,
-        invite_codes: config.invite_codes.clone(),
-        texts,
-        receiving_accounts: config.receiving_accounts.clone(),
-        version: 0,
-    }
-}
-
 impl Configured {
     /// Wraps a loaded configuration; products answer the version in force at
     /// `clock`'s now.
@@ -88,7 +60,7 @@ impl Configured {
             clock,
             lines: RwLock::default(),
             settings: RwLock::default(),
-            original_settings: original_settings(&config),
+            original_settings: config.lender_settings(),
             banks: config.banks.iter().cloned().collect(),
             e_wallets: config.e_wallets.iter().cloned().collect(),
             places: config

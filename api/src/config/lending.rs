@@ -8,6 +8,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use aggregates::catalogue::LenderSettings;
 use aggregates::pricing::{CompliancePolicy, ComplianceProfile, Lender, Product};
 use aggregates::reference::PLACE_SEPARATOR;
 use rust_decimal::Decimal;
@@ -456,6 +457,14 @@ pub enum ConfigError {
     /// A collection template that is not one a borrower may be sent (P15).
     #[error("collection_templates.{0}")]
     Template(String),
+    /// A product that is not one a borrower can be offered (`Product::check_offer`).
+    #[error("product {product}: {invalid}")]
+    Offer {
+        /// The product's id.
+        product: i64,
+        /// The field at fault.
+        invalid: aggregates::types::InvalidInput,
+    },
     /// A product's `max_income_share_pct` outside (0, 100].
     #[error("product {0}: max_income_share_pct must be above 0 and at most 100 (percent of the declared monthly income)")]
     IncomeShare(i64),
@@ -495,6 +504,13 @@ impl LendingConfig {
             {
                 return Err(ConfigError::IncomeShare(product.id));
             }
+            // Version 0 is held to what a proposal is (issue 55).
+            product
+                .check_offer()
+                .map_err(|invalid| ConfigError::Offer {
+                    product: product.id,
+                    invalid,
+                })?;
             profile
                 .check_product(&configured.product)
                 .map_err(|breach| ConfigError::Compliance {
@@ -511,7 +527,44 @@ impl LendingConfig {
         }
         config.company_settings()?;
         config.check_product_names()?;
+        config
+            .lender_settings()
+            .check_shape()
+            .map_err(|invalid| ConfigError::Text(invalid.to_string()))?;
         Ok(config)
+    }
+
+    /// The file's invite codes, texts changed in the console ([`EDITABLE_TEXTS`], blank
+    /// ones left out) and receiving accounts: version 0 of the lender's settings
+    /// (issue 55).
+    pub fn lender_settings(&self) -> LenderSettings {
+        let texts = EDITABLE_TEXTS
+            .iter()
+            .filter_map(|key| {
+                let by_language: BTreeMap<String, String> = match self.company.get(*key)? {
+                    Json::String(text) => {
+                        std::iter::once(("en".to_string(), text.clone())).collect()
+                    }
+                    Json::Object(texts) => texts
+                        .iter()
+                        .filter_map(|(l, t)| Some((l.clone(), t.as_str()?.to_string())))
+                        .collect(),
+                    _ => return None,
+                };
+                let by_language: BTreeMap<String, String> = by_language
+                    .into_iter()
+                    .filter(|(_, text)| !text.trim().is_empty())
+                    .collect();
+                (!by_language.is_empty()).then(|| (key.to_string(), by_language))
+            })
+            .collect();
+        LenderSettings {
+            invite_code_required: self.invite_code_required,
+            invite_codes: self.invite_codes.clone(),
+            texts,
+            receiving_accounts: self.receiving_accounts.clone(),
+            version: 0,
+        }
     }
 
     /// The company block as [`CompanySettings`] and the texts given per language

@@ -366,6 +366,12 @@ async fn lender_settings(app: TestApp) {
         line["proposals"][0]["checker"]["username"],
         json!("admin.checker")
     );
+    // The lines fold again from the log (replay-tool verify).
+    app.quiesce().await;
+    let report = projections::verify::verify(&app.state.database)
+        .await
+        .unwrap();
+    assert!(report.is_clean(), "{:?}", report.drifts);
 }
 
 on_both_stores!(

@@ -21,7 +21,7 @@ import { useDates } from '@/components/use-dates';
 import { newIdempotencyKey } from '@/lib/idempotency';
 import type { Wire } from '@/lib/wire';
 import { adminErrorMessage, type Tone } from './admin-format';
-import { ActionDone, ActionError, Section, Table, TextDialog, TextField, ToneTag } from './admin-ui';
+import { ActionDone, ActionError, LoadError, PageHeader, Section, Table, TextDialog, TextField, ToneTag } from './admin-ui';
 
 /** One version of a line, with `terms` of the line's kind. */
 export type ChangeVersion<T> = Omit<Wire['VersionView_SettingsTerms'], 'terms'> & { terms: T };
@@ -270,6 +270,49 @@ export function ChangeSection<T>({
       <ProposalsTable line={line} testId={`${prefix}-proposal`} columns={proposalColumns} decide={decide} />
       {form}
     </Section>
+  );
+}
+
+/** What a screen's list query gives the page: its state and a way to read it again. */
+export interface ListQuery {
+  isFetching: boolean;
+  isLoading: boolean;
+  isError: boolean;
+  error?: unknown;
+  refetch: () => unknown;
+}
+
+/**
+ * A changes screen's page: its title and line with Refresh, then the list's failure
+ * (with Retry), "Loading…", `empty` (when the list has nothing) or the lines.
+ */
+export function ChangePage({
+  title,
+  hint,
+  query,
+  empty,
+  children,
+}: {
+  title: string;
+  hint: string;
+  query: ListQuery;
+  /** What to say when the list answered nothing; null otherwise. */
+  empty: string | null;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="admin-page">
+      <PageHeader title={title} hint={hint}>
+        <Button size="small" onClick={() => void query.refetch()} loading={query.isFetching}>
+          {t('admin_refresh')}
+        </Button>
+      </PageHeader>
+      {query.isError && <LoadError error={query.error} onRetry={() => void query.refetch()} />}
+      {query.isLoading && <p className="admin-muted">{t('admin_loading')}</p>}
+      {empty && <p className="admin-muted">{empty}</p>}
+      {children}
+    </div>
   );
 }
 

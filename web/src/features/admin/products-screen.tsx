@@ -13,14 +13,13 @@
  * shared with the lender's settings (settings-screen.tsx).
  */
 import { useState } from 'react';
-import Button from 'antd-mobile/es/components/button';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useMoney } from '@/components/use-money';
 import type { Wire } from '@/lib/wire';
 import { useAdminDecideProductMutation, useAdminProductsQuery, useAdminProposeProductMutation } from './admin-api';
-import { CheckboxField, KeyValues, LoadError, numeric, PageHeader, Table, TextField } from './admin-ui';
-import { ChangeForm, ChangeSection, inForceVersion, type ChangeColumn, type ChangeProposal, type ChangeVersion } from './change-proposals';
+import { CheckboxField, KeyValues, numeric, Table, TextField } from './admin-ui';
+import { ChangeForm, ChangePage, ChangeSection, inForceVersion, type ChangeColumn, type ChangeProposal, type ChangeVersion } from './change-proposals';
 
 // The moment's conversion lives with the other shared parts; kept importable from here.
 export { localToUtc } from './change-proposals';
@@ -197,16 +196,13 @@ export function ProductsScreen() {
   const { t } = useTranslation();
   const products = useAdminProductsQuery(undefined, { refetchOnMountOrArgChange: true });
   return (
-    <div className="admin-page">
-      <PageHeader title={t('admin_products_title')} hint={t('admin_products_hint')}>
-        <Button size="small" onClick={() => void products.refetch()} loading={products.isFetching}>
-          {t('admin_refresh')}
-        </Button>
-      </PageHeader>
-      {products.isError && <LoadError error={products.error} onRetry={() => void products.refetch()} />}
-      {!products.data && !products.isError && <p className="admin-muted">{t('admin_loading')}</p>}
-      {products.data?.length === 0 && <p className="admin-muted">{t('admin_products_none')}</p>}
+    <ChangePage
+      title={t('admin_products_title')}
+      hint={t('admin_products_hint')}
+      query={products}
+      empty={products.data?.length === 0 ? t('admin_products_none') : null}
+    >
       {products.data?.map((line) => <ProductSection key={line.productId} line={line} />)}
-    </div>
+    </ChangePage>
   );
 }

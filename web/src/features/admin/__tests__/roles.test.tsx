@@ -42,11 +42,11 @@ describe('the console by role', () => {
     server.use(answer('admin/api/orders/queue', emptyQueue));
     renderWithProviders(<AdminApp />, { route: '/admin', path: '/admin/*' });
     await screen.findByRole('heading', { name: 'Review queue' });
-    expect(navLinks()).toEqual(['Queue', 'Collections', 'Ledger', 'Staff', 'Audit trail', 'Products']);
+    expect(navLinks()).toEqual(['Queue', 'Collections', 'Ledger', 'Staff', 'Audit trail', 'Products', 'Lender settings']);
     expect(screen.getByTestId('admin-roles')).toHaveTextContent('Reviewer, Collector, Finance, Compliance, Admin');
   });
 
-  it('shows Products only to those holding `settings` (admins)', async () => {
+  it('shows Products and Lender settings only to those holding `settings` (admins)', async () => {
     signInConsole(ALICE, 'admin-token', ['reviewer', 'collector', 'finance', 'compliance']);
     server.use(...background);
     server.use(answer('admin/api/me', access(['reviewer', 'collector', 'finance', 'compliance'])), answer('admin/api/orders/queue', emptyQueue));
@@ -54,6 +54,7 @@ describe('the console by role', () => {
     await screen.findByRole('heading', { name: 'Review queue' });
     expect(navLinks()).toEqual(['Queue', 'Collections', 'Ledger', 'Audit trail']);
     expect(screen.queryByRole('link', { name: 'Products' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Lender settings' })).not.toBeInTheDocument();
   });
 
   it('sends an admin, who cannot review, from /admin to the first section they may use', async () => {
@@ -71,7 +72,7 @@ describe('the console by role', () => {
     const { router } = renderWithProviders(<AdminApp />, { route: '/admin', path: '/admin/*' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/staff'));
     expect(await screen.findByRole('heading', { name: 'Staff', level: 1 })).toBeInTheDocument();
-    expect(navLinks()).toEqual(['Staff', 'Audit trail', 'Products']);
+    expect(navLinks()).toEqual(['Staff', 'Audit trail', 'Products', 'Lender settings']);
     expect(queueAsked).toBe(false);
   });
 
@@ -81,7 +82,7 @@ describe('the console by role', () => {
     server.use(answer('admin/api/me', access(['compliance'])), answer('admin/api/audit/trail', emptyTrail));
     const { router } = renderWithProviders(<AdminApp />, { route: '/admin', path: '/admin/*' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/audit'));
-    // Products need `settings` (admins): not shown to compliance.
+    // Products and Lender settings need `settings` (admins): not shown to compliance.
     expect(navLinks()).toEqual(['Audit trail']);
   });
 
