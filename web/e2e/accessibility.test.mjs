@@ -373,7 +373,7 @@ describe('accessibility: axe-core on every screen', () => {
 
   test('borrower app: no critical or serious violation on any screen', () => assertClean('borrower'));
 
-  test('console, English and Chinese: login, queue, order, dialog, user, history, ledger, collections, staff, audit trail, products', async () => {
+  test('console, English and Chinese: login, queue, order, dialog, user, history, ledger, collections, staff, audit trail, products, lender settings', async () => {
     assert.ok(orderId, 'the borrower journey ran first');
     for (const lang of ['en', 'zh']) {
       const { ctx, page } = await context('desktop', lang);
@@ -428,6 +428,10 @@ describe('accessibility: axe-core on every screen', () => {
       await page.goto('/admin/products');
       await page.getByTestId('product-line').first().waitFor();
       await check('products');
+      // The lender's settings as data: in force, versions, proposals and the form.
+      await page.goto('/admin/settings');
+      await page.getByTestId('settings-line').first().waitFor();
+      await check('settings');
       await ctx.close();
     }
     assertClean('console');

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { createAuditor, launchBrowser, phone, shot, sql, startServer } from './harness.mjs';
-import { applyForLoan, completeProfile, register, sign } from './steps.mjs';
+import { applyForLoan, completeProfile, eventually, register, sign } from './steps.mjs';
 
 const PASSWORD = 'staff-password-1';
 let server;
@@ -253,10 +253,12 @@ describe('products as data: maker-checker on a rate change', () => {
       await bea.page.getByRole('button', { name: 'Filter' }).click();
       await bea.page.waitForURL(`**username=${username}**`);
       // The rows of the filter, once they replaced the page's earlier ones.
-      const theirs = bea.page.getByTestId('audit-row').filter({ hasText: username });
-      await theirs.filter({ hasText: '/admin/api/products/approve' }).first().waitFor();
-      const rows = await bea.page.getByTestId('audit-row').allTextContents();
-      assert.ok(rows.every((row) => row.includes(username)), rows.join('\n'));
+      const rows = await eventually(async () => {
+        const shown = await bea.page.getByTestId('audit-row').allTextContents();
+        assert.ok(shown.length > 0 && shown.every((row) => row.includes(username)), shown.join('\n'));
+        assert.ok(shown.some((row) => row.includes('/admin/api/products/approve')), shown.join('\n'));
+        return shown;
+      });
       return rows.filter((row) => row.includes('/admin/api/products/'));
     };
     const adaSteps = await trailOf('ada');
