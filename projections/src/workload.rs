@@ -279,6 +279,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
         amount,
         period_days,
         terms_version: "2026-11".into(),
+        product_version: None,
     };
     journey.user(&uid, &mut user, open, me).await;
     let apply = OrderCommand::ApplyForLoan {
@@ -291,6 +292,7 @@ async fn generate(journey: &mut Journey, index: usize, target: Target) {
         applicant_name: format!("Borrower {index}"),
         terms_version: "2026-11".into(),
         monthly_income: Some(Decimal::from(1_000_000)),
+        product_version: None,
     };
     journey.order(&oid, &mut order, apply, me).await;
     if matches!(target, Target::Submitted) {

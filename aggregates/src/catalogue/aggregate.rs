@@ -91,13 +91,28 @@ fn reason_ok(reason: &str) -> bool {
 }
 
 impl<S: Setting> ChangeLine<S> {
-    /// The version in force at `at`: the last approved whose moment is at or before it
-    /// (a later approval with an earlier moment supersedes an earlier one).
+    /// The version in force at `at`: of those whose moment is at or before it, the
+    /// last approved. A later approval supersedes every earlier one from its moment: a
+    /// version scheduled for next week and overtaken by an urgent one in force today
+    /// never takes effect (it would undo the urgent one).
     pub fn version_at(&self, at: DateTime<Utc>) -> Option<&Version<S>> {
         self.versions
             .iter()
             .filter(|version| version.effective_at <= at)
-            .max_by_key(|version| (version.effective_at, version.version))
+            .max_by_key(|version| version.version)
+    }
+
+    /// How many events the line has folded (each proposal, approval and rejection is
+    /// one): of two reads of one line, the one with more is the newer.
+    pub fn events_folded(&self) -> usize {
+        let rejected = self.proposals.iter().filter(|p| p.rejected).count();
+        self.proposals.len() + self.versions.len() + rejected
+    }
+
+    /// The last version approved, in force or scheduled: what a new proposal starts
+    /// from (a proposal made before a newer approval is refused).
+    pub fn latest(&self) -> Option<&Version<S>> {
+        self.versions.last()
     }
 
     /// The value in force at `at`, if any version is.
@@ -164,6 +179,7 @@ impl<S: Setting> ChangeLine<S> {
         &self,
         proposal_id: Uuid,
         checker: Uuid,
+        checker_vouchers: &[Uuid],
         services: &ChangeServices,
     ) -> Result<Vec<ChangeEvent<S>>, ChangeError> {
         let proposal = self
@@ -177,6 +193,9 @@ impl<S: Setting> ChangeLine<S> {
         }
         if proposal.maker == checker {
             return Err(ChangeError::OwnProposal);
+        }
+        if checker_vouchers.contains(&proposal.maker) {
+            return Err(ChangeError::MakersAccount);
         }
         if proposal.base_version != self.versions.len() as u32 {
             // Approving it would silently undo the newer version.
@@ -240,7 +259,8 @@ impl<S: Setting> Aggregate for ChangeLine<S> {
             ChangeCommand::ApproveChange {
                 proposal_id,
                 checker,
-            } => self.approve(proposal_id, checker, services)?,
+                checker_vouchers,
+            } => self.approve(proposal_id, checker, &checker_vouchers, services)?,
             ChangeCommand::RejectChange {
                 proposal_id,
                 checker,

@@ -27,13 +27,18 @@ pub enum ChangeCommand<S> {
         /// Why.
         reason: String,
     },
-    /// The checker approves the proposal. Refused: its maker (50006), an unknown or
-    /// rejected proposal (10004).
+    /// The checker approves the proposal. Refused: its maker, or a checker whose
+    /// account the maker stands behind (50006); an unknown or rejected proposal (10004).
     ApproveChange {
         /// The proposal.
         proposal_id: Uuid,
         /// Who approves it.
         checker: Uuid,
+        /// The staff members who stand behind the checker's account (who created it,
+        /// gave it roles, reset or enabled it, and so on up): any of them may have held
+        /// its setup link, so none is a second pair of eyes with it.
+        #[serde(default)]
+        checker_vouchers: Vec<Uuid>,
     },
     /// The checker rejects the proposal, for `reason`. Refused: an unknown or approved
     /// proposal, no reason (10004).

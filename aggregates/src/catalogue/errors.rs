@@ -12,6 +12,13 @@ pub enum ChangeError {
     /// 50006: the maker cannot approve their own proposal.
     #[error("a second staff member must approve this: the one who proposed it cannot")]
     OwnProposal,
+    /// 50006: the maker stands behind the checker's account (created it, gave it
+    /// roles, reset or enabled it).
+    #[error(
+        "a second staff member must approve this: the one who proposed it set up the \
+         approving account"
+    )]
+    MakersAccount,
     /// 10004: no such proposal, or one already decided the other way.
     #[error("request error: {0}")]
     Proposal(&'static str),
@@ -35,7 +42,7 @@ impl ChangeError {
     pub fn code(&self) -> ErrorCode {
         match self {
             Self::Cap(_) => ErrorCode::CapBreached,
-            Self::OwnProposal => ErrorCode::SecondStaffRequired,
+            Self::OwnProposal | Self::MakersAccount => ErrorCode::SecondStaffRequired,
             Self::Proposal(_)
             | Self::InThePast
             | Self::Reason

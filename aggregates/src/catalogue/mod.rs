@@ -38,7 +38,9 @@ pub use aggregate::{ChangeLine, ChangeServices, Proposal, Version};
 pub use commands::ChangeCommand;
 pub use errors::ChangeError;
 pub use events::ChangeEvent;
-pub use settings::{LenderSettings, ReceivingAccount, LANGUAGES};
+pub use settings::{
+    LenderSettings, ReceivingAccount, EDITABLE_TEXTS, LANGUAGES, LINK_TEXTS, PER_LANGUAGE_TEXTS,
+};
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;

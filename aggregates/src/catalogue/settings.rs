@@ -13,6 +13,39 @@ use crate::types::InvalidInput;
 /// others (web/src/lib/i18n.ts `LANGUAGES`).
 pub const LANGUAGES: [&str; 3] = ["en", "zh", "fil"];
 
+/// The company texts a borrower reads given per language (English required, the app's
+/// other languages optional). The privacy notice is not among them: its version is
+/// what consent records (PRODUCT.md 12.6), so it changes with the lending file.
+pub const PER_LANGUAGE_TEXTS: [&str; 4] = [
+    "about-us",
+    "faq",
+    "customer-service-hours",
+    "invite-code-help",
+];
+
+/// Every company text the console changes: [`PER_LANGUAGE_TEXTS`], then the contacts,
+/// one text in every language (given as `en`); of those, [`LINK_TEXTS`] are links.
+pub const EDITABLE_TEXTS: [&str; 11] = [
+    "about-us",
+    "faq",
+    "customer-service-hours",
+    "invite-code-help",
+    "customer-service-link",
+    "customer-service-phone",
+    "customer-service-email",
+    "customer-service-facebook",
+    "website",
+    "whatsapp",
+    "line",
+];
+
+/// The contacts a borrower's app opens as links: `https://` only.
+pub const LINK_TEXTS: [&str; 3] = [
+    "customer-service-link",
+    "customer-service-facebook",
+    "website",
+];
+
 /// An account of the lender's where borrowers may pay by transfer (shown with the
 /// lender's legal name; PRODUCT.md 0: a borrower pays only the lender, never a person).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,14 +80,18 @@ fn is_zero(value: &u32) -> bool {
 }
 
 /// The longest company text, in characters.
-const MAX_TEXT_CHARS: usize = 8_000;
+const MAX_TEXT_CHARS: usize = 20_000;
+
+/// The most invite codes (one an agent or branch).
+const MAX_INVITE_CODES: usize = 5_000;
 
 impl LenderSettings {
-    /// Whether the settings are ones to show borrowers: 1–200 invite codes of 1–32
+    /// Whether the settings are ones to show borrowers: 1–5,000 invite codes of 1–32
     /// letters, digits, `-` or `_`, each once (none only when no code is required);
-    /// text keys of 1–64 lower-case letters, digits or `-`; each text in English and
-    /// only the app's [`LANGUAGES`], non-blank, at most 8,000 characters; at most 10
-    /// receiving accounts with every field given (at most 100 characters).
+    /// texts of [`EDITABLE_TEXTS`] only, each in English and, for
+    /// [`PER_LANGUAGE_TEXTS`], the app's other [`LANGUAGES`], non-blank, at most
+    /// 20,000 characters, a link of [`LINK_TEXTS`] `https://`; at most 10 receiving
+    /// accounts with every field given (at most 100 characters).
     /// Errors: the first field at fault (10004).
     pub fn check_shape(&self) -> Result<(), InvalidInput> {
         let code_ok = |code: &String| {
@@ -66,34 +103,44 @@ impl LenderSettings {
         let mut codes = self.invite_codes.clone();
         codes.sort();
         codes.dedup();
-        if self.invite_codes.len() > 200
+        if self.invite_codes.len() > MAX_INVITE_CODES
             || codes.len() != self.invite_codes.len()
             || !self.invite_codes.iter().all(code_ok)
             || (self.invite_code_required && self.invite_codes.is_empty())
         {
             return Err(InvalidInput::new(
                 "inviteCodes",
-                "give 1 to 200 different codes of 1 to 32 letters, digits, - or _",
+                "give 1 to 5,000 different codes of 1 to 32 letters, digits, - or _",
             ));
         }
         for (key, texts) in &self.texts {
-            let key_ok = (1..=64).contains(&key.len())
-                && key
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+            let refuse = |why: String| Err(InvalidInput::new("texts", format!("{key}: {why}")));
+            if !EDITABLE_TEXTS.contains(&key.as_str()) {
+                return refuse(format!(
+                    "not a text changed here ({})",
+                    EDITABLE_TEXTS.join(", ")
+                ));
+            }
+            let languages: &[&str] = if PER_LANGUAGE_TEXTS.contains(&key.as_str()) {
+                &LANGUAGES
+            } else {
+                &["en"]
+            };
             let english = texts.get("en").is_some_and(|en| !en.trim().is_empty());
-            let languages = texts.keys().all(|l| LANGUAGES.contains(&l.as_str()));
+            let known = texts.keys().all(|l| languages.contains(&l.as_str()));
             let texts_ok = texts
                 .values()
                 .all(|text| !text.trim().is_empty() && text.chars().count() <= MAX_TEXT_CHARS);
-            if !(key_ok && english && languages && texts_ok) {
-                return Err(InvalidInput::new(
-                    "texts",
-                    format!(
-                        "{key}: an English text and any of zh, fil, none blank, at most \
-                         {MAX_TEXT_CHARS} characters"
-                    ),
+            if !(english && known && texts_ok) {
+                return refuse(format!(
+                    "an English text and any of {}, none blank, at most {MAX_TEXT_CHARS} \
+                     characters",
+                    languages.join(", ")
                 ));
+            }
+            let link_ok = |text: &String| text.trim().starts_with("https://");
+            if LINK_TEXTS.contains(&key.as_str()) && !texts.values().all(link_ok) {
+                return refuse("a link beginning https://".to_string());
             }
         }
         let field_ok = |text: &String| (1..=100).contains(&text.trim().chars().count());

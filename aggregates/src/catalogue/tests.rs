@@ -157,6 +157,7 @@ fn a_proposal_approved_by_its_own_maker_is_refused() {
     let own = ProductCommand::ApproveChange {
         proposal_id: proposal(),
         checker: maker(),
+        checker_vouchers: vec![],
     };
     let refused = test()
         .given(vec![proposed(with_rate(90), at)])
@@ -168,11 +169,30 @@ fn a_proposal_approved_by_its_own_maker_is_refused() {
 }
 
 #[test]
+fn an_account_the_maker_stands_behind_cannot_approve() {
+    // Given a proposal, when a checker whose account its maker created approves it,
+    test()
+        .given(vec![proposed(with_rate(90), test_now())])
+        .when(ProductCommand::ApproveChange {
+            proposal_id: proposal(),
+            checker: checker(),
+            checker_vouchers: vec![Uuid::from_u128(0xA9), maker()],
+        })
+        // then it is refused: the maker may have held its setup link.
+        .then_expect_error(ChangeError::MakersAccount);
+    assert_eq!(
+        ChangeError::MakersAccount.code(),
+        ErrorCode::SecondStaffRequired
+    );
+}
+
+#[test]
 fn a_change_takes_effect_at_its_moment_and_not_before() {
     let at = test_now() + Duration::days(1);
     let approve = ProductCommand::ApproveChange {
         proposal_id: proposal(),
         checker: checker(),
+        checker_vouchers: vec![],
     };
     let approved = ProductEvent::ChangeApproved {
         proposal_id: proposal(),
@@ -213,6 +233,7 @@ fn a_moment_passed_before_the_approval_becomes_the_approvals() {
         .when(ProductCommand::ApproveChange {
             proposal_id: proposal(),
             checker: checker(),
+            checker_vouchers: vec![],
         })
         .then_expect_events(vec![ProductEvent::ChangeApproved {
             proposal_id: proposal(),
@@ -267,6 +288,42 @@ fn every_version_is_kept_and_each_moment_answers_its_own() {
 }
 
 #[test]
+fn a_version_overtaken_by_a_later_approval_never_takes_effect() {
+    // Given version 1 scheduled in ten days, and version 2 (an urgent cut) approved
+    // after it to take effect today,
+    let next_week = test_now() + Duration::days(10);
+    let urgent = Uuid::from_u128(0x92);
+    let events = vec![
+        proposed(with_rate(100), next_week),
+        ProductEvent::ChangeApproved {
+            proposal_id: proposal(),
+            version: 1,
+            checker: checker(),
+            effective_at: next_week,
+        },
+        ProductEvent::ChangeProposed {
+            proposal_id: urgent,
+            value: Box::new(with_rate(80)),
+            effective_at: test_now(),
+            base_version: 1,
+            maker: maker(),
+            reason: "urgent".into(),
+        },
+        ProductEvent::ChangeApproved {
+            proposal_id: urgent,
+            version: 2,
+            checker: checker(),
+            effective_at: test_now(),
+        },
+    ];
+    let line = fold(events);
+    // then version 2 is in force from today, and still when version 1's moment comes.
+    assert_eq!(line.version_at(test_now()).unwrap().version, 2);
+    assert_eq!(line.version_at(next_week).unwrap().version, 2);
+    assert_eq!(line.latest().unwrap().version, 2);
+}
+
+#[test]
 fn a_rejected_proposal_is_never_approved_and_an_approved_one_never_rejected() {
     let at = test_now() + Duration::days(1);
     let rejected = ProductEvent::ChangeRejected {
@@ -287,6 +344,7 @@ fn a_rejected_proposal_is_never_approved_and_an_approved_one_never_rejected() {
         .when(ProductCommand::ApproveChange {
             proposal_id: proposal(),
             checker: checker(),
+            checker_vouchers: vec![],
         })
         .then_expect_error(ChangeError::Proposal("the proposal was rejected"));
     let approved = ProductEvent::ChangeApproved {
@@ -332,6 +390,7 @@ fn a_proposal_overtaken_by_a_newer_version_is_refused_and_an_id_is_not_reused() 
         .when(ProductCommand::ApproveChange {
             proposal_id: proposal(),
             checker: checker(),
+            checker_vouchers: vec![],
         })
         .then_expect_error(ChangeError::Proposal(
             "a newer version was approved since this proposal; propose again",
@@ -407,6 +466,7 @@ fn lender_settings_are_changed_by_two_people_and_must_be_ones_to_show() {
     let approve = |checker| SettingsCommand::ApproveChange {
         proposal_id: proposal(),
         checker,
+        checker_vouchers: vec![],
     };
     SettingsTest::with(services())
         .given(vec![proposed.clone()])

@@ -103,6 +103,7 @@ impl Order {
             applicant_name,
             terms_version,
             monthly_income,
+            product_version,
         } = command
         else {
             unreachable!("called with ApplyForLoan only")
@@ -124,6 +125,16 @@ impl Order {
             terms,
             disclosure,
         } = quote(services, app_id, amount, period_days)?;
+        // What the borrower is shown is true: the disclosure they saw was priced under
+        // this version, or they must look again (issue 55).
+        if product_version.is_some_and(|shown| shown != product.version) {
+            return Err(InvalidInput::new(
+                "productVersion",
+                "the product's terms changed since you saw them; please check the new cost \
+                 disclosure",
+            )
+            .into());
+        }
         check_affordable(&product, amount, &terms, monthly_income)?;
         let event = OrderEvent::LoanApplied {
             order_id,

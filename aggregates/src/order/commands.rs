@@ -62,6 +62,11 @@ pub enum OrderCommand {
         /// The borrower's declared monthly income, for the product's affordability
         /// rule (40010); `None` when none was declared as an amount.
         monthly_income: Option<Decimal>,
+        /// The product version whose disclosure the borrower was shown (`/loan/quote`'s
+        /// `productVersion`): a later version in force at apply is refused (10004), so
+        /// nobody signs terms they were not shown. `None`: not checked (older clients).
+        #[serde(default)]
+        product_version: Option<u32>,
     },
     /// Auditor: take into first review (0 → 1).
     StartReview {

@@ -82,6 +82,7 @@ fn apply(amount: Decimal, period_days: u32) -> OrderCommand {
         applicant_name: "Ana Santos".to_string(),
         terms_version: "2026-11".to_string(),
         monthly_income: None,
+        product_version: None,
     }
 }
 
@@ -295,6 +296,37 @@ fn a_signed_loan_keeps_its_versions_terms_after_a_rate_change_issue_55() {
         (terms.product_version, disclosure.interest),
         (2, dec!(720.0))
     );
+    assert_eq!(disclosure.product_version, 2);
+}
+
+#[test]
+fn an_application_shown_another_versions_disclosure_is_refused_issue_55() {
+    // Given version 2 in force, when a borrower who was shown version 1's disclosure
+    // applies, then they are asked to look at the new one; shown version 2, applied.
+    let shown = |version: u32| {
+        let mut command = apply(dec!(80000), 6);
+        if let OrderCommand::ApplyForLoan {
+            product_version, ..
+        } = &mut command
+        {
+            *product_version = Some(version);
+        }
+        command
+    };
+    let refused = test_with(version_of_product(2, 150), test_now())
+        .given_no_previous_events()
+        .when(shown(1))
+        .inspect_result();
+    assert!(
+        matches!(&refused, Err(OrderError::InvalidInput(invalid)) if invalid.field == "productVersion"),
+        "{refused:?}"
+    );
+    let applied = run(
+        test_with(version_of_product(2, 150), test_now()),
+        vec![],
+        shown(2),
+    );
+    assert!(matches!(applied[0], OrderEvent::LoanApplied { .. }));
 }
 
 #[test]

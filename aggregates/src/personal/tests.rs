@@ -124,6 +124,7 @@ fn samples() -> Vec<(&'static str, String, Value)> {
                 applicant_name: format!("{P}-applicant"),
                 terms_version: "v1".into(),
                 monthly_income: Some(Decimal::new(30000, 0)),
+                product_version: None,
             }),
         }),
         {

@@ -70,6 +70,15 @@ pub struct Disclosure {
     pub lender: Lender,
     /// "We never ask you to pay to receive a loan." (P14)
     pub notice: String,
+    /// The product version it was priced under (issue 55; 0: the lending file's, and
+    /// every disclosure recorded before versions): `/loan/apply` sends it back, and an
+    /// application under another version is refused.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub product_version: u32,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }
 
 /// Computes the disclosure for `principal` under `terms` (P5, 4.4).
@@ -115,6 +124,7 @@ pub(super) fn disclose_with_rate(
         schedule,
         lender: lender.clone(),
         notice: Lender::NOTICE.to_string(),
+        product_version: terms.product_version,
     };
     (disclosure, rate)
 }

@@ -148,8 +148,10 @@ impl Product {
     /// are [`super::CompliancePolicy::check_product`]'s): a name of 1–80 characters;
     /// amounts above 0 with `amount_min <= amount_max`, a step above 0 and at most
     /// [`Product::MAX_AMOUNTS`] amounts (each is priced against the caps); 1–12
-    /// periods of 1–365 days, each once; fees and shares in percent within 0–100; a
-    /// smallest repayment above 0 and at most the largest; extensions of 1–365 days.
+    /// periods of 1–365 days, each once, at most 100 % a day; fees and shares in percent
+    /// within 0–100, the overdue fee at most 100 % a day; a smallest repayment above 0
+    /// and at most the largest; an offer valid 1–365 days, a cooling-off of 0–365 days;
+    /// at most 12 different extensions of 1–365 days, at most 12 a loan.
     /// Errors: the first field at fault, by its wire name (10004).
     pub fn check_offer(&self) -> Result<(), crate::types::InvalidInput> {
         use crate::types::InvalidInput;
@@ -215,16 +217,41 @@ impl Product {
                 "must be above 0 and at most the largest repayment",
             ));
         }
-        if self
-            .pricing
-            .extension_days
-            .iter()
-            .any(|days| !(1..=365).contains(days))
-        {
+        // Rates in thousandths of a percent a day: at most 100 % a day (the caps are
+        // far below; this bounds the arithmetic).
+        let rate_ok = |rate: u32| rate <= 100_000;
+        if !self.rate_configs.iter().all(|c| rate_ok(c.daily_rate)) {
+            return Err(InvalidInput::new(
+                "rateConfigs",
+                "a daily rate of at most 100 %",
+            ));
+        }
+        if !rate_ok(self.pricing.overdue_daily_rate) {
+            return Err(InvalidInput::new(
+                "overdueDailyRatePct",
+                "at most 100 % a day",
+            ));
+        }
+        if !(1..=365).contains(&self.pricing.offer_valid_days) {
+            return Err(InvalidInput::new("offerValidDays", "must be 1 to 365 days"));
+        }
+        if self.pricing.cooling_off_days > 365 {
+            return Err(InvalidInput::new("coolingOffDays", "must be 0 to 365 days"));
+        }
+        let mut extensions = self.pricing.extension_days.clone();
+        extensions.sort_unstable();
+        extensions.dedup();
+        let extensions_ok = extensions.len() == self.pricing.extension_days.len()
+            && extensions.len() <= 12
+            && extensions.iter().all(|days| (1..=365).contains(days));
+        if !extensions_ok {
             return Err(InvalidInput::new(
                 "extensionDays",
-                "each must be 1 to 365 days",
+                "at most 12 different extensions of 1 to 365 days",
             ));
+        }
+        if self.pricing.max_extensions > 12 {
+            return Err(InvalidInput::new("maxExtensions", "at most 12"));
         }
         Ok(())
     }

@@ -41,6 +41,7 @@ impl User {
             amount,
             period_days,
             terms_version,
+            product_version,
         } = command
         else {
             unreachable!("called with OpenApplication only")
@@ -80,6 +81,7 @@ impl User {
             applicant_name: self.profile.fields.real_name.clone().unwrap_or_default(),
             terms_version,
             monthly_income: self.declared_income(),
+            product_version,
         };
         let event = UserEvent::ApplicationOpened {
             order_id,

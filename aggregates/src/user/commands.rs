@@ -237,6 +237,10 @@ pub enum UserCommand {
         period_days: u32,
         /// Version of the contract text shown.
         terms_version: String,
+        /// The product version of the disclosure shown (`/loan/quote`), when the app
+        /// sent it: the Order refuses the application once another is in force.
+        #[serde(default)]
+        product_version: Option<u32>,
     },
     /// Loan workflow: the order reached a terminal status, or was refused before it
     /// opened (`refusal`). Idempotent: another order id changes nothing.

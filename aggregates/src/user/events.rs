@@ -75,6 +75,10 @@ pub struct LoanApplication {
     /// reads `null` once erased.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub monthly_income: Option<Decimal>,
+    /// The product version of the disclosure the borrower was shown, when the app
+    /// sent it (issue 55); the Order refuses the application once another is in force.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub product_version: Option<u32>,
 }
 
 /// The six questionnaire answers (PRODUCT.md section 2 step 5). All required.

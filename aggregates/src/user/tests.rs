@@ -149,6 +149,7 @@ fn open_application(order: Uuid) -> UserCommand {
         amount: dec!(80000),
         period_days: 7,
         terms_version: "2026-11".to_string(),
+        product_version: None,
     }
 }
 
@@ -1281,6 +1282,7 @@ fn a_qualified_borrower_opens_one_application() {
                 applicant_name: "Ana Santos".to_string(),
                 terms_version: "2026-11".to_string(),
                 monthly_income: None,
+                product_version: None,
             }),
         }]);
 }

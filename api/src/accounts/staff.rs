@@ -279,3 +279,30 @@ pub async fn complete_setup(
     }
     Ok(normalize_username(&link.username))
 }
+
+/// The staff members who stand behind `staff_id`'s account: whoever created it, gave it
+/// roles, reset its password or enabled it, then whoever did so to theirs, and so on
+/// (itself left out). Such a person could have held the account's setup link, so they
+/// are not a second pair of eyes with it: a change they proposed is not approved by it
+/// (issue 55; the line refuses it, 50006).
+///
+/// Errors: the store's.
+pub async fn vouchers(state: &AppState, staff_id: Uuid) -> Result<Vec<Uuid>, ApiError> {
+    let changers = crate::db::auditors::changers(&state.database).await?;
+    let mut found: Vec<Uuid> = Vec::new();
+    let mut next = vec![staff_id];
+    while let Some(account) = next.pop() {
+        let account = account.to_string();
+        let by = changers
+            .iter()
+            .filter(|(changed, _)| *changed == account)
+            .filter_map(|(_, by)| by.strip_prefix("auditor:")?.parse::<Uuid>().ok());
+        for voucher in by {
+            if voucher != staff_id && !found.contains(&voucher) {
+                found.push(voucher);
+                next.push(voucher);
+            }
+        }
+    }
+    Ok(found)
+}

@@ -112,9 +112,16 @@ impl Configured {
     }
 
     /// Keeps `line` (as loaded after a command, or by a refresh) for product `app_id`.
+    /// A read older than the one kept (a slow refresh finishing after a command's) is
+    /// dropped.
     pub fn keep_line(&self, app_id: i64, line: ProductLine) {
         let mut lines = self.lines.write().unwrap_or_else(PoisonError::into_inner);
-        lines.insert(app_id, Arc::new(line));
+        let newer = lines
+            .get(&app_id)
+            .is_none_or(|kept| kept.events_folded() <= line.events_folded());
+        if newer {
+            lines.insert(app_id, Arc::new(line));
+        }
     }
 
     /// The lender's settings in force at `at`: the line's version then, else the
@@ -146,9 +153,13 @@ impl Configured {
         let settings = self.settings_at(self.clock.now());
         let mut company = self.config.company.clone();
         for key in EDITABLE_TEXTS {
-            company.remove(*key);
+            company.remove(key);
         }
         for (key, texts) in settings.texts {
+            // Only the texts the console changes: never the consented privacy notice.
+            if !EDITABLE_TEXTS.contains(&key.as_str()) {
+                continue;
+            }
             let english_only = texts.len() == 1 && texts.contains_key("en");
             let value = match texts.get("en") {
                 Some(english) if english_only && !TRANSLATED_TEXTS.contains(&key.as_str()) => {
@@ -180,10 +191,13 @@ impl Configured {
             self.keep_line(app_id, line);
         }
         let line = settings.load(SETTINGS_LINE_ID).await?;
-        *self
+        let mut kept = self
             .settings
             .write()
-            .unwrap_or_else(PoisonError::into_inner) = Arc::new(line);
+            .unwrap_or_else(PoisonError::into_inner);
+        if kept.events_folded() <= line.events_folded() {
+            *kept = Arc::new(line);
+        }
         Ok(())
     }
 

@@ -115,23 +115,9 @@ pub const TRANSLATED_TEXTS: &[&str] = &[
     "invite-code-help",
 ];
 
-/// The company texts changed in the console (issue 55, `catalogue::LenderSettings`):
-/// those of [`TRANSLATED_TEXTS`] but the privacy notice (whose version is what consent
-/// records, so it changes with the file and its `privacy_notice_version`), and the
-/// customer-service contacts, which are one text in every language.
-pub const EDITABLE_TEXTS: &[&str] = &[
-    "about-us",
-    "faq",
-    "customer-service-hours",
-    "invite-code-help",
-    "customer-service-link",
-    "customer-service-phone",
-    "customer-service-email",
-    "customer-service-facebook",
-    "website",
-    "whatsapp",
-    "line",
-];
+/// The company texts changed in the console (issue 55): the per-language texts but
+/// the privacy notice, and the contacts (`aggregates::catalogue::EDITABLE_TEXTS`).
+pub use aggregates::catalogue::EDITABLE_TEXTS;
 
 /// A company block as the borrower app reads it: the texts of [`TRANSLATED_TEXTS`] in
 /// English, their other languages apart. Errors: a known key of another type.

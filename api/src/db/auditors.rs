@@ -290,6 +290,14 @@ pub async fn account(
     with_pool!(database, pool => sqlx::query_as(&sql).bind(auditor_id).fetch_optional(pool).await)
 }
 
+/// Every (account, who changed it) pair of `staff_change`, each once: who created,
+/// gave roles to, reset, disabled or enabled which account (`auditor:<id>` or
+/// `operator`).
+pub async fn changers(database: &Database) -> Result<Vec<(String, String)>, sqlx::Error> {
+    let sql = "select distinct auditor_id, by_actor from staff_change";
+    with_pool!(database, pool => sqlx::query_as(sql).fetch_all(pool).await)
+}
+
 /// The id of the auditor named `username`, disabled or not.
 pub async fn id_of(database: &Database, username: &str) -> Result<Option<String>, sqlx::Error> {
     let found = "select auditor_id from auditor where username = $1";

@@ -54,6 +54,21 @@ async fn six_day_rate_shown(app: &TestApp) -> String {
         .to_string()
 }
 
+/// An admin account `username` created by the admin of `token` in the console, its
+/// link used and logged in: its token.
+async fn made_by(app: &TestApp, token: &str, username: &str) -> String {
+    let body = json!({"username": username, "roles": ["admin"]});
+    let link = app.ok("/admin/api/staff/create", Some(token), body).await;
+    let path = link["path"].as_str().unwrap();
+    let setup = path.strip_prefix("/admin/setup#").unwrap();
+    let set = json!({"token": setup, "password": "correct horse"});
+    app.ok("/admin/api/staff/completeSetup", None, set).await;
+    app.auditor_login(username).await["token"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
 async fn rate_change(clock: Arc<FixedClock>, app: TestApp) {
     let (_, maker) = app.auditor("admin.maker").await;
     let (_, checker) = app.auditor("admin.checker").await;
@@ -104,6 +119,27 @@ async fn rate_change(clock: Arc<FixedClock>, app: TestApp) {
         50006,
     )
     .await;
+    // When an admin the maker made approves it (the maker held its setup link, and so
+    // did whoever that admin made in turn): 50006.
+    let puppet = made_by(&app, &maker, "admin.puppet").await;
+    let puppets_puppet = made_by(&app, &puppet, "admin.puppet2").await;
+    for token in [&puppet, &puppets_puppet] {
+        let refused = app
+            .fails(
+                "/admin/api/products/approve",
+                Some(token),
+                decide.clone(),
+                50006,
+            )
+            .await;
+        assert!(
+            refused["msg"]
+                .as_str()
+                .unwrap()
+                .contains("set up the approving account"),
+            "{refused}"
+        );
+    }
     // When the second admin approves it twice at once: one version.
     let approvals = futures_join(2, |_| {
         app.post(
@@ -140,7 +176,22 @@ async fn rate_change(clock: Arc<FixedClock>, app: TestApp) {
         .await;
     let interest: rust_decimal::Decimal = quote["interest"].as_str().unwrap().parse().unwrap();
     assert_eq!(interest, rust_decimal::Decimal::from(900), "{quote}");
-    let (_, _, later) = app.applicant("09170000552", "Ben Cruz").await;
+    assert_eq!(quote["productVersion"], json!(1), "{quote}");
+    // A borrower shown version 0's disclosure before the change cannot sign it under
+    // version 1: asked to look again; with the version shown now, applied.
+    let (ben, _) = app.qualified_borrower("09170000552").await;
+    let terms = |version: u32| json!({"amt": "100000", "periodDays": 6, "appId": 1, "productVersion": version});
+    let stale = app
+        .fails("/jackey/loan/apply", Some(&ben), terms(0), 10004)
+        .await;
+    assert!(
+        stale["msg"].as_str().unwrap().contains("terms changed"),
+        "{stale}"
+    );
+    let later = app.ok("/jackey/loan/apply", Some(&ben), terms(1)).await["loanOrderId"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let later = app.state.orders.load(&later).await.unwrap();
     let terms = later.terms.unwrap();
     assert_eq!((terms.daily_rate, terms.product_version), (150, 1));

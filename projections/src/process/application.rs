@@ -33,6 +33,7 @@ impl LoanProcess {
             applicant_name: application.applicant_name,
             terms_version: application.terms_version,
             monthly_income: application.monthly_income,
+            product_version: application.product_version,
         };
         if let Some(refusal) = self.order_step(order_id, command, cause).await? {
             let close = UserCommand::CloseApplication {

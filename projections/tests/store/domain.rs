@@ -63,6 +63,7 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
                 amount: dec!(100000),
                 period_days: 6,
                 terms_version: "2026-11".into(),
+                product_version: None,
             },
             borrower("apply"),
         )
@@ -82,6 +83,7 @@ async fn a_loan_runs_from_registration_to_repaid_through_the_store(db: &TestDb) 
                 applicant_name: "Ana Santos".into(),
                 terms_version: "2026-11".into(),
                 monthly_income: None,
+                product_version: None,
             },
             borrower("apply"),
         )

@@ -132,6 +132,7 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
                 amount: dec!(100000),
                 period_days: 6,
                 terms_version: "2026-11".into(),
+                product_version: None,
             },
             me(),
         )
@@ -151,6 +152,7 @@ async fn a_known_loan_gives_exactly_these_read_models_and_journal_entries(db: &T
                 applicant_name: "Ana Santos".into(),
                 terms_version: "2026-11".into(),
                 monthly_income: None,
+                product_version: None,
             },
             me(),
         )

@@ -178,6 +178,7 @@ fn apply(order_id: Uuid, app_id: i64) -> UserCommand {
         amount: dec!(100000),
         period_days: 6,
         terms_version: "2026-11".into(),
+        product_version: None,
     }
 }
 

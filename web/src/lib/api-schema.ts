@@ -1352,7 +1352,7 @@ export interface paths {
         put?: never;
         /**
          * Apply for a loan
-         * @description Needs a complete profile, aged 22 to 50 (40000) and a signature on file (10004). 40005 an order is already in progress; 20003 account locked; 10004 amount or term out of range; 40010 above what the declared income allows (names the largest amount that fits); 40007 unknown product. Accepts `Idempotency-Key`.
+         * @description Needs a complete profile, aged 22 to 50 (40000) and a signature on file (10004). 40005 an order is already in progress; 20003 account locked; 10004 amount or term out of range; 40010 above what the declared income allows (names the largest amount that fits); 40007 unknown product; 10004 `productVersion` no longer in force (the terms changed since the quote: quote again). Accepts `Idempotency-Key`.
          */
         post: operations["apply"];
         delete?: never;
@@ -3050,6 +3050,13 @@ export interface components {
             principal: string;
             /** @description Processing fee deducted from the payout. */
             processingFee: string;
+            /**
+             * Format: int32
+             * @description The product version it was priced under (issue 55; 0: the lending file's, and
+             *     every disclosure recorded before versions): `/loan/apply` sends it back, and an
+             *     application under another version is refused.
+             */
+            productVersion?: number;
             /** @description The installments. */
             schedule: components["schemas"]["ScheduledPayment"][];
             /** @description Principal + interest. */
@@ -3453,6 +3460,13 @@ export interface components {
                 principal: string;
                 /** @description Processing fee deducted from the payout. */
                 processingFee: string;
+                /**
+                 * Format: int32
+                 * @description The product version it was priced under (issue 55; 0: the lending file's, and
+                 *     every disclosure recorded before versions): `/loan/apply` sends it back, and an
+                 *     application under another version is refused.
+                 */
+                productVersion?: number;
                 /** @description The installments. */
                 schedule: components["schemas"]["ScheduledPayment"][];
                 /** @description Principal + interest. */
@@ -6095,6 +6109,14 @@ export interface components {
              * @example 7
              */
             periodDays: number;
+            /**
+             * Format: int32
+             * @description `/loan/apply` only: the `productVersion` of the disclosure the borrower was
+             *     shown (absent there when 0); an application under another version in force is
+             *     refused (10004) so that nobody signs terms they were not shown. Absent: not
+             *     checked.
+             */
+            productVersion?: number | null;
         };
         /** @description One period a product offers. */
         RateConfigView: {

@@ -99,11 +99,14 @@ impl Named {
         Self {
             order_id: text("orderId"),
             user_id: text("userId"),
-            target: text("staffId").or_else(|| text("username")).or_else(|| {
-                // A product change names its product (issue 55).
-                let product = fields.get("productId").and_then(serde_json::Value::as_i64);
-                product.map(|id| format!("product {id}"))
-            }),
+            target: text("staffId")
+                .or_else(|| text("username"))
+                .or_else(|| {
+                    // A product change names its product (issue 55).
+                    let product = fields.get("productId").and_then(serde_json::Value::as_i64);
+                    product.map(|id| format!("product {id}"))
+                })
+                .or_else(|| text("proposalId").map(|id| format!("proposal {id}"))),
         }
     }
 }

@@ -198,10 +198,15 @@ pub(super) async fn decide<S: Setting>(
     rejection: Option<String>,
 ) -> Result<Response, ApiError> {
     let checker = auditor.auditor_id;
+    let checker_vouchers = match rejection {
+        None => crate::accounts::staff::vouchers(state, checker).await?,
+        Some(_) => Vec::new(),
+    };
     change(state, bus, auditor, id, || match &rejection {
         None => ChangeCommand::ApproveChange {
             proposal_id,
             checker,
+            checker_vouchers: checker_vouchers.clone(),
         },
         Some(reason) => ChangeCommand::RejectChange {
             proposal_id,

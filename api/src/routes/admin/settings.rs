@@ -2,9 +2,8 @@
 //! texts and the lender's receiving accounts, every version and proposal, and the
 //! three commands of maker-checker. Every rule is the `SettingsLine`'s
 //! (`aggregates::catalogue`: the shape, the maker is not the checker, a moment not
-//! past); this file turns the wire's settings into `LenderSettings` and back, keeps
-//! the texts to those the console may change (`crate::config::EDITABLE_TEXTS`), and
-//! `changes` runs the commands.
+//! past, only the texts the console changes); this file turns the wire's settings into
+//! `LenderSettings` and back, and `changes` runs the commands.
 
 use super::changes::{self, LineView};
 #[allow(clippy::wildcard_imports)]
@@ -12,7 +11,7 @@ use super::*;
 use aggregates::catalogue::{LenderSettings, ReceivingAccount};
 use std::collections::BTreeMap;
 
-use crate::config::{EDITABLE_TEXTS, SETTINGS_LINE_ID, TRANSLATED_TEXTS};
+use crate::config::SETTINGS_LINE_ID;
 use crate::routes::borrower::loan::ReceivingAccountView;
 
 /// The routes of this file.
@@ -57,29 +56,10 @@ impl SettingsTerms {
         }
     }
 
-    /// The settings these describe. 10004 a text key the console does not change, or
-    /// a contact given in another language than English; the rest of the shape is the
-    /// line's to decide (`LenderSettings::check_shape`).
-    fn settings(self) -> Result<LenderSettings, ApiError> {
-        for (key, texts) in &self.texts {
-            if !EDITABLE_TEXTS.contains(&key.as_str()) {
-                return Err(ApiError::bad_input(
-                    "texts",
-                    &format!(
-                        "{key}: not a text changed here ({})",
-                        EDITABLE_TEXTS.join(", ")
-                    ),
-                ));
-            }
-            let per_language = TRANSLATED_TEXTS.contains(&key.as_str());
-            if !per_language && texts.keys().any(|language| language != "en") {
-                return Err(ApiError::bad_input(
-                    "texts",
-                    &format!("{key}: one text for every language, given as \"en\""),
-                ));
-            }
-        }
-        Ok(LenderSettings {
+    /// The settings these describe; whether they are ones to show borrowers is the
+    /// line's to decide (`LenderSettings::check_shape`, 10004 naming the field).
+    fn settings(self) -> LenderSettings {
+        LenderSettings {
             invite_code_required: self.invite_code_required,
             invite_codes: self
                 .invite_codes
@@ -97,7 +77,7 @@ impl SettingsTerms {
                 })
                 .collect(),
             version: 0,
-        })
+        }
     }
 }
 
@@ -164,7 +144,7 @@ pub(super) async fn propose_settings(
     auditor: Auditor,
     ApiJson(body): ApiJson<ProposeSettingsBody>,
 ) -> Result<Response, ApiError> {
-    let settings = body.terms.settings()?;
+    let settings = body.terms.settings();
     let bus = &state.settings;
     changes::propose(&state, bus, &auditor, SETTINGS_LINE_ID, body.head, settings).await
 }

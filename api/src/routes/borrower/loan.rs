@@ -452,6 +452,12 @@ struct QuoteBody {
     /// The product id.
     #[schema(example = 1)]
     app_id: i64,
+    /// `/loan/apply` only: the `productVersion` of the disclosure the borrower was
+    /// shown (absent there when 0); an application under another version in force is
+    /// refused (10004) so that nobody signs terms they were not shown. Absent: not
+    /// checked.
+    #[serde(default)]
+    product_version: Option<u32>,
 }
 
 /// The disclosure of the application `body` describes: the order's own pricing, the
@@ -566,8 +572,8 @@ struct ApplyData {
                    (10004). 40005 an order is already in progress; 20003 account locked; \
                    10004 amount or term out of range; 40010 above what the declared \
                    income allows (names the largest amount that fits); 40007 unknown \
-                   product. Accepts \
-                   `Idempotency-Key`.",
+                   product; 10004 `productVersion` no longer in force (the terms changed \
+                   since the quote: quote again). Accepts `Idempotency-Key`.",
     security(("bearer" = [])),
     params(("Idempotency-Key" = Option<String>, Header, description = "repeat-safe key, 1 to 200 characters (any other answers 10004)")),
     request_body = QuoteBody,
@@ -591,6 +597,7 @@ async fn apply(
         amount: body.amt.value(),
         period_days: body.period_days,
         terms_version: TERMS_VERSION.to_string(),
+        product_version: body.product_version,
     };
     state
         .execute(

@@ -150,7 +150,10 @@ export default function ApplyScreen() {
     });
     if (!confirmed) return;
     try {
-      const { loanOrderId } = await apply({ amt: String(amount), periodDays: period, appId, idempotencyKey }).unwrap();
+      // The product version of the disclosure on screen: the server refuses the
+      // application if another version came into force meanwhile (issue 55).
+      const productVersion = quote.data?.productVersion ?? 0;
+      const { loanOrderId } = await apply({ amt: String(amount), periodDays: period, appId, productVersion, idempotencyKey }).unwrap();
       setDone(loanOrderId);
     } catch (error) {
       Toast.show({ content: (error as ApiFailure).message, duration: 3000 });

@@ -8,6 +8,8 @@ export interface LoanTermsRequest {
   periodDays: number;
   appId: number;
   configId?: number;
+  /** Apply only: the `productVersion` of the disclosure the borrower was shown. */
+  productVersion?: number;
 }
 
 export const loanApi = api.injectEndpoints({
