@@ -201,12 +201,16 @@ describe('products as data: maker-checker on a rate change', () => {
     // A loan applied for under the configuration's 0.15 %/day over 12 days: ₱1,800.00 interest.
     const before = await borrowerApplies('Ana Reyes', '₱1,800.00');
 
+    // A second admin made on the command line, as the first was; and one ada makes in
+    // the console, whose setup link she held.
+    const beaSecret = /secret=([A-Z2-7]+)/.exec(createAuditor(server, 'bea', PASSWORD, 'admin'))?.[1];
+    assert.ok(beaSecret, 'create-auditor printed the otpauth URI');
     const ada = await desktop();
     await logIn(ada.page, 'ada', adaSecret, 1);
     await ada.page.getByRole('link', { name: 'Staff' }).click();
-    const beaLink = await createStaff(ada.page, 'bea', 'Admin');
+    const coraLink = await createStaff(ada.page, 'cora', 'Admin');
     await ada.page.getByRole('button', { name: 'Done, hide the link' }).click();
-    const beaSecret = await openLink(beaLink);
+    const coraSecret = await openLink(coraLink);
 
     await ada.page.getByRole('link', { name: 'Products' }).click();
     const cash = ada.page.getByTestId('product-line').filter({ hasText: 'Cash Loan' }).first();
@@ -226,8 +230,18 @@ describe('products as data: maker-checker on a rate change', () => {
     await ada.page.getByTestId('admin-action-error').getByText(/another staff member must approve/i).waitFor();
     await shot(ada.page, 'admin/products-own-approval');
 
+    // An admin ada set up is no second pair of eyes on her proposal.
+    const cora = await desktop();
+    await logIn(cora.page, 'cora', coraSecret, 1);
+    await cora.page.getByRole('link', { name: 'Products' }).click();
+    const coraCash = cora.page.getByTestId('product-line').filter({ hasText: 'Cash Loan' }).first();
+    await coraCash.getByRole('button', { name: 'Approve the proposal by ada' }).click();
+    await cora.page.getByTestId('admin-action-error').getByText(/set up by the one who proposed it/i).waitFor();
+    await shot(cora.page, 'admin/products-makers-account');
+    await cora.context.close();
+
     const bea = await desktop();
-    await logIn(bea.page, 'bea', beaSecret, 1);
+    await logIn(bea.page, 'bea', beaSecret);
     await bea.page.getByRole('link', { name: 'Products' }).click();
     const beaCash = bea.page.getByTestId('product-line').filter({ hasText: 'Cash Loan' }).first();
     await beaCash.getByRole('button', { name: 'Approve the proposal by ada' }).click();

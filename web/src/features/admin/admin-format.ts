@@ -118,6 +118,8 @@ export function adminErrorMessage(t: TFunction, error: unknown): string {
     const permission = /\(([\w.]+)\)\s*$/.exec(server)?.[1];
     return permission ? t('admin_error_not_permitted', { permission }) : failure.message;
   }
+  // An approval by an account the proposer set up (issue 55): not a second pair of eyes.
+  if (failure.code === 50006 && /set up the approving account/i.test(server)) return t('admin_error_makers_account');
   // A product change that breaks a compliance cap: the server's message names the cap.
   if (failure.code === 50007 && server) return t('admin_error_cap', { detail: detail(server) });
   const wrongStatus = /cannot (.+) an order in status (\d+)/i.exec(server);

@@ -6,9 +6,11 @@
  * checker) approves it.
  *
  * `ChangeSection` shows a line: the version in force (the screen's own view of its
- * terms), every version, the proposals with Approve and Reject (a reason asked in a
+ * terms), every version (one whose moment is still ahead marked "Scheduled"), the proposals with Approve and Reject (a reason asked in a
  * dialog; the server's refusals, e.g. 50006 for the maker approving their own, shown in
- * the console's words) and the screen's form. `ChangeForm` is that form's frame: the
+ * the console's words) and the screen's form, which starts from the latest approved
+ * version (`latestVersion`, perhaps scheduled): the server refuses to approve a
+ * proposal made against an older one. `ChangeForm` is that form's frame: the
  * screen's fields, then "Takes effect at" (optional, the officer's local time), the
  * required reason and "Propose change"; each submission names its proposal with a
  * fresh UUID, so a repeat is recorded once. The test ids are the screen's `prefix`
@@ -16,6 +18,7 @@
  */
 import { useState, type FormEvent, type ReactNode } from 'react';
 import Button from 'antd-mobile/es/components/button';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useDates } from '@/components/use-dates';
 import { newIdempotencyKey } from '@/lib/idempotency';
@@ -55,6 +58,35 @@ export function inForceVersion<T>(line: ChangeLine<T>): ChangeVersion<T> | undef
 }
 
 /**
+ * The latest approved version (the last one), perhaps scheduled for a moment still
+ * ahead: what a proposal must start from, since the server refuses to approve one
+ * based on an older version once a newer one was approved.
+ */
+export function latestVersion<T>(line: ChangeLine<T>): ChangeVersion<T> | undefined {
+  return line.versions[line.versions.length - 1];
+}
+
+/**
+ * The proposals' "Changes" column: what each proposal changes from the version it was
+ * based on, named by `changes` ("Invite codes, FAQ"); "No change" when nothing, "—"
+ * when that version is unknown.
+ */
+export function changesColumn<T>(
+  t: TFunction,
+  line: ChangeLine<T>,
+  changes: (before: T, after: T) => string[],
+): ChangeColumn<ChangeProposal<T>> {
+  return {
+    label: t('admin_changes_changes'),
+    render: (proposal) => {
+      const base = line.versions.find((version) => version.version === proposal.baseVersion);
+      if (!base) return '—';
+      return changes(base.terms, proposal.terms).join(', ') || t('admin_changes_no_change');
+    },
+  };
+}
+
+/**
  * A `datetime-local` value (the officer's local time, `2026-12-01T09:00`) as RFC 3339
  * UTC; undefined when empty or not a moment.
  */
@@ -69,10 +101,14 @@ function StaffName({ staff }: { staff: Wire['StaffName'] }) {
   return <span title={staff.staffId}>{staff.username || staff.staffId}</span>;
 }
 
-/** Every version, newest first, with the moment each took effect and the screen's columns. */
+/**
+ * Every version, newest first, with the moment each takes effect (the one in force and
+ * any still ahead, "Scheduled", marked) and the screen's columns.
+ */
 function VersionsTable<T>({ line, testId, columns }: { line: ChangeLine<T>; testId: string; columns: ChangeColumn<ChangeVersion<T>>[] }) {
   const { t } = useTranslation();
   const dates = useDates();
+  const now = Date.now();
   return (
     <>
       <h3 className="admin-subtitle">{t('admin_changes_versions_title')}</h3>
@@ -86,6 +122,9 @@ function VersionsTable<T>({ line, testId, columns }: { line: ChangeLine<T>; test
               <td>
                 {version.version}
                 {version.version === line.inForce && <div className="admin-muted">{t('admin_changes_current')}</div>}
+                {version.effectiveAt && Date.parse(version.effectiveAt) > now && (
+                  <div className="admin-muted">{t('admin_changes_scheduled')}</div>
+                )}
               </td>
               <td className="nowrap">{version.effectiveAt ? dates.dateTime(version.effectiveAt) : t('admin_changes_from_start')}</td>
               {columns.map((column) => (
@@ -327,8 +366,8 @@ export interface ProposalHead {
  * "Propose a change": the screen's fields (`children`), then the moment it would take
  * effect (optional), the reason (required) and the button. `propose` sends the terms
  * with the head given; after it succeeds the moment and the reason are cleared (the
- * fields keep what was typed: the form is keyed by the version in force, so a new
- * version starts it afresh).
+ * fields keep what was typed: the form is keyed by the latest approved version, so a
+ * new version starts it afresh).
  */
 export function ChangeForm({
   testId,

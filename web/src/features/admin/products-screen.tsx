@@ -7,8 +7,10 @@
  * checker) approves it: Approve and Reject (with a reason) on the pending ones; the
  * server refuses the maker approving their own (50006), a change that breaks a
  * compliance cap (50007) and one overtaken by a newer version (10004), and the page
- * shows its words. "Propose a change" starts from the version in force; each
- * submission names its proposal with a fresh UUID, so a repeat is recorded once. The
+ * shows its words. Each proposal shows what it changes from the version it was based
+ * on. "Propose a change" starts from the latest approved version (perhaps one scheduled
+ * for a moment still ahead: a proposal based on an older one could not be approved);
+ * each submission names its proposal with a fresh UUID, so a repeat is recorded once. The
  * versions, proposals, decisions and the form's frame are change-proposals.tsx's,
  * shared with the lender's settings (settings-screen.tsx).
  */
@@ -19,7 +21,17 @@ import { useMoney } from '@/components/use-money';
 import type { Wire } from '@/lib/wire';
 import { useAdminDecideProductMutation, useAdminProductsQuery, useAdminProposeProductMutation } from './admin-api';
 import { CheckboxField, KeyValues, numeric, Table, TextField } from './admin-ui';
-import { ChangeForm, ChangePage, ChangeSection, inForceVersion, type ChangeColumn, type ChangeProposal, type ChangeVersion } from './change-proposals';
+import {
+  ChangeForm,
+  ChangePage,
+  ChangeSection,
+  changesColumn,
+  inForceVersion,
+  latestVersion,
+  type ChangeColumn,
+  type ChangeProposal,
+  type ChangeVersion,
+} from './change-proposals';
 
 // The moment's conversion lives with the other shared parts; kept importable from here.
 export { localToUtc } from './change-proposals';
@@ -30,6 +42,54 @@ type ProductTerms = Wire['ProductTerms'];
 /** The daily rates as one line: "6 days: 0.2 %/day · 24 days: 0.15 %/day". */
 export function ratesLabel(t: TFunction, terms: ProductTerms): string {
   return terms.rateConfigs.map((rate) => t('admin_products_rate_of', { days: rate.periodDays, rate: rate.dailyRatePct })).join(' · ');
+}
+
+/** Two decimals alike ("0.1" and "0.10"); as text when either is not a number. */
+function sameDecimal(a: string | null | undefined, b: string | null | undefined): boolean {
+  if ((a ?? '') === (b ?? '')) return true;
+  if (!a?.trim() || !b?.trim()) return false;
+  const [x, y] = [Number(a), Number(b)];
+  return !Number.isNaN(x) && !Number.isNaN(y) && x === y;
+}
+
+/**
+ * What a proposal changes from the version it was based on, named: each period's daily
+ * rate changed ("12-day rate 0.15 → 0.1 %/day"), each period added or removed, then the
+ * other terms changed ("processing fee", "amounts", …).
+ */
+export function productChanges(t: TFunction, before: ProductTerms, after: ProductTerms): string[] {
+  const changed: string[] = [];
+  const name = (key: string) => t(`admin_products_change_${key}`);
+  if (before.name !== after.name) changed.push(name('name'));
+  const rateBefore = new Map(before.rateConfigs.map((rate) => [rate.periodDays, rate.dailyRatePct]));
+  const rateAfter = new Map(after.rateConfigs.map((rate) => [rate.periodDays, rate.dailyRatePct]));
+  for (const [days, to] of rateAfter) {
+    const from = rateBefore.get(days);
+    if (from === undefined) changed.push(t('admin_products_change_period_added', { days, rate: to }));
+    else if (!sameDecimal(from, to)) changed.push(t('admin_products_change_rate', { days, from, to }));
+  }
+  for (const days of rateBefore.keys()) {
+    if (!rateAfter.has(days)) changed.push(t('admin_products_change_period_removed', { days }));
+  }
+  const differs: [string, boolean][] = [
+    ['processing_fee', !sameDecimal(before.processingFeePct, after.processingFeePct)],
+    [
+      'amounts',
+      !sameDecimal(before.amountMin, after.amountMin) ||
+        !sameDecimal(before.amountMax, after.amountMax) ||
+        !sameDecimal(before.amountStep, after.amountStep),
+    ],
+    ['enabled', before.enabled !== after.enabled],
+    ['extensions', before.extensionDays.join(',') !== after.extensionDays.join(',') || before.maxExtensions !== after.maxExtensions],
+    ['cooling_off', before.coolingOffDays !== after.coolingOffDays],
+    ['offer_valid', before.offerValidDays !== after.offerValidDays],
+    ['repayments', !sameDecimal(before.repayMin, after.repayMin) || !sameDecimal(before.repayMax, after.repayMax)],
+    ['overdue_fee', !sameDecimal(before.overdueDailyRatePct, after.overdueDailyRatePct)],
+    ['total_cost', !sameDecimal(before.maxTotalCostPct, after.maxTotalCostPct)],
+    ['income_share', !sameDecimal(before.maxIncomeSharePct, after.maxIncomeSharePct)],
+  ];
+  for (const [key, yes] of differs) if (yes) changed.push(name(key));
+  return changed;
 }
 
 /** The terms in force: the periods with their daily rates, then the amounts and fees. */
@@ -76,7 +136,7 @@ function TermsView({ terms }: { terms: ProductTerms }) {
   );
 }
 
-/** The form's fields as typed (text), from the terms in force. */
+/** The form's fields as typed (text), from the latest approved terms. */
 interface Draft {
   enabled: boolean;
   amountMin: string;
@@ -110,7 +170,7 @@ function draftOf(terms: ProductTerms): Draft {
   };
 }
 
-/** The terms in force with the draft's edits. */
+/** The latest approved terms with the draft's edits. */
 function termsOf(terms: ProductTerms, draft: Draft): ProductTerms {
   return {
     ...terms,
@@ -123,7 +183,7 @@ function termsOf(terms: ProductTerms, draft: Draft): ProductTerms {
   };
 }
 
-/** "Propose a change": the terms in force, edited; sent with a reason and, optionally, a moment. */
+/** "Propose a change": the latest approved terms, edited; sent with a reason and, optionally, a moment. */
 function ProposeForm({ line, terms }: { line: ProductLine; terms: ProductTerms }) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<Draft>(() => draftOf(terms));
@@ -164,6 +224,7 @@ function ProductSection({ line }: { line: ProductLine }) {
   const { t } = useTranslation();
   const [decide] = useAdminDecideProductMutation();
   const current = inForceVersion<ProductTerms>(line);
+  const latest = latestVersion<ProductTerms>(line);
   const rates: ChangeColumn<ChangeVersion<ProductTerms> | ChangeProposal<ProductTerms>> = {
     label: t('admin_products_daily_rates'),
     render: (item) => ratesLabel(t, item.terms),
@@ -184,10 +245,11 @@ function ProductSection({ line }: { line: ProductLine }) {
         </>
       }
       versionColumns={[rates, enabled]}
-      proposalColumns={[rates]}
+      proposalColumns={[rates, changesColumn<ProductTerms>(t, line, (before, after) => productChanges(t, before, after))]}
       decide={(decision) => decide({ ...decision, productId: line.productId })}
-      // Keyed by the version in force: a new version starts the form from its terms.
-      form={current && <ProposeForm key={`${line.productId}-${line.inForce}`} line={line} terms={current.terms} />}
+      // From the latest approved version (perhaps scheduled), keyed by it: a proposal based on
+      // an older one could not be approved, and a new version starts the form afresh.
+      form={latest && <ProposeForm key={`${line.productId}-${latest.version}`} line={line} terms={latest.terms} />}
     />
   );
 }

@@ -6,7 +6,8 @@
  * FAQ, the customer service hours, the invite code's help; English only: the contacts)
  * and the accounts borrowers may pay into by transfer. Then every version, every
  * proposal (newest first) with what it changes, Approve and Reject on the pending ones,
- * and "Propose a change", which starts from the version in force and sends the whole
+ * and "Propose a change", which starts from the latest approved version (perhaps one
+ * scheduled for a moment still ahead) and sends the whole
  * settings as they would be: the codes one per line (trimmed, blanks dropped), each
  * text without its empty languages (a text with none is left out), the accounts
  * without empty rows.
@@ -18,7 +19,16 @@ import { useTranslation } from 'react-i18next';
 import type { Wire } from '@/lib/wire';
 import { useAdminDecideSettingsMutation, useAdminProposeSettingsMutation, useAdminSettingsQuery } from './admin-api';
 import { CheckboxField, KeyValues, Table, TextAreaField, TextField } from './admin-ui';
-import { ChangeForm, ChangePage, ChangeSection, inForceVersion, type ChangeColumn, type ChangeProposal, type ChangeVersion } from './change-proposals';
+import {
+  ChangeForm,
+  ChangePage,
+  ChangeSection,
+  changesColumn,
+  inForceVersion,
+  latestVersion,
+  type ChangeColumn,
+  type ChangeVersion,
+} from './change-proposals';
 
 type SettingsLine = Wire['SettingsLineView'];
 type SettingsTerms = Wire['SettingsTerms'];
@@ -60,9 +70,8 @@ const sameText = (a: Record<string, string> = {}, b: Record<string, string> = {}
 const sameAccounts = (a: Account[], b: Account[]) =>
   a.length === b.length && a.every((x, i) => x.bankName === b[i].bankName && x.accountName === b[i].accountName && x.accountNo === b[i].accountNo);
 
-/** What a proposal changes from the version it was based on ("Invite codes, FAQ"). */
-function changesLabel(t: TFunction, before: SettingsTerms | undefined, after: SettingsTerms): string {
-  if (!before) return '—';
+/** What a proposal changes from the version it was based on: the names of what differs ("Invite codes", "FAQ"). */
+function settingsChanges(t: TFunction, before: SettingsTerms, after: SettingsTerms): string[] {
   const changed: string[] = [];
   if (before.inviteCodeRequired !== after.inviteCodeRequired) changed.push(t('admin_settings_invite_required'));
   if (before.inviteCodes.join('\n') !== after.inviteCodes.join('\n')) changed.push(t('admin_settings_invite_codes'));
@@ -70,7 +79,7 @@ function changesLabel(t: TFunction, before: SettingsTerms | undefined, after: Se
     if (!sameText(before.texts[key], after.texts[key])) changed.push(textLabel(t, key));
   }
   if (!sameAccounts(before.receivingAccounts, after.receivingAccounts)) changed.push(t('admin_settings_accounts_title'));
-  return changed.join(', ') || t('admin_settings_no_change');
+  return changed;
 }
 
 /** The settings in force: the invite codes, every text by language, the receiving accounts. */
@@ -129,7 +138,7 @@ function SettingsView({ terms }: { terms: SettingsTerms }) {
   );
 }
 
-/** The form's fields as typed, from the settings in force. */
+/** The form's fields as typed, from the latest approved settings. */
 interface Draft {
   inviteCodeRequired: boolean;
   /** One code a line. */
@@ -179,7 +188,7 @@ function settingsOf(terms: SettingsTerms, draft: Draft): SettingsTerms {
   };
 }
 
-/** "Propose a change": the settings in force, edited; sent whole with a reason and, optionally, a moment. */
+/** "Propose a change": the latest approved settings, edited; sent whole with a reason and, optionally, a moment. */
 function ProposeForm({ terms }: { terms: SettingsTerms }) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<Draft>(() => draftOf(terms));
@@ -288,6 +297,7 @@ function SettingsSection({ line }: { line: SettingsLine }) {
   const { t } = useTranslation();
   const [decide] = useAdminDecideSettingsMutation();
   const current = inForceVersion<SettingsTerms>(line);
+  const latest = latestVersion<SettingsTerms>(line);
   const yesNo = (yes: boolean) => (yes ? t('admin_yes') : t('admin_no'));
   const versionColumns: ChangeColumn<ChangeVersion<SettingsTerms>>[] = [
     { label: t('admin_settings_invite_required'), render: (version) => yesNo(version.terms.inviteCodeRequired) },
@@ -297,13 +307,7 @@ function SettingsSection({ line }: { line: SettingsLine }) {
       render: (version) => t('admin_settings_accounts_count', { count: version.terms.receivingAccounts.length }),
     },
   ];
-  const proposalColumns: ChangeColumn<ChangeProposal<SettingsTerms>>[] = [
-    {
-      label: t('admin_settings_changes'),
-      render: (proposal) =>
-        changesLabel(t, line.versions.find((version) => version.version === proposal.baseVersion)?.terms, proposal.terms),
-    },
-  ];
+  const proposalColumns = [changesColumn<SettingsTerms>(t, line, (before, after) => settingsChanges(t, before, after))];
   return (
     <ChangeSection<SettingsTerms>
       prefix="settings"
@@ -313,8 +317,9 @@ function SettingsSection({ line }: { line: SettingsLine }) {
       versionColumns={versionColumns}
       proposalColumns={proposalColumns}
       decide={(decision) => decide(decision)}
-      // Keyed by the version in force: a new version starts the form from its settings.
-      form={current && <ProposeForm key={line.inForce} terms={current.terms} />}
+      // From the latest approved version (perhaps scheduled), keyed by it: a proposal based on
+      // an older one could not be approved, and a new version starts the form afresh.
+      form={latest && <ProposeForm key={latest.version} terms={latest.terms} />}
     />
   );
 }

@@ -21,6 +21,11 @@ describe('adminErrorMessage', () => {
     [10009, 'unable to get ID info', 'There are no ID photos awaiting review.'],
     [40001, 'enter an amount between 100–20000 for repayment', 'borrower text 40001'],
     [50007, 'maxTotalCostPct: above the compliance cap of 100', 'Breaks a compliance cap: maxTotalCostPct: above the compliance cap of 100'],
+    [
+      50006,
+      'a second staff member must approve this: the one who proposed it set up the approving account',
+      'Another staff member must approve this: your account was set up by the one who proposed it.',
+    ],
   ])('%i %s', (code, server, text) => {
     expect(adminErrorMessage(t, failure(code, server))).toBe(text);
   });

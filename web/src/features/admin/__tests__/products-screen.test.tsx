@@ -139,18 +139,89 @@ describe('the products screen', () => {
     expect(pending).toHaveTextContent('alice');
     expect(pending).toHaveTextContent('match the market');
     expect(pending).toHaveTextContent('6 days: 0.18 %/day');
+    expect(pending).toHaveTextContent('6-day rate 0.2 → 0.18 %/day');
     expect(within(pending).getByRole('button', { name: 'Approve the proposal by alice' })).toBeInTheDocument();
     expect(within(pending).getByRole('button', { name: 'Reject the proposal by alice' })).toBeInTheDocument();
     expect(approved).toHaveTextContent('Approved');
     expect(approved).toHaveTextContent('Became version 1');
+    expect(approved).toHaveTextContent('6-day rate 0.25 → 0.2 %/day, 24-day rate 0.2 → 0.15 %/day');
     expect(within(approved).queryByRole('button')).not.toBeInTheDocument();
 
-    // The form starts from the version in force.
+    // The form starts from the latest approved version (here the one in force).
     const form = within(line).getByTestId('product-propose');
     expect(within(form).getByLabelText('Daily rate (% per day), 6 days')).toHaveValue('0.2');
     expect(within(form).getByLabelText('Daily rate (% per day), 24 days')).toHaveValue('0.15');
     expect(within(form).getByLabelText('Smallest amount')).toHaveValue('800.00');
     expect(within(form).getByLabelText('Open for applications (borrowers may apply)')).toBeChecked();
+  });
+
+  it('starts the form from the latest approved version, a scheduled one, and names what each proposal changes', async () => {
+    const user = userEvent.setup();
+    const inForce = terms({ rateConfigs: [{ periodDays: 6, dailyRatePct: '0.2' }, { periodDays: 12, dailyRatePct: '0.15' }] });
+    const scheduled = terms({ rateConfigs: [{ periodDays: 6, dailyRatePct: '0.2' }, { periodDays: 12, dailyRatePct: '0.1' }], processingFeePct: '1' });
+    const line: ProductLine = {
+      productId: 1,
+      inForce: 1,
+      versions: [
+        { version: 0, effectiveAt: null, terms: terms() },
+        { version: 1, effectiveAt: '2026-11-20T08:00:00Z', terms: inForce },
+        { version: 2, effectiveAt: '2099-01-01T00:00:00Z', terms: scheduled },
+      ],
+      proposals: [
+        {
+          proposalId: PENDING,
+          status: 'pending',
+          terms: { ...scheduled, amountMin: '1000.00' },
+          effectiveAt: '2099-02-01T00:00:00Z',
+          baseVersion: 2,
+          maker: { staffId: BOB.auditorId, username: 'bob' },
+          reason: 'larger loans',
+          version: null,
+          checker: null,
+          rejection: null,
+        },
+        {
+          proposalId: '0192a3b4-0000-7000-8000-000000000003',
+          status: 'approved',
+          terms: scheduled,
+          effectiveAt: '2099-01-01T00:00:00Z',
+          baseVersion: 1,
+          maker: { staffId: BOB.auditorId, username: 'bob' },
+          reason: 'new year',
+          version: 2,
+          checker: { staffId: ALICE.auditorId, username: 'alice' },
+          rejection: null,
+        },
+      ],
+    };
+    const { calls } = mount([line]);
+    const section = await screen.findByTestId('product-line');
+
+    // The terms shown are still the version in force; the scheduled one is marked in the versions.
+    expect(within(section).getByTestId('product-in-force')).toHaveTextContent('Version 1 in force');
+    expect(within(section).getAllByTestId('product-rate').map((row) => row.textContent)).toEqual(['6 days0.2 % per day', '12 days0.15 % per day']);
+    const versions = within(section).getAllByTestId('product-version');
+    expect(versions[0]).toHaveTextContent('Scheduled');
+    expect(versions[1]).toHaveTextContent('in force');
+    expect(versions[1]).not.toHaveTextContent('Scheduled');
+    expect(versions[2]).not.toHaveTextContent('Scheduled');
+
+    // Each proposal names what it changes from its base version.
+    const [pending, approved] = within(section).getAllByTestId('product-proposal');
+    expect(pending).toHaveTextContent('amounts');
+    expect(pending).not.toHaveTextContent('12-day rate');
+    expect(approved).toHaveTextContent('12-day rate 0.15 → 0.1 %/day, processing fee');
+
+    // The form starts from the scheduled version 2, not the one in force.
+    const form = within(section).getByTestId('product-propose');
+    expect(within(form).getByLabelText('Daily rate (% per day), 12 days')).toHaveValue('0.1');
+    expect(within(form).getByLabelText('Processing fee (% of the principal)')).toHaveValue('1');
+    await user.type(within(form).getByLabelText('Reason'), 'on top of the new year');
+    await user.click(within(form).getByRole('button', { name: 'Propose change' }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0].body).toMatchObject({
+      terms: { processingFeePct: '1', rateConfigs: [{ periodDays: 6, dailyRatePct: '0.2' }, { periodDays: 12, dailyRatePct: '0.1' }] },
+    });
   });
 
   it('proposes a change: the edited rate as dailyRatePct, the reason, a fresh proposal id, the moment in UTC', async () => {

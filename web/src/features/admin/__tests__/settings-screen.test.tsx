@@ -160,6 +160,26 @@ describe('the lender settings screen', () => {
     expect(within(form).getByLabelText('Bank (account 1)')).toHaveValue('BDO');
   });
 
+  it('starts the form from the latest approved version, a scheduled one, and keeps showing the settings in force', async () => {
+    const line = settingsLine();
+    line.versions.push({ version: 2, effectiveAt: '2099-01-01T00:00:00Z', terms: terms({ inviteCodeRequired: false, inviteCodes: ['AGENT09'] }) });
+    line.proposals = [];
+    mount(line);
+    const section = await screen.findByTestId('settings-line');
+    expect(within(section).getByTestId('settings-in-force')).toHaveTextContent('Version 1 in force');
+    expect(section).toHaveTextContent('AGENT01, AGENT02');
+    const versions = within(section).getAllByTestId('settings-version');
+    expect(versions).toHaveLength(3);
+    expect(versions[0]).toHaveTextContent('Scheduled');
+    expect(versions[0]).toHaveTextContent('1 code');
+    expect(versions[1]).toHaveTextContent('in force');
+    expect(versions[1]).not.toHaveTextContent('Scheduled');
+
+    const form = within(section).getByTestId('settings-propose');
+    expect(within(form).getByLabelText('Registration needs an invite code')).not.toBeChecked();
+    expect(within(form).getByLabelText('Invite codes (one per line)')).toHaveValue('AGENT09');
+  });
+
   it('proposes the whole settings as edited: codes by line, an English FAQ, an added account, the reason and a UUID', async () => {
     const user = userEvent.setup();
     const { calls } = mount();
