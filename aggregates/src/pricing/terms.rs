@@ -5,6 +5,8 @@ use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use serde::{Deserialize, Serialize};
 
+use crate::types::InvalidInput;
+
 /// The lender shown in the footer, the about page and the contract (P14).
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -96,6 +98,59 @@ fn is_zero(value: &u32) -> bool {
     *value == 0
 }
 
+/// Rates in thousandths of a percent a day: at most 100 % a day (the caps are far
+/// below; this bounds the arithmetic).
+fn rate_bounded(rate: u32) -> bool {
+    rate <= 100_000
+}
+
+impl Pricing {
+    /// The fees, repayments, days and extensions of `Product::check_offer`.
+    fn check_offer(&self) -> Result<(), InvalidInput> {
+        let pct = |value: Decimal| (Decimal::ZERO..=Decimal::ONE_HUNDRED).contains(&value);
+        if !pct(self.processing_fee_pct) {
+            return Err(InvalidInput::new("processingFeePct", "must be 0 to 100"));
+        }
+        if !pct(self.max_total_cost_pct) {
+            return Err(InvalidInput::new("maxTotalCostPct", "must be 0 to 100"));
+        }
+        if !rate_bounded(self.overdue_daily_rate) {
+            return Err(InvalidInput::new(
+                "overdueDailyRatePct",
+                "at most 100 % a day",
+            ));
+        }
+        if self.repay_min <= Decimal::ZERO || self.repay_min > self.repay_max {
+            return Err(InvalidInput::new(
+                "repayMin",
+                "must be above 0 and at most the largest repayment",
+            ));
+        }
+        if !(1..=365).contains(&self.offer_valid_days) {
+            return Err(InvalidInput::new("offerValidDays", "must be 1 to 365 days"));
+        }
+        if self.cooling_off_days > 365 {
+            return Err(InvalidInput::new("coolingOffDays", "must be 0 to 365 days"));
+        }
+        let mut extensions = self.extension_days.clone();
+        extensions.sort_unstable();
+        extensions.dedup();
+        let extensions_ok = extensions.len() == self.extension_days.len()
+            && extensions.len() <= 12
+            && extensions.iter().all(|days| (1..=365).contains(days));
+        if !extensions_ok {
+            return Err(InvalidInput::new(
+                "extensionDays",
+                "at most 12 different extensions of 1 to 365 days",
+            ));
+        }
+        if self.max_extensions > 12 {
+            return Err(InvalidInput::new("maxExtensions", "at most 12"));
+        }
+        Ok(())
+    }
+}
+
 /// Why an amount or a period is not one the product offers (answered with 10004).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TermsError {
@@ -153,8 +208,7 @@ impl Product {
     /// and at most the largest; an offer valid 1–365 days, a cooling-off of 0–365 days;
     /// at most 12 different extensions of 1–365 days, at most 12 a loan.
     /// Errors: the first field at fault, by its wire name (10004).
-    pub fn check_offer(&self) -> Result<(), crate::types::InvalidInput> {
-        use crate::types::InvalidInput;
+    pub fn check_offer(&self) -> Result<(), InvalidInput> {
         let name = self.name.trim().chars().count();
         if !(1..=80).contains(&name) {
             return Err(InvalidInput::new(
@@ -162,6 +216,22 @@ impl Product {
                 "give a name of 1 to 80 characters",
             ));
         }
+        self.check_amounts()?;
+        self.check_periods()?;
+        if self
+            .max_income_share_pct
+            .is_some_and(|share| share <= Decimal::ZERO || share > Decimal::ONE_HUNDRED)
+        {
+            return Err(InvalidInput::new(
+                "maxIncomeSharePct",
+                "must be above 0 and at most 100",
+            ));
+        }
+        self.pricing.check_offer()
+    }
+
+    /// The amounts of [`Product::check_offer`].
+    fn check_amounts(&self) -> Result<(), InvalidInput> {
         if self.amount_min <= Decimal::ZERO || self.amount_min > self.amount_max {
             return Err(InvalidInput::new(
                 "amountMin",
@@ -181,6 +251,11 @@ impl Product {
                 ),
             ));
         }
+        Ok(())
+    }
+
+    /// The periods and rates of [`Product::check_offer`].
+    fn check_periods(&self) -> Result<(), InvalidInput> {
         let mut periods: Vec<u32> = self.rate_configs.iter().map(|c| c.period_days).collect();
         periods.sort_unstable();
         periods.dedup();
@@ -193,65 +268,11 @@ impl Product {
                 "offer 1 to 12 different periods of 1 to 365 days",
             ));
         }
-        let pct = |value: Decimal| (Decimal::ZERO..=Decimal::ONE_HUNDRED).contains(&value);
-        if !pct(self.pricing.processing_fee_pct) {
-            return Err(InvalidInput::new("processingFeePct", "must be 0 to 100"));
-        }
-        if !pct(self.pricing.max_total_cost_pct) {
-            return Err(InvalidInput::new("maxTotalCostPct", "must be 0 to 100"));
-        }
-        if self
-            .max_income_share_pct
-            .is_some_and(|share| share <= Decimal::ZERO || share > Decimal::ONE_HUNDRED)
-        {
-            return Err(InvalidInput::new(
-                "maxIncomeSharePct",
-                "must be above 0 and at most 100",
-            ));
-        }
-        if self.pricing.repay_min <= Decimal::ZERO
-            || self.pricing.repay_min > self.pricing.repay_max
-        {
-            return Err(InvalidInput::new(
-                "repayMin",
-                "must be above 0 and at most the largest repayment",
-            ));
-        }
-        // Rates in thousandths of a percent a day: at most 100 % a day (the caps are
-        // far below; this bounds the arithmetic).
-        let rate_ok = |rate: u32| rate <= 100_000;
-        if !self.rate_configs.iter().all(|c| rate_ok(c.daily_rate)) {
+        if !self.rate_configs.iter().all(|c| rate_bounded(c.daily_rate)) {
             return Err(InvalidInput::new(
                 "rateConfigs",
                 "a daily rate of at most 100 %",
             ));
-        }
-        if !rate_ok(self.pricing.overdue_daily_rate) {
-            return Err(InvalidInput::new(
-                "overdueDailyRatePct",
-                "at most 100 % a day",
-            ));
-        }
-        if !(1..=365).contains(&self.pricing.offer_valid_days) {
-            return Err(InvalidInput::new("offerValidDays", "must be 1 to 365 days"));
-        }
-        if self.pricing.cooling_off_days > 365 {
-            return Err(InvalidInput::new("coolingOffDays", "must be 0 to 365 days"));
-        }
-        let mut extensions = self.pricing.extension_days.clone();
-        extensions.sort_unstable();
-        extensions.dedup();
-        let extensions_ok = extensions.len() == self.pricing.extension_days.len()
-            && extensions.len() <= 12
-            && extensions.iter().all(|days| (1..=365).contains(days));
-        if !extensions_ok {
-            return Err(InvalidInput::new(
-                "extensionDays",
-                "at most 12 different extensions of 1 to 365 days",
-            ));
-        }
-        if self.pricing.max_extensions > 12 {
-            return Err(InvalidInput::new("maxExtensions", "at most 12"));
         }
         Ok(())
     }
