@@ -105,6 +105,7 @@ pub fn state_at(
     let change_services = ChangeServices {
         clock: clock.clone(),
         compliance: compliance.clone(),
+        reference: configured.clone(),
     };
     let products = Arc::new(CommandBus::new(&database, change_services.clone()));
     let settings = Arc::new(CommandBus::new(&database, change_services));

@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::{ChangeCommand, ChangeError, ChangeEvent, Setting};
 use crate::pricing::CompliancePolicy;
-use crate::services::Clock;
+use crate::services::{Clock, ReferenceData};
 
 /// What deciding a change needs: the time, and the caps.
 #[derive(Clone)]
@@ -20,6 +20,8 @@ pub struct ChangeServices {
     pub clock: Arc<dyn Clock>,
     /// The deployment's compliance profile.
     pub compliance: Arc<dyn CompliancePolicy>,
+    /// The reference lists (a receiving account's bank is one of `banks`).
+    pub reference: Arc<dyn ReferenceData>,
 }
 
 /// A proposal and what became of it.
@@ -164,7 +166,7 @@ impl<S: Setting> ChangeLine<S> {
         if effective_at < now {
             return Err(ChangeError::InThePast);
         }
-        value.check(services.compliance.as_ref())?;
+        value.check(services)?;
         Ok(vec![ChangeEvent::ChangeProposed {
             proposal_id,
             value,
@@ -204,7 +206,7 @@ impl<S: Setting> ChangeLine<S> {
             ));
         }
         // The caps again: the profile is the deployment's, and the check is cheap.
-        proposal.value.check(services.compliance.as_ref())?;
+        proposal.value.check(services)?;
         // Never before it is approved: a moment already passed becomes the approval's.
         let effective_at = proposal.effective_at.max(services.clock.now());
         Ok(vec![ChangeEvent::ChangeApproved {

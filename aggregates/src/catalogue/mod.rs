@@ -45,7 +45,7 @@ pub use settings::{
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::pricing::{CompliancePolicy, Product};
+use crate::pricing::Product;
 
 /// What a [`ChangeLine`] keeps versions of.
 pub trait Setting:
@@ -55,9 +55,10 @@ pub trait Setting:
     const LINE: &'static str;
     /// The line this value belongs to (a product's id; the lender's settings: 0).
     fn line_key(&self) -> i64;
-    /// Whether it may be proposed and approved: its shape, then any cap it must keep.
+    /// Whether it may be proposed and approved: its shape, then any cap it must keep
+    /// (the profile's) and any list it must name from (the reference data's).
     /// Errors: [`ChangeError::Offer`] (10004), [`ChangeError::Cap`] (50007).
-    fn check(&self, compliance: &dyn CompliancePolicy) -> Result<(), ChangeError>;
+    fn check(&self, services: &ChangeServices) -> Result<(), ChangeError>;
     /// Itself as version `version` (0: as proposed).
     fn as_version(&self, version: u32) -> Self;
 }
@@ -69,10 +70,13 @@ impl Setting for Product {
         self.id
     }
 
-    fn check(&self, compliance: &dyn CompliancePolicy) -> Result<(), ChangeError> {
+    fn check(&self, services: &ChangeServices) -> Result<(), ChangeError> {
         // The shape first: it bounds the amounts the caps are priced for.
         self.check_offer().map_err(ChangeError::Offer)?;
-        compliance.check_product(self).map_err(ChangeError::Cap)
+        services
+            .compliance
+            .check_product(self)
+            .map_err(ChangeError::Cap)
     }
 
     fn as_version(&self, version: u32) -> Self {

@@ -5,8 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{ChangeError, Setting};
-use crate::pricing::CompliancePolicy;
+use super::{ChangeError, ChangeServices, Setting};
 use crate::types::InvalidInput;
 
 /// The borrower app's languages: a company text is in English and, optionally, these
@@ -167,8 +166,22 @@ impl Setting for LenderSettings {
         0
     }
 
-    fn check(&self, _: &dyn CompliancePolicy) -> Result<(), ChangeError> {
-        self.check_shape().map_err(ChangeError::Offer)
+    fn check(&self, services: &ChangeServices) -> Result<(), ChangeError> {
+        self.check_shape().map_err(ChangeError::Offer)?;
+        // Borrowers pay only into an account at a bank or e-wallet the app knows.
+        let unknown = self.receiving_accounts.iter().find(|account| {
+            services
+                .reference
+                .account_kind(&account.bank_name)
+                .is_none()
+        });
+        match unknown {
+            Some(account) => Err(ChangeError::Offer(InvalidInput::new(
+                "receivingAccounts",
+                format!("{}: not a bank or e-wallet of the list", account.bank_name),
+            ))),
+            None => Ok(()),
+        }
     }
 
     fn as_version(&self, version: u32) -> Self {

@@ -29,6 +29,7 @@ fn services() -> ChangeServices {
     ChangeServices {
         clock: Arc::new(FixedClock::at(test_now())),
         compliance: Arc::new(ComplianceProfile::Ph),
+        reference: Arc::new(crate::services::doubles::StaticReference),
     }
 }
 
@@ -428,17 +429,24 @@ fn lender_settings_are_changed_by_two_people_and_must_be_ones_to_show() {
         maker: maker(),
         reason: "a new agent".into(),
     };
-    // Given no proposal, when a code has a space, or a text has no English, refused
-    // naming the field;
+    // Given no proposal, when a code has a space, a text has no English, or an account
+    // is at a bank the app does not know, refused naming the field;
     let mut no_english = settings(&["AGENT7"]);
     no_english.texts.insert(
         "faq".into(),
         [("zh".to_string(), "随时还款".to_string())].into(),
     );
+    let mut unknown_bank = settings(&["AGENT7"]);
+    unknown_bank.receiving_accounts.push(ReceivingAccount {
+        bank_name: "Bank of Nowhere".into(),
+        account_name: "Honest Lending Corporation".into(),
+        account_no: "001234567890".into(),
+    });
     for (value, field) in [
         (settings(&["AGENT 7"]), "inviteCodes"),
         (settings(&[]), "inviteCodes"),
         (no_english, "texts"),
+        (unknown_bank, "receivingAccounts"),
     ] {
         let refused = SettingsTest::with(services())
             .given_no_previous_events()

@@ -296,6 +296,39 @@ async fn rejections(app: TestApp) {
         40007,
     )
     .await;
+    // A product renamed in the console is shown by its new name in every language (the
+    // file's translations name the old one).
+    let product = |list: &Value| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == json!(1))
+            .cloned()
+            .unwrap()
+    };
+    let listed = app.ok("/jackey/loan/appList", None, json!({})).await;
+    assert_eq!(
+        product(&listed)["nameTranslations"]["zh"],
+        json!("现金贷款")
+    );
+    let mut renamed = with_six_day_rate(&line, "0.2");
+    renamed["name"] = json!("Cash Loan Plus");
+    let proposed = app
+        .ok(
+            "/admin/api/products/propose",
+            Some(&maker),
+            json!({"productId": 1, "terms": renamed, "reason": "a new name"}),
+        )
+        .await;
+    app.ok(
+        "/admin/api/products/approve",
+        Some(&checker),
+        json!({"productId": 1, "proposalId": proposed["proposalId"]}),
+    )
+    .await;
+    let listed = app.ok("/jackey/loan/appList", None, json!({})).await;
+    assert_eq!(product(&listed)["name"], json!("Cash Loan Plus"));
+    assert_eq!(product(&listed)["nameTranslations"], json!({}));
 }
 
 on_both_stores!(

@@ -113,7 +113,13 @@ async fn app_list(State(state): State<AppState>) -> Result<Response, ApiError> {
                 max_amount: money_text(product.amount_max),
                 min_amount: money_text(product.amount_min),
                 name: product.name.clone(),
-                name_translations: p.name_translations.clone(),
+                // The file's translations name the file's product: a name changed in
+                // the console is shown as it is, in English, until the file follows.
+                name_translations: if product.name == p.product.name {
+                    p.name_translations.clone()
+                } else {
+                    Default::default()
+                },
                 step: money_text(product.amount_step),
             })
         })
