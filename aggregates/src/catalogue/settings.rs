@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::pricing::is_zero;
 use serde::{Deserialize, Serialize};
 
 use super::{ChangeError, ChangeServices, Setting};
@@ -72,10 +73,6 @@ pub struct LenderSettings {
     /// The version these settings are (0: the configuration file's).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub version: u32,
-}
-
-fn is_zero(value: &u32) -> bool {
-    *value == 0
 }
 
 /// The longest company text, in characters.

@@ -2,6 +2,7 @@
 //! is returned by `/loan/quote`, stored in `LoanApplied`, printed on the contract, and
 //! recomputed for the amount actually paid out in `PayoutSucceeded` (P10).
 
+use super::terms::is_zero;
 use super::{
     daily_rate_pct, installments, interest, processing_fee, round2, EffectiveRate, Lender,
     LoanTerms,
@@ -75,10 +76,6 @@ pub struct Disclosure {
     /// application under another version is refused.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub product_version: u32,
-}
-
-fn is_zero(value: &u32) -> bool {
-    *value == 0
 }
 
 /// Computes the disclosure for `principal` under `terms` (P5, 4.4).

@@ -19,6 +19,7 @@ pub use compliance::{
 };
 pub use disclosure::{disclose, Disclosure, ScheduledPayment};
 pub use effective_rate::EffectiveRate;
+pub(crate) use terms::is_zero;
 pub use terms::{Lender, LoanTerms, Pricing, Product, RateConfig, TermsError};
 
 use rust_decimal::{Decimal, RoundingStrategy};

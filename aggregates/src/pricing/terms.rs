@@ -94,7 +94,9 @@ pub struct Pricing {
     pub max_extensions: u32,
 }
 
-fn is_zero(value: &u32) -> bool {
+/// For `skip_serializing_if`: a count or version left out of stored JSON at 0, so
+/// events recorded before the field existed stay byte for byte.
+pub(crate) fn is_zero(value: &u32) -> bool {
     *value == 0
 }
 
